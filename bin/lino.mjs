@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// The `lino` command: runs the engine's CLI from its TypeScript sources through tsx.
+import { register } from 'tsx/esm/api';
+register();
+const { main } = await import('../main/cli/lino.ts');
+process.exitCode = await main(process.argv.slice(2));

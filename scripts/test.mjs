@@ -1,0 +1,53 @@
+// Runs every test file under test/ with node's own test runner (TypeScript through tsx)
+// and closes with a plain "N passed, N failed, N skipped" line that CI reads.
+// Usage: node scripts/test.mjs [filter ...]   (a filter is a substring of the file path)
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, mkdtempSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { tmpdir } from 'node:os';
+
+const root = new URL('..', import.meta.url).pathname;
+const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+
+function walk(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (name === 'node_modules' || name === 'fixtures') continue;
+    if (statSync(p).isDirectory()) out.push(...walk(p));
+    else if (/\.test\.(ts|tsx|mjs)$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+const files = walk(join(root, 'test'))
+  .map((f) => relative(root, f))
+  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
+  .sort();
+if (files.length === 0) {
+  console.error(`no test files match ${filters.join(' ')}`);
+  process.exit(1);
+}
+
+const tapFile = join(mkdtempSync(join(tmpdir(), 'lino-test-')), 'report.tap');
+const args = [
+  '--import', 'tsx',
+  '--test',
+  '--test-reporter=spec', '--test-reporter-destination=stdout',
+  '--test-reporter=tap', `--test-reporter-destination=${tapFile}`,
+  ...files,
+];
+const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, LINO_TEST: '1' } });
+child.on('exit', (code) => {
+  let pass = 0, fail = 0, skipped = 0, todo = 0, cancelled = 0;
+  try {
+    const tap = readFileSync(tapFile, 'utf8');
+    const num = (k) => Number((tap.match(new RegExp(`^# ${k} (\\d+)$`, 'm')) || [])[1] || 0);
+    pass = num('pass'); fail = num('fail'); skipped = num('skipped'); todo = num('todo'); cancelled = num('cancelled');
+  } catch {
+    fail = 1;
+  }
+  const failed = fail + cancelled;
+  console.log(`\n${pass} passed, ${failed} failed, ${skipped + todo} skipped`);
+  process.exit(code === 0 && failed === 0 ? 0 : code || 1);
+});
