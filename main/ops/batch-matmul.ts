@@ -16,4 +16,4 @@ export const bmm = tf.customGrad(((a: tf.Tensor3D, b: tf.Tensor3D, save: tf.Grad
       return [tf.matMul(d, transposeLast(bs)), tf.matMul(transposeLast(as), d)];
     },
   };
-}) as unknown as (...args: tf.Tensor[]) => tf.Tensor) as (a: tf.Tensor3D, b: tf.Tensor3D) => tf.Tensor3D;
+}) as unknown as Parameters<typeof tf.customGrad>[0]) as (a: tf.Tensor3D, b: tf.Tensor3D) => tf.Tensor3D;

@@ -30,7 +30,7 @@ const dwConv = tf.customGrad(((x4: tf.Tensor4D, f: tf.Tensor4D, save: tf.GradSav
       return [dx, df];
     },
   };
-}) as unknown as (...args: tf.Tensor[]) => tf.Tensor) as (x4: tf.Tensor4D, f: tf.Tensor4D) => tf.Tensor4D;
+}) as unknown as Parameters<typeof tf.customGrad>[0]) as (x4: tf.Tensor4D, f: tf.Tensor4D) => tf.Tensor4D;
 
 /**
  * x: [B, Q, C] (1D) or [B, H, W, C] (2D); kernel: [C, 1, 3] or [C, 1, 3, 3] (PyTorch layout).

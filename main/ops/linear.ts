@@ -15,7 +15,7 @@ const affine2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D,
       return [tf.matMul(dy2, ws), tf.matMul(tf.transpose(dy2), xs), tf.sum(dy2, 0)];
     },
   };
-}) as unknown as (...args: tf.Tensor[]) => tf.Tensor) as (x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D) => tf.Tensor2D;
+}) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D) => tf.Tensor2D;
 
 const linear2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor2D, save: tf.GradSaveFunc) => {
   save([x, w]);
@@ -28,7 +28,7 @@ const linear2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor2D, save: tf.GradSa
       return [tf.matMul(dy2, ws), tf.matMul(tf.transpose(dy2), xs)];
     },
   };
-}) as unknown as (...args: tf.Tensor[]) => tf.Tensor) as (x: tf.Tensor2D, w: tf.Tensor2D) => tf.Tensor2D;
+}) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor2D, w: tf.Tensor2D) => tf.Tensor2D;
 
 /** x: [..., in], weight: [out, in], bias: [out] or undefined -> [..., out]. */
 export function linear(x: tf.Tensor, weight: tf.Tensor, bias?: tf.Tensor): tf.Tensor {
