@@ -9,9 +9,11 @@ import { z } from 'zod';
 export const FileRef = z.string().regex(/^f_[A-Za-z0-9_-]{8,64}$/, 'a file reference issued by the host');
 export type FileRef = z.infer<typeof FileRef>;
 
+/** Which TensorFlow.js backend the engine runs and why the ones before it were skipped (main/ops/backend.ts). */
 export const BackendReport = z.object({
   active: z.string(),
-  tried: z.array(z.object({ name: z.string(), ok: z.boolean(), reason: z.string().optional() })),
+  tfBackend: z.string(),
+  attempts: z.array(z.object({ name: z.string(), ok: z.boolean(), reason: z.string() })),
 });
 export type BackendReport = z.infer<typeof BackendReport>;
 

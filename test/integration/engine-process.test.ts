@@ -35,7 +35,7 @@ const lastJob = (id: string) => [...events].reverse().find((e): e is Extract<Wor
 test('the engine runs in its own process and reports its backend', async () => {
   const info = (await service.call('engine.info', {})) as { pid: number; backend: { active: string } };
   assert.notEqual(info.pid, process.pid);
-  assert.ok(['wasm', 'cpu', 'tensorflow'].includes(info.backend.active));
+  assert.ok(['wasm', 'cpu', 'tensorflow', 'tensorflow-gpu'].includes(info.backend.active));
   const pong = (await service.call('engine.ping', { t: 123 })) as { t: number };
   assert.equal(pong.t, 123);
 });
