@@ -93,6 +93,8 @@ export class Mat5File implements DataFile {
   readonly bigEndian: boolean;
   private raf: RandomAccessFile;
   private entries = new Map<string, Entry>();
+  /** Last inflated compressed variable, so row-wise access does not inflate it again per batch. */
+  private cache: { name: string; arr: NdArray } | null = null;
 
   constructor(path: string) {
     this.path = path;
@@ -202,6 +204,7 @@ export class Mat5File implements DataFile {
       if (h.dims.length === 0 || h.dims[0] === 0) return ndarray(allocTyped(dtype, 0), h.dims, dtype);
       return this.readRows(name, 0, h.dims[0]);
     }
+    if (this.cache?.name === name) return this.cache.arr;
     const inner = this.inflateAll(e);
     const dv = new DataView(inner.buffer, inner.byteOffset, inner.byteLength);
     const mh = parseMatrix(dv, 8, inner.length, this.bigEndian, this.path, name);
@@ -211,13 +214,15 @@ export class Mat5File implements DataFile {
     }
     let data = typedFromBytes(inner.subarray(mh.realOff, mh.realOff + mh.realBytes), store, this.bigEndian);
     if (store !== dtype) data = convertTyped(data, dtype);
-    return ndarray(fortranToC(data, mh.dims), mh.dims, dtype);
+    const arr = ndarray(fortranToC(data, mh.dims), mh.dims, dtype);
+    this.cache = { name, arr };
+    return arr;
   }
 
   private inflateAll(e: Entry): Uint8Array {
     const comp = this.raf.read(e.offset, e.size, e.info.name);
     // the first 8 inflated bytes give the inner element's size; allocate exactly that once
-    let head = new Uint8Array(0);
+    let head: Uint8Array = new Uint8Array(0);
     try {
       for (let take = Math.min(comp.length, 256); ; take = Math.min(comp.length, take * 4)) {
         head = partialUnzlib(comp.subarray(0, take), 64);
@@ -261,7 +266,7 @@ export class Mat5File implements DataFile {
     return ndarray(data, outShape, dtype);
   }
 
-  close(): void { this.raf.close(); }
+  close(): void { this.raf.close(); this.cache = null; }
 }
 
 /** Inflates as much of a (possibly partial) zlib stream as it holds, at most `limit` bytes. */
