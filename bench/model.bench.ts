@@ -11,6 +11,8 @@ import { estimateLino } from '../main/model/lino/estimate';
 import type { LinoConfig } from '../main/model/lino/config';
 import { AdamW } from '../main/train/adamw';
 import { trainStep } from './model-step';
+import { DataParallelTrainer } from '../main/train/data-parallel';
+import { availableParallelism } from 'node:os';
 
 const PY = '/usr/bin/python3';
 const QUICK = !!process.env.LINO_BENCH_QUICK;
@@ -35,7 +37,7 @@ function microBatchFor(cfg: LinoConfig, grid: number[], batch: number): number |
 
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
 
-async function timeOurs(cfg: LinoConfig, grid: number[], batch: number, steps: number, warmup = 1, profileMemory = false) {
+async function timeOurs(cfg: LinoConfig, grid: number[], batch: number, steps: number, warmup = 2, profileMemory = false) {
   const mb = microBatchFor(cfg, grid, batch);
   if (mb === undefined) return undefined;
   const model = new LinoOperator({ ...cfg, seed: 1 });
@@ -55,6 +57,32 @@ async function timeOurs(cfg: LinoConfig, grid: number[], batch: number, steps: n
   } finally {
     model.dispose();
     tf.dispose([x, y]);
+  }
+}
+
+/** Same step with the batch split across worker threads, each with its own backend. */
+async function timeDataParallel(cfg: LinoConfig, grid: number[], batch: number, steps: number, workers: number, backend: string, warmup = 3) {
+  const per = Math.ceil(batch / workers);
+  const mb = microBatchFor(cfg, grid, per);
+  if (mb === undefined) return undefined;
+  const model = new LinoOperator({ ...cfg, seed: 1 });
+  const init = new Map([...model.variables].map(([k, v]) => [k, Float32Array.from(v.dataSync() as Float32Array)]));
+  model.dispose();
+  const dp = await DataParallelTrainer.create('lino', cfg, init, { workers, backend, microBatch: mb, adamw: { lr: 1e-3, weightDecay: 1e-5 } });
+  const xs = [batch, ...grid, cfg.inChannels];
+  const ys = [batch, ...grid, cfg.outChannels];
+  const x = tf.tidy(() => tf.randomNormal(xs, 0, 1, 'float32', 1).dataSync() as Float32Array);
+  const y = tf.tidy(() => tf.randomNormal(ys, 0, 1, 'float32', 2).dataSync() as Float32Array);
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < warmup + steps; i++) {
+      const t0 = performance.now();
+      await dp.step(x, xs, y, ys);
+      if (i >= warmup) times.push(performance.now() - t0);
+    }
+    return { ms: median(times), microBatch: mb };
+  } finally {
+    await dp.close();
   }
 }
 
@@ -95,14 +123,20 @@ export default async function bench(): Promise<void> {
   console.log(formatBackendReport(report));
   const noTorch = torchStatus();
   if (noTorch) console.log(`PyTorch reference skipped: ${noTorch}`);
-  console.log('\none training step (forward, backward, AdamW), median');
+  const workers = Math.min(availableParallelism(), 4);
+  console.log(`\none training step (forward, backward, AdamW), median; ours: 1 thread in process, and data-parallel over ${workers} worker threads (one ${report.active} backend each)`);
   for (const c of QUICK ? CASES.slice(0, 1) : CASES) {
-    const ours = await timeOurs(c.config, c.grid, c.batch, QUICK ? 3 : c.steps);
+    const steps = QUICK ? 3 : c.steps;
+    const ours = await timeOurs(c.config, c.grid, c.batch, steps);
     if (!ours) { console.log(`  ${c.name}: does not fit in ${fmtMB(MEM_BUDGET)} even one sample at a time`); continue; }
-    const torch = noTorch ? undefined : timeTorch(c.config, c.grid, c.batch, QUICK ? 3 : c.steps);
-    const mbNote = ours.microBatch < c.batch ? ` (micro-batches of ${ours.microBatch})` : '';
-    const tNote = torch ? `  PyTorch ${fmtMs(torch.ms)} (${torch.threads} thr)  ratio ${(ours.ms / torch.ms).toFixed(2)}` : '';
-    console.log(`  ${c.name.padEnd(44)} ours ${fmtMs(ours.ms)}${mbNote}${tNote}`);
+    const dp = workers > 1 ? await timeDataParallel(c.config, c.grid, c.batch, steps, workers, report.active) : undefined;
+    const torch = noTorch ? undefined : timeTorch(c.config, c.grid, c.batch, steps);
+    const mbNote = (mb: number, per: number) => (mb < per ? ` (micro-batches of ${mb})` : '');
+    console.log(`  ${c.name}`);
+    if (torch) console.log(`    PyTorch reference     ${fmtMs(torch.ms)}  (best of 1 and 2 threads: ${torch.threads})`);
+    const ratio = (ms: number) => (torch ? `  ratio ours/PyTorch ${(ms / torch.ms).toFixed(2)}` : '');
+    console.log(`    ours, 1 thread        ${fmtMs(ours.ms)}${ratio(ours.ms)}${mbNote(ours.microBatch, c.batch)}`);
+    if (dp) console.log(`    ours, ${workers} workers       ${fmtMs(dp.ms)}${ratio(dp.ms)}${mbNote(dp.microBatch, Math.ceil(c.batch / workers))}`);
   }
 
   console.log('\nscaling in N (M=32, L=2, B=1): time and peak memory per training step');
