@@ -23,6 +23,9 @@ export class AdamW {
   step = 0;
   private readonly m = new Map<string, Float32Array>();
   private readonly v = new Map<string, Float32Array>();
+  // Host copies of the variables' values and the dataId they were taken from: re-read only if
+  // something else assigned the variable since our last update (e.g. weights were loaded).
+  private readonly host = new Map<string, { values: Float32Array; dataId: object }>();
 
   /** params: the model's variables (apply) or master copies as flat arrays (applyArrays). */
   constructor(private readonly params: ReadonlyMap<string, tf.Variable | Float32Array>, o: AdamWOptions = {}) {
@@ -63,11 +66,14 @@ export class AdamW {
       const g = grads.get(k);
       const gv = g === undefined ? new Float32Array(p.size) : g instanceof Float32Array ? g : (g.dataSync() as Float32Array);
       if (gv.length !== p.size) throw new Error(`AdamW: gradient of '${k}' has ${gv.length} values, parameter has ${p.size}`);
-      const pv = Float32Array.from(p.dataSync() as Float32Array);
-      this.updateArray(k, pv, gv);
-      const t = tf.tensor(pv, p.shape, 'float32');
+      let h = this.host.get(k);
+      if (!h || h.dataId !== p.dataId) h = { values: Float32Array.from(p.dataSync() as Float32Array), dataId: p.dataId };
+      this.updateArray(k, h.values, gv);
+      // a copy: the cpu backend keeps the array it is given, and h.values is updated in place
+      const t = tf.tensor(h.values.slice(), p.shape, 'float32');
       p.assign(t);
       t.dispose();
+      this.host.set(k, { values: h.values, dataId: p.dataId });
     }
   }
 
@@ -87,5 +93,6 @@ export class AdamW {
   dispose(): void {
     this.m.clear();
     this.v.clear();
+    this.host.clear();
   }
 }
