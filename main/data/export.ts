@@ -106,3 +106,30 @@ export async function exportDataset(ds: PreparedDataset, format: ExportFormat, o
   files.push(manifestPath);
   return files;
 }
+
+/**
+ * Writes a generator's output in the published files' layout: MAT v7.3 (or .npy per variable)
+ * named after benchmark, preset, grid and seed; the airfoil set always as the three Geo-FNO .npy
+ * files. The generator manifest goes beside it. Returns the files written.
+ */
+export async function writeGeneratedDataset(gen: { benchmark: string; variables: Record<string, NdArray>; manifest: Record<string, unknown> }, outDir: string, format: ExportFormat = 'mat73'): Promise<string[]> {
+  mkdirSync(outDir, { recursive: true });
+  const m = gen.manifest as { preset?: string; seed?: number; params?: { samples?: number; resolution?: number } };
+  const stem = `${gen.benchmark}_${m.preset ?? 'custom'}_r${m.params?.resolution ?? 'x'}_N${m.params?.samples ?? 'x'}_seed${m.seed ?? 0}`;
+  const files: string[] = [];
+  if (gen.benchmark === 'airfoil' || format === 'npy') {
+    for (const [name, arr] of Object.entries(gen.variables)) {
+      const p = join(outDir, gen.benchmark === 'airfoil' ? `${name}.npy` : `${stem}_${name}.npy`);
+      writeNpy(p, arr);
+      files.push(p);
+    }
+  } else {
+    const p = join(outDir, `${stem}.mat`);
+    await writeMat73(p, gen.variables);
+    files.push(p);
+  }
+  const mp = join(outDir, gen.benchmark === 'airfoil' ? 'generator-manifest.json' : `${stem}.manifest.json`);
+  writeFileAtomic(mp, JSON.stringify(gen.manifest, null, 2) + '\n');
+  files.push(mp);
+  return files;
+}
