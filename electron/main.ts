@@ -1,0 +1,71 @@
+// The Electron host: one window, hardened; IPC into the same WorkbenchService browser mode uses.
+import { app, BrowserWindow, dialog, ipcMain, shell } from 'electron';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { WorkbenchService } from '../main/services/workbench-service';
+import { registerIpc, isTrustedUrl, EVENT_CHANNEL } from './ipc';
+import { utilityLauncher } from './engine-launcher';
+
+const here = dirname(fileURLToPath(import.meta.url)); // dist/electron
+const rendererIndex = join(here, '..', 'renderer', 'index.html');
+const rendererUrl = pathToFileURL(rendererIndex).toString();
+
+const { values } = parseArgs({ args: process.argv.slice(app.isPackaged ? 1 : 2), options: { workspace: { type: 'string' } }, strict: false });
+
+app.enableSandbox();
+
+app.on('web-contents-created', (_e, contents) => {
+  // No navigation away from the app and no new windows; external links open in the system browser.
+  contents.on('will-navigate', (ev, url) => {
+    if (url !== rendererUrl) ev.preventDefault();
+  });
+  contents.setWindowOpenHandler(({ url }) => {
+    if (url.startsWith('https://')) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  contents.on('will-attach-webview', (ev) => ev.preventDefault());
+});
+
+async function main() {
+  await app.whenReady();
+  const service = new WorkbenchService({
+    host: 'electron',
+    launcher: utilityLauncher(join(here, '..', 'engine', 'engine-process.js')),
+    workspace: typeof values.workspace === 'string' ? values.workspace : undefined,
+    dialogs: {
+      async pickOpen({ directory, title }) {
+        const r = await dialog.showOpenDialog({ title, properties: [directory ? 'openDirectory' : 'openFile', 'createDirectory'] });
+        return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
+      },
+    },
+  });
+  registerIpc(ipcMain, service, (e) => isTrustedUrl(e.senderFrame?.url, rendererUrl));
+
+  const win = new BrowserWindow({
+    width: 1366,
+    height: 768,
+    title: 'LiNO Workbench',
+    webPreferences: {
+      preload: join(here, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    },
+  });
+  service.onEvent((event) => {
+    if (!win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, event);
+  });
+  void service.engine.start().catch((e) => console.error(`engine failed to start: ${e.message}`));
+  await win.loadURL(rendererUrl);
+  app.on('window-all-closed', async () => {
+    await service.dispose();
+    app.quit();
+  });
+}
+
+main().catch((e) => {
+  console.error(e);
+  app.exit(1);
+});

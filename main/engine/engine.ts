@@ -1,0 +1,54 @@
+// The engine: answers calls from a host over a ParentChannel. All tensor work happens here,
+// in its own process, never in a UI thread.
+import { ApiError, type MethodName } from '../api/contract';
+import type { ParentChannel, ToEngine } from './protocol';
+import { JobQueue } from './jobs';
+import { initBackend, tf } from './tf-runtime';
+import { runSelfTest } from './selftest-job';
+import { VERSION } from '../version';
+
+type Handler = (params: any) => unknown | Promise<unknown>;
+
+export function startEngine(parent: ParentChannel): void {
+  const startedAt = new Date().toISOString();
+  const jobs = new JobQueue((job) => parent.send({ type: 'event', event: { type: 'job', job } }));
+  jobs.register('selftest', {
+    label: (p) => `Engine self-test (${Number(p.steps ?? 20)} steps)`,
+    run: runSelfTest,
+  });
+
+  const handlers: Partial<Record<MethodName, Handler>> = {
+    'engine.info': async () => ({
+      version: VERSION,
+      pid: process.pid,
+      node: process.version,
+      tfjs: tf.version.tfjs,
+      backend: await initBackend(),
+      startedAt,
+    }),
+    'engine.ping': (p: { t: number }) => ({ t: p.t, engineTime: Date.now() }),
+    'jobs.start': async (p: { kind: string; params: Record<string, unknown> }) => {
+      await initBackend();
+      return jobs.start(p.kind, p.params);
+    },
+    'jobs.cancel': (p: { id: string }) => ({ ok: jobs.cancel(p.id) }),
+    'jobs.list': () => jobs.list(),
+  };
+
+  parent.onMessage(async (msg: ToEngine) => {
+    if (msg.type === 'shutdown') process.exit(0);
+    if (msg.type !== 'call') return;
+    const handler = handlers[msg.method as MethodName];
+    try {
+      if (!handler) throw new ApiError(`the engine has no method '${msg.method}'`, 'unknown_method');
+      const result = await handler(msg.params);
+      parent.send({ type: 'result', id: msg.id, ok: true, result });
+    } catch (e) {
+      parent.send({ type: 'result', id: msg.id, ok: false, error: ApiError.from(e).toJSON() });
+    }
+  });
+  parent.send({ type: 'ready', pid: process.pid });
+}
+
+/** The engine methods a host forwards rather than answers itself. */
+export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list'];

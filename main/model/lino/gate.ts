@@ -1,0 +1,34 @@
+// Adaptive mixture: alpha = softmax(Gate(mean_space(h))), one weight vector per sample;
+// mix = sum_k alpha[:, k] b_k. Gate: affine M->2M, GELU, affine 2M->K.
+import * as tf from '@tensorflow/tfjs';
+import { linear } from '../../ops/linear';
+import { gelu } from '../../ops/gelu';
+import type { ParamStore } from './params';
+
+export class Gate {
+  readonly l0: { weight: tf.Variable; bias?: tf.Variable };
+  readonly l2: { weight: tf.Variable; bias?: tf.Variable };
+
+  constructor(store: ParamStore, prefix: string, width: number, readonly k: number) {
+    this.l0 = store.affine(`${prefix}.0`, width, 2 * width);
+    this.l2 = store.affine(`${prefix}.2`, 2 * width, k);
+  }
+
+  /** h: [B, N, M] -> alpha [B, K]. */
+  weights(h: tf.Tensor3D): tf.Tensor2D {
+    const hbar = tf.mean(h, 1);
+    return tf.softmax(linear(gelu(linear(hbar, this.l0.weight, this.l0.bias)), this.l2.weight, this.l2.bias)) as tf.Tensor2D;
+  }
+}
+
+/** sum_k alpha[:, k] * branches[k]; branches [B, N, M], alpha [B, K]. */
+export function mixBranches(alpha: tf.Tensor2D, branches: tf.Tensor3D[]): tf.Tensor3D {
+  const B = alpha.shape[0];
+  const cols = branches.length === 1 ? [alpha] : tf.split(alpha, branches.length, 1);
+  let mix: tf.Tensor | undefined;
+  branches.forEach((b, k) => {
+    const term = tf.mul(b, tf.reshape(cols[k]!, [B, 1, 1]));
+    mix = mix ? tf.add(mix, term) : term;
+  });
+  return mix as tf.Tensor3D;
+}

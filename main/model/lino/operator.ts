@@ -1,0 +1,72 @@
+// The whole operator: u = Projection(Block_L(...Block_1(Lifting(a)))), channels-last,
+// 1D [B, Q, C] or 2D [B, H, W, C]. Implements the NeuralOperator contract.
+import * as tf from '@tensorflow/tfjs';
+import type { BlockDiagnostics, ForwardResult, NeuralOperator } from '../types';
+import { linear } from '../../ops/linear';
+import { parseLinoConfig, type LinoConfig } from './config';
+import { GridConstants } from './constants';
+import { ParamStore } from './params';
+import { LightBlock } from './block';
+
+export class LinoOperator implements NeuralOperator {
+  readonly kind = 'lino';
+  readonly config: LinoConfig & Record<string, unknown>;
+  readonly variables: ReadonlyMap<string, tf.Variable>;
+  readonly blocks: LightBlock[];
+  private readonly lifting: { weight: tf.Variable; bias?: tf.Variable };
+  private readonly projection: { weight: tf.Variable; bias?: tf.Variable };
+  private readonly consts = new GridConstants();
+
+  constructor(config: unknown) {
+    const cfg = parseLinoConfig(config);
+    this.config = { ...cfg };
+    const store = new ParamStore('lino', cfg.seed ?? 42);
+    this.lifting = store.affine('lifting.linear', cfg.inChannels, cfg.width);
+    this.blocks = [];
+    for (let i = 0; i < cfg.depth; i++) this.blocks.push(new LightBlock(store, `blocks.${i}`, cfg));
+    this.projection = store.affine('projection.linear', cfg.width, cfg.outChannels);
+    this.variables = store.vars;
+  }
+
+  /**
+   * x: [B, Q, C_in] or [B, H, W, C_in] -> y: [B, ..., C_out]. With diagnostics, each block's
+   * alpha [B, K] is tf.keep()-ed so it survives the caller's tidy/variableGrads scope: the
+   * caller disposes it.
+   */
+  forward(x: tf.Tensor, opts: { diagnostics?: boolean } = {}): ForwardResult {
+    const cfg = this.config;
+    if (x.rank !== cfg.dims + 2 || x.shape[x.rank - 1] !== cfg.inChannels) {
+      const want = cfg.dims === 1 ? `[B, Q, ${cfg.inChannels}]` : `[B, H, W, ${cfg.inChannels}]`;
+      throw new Error(`lino forward: input shape [${x.shape.join(', ')}], expected ${want}`);
+    }
+    const B = x.shape[0]!;
+    const grid = x.shape.slice(1, -1);
+    const N = grid.reduce((a, b) => a * b, 1);
+    const diagnostics: BlockDiagnostics[] = [];
+    const y = tf.tidy(() => {
+      let h = tf.reshape(linear(x, this.lifting.weight, this.lifting.bias), [B, N, cfg.width]) as tf.Tensor3D;
+      for (const blk of this.blocks) {
+        const r = blk.apply(h, grid, this.consts);
+        h = r.y;
+        if (opts.diagnostics) diagnostics.push(blk.diagnostics(tf.keep(r.alpha)));
+      }
+      return tf.reshape(linear(h, this.projection.weight, this.projection.bias), [B, ...grid, cfg.outChannels]);
+    });
+    return opts.diagnostics ? { y, diagnostics } : { y };
+  }
+
+  numParams(): number {
+    let n = 0;
+    for (const v of this.variables.values()) n += v.size;
+    return n;
+  }
+
+  dispose(): void {
+    for (const v of this.variables.values()) v.dispose();
+    this.consts.dispose();
+  }
+}
+
+export function createLino(config: unknown): LinoOperator {
+  return new LinoOperator(config);
+}

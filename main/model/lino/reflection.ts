@@ -1,0 +1,27 @@
+// Reflection: Householder mirror of each point's latent vector about an adaptive hyperplane,
+// R(h) = h - 2 <h, vhat> vhat with vhat = unit(Affine_r(h)). Pointwise; matrix-free O(M).
+import * as tf from '@tensorflow/tfjs';
+import { linear } from '../../ops/linear';
+import { unitNormalize } from '../../ops/unit-normalize';
+import type { ParamStore } from './params';
+
+export function reflect(h: tf.Tensor, vhat: tf.Tensor): tf.Tensor {
+  const dot = tf.sum(tf.mul(h, vhat), -1, true);
+  return tf.sub(h, tf.mul(tf.mul(dot, 2), vhat));
+}
+
+export class Reflection {
+  readonly weight: tf.Variable;
+  readonly bias: tf.Variable;
+
+  constructor(store: ParamStore, prefix: string, width: number) {
+    const a = store.affine(`${prefix}.v_proj`, width, width);
+    this.weight = a.weight;
+    this.bias = a.bias!;
+  }
+
+  /** h: [..., M] (normalized block input). */
+  apply(h: tf.Tensor): tf.Tensor {
+    return reflect(h, unitNormalize(linear(h, this.weight, this.bias)));
+  }
+}

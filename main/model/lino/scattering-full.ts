@@ -1,0 +1,50 @@
+// Full (pairwise) scattering, the release's "standard": softmax kernel with a Gaussian
+// positional bias, S(h) = exp(lambda_s) (K z - h). O(N^2) time and memory.
+import * as tf from '@tensorflow/tfjs';
+import { linear } from '../../ops/linear';
+import { bmm, transposeLast } from '../../ops/batch-matmul';
+import { pairwiseSquaredDistances } from './coords';
+import type { GridConstants } from './constants';
+import { scalarValue, type ParamStore } from './params';
+
+export class ScatteringFull {
+  readonly wq: tf.Variable;
+  readonly wk: tf.Variable;
+  readonly wv: tf.Variable;
+  /** lambda_s, initial -2. */
+  readonly logSigma: tf.Variable;
+  /** tau0, initial 0. */
+  readonly logTau: tf.Variable;
+
+  constructor(store: ParamStore, prefix: string, private readonly width: number) {
+    this.wq = store.affine(`${prefix}.q_proj`, width, width, false).weight;
+    this.wk = store.affine(`${prefix}.k_proj`, width, width, false).weight;
+    this.wv = store.affine(`${prefix}.v_proj`, width, width, false).weight;
+    this.logSigma = store.constant(`${prefix}.log_sigma`, [], -2);
+    this.logTau = store.constant(`${prefix}.log_tau`, [], 0);
+  }
+
+  /** Row-stochastic kernel K [B, N, N] (exposed for the property tests). */
+  kernel(h: tf.Tensor3D, grid: readonly number[], consts: GridConstants): tf.Tensor3D {
+    const dist = consts.get('dist', grid, () => pairwiseSquaredDistances(grid));
+    const q = linear(h, this.wq) as tf.Tensor3D;
+    const k = linear(h, this.wk) as tf.Tensor3D;
+    const logits = tf.sub(tf.mul(bmm(q, transposeLast(k)), 1 / Math.sqrt(this.width)), tf.mul(tf.softplus(this.logTau), dist));
+    return tf.softmax(logits, -1) as tf.Tensor3D;
+  }
+
+  /** h: [B, N, M] flattened grid. */
+  apply(h: tf.Tensor3D, grid: readonly number[], consts: GridConstants): tf.Tensor3D {
+    const y = bmm(this.kernel(h, grid, consts), linear(h, this.wv) as tf.Tensor3D);
+    return tf.mul(tf.sub(y, h), tf.exp(this.logSigma)) as tf.Tensor3D;
+  }
+
+  sigmaValue(): number {
+    return Math.exp(scalarValue(this.logSigma));
+  }
+
+  tauValue(): number {
+    const t = scalarValue(this.logTau);
+    return t > 20 ? t : Math.log1p(Math.exp(t));
+  }
+}

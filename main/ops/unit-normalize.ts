@@ -1,0 +1,7 @@
+// v / max(||v||_2, eps) over the last axis (torch.nn.functional.normalize, eps 1e-6).
+import * as tf from '@tensorflow/tfjs';
+
+export function unitNormalize(v: tf.Tensor, eps = 1e-6): tf.Tensor {
+  const norm = tf.sqrt(tf.sum(tf.square(v), v.rank - 1, true));
+  return tf.div(v, tf.maximum(norm, eps));
+}

@@ -1,0 +1,38 @@
+// How a host starts the engine process. Browser mode and the CLI fork it with Node;
+// the Electron host supplies a utilityProcess-based launcher of its own (electron/engine-launcher.ts).
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { FromEngine, ToEngine } from '../engine/protocol';
+
+export interface EngineHandle {
+  readonly pid: number | undefined;
+  send(msg: ToEngine): void;
+  onMessage(listener: (msg: FromEngine) => void): void;
+  /** Called once when the process is gone, with its exit code or signal. */
+  onExit(listener: (code: number | null, signal: string | null) => void): void;
+  kill(): void;
+}
+
+export type EngineLauncher = () => EngineHandle;
+
+export const ENGINE_ENTRY = fileURLToPath(new URL('../engine/engine-process.ts', import.meta.url));
+
+/** Forks the engine from its TypeScript source through tsx. */
+export const forkLauncher: EngineLauncher = () => {
+  const child = fork(ENGINE_ENTRY, [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env },
+  });
+  return {
+    get pid() {
+      return child.pid;
+    },
+    send: (msg) => {
+      if (child.connected) child.send(msg);
+    },
+    onMessage: (l) => child.on('message', (m) => l(m as FromEngine)),
+    onExit: (l) => child.once('exit', (code, signal) => l(code, signal)),
+    kill: () => child.kill('SIGKILL'),
+  };
+};

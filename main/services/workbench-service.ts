@@ -1,0 +1,195 @@
+// The WorkbenchApi as both hosts serve it: validates every call against the contract,
+// answers host-level calls (workspace, files) itself and forwards compute to the engine process.
+import { realpathSync, readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, relative, resolve, sep, dirname } from 'node:path';
+import {
+  ApiError,
+  isMethod,
+  methods,
+  parseParams,
+  type FileEntry,
+  type HostInfo,
+  type JobSummary,
+  type MethodName,
+  type Result,
+  type WorkbenchEvent,
+} from '../api/contract';
+import { ENGINE_METHODS } from '../engine/engine';
+import { EngineClient } from './engine-client';
+import type { EngineLauncher } from './engine-launcher';
+import { FileRefs } from './file-refs';
+import { Workspace, defaultWorkspacePath } from '../workspace/workspace';
+import { readSettings, writeSettings } from '../workspace/settings';
+import { VERSION } from '../version';
+
+/** What only the host can do natively (Electron dialogs); browser mode has none. */
+export interface HostDialogs {
+  pickOpen(opts: { directory: boolean; title?: string }): Promise<string | null>;
+}
+
+export interface WorkbenchServiceOptions {
+  /** How long a cancelled job may take to stop before the engine is killed and restarted (ms). */
+  cancelGraceMs?: number;
+  host: 'electron' | 'browser';
+  launcher: EngineLauncher;
+  /** Workspace folder; defaults to the last one opened, else ~/LiNO-Workbench. */
+  workspace?: string;
+  dialogs?: HostDialogs;
+  /** Roots the in-app file browser may list (browser mode). Defaults to the user's home. */
+  homeRoot?: string;
+}
+
+export class WorkbenchService {
+  readonly engine: EngineClient;
+  readonly refs = new FileRefs();
+  private workspace: Workspace;
+  private readonly listeners = new Set<(e: WorkbenchEvent) => void>();
+  /** Last known state of every job, so a crash or a forced cancel can close them for the views. */
+  private readonly jobs = new Map<string, JobSummary>();
+
+  constructor(private readonly opts: WorkbenchServiceOptions) {
+    this.engine = new EngineClient(opts.launcher, (e) => this.onEngineEvent(e));
+    const wsPath = opts.workspace ?? readSettings().lastWorkspace ?? defaultWorkspacePath();
+    this.workspace = this.useWorkspace(wsPath);
+  }
+
+  get workspacePath(): string {
+    return this.workspace.path;
+  }
+
+  onEvent(listener: (e: WorkbenchEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private onEngineEvent(e: WorkbenchEvent): void {
+    if (e.type === 'job') this.jobs.set(e.job.id, e.job);
+    this.emit(e);
+    if (e.type === 'engine' && e.state === 'crashed') {
+      // Jobs die with the engine: tell the views instead of leaving them spinning.
+      for (const job of this.jobs.values()) {
+        if (job.state === 'running' || job.state === 'queued') {
+          this.onEngineEvent({ type: 'job', job: { ...job, state: 'failed', error: e.detail ?? 'the engine crashed', endedAt: new Date().toISOString(), etaSeconds: null } });
+        }
+      }
+    }
+  }
+
+  /**
+   * Cancel is a message first; a job still running after the grace period (a long kernel that
+   * never looks at its cancel flag, which also keeps the engine from answering) costs the engine a restart.
+   */
+  private async cancelJob(id: string): Promise<{ ok: boolean }> {
+    const grace = this.opts.cancelGraceMs ?? 10_000;
+    let forced = false;
+    const timer = setTimeout(() => {
+      const job = this.jobs.get(id);
+      if (!job || job.state !== 'running') return;
+      forced = true;
+      this.emit({ type: 'log', level: 'warn', message: `job ${id} did not stop within ${grace / 1000} s of cancel; restarting the engine` });
+      this.onEngineEvent({ type: 'job', job: { ...job, state: 'cancelled', endedAt: new Date().toISOString(), etaSeconds: null } });
+      void this.engine.restart().catch(() => {});
+    }, grace);
+    timer.unref?.();
+    try {
+      return (await this.engine.call('jobs.cancel', { id })) as { ok: boolean };
+    } catch (e) {
+      if (forced) return { ok: true };
+      throw e;
+    }
+  }
+
+  private emit(e: WorkbenchEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch {
+        // One broken listener (a closed socket) must not starve the others.
+      }
+    }
+  }
+
+  /** Entry point for both transports: untrusted method name and params in, validated result out. */
+  async call(method: unknown, rawParams: unknown): Promise<unknown> {
+    if (!isMethod(method)) throw new ApiError(`unknown method '${String(method)}'`, 'unknown_method');
+    const params = parseParams(method, rawParams);
+    const result = await this.dispatch(method, params);
+    // Validate what we send back as well: a contract drift shows up here, not as a blank view.
+    const r = (methods[method].result as import('zod').ZodType).safeParse(result);
+    if (!r.success) throw new ApiError(`${method}: the host produced an invalid result (${r.error.issues[0].message})`);
+    return r.data;
+  }
+
+  private async dispatch(method: MethodName, params: any): Promise<unknown> {
+    if (method === 'jobs.cancel') return this.cancelJob(params.id);
+    if (ENGINE_METHODS.includes(method)) return this.engine.call(method, params);
+    switch (method) {
+      case 'host.info':
+        return { kind: this.opts.host, nativeDialogs: !!this.opts.dialogs, version: VERSION } satisfies HostInfo;
+      case 'engine.restart':
+        return { pid: (await this.engine.restart()) ?? -1 };
+      case 'workspace.get':
+        return this.workspace.summary();
+      case 'workspace.open': {
+        const dir = this.refs.resolve(params.dir);
+        if (!statSync(dir).isDirectory()) throw new ApiError(`'${dir}' is not a folder`, 'invalid_params', { field: 'dir', file: dir });
+        this.workspace = this.useWorkspace(dir);
+        return this.workspace.summary();
+      }
+      case 'files.list':
+        return this.listFiles(params.root, params.rel);
+      case 'files.pickOpen': {
+        if (!this.opts.dialogs) return null;
+        const p = await this.opts.dialogs.pickOpen({ directory: params.directory, title: params.title });
+        if (!p) return null;
+        return { ref: this.refs.issue(p), name: p.split(sep).pop() ?? p };
+      }
+      default:
+        throw new ApiError(`method '${method}' is not implemented by this host`, 'unknown_method');
+    }
+  }
+
+  private useWorkspace(path: string): Workspace {
+    const ws = Workspace.open(path);
+    writeSettings({ ...readSettings(), lastWorkspace: ws.path });
+    return ws;
+  }
+
+  /** Lists a folder under an allowed root; refuses anything that resolves outside it (.., symlinks). */
+  listFiles(rootName: 'home' | 'workspace', rel: string): Result<'files.list'> {
+    const root = realpathSync(rootName === 'home' ? (this.opts.homeRoot ?? homedir()) : this.workspace.path);
+    const target = resolve(root, rel || '.');
+    let real: string;
+    try {
+      real = realpathSync(target);
+    } catch {
+      throw new ApiError(`folder '${rel}' does not exist under ${rootName}`, 'not_found', { field: 'rel' });
+    }
+    if (real !== root && !real.startsWith(root + sep)) {
+      throw new ApiError(`'${rel}' is outside the ${rootName} folder`, 'forbidden', { field: 'rel' });
+    }
+    if (!statSync(real).isDirectory()) throw new ApiError(`'${rel}' is not a folder`, 'invalid_params', { field: 'rel' });
+    const entries: FileEntry[] = [];
+    for (const name of readdirSync(real)) {
+      if (name.startsWith('.')) continue;
+      const abs = join(real, name);
+      try {
+        const st = statSync(abs);
+        const kind = st.isDirectory() ? 'dir' : 'file';
+        entries.push({ name, kind, size: st.size, modified: st.mtime.toISOString(), ref: this.refs.issue(abs) });
+      } catch {
+        // Broken links and unreadable entries are left out of the listing.
+      }
+    }
+    entries.sort((a, b) => (a.kind === b.kind ? a.name.localeCompare(b.name) : a.kind === 'dir' ? -1 : 1));
+    const relNorm = relative(root, real).split(sep).join('/');
+    const parent = relNorm === '' ? null : dirname(relNorm) === '.' ? '' : dirname(relNorm);
+    return { root: rootName, rel: relNorm, parent, entries };
+  }
+
+  async dispose(): Promise<void> {
+    await this.engine.stop();
+    this.listeners.clear();
+  }
+}

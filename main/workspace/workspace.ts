@@ -1,0 +1,73 @@
+// A workspace is an ordinary folder holding everything a user makes:
+// datasets/<id>/ (manifest.json + arrays), runs/<id>/ (config.json, metrics.jsonl, checkpoints), exports/.
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { writeJsonAtomic } from '../runs/atomic-file';
+import type { WorkspaceSummary } from '../api/contract';
+
+export const WORKSPACE_DIRS = ['datasets', 'runs', 'exports'] as const;
+
+export function defaultWorkspacePath(): string {
+  return join(homedir(), 'LiNO-Workbench');
+}
+
+export class Workspace {
+  readonly path: string;
+
+  private constructor(path: string) {
+    this.path = path;
+  }
+
+  /** Opens (creating when needed) the workspace folder at `path`. */
+  static open(path: string): Workspace {
+    const abs = resolve(path);
+    if (existsSync(abs) && !statSync(abs).isDirectory()) {
+      throw new Error(`workspace '${abs}' is a file; expected a folder`);
+    }
+    for (const d of WORKSPACE_DIRS) mkdirSync(join(abs, d), { recursive: true });
+    const marker = join(abs, 'workspace.json');
+    if (!existsSync(marker)) writeJsonAtomic(marker, { format: 'lino-workspace', version: 1, created: new Date().toISOString() });
+    return new Workspace(abs);
+  }
+
+  dir(kind: (typeof WORKSPACE_DIRS)[number]): string {
+    return join(this.path, kind);
+  }
+
+  summary(): WorkspaceSummary {
+    return {
+      path: this.path,
+      datasets: this.listWithFile('datasets', 'manifest.json').map(({ id, json }) => ({ id, name: String(json.name ?? id) })),
+      runs: this.listWithFile('runs', 'config.json').map(({ id, json }) => ({
+        id,
+        name: String(json.name ?? id),
+        status: String(json.status ?? 'unknown'),
+      })),
+      exports: safeReaddir(this.dir('exports')).filter((n) => !n.startsWith('.')).sort(),
+    };
+  }
+
+  private listWithFile(kind: 'datasets' | 'runs', file: string): { id: string; json: Record<string, unknown> }[] {
+    const out: { id: string; json: Record<string, unknown> }[] = [];
+    for (const id of safeReaddir(this.dir(kind)).sort()) {
+      const p = join(this.dir(kind), id, file);
+      if (!existsSync(p)) continue;
+      try {
+        out.push({ id, json: JSON.parse(readFileSync(p, 'utf8')) });
+      } catch {
+        // A damaged entry still lists, so the user can see and repair or delete it.
+        out.push({ id, json: { name: id, status: 'damaged' } });
+      }
+    }
+    return out;
+  }
+}
+
+function safeReaddir(p: string): string[] {
+  try {
+    return readdirSync(p);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,45 @@
+import { useEffect, type ReactElement } from 'react';
+import { useApp, type ViewName } from './store/app-store';
+import { WorkspaceView } from './views/workspace-view';
+import { ErrorBanner } from './components/error-banner';
+import { EngineStatusBar } from './components/engine-status';
+
+// Views land here as they are built (issue 6 adds datasets, model, training, gates, ...).
+const VIEWS: { name: ViewName; label: string; render: () => ReactElement }[] = [
+  { name: 'workspace', label: 'Workspace', render: () => <WorkspaceView /> },
+];
+
+export function App() {
+  const view = useApp((s) => s.view);
+  const setView = useApp((s) => s.setView);
+  const theme = useApp((s) => s.theme);
+  const setTheme = useApp((s) => s.setTheme);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+  const current = VIEWS.find((v) => v.name === view) ?? VIEWS[0];
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Views">
+        <div className="brand">LiNO Workbench</div>
+        <ul>
+          {VIEWS.map((v) => (
+            <li key={v.name}>
+              <button className={v.name === current.name ? 'nav active' : 'nav'} aria-current={v.name === current.name ? 'page' : undefined} onClick={() => setView(v.name)}>
+                {v.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <button className="theme-toggle" onClick={() => setTheme(theme === 'light' ? 'dark' : 'light')}>
+          {theme === 'light' ? 'Dark theme' : 'Light theme'}
+        </button>
+      </nav>
+      <main className="content" id="main">
+        <ErrorBanner />
+        {current.render()}
+      </main>
+      <EngineStatusBar />
+    </div>
+  );
+}

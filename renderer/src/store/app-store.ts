@@ -1,0 +1,89 @@
+// Workbench state for the views (zustand). Data itself lives in the engine's workspace;
+// this store only mirrors what the API reports and what the user selected.
+import { create } from 'zustand';
+import type { EngineInfo, HostInfo, JobSummary, WorkbenchApi, WorkbenchEvent, WorkspaceSummary } from '../../../main/api/contract';
+
+export type ViewName = 'workspace' | 'datasets' | 'model' | 'training' | 'gates' | 'fields' | 'rollout' | 'runs' | 'ablations' | 'export';
+
+export interface EngineStatus {
+  state: 'starting' | 'ready' | 'crashed' | 'restarting' | 'unknown';
+  detail?: string;
+}
+
+export interface AppState {
+  api: WorkbenchApi | null;
+  view: ViewName;
+  host: HostInfo | null;
+  engine: EngineInfo | null;
+  engineStatus: EngineStatus;
+  workspace: WorkspaceSummary | null;
+  jobs: Record<string, JobSummary>;
+  errors: { id: number; where: string; message: string }[];
+  theme: 'light' | 'dark';
+  setView(v: ViewName): void;
+  setTheme(t: 'light' | 'dark'): void;
+  connect(api: WorkbenchApi): Promise<void>;
+  refreshWorkspace(): Promise<void>;
+  refreshEngine(): Promise<void>;
+  reportError(where: string, e: unknown): void;
+  dismissError(id: number): void;
+  applyEvent(e: WorkbenchEvent): void;
+}
+
+let errorId = 1;
+
+export const useApp = create<AppState>((set, get) => ({
+  api: null,
+  view: 'workspace',
+  host: null,
+  engine: null,
+  engineStatus: { state: 'unknown' },
+  workspace: null,
+  jobs: {},
+  errors: [],
+  theme: 'light',
+  setView: (view) => set({ view }),
+  setTheme: (theme) => set({ theme }),
+  async connect(api) {
+    set({ api });
+    api.onEvent((e) => get().applyEvent(e));
+    try {
+      const host = await api.call('host.info', {});
+      set({ host });
+      await Promise.all([get().refreshWorkspace(), get().refreshEngine()]);
+      const jobs = await api.call('jobs.list', {});
+      set({ jobs: Object.fromEntries(jobs.map((j) => [j.id, j])) });
+    } catch (e) {
+      get().reportError('connecting to the workbench', e);
+    }
+  },
+  async refreshWorkspace() {
+    const api = get().api;
+    if (!api) return;
+    try {
+      set({ workspace: await api.call('workspace.get', {}) });
+    } catch (e) {
+      get().reportError('reading the workspace', e);
+    }
+  },
+  async refreshEngine() {
+    const api = get().api;
+    if (!api) return;
+    try {
+      const engine = await api.call('engine.info', {});
+      set({ engine, engineStatus: { state: 'ready' } });
+    } catch (e) {
+      get().reportError('asking the engine', e);
+    }
+  },
+  reportError(where, e) {
+    const message = e instanceof Error ? e.message : String(e);
+    set((s) => ({ errors: [...s.errors.slice(-4), { id: errorId++, where, message }] }));
+  },
+  dismissError: (id) => set((s) => ({ errors: s.errors.filter((x) => x.id !== id) })),
+  applyEvent(e) {
+    if (e.type === 'job') set((s) => ({ jobs: { ...s.jobs, [e.job.id]: e.job } }));
+    else if (e.type === 'engine') set({ engineStatus: { state: e.state, detail: e.detail } });
+    else if (e.type === 'log' && e.level === 'error') get().reportError('engine', new Error(e.message));
+  },
+}));

@@ -1,0 +1,64 @@
+// `lino predict` and `lino info` end to end on a committed PyTorch fixture.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readNpyF32, writeNpyF32 } from '../../../main/cli/commands/predict';
+import { readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
+import { FIXTURES, listCases, relErr } from './parity-helpers';
+
+const root = new URL('../../../', import.meta.url).pathname;
+const tmp = mkdtempSync(join(tmpdir(), 'lino-cli-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+const lino = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/lino.mjs'), ...args], { encoding: 'utf8', cwd: root });
+
+test('npy helper round trip and errors', () => {
+  const data = Float32Array.from([1, -2, 3.5, 4, 5, 6]);
+  const back = readNpyF32(writeNpyF32([2, 3], data), 'x.npy');
+  assert.deepEqual(back.shape, [2, 3]);
+  assert.deepEqual(Array.from(back.data), Array.from(data));
+  assert.deepEqual(readNpyF32(writeNpyF32([6], data), 'x.npy').shape, [6]);
+  assert.throws(() => readNpyF32(new Uint8Array(20), 'x.npy'), /x\.npy: not an \.npy file/);
+});
+
+for (const name of ['2d-all-eff', '1d-all-full']) {
+  test(`lino predict reproduces the PyTorch output (${name})`, () => {
+    const c = listCases().find((k) => k.name === name)!;
+    const io = readSafetensorsFile(join(FIXTURES, `${name}.io.safetensors`)).tensors;
+    const x = io.get('x')!;
+    writeFileSync(join(tmp, 'x.npy'), writeNpyF32(x.shape, toFloat32(x)));
+    writeFileSync(join(tmp, 'model.json'), JSON.stringify(c.config));
+    const r = lino('predict', '--config', join(tmp, 'model.json'), '--weights', join(FIXTURES, `${name}.weights.safetensors`),
+      '--input', join(tmp, 'x.npy'), '--out', join(tmp, 'y.npy'), '--backend', 'cpu', '--batch-size', '1');
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /backend cpu/);
+    const y = readNpyF32(new Uint8Array(readFileSync(join(tmp, 'y.npy'))), 'y.npy');
+    assert.deepEqual(y.shape, io.get('y')!.shape);
+    const err = relErr(y.data, toFloat32(io.get('y')!));
+    assert.ok(err <= 1e-5, `rel. error ${err}`);
+  });
+}
+
+test('lino predict rejects a config that does not match the weights, naming the mismatch', () => {
+  const c = listCases().find((k) => k.name === '2d-all-eff')!;
+  writeFileSync(join(tmp, 'bad.json'), JSON.stringify({ ...c.config, width: 16 }));
+  writeFileSync(join(tmp, 'x2.npy'), writeNpyF32([1, 5, 4, 3], new Float32Array(60)));
+  const r = lino('predict', '--config', join(tmp, 'bad.json'), '--weights', join(FIXTURES, '2d-all-eff.weights.safetensors'),
+    '--input', join(tmp, 'x2.npy'), '--out', join(tmp, 'y2.npy'), '--backend', 'cpu');
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /mismatch\(es\) with the configured model/);
+  assert.match(r.stderr, /shape of 'lifting\.linear\.weight': file has \[8, 3\], model expects \[16, 3\]/);
+});
+
+test('lino info prints keys, shapes and the inferred config', () => {
+  const r = lino('info', '--weights', join(FIXTURES, '2d-all-eff.weights.safetensors'), '--json');
+  assert.equal(r.status, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.deepEqual(j.config, { dims: 2, inChannels: 3, outChannels: 2, width: 8, depth: 2, scattering: 'efficient', components: ['reflection', 'refraction', 'scattering'] });
+  assert.ok(j.tensors.some((t: { key: string; shape: number[] }) => t.key === 'blocks.1.scattering.local_conv.weight' && t.shape.join() === '8,1,3,3'));
+  const t = lino('info', '--weights', join(FIXTURES, '1d-s-full.weights.safetensors'));
+  assert.match(t.stdout, /"scattering":"full","components":\["scattering"\]/);
+  assert.match(t.stdout, /note: dims is not determined/);
+});

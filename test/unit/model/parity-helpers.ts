@@ -1,0 +1,59 @@
+// Shared by the parity tests: loads a committed fixture case and compares against it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as tf from '@tensorflow/tfjs';
+import { LinoOperator } from '../../../main/model/lino/operator';
+import { loadWeights, readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
+
+export const FIXTURES = new URL('../../fixtures/parity/', import.meta.url).pathname;
+
+export interface Case { name: string; config: Record<string, unknown> }
+
+export function listCases(): Case[] {
+  return JSON.parse(readFileSync(join(FIXTURES, 'cases.json'), 'utf8')).cases;
+}
+
+export function relErr(ours: Float32Array | number[], ref: Float32Array): number {
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < ref.length; i++) {
+    const d = ours[i]! - ref[i]!;
+    num += d * d;
+    den += ref[i]! * ref[i]!;
+  }
+  return Math.sqrt(num) / Math.max(Math.sqrt(den), 1e-30);
+}
+
+export interface CaseResult { forward: number; alpha: number; grads: Map<string, number> }
+
+export function runCase(c: Case): CaseResult {
+  const model = new LinoOperator(c.config);
+  try {
+    loadWeights(model, join(FIXTURES, `${c.name}.weights.safetensors`));
+    const io = readSafetensorsFile(join(FIXTURES, `${c.name}.io.safetensors`)).tensors;
+    const t = (k: string) => tf.tensor(toFloat32(io.get(k)!), io.get(k)!.shape);
+    const x = t('x');
+    const w = t('loss_weight');
+    const { y, diagnostics } = model.forward(x, { diagnostics: true });
+    const forward = relErr(y.dataSync() as Float32Array, toFloat32(io.get('y')!));
+    let alpha = 0;
+    diagnostics!.forEach((d, i) => {
+      alpha = Math.max(alpha, relErr(d.alpha.dataSync() as Float32Array, toFloat32(io.get(`alpha.${i}`)!)));
+      d.alpha.dispose();
+    });
+    y.dispose();
+    const { value, grads } = tf.variableGrads(() => tf.sum(tf.mul(model.forward(x).y, w)) as tf.Scalar, [...model.variables.values()]);
+    value.dispose();
+    const out = new Map<string, number>();
+    for (const [k, v] of model.variables) {
+      const g = grads[v.name];
+      if (!g) throw new Error(`no gradient for ${k}`);
+      out.set(k, relErr(g.dataSync() as Float32Array, toFloat32(io.get(`grad.${k}`)!)));
+    }
+    tf.dispose(Object.values(grads));
+    tf.dispose([x, w]);
+    return { forward, alpha, grads: out };
+  } finally {
+    model.dispose();
+  }
+}
