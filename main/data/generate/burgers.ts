@@ -4,7 +4,7 @@
 // 2/3 dealiasing of the nonlinear term, dt from a CFL bound (max|u| never grows for Burgers).
 import { sampleRng } from './rng';
 import { grf1Coefficients, grf1Sample } from './grf';
-import { fftPlan } from './fft';
+import { RealFft } from './fft';
 import type { BurgersParams, GeneratorParams } from './presets';
 import type { Sampler } from './samplers';
 
@@ -13,55 +13,54 @@ export interface BurgersRun { u0: Float64Array; uT: Float64Array; steps: number;
 /** Integrates u0 (n points, x_j = j/n) to time T. */
 export function burgersSolve(u0: Float64Array, nu: number, T: number, cfl: number): BurgersRun {
   const n = u0.length;
-  const plan = fftPlan(n);
+  const h = n / 2;
+  const rfft = new RealFft(n);
   let umax = 0;
   for (const v of u0) umax = Math.max(umax, Math.abs(v));
   const dt0 = umax > 0 ? (cfl / n) / umax : T;
   const steps = Math.max(1, Math.ceil(T / dt0));
   const dt = T / steps;
-  const kd = new Float64Array(n); // i k multiplier for d/dx, times -1/2, dealiased (2/3 rule)
-  const E = new Float64Array(n), E2 = new Float64Array(n);
-  for (let j = 0; j < n; j++) {
-    const k = j <= n / 2 ? j : j - n;
+  // half spectra (bins 0..n/2, interleaved): the solution is real
+  const kd = new Float64Array(h + 1); // -(1/2) * 2 pi k, zero beyond the 2/3 dealiasing limit and at Nyquist
+  const E = new Float64Array(h + 1), E2 = new Float64Array(h + 1);
+  for (let k = 0; k <= h; k++) {
     const kk = 2 * Math.PI * k;
-    E[j] = Math.exp((-nu * kk * kk * dt) / 2);
-    E2[j] = E[j] * E[j];
-    kd[j] = Math.abs(k) < n / 3 && 2 * Math.abs(k) !== n ? -0.5 * kk : 0;
+    E[k] = Math.exp((-nu * kk * kk * dt) / 2);
+    E2[k] = E[k] * E[k];
+    kd[k] = k < n / 3 && k !== h ? -0.5 * kk : 0;
   }
-  const tmpC = new Float64Array(2 * n), tmpR = new Float64Array(2 * n);
-  // N(v) = -(1/2) d/dx (u^2), in Fourier space, into out
+  const phys = new Float64Array(n), spec = new Float64Array(n + 2);
+  // N(v) = -(1/2) d/dx (u^2) in Fourier space, into out
   const N = (v: Float64Array, out: Float64Array) => {
-    plan.inverseTransform(tmpR, v);
-    for (let j = 0; j < n; j++) { const u = tmpR[2 * j]; tmpR[2 * j] = u * u; tmpR[2 * j + 1] = 0; }
-    plan.transform(tmpC, tmpR);
-    for (let j = 0; j < n; j++) {
-      const re = tmpC[2 * j], im = tmpC[2 * j + 1];
-      out[2 * j] = -kd[j] * im; // i * kd * (re + i im)
-      out[2 * j + 1] = kd[j] * re;
+    rfft.inverse(v, phys);
+    for (let j = 0; j < n; j++) phys[j] *= phys[j];
+    rfft.forward(phys, spec);
+    for (let k = 0; k <= h; k++) {
+      const re = spec[2 * k], im = spec[2 * k + 1];
+      out[2 * k] = -kd[k] * im; // i * kd * (re + i im)
+      out[2 * k + 1] = kd[k] * re;
     }
   };
-  const v = new Float64Array(2 * n);
-  const src = new Float64Array(2 * n);
-  for (let j = 0; j < n; j++) src[2 * j] = u0[j];
-  plan.transform(v, src);
-  const a = new Float64Array(2 * n), b = new Float64Array(2 * n), c = new Float64Array(2 * n), d = new Float64Array(2 * n);
-  const w = new Float64Array(2 * n);
+  const L = n + 2;
+  const v = new Float64Array(L);
+  rfft.forward(u0, v);
+  const a = new Float64Array(L), b = new Float64Array(L), c = new Float64Array(L), d = new Float64Array(L);
+  const w = new Float64Array(L);
   for (let s = 0; s < steps; s++) {
     N(v, a);
-    for (let q = 0; q < 2 * n; q++) w[q] = E[q >> 1] * (v[q] + (dt / 2) * a[q]);
+    for (let q = 0; q < L; q++) w[q] = E[q >> 1] * (v[q] + (dt / 2) * a[q]);
     N(w, b);
-    for (let q = 0; q < 2 * n; q++) w[q] = E[q >> 1] * v[q] + (dt / 2) * b[q];
+    for (let q = 0; q < L; q++) w[q] = E[q >> 1] * v[q] + (dt / 2) * b[q];
     N(w, c);
-    for (let q = 0; q < 2 * n; q++) w[q] = E2[q >> 1] * v[q] + dt * E[q >> 1] * c[q];
+    for (let q = 0; q < L; q++) w[q] = E2[q >> 1] * v[q] + dt * E[q >> 1] * c[q];
     N(w, d);
-    for (let q = 0; q < 2 * n; q++) {
+    for (let q = 0; q < L; q++) {
       const e = E[q >> 1], e2 = E2[q >> 1];
       v[q] = e2 * v[q] + (dt / 6) * (e2 * a[q] + 2 * e * (b[q] + c[q]) + d[q]);
     }
   }
-  plan.inverseTransform(tmpR, v);
   const uT = new Float64Array(n);
-  for (let j = 0; j < n; j++) uT[j] = tmpR[2 * j];
+  rfft.inverse(v, uT);
   return { u0, uT, steps, dt };
 }
 
