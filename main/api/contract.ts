@@ -73,6 +73,60 @@ export const HostInfo = z.object({
 });
 export type HostInfo = z.infer<typeof HostInfo>;
 
+// ---- Training (main/train, main/runs) ----------------------------------------------------------
+
+/** Where a run's data comes from. 'synthetic' is a smooth analytic map for smoke tests, not a benchmark. */
+export const DataSpec = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('synthetic'),
+    task: z.enum(['operator', 'autoregressive']).default('operator'),
+    grid: z.array(z.number().int().min(2).max(1024)).min(1).max(2),
+    train: z.number().int().min(1),
+    val: z.number().int().min(1),
+    test: z.number().int().min(0).default(0),
+    seed: z.number().int().default(0),
+    /** autoregressive: history frames in, frames rolled out. */
+    tIn: z.number().int().min(1).default(3),
+    tOut: z.number().int().min(1).default(3),
+  }).strict(),
+]);
+export type DataSpec = z.infer<typeof DataSpec>;
+
+/** A run's configuration (defaults = the paper's protocol); stored as runs/<id>/config.json. */
+export const TrainConfig = z.object({
+  name: z.string().max(200).optional(),
+  model: z.object({
+    kind: z.literal('lino').default('lino'),
+    width: z.number().int().min(1).max(4096).default(128),
+    depth: z.number().int().min(1).max(64).default(8),
+    scattering: z.enum(['efficient', 'full', 'standard']).default('efficient'),
+    components: z.array(z.enum(['reflection', 'refraction', 'scattering'])).min(1).default(['reflection', 'refraction', 'scattering']),
+  }).strict().prefault({}),
+  data: DataSpec,
+  epochs: z.number().int().min(1).max(100_000).default(500),
+  batchSize: z.number().int().min(1).max(4096).default(4),
+  /** Samples per forward/backward; gradients accumulate to the whole batch. 'auto' = the largest that fits. */
+  microBatch: z.union([z.number().int().min(1), z.literal('auto')]).default('auto'),
+  /** Split, shuffling and initialization. */
+  seed: z.number().int().default(42),
+  optimizer: z.object({
+    lr: z.number().positive().default(1e-3),
+    weightDecay: z.number().min(0).default(1e-5),
+    beta1: z.number().min(0).max(1).default(0.9),
+    beta2: z.number().min(0).max(1).default(0.999),
+    eps: z.number().positive().default(1e-8),
+  }).strict().prefault({}),
+  /** Global-norm gradient clipping; 0 turns it off. */
+  clipNorm: z.number().min(0).default(1.0),
+  schedule: z.object({ stepSize: z.number().int().min(1).default(5), gamma: z.number().positive().default(0.96) }).strict().prefault({}),
+  /** Autoregressive runs: recompute each rollout step's forward during backward (bounded memory). */
+  rollout: z.object({ checkpointing: z.boolean().default(true) }).strict().prefault({}),
+  /** Force a backend (tensorflow-gpu, tensorflow, wasm, cpu); default: the engine's choice. */
+  backend: z.string().optional(),
+}).strict();
+export type TrainConfig = z.infer<typeof TrainConfig>;
+export type TrainConfigInput = z.input<typeof TrainConfig>;
+
 const empty = z.object({}).strict();
 
 /** Every call: name -> [params schema, result schema]. */
