@@ -95,6 +95,11 @@ export type DataSpec = z.infer<typeof DataSpec>;
 /** A run's configuration (defaults = the paper's protocol); stored as runs/<id>/config.json. */
 export const TrainConfig = z.object({
   name: z.string().max(200).optional(),
+  /** Set by the run store. */
+  id: z.string().optional(),
+  createdAt: z.string().optional(),
+  /** Recorded on first start: the dataset's id, content hash, grid, split sizes and normalizer. */
+  resolvedData: z.record(z.string(), z.unknown()).optional(),
   model: z.object({
     kind: z.literal('lino').default('lino'),
     width: z.number().int().min(1).max(4096).default(128),

@@ -6,6 +6,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { TrainConfig } from '../api/contract';
 import type { RunHandle, RunState } from '../runs/run-store';
+import { writeJsonAtomic } from '../runs/atomic-file';
 import { loadCheckpoint, saveCheckpoint, type CheckpointState } from '../runs/checkpoint';
 import { loadStateDict } from '../runs/safetensors';
 import { Trainer, NonFiniteError, type EpochRecord, type StepRecord } from './trainer';
@@ -61,6 +62,13 @@ export async function trainRun(run: RunHandle, hooks: RunHooks = {}): Promise<Ru
   try {
     const data = hooks.data ?? (await loadTrainData(cfg.data, { workspace: hooks.workspace, signal: hooks.signal, onProgress: log }));
     const ar = autoregressiveSpec(data);
+    if (!('resolvedData' in raw)) {
+      const m = data.manifest;
+      writeJsonAtomic(run.configPath, {
+        ...raw,
+        resolvedData: { id: m.id ?? null, contentHash: m.contentHash ?? null, grid: m.grid, counts: { train: data.train.x.shape[0], val: data.val.x.shape[0], test: data.test?.x.shape[0] ?? 0 }, normalization: m.normalization, autoregressive: ar },
+      });
+    }
     const probe = new Trainer(cfg, data, backend, { microBatch: 1 });
     const plan = planMemory(
       {
