@@ -75,6 +75,23 @@ export type HostInfo = z.infer<typeof HostInfo>;
 
 // ---- Training (main/train, main/runs) ----------------------------------------------------------
 
+/** Pipeline options shared by the data specs that go through main/data/pipeline.ts. */
+function pipelineFields() {
+  return {
+    /** Split sizes; default: the release's (scaled 80/20 when the source is smaller). Seed 42. */
+    train: z.number().int().min(1).optional(),
+    val: z.number().int().min(1).optional(),
+    test: z.number().int().min(0).optional(),
+    splitSeed: z.number().int().optional(),
+    /** Training resolution (resize as the release does); default: the release's per benchmark. */
+    resolution: z.union([z.number().int().min(2), z.array(z.number().int().min(2))]).optional(),
+    /** Navier-Stokes: history and rollout lengths; normalizer 'separate' (the release's, default) or 'shared'. */
+    tIn: z.number().int().min(1).optional(),
+    tOut: z.number().int().min(1).optional(),
+    nsNormalizer: z.enum(['separate', 'shared']).default('separate'),
+  };
+}
+
 /** Where a run's data comes from. 'synthetic' is a smooth analytic map for smoke tests, not a benchmark. */
 export const DataSpec = z.discriminatedUnion('kind', [
   z.object({
@@ -88,6 +105,27 @@ export const DataSpec = z.discriminatedUnion('kind', [
     /** autoregressive: history frames in, frames rolled out. */
     tIn: z.number().int().min(1).default(3),
     tOut: z.number().int().min(1).default(3),
+  }).strict(),
+  /** A benchmark made by the generators (main/data/generate), prepared by the data pipeline. */
+  z.object({
+    kind: z.literal('generate'),
+    benchmark: z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil']),
+    preset: z.enum(['tiny', 'quick', 'paper']).default('quick'),
+    /** Generator overrides. */
+    samples: z.number().int().min(2).optional(),
+    generateResolution: z.number().int().min(2).optional(),
+    frames: z.number().int().min(2).optional(),
+    seed: z.number().int().min(0).optional(),
+    ...pipelineFields(),
+  }).strict(),
+  /** A data file (.mat, .npy, .npz, .h5) or airfoil folder, prepared by the data pipeline. */
+  z.object({
+    kind: z.literal('file'),
+    path: z.string().min(1).max(4096),
+    benchmark: z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil', 'custom']),
+    input: z.array(z.string()).optional(),
+    target: z.string().optional(),
+    ...pipelineFields(),
   }).strict(),
 ]);
 export type DataSpec = z.infer<typeof DataSpec>;
