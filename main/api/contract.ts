@@ -27,7 +27,7 @@ export const EngineInfo = z.object({
 });
 export type EngineInfo = z.infer<typeof EngineInfo>;
 
-export const JobKind = z.enum(['selftest']);
+export const JobKind = z.enum(['selftest', 'train', 'evaluate']);
 export type JobKind = z.infer<typeof JobKind>;
 
 export const JobState = z.enum(['queued', 'running', 'done', 'failed', 'cancelled']);
@@ -170,6 +170,102 @@ export const TrainConfig = z.object({
 export type TrainConfig = z.infer<typeof TrainConfig>;
 export type TrainConfigInput = z.input<typeof TrainConfig>;
 
+export const RunState = z.enum(['queued', 'running', 'paused', 'done', 'failed', 'stopped', 'interrupted']);
+export type RunState = z.infer<typeof RunState>;
+export const RunSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  state: RunState,
+  createdAt: z.string(),
+  reason: z.string().optional(),
+  epochsDone: z.number(),
+  epochs: z.number().nullable(),
+  bestValRelL2: z.number().nullable(),
+  bestEpoch: z.number().nullable(),
+  backend: z.string().nullable(),
+});
+export type RunSummary = z.infer<typeof RunSummary>;
+
+export const RunStatus = z.object({
+  state: RunState,
+  pid: z.number().nullable(),
+  updatedAt: z.string(),
+  reason: z.string().optional(),
+  epoch: z.number().optional(),
+  step: z.number().optional(),
+  backend: z.string().optional(),
+});
+
+/** One optimizer step (metrics.jsonl type 'step'). */
+export const StepMetrics = z.object({
+  type: z.literal('step'),
+  epoch: z.number(),
+  step: z.number(),
+  loss: z.number(),
+  relL2: z.number(),
+  lr: z.number(),
+  gradNorm: z.number(),
+  stepMs: z.number(),
+});
+export type StepMetrics = z.infer<typeof StepMetrics>;
+
+export const SplitMetrics = z.object({
+  mse: z.number(),
+  relL2: z.number(),
+  relL2Decoded: z.number(),
+  steps: z.object({ mean: z.array(z.number()), std: z.array(z.number()) }).optional(),
+  stepMeanRelL2: z.number().optional(),
+});
+
+/** One epoch (metrics.jsonl type 'epoch'): train/val(/test) metrics, gate statistics, block scalars, throughput. */
+export const EpochMetrics = z.object({
+  type: z.literal('epoch'),
+  epoch: z.number(),
+  lr: z.number(),
+  train: z.object({ loss: z.number(), relL2: z.number() }),
+  val: SplitMetrics,
+  test: SplitMetrics.optional(),
+  blocks: z.array(z.object({
+    components: z.array(z.string()),
+    alphaMean: z.array(z.number()),
+    alphaStd: z.array(z.number()),
+    scalars: z.record(z.string(), z.number()),
+  })),
+  best: z.boolean(),
+  bestEpoch: z.number(),
+  bestValRelL2: z.number(),
+  samplesPerSec: z.number(),
+  epochSeconds: z.number(),
+  etaSeconds: z.number(),
+  peakRssBytes: z.number(),
+  tfBytes: z.number(),
+  backend: z.string(),
+});
+export type EpochMetrics = z.infer<typeof EpochMetrics>;
+
+export const MetricsRecord = z.union([StepMetrics, EpochMetrics]);
+
+export const EvaluationResult = z.object({
+  runId: z.string(),
+  checkpoint: z.enum(['best', 'last']),
+  epoch: z.number(),
+  split: z.enum(['train', 'val', 'test']),
+  resolutions: z.array(z.object({
+    grid: z.array(z.number()),
+    n: z.number(),
+    metrics: SplitMetrics,
+    /** Sample indices (rows of the split) sorted by relL2 on normalized fields, best first. */
+    order: z.array(z.number()),
+    perSample: z.array(z.object({ index: z.number(), relL2: z.number(), relL2Decoded: z.number(), mse: z.number() })),
+    best: z.number(),
+    median: z.number(),
+    worst: z.number(),
+    /** Decoded predictions as .npy in the workspace's exports folder, when asked for. */
+    predictionsFile: z.string().optional(),
+  })),
+});
+export type EvaluationResult = z.infer<typeof EvaluationResult>;
+
 const empty = z.object({}).strict();
 
 /** Every call: name -> [params schema, result schema]. */
@@ -197,6 +293,41 @@ export const methods = {
   },
   'jobs.cancel': { params: z.object({ id: z.string().max(64) }).strict(), result: z.object({ ok: z.boolean() }) },
   'jobs.list': { params: empty, result: z.array(JobSummary) },
+  /** Runs of the workspace (an interrupted run lists as such and can resume). */
+  'runs.list': { params: empty, result: z.array(RunSummary) },
+  'runs.get': {
+    params: z.object({ id: z.string().max(128) }).strict(),
+    result: z.object({ summary: RunSummary, config: z.record(z.string(), z.unknown()), status: RunStatus }),
+  },
+  /** Parsed metrics.jsonl from record `offset` (torn lines skipped); `next` is the offset to ask for next. */
+  'runs.metrics': {
+    params: z.object({ id: z.string().max(128), offset: z.number().int().min(0).default(0), type: z.enum(['step', 'epoch', 'all']).default('all') }).strict(),
+    result: z.object({ records: z.array(MetricsRecord), next: z.number(), skipped: z.number() }),
+  },
+  'runs.delete': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
+  /** Evaluate a checkpoint (an 'evaluate' job; its result is an EvaluationResult). */
+  'runs.evaluate': {
+    params: z.object({
+      id: z.string().max(128),
+      checkpoint: z.enum(['best', 'last']).default('best'),
+      split: z.enum(['train', 'val', 'test']).default('val'),
+      /** Other training resolutions to evaluate at (resolution transfer); the training one is always included. */
+      resolutions: z.array(z.number().int().min(2).max(4096)).max(8).default([]),
+      /** Autoregressive: rollout length (default: the run's T_out). */
+      rolloutSteps: z.number().int().min(1).max(1000).optional(),
+      exportPredictions: z.boolean().default(false),
+    }).strict(),
+    result: JobSummary,
+  },
+  /** Queue a new run (config) or resume an existing one (resume: run id) from its last checkpoint. */
+  'train.start': {
+    params: z.union([z.object({ config: TrainConfig }).strict(), z.object({ resume: z.string().max(128) }).strict()]),
+    result: z.object({ runId: z.string(), job: JobSummary }),
+  },
+  'train.pause': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
+  /** Continue a paused run, or queue an interrupted/stopped run to resume from its last checkpoint. */
+  'train.resume': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean(), job: JobSummary.optional() }) },
+  'train.stop': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
 } as const;
 
 export type MethodName = keyof typeof methods;
@@ -208,6 +339,13 @@ export const WorkbenchEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('job'), job: JobSummary }),
   z.object({ type: z.literal('engine'), state: z.enum(['starting', 'ready', 'crashed', 'restarting']), detail: z.string().optional(), pid: z.number().optional() }),
   z.object({ type: z.literal('log'), level: z.enum(['info', 'warn', 'error']), message: z.string() }),
+  /**
+   * Live training metrics. 'steps' carries every step since the previous message (sent at most
+   * 20 times a second, nothing dropped); 'epoch' one epoch's record; metrics.jsonl has them all.
+   */
+  z.object({ type: z.literal('metrics'), runId: z.string(), steps: z.array(StepMetrics), epoch: EpochMetrics.optional() }),
+  /** A run changed state (queued, running, paused, done, failed, stopped). */
+  z.object({ type: z.literal('run'), runId: z.string(), state: RunState, reason: z.string().optional(), epoch: z.number().optional(), step: z.number().optional() }),
 ]);
 export type WorkbenchEvent = z.infer<typeof WorkbenchEvent>;
 

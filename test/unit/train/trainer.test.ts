@@ -32,7 +32,7 @@ function maxRelDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
 for (const task of ['operator', 'autoregressive'] as const) {
   test(`micro-batching gives the whole batch's gradients and updates (${task})`, () => {
     const cfg = cfgOf({ data: { kind: 'synthetic', task, grid: [8, 8], train: 8, val: 2, tIn: 2, tOut: 2 } });
-    const data = syntheticData(cfg.data);
+    const data = syntheticData(cfg.data as Parameters<typeof syntheticData>[0]);
     const whole = new Trainer(cfg, data, 'cpu', { microBatch: 4 });
     const rows = [5, 0, 3, 6];
     const gw = whole.computeGrads(rows);
@@ -64,7 +64,7 @@ for (const task of ['operator', 'autoregressive'] as const) {
 
 test('loss decreases on a tiny run and tensors do not accumulate across epochs', async () => {
   const cfg = cfgOf({ epochs: 4 });
-  const t = new Trainer(cfg, syntheticData(cfg.data), 'cpu');
+  const t = new Trainer(cfg, syntheticData(cfg.data as Parameters<typeof syntheticData>[0]), 'cpu');
   const first = await t.runEpoch();
   const n0 = tf.memory().numTensors;
   let last = first;
@@ -83,7 +83,7 @@ test('loss decreases on a tiny run and tensors do not accumulate across epochs',
 
 test('checkpointed rollout: same loss and gradients as the plain rollout', () => {
   const cfg = cfgOf({ data: { kind: 'synthetic', task: 'autoregressive', grid: [8, 8], train: 3, val: 1, tIn: 3, tOut: 4 } });
-  const data = syntheticData(cfg.data);
+  const data = syntheticData(cfg.data as Parameters<typeof syntheticData>[0]);
   const t = new Trainer(cfg, data, 'cpu');
   const x = tf.tensor(data.train.x.data as Float32Array, [...data.train.x.shape]);
   const y = tf.tensor(data.train.y.data as Float32Array, [...data.train.y.shape]);
