@@ -18,6 +18,7 @@ import { ENGINE_METHODS } from '../engine/engine';
 import { EngineClient } from './engine-client';
 import type { EngineLauncher } from './engine-launcher';
 import { FileRefs } from './file-refs';
+import { saveExportFile } from './exports';
 import { Workspace, defaultWorkspacePath } from '../workspace/workspace';
 import { readSettings, writeSettings } from '../workspace/settings';
 import { VERSION } from '../version';
@@ -102,6 +103,8 @@ export class WorkbenchService {
         if (!p) return null;
         return { ref: this.refs.issue(p), name: p.split(sep).pop() ?? p };
       }
+      case 'exports.save':
+        return saveExportFile(this.workspace.dir('exports'), params.name, params.mime, params.data);
       default:
         throw new ApiError(`method '${method}' is not implemented by this host`, 'unknown_method');
     }
