@@ -6,6 +6,9 @@ import type { JobContext } from './jobs';
 export async function runSelfTest(params: Record<string, unknown>, ctx: JobContext) {
   const steps = Math.min(10_000, Math.max(1, Number(params.steps ?? 20)));
   const size = Math.min(1024, Math.max(2, Number(params.size ?? 128)));
+  // Optional synchronous stretch per step (capped): stands in for a long kernel that cannot look
+  // at the cancel flag, which is what the host's kill-after-grace path exists for.
+  const syncMs = Math.min(60_000, Math.max(0, Number(params.syncMs ?? 0)));
   const t0 = performance.now();
   // Power iteration on a fixed positive semi-definite matrix: the answer (its largest eigenvalue) is checkable.
   const a = tf.tidy(() => {
@@ -17,6 +20,7 @@ export async function runSelfTest(params: Record<string, unknown>, ctx: JobConte
   try {
     for (let i = 0; i < steps; i++) {
       if (ctx.signal.aborted) throw new Error('cancelled');
+      for (const until = performance.now() + syncMs; performance.now() < until; );
       const next = tf.tidy(() => {
         const w = tf.matMul(a, v);
         return w.div(tf.norm(w));

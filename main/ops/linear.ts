@@ -12,7 +12,10 @@ const affine2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D,
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [xs, ws] = saved as [tf.Tensor2D, tf.Tensor2D];
       const dy2 = dy as tf.Tensor2D;
-      return [tf.matMul(dy2, ws), tf.matMul(tf.transpose(dy2), xs), tf.sum(dy2, 0)];
+      const dyT = tf.transpose(dy2);
+      // bias gradient as an innermost-axis sum of the transpose we need anyway (an axis-0 sum
+      // transposes internally on wasm)
+      return [tf.matMul(dy2, ws), tf.matMul(dyT, xs), tf.sum(dyT, 1)];
     },
   };
 }) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D) => tf.Tensor2D;

@@ -10,6 +10,7 @@ import {
   parseParams,
   type FileEntry,
   type HostInfo,
+  type JobSummary,
   type MethodName,
   type Result,
   type WorkbenchEvent,
@@ -29,6 +30,8 @@ export interface HostDialogs {
 }
 
 export interface WorkbenchServiceOptions {
+  /** How long a cancelled job may take to stop before the engine is killed and restarted (ms). */
+  cancelGraceMs?: number;
   host: 'electron' | 'browser';
   launcher: EngineLauncher;
   /** Workspace folder; defaults to the last one opened, else ~/LiNO-Workbench. */
@@ -43,9 +46,11 @@ export class WorkbenchService {
   readonly refs = new FileRefs();
   private workspace: Workspace;
   private readonly listeners = new Set<(e: WorkbenchEvent) => void>();
+  /** Last known state of every job, so a crash or a forced cancel can close them for the views. */
+  private readonly jobs = new Map<string, JobSummary>();
 
   constructor(private readonly opts: WorkbenchServiceOptions) {
-    this.engine = new EngineClient(opts.launcher, (e) => this.emit(e));
+    this.engine = new EngineClient(opts.launcher, (e) => this.onEngineEvent(e));
     const wsPath = opts.workspace ?? readSettings().lastWorkspace ?? defaultWorkspacePath();
     this.workspace = this.useWorkspace(wsPath);
   }
@@ -57,6 +62,43 @@ export class WorkbenchService {
   onEvent(listener: (e: WorkbenchEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  private onEngineEvent(e: WorkbenchEvent): void {
+    if (e.type === 'job') this.jobs.set(e.job.id, e.job);
+    this.emit(e);
+    if (e.type === 'engine' && e.state === 'crashed') {
+      // Jobs die with the engine: tell the views instead of leaving them spinning.
+      for (const job of this.jobs.values()) {
+        if (job.state === 'running' || job.state === 'queued') {
+          this.onEngineEvent({ type: 'job', job: { ...job, state: 'failed', error: e.detail ?? 'the engine crashed', endedAt: new Date().toISOString(), etaSeconds: null } });
+        }
+      }
+    }
+  }
+
+  /**
+   * Cancel is a message first; a job still running after the grace period (a long kernel that
+   * never looks at its cancel flag, which also keeps the engine from answering) costs the engine a restart.
+   */
+  private async cancelJob(id: string): Promise<{ ok: boolean }> {
+    const grace = this.opts.cancelGraceMs ?? 10_000;
+    let forced = false;
+    const timer = setTimeout(() => {
+      const job = this.jobs.get(id);
+      if (!job || job.state !== 'running') return;
+      forced = true;
+      this.emit({ type: 'log', level: 'warn', message: `job ${id} did not stop within ${grace / 1000} s of cancel; restarting the engine` });
+      this.onEngineEvent({ type: 'job', job: { ...job, state: 'cancelled', endedAt: new Date().toISOString(), etaSeconds: null } });
+      void this.engine.restart().catch(() => {});
+    }, grace);
+    timer.unref?.();
+    try {
+      return (await this.engine.call('jobs.cancel', { id })) as { ok: boolean };
+    } catch (e) {
+      if (forced) return { ok: true };
+      throw e;
+    }
   }
 
   private emit(e: WorkbenchEvent): void {
@@ -81,6 +123,7 @@ export class WorkbenchService {
   }
 
   private async dispatch(method: MethodName, params: any): Promise<unknown> {
+    if (method === 'jobs.cancel') return this.cancelJob(params.id);
     if (ENGINE_METHODS.includes(method)) return this.engine.call(method, params);
     switch (method) {
       case 'host.info':

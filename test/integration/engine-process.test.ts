@@ -78,8 +78,30 @@ test('an engine crash is reported, fails the calls in flight, and the next call 
     () => {},
     (e: Error) => assert.match(e.message, /exited/),
   );
+  // The job that died with the engine is closed for the views, not left running.
+  const lastSelftest = [...events].reverse().find((e) => e.type === 'job' && e.job.kind === 'selftest');
+  assert.ok(lastSelftest && lastSelftest.type === 'job' && ['failed', 'done'].includes(lastSelftest.job.state));
   const info = (await service.call('engine.info', {})) as { pid: number };
   assert.notEqual(info.pid, pid);
+});
+
+test('a job that ignores cancel is killed with the engine after the grace period', async () => {
+  const svc = new WorkbenchService({ host: 'browser', launcher: forkLauncher, workspace: ws.path, cancelGraceMs: 500 });
+  const seen: WorkbenchEvent[] = [];
+  svc.onEvent((e) => seen.push(e));
+  try {
+    const info = (await svc.call('engine.info', {})) as { pid: number };
+    const job = (await svc.call('jobs.start', { kind: 'selftest', params: { steps: 3, size: 8, syncMs: 1500 } })) as JobSummary;
+    await waitFor(() => seen.find((e) => e.type === 'job' && e.job.id === job.id && e.job.state === 'running'));
+    await svc.call('jobs.cancel', { id: job.id });
+    const end = await waitFor(() => [...seen].reverse().find((e): e is Extract<WorkbenchEvent, { type: 'job' }> => e.type === 'job' && e.job.id === job.id && e.job.state !== 'running' && e.job.state !== 'queued'));
+    assert.equal(end.job.state, 'cancelled');
+    await waitFor(() => seen.find((e) => e.type === 'engine' && e.state === 'restarting'));
+    const after = (await svc.call('engine.info', {})) as { pid: number };
+    assert.notEqual(after.pid, info.pid);
+  } finally {
+    await svc.dispose();
+  }
 });
 
 test('invalid params are refused before they reach the engine', async () => {

@@ -1,0 +1,75 @@
+// Plain HDF5 (PDEBench .h5/.hdf5): lists every dataset with its path, shape and dtype; the user
+// picks which paths are inputs and targets. Axes are taken as stored (row-major, no reversal).
+import type { Dataset, File as H5File } from 'h5wasm/node';
+import type { DType, NdArray } from '../ndarray';
+import { ndarray } from '../ndarray';
+import { checkedSize } from './bytes';
+import { DataError } from './errors';
+import { checkDatasetSize, h5dtype, h5message, h5ready, listDatasets, openH5, readBlock } from './h5';
+import { DTYPE_BYTES, type DataFile, type VariableInfo } from './types';
+
+interface Entry { info: VariableInfo; ds: Dataset | null }
+
+export class Hdf5File implements DataFile {
+  readonly format = 'hdf5' as const;
+  readonly path: string;
+  private f: H5File;
+  private entries = new Map<string, Entry>();
+  private constructor(path: string, f: H5File) { this.path = path; this.f = f; }
+
+  static async open(path: string): Promise<Hdf5File> {
+    await h5ready();
+    const f = openH5(path);
+    const h = new Hdf5File(path, f);
+    try { h.scan(); } catch (err) { try { f.close(); } catch { /* broken */ } throw err instanceof DataError ? err : new DataError(path, 'HDF5', h5message(err)); }
+    return h;
+  }
+
+  private scan(): void {
+    for (const { path: name, ds, kind } of listDatasets(this.f, false)) {
+      if (!ds) { this.entries.set(name, { ds: null, info: { name, shape: [], dtype: 'float64', bytes: 0, unsupported: `${kind}, not a dataset` } }); continue; }
+      const shape = (ds.shape ?? []).map(Number);
+      const dt = h5dtype(ds);
+      const dtype: DType = typeof dt === 'string' ? dt : 'float64';
+      const n = checkedSize(this.path, name, shape);
+      const info: VariableInfo = { name, shape, dtype, bytes: n * DTYPE_BYTES[dtype], note: ds.filters.length ? 'compressed' : undefined };
+      if (typeof dt !== 'string') info.unsupported = dt.unsupported;
+      else if (ds.shape === null) info.unsupported = 'empty dataspace';
+      this.entries.set(name, { ds, info });
+    }
+  }
+
+  variables(): VariableInfo[] {
+    return [...this.entries.values()].map((e) => ({ ...e.info, shape: [...e.info.shape] }));
+  }
+
+  private entry(name: string): Entry & { ds: Dataset } {
+    const e = this.entries.get(name.replace(/^\/+/, ''));
+    if (!e) throw new DataError(this.path, name, 'no such dataset', [...this.entries.keys()].slice(0, 20).map((k) => `'${k}'`).join(', ') || 'a numeric dataset');
+    if (e.info.unsupported || !e.ds) throw new DataError(this.path, name, e.info.unsupported ?? 'unreadable', 'a numeric dataset');
+    checkDatasetSize(this.path, name, e.ds, e.info.shape, e.info.dtype);
+    return e as Entry & { ds: Dataset };
+  }
+
+  async read(name: string): Promise<NdArray> {
+    const e = this.entry(name);
+    const shape = e.info.shape;
+    if (shape.length === 0) return ndarray(readBlock(this.path, name, e.ds, [1], e.info.dtype, 0, 0, 1), [], e.info.dtype);
+    return ndarray(readBlock(this.path, name, e.ds, shape, e.info.dtype, 0, 0, shape[0]), shape, e.info.dtype);
+  }
+
+  /** A hyperslab along axis 0 (samples). */
+  async readRows(name: string, start: number, count: number): Promise<NdArray> {
+    const e = this.entry(name);
+    const shape = e.info.shape;
+    if (shape.length === 0) throw new DataError(this.path, name, 'a scalar has no rows');
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(count) || start < 0 || count < 0 || start + count > shape[0]) {
+      throw new DataError(this.path, name, `rows ${start}..${start + count} out of range`, `0..${shape[0]}`);
+    }
+    return ndarray(readBlock(this.path, name, e.ds, shape, e.info.dtype, 0, start, count), [count, ...shape.slice(1)], e.info.dtype);
+  }
+
+  close(): void {
+    try { this.f.close(); } catch { /* closing a broken file must not throw */ }
+  }
+}

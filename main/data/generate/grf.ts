@@ -1,0 +1,167 @@
+// Gaussian random fields exactly as FNO's generator code draws them (see shared/spec/protocol.md):
+//   - periodic 1-D (Burgers, MATLAB GRF1 "periodic"),
+//   - cosine-transform 2-D (Darcy, MATLAB GRF with idct2),
+//   - periodic 2-D (Navier-Stokes, ns_2d.py GaussianRF).
+// Everything is computed in float64.
+import type { Rng } from './rng';
+import { Fft2, fftPlan, waveNumber } from './fft';
+
+// ---------------------------------------------------------------- 1-D periodic (Burgers)
+
+/** sqrt(2) * sigma * ((2 pi k)^2 + tau^2)^(-gamma/2), k = 1..K (index 0 unused). */
+export function grf1Eigs(K: number, gamma: number, tau: number, sigma: number): Float64Array {
+  const e = new Float64Array(K + 1);
+  for (let k = 1; k <= K; k++) e[k] = Math.SQRT2 * Math.abs(sigma) * Math.pow((2 * Math.PI * k) ** 2 + tau * tau, -gamma / 2);
+  return e;
+}
+
+/**
+ * Cosine and sine coefficients alpha_k, beta_k (k = 1..K) of u0(x) = sum_k alpha_k cos(2 pi k x) + beta_k sin(2 pi k x).
+ * Drawn in GRF1's order (all alpha, then all beta). GRF1 also shifts the field by half a period,
+ * which does not change its law and is left out.
+ */
+export function grf1Coefficients(rng: Rng, K: number, gamma: number, tau: number, sigma: number): { alpha: Float64Array; beta: Float64Array } {
+  const e = grf1Eigs(K, gamma, tau, sigma);
+  const alpha = new Float64Array(K + 1);
+  const beta = new Float64Array(K + 1);
+  for (let k = 1; k <= K; k++) alpha[k] = e[k] * rng.normal();
+  for (let k = 1; k <= K; k++) beta[k] = e[k] * rng.normal();
+  return { alpha, beta };
+}
+
+/** The discrete Fourier spectrum (interleaved, numpy fft convention) of the field on x_j = j/s. */
+export function grf1Spectrum(alpha: Float64Array, beta: Float64Array, s: number): Float64Array {
+  const K = alpha.length - 1;
+  if (K > s / 2) throw new Error(`grf1: ${K} modes do not fit on a grid of ${s} points (at most ${s / 2})`);
+  const U = new Float64Array(2 * s);
+  for (let k = 1; k <= K; k++) {
+    if (2 * k === s) {
+      U[2 * k] = s * alpha[k]; // Nyquist: both conjugate halves land in one bin; sin vanishes on the grid
+      continue;
+    }
+    U[2 * k] = (s * alpha[k]) / 2;
+    U[2 * k + 1] = (-s * beta[k]) / 2;
+    U[2 * (s - k)] = (s * alpha[k]) / 2;
+    U[2 * (s - k) + 1] = (s * beta[k]) / 2;
+  }
+  return U;
+}
+
+export function grf1Sample(alpha: Float64Array, beta: Float64Array, s: number): Float64Array {
+  const U = grf1Spectrum(alpha, beta, s);
+  const out = new Float64Array(2 * s);
+  fftPlan(s).inverseTransform(out, U);
+  const u = new Float64Array(s);
+  for (let j = 0; j < s; j++) u[j] = out[2 * j];
+  return u;
+}
+
+// ---------------------------------------------------------------- 2-D cosine transform (Darcy)
+
+/** sqrt-eigenvalues tau^(alpha-1) (pi^2 |k|^2 + tau^2)^(-alpha/2) on the s x s cosine modes, [k1 * s + k2]. */
+export function darcyGrfCoef(s: number, alpha: number, tau: number): Float64Array {
+  const c = new Float64Array(s * s);
+  for (let k1 = 0; k1 < s; k1++)
+    for (let k2 = 0; k2 < s; k2++)
+      c[k1 * s + k2] = Math.pow(tau, alpha - 1) * Math.pow(Math.PI ** 2 * (k1 * k1 + k2 * k2) + tau * tau, -alpha / 2);
+  return c;
+}
+
+const idctCache = new Map<number, Float64Array>();
+/** Orthonormal DCT-III (MATLAB idct) matrix M[n * s + k] = w(k) cos(pi (2n+1) k / (2s)). */
+export function idctMatrix(s: number): Float64Array {
+  let m = idctCache.get(s);
+  if (m) return m;
+  m = new Float64Array(s * s);
+  for (let n = 0; n < s; n++)
+    for (let k = 0; k < s; k++) m[n * s + k] = (k === 0 ? Math.sqrt(1 / s) : Math.sqrt(2 / s)) * Math.cos((Math.PI * (2 * n + 1) * k) / (2 * s));
+  idctCache.set(s, m);
+  return m;
+}
+
+/**
+ * U = M L M^T, i.e. MATLAB idct2(L) for an s x s row-major L. O(s^3); the symmetry
+ * M[s-1-n][k] = (-1)^k M[n][k] halves the work (even and odd k summed separately).
+ */
+export function idct2(L: Float64Array, s: number): Float64Array {
+  const M = idctMatrix(s);
+  const half = Math.ceil(s / 2);
+  // T[k1][n2] = sum_k2 L[k1][k2] M[n2][k2]
+  const T = new Float64Array(s * s);
+  for (let k1 = 0; k1 < s; k1++) {
+    const lo = k1 * s;
+    for (let n2 = 0; n2 < half; n2++) {
+      const mo = n2 * s;
+      let e = 0, o = 0, k2 = 0;
+      for (; k2 + 1 < s; k2 += 2) {
+        e += L[lo + k2] * M[mo + k2];
+        o += L[lo + k2 + 1] * M[mo + k2 + 1];
+      }
+      if (k2 < s) e += L[lo + k2] * M[mo + k2];
+      T[lo + n2] = e + o;
+      T[lo + s - 1 - n2] = e - o;
+    }
+  }
+  // U[n1][n2] = sum_k1 M[n1][k1] T[k1][n2], rows n1 and s-1-n1 together
+  const U = new Float64Array(s * s);
+  const ev = new Float64Array(s), od = new Float64Array(s);
+  for (let n1 = 0; n1 < half; n1++) {
+    ev.fill(0);
+    od.fill(0);
+    for (let k1 = 0; k1 < s; k1++) {
+      const m = M[n1 * s + k1];
+      const to = k1 * s;
+      const acc = (k1 & 1) === 0 ? ev : od;
+      for (let n2 = 0; n2 < s; n2++) acc[n2] += m * T[to + n2];
+    }
+    const a = n1 * s, b = (s - 1 - n1) * s;
+    for (let n2 = 0; n2 < s; n2++) {
+      U[a + n2] = ev[n2] + od[n2];
+      U[b + n2] = ev[n2] - od[n2];
+    }
+  }
+  return U;
+}
+
+/** The Darcy GRF (before thresholding) on the s x s cell-centred grid, [i * s + j]. */
+export function darcyGrf(rng: Rng, s: number, alpha: number, tau: number): Float64Array {
+  const coef = darcyGrfCoef(s, alpha, tau);
+  const L = new Float64Array(s * s);
+  for (let i = 0; i < s * s; i++) L[i] = s * coef[i] * rng.normal();
+  L[0] = 0;
+  return idct2(L, s);
+}
+
+// ---------------------------------------------------------------- 2-D periodic (Navier-Stokes)
+
+/** size^2 sqrt(2) sigma (4 pi^2 |k|^2 + tau^2)^(-alpha/2), k = 0 zeroed, on the FFT bins [i * s + j]. */
+export function nsGrfSqrtEig(s: number, alpha: number, tau: number, sigma?: number): Float64Array {
+  const sig = sigma ?? Math.pow(tau, 0.5 * (2 * alpha - 2));
+  const e = new Float64Array(s * s);
+  for (let i = 0; i < s; i++) {
+    // ns_2d.py orders wavenumbers 0..s/2-1, -s/2..-1 (the Nyquist bin counts as -s/2)
+    const kx = i < s / 2 ? i : i - s;
+    for (let j = 0; j < s; j++) {
+      const ky = j < s / 2 ? j : j - s;
+      e[i * s + j] = s * s * Math.SQRT2 * sig * Math.pow(4 * Math.PI ** 2 * (kx * kx + ky * ky) + tau * tau, -alpha / 2);
+    }
+  }
+  e[0] = 0;
+  return e;
+}
+
+/** Real part of the inverse FFT of complex-normal coefficients times sqrt_eig: w0 on x = j/s, [i * s + j]. */
+export function nsGrf(rng: Rng, s: number, alpha: number, tau: number, sigma?: number): Float64Array {
+  const e = nsGrfSqrtEig(s, alpha, tau, sigma);
+  const c = new Float64Array(2 * s * s);
+  for (let i = 0; i < s * s; i++) {
+    c[2 * i] = e[i] * rng.normal();
+    c[2 * i + 1] = e[i] * rng.normal();
+  }
+  new Fft2(s).transform(c, true);
+  const w = new Float64Array(s * s);
+  for (let i = 0; i < s * s; i++) w[i] = c[2 * i];
+  return w;
+}
+
+export { waveNumber };

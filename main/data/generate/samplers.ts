@@ -1,0 +1,32 @@
+// One entry per benchmark: the stored variables (per-sample shape, as in the published files) and
+// the function that produces sample `index` from the seed. Shared by the worker threads and the
+// in-thread path, so both give the same bytes.
+import type { BenchmarkName } from './types';
+import type { GeneratorParams } from './presets';
+import { darcySample } from './darcy';
+
+export interface SampleResult {
+  arrays: Record<string, Float32Array>;
+  /** Per-sample solver figures (iterations, residual, steps ...), summarized in the manifest. */
+  stats: Record<string, number>;
+}
+
+export interface Sampler {
+  /** Variable name -> shape of one sample. */
+  shapes(p: GeneratorParams): Record<string, number[]>;
+  sample(seed: number, index: number, p: GeneratorParams): SampleResult;
+}
+
+export const SAMPLERS: Record<BenchmarkName, () => Promise<Sampler>> = {
+  darcy: async () => ({
+    shapes: (p) => ({ coeff: [p.resolution as number, p.resolution as number], sol: [p.resolution as number, p.resolution as number] }),
+    sample: (seed, index, p) => {
+      if (p.benchmark !== 'darcy') throw new Error('darcy sampler: wrong parameters');
+      const r = darcySample(seed, index, p);
+      return { arrays: { coeff: r.coeff, sol: r.sol }, stats: { iterations: r.stats.iterations, relResidual: r.stats.relResidual } };
+    },
+  }),
+  burgers: async () => (await import('./burgers')).burgersSampler,
+  'navier-stokes': async () => (await import('./navier-stokes')).navierStokesSampler,
+  airfoil: async () => (await import('./airfoil')).airfoilSampler,
+};

@@ -1,0 +1,304 @@
+// From a source (a data file, an airfoil folder, a generator's output, or arrays in memory) to the
+// prepared dataset: split (over samples / trajectories), resize, Navier-Stokes windows, scalar
+// normalization fitted on the training split, coordinate channels. The order and conventions
+// follow ../../shared/spec/protocol.md (the release's pipeline); see docs/data.md.
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { DatasetBenchmark, DatasetManifest, PipelineOptions, PreparedDataset, PreparedSplit, SourceDescription, SplitName } from './dataset';
+import { DataError } from './formats/errors';
+import { openDataFile } from './formats/index';
+import type { DataFile } from './formats/types';
+import type { GeneratedDataset } from './generate/types';
+import type { NdArray } from './ndarray';
+import { ndarray } from './ndarray';
+import { gridCoords } from './stages/coords';
+import { NORM_EPS, encodeInPlace, scalarStats, type ScalarStats } from './stages/normalize';
+import { cutWindows, windowStarts } from './stages/ns-windows';
+import { resizeSpatial } from './stages/resize';
+import { makeSplit } from './stages/split';
+import { MACH_CHANNEL } from './formats/geofno-airfoil';
+import { totalmem } from 'node:os';
+
+export type DataSource =
+  | { kind: 'file'; path: string; input?: string[]; target?: string }
+  | { kind: 'generated'; dataset: GeneratedDataset; input?: string[]; target?: string }
+  | { kind: 'arrays'; name: string; variables: Record<string, NdArray>; input?: string[]; target?: string };
+
+export interface PipelineHooks {
+  onWarning?: (message: string) => void;
+  onProgress?: (p: { stage: string; done: number; total: number }) => void;
+  /** Variables up to this size are read whole; larger ones row by row (default: a quarter of RAM). */
+  memoryBudgetBytes?: number;
+}
+
+/** Variable names of the published files (the file browser's defaults). */
+export const DEFAULT_VARIABLES: Record<DatasetBenchmark, { input: string[]; target: string } | null> = {
+  burgers: { input: ['a'], target: 'u' },
+  darcy: { input: ['coeff'], target: 'sol' },
+  'navier-stokes': { input: [], target: 'u' },
+  airfoil: { input: ['X', 'Y'], target: 'mach' },
+  custom: null,
+};
+
+const SPATIAL_RANK: Record<DatasetBenchmark, number | null> = { burgers: 1, darcy: 2, 'navier-stokes': 2, airfoil: 2, custom: null };
+
+/** The release's settings for a benchmark, scaled down (80/20) when the source has fewer samples. */
+export function releaseOptions(benchmark: DatasetBenchmark, samples: number): PipelineOptions {
+  const fit = (train: number, val: number) => (train + val <= samples ? { train, val } : { train: Math.max(1, Math.floor(samples * 0.8)), val: samples - Math.max(1, Math.floor(samples * 0.8)) });
+  switch (benchmark) {
+    case 'burgers': return { benchmark, split: { ...fit(1600, 448), seed: 42 }, resolution: 256 };
+    case 'darcy': return { benchmark, split: { ...fit(800, 224), seed: 42 }, resolution: 85 };
+    case 'navier-stokes': return { benchmark, split: { ...fit(2000, 1000), seed: 42 }, ns: { tIn: 10, tOut: 10, normalizer: 'shared' } };
+    case 'airfoil': return { benchmark, split: { ...fit(1000, 200), shuffle: false } };
+    default: return { benchmark, split: { ...fit(samples, 0), seed: 42 } };
+  }
+}
+
+interface RowSource {
+  name: string;
+  file: string;
+  shape: number[];
+  readRows(start: number, count: number): Promise<NdArray>;
+}
+
+function memorySource(name: string, file: string, arr: NdArray): RowSource {
+  const per = arr.shape.slice(1).reduce((a, b) => a * b, 1);
+  return {
+    name, file, shape: [...arr.shape],
+    async readRows(start, count) {
+      return ndarray(arr.data.subarray(start * per, (start + count) * per), [count, ...arr.shape.slice(1)], arr.dtype);
+    },
+  };
+}
+
+/** Geo-FNO names as generators emit them -> the reader's names (X, Y, Q, mach = Q channel 4). */
+function airfoilAliases(vars: Record<string, NdArray>): Record<string, NdArray> {
+  const out = { ...vars };
+  if (vars.NACA_Cylinder_X && !out.X) out.X = vars.NACA_Cylinder_X;
+  if (vars.NACA_Cylinder_Y && !out.Y) out.Y = vars.NACA_Cylinder_Y;
+  const q = vars.NACA_Cylinder_Q ?? vars.Q;
+  if (q && !out.mach && q.shape.length === 4 && q.shape[1] > MACH_CHANNEL) {
+    const [N, C, H, W] = q.shape;
+    const plane = H * W;
+    const m = new (q.data.constructor as Float64ArrayConstructor)(N * plane);
+    for (let n = 0; n < N; n++) m.set((q.data as Float64Array).subarray((n * C + MACH_CHANNEL) * plane, (n * C + MACH_CHANNEL + 1) * plane), n * plane);
+    out.mach = ndarray(m, [N, H, W], q.dtype);
+  }
+  return out;
+}
+
+interface OpenedSource { desc: SourceDescription; input: RowSource[]; target: RowSource; close(): void }
+
+async function openSource(source: DataSource, benchmark: DatasetBenchmark, budget: number): Promise<OpenedSource> {
+  const defaults = DEFAULT_VARIABLES[benchmark];
+  const inputNames = source.input ?? defaults?.input;
+  const targetName = source.target ?? defaults?.target;
+  const label = source.kind === 'file' ? source.path : source.kind === 'arrays' ? source.name : `generated ${source.dataset.benchmark}`;
+  if (!inputNames || !targetName) throw new DataError(label, 'variables', 'no input/target variables chosen', 'input and target variable names for a custom dataset');
+  if (source.kind !== 'file') {
+    const vars = airfoilAliases(source.kind === 'generated' ? source.dataset.variables : source.variables);
+    const get = (n: string) => {
+      const v = vars[n];
+      if (!v) throw new DataError(label, n, 'no such variable', Object.keys(vars).map((k) => `'${k}'`).join(', '));
+      return memorySource(n, label, v);
+    };
+    const desc: SourceDescription = source.kind === 'generated'
+      ? { kind: 'generated', benchmark: source.dataset.benchmark, input: inputNames, target: targetName, generator: source.dataset.manifest }
+      : { kind: 'arrays', name: source.name, input: inputNames, target: targetName };
+    return { desc, input: inputNames.map(get), target: get(targetName), close() {} };
+  }
+  const path = resolve(source.path);
+  const f: DataFile = await openDataFile(path);
+  try {
+    const listing = new Map(f.variables().map((v) => [v.name, v]));
+    const pick = async (n: string): Promise<RowSource> => {
+      const v = listing.get(n);
+      if (!v) throw new DataError(path, n, 'no such variable', [...listing.keys()].map((k) => `'${k}'`).join(', ') || 'a numeric variable');
+      if (v.unsupported) throw new DataError(path, n, v.unsupported, 'a real numeric array');
+      if (v.shape.length === 0) throw new DataError(path, n, 'is a scalar', 'an array with samples along its first axis');
+      // small enough: read once (fastest for every format); otherwise rows on demand
+      if (v.bytes <= budget) return memorySource(n, path, await f.read(n));
+      return { name: n, file: path, shape: [...v.shape], readRows: (s, c) => f.readRows(n, s, c) };
+    };
+    const input: RowSource[] = [];
+    for (const n of inputNames) input.push(await pick(n));
+    const target = await pick(targetName);
+    const st = statSync(path);
+    return {
+      desc: { kind: 'file', path, format: f.format, size: st.size, mtimeMs: Math.floor(st.mtimeMs), input: inputNames, target: targetName },
+      input, target, close: () => f.close(),
+    };
+  } catch (err) {
+    f.close();
+    throw err;
+  }
+}
+
+/** Reads the given samples (any order) into float64 [k, ...rest], refusing NaN/Inf. */
+async function gather(src: RowSource, indices: readonly number[]): Promise<Float64Array> {
+  const per = src.shape.slice(1).reduce((a, b) => a * b, 1);
+  const out = new Float64Array(indices.length * per);
+  const order = indices.map((s, pos) => ({ s, pos })).sort((a, b) => a.s - b.s);
+  const MAX_RUN = 64;
+  for (let i = 0; i < order.length;) {
+    let j = i + 1;
+    while (j < order.length && order[j].s === order[j - 1].s + 1 && j - i < MAX_RUN) j++;
+    const rows = await src.readRows(order[i].s, j - i);
+    const d = rows.data;
+    for (let r = 0; r < j - i; r++) {
+      const dst = order[i + r].pos * per;
+      const base = r * per;
+      if (d instanceof BigInt64Array) { for (let k = 0; k < per; k++) out[dst + k] = Number(d[base + k]); }
+      else out.set((d as Float64Array).subarray(base, base + per), dst);
+      for (let k = 0; k < per; k++) {
+        const v = out[dst + k];
+        if (v !== v || v === Infinity || v === -Infinity) {
+          throw new DataError(src.file, src.name, `sample ${order[i + r].s} holds ${v} at element ${k}`, 'finite values');
+        }
+      }
+    }
+    i = j;
+  }
+  return out;
+}
+
+function squeezeRest(shape: readonly number[]): number[] {
+  return [shape[0], ...shape.slice(1).filter((d) => d !== 1)];
+}
+
+export function cacheKeyFor(desc: SourceDescription, options: PipelineOptions): string {
+  const ident = desc.kind === 'generated' ? { ...desc, generator: desc.generator } : desc;
+  return createHash('sha256').update(JSON.stringify({ v: 1, source: ident, options })).digest('hex');
+}
+
+function describeSourceQuick(source: DataSource, benchmark: DatasetBenchmark): SourceDescription | null {
+  // what identifies a file source without opening it (for the store's cache lookup)
+  if (source.kind !== 'file') return null;
+  const d = DEFAULT_VARIABLES[benchmark];
+  const path = resolve(source.path);
+  const st = statSync(path);
+  return { kind: 'file', path, format: '', size: st.size, mtimeMs: Math.floor(st.mtimeMs), input: source.input ?? d?.input ?? [], target: source.target ?? d?.target ?? '' };
+}
+export { describeSourceQuick };
+
+export async function prepareDataset(source: DataSource, options: PipelineOptions, hooks: PipelineHooks = {}): Promise<PreparedDataset> {
+  const benchmark = options.benchmark;
+  const budget = hooks.memoryBudgetBytes ?? Math.floor(totalmem() / 4);
+  const warnings: string[] = [];
+  const warn = (m: string) => { warnings.push(m); hooks.onWarning?.(m); };
+  const src = await openSource(source, benchmark, budget);
+  try {
+    const file = src.desc.kind === 'file' ? src.desc.path : src.target.file;
+    const isNS = benchmark === 'navier-stokes';
+    const N = src.target.shape[0];
+    // shapes: inputs and target must agree on samples and grid
+    const tShape = isNS ? src.target.shape : squeezeRest(src.target.shape);
+    const rank = SPATIAL_RANK[benchmark] ?? tShape.length - 1;
+    if (isNS) {
+      if (src.input.length > 0) throw new DataError(file, src.input[0].name, 'Navier-Stokes takes its history from the trajectory itself', 'no input variables, target u [N, s, s, T]');
+      if (tShape.length !== 4) throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}]`, '[N, s, s, T] (trajectories, grid, frames)');
+    } else if (tShape.length !== rank + 1) {
+      throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}] has ${tShape.length - 1} grid axes`, `${rank} for ${benchmark} ([N, ${Array(rank).fill('s').join(', ')}])`);
+    }
+    if (!isNS && src.input.length === 0) throw new DataError(file, 'input', 'no input variable chosen', 'at least one input variable');
+    for (const inp of src.input) {
+      const s = squeezeRest(inp.shape);
+      if (s.join() !== tShape.join()) {
+        throw new DataError(file, inp.name, `shape [${inp.shape.join(', ')}] does not match target '${src.target.name}' [${src.target.shape.join(', ')}]`, 'the same number of samples and the same grid');
+      }
+    }
+    const grid0 = tShape.slice(1, 1 + rank);
+    const res = options.resolution === undefined ? grid0 : Array.isArray(options.resolution) ? options.resolution : Array(rank).fill(options.resolution);
+    if (res.length !== rank || res.some((r) => !Number.isInteger(r) || r < 1)) throw new DataError(file, 'resolution', `[${res.join(', ')}]`, `${rank} positive integer(s)`);
+    for (let k = 0; k < rank; k++) {
+      if (res[k] > grid0[k]) warn(`resizing axis ${k + 1} from ${grid0[k]} to ${res[k]} points upsamples the data: interpolation adds no information`);
+    }
+    const split = makeSplit(N, options.split, file);
+    const P = res.reduce((a, b) => a * b, 1);
+    const T = isNS ? tShape[3] : 0;
+    const ns = options.ns ?? { tIn: 10, tOut: 10 };
+    const mode = options.resizeMode ?? 'interpolate';
+
+    const raw: Record<SplitName, { x: Float64Array; y: Float64Array; n: number; indices: Int32Array; starts?: Int32Array }> = {} as never;
+    let cIn = 0, cOut = 0;
+    const parts: SplitName[] = ['train', 'val', 'test'];
+    for (const part of parts) {
+      const idx = split[part];
+      hooks.onProgress?.({ stage: `reading ${part}`, done: parts.indexOf(part), total: 3 });
+      if (isNS) {
+        const u = await gather(src.target, idx);
+        const r = resizeSpatial(ndarray(u, [idx.length, ...tShape.slice(1)], 'float64'), res, mode, 'resolution').arr;
+        const starts = windowStarts(T, ns, !!ns.sliding && part === 'train', file);
+        const w = cutWindows(r.data as Float64Array, idx.length, P, T, starts, ns.tIn, ns.tOut);
+        const indices = new Int32Array(w.count), st = new Int32Array(w.count);
+        let k = 0;
+        for (const i of idx) for (const t0 of starts) { indices[k] = i; st[k] = t0; k++; }
+        raw[part] = { x: w.x, y: w.y, n: w.count, indices, starts: st };
+        cIn = ns.tIn; cOut = ns.tOut;
+      } else {
+        cIn = src.input.length; cOut = 1;
+        const x = new Float64Array(idx.length * P * cIn);
+        for (let c = 0; c < cIn; c++) {
+          const a = await gather(src.input[c], idx);
+          const r = resizeSpatial(ndarray(a, [idx.length, ...grid0], 'float64'), res, mode, 'resolution').arr.data as Float64Array;
+          for (let p = 0; p < idx.length * P; p++) x[p * cIn + c] = r[p];
+        }
+        const y = resizeSpatial(ndarray(await gather(src.target, idx), [idx.length, ...grid0], 'float64'), res, mode, 'resolution').arr.data as Float64Array;
+        raw[part] = { x, y, n: idx.length, indices: Int32Array.from(idx) };
+      }
+    }
+
+    // statistics from the training split only
+    hooks.onProgress?.({ stage: 'normalizing', done: 3, total: 3 });
+    let sx: ScalarStats, sy: ScalarStats, scope: string;
+    if (isNS && (ns.normalizer ?? 'shared') === 'shared') {
+      sx = sy = scalarStats([raw.train.x, raw.train.y], 'normalizer');
+      scope = 'one scalar mean/std over every history and target frame of the training windows';
+    } else {
+      sx = scalarStats([raw.train.x], 'normalizer.x');
+      sy = scalarStats([raw.train.y], 'normalizer.y');
+      scope = isNS ? 'history frames and target frames normalized apart (the release)' : 'one scalar mean/std over all training inputs, another over all training targets';
+    }
+    const applied = options.normalize !== false;
+    const coords = options.coords !== false;
+    const d = coords ? rank : 0;
+    const coordVals = coords ? gridCoords(res) : new Float32Array(0);
+    const out = {} as Record<SplitName, PreparedSplit>;
+    for (const part of parts) {
+      const r = raw[part];
+      if (applied) { encodeInPlace(r.x, sx); encodeInPlace(r.y, sy); }
+      const C = cIn + d;
+      const x = new Float32Array(r.n * P * C);
+      for (let s = 0; s < r.n; s++) for (let p = 0; p < P; p++) {
+        const o = (s * P + p) * C, ix = (s * P + p) * cIn;
+        for (let c = 0; c < cIn; c++) x[o + c] = r.x[ix + c];
+        for (let c = 0; c < d; c++) x[o + cIn + c] = coordVals[p * d + c];
+      }
+      out[part] = {
+        x: ndarray(x, [r.n, ...res, C], 'float32'),
+        y: ndarray(Float32Array.from(r.y), [r.n, ...res, cOut], 'float32'),
+        indices: r.indices,
+        ...(r.starts ? { windowStart: r.starts } : {}),
+      };
+    }
+    const coordNames = benchmark === 'airfoil' ? ['xi', 'eta'] : rank === 1 ? ['x'] : rank === 2 ? ['x', 'y'] : Array.from({ length: rank }, (_, k) => `x${k}`);
+    const xChannels = isNS ? Array.from({ length: ns.tIn }, (_, t) => `${src.target.name}[t${t}]`) : src.input.map((s) => s.name);
+    const yChannels = isNS ? Array.from({ length: ns.tOut }, (_, t) => `${src.target.name}[t${ns.tIn + t}]`) : [src.target.name];
+    const resolved: PipelineOptions = { ...options, resolution: res, resizeMode: mode, coords, normalize: applied, ...(isNS ? { ns: { normalizer: 'shared', ...ns } } : {}) };
+    const cacheKey = cacheKeyFor(src.desc.kind === 'file' ? { ...src.desc, format: '' } : src.desc, options);
+    const manifest: DatasetManifest = {
+      format: 'lino-dataset', version: 1,
+      id: `${benchmark}-${cacheKey.slice(0, 12)}`,
+      createdAt: new Date().toISOString(),
+      benchmark, source: src.desc, parameters: resolved, sourceSamples: N,
+      counts: { train: out.train.x.shape[0], val: out.val.x.shape[0], test: out.test.x.shape[0] },
+      grid: res, xChannels: [...xChannels, ...(coords ? coordNames : [])], yChannels, coordChannels: d,
+      normalization: { x: sx, y: sy, eps: NORM_EPS, applied, scope },
+      warnings, cacheKey,
+    };
+    return { manifest, ...out };
+  } finally {
+    src.close();
+  }
+}
