@@ -5,6 +5,7 @@ import type { ParentChannel, ToEngine } from './protocol';
 import { JobQueue } from './jobs';
 import { initBackend, tf } from './tf-runtime';
 import { runSelfTest } from './selftest-job';
+import { modelEstimate } from './model-estimate';
 import { VERSION } from '../version';
 
 type Handler = (params: any) => unknown | Promise<unknown>;
@@ -33,6 +34,7 @@ export function startEngine(parent: ParentChannel): void {
     },
     'jobs.cancel': (p: { id: string }) => ({ ok: jobs.cancel(p.id) }),
     'jobs.list': () => jobs.list(),
+    'model.estimate': modelEstimate,
   };
 
   parent.onMessage(async (msg: ToEngine) => {
@@ -51,4 +53,4 @@ export function startEngine(parent: ParentChannel): void {
 }
 
 /** The engine methods a host forwards rather than answers itself. */
-export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list'];
+export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list', 'model.estimate'];

@@ -15,9 +15,10 @@ export type TableRow = Record<string, Cell>;
 
 function formatNumber(v: number, digits: number): string {
   if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Inf' : '-Inf';
+  if (digits >= 17) return String(v); // shortest exact round trip
   if (Number.isInteger(v) && Math.abs(v) < 1e15) return String(v);
   const a = Math.abs(v);
-  if (a !== 0 && (a < 1e-3 || a >= 1e6)) return v.toExponential(digits - 1);
+  if (a !== 0 && (a < 1e-4 || a >= 1e6)) return v.toExponential(digits - 1);
   return String(Number(v.toPrecision(digits)));
 }
 
@@ -32,7 +33,7 @@ function csvField(s: string): string {
   return /[",\r\n]/.test(s) || /^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** CSV with a header row; mean ± std cells become two columns "<label> mean" and "<label> std". */
+/** CSV (full precision: it is data) with a header row; mean ± std cells become two columns "<label> mean" and "<label> std". */
 export function toCsv(columns: TableColumn[], rows: TableRow[]): string {
   const split = new Set(columns.filter((c) => rows.some((r) => r[c.key] != null && typeof r[c.key] === 'object')).map((c) => c.key));
   const header: string[] = [];
@@ -45,7 +46,7 @@ export function toCsv(columns: TableColumn[], rows: TableRow[]): string {
     const out: string[] = [];
     for (const c of columns) {
       const v = r[c.key];
-      const digits = c.digits ?? 6;
+      const digits = 17;
       if (split.has(c.key)) {
         if (v != null && typeof v === 'object') out.push(formatNumber(v.mean, digits), formatNumber(v.std, digits));
         else out.push(plainCell(v, digits), '');
