@@ -15,7 +15,7 @@ export interface BlockDiagramProps {
 const BRANCHES: { key: ComponentName; title: string; sub: (s: 'efficient' | 'full') => string; y: number }[] = [
   { key: 'reflection', title: 'Reflection R(h)', sub: () => 'Householder mirror', y: 30 },
   { key: 'refraction', title: 'Refraction T(h)', sub: () => 'η = 1 + ρ tanh γ', y: 100 },
-  { key: 'scattering', title: 'Scattering S(h)', sub: (s) => (s === 'full' ? 'full: pairwise softmax, O(N²)' : 'efficient: linear kernel + local conv'), y: 170 },
+  { key: 'scattering', title: 'Scattering S(h)', sub: (s) => (s === 'full' ? 'full: pairwise softmax, O(N²)' : 'efficient: linear kernel + conv'), y: 170 },
 ];
 
 function Box({ x, y, w, h, title, sub, off, testId }: { x: number; y: number; w: number; h: number; title: string; sub?: string; off?: boolean; testId?: string }) {
@@ -38,7 +38,7 @@ export function BlockDiagram({ components, scattering, depth, width }: BlockDiag
     BRANCHES.filter((b) => !components[b.key]).map((b) => ` ${b.key} is off.`).join('')
   }`;
   const bx = 200;
-  const bw = 190;
+  const bw = 200;
   return (
     <svg className="block-diagram" viewBox="0 0 1000 330" role="img" aria-labelledby={`${id}-t ${id}-d`} data-testid="block-diagram">
       <title id={`${id}-t`}>Light-evolution block</title>
@@ -62,8 +62,8 @@ export function BlockDiagram({ components, scattering, depth, width }: BlockDiag
       {BRANCHES.map((b) => (
         <Box key={b.key} x={bx} y={b.y} w={bw} h={50} title={b.title} sub={b.sub(scattering)} off={!components[b.key]} testId={`branch-${b.key}`} />
       ))}
-      <Box x={bx} y={245} w={bw} h={40} title="Gate α = softmax(MLP(mean h))" testId="gate" />
-      <text x={bx + bw / 2} y={300} textAnchor="middle" className="sub" data-testid="gate-k">{`K = ${on.length}: ${on.map((b) => b.key).join(', ')}`}</text>
+      <Box x={bx} y={240} w={bw} h={50} title="Gate α" sub="softmax(MLP(mean h))" testId="gate" />
+      <text x={bx + bw / 2} y={303} textAnchor="middle" className="sub" data-testid="gate-k">{`K = ${on.length}: ${on.map((b) => b.key).join(', ')}`}</text>
 
       {BRANCHES.map((b) => (
         <path key={b.key} d={`M ${bx + bw} ${b.y + 25} C 420 ${b.y + 25}, 420 140, 438 140`} markerEnd={arrow} className={components[b.key] ? 'wire' : 'wire off'} />
@@ -79,9 +79,9 @@ export function BlockDiagram({ components, scattering, depth, width }: BlockDiag
       <path d="M 40 140 L 40 20 L 662 20 L 662 128" markerEnd={arrow} className="wire residual" />
       <line x1={672} y1={140} x2={696} y2={140} markerEnd={arrow} className="wire" />
       <Box x={698} y={120} w={80} h={40} title="LayerNorm" />
-      <line x1={778} y1={140} x2={796} y2={140} markerEnd={arrow} className="wire" />
-      <Box x={798} y={120} w={80} h={40} title="FFN" sub="M→2M→M, GELU" />
-      <line x1={878} y1={140} x2={898} y2={140} markerEnd={arrow} className="wire" />
+      <line x1={778} y1={140} x2={790} y2={140} markerEnd={arrow} className="wire" />
+      <Box x={792} y={115} w={96} h={50} title="FFN" sub="2M, GELU" />
+      <line x1={888} y1={140} x2={898} y2={140} markerEnd={arrow} className="wire" />
       <circle cx={910} cy={140} r={10} className="sum" />
       <text x={910} y={145} textAnchor="middle" className="title">+</text>
       {/* residual around the FFN */}

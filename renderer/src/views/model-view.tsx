@@ -138,7 +138,7 @@ export function ModelView() {
               <label htmlFor="model-dims">Dimensions</label>
               <select id="model-dims" value={draft.dims} onChange={(e) => {
                 const dims = Number(e.target.value) as 1 | 2;
-                setDraft({ ...draft, dims, gridSide: dims === 1 ? 1024 : 85 });
+                setDraft({ ...draft, dims, gridSide: dims === 1 ? 1024 : 64 });
               }}>
                 <option value={1}>1D (Burgers)</option>
                 <option value={2}>2D (Darcy, Navier–Stokes, airfoil)</option>

@@ -9,7 +9,7 @@ test('the default draft is valid and its config passes the contract', () => {
   assert.deepEqual(validateDraft(DEFAULT_DRAFT), {});
   const p = parseParams('model.estimate', { config: draftToConfig(DEFAULT_DRAFT), grid: draftGrid(DEFAULT_DRAFT), batch: DEFAULT_DRAFT.batch, coordinates: true });
   assert.deepEqual(p.config.components, ['reflection', 'refraction', 'scattering']);
-  assert.deepEqual(p.grid, [85, 85]);
+  assert.deepEqual(p.grid, [64, 64]);
 });
 
 test('validation names each bad field with its range', () => {
@@ -53,7 +53,7 @@ test('store: the chosen config lives in zustand and an estimate answers for the 
   assert.equal(useApp.getState().modelDraft.width, 32);
   assert.equal(useApp.getState().modelEstimate?.result?.params, 42);
   assert.equal(useApp.getState().modelEstimate?.forDraft, draft);
-  assert.deepEqual(answers[0], ['model.estimate', { config: draftToConfig(draft), grid: [85, 85], batch: 8, coordinates: true }]);
+  assert.deepEqual(answers[0], ['model.estimate', { config: draftToConfig(draft), grid: [64, 64], batch: 4, coordinates: true }]);
   // an invalid draft asks nothing and clears the estimate
   useApp.getState().setModelDraft({ ...draft, width: -1 });
   await useApp.getState().estimateModel();
