@@ -4,7 +4,7 @@
 // reach, 1366x768 fit, and an axe-core audit of every view. Screenshots go to test-results/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -182,7 +182,7 @@ test('model view: engine estimate matches a real model; toggles redraw the diagr
   await page.close();
 });
 
-test('export: a plot to PNG (chosen size and scale), SVG and vector PDF in the workspace, axis titles as text in SVG and PDF, and a browser download', { skip, timeout: 120_000 }, async () => {
+test('export: a plot to PNG (chosen size and scale), SVG and vector PDF in the workspace, axis titles as text in SVG and PDF, and a browser download', { skip, timeout: 120_000 }, async (tc) => {
   const { page, problems } = await openModelView();
   const plot = page.getByTestId('memory-plot');
   await plot.locator('.js-plotly-plot .main-svg').first().waitFor({ timeout: 30_000 });
@@ -223,8 +223,7 @@ test('export: a plot to PNG (chosen size and scale), SVG and vector PDF in the w
   assert.deepEqual(mediaBox?.trim().split(/\s+/).map(Number), [0, 0, 600, 400], 'one 600x400 pt page');
   if (!existsSync(PDFTOTEXT)) {
     if (process.env.CI) assert.fail(`${PDFTOTEXT} is required in CI to check the PDF's text`);
-    test.skip?.(`pdftotext not found at ${PDFTOTEXT}`);
-    console.log(`# PDF text check skipped: pdftotext not found at ${PDFTOTEXT} (install poppler-utils)`);
+    tc.skip(`the PDF's text was not checked: pdftotext not found at ${PDFTOTEXT} (install poppler-utils)`);
   } else {
     const r = spawnSync(PDFTOTEXT, [join(exportsDir, pdfName!), '-'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
@@ -235,6 +234,27 @@ test('export: a plot to PNG (chosen size and scale), SVG and vector PDF in the w
   }
   // The workspace summary lists them.
   await page.getByRole('button', { name: 'Workspace', exact: true }).click();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('export: the model size table to LaTeX (booktabs) and CSV in the workspace', { skip, timeout: 90_000 }, async () => {
+  const { page, problems } = await openModelView();
+  const exportsDir = join(t.workspace, 'exports');
+  const before = new Set(readdirSync(exportsDir));
+  const params = (await page.getByTestId('est-params').textContent())!.replace(/,/g, '');
+  for (const [fmt, ext] of [['LaTeX', 'tex'], ['CSV', 'csv']]) {
+    await page.getByRole('button', { name: `Export LiNO model size and cost as ${fmt}` }).click();
+    await page.getByTestId('table-export-status').filter({ hasText: new RegExp(`Saved exports/lino-model-size-and-cost-.*\\.${ext}$`) }).waitFor({ timeout: 30_000 });
+  }
+  const added = readdirSync(exportsDir).filter((n) => !before.has(n));
+  const tex = readFileSync(join(exportsDir, added.find((n) => n.endsWith('.tex'))!), 'utf8');
+  assert.match(tex, /\\begin\{tabular\}\{lrrrrr\}\n\\toprule\nConfiguration & Grid & Batch & Parameters & Peak memory \/ step \(GiB\) & GFLOP \/ step \\\\\n\\midrule\n/);
+  assert.match(tex, new RegExp(`LiNO M=32 L=4, reflection\\+refraction\\+scattering \\(efficient scattering\\), coords & 64x64 & 4 & ${params} & `));
+  assert.match(tex, /\\bottomrule\n\\end\{tabular\}/);
+  const csv = readFileSync(join(exportsDir, added.find((n) => n.endsWith('.csv'))!), 'utf8').split('\r\n');
+  assert.equal(csv[0], 'Configuration,Grid,Batch,Parameters,Peak memory / step (GiB),GFLOP / step');
+  assert.match(csv[1]!, new RegExp(`^"LiNO M=32 L=4, reflection\\+refraction\\+scattering \\(efficient scattering\\), coords",64x64,4,${params},[\\d.]+,[\\d.]+$`));
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -290,5 +310,8 @@ test('accessibility and themes: every view passes axe (no serious/critical) in l
     assert.ok(has(re), `Tab reaches ${re}; reached: ${[...reached].join(' ; ')}`);
   }
   assert.deepEqual(problems, []);
+  // The audit is not blind: an unnamed button (critical: button-name) makes it fail.
+  await page.evaluate(() => (globalThis as any).document.querySelector('main').appendChild((globalThis as any).document.createElement('button')));
+  await assert.rejects(assertAccessible(page, 'a page with an unnamed button'), /critical button-name/);
   await page.close();
 });

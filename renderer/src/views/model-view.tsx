@@ -17,6 +17,8 @@ import {
 import { BlockDiagram } from '../components/block-diagram';
 import { Plot } from '../plots/plot';
 import type { Trace } from '../plots/traces';
+import { TableExportBar } from '../export/table-export-bar';
+import type { TableColumn, TableRow } from '../export/table';
 
 const GIB = 1024 ** 3;
 
@@ -80,12 +82,36 @@ export function ModelView() {
     ];
     const layout = {
       title: `Memory of one training step (batch ${draft.batch})`,
-      xaxis: { title: draft.dims === 1 ? 'Grid points' : 'Grid points per axis', type: 'log' },
+      xaxis: { title: draft.dims === 1 ? 'Grid points' : 'Grid points per axis', type: 'log', tickvals: xs },
       yaxis: { title: 'Peak memory per training step (GiB)', type: 'log' },
       legend: { orientation: 'h', y: -0.25 },
     };
     return { data, layout };
   }, [result, draft.gridSide, draft.batch, draft.dims]);
+
+  const summary = useMemo(() => {
+    if (!result) return null;
+    const grid = draft.dims === 1 ? `${draft.gridSide}` : `${draft.gridSide}x${draft.gridSide}`;
+    const columns: TableColumn[] = [
+      { key: 'config', label: 'Configuration' },
+      { key: 'grid', label: 'Grid', align: 'r' },
+      { key: 'batch', label: 'Batch', align: 'r' },
+      { key: 'params', label: 'Parameters', align: 'r' },
+      { key: 'memory', label: 'Peak memory / step (GiB)', align: 'r', digits: 3 },
+      { key: 'flops', label: 'GFLOP / step', align: 'r', digits: 4 },
+    ];
+    const rows: TableRow[] = [
+      {
+        config: `LiNO M=${draft.width} L=${draft.depth}, ${enabledComponents(draft).join('+')}${draft.components.scattering ? ` (${draft.scattering} scattering)` : ''}${draft.coordinates ? ', coords' : ''}`,
+        grid,
+        batch: draft.batch,
+        params: result.params,
+        memory: result.peakBytes / GIB,
+        flops: result.trainStepFlops / 1e9,
+      },
+    ];
+    return { columns, rows };
+  }, [result, draft]);
 
   return (
     <section aria-labelledby="model-title" className="model-view">
@@ -181,6 +207,7 @@ export function ModelView() {
                 </p>
               )}
               <p className="muted small">Numbers from {result.source}.</p>
+              {summary && <TableExportBar title="LiNO model size and cost" columns={summary.columns} rows={summary.rows} latex={{ label: 'tab:lino-size' }} />}
             </>
           )}
         </div>
