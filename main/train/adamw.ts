@@ -114,6 +114,7 @@ export class AdamW {
       const out = new Map<string, F32Entry>();
       for (const [k, a] of src) {
         const p = this.params.get(k)!;
+        // Master copies (data-parallel training) are flat: their state is stored flat too.
         out.set(k, { shape: p instanceof Float32Array ? [p.length] : p.shape, data: Float32Array.from(a) });
       }
       return out;
