@@ -119,8 +119,8 @@ export default async function bench(): Promise<void> {
     if (!one) { console.log(`  ${c.name}: does not fit in ${fmtMB(MEM_BUDGET)} even one sample at a time`); continue; }
     const dp = workers > 1 ? await oursDataParallel(c.config, c.grid, c.batch, workers, report.active) : undefined;
     const tOne: number[] = [], tDp: number[] = [], tTorch: Record<number, number[]> = { 1: [], 2: [] };
-    await timeSteps(one.step, 2, []); // warm-up (wasm tiers up over the first calls)
-    if (dp) await timeSteps(dp.step, 3, []);
+    await timeSteps(one.step, 3, []); // warm-up (wasm code tiers up over the first calls)
+    if (dp) await timeSteps(dp.step, 5, []); // fresh isolates in the workers: longer warm-up
     for (let r = 0; r < rounds; r++) {
       await timeSteps(one.step, per, tOne);
       if (dp) await timeSteps(dp.step, per, tDp);
