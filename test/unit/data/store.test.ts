@@ -40,10 +40,18 @@ test('dataset store: prepared once, manifest with source/parameters/statistics/h
     assert.equal((await store.prepare({ kind: 'file', path: fix('darcy_v5.mat') }, { ...opts, resolution: 7 })).cached, false, 'other parameters, other dataset');
     assert.equal(store.list().length, 2);
     await store.open(id, { verify: true });
+    // lazy access reads the same rows by offset
+    const lazy = store.openLazy(id);
+    assert.equal(lazy.val.rows, 2);
+    const b = await lazy.train.read(1, 2);
+    assert.deepEqual([...b.x.shape], [2, 5, 5, 3]);
+    assert.deepEqual(Array.from(b.x.data as Float32Array), Array.from(first.dataset.train.x.data as Float32Array).slice(75, 225));
+    assert.deepEqual(Array.from(b.y.data as Float32Array), Array.from(first.dataset.train.y.data as Float32Array).slice(25, 75));
+    lazy.close();
     const p = join(dir, 'train_y.npy');
-    const b = readFileSync(p);
-    b[b.length - 3] ^= 0x40;
-    writeFileSync(p, b);
+    const bytes = readFileSync(p);
+    bytes[bytes.length - 3] ^= 0x40;
+    writeFileSync(p, bytes);
     await assert.rejects(store.open(id, { verify: true }), (e: unknown) => e instanceof DataError && /content hash/.test(e.message));
   } finally { rmSync(ws, { recursive: true, force: true }); }
 });
