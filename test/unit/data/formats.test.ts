@@ -97,6 +97,19 @@ test('MAT v5: scipy files, compressed and not, every rank and class', async () =
   }
 });
 
+test('MAT v5: variables larger than the 64 KiB header window, plain and compressed', async () => {
+  const f = await openDataFile(fix('v5_large.mat'));
+  assertMatches(await f.read('big'), expected['v5_large.mat:big'], 'big');
+  const r = await f.readRows('big', 2, 1);
+  assert.deepEqual(Array.from(r.data as Float64Array), expected['v5_large.mat:big'].values.slice(2 * 4900));
+  f.close();
+  const z = await openDataFile(fix('v5_large_z.mat'));
+  assert.deepEqual(z.variables().map((v) => v.name), ['rep', 'after']);
+  assertMatches(await z.read('rep'), expected['v5_large_z.mat:rep'], 'rep');
+  assertMatches(await z.read('after'), expected['v5_large_z.mat:after'], 'after');
+  z.close();
+});
+
 test('MAT v5: big-endian files and doubles stored as uint8/int16 (MATLAB style), checked by scipy.loadmat', async () => {
   for (const bo of ['be', 'le']) for (const z of ['raw', 'z']) {
     const file = `v5_hand_${bo}_${z}.mat`;
