@@ -6,7 +6,7 @@ import { closeSync, openSync, readSync, rmSync, fsyncSync, writeSync } from 'nod
 import type { Dataset, File as H5File } from 'h5wasm/node';
 import type { DType, NdArray, TypedArray } from '../ndarray';
 import { ndarray } from '../ndarray';
-import { cToFortran, checkedSize, fortranToC } from './bytes';
+import { allocTyped, cToFortran, checkedSize, fortranToC } from './bytes';
 import { commitTemp, tempSibling } from './atomic';
 import { DataError } from './errors';
 import { checkDatasetSize, h5dtype, h5message, h5ready, h5wasm, listDatasets, openH5, readBlock } from './h5';
@@ -84,8 +84,18 @@ export class Mat73File implements DataFile {
   async read(name: string): Promise<NdArray> {
     const e = this.entry(name);
     if (e.h5shape.length === 0) return ndarray(readBlock(this.path, name, e.ds, [1], e.info.dtype, 0, 0, 1), [], e.info.dtype);
-    const data = readBlock(this.path, name, e.ds, e.h5shape, e.info.dtype, 0, 0, e.h5shape[0]);
-    return ndarray(fortranToC(data, e.info.shape), e.info.shape, e.info.dtype);
+    // HDF5 axis 0 is MATLAB's last axis: each piece along it is transposed straight into place
+    const shape = e.info.shape;
+    const last = shape[shape.length - 1];
+    const rest = shape.slice(0, -1).reduce((a, b) => a * b, 1);
+    const out = allocTyped(e.info.dtype, rest * last);
+    const per = Math.max(1, Math.floor(PIECE_BYTES / Math.max(1, rest * DTYPE_BYTES[e.info.dtype])));
+    for (let r0 = 0; r0 < last; r0 += per) {
+      const r1 = Math.min(last, r0 + per);
+      const piece = readBlock(this.path, name, e.ds, e.h5shape, e.info.dtype, 0, r0, r1 - r0);
+      fortranToC(piece, [...shape.slice(0, -1), r1 - r0], { out, lastSize: last, lastOffset: r0 });
+    }
+    return ndarray(out, shape, e.info.dtype);
   }
 
   async readRows(name: string, start: number, count: number): Promise<NdArray> {

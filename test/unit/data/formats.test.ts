@@ -183,6 +183,17 @@ test('column-major <-> row-major transposition is exact for ranks 1..5', () => {
     }
     assert.deepEqual(Array.from(fortranToC(f, shape)), Array.from(c));
   }
+  // pieces along the last axis transposed straight into place (how MAT v7.3 reads large arrays)
+  const shape = [5, 3, 7];
+  const c = Float64Array.from({ length: 105 }, (_, i) => i);
+  const out = new Float64Array(105);
+  for (const [l0, l1] of [[0, 3], [3, 7]]) {
+    const piece = [...shape.slice(0, -1), l1 - l0];
+    const pc = new Float64Array(15 * (l1 - l0));
+    for (let r = 0; r < 15; r++) for (let l = l0; l < l1; l++) pc[r * (l1 - l0) + l - l0] = c[r * 7 + l];
+    fortranToC(cToFortran(pc, piece), piece, { out, lastSize: 7, lastOffset: l0 });
+  }
+  assert.deepEqual(Array.from(out), Array.from(c));
 });
 
 test('writers: .npy and MAT v7.3 round-trip through our readers', async () => {
