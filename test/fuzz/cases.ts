@@ -15,7 +15,7 @@ export const FORMATS: Record<string, string[]> = {
   npz: ['stored.npz', 'deflated.npz'],
   mat5: ['v5_compressed.mat', 'v5_plain.mat', 'v5_hand_be_z.mat', 'v5_hand_be_raw.mat'],
   mat73: ['v73.mat', 'ns_v73.mat'],
-  hdf5: ['pdebench_darcy.h5'],
+  hdf5: ['pdebench_darcy.h5', 'cyclic.h5'],
   airfoil: ['airfoil/NACA_Cylinder_X.npy', 'airfoil/NACA_Cylinder_Q.npy'],
 };
 

@@ -68,24 +68,28 @@ export function checkDatasetSize(path: string, field: string, ds: Dataset, shape
   return n;
 }
 
-/** Walks every dataset below `group` (skipping MATLAB's #refs#/#subsystem# bookkeeping when asked). */
-export function listDatasets(group: Group, skipMatlabInternal: boolean): Array<{ path: string; ds: Dataset | null; kind: string }> {
+/**
+ * Every dataset below `group`. Plain HDF5: HDF5's own object visit (each object once, so hard-link
+ * cycles cannot loop). MAT v7.3: only the top-level variables, skipping MATLAB's #refs#/#subsystem#
+ * bookkeeping; groups (structs) are listed as such.
+ */
+export function listDatasets(group: Group, skipMatlabInternal: boolean, file = ''): Array<{ path: string; ds: Dataset | null; kind: string }> {
   const out: Array<{ path: string; ds: Dataset | null; kind: string }> = [];
-  const walk = (g: Group, prefix: string, depth: number) => {
-    if (depth > 32) return;
-    for (const key of g.keys()) {
-      if (skipMatlabInternal && key.startsWith('#')) continue;
-      const p = prefix ? `${prefix}/${key}` : key;
-      let e;
-      try { e = g.get(key); } catch { out.push({ path: p, ds: null, kind: 'unreadable' }); continue; }
-      if (e instanceof h5wasm.Dataset) out.push({ path: p, ds: e, kind: 'dataset' });
-      else if (e instanceof h5wasm.Group) {
-        if (skipMatlabInternal) out.push({ path: p, ds: null, kind: 'group' });
-        else walk(e, p, depth + 1);
-      } else out.push({ path: p, ds: null, kind: 'link' });
-    }
+  const MAX_ENTRIES = 100000;
+  const add = (p: string) => {
+    let e;
+    try { e = group.get(p); } catch { out.push({ path: p, ds: null, kind: 'unreadable object' }); return; }
+    if (e instanceof h5wasm.Dataset) out.push({ path: p, ds: e, kind: 'dataset' });
+    else if (e instanceof h5wasm.Group) { if (skipMatlabInternal) out.push({ path: p, ds: null, kind: 'group' }); }
+    else out.push({ path: p, ds: null, kind: 'link' });
   };
-  walk(group, '', 0);
+  if (skipMatlabInternal) {
+    for (const key of group.keys()) if (!key.startsWith('#')) add(key);
+    return out;
+  }
+  const paths = group.paths();
+  if (paths.length > MAX_ENTRIES) throw new DataError(file, '/', `${paths.length} objects`, `at most ${MAX_ENTRIES}`);
+  for (const p of paths) add(p);
   return out;
 }
 

@@ -26,7 +26,7 @@ export class Hdf5File implements DataFile {
   }
 
   private scan(): void {
-    for (const { path: name, ds, kind } of listDatasets(this.f, false)) {
+    for (const { path: name, ds, kind } of listDatasets(this.f, false, this.path)) {
       if (!ds) { this.entries.set(name, { ds: null, info: { name, shape: [], dtype: 'float64', bytes: 0, unsupported: `${kind}, not a dataset` } }); continue; }
       const shape = (ds.shape ?? []).map(Number);
       const dt = h5dtype(ds);

@@ -47,7 +47,7 @@ export class Mat73File implements DataFile {
   }
 
   private scan(): void {
-    for (const { path: name, ds, kind } of listDatasets(this.f, true)) {
+    for (const { path: name, ds, kind } of listDatasets(this.f, true, this.path)) {
       if (!ds) {
         this.entries.set(name, { ds: null, h5shape: [], info: { name, shape: [], dtype: 'float64', bytes: 0, unsupported: kind === 'group' ? 'MATLAB struct/object (HDF5 group), not a numeric array' : `unreadable ${kind}` } });
         continue;

@@ -152,6 +152,13 @@ test('HDF5 (PDEBench style): datasets in groups, chunked+gzip, hyperslab rows', 
   f.close();
 });
 
+test('HDF5: a group that contains itself is listed once, not walked forever', async () => {
+  const f = await openDataFile(fix('cyclic.h5'));
+  assert.deepEqual(f.variables().map((v) => v.name), ['g/a']);
+  assert.deepEqual(Array.from((await f.read('g/a')).data as Float64Array), [0, 1, 2]);
+  f.close();
+});
+
 test('Geo-FNO airfoil triple: X, Y, Q and Mach = channel 4 of Q', async () => {
   const f = await openDataFile(join(FIX, 'airfoil'));
   const e = expected.airfoil as unknown as Record<string, number>;
