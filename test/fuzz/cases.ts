@@ -103,3 +103,17 @@ export async function runCase(format: string, seed: number, i: number, tmp: stri
     rmSync(path, { recursive: true, force: true });
   }
 }
+
+/** Reads the unmutated fixtures of a format: after a fuzz run they must still load (no poisoned library state). */
+export async function readPristine(format: string): Promise<void> {
+  if (!FORMATS[format]) return;
+  const paths = format === 'airfoil' ? [join(FIX, 'airfoil')] : FORMATS[format].map((f) => join(FIX, f));
+  for (const p of paths) {
+    const f = await openDataFile(p);
+    try {
+      for (const v of f.variables()) if (!v.unsupported) await f.read(v.name);
+    } finally {
+      f.close();
+    }
+  }
+}

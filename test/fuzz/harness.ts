@@ -72,6 +72,14 @@ export async function fuzzFormat(format: string, count: number, seed = 1, hangMs
       w.postMessage({ format, seed, from: next, to: count });
     });
   }
+  // the same worker must still read the untouched fixtures (an aborted HDF5 instance would not)
+  const w = await getWorker();
+  const pristine = await new Promise<{ ok: boolean; message?: string }>((resolve) => {
+    const onMessage = (m: { type: string; ok: boolean; message?: string }) => { if (m.type === 'pristine') { w.off('message', onMessage); resolve(m); } };
+    w.on('message', onMessage);
+    w.postMessage({ type: 'pristine', format });
+  });
+  if (!pristine.ok) rep.failures.push(`${format}: the untouched fixtures no longer load after fuzzing: ${pristine.message}`);
   rep.seconds = (performance.now() - t0) / 1000;
   return rep;
 }

@@ -5,12 +5,16 @@ import { parentPort } from 'node:worker_threads';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCase } from './cases';
+import { readPristine, runCase } from './cases';
 
 const tmp = mkdtempSync(join(tmpdir(), 'lino-fuzz-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
-parentPort!.on('message', async (req: { format: string; seed: number; from: number; to: number } | { type: 'quit' }) => {
-  if ('type' in req) { rmSync(tmp, { recursive: true, force: true }); process.exit(0); }
+parentPort!.on('message', async (req: { format: string; seed: number; from: number; to: number } | { type: 'pristine'; format: string }) => {
+  if ('type' in req) {
+    try { await readPristine(req.format); parentPort!.postMessage({ type: 'pristine', ok: true }); }
+    catch (err) { parentPort!.postMessage({ type: 'pristine', ok: false, message: (err as Error).message.split('\n')[0] }); }
+    return;
+  }
   const { format, seed, from, to } = req;
   for (let i = from; i < to; i++) {
     parentPort!.postMessage({ type: 'start', i });

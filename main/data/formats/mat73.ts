@@ -9,7 +9,7 @@ import { ndarray } from '../ndarray';
 import { allocTyped, cToFortran, checkedSize, fortranToC } from './bytes';
 import { commitTemp, tempSibling } from './atomic';
 import { DataError } from './errors';
-import { checkDatasetSize, h5dtype, h5message, h5ready, h5wasm, listDatasets, openH5, readBlock } from './h5';
+import { checkDatasetSize, guard, h5dtype, h5lib, isWasmAbort, listDatasets, openH5, readBlock, type H5 } from './h5';
 import { DTYPE_BYTES, type DataFile, type VariableInfo } from './types';
 
 interface Entry { info: VariableInfo; ds: Dataset | null; h5shape: number[] }
@@ -22,7 +22,8 @@ function attrString(ds: Dataset, name: string): string | undefined {
     if (typeof v === 'string') return v;
     if (v instanceof Uint8Array) return new TextDecoder().decode(v);
     return String(v);
-  } catch {
+  } catch (err) {
+    if (isWasmAbort(err)) throw err;
     return undefined;
   }
 }
@@ -31,23 +32,25 @@ export class Mat73File implements DataFile {
   readonly format = 'mat73' as const;
   readonly path: string;
   private f: H5File;
+  private h5: H5;
   private entries = new Map<string, Entry>();
 
-  private constructor(path: string, f: H5File) {
+  private constructor(path: string, f: H5File, h5: H5) {
     this.path = path;
     this.f = f;
+    this.h5 = h5;
   }
 
   static async open(path: string): Promise<Mat73File> {
-    await h5ready();
-    const f = openH5(path);
-    const m = new Mat73File(path, f);
-    try { m.scan(); } catch (err) { try { f.close(); } catch { /* already broken */ } throw err instanceof DataError ? err : new DataError(path, 'HDF5', h5message(err)); }
+    const h5 = await h5lib();
+    const f = openH5(h5, path);
+    const m = new Mat73File(path, f, h5);
+    try { guard(path, 'HDF5', 'listing failed', () => m.scan()); } catch (err) { m.close(); throw err; }
     return m;
   }
 
   private scan(): void {
-    for (const { path: name, ds, kind } of listDatasets(this.f, true, this.path)) {
+    for (const { path: name, ds, kind } of listDatasets(this.h5, this.f, true, this.path)) {
       if (!ds) {
         this.entries.set(name, { ds: null, h5shape: [], info: { name, shape: [], dtype: 'float64', bytes: 0, unsupported: kind === 'group' ? 'MATLAB struct/object (HDF5 group), not a numeric array' : `unreadable ${kind}` } });
         continue;
@@ -77,7 +80,7 @@ export class Mat73File implements DataFile {
     const e = this.entries.get(name);
     if (!e) throw new DataError(this.path, name, 'no such variable', [...this.entries.keys()].map((k) => `'${k}'`).join(', ') || 'a numeric variable');
     if (e.info.unsupported || !e.ds) throw new DataError(this.path, name, e.info.unsupported ?? 'unreadable', 'a real numeric array');
-    checkDatasetSize(this.path, name, e.ds, e.info.shape, e.info.dtype);
+    guard(this.path, name, 'cannot inspect', () => checkDatasetSize(this.path, name, e.ds!, e.info.shape, e.info.dtype));
     return e as Entry & { ds: Dataset };
   }
 
@@ -146,13 +149,13 @@ const PIECE_BYTES = 256 << 20;
 
 /** Writes variables as a MATLAB v7.3 file, atomically. */
 export async function writeMat73(path: string, vars: Record<string, NdArray>): Promise<void> {
-  await h5ready();
+  const h5 = await h5lib();
   for (const name of Object.keys(vars)) {
     if (!/^[A-Za-z][A-Za-z0-9_]{0,62}$/.test(name)) throw new DataError(path, name, 'not a valid MATLAB variable name', 'a letter followed by letters, digits or _ (at most 63)');
   }
   const body = tempSibling(path) + '.h5';
   try {
-    const f = new h5wasm.File(body, 'w', { libver: ['earliest', 'v108'] });
+    const f = openH5(h5, body, 'w');
     try {
       for (const [name, arr] of Object.entries(vars)) {
         const mshape = matlabShape(arr.shape);
@@ -187,7 +190,8 @@ export async function writeMat73(path: string, vars: Record<string, NdArray>): P
   } catch (err) {
     rmSync(body, { force: true });
     if (err instanceof DataError) throw err;
-    throw new DataError(path, 'HDF5', `writing failed: ${h5message(err)}`);
+    // an abort while writing also retires the instance
+    guard(path, 'HDF5', 'writing failed', () => { throw err; });
   }
   rmSync(body, { force: true });
 }
