@@ -120,6 +120,27 @@ export class Mat73File implements DataFile {
   }
 }
 
+/**
+ * An HDF5 file without MATLAB's header whose top-level datasets carry MATLAB_class attributes
+ * (written by hdf5storage or by hand) is still a MATLAB file: its axes are reversed too.
+ */
+export async function hasMatlabClasses(path: string): Promise<boolean> {
+  const h5 = await h5lib();
+  let f: H5File | null = null;
+  try {
+    f = openH5(h5, path);
+    const file = f;
+    return guard(path, 'HDF5', 'listing failed', () => {
+      const ds = listDatasets(h5, file, true, path).filter((e) => e.ds);
+      return ds.length > 0 && ds.every((e) => attrString(e.ds!, 'MATLAB_class') !== undefined);
+    });
+  } catch {
+    return false;
+  } finally {
+    try { f?.close(); } catch { /* broken file */ }
+  }
+}
+
 const MATLAB_CLASS: Record<DType, string> = {
   float64: 'double', float32: 'single', int32: 'int32', int64: 'int64', uint8: 'uint8', int8: 'int8', int16: 'int16', uint16: 'uint16', uint32: 'uint32',
 };

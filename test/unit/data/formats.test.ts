@@ -133,6 +133,10 @@ test('MAT v7.3: axes reversed back to MATLAB order; rows read as hyperslabs', as
   assert.deepEqual([...rows.shape], [1, 2, 3, 2]);
   assert.deepEqual(Array.from(rows.data as Float64Array), expected['v73.mat:d4'].values.slice(12, 24));
   f.close();
+  const nh = await openDataFile(fix('v73_noheader.mat'));
+  assert.equal(nh.format, 'mat73', 'MATLAB_class attributes without the header still mean MATLAB axis order');
+  assertMatches(await nh.read('d3'), expected['v73_noheader.mat:d3'], 'no-header d3');
+  nh.close();
   const ns = await openDataFile(fix('ns_v73.mat'));
   assertMatches(await ns.read('u'), expected['ns_v73.mat:u'], 'ns u');
   const r = await ns.readRows('u', 2, 1);
