@@ -22,6 +22,16 @@ export async function openDataFile(path: string): Promise<DataFile> {
   }
 }
 
+/** The file browser's listing: format and variables (name, shape, dtype, size), nothing loaded. */
+export async function inspectDataFile(path: string): Promise<{ path: string; format: string; variables: ReturnType<DataFile['variables']> }> {
+  const f = await openDataFile(path);
+  try {
+    return { path, format: f.format, variables: f.variables() };
+  } finally {
+    f.close();
+  }
+}
+
 export { DataError } from './errors';
 export type { DataFile, FormatName, VariableInfo } from './types';
 export { sniffFile, sniffBytes } from './sniff';

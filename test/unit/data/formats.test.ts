@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as npyjsParse } from 'npyjs';
-import { openDataFile } from '../../../main/data/formats/index';
+import { inspectDataFile, openDataFile } from '../../../main/data/formats/index';
 import { DataError } from '../../../main/data/formats/errors';
 import { sniffFile } from '../../../main/data/formats/sniff';
 import { NpyFile, writeNpy, encodeNpyHeader } from '../../../main/data/formats/npy';
@@ -26,6 +26,7 @@ test('sniff detects every fixture format from its bytes', () => {
   ];
   for (const [f, fmt] of cases) assert.equal(sniffFile(fix(f)).format, fmt, f);
   assert.equal(sniffFile(fix('v5_hand_be_raw.mat')).bigEndian, true);
+  assert.equal(sniffFile(fix('v73_noheader.mat')).format, 'hdf5', 'no MATLAB header: HDF5 by its bytes (openDataFile then sees MATLAB_class)');
   const dir = mkdtempSync(join(tmpdir(), 'lino-sniff-'));
   try {
     writeFileSync(join(dir, 'junk.mat'), 'hello world, not a mat file at all');
@@ -122,6 +123,12 @@ test('MAT v5: big-endian files and doubles stored as uint8/int16 (MATLAB style),
     }
     f.close();
   }
+});
+
+test('inspectDataFile lists variables without loading them', async () => {
+  const info = await inspectDataFile(fix('darcy_v5.mat'));
+  assert.equal(info.format, 'mat5');
+  assert.deepEqual(info.variables.map((v) => [v.name, v.shape, v.dtype, v.bytes]), [['coeff', [5, 9, 9], 'float64', 3240], ['sol', [5, 9, 9], 'float32', 1620]]);
 });
 
 test('MAT v7.3: axes reversed back to MATLAB order; rows read as hyperslabs', async () => {
