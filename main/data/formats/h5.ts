@@ -25,7 +25,13 @@ async function load(): Promise<H5> {
 
 /** The live h5wasm instance (HDF5 errors turned into exceptions instead of printed stacks). */
 export function h5lib(): Promise<H5> {
-  if (!instance) instance = load();
+  if (!instance) {
+    instance = load().catch((err) => {
+      // e.g. a bundle that cannot import the module a second time: say so, and try again next time
+      instance = null;
+      throw new DataError('', 'HDF5', `the HDF5 library could not be loaded (${(err as Error).message.split('\n')[0]}); restart the engine`);
+    });
+  }
   return instance;
 }
 
