@@ -70,6 +70,22 @@ export class Hdf5File implements DataFile {
     return ndarray(readBlock(this.path, name, e.ds, shape, e.info.dtype, 0, start, count), [count, ...shape.slice(1)], e.info.dtype);
   }
 
+  /** Any hyperslab: one [start, end) per axis (null = the whole axis), e.g. one time step of PDEBench's [N, T, X, Y]. */
+  async readSlab(name: string, ranges: Array<[number, number] | null>): Promise<NdArray> {
+    const e = this.entry(name);
+    const shape = e.info.shape;
+    if (ranges.length !== shape.length) throw new DataError(this.path, name, `${ranges.length} ranges for ${shape.length} axes`, `${shape.length} ranges`);
+    const r: Array<[number, number]> = ranges.map((x, k) => x ?? [0, shape[k]]);
+    r.forEach(([a, b], k) => {
+      if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b) || a < 0 || b > shape[k] || a > b) throw new DataError(this.path, name, `range ${a}..${b} on axis ${k}`, `within 0..${shape[k]}`);
+    });
+    const out = r.map(([a, b]) => b - a);
+    const n = checkedSize(this.path, name, out);
+    const data = guard(this.path, name, 'read failed', () => e.ds.slice(r)) as unknown as NdArray['data'];
+    if (!data || data.length !== n) throw new DataError(this.path, name, `read returned ${data?.length ?? 'nothing'} elements, expected ${n}`);
+    return ndarray(data, out, e.info.dtype);
+  }
+
   close(): void {
     try { this.f.close(); } catch { /* closing a broken file must not throw */ }
   }

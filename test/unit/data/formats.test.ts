@@ -11,6 +11,7 @@ import { NpyFile, writeNpy, encodeNpyHeader } from '../../../main/data/formats/n
 import { writeMat73 } from '../../../main/data/formats/mat73';
 import { fortranToC, cToFortran } from '../../../main/data/formats/bytes';
 import { guard, h5lib } from '../../../main/data/formats/h5';
+import type { Hdf5File } from '../../../main/data/formats/hdf5';
 import { ndarray, type NdArray } from '../../../main/data/ndarray';
 import { FIX, fix, expected, assertMatches, havePython, NO_PYTHON, runFixtureTool } from './helpers';
 
@@ -160,6 +161,11 @@ test('HDF5 (PDEBench style): datasets in groups, chunked+gzip, hyperslab rows', 
   const rows = await f.readRows('tensor', 2, 2);
   assert.deepEqual([...rows.shape], [2, 1, 16, 16]);
   assert.deepEqual(Array.from(rows.data as Float32Array), expected['pdebench_darcy.h5:tensor'].values.slice(512, 1024));
+  const slab = await (f as Hdf5File).readSlab('tensor', [[1, 3], null, [4, 6], [0, 2]]);
+  assert.deepEqual([...slab.shape], [2, 1, 2, 2]);
+  const t = expected['pdebench_darcy.h5:tensor'].values;
+  assert.deepEqual(Array.from(slab.data as Float32Array), [t[256 + 64], t[256 + 65], t[256 + 80], t[256 + 81], t[512 + 64], t[512 + 65], t[512 + 80], t[512 + 81]]);
+  await assert.rejects((f as Hdf5File).readSlab('tensor', [[0, 5], null, null, null]), (e: unknown) => e instanceof DataError && /range 0\.\.5 on axis 0/.test(e.message));
   await assert.rejects(f.read('missing'), (e: unknown) => e instanceof DataError && /pdebench_darcy\.h5/.test(e.message) && /missing/.test(e.message));
   f.close();
 });
