@@ -29,15 +29,15 @@ export function burgersSolve(u0: Float64Array, nu: number, T: number, cfl: numbe
     E2[k] = E[k] * E[k];
     kd[k] = k < n / 3 && k !== h ? -0.5 * kk : 0;
   }
-  const phys = new Float64Array(n), spec = new Float64Array(n + 2);
-  // N(v) = -(1/2) d/dx (u^2) in Fourier space, into out
+  const phys = new Float64Array(n);
+  // N(v) = -(1/2) d/dx (u^2) in Fourier space, into out (the multiplier i kd is applied in place)
   const N = (v: Float64Array, out: Float64Array) => {
     rfft.inverse(v, phys);
     for (let j = 0; j < n; j++) phys[j] *= phys[j];
-    rfft.forward(phys, spec);
+    rfft.forward(phys, out);
     for (let k = 0; k <= h; k++) {
-      const re = spec[2 * k], im = spec[2 * k + 1];
-      out[2 * k] = -kd[k] * im; // i * kd * (re + i im)
+      const re = out[2 * k], im = out[2 * k + 1];
+      out[2 * k] = -kd[k] * im;
       out[2 * k + 1] = kd[k] * re;
     }
   };
@@ -46,17 +46,31 @@ export function burgersSolve(u0: Float64Array, nu: number, T: number, cfl: numbe
   rfft.forward(u0, v);
   const a = new Float64Array(L), b = new Float64Array(L), c = new Float64Array(L), d = new Float64Array(L);
   const w = new Float64Array(L);
+  const hdt = dt / 2, sdt = dt / 6;
   for (let s = 0; s < steps; s++) {
     N(v, a);
-    for (let q = 0; q < L; q++) w[q] = E[q >> 1] * (v[q] + (dt / 2) * a[q]);
+    for (let k = 0; k <= h; k++) {
+      const e = E[k], q = 2 * k;
+      w[q] = e * (v[q] + hdt * a[q]);
+      w[q + 1] = e * (v[q + 1] + hdt * a[q + 1]);
+    }
     N(w, b);
-    for (let q = 0; q < L; q++) w[q] = E[q >> 1] * v[q] + (dt / 2) * b[q];
+    for (let k = 0; k <= h; k++) {
+      const e = E[k], q = 2 * k;
+      w[q] = e * v[q] + hdt * b[q];
+      w[q + 1] = e * v[q + 1] + hdt * b[q + 1];
+    }
     N(w, c);
-    for (let q = 0; q < L; q++) w[q] = E2[q >> 1] * v[q] + dt * E[q >> 1] * c[q];
+    for (let k = 0; k <= h; k++) {
+      const e = E[k], e2 = E2[k], q = 2 * k;
+      w[q] = e2 * v[q] + dt * e * c[q];
+      w[q + 1] = e2 * v[q + 1] + dt * e * c[q + 1];
+    }
     N(w, d);
-    for (let q = 0; q < L; q++) {
-      const e = E[q >> 1], e2 = E2[q >> 1];
-      v[q] = e2 * v[q] + (dt / 6) * (e2 * a[q] + 2 * e * (b[q] + c[q]) + d[q]);
+    for (let k = 0; k <= h; k++) {
+      const e = E[k], e2 = E2[k], q = 2 * k;
+      v[q] = e2 * v[q] + sdt * (e2 * a[q] + 2 * e * (b[q] + c[q]) + d[q]);
+      v[q + 1] = e2 * v[q + 1] + sdt * (e2 * a[q + 1] + 2 * e * (b[q + 1] + c[q + 1]) + d[q + 1]);
     }
   }
   const uT = new Float64Array(n);
