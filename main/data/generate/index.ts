@@ -69,10 +69,22 @@ export async function generateDataset(
       out[name].set(a, index * per[name]);
     }
     stats[index] = r.stats;
+    running.delete(index);
     done++;
     const elapsed = (performance.now() - t0) / 1000;
     const eta = (elapsed / done) * (N - done);
     hooks.onProgress?.({ done, total: N, message: `${benchmark}: ${done}/${N} samples, ${elapsed.toFixed(1)} s elapsed, about ${eta.toFixed(0)} s left` });
+  };
+  // Long samples (a Navier-Stokes trajectory) also report their fraction done; `done` stays the count of
+  // finished samples, the message and the ETA include the running ones.
+  const running = new Map<number, number>();
+  const partial = (index: number, fraction: number) => {
+    running.set(index, fraction);
+    const elapsed = (performance.now() - t0) / 1000;
+    let progress = done;
+    for (const f of running.values()) progress += f;
+    const eta = progress > 0 ? (elapsed / progress) * (N - progress) : NaN;
+    hooks.onProgress?.({ done, total: N, message: `${benchmark}: ${done}/${N} samples (${progress.toFixed(2)} counting running ones), ${elapsed.toFixed(1)} s elapsed, about ${Number.isFinite(eta) ? eta.toFixed(0) : '?'} s left` });
   };
   hooks.onProgress?.({ done: 0, total: N, message: `${benchmark}: starting ${N} samples` });
 
@@ -80,11 +92,16 @@ export async function generateDataset(
   if (nWorkers <= 0) {
     for (let i = 0; i < N; i++) {
       if (signal?.aborted) throw abortError(signal);
-      accept(i, sampler.sample(seed, i, params));
+      let last = 0;
+      const report = (f: number) => {
+        const now = performance.now();
+        if (now - last >= 250) { last = now; partial(i, f); }
+      };
+      accept(i, sampler.sample(seed, i, params, report));
       await new Promise((r) => setImmediate(r)); // lets an abort arrive between samples
     }
   } else {
-    await runWorkers(benchmark, params, seed, nWorkers, signal, accept);
+    await runWorkers(benchmark, params, seed, nWorkers, signal, accept, partial);
   }
 
   const variables: Record<string, NdArray> = {};
@@ -99,6 +116,7 @@ function runWorkers(
   nWorkers: number,
   signal: AbortSignal | undefined,
   accept: (index: number, r: SampleResult) => void,
+  partial: (index: number, fraction: number) => void,
 ): Promise<void> {
   const spec = workerSpec();
   return new Promise<void>((resolve, reject) => {
@@ -132,6 +150,8 @@ function runWorkers(
           } catch (e) {
             fail(e as Error);
           }
+        } else if (m.type === 'partial') {
+          partial(m.index, m.fraction);
         } else if (m.type === 'error') {
           fail(new Error(`generate ${benchmark}: worker failed: ${m.message}`));
         } else if (m.type === 'done') {

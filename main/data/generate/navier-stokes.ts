@@ -154,13 +154,14 @@ export function nsSolve(w0: Float64Array, s: number, o: NsOptions): NsRun {
   return { frames, steps, minDt, maxDt };
 }
 
-export function nsSample(seed: number, index: number, p: NavierStokesParams): { u: Float32Array; steps: number; minDt: number; maxDt: number } {
+export function nsSample(seed: number, index: number, p: NavierStokesParams, report?: (fraction: number) => void): { u: Float32Array; steps: number; minDt: number; maxDt: number } {
   const S = p.solveResolution, s = p.resolution, T = p.frames;
   const r = S / s;
   const w0 = nsGrf(sampleRng(seed, 'navier-stokes', index), S, p.alpha, p.tau);
   const run = nsSolve(w0, S, {
     nu: p.nu, forcing: p.forcing ? fnoForcing(S, p.forcing) : null, frames: T,
     scheme: p.dt ? 'euler' : 'ab2', dt: p.dt, cfl: p.cfl,
+    onFrame: report ? (k) => report((k + 1) / T) : undefined,
   });
   // layout [s, s, T]: frame index last, as the published file
   const u = new Float32Array(s * s * T);
@@ -176,9 +177,9 @@ export const navierStokesSampler: Sampler = {
     const q = p as NavierStokesParams;
     return { u: [q.resolution, q.resolution, q.frames] };
   },
-  sample: (seed, index, p) => {
+  sample: (seed, index, p, report) => {
     if (p.benchmark !== 'navier-stokes') throw new Error('navier-stokes sampler: wrong parameters');
-    const r = nsSample(seed, index, p);
+    const r = nsSample(seed, index, p, report);
     return { arrays: { u: r.u }, stats: { steps: r.steps, minDt: r.minDt, maxDt: r.maxDt } };
   },
 };
