@@ -11,7 +11,7 @@ import type { Sampler } from './samplers';
 export interface BurgersRun { u0: Float64Array; uT: Float64Array; steps: number; dt: number }
 
 /** Integrates u0 (n points, x_j = j/n) to time T. */
-export function burgersSolve(u0: Float64Array, nu: number, T: number, cfl: number): BurgersRun {
+export function burgersSolve(u0: Float64Array, nu: number, T: number, cfl: number, report?: (fraction: number) => void): BurgersRun {
   const n = u0.length;
   const h = n / 2;
   const rfft = new RealFft(n);
@@ -48,6 +48,7 @@ export function burgersSolve(u0: Float64Array, nu: number, T: number, cfl: numbe
   const w = new Float64Array(L);
   const hdt = dt / 2, sdt = dt / 6;
   for (let s = 0; s < steps; s++) {
+    if (report && s % 256 === 0) report(s / steps);
     N(v, a);
     for (let k = 0; k <= h; k++) {
       const e = E[k], q = 2 * k;
@@ -78,11 +79,11 @@ export function burgersSolve(u0: Float64Array, nu: number, T: number, cfl: numbe
   return { u0, uT, steps, dt };
 }
 
-export function burgersSample(seed: number, index: number, p: BurgersParams): { a: Float32Array; u: Float32Array; steps: number } {
+export function burgersSample(seed: number, index: number, p: BurgersParams, report?: (fraction: number) => void): { a: Float32Array; u: Float32Array; steps: number } {
   const rng = sampleRng(seed, 'burgers', index);
   const { alpha, beta } = grf1Coefficients(rng, p.modes, p.gamma, p.tau, p.sigma);
   const u0 = grf1Sample(alpha, beta, p.solveResolution);
-  const run = burgersSolve(u0, p.nu, p.T, p.cfl);
+  const run = burgersSolve(u0, p.nu, p.T, p.cfl, report);
   const r = p.solveResolution / p.resolution;
   const a = new Float32Array(p.resolution), u = new Float32Array(p.resolution);
   for (let j = 0; j < p.resolution; j++) { a[j] = u0[j * r]; u[j] = run.uT[j * r]; }
@@ -91,9 +92,9 @@ export function burgersSample(seed: number, index: number, p: BurgersParams): { 
 
 export const burgersSampler: Sampler = {
   shapes: (p: GeneratorParams) => ({ a: [(p as BurgersParams).resolution], u: [(p as BurgersParams).resolution] }),
-  sample: (seed, index, p) => {
+  sample: (seed, index, p, report) => {
     if (p.benchmark !== 'burgers') throw new Error('burgers sampler: wrong parameters');
-    const r = burgersSample(seed, index, p);
+    const r = burgersSample(seed, index, p, report);
     return { arrays: { a: r.a, u: r.u }, stats: { steps: r.steps } };
   },
 };
