@@ -3,6 +3,8 @@
 // the workers at once when the AbortSignal fires. Sample i depends only on (seed, i), so the bytes are
 // the same whatever the number of workers.
 import { Worker } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { ndarray, type NdArray } from '../ndarray';
 import type { BenchmarkName, GenerateHooks, GenerateOptions, GeneratedDataset } from './types';
 import { PRESETS, resolveParams, methodOf, type GeneratorParams } from './presets';
@@ -25,11 +27,17 @@ export function setGenerateWorkerUrl(url: URL | null): void {
   workerUrlOverride = url;
 }
 
-function workerSpec(): { url: URL } {
+/**
+ * The worker entry, or null when a bundled build did not ship one (then the samples run in the calling
+ * thread, still cancellable between samples, and the manifest says so). Bundles should build
+ * main/data/generate/worker.ts to `worker.js` next to the bundle, or call setGenerateWorkerUrl.
+ */
+function workerSpec(): { url: URL } | null {
   if (workerUrlOverride) return { url: workerUrlOverride };
   // From TypeScript sources (tsx) a small .mjs bootstrap registers tsx inside the worker first.
   if (import.meta.url.endsWith('.ts')) return { url: new URL('./worker-bootstrap.mjs', import.meta.url) };
-  return { url: new URL('./worker.js', import.meta.url) };
+  const url = new URL('./worker.js', import.meta.url);
+  return url.protocol === 'file:' && !existsSync(fileURLToPath(url)) ? null : { url };
 }
 
 function abortError(signal: AbortSignal): Error {
@@ -88,7 +96,8 @@ export async function generateDataset(
   };
   hooks.onProgress?.({ done: 0, total: N, message: `${benchmark}: starting ${N} samples` });
 
-  const nWorkers = Math.min(run.workers ?? 2, N);
+  const spec = workerSpec();
+  const nWorkers = spec ? Math.min(run.workers ?? 2, N) : 0;
   if (nWorkers <= 0) {
     for (let i = 0; i < N; i++) {
       if (signal?.aborted) throw abortError(signal);
@@ -101,7 +110,7 @@ export async function generateDataset(
       await new Promise((r) => setImmediate(r)); // lets an abort arrive between samples
     }
   } else {
-    await runWorkers(benchmark, params, seed, nWorkers, signal, accept, partial);
+    await runWorkers(spec!, benchmark, params, seed, nWorkers, signal, accept, partial);
   }
 
   const variables: Record<string, NdArray> = {};
@@ -110,6 +119,7 @@ export async function generateDataset(
 }
 
 function runWorkers(
+  spec: { url: URL },
   benchmark: BenchmarkName,
   params: GeneratorParams,
   seed: number,
@@ -118,7 +128,6 @@ function runWorkers(
   accept: (index: number, r: SampleResult) => void,
   partial: (index: number, fraction: number) => void,
 ): Promise<void> {
-  const spec = workerSpec();
   return new Promise<void>((resolve, reject) => {
     const workers: Worker[] = [];
     let finished = 0;
