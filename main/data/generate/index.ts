@@ -184,8 +184,17 @@ function summarize(stats: Record<string, number>[]): Record<string, { min: numbe
   const out: Record<string, { min: number; mean: number; max: number }> = {};
   const keys = new Set(stats.flatMap((s) => Object.keys(s ?? {})));
   for (const k of keys) {
-    const v = stats.map((s) => s[k]).filter((x) => typeof x === 'number');
-    out[k] = { min: Math.min(...v), mean: v.reduce((a, b) => a + b, 0) / v.length, max: Math.max(...v) };
+    // a loop, not Math.min(...v): datasets can have more samples than a call has argument slots
+    let min = Infinity, max = -Infinity, sum = 0, n = 0;
+    for (const s of stats) {
+      const x = s?.[k];
+      if (typeof x !== 'number') continue;
+      if (x < min) min = x;
+      if (x > max) max = x;
+      sum += x;
+      n++;
+    }
+    out[k] = { min, mean: sum / n, max };
   }
   return out;
 }
