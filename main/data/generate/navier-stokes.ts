@@ -9,7 +9,7 @@
 // Frames are recorded at t = 1..T (the first at t = 1, not t = 0).
 import { sampleRng } from './rng';
 import { nsGrf } from './grf';
-import { Fft2 } from './fft';
+import { Fft2T } from './fft';
 import type { GeneratorParams, NavierStokesParams } from './presets';
 import type { Sampler } from './samplers';
 
@@ -42,7 +42,8 @@ export function fnoForcing(s: number, amplitude: number): Float64Array {
 
 export function nsSolve(w0: Float64Array, s: number, o: NsOptions): NsRun {
   const n = s * s;
-  const fft = new Fft2(s);
+  // spectra are kept in Fft2T's transposed layout: storage [i][j] holds wavenumber (x: j, y: i)
+  const fft = new Fft2T(s);
   const kmax = Math.floor(s / 2);
   const kx = new Float64Array(n), ky = new Float64Array(n), lap = new Float64Array(n), mask = new Float64Array(n);
   for (let i = 0; i < s; i++) {
@@ -51,8 +52,8 @@ export function nsSolve(w0: Float64Array, s: number, o: NsOptions): NsRun {
       const b = j < kmax ? j : j - s;
       const p = i * s + j;
       // derivative multipliers drop the Nyquist wavenumber (keeps packed real transforms exact)
-      kx[p] = 2 * a === -s ? 0 : 2 * Math.PI * a;
-      ky[p] = 2 * b === -s ? 0 : 2 * Math.PI * b;
+      kx[p] = 2 * b === -s ? 0 : 2 * Math.PI * b;
+      ky[p] = 2 * a === -s ? 0 : 2 * Math.PI * a;
       lap[p] = 4 * Math.PI ** 2 * (a * a + b * b);
       mask[p] = Math.abs(a) <= (2 / 3) * kmax && Math.abs(b) <= (2 / 3) * kmax ? 1 : 0;
     }
