@@ -59,6 +59,11 @@ export function nsSolve(w0: Float64Array, s: number, o: NsOptions): NsRun {
     }
   }
   lap[0] = 1;
+  const invLap = new Float64Array(n);
+  for (let p = 0; p < n; p++) invLap[p] = 1 / lap[p];
+  // Crank-Nicolson factors, recomputed when dt changes: w <- (cnA w - cnB F)
+  const cnA = new Float64Array(n), cnB = new Float64Array(n);
+  let cnDt = -1;
   const w = new Float64Array(2 * n); // w_h
   for (let p = 0; p < n; p++) w[2 * p] = w0[p];
   fft.transform(w);
@@ -73,7 +78,7 @@ export function nsSolve(w0: Float64Array, s: number, o: NsOptions): NsRun {
   const rhs = () => {
     for (let p = 0; p < n; p++) {
       const re = w[2 * p], im = w[2 * p + 1];
-      const pr = re / lap[p], pi = im / lap[p];
+      const pr = re * invLap[p], pi = im * invLap[p];
       // z1 = psi_y + i (-psi_x): spectrum 2 pi psi (k_x + i k_y) written with the multipliers
       z1[2 * p] = kx[p] * pr - ky[p] * pi;
       z1[2 * p + 1] = kx[p] * pi + ky[p] * pr;
@@ -123,6 +128,14 @@ export function nsSolve(w0: Float64Array, s: number, o: NsOptions): NsRun {
     }
     minDt = Math.min(minDt, dt);
     maxDt = Math.max(maxDt, dt);
+    if (dt !== cnDt) {
+      cnDt = dt;
+      for (let p = 0; p < n; p++) {
+        const c = 0.5 * dt * o.nu * lap[p];
+        cnA[p] = (1 - c) / (1 + c);
+        cnB[p] = dt / (1 + c);
+      }
+    }
     for (let st = 0; st < m; st++) {
       rhs();
       if (o.scheme === 'ab2' && prevDt > 0) {
@@ -137,10 +150,8 @@ export function nsSolve(w0: Float64Array, s: number, o: NsOptions): NsRun {
       }
       prevDt = dt;
       for (let p = 0; p < n; p++) {
-        const c = 0.5 * dt * o.nu * lap[p];
-        const den = 1 / (1 + c);
-        w[2 * p] = (-dt * F[2 * p] + (1 - c) * w[2 * p]) * den;
-        w[2 * p + 1] = (-dt * F[2 * p + 1] + (1 - c) * w[2 * p + 1]) * den;
+        w[2 * p] = cnA[p] * w[2 * p] - cnB[p] * F[2 * p];
+        w[2 * p + 1] = cnA[p] * w[2 * p + 1] - cnB[p] * F[2 * p + 1];
       }
       steps++;
     }
