@@ -32,7 +32,7 @@ export function burgersSolve(u0: Float64Array, nu: number, T: number, cfl: numbe
   const phys = new Float64Array(n);
   // N(v) = -(1/2) d/dx (u^2) in Fourier space, into out (the multiplier i kd is applied in place)
   const N = (v: Float64Array, out: Float64Array) => {
-    rfft.inverse(v, phys);
+    rfft.inverseOddNegated(v, phys); // the sign flip of odd samples disappears in the square
     for (let j = 0; j < n; j++) phys[j] *= phys[j];
     rfft.forward(phys, out);
     for (let k = 0; k <= h; k++) {

@@ -155,6 +155,12 @@ export class RealFft {
   }
   /** x = irfft(X) (scaled 1/n) for the Hermitian spectrum given by bins 0..n/2. */
   inverse(X: Float64Array, x: Float64Array): void {
+    this.inverseOddNegated(X, x);
+    for (let m = 1; m < this.n; m += 2) x[m] = -x[m];
+  }
+
+  /** irfft(X) with every odd-indexed sample negated (enough for callers that only square it). */
+  inverseOddNegated(X: Float64Array, x: Float64Array): void {
     const { h, z, wr, wi } = this;
     const inv = 1 / h;
     for (let k = 0; k < h; k++) {
@@ -168,6 +174,5 @@ export class RealFft {
       z[2 * k + 1] = -(ei + or) * inv;
     }
     this.plan.transform(x, z); // x[2m] = even samples, x[2m+1] = -(odd samples)
-    for (let m = 1; m < 2 * h; m += 2) x[m] = -x[m];
   }
 }
