@@ -65,17 +65,19 @@ export function darcyStencil(c: Float64Array, K: number): Float64Array {
   return A;
 }
 
-/** y = A x on the interior (boundary entries of y set to 0). */
-export function applyStencil(L: Level, x: Float64Array, y: Float64Array): void {
+/**
+ * y = c - A x on the interior (c = null: y = A x). Only interior entries of y are written: callers
+ * pass arrays whose boundary ring is zero and stays zero.
+ */
+export function applyStencil(L: Level, x: Float64Array, y: Float64Array, c: Float64Array | null = null): void {
   const { N, W, A, five } = L;
-  y.fill(0);
   for (let i = 1; i < N; i++) {
     let p = i * W + 1;
     for (let j = 1; j < N; j++, p++) {
       const b = p * 9;
       let acc = A[b + 1] * x[p - W] + A[b + 3] * x[p - 1] + A[b + 4] * x[p] + A[b + 5] * x[p + 1] + A[b + 7] * x[p + W];
       if (!five) acc += A[b] * x[p - W - 1] + A[b + 2] * x[p - W + 1] + A[b + 6] * x[p + W - 1] + A[b + 8] * x[p + W + 1];
-      y[p] = acc;
+      y[p] = c === null ? acc : c[p] - acc;
     }
   }
 }
@@ -245,9 +247,8 @@ export class MultigridPreconditioner {
     L.u.fill(0);
     this.smooth(L, true);
     // residual and restriction
-    applyStencil(L, L.u, L.r);
-    const { N, W, f, r } = L;
-    for (let i = 1; i < N; i++) for (let j = 1; j < N; j++) { const p = i * W + j; r[p] = f[p] - r[p]; }
+    applyStencil(L, L.u, L.r, L.f);
+    const { N, W, r } = L;
     const C = this.levels[l + 1];
     const Wc = C.W;
     // R = P^T applied separably: along j into tmp[i][J], then along i into the coarse grid. Absent
