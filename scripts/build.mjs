@@ -37,5 +37,7 @@ if (want('electron')) {
 }
 if (want('engine')) {
   await build({ ...node, entryPoints: [`${root}main/engine/engine-process.ts`], outfile: `${root}dist/engine/engine-process.js`, format: 'esm' });
+  // Worker-thread entries sit beside the engine bundle, where the bundled code looks for them.
+  await build({ ...node, entryPoints: [`${root}main/data/generate/worker.ts`], outfile: `${root}dist/engine/worker.js`, format: 'esm' });
 }
 console.log(`built ${only.length ? only.join(', ') : 'renderer, electron, engine'} into dist/`);
