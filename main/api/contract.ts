@@ -268,6 +268,50 @@ export type EvaluationResult = z.infer<typeof EvaluationResult>;
 
 const empty = z.object({}).strict();
 
+/** A name for a file in the workspace's exports/ folder: no path separators, no leading dot. */
+export const ExportName = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((s) => !/[\\/\0]/.test(s), 'a file name without path separators')
+  .refine((s) => s !== '.' && s !== '..' && !s.startsWith('.'), 'a file name that does not start with a dot');
+
+/** Largest export accepted (decoded bytes); the base64 text is 4/3 of it. */
+export const EXPORT_MAX_BYTES = 32 * 1024 * 1024;
+
+/** A LiNO configuration as the model builder edits it (the engine validates it fully). */
+export const ModelConfig = z
+  .object({
+    dims: z.union([z.literal(1), z.literal(2)]),
+    inChannels: z.number().int().min(1).max(64),
+    outChannels: z.number().int().min(1).max(64),
+    width: z.number().int().min(1).max(1024),
+    depth: z.number().int().min(1).max(64),
+    scattering: z.enum(['efficient', 'full']),
+    components: z.array(z.enum(['reflection', 'refraction', 'scattering'])).min(1, 'at least one of reflection, refraction, scattering').max(3),
+  })
+  .strict();
+export type ModelConfig = z.infer<typeof ModelConfig>;
+
+export const ModelEstimate = z.object({
+  params: z.number(),
+  forwardFlops: z.number(),
+  trainStepFlops: z.number(),
+  paramStateBytes: z.number(),
+  activationBytes: z.number(),
+  peakBytes: z.number(),
+  /** The wasm backend's address space (4 GiB): a step needing more cannot run there. */
+  wasmLimitBytes: z.number(),
+  exceedsWasm: z.boolean(),
+  /** What the numbers come from: the model's estimate code, or a real model instance. */
+  source: z.string(),
+  /** Channels the model actually sees (data channels + coordinates when on). */
+  inChannels: z.number(),
+  /** Peak memory and FLOPs of one step for square grids of other sizes, same batch. */
+  sweep: z.array(z.object({ side: z.number(), peakBytes: z.number(), trainStepFlops: z.number() })),
+});
+export type ModelEstimate = z.infer<typeof ModelEstimate>;
+
 /** Every call: name -> [params schema, result schema]. */
 export const methods = {
   'host.info': { params: empty, result: HostInfo },
@@ -328,6 +372,29 @@ export const methods = {
   /** Continue a paused run, or queue an interrupted/stopped run to resume from its last checkpoint. */
   'train.resume': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean(), job: JobSummary.optional() }) },
   'train.stop': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
+  /** Save an export (figure or table) into the workspace's exports/ folder; answers the name it got. */
+  'exports.save': {
+    params: z
+      .object({
+        name: ExportName,
+        mime: z.string().max(100).regex(/^[a-z]+\/[a-z0-9.+-]+$/, 'a MIME type such as image/svg+xml'),
+        data: z.string().max(Math.ceil(EXPORT_MAX_BYTES / 3) * 4, `at most ${EXPORT_MAX_BYTES / 1024 / 1024} MiB`).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64 data'),
+      })
+      .strict(),
+    result: z.object({ name: z.string(), size: z.number() }),
+  },
+  /** Parameter count, memory and FLOPs of one training step of a LiNO configuration on a grid. */
+  'model.estimate': {
+    params: z
+      .object({
+        config: ModelConfig,
+        grid: z.array(z.number().int().min(2).max(65536)).min(1).max(2),
+        batch: z.number().int().min(1).max(4096).default(8),
+        coordinates: z.boolean().default(true),
+      })
+      .strict(),
+    result: ModelEstimate,
+  },
 } as const;
 
 export type MethodName = keyof typeof methods;

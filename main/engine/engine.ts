@@ -8,6 +8,7 @@ import { runSelfTest } from './selftest-job';
 import { TrainingJobs } from './train-jobs';
 import { RunStore } from '../runs/run-store';
 import { join } from 'node:path';
+import { modelEstimate } from './model-estimate';
 import { VERSION } from '../version';
 
 type Handler = (params: any) => unknown | Promise<unknown>;
@@ -53,6 +54,7 @@ export function startEngine(parent: ParentChannel): void {
       return jobs.start('evaluate', { workspace, runId: id, ...rest });
     },
     'runs.list': (p: { workspace: string }) => new RunStore(join(p.workspace, 'runs')).list(training.isActive),
+    'model.estimate': modelEstimate,
   };
 
   parent.onMessage(async (msg: ToEngine) => {
@@ -71,7 +73,7 @@ export function startEngine(parent: ParentChannel): void {
 }
 
 /** The engine methods a host forwards rather than answers itself. */
-export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list'];
+export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list', 'model.estimate'];
 
 /** Engine methods that need the host's workspace folder added to their parameters. */
 export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate'];

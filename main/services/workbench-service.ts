@@ -20,6 +20,7 @@ import { RunStore } from '../runs/run-store';
 import { EngineClient } from './engine-client';
 import type { EngineLauncher } from './engine-launcher';
 import { FileRefs } from './file-refs';
+import { saveExportFile } from './exports';
 import { Workspace, defaultWorkspacePath } from '../workspace/workspace';
 import { readSettings, writeSettings } from '../workspace/settings';
 import { VERSION } from '../version';
@@ -171,6 +172,8 @@ export class WorkbenchService {
         if (!p) return null;
         return { ref: this.refs.issue(p), name: p.split(sep).pop() ?? p };
       }
+      case 'exports.save':
+        return saveExportFile(this.workspace.dir('exports'), params.name, params.mime, params.data);
       default:
         throw new ApiError(`method '${method}' is not implemented by this host`, 'unknown_method');
     }

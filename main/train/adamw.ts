@@ -36,16 +36,21 @@ export class AdamW {
   step = 0;
   private readonly m = new Map<string, Float32Array>();
   private readonly v = new Map<string, Float32Array>();
+  // Host copies of the variables' values and the dataId they were taken from: re-read only if
+  // something else assigned the variable since our last update (e.g. weights were loaded).
+  private readonly host = new Map<string, { values: Float32Array; dataId: object }>();
 
-  constructor(private readonly params: ReadonlyMap<string, tf.Variable>, o: AdamWOptions = {}) {
+  /** params: the model's variables (apply) or master copies as flat arrays (applyArrays). */
+  constructor(private readonly params: ReadonlyMap<string, tf.Variable | Float32Array>, o: AdamWOptions = {}) {
     this.lr = o.lr ?? 1e-3;
     this.beta1 = o.beta1 ?? 0.9;
     this.beta2 = o.beta2 ?? 0.999;
     this.eps = o.eps ?? 1e-8;
     this.weightDecay = o.weightDecay ?? 1e-2; // PyTorch's default
     for (const [k, p] of params) {
-      this.m.set(k, new Float32Array(p.size));
-      this.v.set(k, new Float32Array(p.size));
+      const n = p instanceof Float32Array ? p.length : p.size;
+      this.m.set(k, new Float32Array(n));
+      this.v.set(k, new Float32Array(n));
     }
   }
 
@@ -75,22 +80,43 @@ export class AdamW {
     if (lr !== undefined) this.lr = lr;
     this.step += 1;
     for (const [k, p] of this.params) {
+      if (p instanceof Float32Array) throw new Error('AdamW.apply needs tf.Variables; use applyArrays for arrays');
       const g = grads.get(k);
       if (g === undefined) continue;
       const gv = g instanceof Float32Array ? g : (g.dataSync() as Float32Array);
       if (gv.length !== p.size) throw new Error(`AdamW: gradient of '${k}' has ${gv.length} values, parameter has ${p.size}`);
-      const pv = Float32Array.from(p.dataSync() as Float32Array);
-      this.updateArray(k, pv, gv);
-      const t = tf.tensor(pv, p.shape, 'float32');
+      let h = this.host.get(k);
+      if (!h || h.dataId !== p.dataId) h = { values: Float32Array.from(p.dataSync() as Float32Array), dataId: p.dataId };
+      this.updateArray(k, h.values, gv);
+      // a copy: the cpu backend keeps the array it is given, and h.values is updated in place
+      const t = tf.tensor(h.values.slice(), p.shape, 'float32');
       p.assign(t);
       t.dispose();
+      this.host.set(k, { values: h.values, dataId: p.dataId });
+    }
+  }
+
+  /**
+   * One step over plain arrays (data-parallel training keeps the master parameters as
+   * Float32Arrays and broadcasts them to the workers): params updated in place.
+   */
+  applyArrays(params: ReadonlyMap<string, Float32Array>, grads: ReadonlyMap<string, Float32Array>): void {
+    this.step += 1;
+    for (const [k, p] of params) {
+      const g = grads.get(k);
+      if (!g || g.length !== p.length) throw new Error(`AdamW: gradient of '${k}' missing or of the wrong length`);
+      this.updateArray(k, p, g);
     }
   }
 
   getState(): AdamWState {
     const dump = (src: Map<string, Float32Array>) => {
       const out = new Map<string, F32Entry>();
-      for (const [k, a] of src) out.set(k, { shape: this.params.get(k)!.shape, data: Float32Array.from(a) });
+      for (const [k, a] of src) {
+        const p = this.params.get(k)!;
+        // Master copies (data-parallel training) are flat: their state is stored flat too.
+        out.set(k, { shape: p instanceof Float32Array ? [p.length] : p.shape, data: Float32Array.from(a) });
+      }
       return out;
     };
     return { step: this.step, expAvg: dump(this.m), expAvgSq: dump(this.v) };
@@ -111,5 +137,6 @@ export class AdamW {
   dispose(): void {
     this.m.clear();
     this.v.clear();
+    this.host.clear();
   }
 }

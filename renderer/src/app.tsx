@@ -1,12 +1,14 @@
 import { useEffect, type ReactElement } from 'react';
 import { useApp, type ViewName } from './store/app-store';
 import { WorkspaceView } from './views/workspace-view';
+import { ModelView } from './views/model-view';
 import { ErrorBanner } from './components/error-banner';
 import { EngineStatusBar } from './components/engine-status';
 
 // Views land here as they are built (issue 6 adds datasets, model, training, gates, ...).
 const VIEWS: { name: ViewName; label: string; render: () => ReactElement }[] = [
   { name: 'workspace', label: 'Workspace', render: () => <WorkspaceView /> },
+  { name: 'model', label: 'Model', render: () => <ModelView /> },
 ];
 
 export function App() {

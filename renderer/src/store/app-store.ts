@@ -1,7 +1,8 @@
 // Workbench state for the views (zustand). Data itself lives in the engine's workspace;
 // this store only mirrors what the API reports and what the user selected.
 import { create } from 'zustand';
-import type { EngineInfo, HostInfo, JobSummary, WorkbenchApi, WorkbenchEvent, WorkspaceSummary } from '../../../main/api/contract';
+import type { EngineInfo, HostInfo, JobSummary, ModelEstimate, WorkbenchApi, WorkbenchEvent, WorkspaceSummary } from '../../../main/api/contract';
+import { DEFAULT_DRAFT, draftGrid, draftToConfig, validateDraft, type ModelDraft } from './model-draft';
 
 export type ViewName = 'workspace' | 'datasets' | 'model' | 'training' | 'gates' | 'fields' | 'rollout' | 'runs' | 'ablations' | 'export';
 
@@ -20,6 +21,11 @@ export interface AppState {
   jobs: Record<string, JobSummary>;
   errors: { id: number; where: string; message: string }[];
   theme: 'light' | 'dark';
+  /** The model builder's configuration; the Training view starts runs from it. */
+  modelDraft: ModelDraft;
+  modelEstimate: { forDraft: ModelDraft; result: ModelEstimate | null; error: string | null; pending: boolean } | null;
+  setModelDraft(d: ModelDraft): void;
+  estimateModel(): Promise<void>;
   setView(v: ViewName): void;
   setTheme(t: 'light' | 'dark'): void;
   connect(api: WorkbenchApi): Promise<void>;
@@ -42,6 +48,25 @@ export const useApp = create<AppState>((set, get) => ({
   jobs: {},
   errors: [],
   theme: 'light',
+  modelDraft: DEFAULT_DRAFT,
+  modelEstimate: null,
+  setModelDraft: (modelDraft) => set({ modelDraft }),
+  async estimateModel() {
+    const { api, modelDraft: draft } = get();
+    if (!api) return;
+    if (Object.keys(validateDraft(draft)).length > 0) {
+      set({ modelEstimate: null });
+      return;
+    }
+    set((s) => ({ modelEstimate: { forDraft: draft, result: s.modelEstimate?.result ?? null, error: null, pending: true } }));
+    try {
+      const result = await api.call('model.estimate', { config: draftToConfig(draft), grid: draftGrid(draft), batch: draft.batch, coordinates: draft.coordinates });
+      // A slower answer for an older draft must not overwrite a newer one.
+      if (get().modelDraft === draft) set({ modelEstimate: { forDraft: draft, result, error: null, pending: false } });
+    } catch (e) {
+      if (get().modelDraft === draft) set({ modelEstimate: { forDraft: draft, result: null, error: e instanceof Error ? e.message : String(e), pending: false } });
+    }
+  },
   setView: (view) => set({ view }),
   setTheme: (theme) => set({ theme }),
   async connect(api) {

@@ -1,0 +1,44 @@
+// model.estimate: the model builder's numbers for a configuration and grid, from the model's own
+// estimate code (main/model/lino/estimate.ts: exact parameter count, FLOPs and memory of one
+// training step fitted to tfjs's allocations), plus a sweep over square grid sizes.
+import { ApiError, type ModelConfig, type ModelEstimate } from '../api/contract';
+import { estimateLino } from '../model/lino/estimate';
+import { parseLinoConfig } from '../model/lino/config';
+
+/** The wasm backend's memory is a 32-bit address space. */
+export const WASM_LIMIT_BYTES = 4 * 1024 ** 3;
+
+export interface EstimateParams {
+  config: ModelConfig;
+  grid: number[];
+  batch: number;
+  coordinates: boolean;
+}
+
+export function modelEstimate(p: EstimateParams): ModelEstimate {
+  if (p.grid.length !== p.config.dims) {
+    throw new ApiError(`model.estimate: grid has ${p.grid.length} axes but the model is ${p.config.dims}D`, 'invalid_params', { field: 'grid' });
+  }
+  // With coordinates on, the pipeline appends one channel per axis to the inputs.
+  const inChannels = p.config.inChannels + (p.coordinates ? p.config.dims : 0);
+  let cfg;
+  try {
+    cfg = parseLinoConfig({ ...p.config, inChannels }, 'model configuration');
+  } catch (e) {
+    throw new ApiError((e as Error).message, 'invalid_params', { field: 'config' });
+  }
+  const e = estimateLino(cfg, p.grid, p.batch);
+  const sides = p.config.dims === 1 ? [64, 128, 256, 512, 1024, 2048, 4096, 8192] : [16, 32, 64, 85, 128, 141, 256, 421, 512];
+  const sweep = sides.map((side) => {
+    const s = estimateLino(cfg, p.config.dims === 1 ? [side] : [side, side], p.batch);
+    return { side, peakBytes: s.peakBytes, trainStepFlops: s.trainStepFlops };
+  });
+  return {
+    ...e,
+    wasmLimitBytes: WASM_LIMIT_BYTES,
+    exceedsWasm: e.peakBytes > WASM_LIMIT_BYTES,
+    source: 'main/model/lino/estimate.ts (exact parameter count; FLOPs and memory fitted to tfjs 4.22)',
+    inChannels,
+    sweep,
+  };
+}

@@ -1,0 +1,56 @@
+// Figures to files: PNG and SVG straight from Plotly.toImage; PDF as a vector conversion of that
+// SVG (svg2pdf.js draws it with jsPDF), so axis titles, tick labels and legends stay text.
+import Plotly from 'plotly.js-dist-min';
+import { jsPDF } from 'jspdf';
+import { svg2pdf } from 'svg2pdf.js';
+import { dataUrlToBytes, utf8Bytes } from './bytes';
+
+export type ImageFormat = 'png' | 'svg' | 'pdf';
+
+export const MIME: Record<ImageFormat, string> = { png: 'image/png', svg: 'image/svg+xml', pdf: 'application/pdf' };
+
+export interface ImageSize {
+  width: number;
+  height: number;
+  /** PNG only: pixel density (2 = twice the pixels for the same layout). */
+  scale: number;
+}
+
+export interface Figure {
+  data: Record<string, unknown>[];
+  layout: Record<string, unknown>;
+}
+
+export async function figureToSvg(figure: Figure, size: ImageSize): Promise<string> {
+  const url = await Plotly.toImage(figure, { format: 'svg', width: size.width, height: size.height });
+  return new TextDecoder().decode(dataUrlToBytes(url).bytes);
+}
+
+/** Converts an SVG document to a one-page PDF of the same size (1 SVG px = 1 pt). */
+export async function svgToPdf(svgText: string, width: number, height: number): Promise<Uint8Array> {
+  const svg = new DOMParser().parseFromString(svgText, 'image/svg+xml').documentElement;
+  if (svg.nodeName !== 'svg') throw new Error('the figure did not render to SVG');
+  const doc = new jsPDF({ orientation: width >= height ? 'landscape' : 'portrait', unit: 'pt', format: [width, height], compress: true });
+  // svg2pdf reads computed styles, so the SVG must be in the document while it converts.
+  const holder = document.createElement('div');
+  holder.setAttribute('aria-hidden', 'true');
+  holder.style.cssText = 'position:absolute;left:-100000px;top:0;width:0;height:0;overflow:hidden';
+  holder.appendChild(svg);
+  document.body.appendChild(holder);
+  try {
+    await svg2pdf(svg, doc, { x: 0, y: 0, width, height });
+  } finally {
+    holder.remove();
+  }
+  return new Uint8Array(doc.output('arraybuffer'));
+}
+
+export async function exportFigure(figure: Figure, format: ImageFormat, size: ImageSize): Promise<Uint8Array> {
+  if (format === 'png') {
+    const url = await Plotly.toImage(figure, { format: 'png', width: size.width, height: size.height, scale: size.scale });
+    return dataUrlToBytes(url).bytes;
+  }
+  const svg = await figureToSvg(figure, size);
+  if (format === 'svg') return utf8Bytes(svg);
+  return svgToPdf(svg, size.width, size.height);
+}

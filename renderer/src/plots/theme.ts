@@ -1,0 +1,36 @@
+// Plot layouts that follow the workbench theme. Exports always use the light (print) theme,
+// so a figure saved from the dark UI drops into a paper unchanged.
+export type PlotTheme = 'light' | 'dark';
+
+export const PLOT_COLORS: Record<PlotTheme, { bg: string; fg: string; grid: string; zero: string; lines: string[] }> = {
+  light: { bg: '#ffffff', fg: '#1b1f24', grid: '#e1e4e8', zero: '#8c959f', lines: ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000'] },
+  dark: { bg: '#0d1117', fg: '#e6edf3', grid: '#30363d', zero: '#6e7681', lines: ['#56b4e9', '#e69f00', '#009e73', '#cc79a7', '#f0e442', '#d55e00', '#ffffff'] },
+};
+
+type Layout = Record<string, any>;
+
+function axis(theme: PlotTheme, a: Layout | undefined): Layout {
+  const c = PLOT_COLORS[theme];
+  return { gridcolor: c.grid, zerolinecolor: c.zero, linecolor: c.zero, automargin: true, ...a, title: typeof a?.title === 'string' ? { text: a.title } : a?.title };
+}
+
+/** Merges theme colours into a layout; the caller's own settings win except colours. */
+export function themedLayout(theme: PlotTheme, layout: Layout = {}): Layout {
+  const c = PLOT_COLORS[theme];
+  const out: Layout = {
+    margin: { l: 60, r: 20, t: 36, b: 50 },
+    ...layout,
+    paper_bgcolor: c.bg,
+    plot_bgcolor: c.bg,
+    font: { family: 'Helvetica, Arial, sans-serif', size: 12, ...layout.font, color: c.fg },
+    colorway: c.lines,
+    legend: { bgcolor: 'rgba(0,0,0,0)', ...layout.legend },
+  };
+  if (typeof layout.title === 'string') out.title = { text: layout.title };
+  for (const key of Object.keys(layout)) {
+    if (/^[xy]axis\d*$/.test(key)) out[key] = axis(theme, layout[key]);
+  }
+  if (!('xaxis' in layout)) out.xaxis = axis(theme, undefined);
+  if (!('yaxis' in layout)) out.yaxis = axis(theme, undefined);
+  return out;
+}

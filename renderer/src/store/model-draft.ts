@@ -1,0 +1,127 @@
+// The model builder's configuration as the user edits it, and its validation. Pure (no React,
+// no API), so the Training view can reuse it and node:test can check it.
+import type { ModelConfig } from '../../../main/api/contract';
+
+export type ComponentName = 'reflection' | 'refraction' | 'scattering';
+export const COMPONENT_NAMES: ComponentName[] = ['reflection', 'refraction', 'scattering'];
+
+export interface ModelDraft {
+  dims: 1 | 2;
+  /** Data channels of the input field(s), before coordinates are appended. */
+  inChannels: number;
+  outChannels: number;
+  width: number;
+  depth: number;
+  scattering: 'efficient' | 'full';
+  components: Record<ComponentName, boolean>;
+  /** Append normalised grid coordinates to the inputs (one channel per axis). */
+  coordinates: boolean;
+  /** Grid points per axis (square grids in 2D). */
+  gridSide: number;
+  batch: number;
+}
+
+/**
+ * Darcy-like defaults, smaller than the paper's (width 128, depth 8) so that a training step fits
+ * the wasm backend's 4 GiB and a CPU trains it in minutes.
+ */
+export const DEFAULT_DRAFT: ModelDraft = {
+  dims: 2,
+  inChannels: 1,
+  outChannels: 1,
+  width: 32,
+  depth: 4,
+  scattering: 'efficient',
+  components: { reflection: true, refraction: true, scattering: true },
+  coordinates: true,
+  gridSide: 64,
+  batch: 4,
+};
+
+export const LIMITS = {
+  inChannels: [1, 64],
+  outChannels: [1, 64],
+  width: [1, 1024],
+  depth: [1, 64],
+  gridSide: [2, 65536],
+  batch: [1, 4096],
+} as const satisfies Record<string, readonly [number, number]>;
+
+export type DraftErrors = Partial<Record<keyof ModelDraft, string>>;
+
+const LABELS: Record<keyof typeof LIMITS, string> = {
+  inChannels: 'Input channels',
+  outChannels: 'Output channels',
+  width: 'Width',
+  depth: 'Depth',
+  gridSide: 'Grid points per axis',
+  batch: 'Batch size',
+};
+
+/** Field-by-field messages, empty when the draft is valid. */
+export function validateDraft(d: ModelDraft): DraftErrors {
+  const errors: DraftErrors = {};
+  for (const key of Object.keys(LIMITS) as (keyof typeof LIMITS)[]) {
+    const v = d[key];
+    const [lo, hi] = LIMITS[key];
+    if (!Number.isInteger(v) || v < lo || v > hi) errors[key] = `${LABELS[key]} must be a whole number from ${lo} to ${hi}`;
+  }
+  if (!COMPONENT_NAMES.some((c) => d.components[c])) errors.components = 'Turn on at least one of reflection, refraction and scattering';
+  return errors;
+}
+
+/** Turning a component off is refused when it is the last one on. */
+export function toggleComponent(d: ModelDraft, c: ComponentName): ModelDraft {
+  const next = { ...d.components, [c]: !d.components[c] };
+  if (!COMPONENT_NAMES.some((k) => next[k])) return d;
+  return { ...d, components: next };
+}
+
+export function enabledComponents(d: ModelDraft): ComponentName[] {
+  return COMPONENT_NAMES.filter((c) => d.components[c]);
+}
+
+/** The contract's ModelConfig (data channels only; coordinates travel as their own flag). */
+export function draftToConfig(d: ModelDraft): ModelConfig {
+  return {
+    dims: d.dims,
+    inChannels: d.inChannels,
+    outChannels: d.outChannels,
+    width: d.width,
+    depth: d.depth,
+    scattering: d.scattering,
+    components: enabledComponents(d),
+  };
+}
+
+export function draftGrid(d: ModelDraft): number[] {
+  return d.dims === 1 ? [d.gridSide] : [d.gridSide, d.gridSide];
+}
+
+/** 1536 -> "1.5 KiB"; binary units, as memory limits are. */
+export function formatBytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${i === 0 ? v : v.toFixed(v < 10 ? 2 : 1)} ${units[i]}`;
+}
+
+/** 1.2e9 -> "1.20 GFLOP". */
+export function formatFlops(n: number): string {
+  const units = ['', 'k', 'M', 'G', 'T', 'P'];
+  let v = n;
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${v.toFixed(i === 0 ? 0 : 2)} ${units[i]}FLOP`;
+}
+
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}

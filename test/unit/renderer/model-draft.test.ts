@@ -1,0 +1,62 @@
+// The model builder's store logic: validation, the at-least-one-component rule, the config it sends.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_DRAFT, draftGrid, draftToConfig, formatBytes, formatFlops, toggleComponent, validateDraft } from '../../../renderer/src/store/model-draft';
+import { parseParams } from '../../../main/api/contract';
+import { useApp } from '../../../renderer/src/store/app-store';
+
+test('the default draft is valid and its config passes the contract', () => {
+  assert.deepEqual(validateDraft(DEFAULT_DRAFT), {});
+  const p = parseParams('model.estimate', { config: draftToConfig(DEFAULT_DRAFT), grid: draftGrid(DEFAULT_DRAFT), batch: DEFAULT_DRAFT.batch, coordinates: true });
+  assert.deepEqual(p.config.components, ['reflection', 'refraction', 'scattering']);
+  assert.deepEqual(p.grid, [64, 64]);
+});
+
+test('validation names each bad field with its range', () => {
+  const e = validateDraft({ ...DEFAULT_DRAFT, width: 0, depth: 2.5, gridSide: Number.NaN });
+  assert.match(e.width!, /Width must be a whole number from 1 to 1024/);
+  assert.match(e.depth!, /Depth/);
+  assert.match(e.gridSide!, /Grid points per axis/);
+  assert.equal(e.batch, undefined);
+});
+
+test('the last component on cannot be turned off; others toggle', () => {
+  let d = toggleComponent(DEFAULT_DRAFT, 'reflection');
+  d = toggleComponent(d, 'refraction');
+  assert.deepEqual(draftToConfig(d).components, ['scattering']);
+  assert.equal(toggleComponent(d, 'scattering'), d, 'refused: returns the same draft');
+  assert.deepEqual(draftToConfig(toggleComponent(d, 'reflection')).components, ['reflection', 'scattering']);
+  assert.match(validateDraft({ ...d, components: { reflection: false, refraction: false, scattering: false } }).components!, /at least one/);
+  assert.throws(() => parseParams('model.estimate', { config: { ...draftToConfig(d), components: [] }, grid: [8, 8] }), /components/);
+});
+
+test('formatting of bytes and FLOPs', () => {
+  assert.equal(formatBytes(512), '512 B');
+  assert.equal(formatBytes(1536), '1.50 KiB');
+  assert.equal(formatBytes(5 * 1024 ** 3), '5.00 GiB');
+  assert.equal(formatFlops(2.5e9), '2.50 GFLOP');
+});
+
+test('store: the chosen config lives in zustand and an estimate answers for the draft it was asked for', async () => {
+  const answers: unknown[] = [];
+  const api = {
+    async call(method: string, params: any) {
+      answers.push([method, params]);
+      return { params: 42, forwardFlops: 1, trainStepFlops: 3, paramStateBytes: 16, activationBytes: 8, peakBytes: 24, wasmLimitBytes: 4 * 1024 ** 3, exceedsWasm: false, source: 'test', inChannels: 3, sweep: [] };
+    },
+    onEvent: () => () => {},
+  };
+  useApp.setState({ api: api as never });
+  const draft = { ...DEFAULT_DRAFT, width: 32 };
+  useApp.getState().setModelDraft(draft);
+  await useApp.getState().estimateModel();
+  assert.equal(useApp.getState().modelDraft.width, 32);
+  assert.equal(useApp.getState().modelEstimate?.result?.params, 42);
+  assert.equal(useApp.getState().modelEstimate?.forDraft, draft);
+  assert.deepEqual(answers[0], ['model.estimate', { config: draftToConfig(draft), grid: [64, 64], batch: 4, coordinates: true }]);
+  // an invalid draft asks nothing and clears the estimate
+  useApp.getState().setModelDraft({ ...draft, width: -1 });
+  await useApp.getState().estimateModel();
+  assert.equal(answers.length, 1);
+  assert.equal(useApp.getState().modelEstimate, null);
+});
