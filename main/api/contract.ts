@@ -118,6 +118,8 @@ export const DataSpec = z.discriminatedUnion('kind', [
     seed: z.number().int().min(0).optional(),
     ...pipelineFields(),
   }).strict(),
+  /** A prepared dataset stored in the workspace (datasets/<id>/, main/data/dataset-store.ts). */
+  z.object({ kind: z.literal('dataset'), id: z.string().min(1).max(200) }).strict(),
   /** A data file (.mat, .npy, .npz, .h5) or airfoil folder, prepared by the data pipeline. */
   z.object({
     kind: z.literal('file'),

@@ -1,7 +1,7 @@
 // Evaluation of a stored run: rebuild its model from config.json, load a checkpoint's weights,
 // prepare its data (at the training resolution and at any others), evaluate a split.
 // Data at another resolution are re-encoded with the checkpoint's (training) normalizer.
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { EvaluationResult } from '../api/contract';
 import type { RunHandle } from '../runs/run-store';
 import { loadCheckpoint, type CheckpointName } from '../runs/checkpoint';
@@ -49,7 +49,8 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
   const trainStats = ck.state.normalizer as { x: Stats; y: Stats; eps: number; applied: boolean };
   const splitName = o.split ?? 'val';
   const dataSpec = o.data ?? cfg.data;
-  const base = await loadTrainData(dataSpec, { signal: o.signal });
+  const workspace = resolve(run.dir, '..', '..');
+  const base = await loadTrainData(dataSpec, { signal: o.signal, workspace });
   const model = modelFor(cfg, base);
   try {
     const weights = { tensors: new Map([...ck.weights].map(([k, e]) => [k, { dtype: 'F32' as const, shape: [...e.shape], bytes: new Uint8Array(e.data.buffer, e.data.byteOffset, e.data.byteLength) }])), metadata: {} };
@@ -64,7 +65,7 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
       if (k > 0) {
         const r = extra[k - 1]!;
         const spec = dataSpec.kind === 'synthetic' ? { ...dataSpec, grid: dataSpec.grid.map(() => r) } : { ...dataSpec, resolution: r };
-        data = await loadTrainData(spec as typeof dataSpec, { signal: o.signal });
+        data = await loadTrainData(spec as typeof dataSpec, { signal: o.signal, workspace });
       }
       const split = data[splitName];
       if (!split || split.x.shape[0] === 0) throw new Error(`evaluate: the '${splitName}' split of this run's data is empty`);

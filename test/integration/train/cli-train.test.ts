@@ -42,6 +42,27 @@ test('lino train: tiny generated Darcy run from a config file, loss decreases, f
   assert.match(e.stdout, /best sample \d+ .* median \d+ .* worst \d+/);
 });
 
+test('lino train + eval: tiny generated Navier-Stokes rollout, loss decreases, per-step curve printed', () => {
+  const cfg = join(ws.path, 'ns.json');
+  writeFileSync(cfg, JSON.stringify({
+    name: 'cli ns',
+    model: { width: 8, depth: 1 },
+    data: { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny', samples: 4, frames: 6, train: 3, val: 1, tIn: 3, tOut: 3, resolution: 16 },
+    epochs: 3,
+    batchSize: 1,
+    optimizer: { lr: 5e-3 },
+  }));
+  const r = lino('train', '--config', cfg, '--workspace', ws.path, '--id', 'ns-cli');
+  assert.equal(r.status, 0, r.stderr + r.stdout);
+  const losses = [...r.stdout.matchAll(/epoch \d+\/3 {2}train loss ([0-9.e+-]+)/g)].map((m) => Number(m[1]));
+  assert.ok(losses.length === 3 && losses[2]! < losses[0]!, `train loss ${losses.join(' -> ')}`);
+  assert.match(r.stdout, /per-step val relL2 \(decoded\): (\S+±\S+\s+){2}\S+±\S+/);
+  const e = lino('eval', '--run', join(ws.path, 'runs/ns-cli'), '--checkpoint', 'last', '--steps', '2');
+  assert.equal(e.status, 0, e.stderr + e.stdout);
+  assert.match(e.stdout, /step {3}1 .*\n.*step {3}2 /);
+  assert.doesNotMatch(e.stdout, /step {3}3 /);
+});
+
 test('lino train refuses a bad configuration naming the field', () => {
   const cfg = join(ws.path, 'bad.json');
   writeFileSync(cfg, JSON.stringify({ data: { kind: 'synthetic', grid: [8, 8], train: 4, val: 2 }, batchSize: 0 }));
