@@ -65,7 +65,8 @@ test('a tiny generated Darcy run trains in the engine with decreasing loss; metr
   const file = (await service.call('runs.metrics', { id: runId, type: 'step' })) as { records: StepMetrics[] };
   assert.equal(file.records.length, 4 * 3);
   assert.deepEqual(streamed.map((s) => s.step), file.records.map((s) => s.step), 'every step reaches the views');
-  for (let i = 1; i < mine.length; i++) assert.ok(mine[i]!.t - mine[i - 1]!.t >= 40, `metrics messages ${mine[i]!.t - mine[i - 1]!.t} ms apart`);
+  // At most 20 messages a second (measured where they arrive, so allow for transport jitter).
+  for (let i = 0; i + 20 < mine.length; i++) assert.ok(mine[i + 20]!.t - mine[i]!.t >= 900, `21 metrics messages within ${mine[i + 20]!.t - mine[i]!.t} ms`);
   const epochs = mine.map((x) => (x.e as Extract<WorkbenchEvent, { type: 'metrics' }>).epoch).filter(Boolean);
   assert.equal(epochs.length, 4);
   assert.ok(epochs[3]!.train.loss < epochs[0]!.train.loss, `train loss ${epochs[0]!.train.loss} -> ${epochs[3]!.train.loss}`);
