@@ -236,6 +236,8 @@ export const EpochMetrics = z.object({
   best: z.boolean(),
   bestEpoch: z.number(),
   bestValRelL2: z.number(),
+  bestTestRelL2: z.number().optional(),
+  bestTestRelL2Decoded: z.number().optional(),
   samplesPerSec: z.number(),
   epochSeconds: z.number(),
   etaSeconds: z.number(),

@@ -18,6 +18,40 @@ const fmtTime = (s: number) => {
 };
 const sci = (v: number) => v.toExponential(3);
 
+interface GroupFlags { config?: string; workspace?: string; backend?: string; id?: string; seeds?: string; quiet?: boolean }
+
+const meanStd = (v: number[]) => {
+  const m = v.reduce((a, b) => a + b, 0) / v.length;
+  const sd = v.length > 1 ? Math.sqrt(v.reduce((a, b) => a + (b - m) ** 2, 0) / (v.length - 1)) : 0;
+  return `${sci(m)} ± ${sci(sd)}`;
+};
+
+/** Trains the configuration once per seed, one run after another, and summarizes the group. */
+async function runGroup(values: GroupFlags): Promise<number> {
+  const n = Number(values.seeds);
+  if (!Number.isInteger(n) || n < 1 || n > 100) throw new Error(`--seeds is '${values.seeds}', expected an integer 1..100`);
+  if (!values.config) throw new Error('--seeds needs --config FILE');
+  const raw = JSON.parse(readFileSync(values.config, 'utf8'));
+  const base = parseRunConfig(raw, values.config);
+  const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
+  const store = new RunStore(ws.dir('runs'));
+  await selectBackend(values.backend ?? base.backend);
+  const group = values.id ?? `${(base.name ?? 'group').replace(/[^A-Za-z0-9._-]+/g, '-')}-${Date.now().toString(36)}`;
+  const rows: { seed: number; id: string; state: string; best: number; bestDec: number; epoch: number; test?: number }[] = [];
+  for (let i = 0; i < n; i++) {
+    const seed = base.seed + i;
+    const run = store.create({ ...base, name: `${base.name ?? group} (seed ${seed})`, seed } as unknown as Record<string, unknown>, `${group}-s${seed}`);
+    const t0 = Date.now();
+    const out = await trainRun(run, { workspace: ws.path });
+    const epochs = run.readMetrics().records.filter((r) => r.type === 'epoch') as unknown as EpochRecord[];
+    const best = epochs.reduce((a, b) => (b.val.relL2 < a.val.relL2 ? b : a), epochs[0]!);
+    rows.push({ seed, id: run.id, state: out.state, best: best.val.relL2, bestDec: best.val.relL2Decoded, epoch: best.epoch, ...(best.test ? { test: best.test.relL2 } : {}) });
+    console.log(`seed ${seed}: ${out.state}, best val relL2 ${sci(best.val.relL2)} (decoded ${sci(best.val.relL2Decoded)}) at epoch ${best.epoch}${best.test ? `, test ${sci(best.test.relL2)}` : ''}  [${run.id}, ${fmtTime((Date.now() - t0) / 1000)}]`);
+  }
+  console.log(`\ngroup ${group} (${n} seeds): best val relL2 ${meanStd(rows.map((r) => r.best))} (normalized, paper)  ${meanStd(rows.map((r) => r.bestDec))} (decoded, FNO)` + (rows.every((r) => r.test !== undefined) ? `; test at best epoch ${meanStd(rows.map((r) => r.test!))}` : ''));
+  return rows.every((r) => r.state === 'done') ? 0 : 1;
+}
+
 const command: CliCommand = {
   summary: 'train a run headless (progress bar, ETA, final metrics)',
   usage: `lino train --config run.json [--workspace DIR] [--backend NAME] [--id ID] [--quiet]
@@ -27,7 +61,9 @@ lino train --resume ID [--workspace DIR] [--backend NAME]
              e.g. {"name": "darcy", "data": {"kind": "generate", "benchmark": "darcy", "preset": "quick"},
                    "model": {"width": 32, "depth": 4}, "epochs": 50}
   --workspace  folder holding runs/ (default: ~/LiNO-Workbench)
-  --resume     continue a stopped or interrupted run from its checkpoints/last`,
+  --resume     continue a stopped or interrupted run from its checkpoints/last
+  --seeds N    a run group: the same configuration with seeds seed, seed+1, ... (one run each),
+               then the best validation relL2 as mean ± std over the seeds`,
   async run(argv) {
     const { values } = parseFlags(argv, {
       config: { type: 'string' },
@@ -36,7 +72,9 @@ lino train --resume ID [--workspace DIR] [--backend NAME]
       resume: { type: 'string' },
       id: { type: 'string' },
       quiet: { type: 'boolean', default: false },
+      seeds: { type: 'string' },
     });
+    if (values.seeds !== undefined) return runGroup(values as GroupFlags);
     if (!values.config === !values.resume) throw new Error('give exactly one of --config FILE or --resume ID');
     const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
     const store = new RunStore(ws.dir('runs'));
@@ -119,7 +157,7 @@ lino train --resume ID [--workspace DIR] [--backend NAME]
         const v = lastEpoch.val;
         console.log(`final   train loss ${sci(lastEpoch.train.loss)}  val relL2 ${sci(v.relL2)} (normalized, paper)  ${sci(v.relL2Decoded)} (decoded, FNO)  val mse ${sci(v.mse)}`);
         if (v.steps) console.log(`per-step val relL2 (decoded): ${v.steps.mean.map((m, i) => `${sci(m)}±${v.steps!.std[i]!.toExponential(1)}`).join('  ')}`);
-        console.log(`best    val relL2 ${sci(lastEpoch.bestValRelL2)} at epoch ${lastEpoch.bestEpoch}` + (lastEpoch.test ? `; test relL2 at this epoch ${sci(lastEpoch.test.relL2)}` : ''));
+        console.log(`best    val relL2 ${sci(lastEpoch.bestValRelL2)} at epoch ${lastEpoch.bestEpoch}` + (lastEpoch.bestTestRelL2 !== undefined ? `; test relL2 at that epoch ${sci(lastEpoch.bestTestRelL2)} (decoded ${sci(lastEpoch.bestTestRelL2Decoded!)})` : ''));
       }
       console.log(`checkpoints: ${join(run.dir, 'checkpoints')}`);
       return result.state === 'done' || result.state === 'stopped' ? 0 : 1;

@@ -103,9 +103,21 @@ test('pause holds the run between steps; resume continues; stop ends it resumabl
   const b = (await service.call('train.start', { config: { ...cfg, epochs: 2, name: 'second' } })) as { runId: string };
   await waitFor(() => events.slice(from).some((x) => x.e.type === 'metrics' && x.e.runId === a.runId && x.e.steps.length > 0), 60_000, 'first steps');
   assert.deepEqual(await service.call('train.pause', { id: a.runId }), { ok: true });
-  await new Promise((r) => setTimeout(r, 400));
-  const st = (await service.call('runs.get', { id: a.runId })) as { status: { state: string } };
-  assert.equal(st.status.state, 'paused');
+  try {
+    // The pause takes effect at the next step boundary.
+    let state = '';
+    const t0 = Date.now();
+    while (state !== 'paused' && Date.now() - t0 < 60_000) {
+      state = ((await service.call('runs.get', { id: a.runId })) as { status: { state: string } }).status.state;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(state, 'paused');
+  } catch (e) {
+    await service.call('train.stop', { id: a.runId });
+    await service.call('train.stop', { id: b.runId });
+    throw e;
+  }
+  await new Promise((r) => setTimeout(r, 100));
   const n0 = events.filter((x) => x.e.type === 'metrics' && x.e.runId === a.runId).length;
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(events.filter((x) => x.e.type === 'metrics' && x.e.runId === a.runId).length, n0, 'no steps while paused');
