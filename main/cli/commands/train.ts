@@ -40,7 +40,7 @@ async function runGroup(values: GroupFlags): Promise<number> {
   const rows: { seed: number; id: string; state: string; best: number; bestDec: number; epoch: number; test?: number }[] = [];
   for (let i = 0; i < n; i++) {
     const seed = base.seed + i;
-    const run = store.create({ ...base, name: `${base.name ?? group} (seed ${seed})`, seed } as unknown as Record<string, unknown>, `${group}-s${seed}`);
+    const run = store.create({ ...base, name: `${base.name ?? group} (seed ${seed})`, seed, group } as unknown as Record<string, unknown>, `${group}-s${seed}`);
     const t0 = Date.now();
     const out = await trainRun(run, { workspace: ws.path });
     const epochs = run.readMetrics().records.filter((r) => r.type === 'epoch') as unknown as EpochRecord[];

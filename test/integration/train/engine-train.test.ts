@@ -159,3 +159,16 @@ test('a tiny generated Navier-Stokes run: engine killed mid-run, listed interrup
   assert.match(cfg.resolvedData.contentHash, /^[0-9a-f]{64}$/);
   assert.match(cfg.resolvedData.normalization.scope, /apart/, 'the release\'s separate normalizer by default');
 });
+
+test('a run group trains one run per seed and reports mean ± std of the best validation error', async () => {
+  const from = events.length;
+  const r = (await service.call('train.start', { config: tiny({ epochs: 2, seed: 7, group: 'g1', data: { kind: 'synthetic', grid: [8, 8], train: 4, val: 2 } }), seeds: 2 })) as { group: { runId: string }[] };
+  assert.equal(r.group.length, 2);
+  for (const g of r.group) assert.equal((await runEnd(g.runId, from)).state, 'done');
+  const sum = (await service.call('runs.group', { group: 'g1' })) as { runs: { seed: number; valRelL2: number }[]; valRelL2: { mean: number; std: number } };
+  assert.deepEqual(sum.runs.map((x) => x.seed).sort(), [7, 8]);
+  const v = sum.runs.map((x) => x.valRelL2);
+  assert.ok(v[0] !== v[1], 'different seeds, different runs');
+  assert.ok(Math.abs(sum.valRelL2.mean - (v[0]! + v[1]!) / 2) < 1e-12);
+  assert.ok(sum.valRelL2.std > 0);
+});
