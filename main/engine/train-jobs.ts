@@ -223,7 +223,7 @@ export class TrainingJobs {
       let out: RunOutcome | null = null;
       if (!this.inThread) {
         const r = await this.inWorker({ workspace, runId, ...(cfgBackend ? { backend: cfgBackend } : {}) }, hooks);
-        if (r === 'backend-failed') hooks.onLog('the training worker could not start its backend; training in the engine thread');
+        if (r === 'backend-failed') hooks.onLog('the training worker could not start (or could not load a backend); training in the engine thread');
         else out = r;
       }
       if (!out) {
@@ -275,7 +275,9 @@ export class TrainingJobs {
       hooks.signal.addEventListener('abort', onAbort);
       if (hooks.signal.aborted) onAbort();
       if (this.gates.has(input.runId)) worker.postMessage({ type: 'pause' } satisfies ToTrainWorker);
+      let started = false; // the worker loaded and chose its backend
       worker.on('message', (m: FromTrainWorker) => {
+        if (m.type === 'backend') started = true;
         switch (m.type) {
           case 'step': return hooks.onStep(m.step);
           case 'epoch': return hooks.onEpoch(m.epoch);
@@ -286,8 +288,10 @@ export class TrainingJobs {
           default: return undefined;
         }
       });
-      worker.on('error', (e) => settle(() => reject(e)));
-      worker.on('exit', (code) => settle(() => reject(new Error(`the training worker exited (code ${code}) before finishing`))));
+      // A worker that cannot even load (a bundle without its entry, a native backend that refuses
+      // worker threads) falls back to the engine thread; one that dies while training fails the job.
+      worker.on('error', (e) => settle(() => (started ? reject(e) : resolve('backend-failed'))));
+      worker.on('exit', (code) => settle(() => (started ? reject(new Error(`the training worker exited (code ${code}) before finishing`)) : resolve('backend-failed'))));
     });
   }
 
