@@ -27,7 +27,7 @@ export const EngineInfo = z.object({
 });
 export type EngineInfo = z.infer<typeof EngineInfo>;
 
-export const JobKind = z.enum(['selftest']);
+export const JobKind = z.enum(['selftest', 'train', 'evaluate']);
 export type JobKind = z.infer<typeof JobKind>;
 
 export const JobState = z.enum(['queued', 'running', 'done', 'failed', 'cancelled']);
@@ -72,6 +72,199 @@ export const HostInfo = z.object({
   version: z.string(),
 });
 export type HostInfo = z.infer<typeof HostInfo>;
+
+// ---- Training (main/train, main/runs) ----------------------------------------------------------
+
+/** Pipeline options shared by the data specs that go through main/data/pipeline.ts. */
+function pipelineFields() {
+  return {
+    /** Split sizes; default: the release's (scaled 80/20 when the source is smaller). Seed 42. */
+    train: z.number().int().min(1).optional(),
+    val: z.number().int().min(1).optional(),
+    test: z.number().int().min(0).optional(),
+    splitSeed: z.number().int().optional(),
+    /** Training resolution (resize as the release does); default: the release's per benchmark. */
+    resolution: z.union([z.number().int().min(2), z.array(z.number().int().min(2))]).optional(),
+    /** Navier-Stokes: history and rollout lengths; normalizer 'separate' (the release's, default) or 'shared'. */
+    tIn: z.number().int().min(1).optional(),
+    tOut: z.number().int().min(1).optional(),
+    nsNormalizer: z.enum(['separate', 'shared']).default('separate'),
+  };
+}
+
+/** Where a run's data comes from. 'synthetic' is a smooth analytic map for smoke tests, not a benchmark. */
+export const DataSpec = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('synthetic'),
+    task: z.enum(['operator', 'autoregressive']).default('operator'),
+    grid: z.array(z.number().int().min(2).max(1024)).min(1).max(2),
+    train: z.number().int().min(1),
+    val: z.number().int().min(1),
+    test: z.number().int().min(0).default(0),
+    seed: z.number().int().default(0),
+    /** autoregressive: history frames in, frames rolled out. */
+    tIn: z.number().int().min(1).default(3),
+    tOut: z.number().int().min(1).default(3),
+  }).strict(),
+  /** A benchmark made by the generators (main/data/generate), prepared by the data pipeline. */
+  z.object({
+    kind: z.literal('generate'),
+    benchmark: z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil']),
+    preset: z.enum(['tiny', 'quick', 'paper']).default('quick'),
+    /** Generator overrides. */
+    samples: z.number().int().min(2).optional(),
+    generateResolution: z.number().int().min(2).optional(),
+    frames: z.number().int().min(2).optional(),
+    seed: z.number().int().min(0).optional(),
+    ...pipelineFields(),
+  }).strict(),
+  /** A data file (.mat, .npy, .npz, .h5) or airfoil folder, prepared by the data pipeline. */
+  z.object({
+    kind: z.literal('file'),
+    path: z.string().min(1).max(4096),
+    benchmark: z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil', 'custom']),
+    input: z.array(z.string()).optional(),
+    target: z.string().optional(),
+    ...pipelineFields(),
+  }).strict(),
+]);
+export type DataSpec = z.infer<typeof DataSpec>;
+
+/** A run's configuration (defaults = the paper's protocol); stored as runs/<id>/config.json. */
+export const TrainConfig = z.object({
+  name: z.string().max(200).optional(),
+  /** Set by the run store. */
+  id: z.string().optional(),
+  createdAt: z.string().optional(),
+  /** Recorded on first start: the dataset's id, content hash, grid, split sizes and normalizer. */
+  resolvedData: z.record(z.string(), z.unknown()).optional(),
+  model: z.object({
+    kind: z.literal('lino').default('lino'),
+    width: z.number().int().min(1).max(4096).default(128),
+    depth: z.number().int().min(1).max(64).default(8),
+    scattering: z.enum(['efficient', 'full', 'standard']).default('efficient'),
+    components: z.array(z.enum(['reflection', 'refraction', 'scattering'])).min(1).default(['reflection', 'refraction', 'scattering']),
+  }).strict().prefault({}),
+  data: DataSpec,
+  epochs: z.number().int().min(1).max(100_000).default(500),
+  batchSize: z.number().int().min(1).max(4096).default(4),
+  /** Samples per forward/backward; gradients accumulate to the whole batch. 'auto' = the largest that fits. */
+  microBatch: z.union([z.number().int().min(1), z.literal('auto')]).default('auto'),
+  /** Split, shuffling and initialization. */
+  seed: z.number().int().default(42),
+  optimizer: z.object({
+    lr: z.number().positive().default(1e-3),
+    weightDecay: z.number().min(0).default(1e-5),
+    beta1: z.number().min(0).max(1).default(0.9),
+    beta2: z.number().min(0).max(1).default(0.999),
+    eps: z.number().positive().default(1e-8),
+  }).strict().prefault({}),
+  /** Global-norm gradient clipping; 0 turns it off. */
+  clipNorm: z.number().min(0).default(1.0),
+  schedule: z.object({ stepSize: z.number().int().min(1).default(5), gamma: z.number().positive().default(0.96) }).strict().prefault({}),
+  /** Autoregressive runs: recompute each rollout step's forward during backward (bounded memory). */
+  rollout: z.object({ checkpointing: z.boolean().default(true) }).strict().prefault({}),
+  /** Force a backend (tensorflow-gpu, tensorflow, wasm, cpu); default: the engine's choice. */
+  backend: z.string().optional(),
+}).strict();
+export type TrainConfig = z.infer<typeof TrainConfig>;
+export type TrainConfigInput = z.input<typeof TrainConfig>;
+
+export const RunState = z.enum(['queued', 'running', 'paused', 'done', 'failed', 'stopped', 'interrupted']);
+export type RunState = z.infer<typeof RunState>;
+export const RunSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  state: RunState,
+  createdAt: z.string(),
+  reason: z.string().optional(),
+  epochsDone: z.number(),
+  epochs: z.number().nullable(),
+  bestValRelL2: z.number().nullable(),
+  bestEpoch: z.number().nullable(),
+  backend: z.string().nullable(),
+});
+export type RunSummary = z.infer<typeof RunSummary>;
+
+export const RunStatus = z.object({
+  state: RunState,
+  pid: z.number().nullable(),
+  updatedAt: z.string(),
+  reason: z.string().optional(),
+  epoch: z.number().optional(),
+  step: z.number().optional(),
+  backend: z.string().optional(),
+});
+
+/** One optimizer step (metrics.jsonl type 'step'). */
+export const StepMetrics = z.object({
+  type: z.literal('step'),
+  epoch: z.number(),
+  step: z.number(),
+  loss: z.number(),
+  relL2: z.number(),
+  lr: z.number(),
+  gradNorm: z.number(),
+  stepMs: z.number(),
+});
+export type StepMetrics = z.infer<typeof StepMetrics>;
+
+export const SplitMetrics = z.object({
+  mse: z.number(),
+  relL2: z.number(),
+  relL2Decoded: z.number(),
+  steps: z.object({ mean: z.array(z.number()), std: z.array(z.number()) }).optional(),
+  stepMeanRelL2: z.number().optional(),
+});
+
+/** One epoch (metrics.jsonl type 'epoch'): train/val(/test) metrics, gate statistics, block scalars, throughput. */
+export const EpochMetrics = z.object({
+  type: z.literal('epoch'),
+  epoch: z.number(),
+  lr: z.number(),
+  train: z.object({ loss: z.number(), relL2: z.number() }),
+  val: SplitMetrics,
+  test: SplitMetrics.optional(),
+  blocks: z.array(z.object({
+    components: z.array(z.string()),
+    alphaMean: z.array(z.number()),
+    alphaStd: z.array(z.number()),
+    scalars: z.record(z.string(), z.number()),
+  })),
+  best: z.boolean(),
+  bestEpoch: z.number(),
+  bestValRelL2: z.number(),
+  samplesPerSec: z.number(),
+  epochSeconds: z.number(),
+  etaSeconds: z.number(),
+  peakRssBytes: z.number(),
+  tfBytes: z.number(),
+  backend: z.string(),
+});
+export type EpochMetrics = z.infer<typeof EpochMetrics>;
+
+export const MetricsRecord = z.union([StepMetrics, EpochMetrics]);
+
+export const EvaluationResult = z.object({
+  runId: z.string(),
+  checkpoint: z.enum(['best', 'last']),
+  epoch: z.number(),
+  split: z.enum(['train', 'val', 'test']),
+  resolutions: z.array(z.object({
+    grid: z.array(z.number()),
+    n: z.number(),
+    metrics: SplitMetrics,
+    /** Sample indices (rows of the split) sorted by relL2 on normalized fields, best first. */
+    order: z.array(z.number()),
+    perSample: z.array(z.object({ index: z.number(), relL2: z.number(), relL2Decoded: z.number(), mse: z.number() })),
+    best: z.number(),
+    median: z.number(),
+    worst: z.number(),
+    /** Decoded predictions as .npy in the workspace's exports folder, when asked for. */
+    predictionsFile: z.string().optional(),
+  })),
+});
+export type EvaluationResult = z.infer<typeof EvaluationResult>;
 
 const empty = z.object({}).strict();
 
@@ -167,6 +360,41 @@ export const methods = {
       .strict(),
     result: ModelEstimate,
   },
+  /** Runs of the workspace (an interrupted run lists as such and can resume). */
+  'runs.list': { params: empty, result: z.array(RunSummary) },
+  'runs.get': {
+    params: z.object({ id: z.string().max(128) }).strict(),
+    result: z.object({ summary: RunSummary, config: z.record(z.string(), z.unknown()), status: RunStatus }),
+  },
+  /** Parsed metrics.jsonl from record `offset` (torn lines skipped); `next` is the offset to ask for next. */
+  'runs.metrics': {
+    params: z.object({ id: z.string().max(128), offset: z.number().int().min(0).default(0), type: z.enum(['step', 'epoch', 'all']).default('all') }).strict(),
+    result: z.object({ records: z.array(MetricsRecord), next: z.number(), skipped: z.number() }),
+  },
+  'runs.delete': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
+  /** Evaluate a checkpoint (an 'evaluate' job; its result is an EvaluationResult). */
+  'runs.evaluate': {
+    params: z.object({
+      id: z.string().max(128),
+      checkpoint: z.enum(['best', 'last']).default('best'),
+      split: z.enum(['train', 'val', 'test']).default('val'),
+      /** Other training resolutions to evaluate at (resolution transfer); the training one is always included. */
+      resolutions: z.array(z.number().int().min(2).max(4096)).max(8).default([]),
+      /** Autoregressive: rollout length (default: the run's T_out). */
+      rolloutSteps: z.number().int().min(1).max(1000).optional(),
+      exportPredictions: z.boolean().default(false),
+    }).strict(),
+    result: JobSummary,
+  },
+  /** Queue a new run (config) or resume an existing one (resume: run id) from its last checkpoint. */
+  'train.start': {
+    params: z.union([z.object({ config: TrainConfig }).strict(), z.object({ resume: z.string().max(128) }).strict()]),
+    result: z.object({ runId: z.string(), job: JobSummary }),
+  },
+  'train.pause': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
+  /** Continue a paused run, or queue an interrupted/stopped run to resume from its last checkpoint. */
+  'train.resume': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean(), job: JobSummary.optional() }) },
+  'train.stop': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
 } as const;
 
 export type MethodName = keyof typeof methods;
@@ -178,6 +406,13 @@ export const WorkbenchEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('job'), job: JobSummary }),
   z.object({ type: z.literal('engine'), state: z.enum(['starting', 'ready', 'crashed', 'restarting']), detail: z.string().optional(), pid: z.number().optional() }),
   z.object({ type: z.literal('log'), level: z.enum(['info', 'warn', 'error']), message: z.string() }),
+  /**
+   * Live training metrics. 'steps' carries every step since the previous message (sent at most
+   * 20 times a second, nothing dropped); 'epoch' one epoch's record; metrics.jsonl has them all.
+   */
+  z.object({ type: z.literal('metrics'), runId: z.string(), steps: z.array(StepMetrics), epoch: EpochMetrics.optional() }),
+  /** A run changed state (queued, running, paused, done, failed, stopped). */
+  z.object({ type: z.literal('run'), runId: z.string(), state: RunState, reason: z.string().optional(), epoch: z.number().optional(), step: z.number().optional() }),
 ]);
 export type WorkbenchEvent = z.infer<typeof WorkbenchEvent>;
 

@@ -103,10 +103,7 @@ async function openSource(source: DataSource, benchmark: DatasetBenchmark, budge
       if (!v) throw new DataError(label, n, 'no such variable', Object.keys(vars).map((k) => `'${k}'`).join(', '));
       return memorySource(n, label, v);
     };
-    const desc: SourceDescription = source.kind === 'generated'
-      ? { kind: 'generated', benchmark: source.dataset.benchmark, input: inputNames, target: targetName, generator: source.dataset.manifest }
-      : { kind: 'arrays', name: source.name, input: inputNames, target: targetName };
-    return { desc, input: inputNames.map(get), target: get(targetName), close() {} };
+    return { desc: describeSource(source, benchmark), input: inputNames.map(get), target: get(targetName), close() {} };
   }
   const path = resolve(source.path);
   const f: DataFile = await openDataFile(path);
@@ -168,19 +165,26 @@ function squeezeRest(shape: readonly number[]): number[] {
 }
 
 export function cacheKeyFor(desc: SourceDescription, options: PipelineOptions): string {
-  const ident = desc.kind === 'generated' ? { ...desc, generator: desc.generator } : desc;
+  // the detected format is not part of the identity (it is known only after opening the file)
+  const ident = desc.kind === 'file' ? { ...desc, format: '' } : desc;
   return createHash('sha256').update(JSON.stringify({ v: 1, source: ident, options })).digest('hex');
 }
 
-function describeSourceQuick(source: DataSource, benchmark: DatasetBenchmark): SourceDescription | null {
-  // what identifies a file source without opening it (for the store's cache lookup)
-  if (source.kind !== 'file') return null;
+/**
+ * What identifies a source for the cache, without reading its data: a file by path, size and
+ * modification time; generated data by its generator manifest; arrays by name.
+ */
+export function describeSource(source: DataSource, benchmark: DatasetBenchmark): SourceDescription {
   const d = DEFAULT_VARIABLES[benchmark];
+  const input = source.input ?? d?.input ?? [];
+  const target = source.target ?? d?.target ?? '';
+  if (source.kind === 'generated') return { kind: 'generated', benchmark: source.dataset.benchmark, input, target, generator: source.dataset.manifest };
+  if (source.kind === 'arrays') return { kind: 'arrays', name: source.name, input, target };
   const path = resolve(source.path);
-  const st = statSync(path);
-  return { kind: 'file', path, format: '', size: st.size, mtimeMs: Math.floor(st.mtimeMs), input: source.input ?? d?.input ?? [], target: source.target ?? d?.target ?? '' };
+  let st;
+  try { st = statSync(path); } catch (err) { throw new DataError(path, '', `cannot open: ${(err as Error).message}`); }
+  return { kind: 'file', path, format: '', size: st.size, mtimeMs: Math.floor(st.mtimeMs), input, target };
 }
-export { describeSourceQuick };
 
 export async function prepareDataset(source: DataSource, options: PipelineOptions, hooks: PipelineHooks = {}): Promise<PreparedDataset> {
   const benchmark = options.benchmark;
@@ -286,7 +290,7 @@ export async function prepareDataset(source: DataSource, options: PipelineOption
     const xChannels = isNS ? Array.from({ length: ns.tIn }, (_, t) => `${src.target.name}[t${t}]`) : src.input.map((s) => s.name);
     const yChannels = isNS ? Array.from({ length: ns.tOut }, (_, t) => `${src.target.name}[t${ns.tIn + t}]`) : [src.target.name];
     const resolved: PipelineOptions = { ...options, resolution: res, resizeMode: mode, coords, normalize: applied, ...(isNS ? { ns: { normalizer: 'shared', ...ns } } : {}) };
-    const cacheKey = cacheKeyFor(src.desc.kind === 'file' ? { ...src.desc, format: '' } : src.desc, options);
+    const cacheKey = cacheKeyFor(src.desc, options);
     const manifest: DatasetManifest = {
       format: 'lino-dataset', version: 1,
       id: `${benchmark}-${cacheKey.slice(0, 12)}`,

@@ -6,6 +6,9 @@ import { JobQueue } from './jobs';
 import { initBackend, tf } from './tf-runtime';
 import { runSelfTest } from './selftest-job';
 import { modelEstimate } from './model-estimate';
+import { TrainingJobs } from './train-jobs';
+import { RunStore } from '../runs/run-store';
+import { join } from 'node:path';
 import { VERSION } from '../version';
 
 type Handler = (params: any) => unknown | Promise<unknown>;
@@ -17,6 +20,8 @@ export function startEngine(parent: ParentChannel): void {
     label: (p) => `Engine self-test (${Number(p.steps ?? 20)} steps)`,
     run: runSelfTest,
   });
+
+  const training = new TrainingJobs(jobs, (event) => parent.send({ type: 'event', event }));
 
   const handlers: Partial<Record<MethodName, Handler>> = {
     'engine.info': async () => ({
@@ -35,6 +40,21 @@ export function startEngine(parent: ParentChannel): void {
     'jobs.cancel': (p: { id: string }) => ({ ok: jobs.cancel(p.id) }),
     'jobs.list': () => jobs.list(),
     'model.estimate': modelEstimate,
+    // Training: the host adds `workspace` (its open workspace folder) to each call.
+    'train.start': async (p: { workspace: string; runId: string }) => {
+      await initBackend();
+      return { runId: p.runId, job: training.start(p.workspace, p.runId) };
+    },
+    'train.pause': (p: { id: string }) => ({ ok: training.pause(p.id) }),
+    'train.resume': (p: { workspace: string; id: string }) => training.resume(p.workspace, p.id),
+    'train.stop': (p: { id: string }) => ({ ok: training.stop(p.id) }),
+    'runs.evaluate': async (p: { workspace: string; id: string } & Record<string, unknown>) => {
+      await initBackend();
+      const { workspace, id, ...rest } = p;
+      new RunStore(join(workspace, 'runs')).open(id);
+      return jobs.start('evaluate', { workspace, runId: id, ...rest });
+    },
+    'runs.list': (p: { workspace: string }) => new RunStore(join(p.workspace, 'runs')).list(training.isActive),
   };
 
   parent.onMessage(async (msg: ToEngine) => {
@@ -54,3 +74,6 @@ export function startEngine(parent: ParentChannel): void {
 
 /** The engine methods a host forwards rather than answers itself. */
 export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list', 'model.estimate'];
+
+/** Engine methods that need the host's workspace folder added to their parameters. */
+export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate'];

@@ -3,6 +3,7 @@
 // name 'tensorflow', so only one may be loaded per process: the GPU one is tried first. They are
 // optional dependencies, imported dynamically; each failure is recorded with its reason.
 import * as tf from '@tensorflow/tfjs';
+import { ensureFastWasmKernels } from './wasm-kernels';
 
 export const BACKEND_ORDER = ['tensorflow-gpu', 'tensorflow', 'wasm', 'cpu'] as const;
 export type BackendChoice = (typeof BACKEND_ORDER)[number];
@@ -48,6 +49,7 @@ async function tryOne(name: BackendChoice): Promise<BackendAttempt> {
       }
       case 'wasm': {
         await import('@tensorflow/tfjs-backend-wasm');
+        ensureFastWasmKernels();
         if (!(await tf.setBackend('wasm'))) return { name, ok: false, reason: 'wasm backend failed to initialise' };
         return { name, ok: true, reason: 'WebAssembly SIMD (single-threaded in Node)' };
       }

@@ -13,9 +13,16 @@ function perSample(a: tf.Tensor3D, b: tf.Tensor3D, ta = false, tb = false): tf.T
   const B = a.shape[0];
   const prod = (x: tf.Tensor2D, y: tf.Tensor2D) => tf.matMul(ta ? tf.transpose(x) : x, tb ? tf.transpose(y) : y);
   if (B === 1) return tf.expandDims(prod(tf.squeeze(a, [0]), tf.squeeze(b, [0]))) as tf.Tensor3D;
-  const as = tf.unstack(a) as tf.Tensor2D[];
-  const bs = tf.unstack(b) as tf.Tensor2D[];
-  return tf.stack(as.map((x, i) => prod(x, bs[i]!))) as tf.Tensor3D;
+  // contiguous slices rather than unstack (whose wasm kernel copies the whole input per output)
+  const [, n, k] = a.shape;
+  const [, k2, m] = b.shape;
+  const outs: tf.Tensor2D[] = [];
+  for (let i = 0; i < B; i++) {
+    const ai = tf.reshape(tf.slice(a, [i, 0, 0], [1, n, k]), [n, k]) as tf.Tensor2D;
+    const bi = tf.reshape(tf.slice(b, [i, 0, 0], [1, k2, m]), [k2, m]) as tf.Tensor2D;
+    outs.push(prod(ai, bi) as tf.Tensor2D);
+  }
+  return tf.stack(outs) as tf.Tensor3D;
 }
 
 export const bmm = tf.customGrad(((a: tf.Tensor3D, b: tf.Tensor3D, save: tf.GradSaveFunc) => {

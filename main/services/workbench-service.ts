@@ -15,7 +15,8 @@ import {
   type Result,
   type WorkbenchEvent,
 } from '../api/contract';
-import { ENGINE_METHODS } from '../engine/engine';
+import { ENGINE_METHODS, ENGINE_WORKSPACE_METHODS } from '../engine/engine';
+import { RunStore } from '../runs/run-store';
 import { EngineClient } from './engine-client';
 import type { EngineLauncher } from './engine-launcher';
 import { FileRefs } from './file-refs';
@@ -125,7 +126,32 @@ export class WorkbenchService {
   private async dispatch(method: MethodName, params: any): Promise<unknown> {
     if (method === 'jobs.cancel') return this.cancelJob(params.id);
     if (ENGINE_METHODS.includes(method)) return this.engine.call(method, params);
+    if (ENGINE_WORKSPACE_METHODS.includes(method)) return this.engine.call(method, { ...params, workspace: this.workspace.path });
     switch (method) {
+      case 'runs.list':
+        return this.runs().list();
+      case 'runs.get': {
+        const run = this.openRun(params.id);
+        return { summary: run.summary(), config: run.readConfig(), status: run.readStatus() };
+      }
+      case 'runs.metrics': {
+        const r = this.openRun(params.id).readMetrics(params.offset);
+        const records = params.type === 'all' ? r.records : r.records.filter((x) => x.type === params.type);
+        return { records, next: r.next, skipped: r.skipped };
+      }
+      case 'runs.delete': {
+        const run = this.openRun(params.id);
+        const st = run.readStatus().state;
+        if (st === 'running' || st === 'paused' || st === 'queued') {
+          throw new ApiError(`run '${params.id}' is ${st}; stop it before deleting`, 'invalid_params', { field: 'id' });
+        }
+        this.runs().delete(params.id);
+        return { ok: true };
+      }
+      case 'train.start': {
+        const runId = 'config' in params ? this.runs().create(params.config as Record<string, unknown>).id : this.openRun(params.resume).id;
+        return this.engine.call('train.start', { workspace: this.workspace.path, runId });
+      }
       case 'host.info':
         return { kind: this.opts.host, nativeDialogs: !!this.opts.dialogs, version: VERSION } satisfies HostInfo;
       case 'engine.restart':
@@ -150,6 +176,18 @@ export class WorkbenchService {
         return saveExportFile(this.workspace.dir('exports'), params.name, params.mime, params.data);
       default:
         throw new ApiError(`method '${method}' is not implemented by this host`, 'unknown_method');
+    }
+  }
+
+  private runs(): RunStore {
+    return new RunStore(this.workspace.dir('runs'));
+  }
+
+  private openRun(id: string) {
+    try {
+      return this.runs().open(id);
+    } catch (e) {
+      throw new ApiError((e as Error).message, 'not_found', { field: 'id' });
     }
   }
 

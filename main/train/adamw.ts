@@ -3,8 +3,11 @@
 // The update runs in plain JS over Float32Arrays (float64 arithmetic, one rounding per value):
 // on tfjs backends the ~12 tiny kernels per parameter tensor cost more than the whole update,
 // and data-parallel workers deliver their gradients as Float32Arrays anyway.
-// Minimal: written for the model bench; the training engineer owns this folder.
+// (Same design as the model bench's minimal version; the training engine adds the options
+// object, checkpointable state and PyTorch's "no gradient, no update" rule.)
+// Checked against PyTorch step by step in test/unit/train/optim.test.ts.
 import * as tf from '@tensorflow/tfjs';
+import type { F32Entry } from '../runs/safetensors';
 
 export interface AdamWOptions {
   lr?: number;
@@ -12,6 +15,16 @@ export interface AdamWOptions {
   beta2?: number;
   eps?: number;
   weightDecay?: number;
+}
+
+/** The paper's values (lr 1e-3, wd 1e-5, betas 0.9/0.999, eps 1e-8). */
+export const ADAMW_DEFAULTS = { lr: 1e-3, weightDecay: 1e-5, beta1: 0.9, beta2: 0.999, eps: 1e-8 } as const;
+
+/** What a checkpoint stores: the step count and both moments of every parameter. */
+export interface AdamWState {
+  step: number;
+  expAvg: Map<string, F32Entry>;
+  expAvgSq: Map<string, F32Entry>;
 }
 
 export class AdamW {
@@ -23,16 +36,21 @@ export class AdamW {
   step = 0;
   private readonly m = new Map<string, Float32Array>();
   private readonly v = new Map<string, Float32Array>();
+  // Host copies of the variables' values and the dataId they were taken from: re-read only if
+  // something else assigned the variable since our last update (e.g. weights were loaded).
+  private readonly host = new Map<string, { values: Float32Array; dataId: object }>();
 
-  constructor(private readonly params: ReadonlyMap<string, tf.Variable>, o: AdamWOptions = {}) {
+  /** params: the model's variables (apply) or master copies as flat arrays (applyArrays). */
+  constructor(private readonly params: ReadonlyMap<string, tf.Variable | Float32Array>, o: AdamWOptions = {}) {
     this.lr = o.lr ?? 1e-3;
     this.beta1 = o.beta1 ?? 0.9;
     this.beta2 = o.beta2 ?? 0.999;
     this.eps = o.eps ?? 1e-8;
     this.weightDecay = o.weightDecay ?? 1e-2; // PyTorch's default
     for (const [k, p] of params) {
-      this.m.set(k, new Float32Array(p.size));
-      this.v.set(k, new Float32Array(p.size));
+      const n = p instanceof Float32Array ? p.length : p.size;
+      this.m.set(k, new Float32Array(n));
+      this.v.set(k, new Float32Array(n));
     }
   }
 
@@ -49,27 +67,72 @@ export class AdamW {
       const gi = g[i]!;
       const mi = (m[i] = b1 * m[i]! + (1 - b1) * gi);
       const vi = (v[i] = b2 * v[i]! + (1 - b2) * gi * gi);
-      p[i] = p[i]! * decay - stepSize * mi / (Math.sqrt(vi) / sbc2 + eps);
+      p[i] = p[i]! * decay - (stepSize * mi) / (Math.sqrt(vi) / sbc2 + eps);
     }
   }
 
-  /** One step. grads keyed like the params (state_dict names), as tensors or flat arrays; missing = zero. */
-  apply(grads: ReadonlyMap<string, tf.Tensor | Float32Array>): void {
+  /**
+   * One step, optionally with a new learning rate (the scheduler's). grads keyed like the params
+   * (state_dict names), as tensors or flat arrays; a parameter without a gradient is left alone,
+   * as PyTorch does for grad None.
+   */
+  apply(grads: ReadonlyMap<string, tf.Tensor | Float32Array>, lr?: number): void {
+    if (lr !== undefined) this.lr = lr;
     this.step += 1;
     for (const [k, p] of this.params) {
+      if (p instanceof Float32Array) throw new Error('AdamW.apply needs tf.Variables; use applyArrays for arrays');
       const g = grads.get(k);
-      const gv = g === undefined ? new Float32Array(p.size) : g instanceof Float32Array ? g : (g.dataSync() as Float32Array);
+      if (g === undefined) continue;
+      const gv = g instanceof Float32Array ? g : (g.dataSync() as Float32Array);
       if (gv.length !== p.size) throw new Error(`AdamW: gradient of '${k}' has ${gv.length} values, parameter has ${p.size}`);
-      const pv = Float32Array.from(p.dataSync() as Float32Array);
-      this.updateArray(k, pv, gv);
-      const t = tf.tensor(pv, p.shape, 'float32');
+      let h = this.host.get(k);
+      if (!h || h.dataId !== p.dataId) h = { values: Float32Array.from(p.dataSync() as Float32Array), dataId: p.dataId };
+      this.updateArray(k, h.values, gv);
+      // a copy: the cpu backend keeps the array it is given, and h.values is updated in place
+      const t = tf.tensor(h.values.slice(), p.shape, 'float32');
       p.assign(t);
       t.dispose();
+      this.host.set(k, { values: h.values, dataId: p.dataId });
     }
+  }
+
+  /**
+   * One step over plain arrays (data-parallel training keeps the master parameters as
+   * Float32Arrays and broadcasts them to the workers): params updated in place.
+   */
+  applyArrays(params: ReadonlyMap<string, Float32Array>, grads: ReadonlyMap<string, Float32Array>): void {
+    this.step += 1;
+    for (const [k, p] of params) {
+      const g = grads.get(k);
+      if (!g || g.length !== p.length) throw new Error(`AdamW: gradient of '${k}' missing or of the wrong length`);
+      this.updateArray(k, p, g);
+    }
+  }
+
+  getState(): AdamWState {
+    const dump = (src: Map<string, Float32Array>) => {
+      const out = new Map<string, F32Entry>();
+      for (const [k, a] of src) out.set(k, { shape: this.params.get(k)!.shape, data: Float32Array.from(a) });
+      return out;
+    };
+    return { step: this.step, expAvg: dump(this.m), expAvgSq: dump(this.v) };
+  }
+
+  setState(s: AdamWState, source = 'optimizer state'): void {
+    for (const [name, src, dst] of [['expAvg', s.expAvg, this.m], ['expAvgSq', s.expAvgSq, this.v]] as const) {
+      for (const [k, a] of dst) {
+        const e = src.get(k);
+        if (!e) throw new Error(`${source}: field '${name}.${k}' is missing`);
+        if (e.data.length !== a.length) throw new Error(`${source}: field '${name}.${k}' has ${e.data.length} values, expected ${a.length}`);
+        a.set(e.data);
+      }
+    }
+    this.step = s.step;
   }
 
   dispose(): void {
     this.m.clear();
     this.v.clear();
+    this.host.clear();
   }
 }

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeJsonAtomic } from '../runs/atomic-file';
+import { RunStore } from '../runs/run-store';
 import type { WorkspaceSummary } from '../api/contract';
 
 export const WORKSPACE_DIRS = ['datasets', 'runs', 'exports'] as const;
@@ -39,11 +40,8 @@ export class Workspace {
     return {
       path: this.path,
       datasets: this.listWithFile('datasets', 'manifest.json').map(({ id, json }) => ({ id, name: String(json.name ?? id) })),
-      runs: this.listWithFile('runs', 'config.json').map(({ id, json }) => ({
-        id,
-        name: String(json.name ?? id),
-        status: String(json.status ?? 'unknown'),
-      })),
+      // Status from status.json, with runs whose trainer is gone listed as interrupted (main/runs/run-store.ts).
+      runs: new RunStore(this.dir('runs')).list().map((r) => ({ id: r.id, name: r.name, status: r.state })),
       exports: safeReaddir(this.dir('exports')).filter((n) => !n.startsWith('.')).sort(),
     };
   }

@@ -63,3 +63,108 @@ export class Fft2 {
 export function waveNumber(j: number, n: number): number {
   return j <= (n - 1) / 2 ? j : j - n;
 }
+
+/**
+ * 2-D complex FFT without column gathers: row transforms, a transpose, row transforms again. The
+ * forward result is the TRANSPOSED spectrum S[ky][kx] (first index = wavenumber of the second axis);
+ * `inverse` takes a spectrum in that layout and returns the field in normal layout. Spectral
+ * operations that are elementwise only need their wavenumber tables built in the same layout.
+ * Interleaved re/im; inverse scaled by 1/n^2.
+ */
+export class Fft2T {
+  readonly n: number;
+  private readonly plan: FFT;
+  private readonly tmp: Float64Array;
+  private readonly views = new WeakMap<Float64Array, Float64Array[]>();
+  constructor(n: number) {
+    this.n = n;
+    this.plan = fftPlan(n);
+    this.tmp = new Float64Array(2 * n * n);
+  }
+  private rows(a: Float64Array): Float64Array[] {
+    let v = this.views.get(a);
+    if (!v) {
+      const n = this.n;
+      v = Array.from({ length: n }, (_, r) => a.subarray(2 * n * r, 2 * n * (r + 1)));
+      this.views.set(a, v);
+    }
+    return v;
+  }
+  /** data -> transposed spectrum (forward) or transposed spectrum -> field (inverse), in place. */
+  transform(data: Float64Array, inverse = false): Float64Array {
+    const n = this.n, p = this.plan, tmp = this.tmp;
+    const src = this.rows(data), dst = this.rows(tmp);
+    for (let r = 0; r < n; r++) {
+      if (inverse) p.inverseTransform(dst[r], src[r]);
+      else p.transform(dst[r], src[r]);
+    }
+    // data = tmp^T
+    for (let r = 0; r < n; r++) {
+      for (let c = 0; c < n; c++) {
+        const a = 2 * (r * n + c), b = 2 * (c * n + r);
+        data[b] = tmp[a];
+        data[b + 1] = tmp[a + 1];
+      }
+    }
+    for (let r = 0; r < n; r++) {
+      if (inverse) p.inverseTransform(dst[r], src[r]);
+      else p.transform(dst[r], src[r]);
+    }
+    data.set(tmp);
+    return data;
+  }
+}
+
+/** Real FFT of length n via fft.js's complex transform of length n/2; spectra hold bins 0..n/2 interleaved. */
+export class RealFft {
+  readonly n: number;
+  private readonly h: number;
+  private readonly plan: FFT;
+  private readonly z: Float64Array;
+  private readonly Z: Float64Array;
+  private readonly wr: Float64Array;
+  private readonly wi: Float64Array;
+  constructor(n: number) {
+    if (n < 4 || (n & (n - 1)) !== 0) throw new Error(`rfft: size ${n} is not a power of two >= 4`);
+    this.n = n;
+    this.h = n / 2;
+    this.plan = fftPlan(this.h);
+    this.z = new Float64Array(n);
+    this.Z = new Float64Array(n);
+    this.wr = new Float64Array(this.h + 1);
+    this.wi = new Float64Array(this.h + 1);
+    for (let k = 0; k <= this.h; k++) {
+      this.wr[k] = Math.cos((2 * Math.PI * k) / n);
+      this.wi[k] = -Math.sin((2 * Math.PI * k) / n);
+    }
+  }
+  /** X[k] = sum_j x[j] exp(-2 pi i jk/n), k = 0..n/2, into X (length n + 2, interleaved). */
+  forward(x: Float64Array, X: Float64Array): void {
+    const { h, Z, wr, wi } = this;
+    // the real input read as h complex numbers (x[2m] + i x[2m+1])
+    this.plan.transform(Z, x);
+    for (let k = 0; k <= h; k++) {
+      const a = k === h ? 0 : k, b = k === 0 ? 0 : h - k;
+      const zar = Z[2 * a], zai = Z[2 * a + 1], zbr = Z[2 * b], zbi = Z[2 * b + 1];
+      // E = (Z[k] + conj Z[h-k]) / 2 ; O = (Z[k] - conj Z[h-k]) / (2i)
+      const er = (zar + zbr) / 2, ei = (zai - zbi) / 2;
+      const or = (zai + zbi) / 2, oi = -(zar - zbr) / 2;
+      X[2 * k] = er + wr[k] * or - wi[k] * oi;
+      X[2 * k + 1] = ei + wr[k] * oi + wi[k] * or;
+    }
+  }
+  /** x = irfft(X) (scaled 1/n) for the Hermitian spectrum given by bins 0..n/2. */
+  inverse(X: Float64Array, x: Float64Array): void {
+    const { h, z, wr, wi } = this;
+    for (let k = 0; k < h; k++) {
+      const b = h - k;
+      const xkr = X[2 * k], xki = X[2 * k + 1], xbr = X[2 * b], xbi = X[2 * b + 1];
+      const er = (xkr + xbr) / 2, ei = (xki - xbi) / 2;
+      const dr = (xkr - xbr) / 2, di = (xki + xbi) / 2;
+      const or = dr * wr[k] + di * wi[k], oi = di * wr[k] - dr * wi[k];
+      z[2 * k] = er - oi;
+      z[2 * k + 1] = ei + or;
+    }
+    this.plan.inverseTransform(x, z); // scaled 1/h: x[2m] = even, x[2m+1] = odd samples
+  }
+}

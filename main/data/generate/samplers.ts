@@ -2,7 +2,7 @@
 // the function that produces sample `index` from the seed. Shared by the worker threads and the
 // in-thread path, so both give the same bytes.
 import type { BenchmarkName } from './types';
-import type { GeneratorParams } from './presets';
+import type { DarcyParams, GeneratorParams } from './presets';
 import { darcySample } from './darcy';
 
 export interface SampleResult {
@@ -19,7 +19,10 @@ export interface Sampler {
 
 export const SAMPLERS: Record<BenchmarkName, () => Promise<Sampler>> = {
   darcy: async () => ({
-    shapes: (p) => ({ coeff: [p.resolution as number, p.resolution as number], sol: [p.resolution as number, p.resolution as number] }),
+    shapes: (p) => {
+      const s = (p as DarcyParams).resolution;
+      return { coeff: [s, s], sol: [s, s] };
+    },
     sample: (seed, index, p) => {
       if (p.benchmark !== 'darcy') throw new Error('darcy sampler: wrong parameters');
       const r = darcySample(seed, index, p);

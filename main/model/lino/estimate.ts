@@ -39,9 +39,9 @@ export function linoParamCount(config: unknown): number {
 }
 
 // Bytes tfjs keeps per (sample x point x channel) and per block during a training step, and per
-// (sample x point^2) for full scattering: fitted to tf.profile().peakBytes on the cpu backend.
+// (sample x point^2) for full scattering: fitted to tf.profile().peakBytes (cpu and wasm, 12^2..64^2).
 const ACT_PER_BNM = { efficient: 1200, full: 892 } as const;
-const ACT_PER_BNN_FULL = 46.6;
+const ACT_PER_BNN_FULL = 70;
 
 export function estimateLino(config: unknown, grid: readonly number[], batch: number): LinoEstimate {
   const c = parseLinoConfig(config);

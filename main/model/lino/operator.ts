@@ -3,6 +3,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BlockDiagnostics, ForwardResult, NeuralOperator } from '../types';
 import { linear } from '../../ops/linear';
+import { ensureFastWasmKernels } from '../../ops/wasm-kernels';
 import { parseLinoConfig, type LinoConfig } from './config';
 import { GridConstants } from './constants';
 import { ParamStore } from './params';
@@ -39,6 +40,7 @@ export class LinoOperator implements NeuralOperator {
       const want = cfg.dims === 1 ? `[B, Q, ${cfg.inChannels}]` : `[B, H, W, ${cfg.inChannels}]`;
       throw new Error(`lino forward: input shape [${x.shape.join(', ')}], expected ${want}`);
     }
+    ensureFastWasmKernels();
     const B = x.shape[0]!;
     const grid = x.shape.slice(1, -1);
     const N = grid.reduce((a, b) => a * b, 1);

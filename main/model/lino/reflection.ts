@@ -3,10 +3,11 @@
 import * as tf from '@tensorflow/tfjs';
 import { linear } from '../../ops/linear';
 import { unitNormalize } from '../../ops/unit-normalize';
+import { rowDot } from '../../ops/row-dot';
 import type { ParamStore } from './params';
 
 export function reflect(h: tf.Tensor, vhat: tf.Tensor): tf.Tensor {
-  const dot = tf.sum(tf.mul(h, vhat), -1, true);
+  const dot = rowDot(h, vhat);
   return tf.sub(h, tf.mul(tf.mul(dot, 2), vhat));
 }
 

@@ -3,12 +3,13 @@
 import * as tf from '@tensorflow/tfjs';
 import { linear } from '../../ops/linear';
 import { unitNormalize } from '../../ops/unit-normalize';
+import { rowDot } from '../../ops/row-dot';
 import { scalarValue, type ParamStore } from './params';
 
 export const RHO = 0.25;
 
 export function refract(h: tf.Tensor, vhat: tf.Tensor, eta: tf.Tensor | number): tf.Tensor {
-  const dot = tf.sum(tf.mul(h, vhat), -1, true);
+  const dot = rowDot(h, vhat);
   return tf.add(h, tf.mul(tf.mul(dot, tf.sub(eta, 1)), vhat));
 }
 

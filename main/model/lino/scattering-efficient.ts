@@ -63,9 +63,10 @@ export class ScatteringEfficient {
     const [phq, phk] = this.features(h, grid, consts);
     const z = linear(h, this.wv) as tf.Tensor3D;
     const kv = bmm(transposeLast(phk), z); // [B, d, M]
-    const ksum = tf.sum(phk, 1, true); // [B, 1, d]
+    // sum_j phi(kt_j) and phi(qt_i).ksum as per-sample 2-D products (fast on wasm, no Sum gradient)
+    const ksum = bmm(transposeLast(phk), tf.ones([B, N, 1]) as tf.Tensor3D); // [B, d, 1]
     const num = bmm(phq, kv); // [B, N, M]
-    const den = tf.add(tf.sum(tf.mul(phq, ksum), -1, true), 1e-6);
+    const den = tf.add(bmm(phq, ksum), 1e-6); // [B, N, 1]
     const yGlob = tf.div(num, den);
     const conv = depthwiseConv(tf.reshape(h, [B, ...grid, M]), this.localConv);
     const yLoc = linear(tf.reshape(conv, [B, N, M]), this.localProj);

@@ -108,17 +108,17 @@ test('pipeline: Darcy from a MAT v5 file: split, bilinear resize, normalizer fro
   const one = (a: typeof coeff) => resizeSpatial(ndarray(Float64Array.from(a.data as ArrayLike<number>).slice(i * 81, (i + 1) * 81), [1, 9, 9]), [5, 5]).arr.data as Float64Array;
   const rc = one(coeff), rs = one(sol);
   for (let p = 0; p < 25; p++) {
-    const xv = ds.val.x.data[(25 + p) * 3];
+    const xv = (ds.val.x.data as Float32Array)[(25 + p) * 3];
     assert.ok(Math.abs(xv - (rc[p] - m.normalization.x.mean) / (m.normalization.x.std + NORM_EPS)) < 1e-5);
-    assert.ok(Math.abs(decodeValues(ds, [ds.val.y.data[25 + p] as number])[0] - rs[p]) < 1e-4);
+    assert.ok(Math.abs(decodeValues(ds, [(ds.val.y.data as Float32Array)[25 + p]])[0] - rs[p]) < 1e-4);
   }
   // statistics come from the three training samples only
   const trainSol = Array.from(ds.train.indices).flatMap((k) => Array.from(resizeSpatial(ndarray(Float64Array.from(sol.data as ArrayLike<number>).slice(k * 81, (k + 1) * 81), [1, 9, 9]), [5, 5]).arr.data as Float64Array));
   const ref = scalarStats([trainSol]);
   assert.ok(Math.abs(ref.mean - m.normalization.y.mean) < 1e-9 && Math.abs(ref.std - m.normalization.y.std) < 1e-9);
   // coordinates: last two channels at grid point (i, j) are (i/4, j/4)
-  assert.equal(ds.train.x.data[(1 * 5 + 3) * 3 + 1], 0.25);
-  assert.equal(ds.train.x.data[(1 * 5 + 3) * 3 + 2], 0.75);
+  assert.equal((ds.train.x.data as Float32Array)[(1 * 5 + 3) * 3 + 1], 0.25);
+  assert.equal((ds.train.x.data as Float32Array)[(1 * 5 + 3) * 3 + 2], 0.75);
   let n = 0;
   for (const b of batches(ds.train, 2, 5)) n += b.x.shape[0];
   assert.equal(n, 3);
@@ -136,7 +136,7 @@ test('pipeline: upsampling warns; Burgers 1D with FNO striding; files read row b
   const s = b.manifest.normalization.x;
   for (let p = 0; p < 8; p++) {
     const raw = (a.data as Float64Array)[k * 32 + p * 4];
-    assert.ok(Math.abs(b.train.x.data[p * 2] - (raw - s.mean) / (s.std + NORM_EPS)) < 1e-5);
+    assert.ok(Math.abs((b.train.x.data as Float32Array)[p * 2] - (raw - s.mean) / (s.std + NORM_EPS)) < 1e-5);
   }
   for (const [file, bench, opts] of [['ns_v73.mat', 'navier-stokes', { ns: { tIn: 5, tOut: 4 } }], ['darcy_v5.mat', 'darcy', {}], ['burgers_v5.mat', 'burgers', {}]] as const) {
     const o = { benchmark: bench, split: { train: 2, val: 1, seed: 9 }, ...opts };
@@ -157,8 +157,8 @@ test('pipeline: Navier-Stokes release windows and sliding windows from a v7.3 fi
   const traj = ds.val.indices[0];
   // x channel t at point p = u[traj, p, t]; y channel t = u[traj, p, 5 + t]
   for (const p of [0, 17, 63]) {
-    for (let t = 0; t < 5; t++) assert.ok(Math.abs(decodeValues(ds, [ds.val.x.data[p * 7 + t] as number], 'x')[0] - e.values[(traj * 64 + p) * 12 + t]) < 1e-4);
-    for (let t = 0; t < 4; t++) assert.ok(Math.abs(decodeValues(ds, [ds.val.y.data[p * 4 + t] as number])[0] - e.values[(traj * 64 + p) * 12 + 5 + t]) < 1e-4);
+    for (let t = 0; t < 5; t++) assert.ok(Math.abs(decodeValues(ds, [(ds.val.x.data as Float32Array)[p * 7 + t]], 'x')[0] - e.values[(traj * 64 + p) * 12 + t]) < 1e-4);
+    for (let t = 0; t < 4; t++) assert.ok(Math.abs(decodeValues(ds, [(ds.val.y.data as Float32Array)[p * 4 + t]])[0] - e.values[(traj * 64 + p) * 12 + 5 + t]) < 1e-4);
   }
   const sl = await prepareDataset({ kind: 'file', path: fix('ns_v73.mat') }, { benchmark: 'navier-stokes', split: { train: 2, val: 1, seed: 3 }, ns: { tIn: 5, tOut: 4, sliding: true, normalizer: 'separate' } });
   assert.equal(sl.train.x.shape[0], 8, '2 trajectories x 4 windows');
@@ -172,7 +172,7 @@ test('pipeline: airfoil triple (unshuffled), PDEBench HDF5 with chosen paths, np
   assert.deepEqual([...af.train.x.shape], [1, 221, 51, 4]);
   assert.deepEqual(af.manifest.xChannels, ['X', 'Y', 'xi', 'eta']);
   const ea = expected.airfoil as unknown as Record<string, number>;
-  assert.ok(Math.abs(decodeValues(af, [af.train.y.data[10 * 51 + 20] as number])[0] - ea.mach_0_10_20) < 1e-4);
+  assert.ok(Math.abs(decodeValues(af, [(af.train.y.data as Float32Array)[10 * 51 + 20]])[0] - ea.mach_0_10_20) < 1e-4);
   const pde = await prepareDataset({ kind: 'file', path: fix('pdebench_darcy.h5'), input: ['nu'], target: 'tensor' }, { benchmark: 'darcy', split: { train: 3, val: 1 }, resolution: 8 });
   assert.deepEqual([...pde.train.y.shape], [3, 8, 8, 1]);
   const npz = await prepareDataset({ kind: 'file', path: fix('deflated.npz'), input: ['a'], target: 'u' }, { benchmark: 'burgers', split: { train: 2, val: 1 } });
@@ -183,7 +183,7 @@ test('pipeline: airfoil triple (unshuffled), PDEBench HDF5 with chosen paths, np
     NACA_Cylinder_Q: ndarray(Float32Array.from({ length: 2 * 5 * 6 * 4 }, (_, i) => i % 7), [2, 5, 6, 4]),
   } }, { benchmark: 'airfoil', split: { train: 2, val: 0, shuffle: false } });
   assert.deepEqual([...gen.train.y.shape], [2, 6, 4, 1]);
-  assert.equal(decodeValues(gen, [gen.train.y.data[0] as number])[0], (4 * 24) % 7);
+  assert.equal(decodeValues(gen, [(gen.train.y.data as Float32Array)[0]])[0], (4 * 24) % 7);
 });
 
 test('pipeline: NaN/Inf, missing keys, mismatched shapes and oversized splits are DataErrors naming file and variable', async () => {

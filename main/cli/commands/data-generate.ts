@@ -1,0 +1,75 @@
+// `lino data generate BENCHMARK --preset P --out DIR`: runs the offline generator (worker threads,
+// progress, Ctrl-C cancels), writes the data in the published layout, and with --workspace also
+// prepares and caches the dataset (release split/resize) exactly as the UI does.
+import type { CliCommand } from '../lino';
+import { parseFlags, requireFlag } from '../args';
+import { generateDataset } from '../../data/generate/index';
+import type { BenchmarkName, PresetName } from '../../data/generate/types';
+import { writeGeneratedDataset, type ExportFormat } from '../../data/export';
+import { DatasetStore } from '../../data/dataset-store';
+import { releaseOptions } from '../../data/pipeline';
+
+const BENCHMARKS: BenchmarkName[] = ['darcy', 'burgers', 'navier-stokes', 'airfoil'];
+
+function intFlag(v: unknown, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer, got '${v}'`);
+  return n;
+}
+
+function progressPrinter(): (done: number, total: number, message?: string) => void {
+  let lastPct = -1;
+  return (done, total, message) => {
+    const frac = total > 0 ? done / total : 1;
+    if (process.stderr.isTTY) {
+      const w = 24, k = Math.round(frac * w);
+      process.stderr.write(`\r[${'#'.repeat(k)}${'-'.repeat(w - k)}] ${message ?? `${done}/${total}`}`.padEnd(100).slice(0, 120));
+      if (done === total) process.stderr.write('\n');
+    } else {
+      const pct = Math.floor(frac * 10) * 10;
+      if (pct !== lastPct) { lastPct = pct; process.stderr.write(`${message ?? `${done}/${total}`}\n`); }
+    }
+  };
+}
+
+const command: CliCommand = {
+  summary: 'generate a benchmark dataset offline (darcy, burgers, navier-stokes, airfoil)',
+  usage: 'lino data generate darcy|burgers|navier-stokes|airfoil --preset tiny|quick|paper [--resolution N] [--samples N] [--seed S] [--frames T] --out DIR [--format mat73|npy] [--workspace DIR]\n  writes the variables in the published files\' layout (MAT v7.3 by default; airfoil as NACA_Cylinder_*.npy);\n  --workspace also prepares the dataset with the release\'s split and caches it in DIR/datasets',
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, {
+      preset: { type: 'string' }, resolution: { type: 'string' }, samples: { type: 'string' }, seed: { type: 'string' },
+      frames: { type: 'string' }, out: { type: 'string' }, format: { type: 'string' }, workspace: { type: 'string' },
+    });
+    const benchmark = positionals[0] as BenchmarkName;
+    if (!BENCHMARKS.includes(benchmark)) throw new Error(`unknown benchmark '${positionals[0] ?? ''}' (expected ${BENCHMARKS.join(', ')})`);
+    const preset = requireFlag(values, 'preset') as PresetName;
+    const out = requireFlag(values, 'out');
+    const format = (values.format ?? 'mat73') as ExportFormat;
+    if (format !== 'mat73' && format !== 'npy') throw new Error(`--format must be mat73 or npy, got '${format}'`);
+    const ac = new AbortController();
+    const onSigint = () => ac.abort(new Error('cancelled (Ctrl-C)'));
+    process.once('SIGINT', onSigint);
+    const show = progressPrinter();
+    try {
+      const t0 = Date.now();
+      const gen = await generateDataset(benchmark, {
+        preset, resolution: intFlag(values.resolution, 'resolution'), samples: intFlag(values.samples, 'samples'),
+        seed: intFlag(values.seed, 'seed'), frames: intFlag(values.frames, 'frames'),
+      }, { signal: ac.signal, onProgress: (p) => show(p.done, p.total, p.message) });
+      const files = await writeGeneratedDataset(gen, out, format);
+      console.log(`generated ${benchmark} (${preset}) in ${((Date.now() - t0) / 1000).toFixed(1)} s:`);
+      for (const f of files) console.log(`  ${f}`);
+      if (values.workspace) {
+        const N = Object.values(gen.variables)[0].shape[0];
+        const opts = { ...releaseOptions(benchmark, N), resolution: undefined };
+        const { dataset, cached } = await new DatasetStore(values.workspace).prepare({ kind: 'generated', dataset: gen }, opts);
+        console.log(`dataset ${dataset.manifest.id} ${cached ? 'already cached' : 'prepared and cached'} (train/val ${dataset.manifest.counts.train}/${dataset.manifest.counts.val})`);
+      }
+      return 0;
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
+  },
+};
+export default command;

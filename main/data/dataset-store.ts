@@ -1,0 +1,143 @@
+// Prepared datasets cached in the workspace: datasets/<id>/ holds one .npy per array and a
+// manifest.json (source, parameters, statistics, content hash). Every file is written atomically
+// (temp, fsync, rename) and the manifest last, so a folder with a manifest is complete. Reopening
+// reads the arrays straight into typed arrays: no parsing, no recomputation.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ArrayEntry, DatasetManifest, PipelineOptions, PreparedDataset, PreparedSplit, SplitName } from './dataset';
+import { writeFileAtomic } from './formats/atomic';
+import { DataError } from './formats/errors';
+import { encodeNpy, NpyFile } from './formats/npy';
+import type { NdArray } from './ndarray';
+import { ndarray } from './ndarray';
+import { cacheKeyFor, describeSource, prepareDataset, type DataSource, type PipelineHooks } from './pipeline';
+
+const SPLITS: SplitName[] = ['train', 'val', 'test'];
+
+function splitArrays(ds: PreparedDataset): Record<string, NdArray> {
+  const out: Record<string, NdArray> = {};
+  for (const s of SPLITS) {
+    const p = ds[s];
+    out[`${s}_x`] = p.x;
+    out[`${s}_y`] = p.y;
+    out[`${s}_indices`] = ndarray(p.indices, [p.indices.length], 'int32');
+    if (p.windowStart) out[`${s}_window_start`] = ndarray(p.windowStart, [p.windowStart.length], 'int32');
+  }
+  return out;
+}
+
+/** sha256 over every array's name, shape, dtype and bytes, in name order. */
+export function contentHash(arrays: Record<string, NdArray>): string {
+  const h = createHash('sha256');
+  for (const name of Object.keys(arrays).sort()) {
+    const a = arrays[name];
+    h.update(`${name}|${a.dtype}|${a.shape.join(',')}|`);
+    h.update(new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength));
+  }
+  return h.digest('hex');
+}
+
+export class DatasetStore {
+  readonly root: string;
+  constructor(workspace: string) {
+    this.root = join(resolve(workspace), 'datasets');
+  }
+
+  /** A store over a folder that directly holds dataset folders (e.g. a copied datasets/). */
+  static atFolder(datasetsDir: string): DatasetStore {
+    const s = new DatasetStore(datasetsDir);
+    (s as { root: string }).root = resolve(datasetsDir);
+    return s;
+  }
+
+  dir(id: string): string {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id)) throw new DataError(this.root, 'id', `'${id}' is not a dataset id`, 'letters, digits, . _ -');
+    return join(this.root, id);
+  }
+
+  has(id: string): boolean {
+    return existsSync(join(this.dir(id), 'manifest.json'));
+  }
+
+  /** Writes a prepared dataset; returns the manifest as stored. */
+  save(ds: PreparedDataset): DatasetManifest {
+    const id = ds.manifest.id;
+    const dir = this.dir(id);
+    mkdirSync(dir, { recursive: true });
+    rmSync(join(dir, 'manifest.json'), { force: true }); // incomplete until the new manifest lands
+    const arrays = splitArrays(ds);
+    const entries: Record<string, ArrayEntry> = {};
+    for (const [name, a] of Object.entries(arrays)) {
+      writeFileAtomic(join(dir, `${name}.npy`), encodeNpy(a));
+      entries[name] = { file: `${name}.npy`, shape: [...a.shape], dtype: a.dtype };
+    }
+    const manifest: DatasetManifest = { ...ds.manifest, arrays: entries, contentHash: contentHash(arrays) };
+    writeFileAtomic(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+    ds.manifest.arrays = entries;
+    ds.manifest.contentHash = manifest.contentHash;
+    return manifest;
+  }
+
+  manifest(id: string): DatasetManifest {
+    const path = join(this.dir(id), 'manifest.json');
+    let m: DatasetManifest;
+    try {
+      m = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (err) {
+      throw new DataError(path, 'manifest', `cannot read: ${(err as Error).message.split('\n')[0]}`, 'a dataset folder written by the workbench');
+    }
+    if (m.format !== 'lino-dataset' || m.version !== 1 || !m.arrays) throw new DataError(path, 'format', `format ${m.format} version ${m.version}`, "'lino-dataset' version 1");
+    return m;
+  }
+
+  /** Opens a stored dataset; `verify` recomputes the content hash. */
+  async open(id: string, opts: { verify?: boolean } = {}): Promise<PreparedDataset> {
+    const m = this.manifest(id);
+    const dir = this.dir(id);
+    const arrays: Record<string, NdArray> = {};
+    for (const [name, e] of Object.entries(m.arrays!)) {
+      const f = new NpyFile(join(dir, e.file), name);
+      try {
+        const a = await f.read(name);
+        if (a.shape.join() !== e.shape.join() || a.dtype !== e.dtype) throw new DataError(f.path, name, `shape [${a.shape.join(', ')}] ${a.dtype}`, `[${e.shape.join(', ')}] ${e.dtype} as the manifest says`);
+        arrays[name] = a;
+      } finally {
+        f.close();
+      }
+    }
+    if (opts.verify && contentHash(arrays) !== m.contentHash) throw new DataError(join(dir, 'manifest.json'), 'contentHash', 'arrays do not match the manifest\'s content hash (modified or corrupt)');
+    const split = (s: SplitName): PreparedSplit => ({
+      x: arrays[`${s}_x`], y: arrays[`${s}_y`], indices: arrays[`${s}_indices`].data as Int32Array,
+      ...(arrays[`${s}_window_start`] ? { windowStart: arrays[`${s}_window_start`].data as Int32Array } : {}),
+    });
+    return { manifest: m, train: split('train'), val: split('val'), test: split('test') };
+  }
+
+  list(): DatasetManifest[] {
+    if (!existsSync(this.root)) return [];
+    const out: DatasetManifest[] = [];
+    for (const id of readdirSync(this.root)) {
+      if (id.startsWith('.')) continue;
+      try { out.push(this.manifest(id)); } catch { /* incomplete or foreign folder */ }
+    }
+    return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  remove(id: string): void {
+    rmSync(this.dir(id), { recursive: true, force: true });
+  }
+
+  /** The cached dataset for this source and these options, or a freshly prepared and stored one. */
+  async prepare(source: DataSource, options: PipelineOptions, hooks: PipelineHooks = {}): Promise<{ dataset: PreparedDataset; cached: boolean }> {
+    const key = cacheKeyFor(describeSource(source, options.benchmark), options);
+    const id = `${options.benchmark}-${key.slice(0, 12)}`;
+    if (this.has(id)) {
+      const m = this.manifest(id);
+      if (m.cacheKey === key) return { dataset: await this.open(id), cached: true };
+    }
+    const ds = await prepareDataset(source, options, hooks);
+    this.save(ds);
+    return { dataset: ds, cached: false };
+  }
+}

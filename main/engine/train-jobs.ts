@@ -1,0 +1,216 @@
+// Training and evaluation as engine jobs: queued runs train one after another (JobQueue), can be
+// paused (between steps), resumed and stopped; live metrics go to the views throttled to at most
+// 20 messages a second, each message carrying every step since the previous one (nothing is lost;
+// metrics.jsonl has everything too).
+import { join } from 'node:path';
+import type { JobSummary, WorkbenchEvent, RunState } from '../api/contract';
+import { ApiError } from '../api/contract';
+import type { JobContext, JobQueue } from './jobs';
+import { RunStore } from '../runs/run-store';
+import { trainRun } from '../train/runner';
+import { evaluateRun } from '../train/evaluate-run';
+import type { StepRecord, EpochRecord } from '../train/trainer';
+import { initBackend, tf } from './tf-runtime';
+import { selectBackend } from '../ops/backend';
+
+export const MIN_EVENT_INTERVAL_MS = 50; // <= 20 messages per second
+
+/** Batches step records so that at most one message leaves per interval; epoch records flush at once. */
+export class MetricsThrottle {
+  private steps: StepRecord[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private last = 0;
+
+  constructor(private readonly send: (steps: StepRecord[], epoch?: EpochRecord) => void, private readonly interval = MIN_EVENT_INTERVAL_MS, private readonly now = Date.now) {}
+
+  step(s: StepRecord): void {
+    this.steps.push(s);
+    this.schedule();
+  }
+
+  epoch(e: EpochRecord): void {
+    // An epoch record waits for the interval like any message, carrying the pending steps with it.
+    this.pendingEpoch = e;
+    this.schedule();
+  }
+
+  private pendingEpoch: EpochRecord | undefined;
+
+  private schedule(): void {
+    if (this.timer) return;
+    const wait = Math.max(0, this.last + this.interval - this.now());
+    if (wait === 0) this.flush();
+    else this.timer = setTimeout(() => this.flush(), wait);
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.steps.length === 0 && !this.pendingEpoch) return;
+    const steps = this.steps;
+    const epoch = this.pendingEpoch;
+    this.steps = [];
+    this.pendingEpoch = undefined;
+    this.last = this.now();
+    this.send(steps, epoch);
+  }
+}
+
+interface Gate {
+  promise: Promise<void>;
+  open: () => void;
+}
+
+export class TrainingJobs {
+  private readonly runJobs = new Map<string, { jobId: string; workspace: string }>();
+  private readonly gates = new Map<string, Gate>();
+  private active: string | null = null;
+
+  constructor(private readonly jobs: JobQueue, private readonly emit: (e: WorkbenchEvent) => void) {
+    jobs.register('train', { label: (p) => `Train run ${String(p.runId)}`, run: (p, ctx) => this.runJob(p, ctx) });
+    jobs.register('evaluate', { label: (p) => `Evaluate run ${String(p.runId)} (${String(p.checkpoint ?? 'best')})`, run: (p, ctx) => this.evaluateJob(p, ctx) });
+  }
+
+  /** Whether this engine is training `runId` right now (a 'running' status otherwise means interrupted). */
+  isActive = (runId: string): boolean => this.active === runId;
+
+  private store(workspace: string): RunStore {
+    return new RunStore(join(workspace, 'runs'));
+  }
+
+  private runEvent(runId: string, state: RunState, extra: { reason?: string; epoch?: number; step?: number } = {}) {
+    this.emit({ type: 'run', runId, state, ...extra });
+  }
+
+  /** Queues a run (new or to resume from its last checkpoint). */
+  start(workspace: string, runId: string): JobSummary {
+    const store = this.store(workspace);
+    const run = store.open(runId);
+    const existing = this.runJobs.get(runId);
+    if (existing && this.jobs.list().some((j) => j.id === existing.jobId && (j.state === 'queued' || j.state === 'running'))) {
+      throw new ApiError(`run '${runId}' is already queued or training`, 'invalid_params', { field: 'id' });
+    }
+    const st = run.readStatus(this.isActive);
+    if (st.state === 'done') throw new ApiError(`run '${runId}' is done; start a new run to train further`, 'invalid_params', { field: 'id' });
+    run.writeStatus({ state: 'queued', pid: process.pid, ...(st.epoch !== undefined ? { epoch: st.epoch } : {}) });
+    const job = this.jobs.start('train', { workspace, runId });
+    this.runJobs.set(runId, { jobId: job.id, workspace });
+    this.runEvent(runId, 'queued');
+    return job;
+  }
+
+  pause(runId: string): boolean {
+    if (this.active !== runId) return false;
+    if (!this.gates.has(runId)) {
+      let open!: () => void;
+      const promise = new Promise<void>((r) => (open = r));
+      this.gates.set(runId, { promise, open });
+      this.runEvent(runId, 'paused');
+    }
+    return true;
+  }
+
+  /** Continues a paused run; otherwise queues it to resume from its last checkpoint. */
+  resume(workspace: string, runId: string): { ok: boolean; job?: JobSummary } {
+    const g = this.gates.get(runId);
+    if (g) {
+      this.gates.delete(runId);
+      g.open();
+      this.runEvent(runId, 'running');
+      return { ok: true };
+    }
+    return { ok: true, job: this.start(workspace, runId) };
+  }
+
+  stop(runId: string): boolean {
+    const rec = this.runJobs.get(runId);
+    if (!rec) return false;
+    const job = this.jobs.list().find((j) => j.id === rec.jobId);
+    if (!job || (job.state !== 'queued' && job.state !== 'running')) return false;
+    if (job.state === 'queued') {
+      const run = this.store(rec.workspace).open(runId);
+      const st = run.readStatus();
+      run.writeStatus({ state: 'stopped', pid: process.pid, reason: 'stopped by the user before it started', ...(st.epoch !== undefined ? { epoch: st.epoch } : {}) });
+      this.runEvent(runId, 'stopped', { reason: 'stopped by the user before it started' });
+    }
+    const ok = this.jobs.cancel(rec.jobId);
+    const g = this.gates.get(runId);
+    if (g) {
+      this.gates.delete(runId);
+      g.open();
+    }
+    return ok;
+  }
+
+  private async runJob(p: Record<string, unknown>, ctx: JobContext): Promise<unknown> {
+    const workspace = String(p.workspace);
+    const runId = String(p.runId);
+    const run = this.store(workspace).open(runId);
+    const cfgBackend = (run.readConfig() as { backend?: string }).backend;
+    await initBackend();
+    if (cfgBackend && cfgBackend !== tf.getBackend() && !(cfgBackend.startsWith('tensorflow') && tf.getBackend() === 'tensorflow')) {
+      await selectBackend(cfgBackend);
+    }
+    const throttle = new MetricsThrottle((steps, epoch) => {
+      this.emit({ type: 'metrics', runId, steps, ...(epoch ? { epoch } : {}) });
+    });
+    let epochs = 1;
+    let stepsPerEpoch = 1;
+    let lastProgress = 0;
+    this.active = runId;
+    this.runEvent(runId, 'running');
+    try {
+      const out = await trainRun(run, {
+        workspace,
+        signal: ctx.signal,
+        waitIfPaused: () => this.gates.get(runId)?.promise ?? Promise.resolve(),
+        onStep: (s) => {
+          throttle.step(s);
+          const now = Date.now();
+          if (now - lastProgress >= 250) {
+            lastProgress = now;
+            ctx.progress(Math.min(1, s.step / (epochs * stepsPerEpoch)), `epoch ${s.epoch}/${epochs}, step ${s.step}, loss ${s.loss.toPrecision(4)}`);
+          }
+        },
+        onEpoch: (e) => {
+          throttle.epoch(e);
+          ctx.progress(e.epoch / epochs, `epoch ${e.epoch}/${epochs}: val relL2 ${e.val.relL2.toPrecision(4)}`);
+        },
+        onPlan: () => {
+          const cfg = run.readConfig() as { epochs?: number; batchSize?: number; resolvedData?: { counts?: { train?: number } } };
+          epochs = cfg.epochs ?? 1;
+          stepsPerEpoch = Math.ceil((cfg.resolvedData?.counts?.train ?? 1) / (cfg.batchSize ?? 1));
+        },
+        onLog: (message) => this.emit({ type: 'log', level: 'info', message: `run ${runId}: ${message}` }),
+      });
+      throttle.flush();
+      this.runEvent(runId, out.state, { ...(out.reason ? { reason: out.reason } : {}), epoch: out.epoch, step: out.step });
+      if (out.state === 'failed') throw new Error(out.reason ?? 'training failed');
+      return { runId, state: out.state, epoch: out.epoch, step: out.step, val: out.last?.val ?? null };
+    } catch (e) {
+      throttle.flush();
+      const st = run.readStatus();
+      if (st.state !== 'failed' && st.state !== 'stopped') this.runEvent(runId, 'failed', { reason: (e as Error).message });
+      else if (st.state === 'failed') this.runEvent(runId, 'failed', { ...(st.reason ? { reason: st.reason } : {}) });
+      throw e;
+    } finally {
+      this.active = null;
+      this.gates.delete(runId);
+    }
+  }
+
+  private async evaluateJob(p: Record<string, unknown>, ctx: JobContext): Promise<unknown> {
+    await initBackend();
+    const workspace = String(p.workspace);
+    const run = this.store(workspace).open(String(p.runId));
+    return evaluateRun(run, {
+      checkpoint: (p.checkpoint as 'best' | 'last') ?? 'best',
+      split: (p.split as 'train' | 'val' | 'test') ?? 'val',
+      resolutions: (p.resolutions as number[]) ?? [],
+      ...(p.rolloutSteps !== undefined ? { rolloutSteps: Number(p.rolloutSteps) } : {}),
+      ...(p.exportPredictions ? { exportDir: join(workspace, 'exports') } : {}),
+      signal: ctx.signal,
+      onProgress: (f, m) => ctx.progress(f, m),
+    });
+  }
+}

@@ -1,0 +1,24 @@
+// <a, b> over the last axis, keeping it: [..., M] x [..., M] -> [..., 1]. Custom gradient
+// (dy * b, dy * a) by broadcasting multiply: tfjs's Sum gradient builds a full-size tensor of
+// ones in JS and uploads it on every call.
+import * as tf from '@tensorflow/tfjs';
+
+export const rowDot = tf.customGrad(((a: tf.Tensor, b: tf.Tensor, save: tf.GradSaveFunc) => {
+  save([a, b]);
+  return {
+    value: tf.sum(tf.mul(a, b), -1, true),
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+      const [as, bs] = saved as [tf.Tensor, tf.Tensor];
+      return [tf.mul(dy, bs), tf.mul(dy, as)];
+    },
+  };
+}) as unknown as Parameters<typeof tf.customGrad>[0]) as (a: tf.Tensor, b: tf.Tensor) => tf.Tensor;
+
+/** ||x||^2 over the last axis, keeping it; gradient 2 dy x. */
+export const rowSquaredNorm = tf.customGrad(((x: tf.Tensor, save: tf.GradSaveFunc) => {
+  save([x]);
+  return {
+    value: tf.sum(tf.square(x), -1, true),
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [tf.mul(tf.mul(dy, 2), saved[0]!)],
+  };
+}) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor) => tf.Tensor;

@@ -1,0 +1,234 @@
+// Runs in a workspace: runs/<id>/ holds
+//   config.json    everything needed to reproduce the run (written once, atomically)
+//   status.json    state (queued/running/paused/done/failed/stopped), pid of the trainer, reason, step
+//   metrics.jsonl  append-only, one JSON record per line; a torn last line after a crash is ignored
+//   checkpoints/   last/ and best/ (./checkpoint.ts)
+//   events.log     human-readable log lines
+// A run whose status says running/paused but whose trainer process is gone lists as 'interrupted'
+// and can resume from its last checkpoint.
+import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { writeFileAtomic, writeJsonAtomic } from './atomic-file';
+import { readCheckpointState } from './checkpoint';
+
+export type RunState = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'stopped' | 'interrupted';
+
+export interface RunStatus {
+  state: RunState;
+  /** Process that trains (or trained) the run. */
+  pid: number | null;
+  updatedAt: string;
+  /** Why it failed or stopped (non-finite loss, cancelled by the user, ...). */
+  reason?: string;
+  /** Epoch and step at which it ended or was last seen. */
+  epoch?: number;
+  step?: number;
+  backend?: string;
+}
+
+export interface RunSummary {
+  id: string;
+  name: string;
+  state: RunState;
+  createdAt: string;
+  reason?: string;
+  epochsDone: number;
+  epochs: number | null;
+  bestValRelL2: number | null;
+  bestEpoch: number | null;
+  backend: string | null;
+}
+
+const ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+function pidAlive(pid: number | null): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export class RunHandle {
+  constructor(readonly id: string, readonly dir: string) {}
+
+  get configPath() { return join(this.dir, 'config.json'); }
+  get statusPath() { return join(this.dir, 'status.json'); }
+  get metricsPath() { return join(this.dir, 'metrics.jsonl'); }
+  get eventsPath() { return join(this.dir, 'events.log'); }
+
+  readConfig<T = Record<string, unknown>>(): T {
+    try {
+      return JSON.parse(readFileSync(this.configPath, 'utf8')) as T;
+    } catch (e) {
+      throw new Error(`${this.configPath}: cannot read the run configuration (${(e as Error).message})`);
+    }
+  }
+
+  /** The stored status; `isActive(id)` tells whether this process is training it right now. */
+  readStatus(isActive?: (id: string) => boolean): RunStatus {
+    let s: RunStatus;
+    try {
+      s = JSON.parse(readFileSync(this.statusPath, 'utf8')) as RunStatus;
+    } catch {
+      return { state: 'interrupted', pid: null, updatedAt: new Date(0).toISOString(), reason: 'status file missing or damaged' };
+    }
+    if (s.state === 'running' || s.state === 'paused') {
+      const mine = s.pid === process.pid;
+      const live = mine ? (isActive ? isActive(this.id) : true) : pidAlive(s.pid);
+      if (!live) return { ...s, state: 'interrupted', reason: `trainer process ${s.pid} is gone` };
+    }
+    return s;
+  }
+
+  writeStatus(s: Omit<RunStatus, 'updatedAt'>): void {
+    writeJsonAtomic(this.statusPath, { ...s, updatedAt: new Date().toISOString() });
+  }
+
+  /** Appends records as JSON lines (one write); `sync` fsyncs (at epoch ends, before checkpoints). */
+  appendMetrics(records: unknown[], sync = false): void {
+    if (records.length === 0 && !sync) return;
+    const text = records.map((r) => JSON.stringify(r) + '\n').join('');
+    const fd = openSync(this.metricsPath, 'a');
+    try {
+      if (text) appendFileSync(fd, text);
+      if (sync) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
+   * Parsed metrics records from record `offset` on. Lines that do not parse (a torn last line
+   * after a crash) are skipped, never fatal. `next` is the offset to ask for next time.
+   */
+  readMetrics(offset = 0): { records: Record<string, unknown>[]; next: number; skipped: number } {
+    let text = '';
+    try {
+      text = readFileSync(this.metricsPath, 'utf8');
+    } catch {
+      return { records: [], next: offset, skipped: 0 };
+    }
+    const all: Record<string, unknown>[] = [];
+    let skipped = 0;
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        all.push(JSON.parse(line));
+      } catch {
+        skipped++;
+      }
+    }
+    return { records: all.slice(offset), next: all.length, skipped };
+  }
+
+  /** Keeps the first `n` valid records (what the checkpoint covers) and drops the rest, atomically. */
+  truncateMetrics(n: number): void {
+    const { records } = this.readMetrics(0);
+    writeFileAtomic(this.metricsPath, records.slice(0, n).map((r) => JSON.stringify(r) + '\n').join(''));
+  }
+
+  log(message: string): void {
+    try {
+      appendFileSync(this.eventsPath, `${new Date().toISOString()} ${message}\n`);
+    } catch {
+      // The log is for people; losing a line must not stop training.
+    }
+  }
+
+  summary(isActive?: (id: string) => boolean): RunSummary {
+    const cfg = (() => {
+      try {
+        return this.readConfig<{ name?: string; createdAt?: string; epochs?: number }>();
+      } catch {
+        return {} as { name?: string; createdAt?: string; epochs?: number };
+      }
+    })();
+    const st = this.readStatus(isActive);
+    let last = null;
+    try {
+      last = readCheckpointState(this.dir, 'last');
+    } catch {
+      last = null;
+    }
+    return {
+      id: this.id,
+      name: String(cfg.name ?? this.id),
+      state: st.state,
+      createdAt: String(cfg.createdAt ?? statSafe(this.dir)),
+      ...(st.reason ? { reason: st.reason } : {}),
+      epochsDone: last?.epoch ?? 0,
+      epochs: typeof cfg.epochs === 'number' ? cfg.epochs : null,
+      bestValRelL2: last?.best?.valRelL2 ?? null,
+      bestEpoch: last?.best?.epoch ?? null,
+      backend: st.backend ?? last?.backend ?? null,
+    };
+  }
+}
+
+function statSafe(p: string): string {
+  try {
+    return statSync(p).birthtime.toISOString();
+  } catch {
+    return new Date(0).toISOString();
+  }
+}
+
+export class RunStore {
+  readonly root: string;
+
+  constructor(runsDir: string) {
+    this.root = resolve(runsDir);
+    mkdirSync(this.root, { recursive: true });
+  }
+
+  /** Creates runs/<id>/ with its config (createdAt and id added) and a 'queued' status. */
+  create(config: Record<string, unknown>, id?: string): RunHandle {
+    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
+    const rid = id ?? `${stamp}-${randomBytes(3).toString('hex')}`;
+    if (!ID_RE.test(rid)) throw new Error(`run id '${rid}' has characters outside [A-Za-z0-9._-]`);
+    const dir = join(this.root, rid);
+    if (existsSync(dir)) throw new Error(`run '${rid}' already exists in ${this.root}`);
+    mkdirSync(join(dir, 'checkpoints'), { recursive: true });
+    const h = new RunHandle(rid, dir);
+    writeJsonAtomic(h.configPath, { ...config, id: rid, createdAt: new Date().toISOString() });
+    h.writeStatus({ state: 'queued', pid: null });
+    h.log(`created run ${rid}`);
+    return h;
+  }
+
+  open(id: string): RunHandle {
+    if (!ID_RE.test(id)) throw new Error(`run id '${id}' has characters outside [A-Za-z0-9._-]`);
+    const dir = join(this.root, id);
+    if (!existsSync(join(dir, 'config.json'))) throw new Error(`run '${id}' not found in ${this.root} (no config.json)`);
+    return new RunHandle(id, dir);
+  }
+
+  /** Opens a run folder given by path (the CLI's --run DIR). */
+  static openDir(dir: string): RunHandle {
+    const abs = resolve(dir);
+    if (!existsSync(join(abs, 'config.json'))) throw new Error(`${abs}: not a run folder (no config.json)`);
+    return new RunHandle(abs.split(/[\\/]/).pop()!, abs);
+  }
+
+  list(isActive?: (id: string) => boolean): RunSummary[] {
+    let names: string[] = [];
+    try {
+      names = readdirSync(this.root);
+    } catch {
+      return [];
+    }
+    return names
+      .filter((n) => ID_RE.test(n) && existsSync(join(this.root, n, 'config.json')))
+      .sort()
+      .map((n) => new RunHandle(n, join(this.root, n)).summary(isActive));
+  }
+
+  delete(id: string): void {
+    const h = this.open(id);
+    rmSync(h.dir, { recursive: true, force: true });
+  }
+}

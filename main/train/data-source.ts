@@ -1,0 +1,69 @@
+// Resolves a run's data specification (TrainConfig.data) to the arrays the trainer consumes:
+// synthetic smoke data, a generated benchmark (main/data/generate) or a data file, the last two
+// through the data pipeline (main/data/pipeline.ts: split, resize, windows, normalizer, coordinates).
+import type { DataSpec } from '../api/contract';
+import { syntheticData, type TrainData } from './data';
+import { generateDataset } from '../data/generate/index';
+import { prepareDataset, releaseOptions, type DataSource } from '../data/pipeline';
+import type { PipelineOptions } from '../data/dataset';
+import type { BenchmarkName } from '../data/generate/types';
+
+export interface DataContext {
+  workspace?: string;
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+}
+
+type PipelineSpec = Extract<DataSpec, { kind: 'generate' | 'file' }>;
+
+/** The release's pipeline options for the benchmark, with the spec's overrides. */
+export function pipelineOptions(spec: PipelineSpec, samples: number): PipelineOptions {
+  const base = releaseOptions(spec.benchmark, samples);
+  const split = { ...(base.split as { train: number; val: number; test?: number; seed?: number; shuffle?: boolean }) };
+  if (spec.train !== undefined) split.train = spec.train;
+  if (spec.val !== undefined) split.val = spec.val;
+  if (spec.test !== undefined) split.test = spec.test;
+  if (spec.splitSeed !== undefined) split.seed = spec.splitSeed;
+  const o: PipelineOptions = { ...base, split };
+  if (spec.resolution !== undefined) o.resolution = spec.resolution;
+  if (spec.benchmark === 'navier-stokes') {
+    o.ns = { tIn: spec.tIn ?? base.ns?.tIn ?? 10, tOut: spec.tOut ?? base.ns?.tOut ?? 10, normalizer: spec.nsNormalizer };
+  }
+  return o;
+}
+
+export async function loadTrainData(spec: DataSpec, ctx: DataContext = {}): Promise<TrainData> {
+  switch (spec.kind) {
+    case 'synthetic':
+      return syntheticData(spec);
+    case 'generate': {
+      const ds = await generateDataset(
+        spec.benchmark as BenchmarkName,
+        {
+          preset: spec.preset,
+          ...(spec.samples !== undefined ? { samples: spec.samples } : {}),
+          ...(spec.generateResolution !== undefined ? { resolution: spec.generateResolution } : {}),
+          ...(spec.frames !== undefined ? { frames: spec.frames } : {}),
+          ...(spec.seed !== undefined ? { seed: spec.seed } : {}),
+        },
+        { signal: ctx.signal, onProgress: (p) => ctx.onProgress?.(p.message ?? `generating ${p.done}/${p.total}`) },
+      );
+      const n = firstDim(ds.variables);
+      const opts = pipelineOptions(spec, n);
+      if (spec.resolution === undefined && spec.preset !== 'paper') delete opts.resolution; // keep the generated grid
+      const source: DataSource = { kind: 'generated', dataset: ds };
+      return (await prepareDataset(source, opts, { onWarning: (m) => ctx.onProgress?.(`warning: ${m}`) })) as unknown as TrainData;
+    }
+    case 'file': {
+      const source: DataSource = { kind: 'file', path: spec.path, ...(spec.input ? { input: spec.input } : {}), ...(spec.target ? { target: spec.target } : {}) };
+      // The split size needs the sample count: the pipeline scales the release's split itself when given large counts.
+      const opts = pipelineOptions(spec, Number.MAX_SAFE_INTEGER);
+      return (await prepareDataset(source, opts, { onWarning: (m) => ctx.onProgress?.(`warning: ${m}`) })) as unknown as TrainData;
+    }
+  }
+}
+
+function firstDim(vars: Record<string, { shape: readonly number[] }>): number {
+  const v = Object.values(vars)[0];
+  return v ? v.shape[0]! : 0;
+}

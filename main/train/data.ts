@@ -1,0 +1,151 @@
+// The dataset shape the trainer consumes: the data pipeline's prepared dataset (main/data/dataset.ts,
+// PreparedDataset) satisfies it structurally. Arrays are channels-last float32 [n, ...grid, C]:
+// x = normalized physical channels then coordinate channels, y = normalized targets
+// (autoregressive: the T_out target frames as channels, x's physical channels = the T_in history).
+import type { NormStats } from './loss';
+import { Rng } from './rng';
+
+export interface ArrayLikeNd {
+  readonly data: ArrayLike<number>;
+  readonly shape: readonly number[];
+}
+
+export interface TrainSplit {
+  x: ArrayLikeNd;
+  y: ArrayLikeNd;
+}
+
+export interface TrainData {
+  manifest: {
+    id?: string;
+    contentHash?: string;
+    grid: number[];
+    coordChannels: number;
+    normalization: { x: { mean: number; std: number }; y: { mean: number; std: number }; eps: number; applied: boolean };
+    /** Present for autoregressive (Navier-Stokes) data. */
+    parameters?: { ns?: { tIn: number; tOut: number; normalizer?: string } };
+  };
+  train: TrainSplit;
+  val: TrainSplit;
+  test?: TrainSplit;
+}
+
+export function countOf(s: TrainSplit | undefined): number {
+  return s ? s.x.shape[0]! : 0;
+}
+
+/** Target statistics for decoding (identity when the data are not normalized). */
+export function targetStats(d: TrainData): NormStats {
+  const n = d.manifest.normalization;
+  return n.applied ? { mean: n.y.mean, std: n.y.std, eps: n.eps } : { mean: 0, std: 1, eps: 0 };
+}
+
+export function autoregressiveSpec(d: TrainData): { tIn: number; tOut: number } | null {
+  const ns = d.manifest.parameters?.ns;
+  return ns ? { tIn: ns.tIn, tOut: ns.tOut } : null;
+}
+
+/** Copies rows of a split into contiguous Float32Arrays (a batch). */
+export function gatherRows(a: ArrayLikeNd, rows: readonly number[]): { data: Float32Array; shape: number[] } {
+  const per = a.shape.slice(1).reduce((p, q) => p * q, 1);
+  const out = new Float32Array(rows.length * per);
+  const src = a.data;
+  for (let r = 0; r < rows.length; r++) {
+    const base = rows[r]! * per;
+    if (src instanceof Float32Array) out.set(src.subarray(base, base + per), r * per);
+    else for (let i = 0; i < per; i++) out[r * per + i] = src[base + i]!;
+  }
+  return { data: out, shape: [rows.length, ...a.shape.slice(1)] };
+}
+
+function stats(parts: Float32Array[]): { mean: number; std: number } {
+  let n = 0, s = 0;
+  for (const p of parts) for (const v of p) { s += v; n++; }
+  const mean = s / n;
+  let ss = 0;
+  for (const p of parts) for (const v of p) ss += (v - mean) * (v - mean);
+  return { mean, std: Math.sqrt(ss / (n - 1)) };
+}
+
+const EPS = 1e-5;
+
+/**
+ * A smooth analytic dataset for smoke tests (not a benchmark, not a PDE):
+ * operator: a = sum of random low Fourier modes, u = tanh(a) * (1 + x0) + 0.5 * a;
+ * autoregressive: frames f_t = sum of random modes travelling with their own speed.
+ * Normalized as the pipeline does (scalar mean/std of the training split) with coordinates appended.
+ */
+export function syntheticData(spec: { task: 'operator' | 'autoregressive'; grid: number[]; train: number; val: number; test?: number; seed?: number; tIn?: number; tOut?: number }): TrainData {
+  const rng = new Rng(spec.seed ?? 0);
+  const grid = spec.grid;
+  const P = grid.reduce((a, b) => a * b, 1);
+  const D = grid.length;
+  const coordsOf = (p: number): number[] => {
+    if (D === 1) return [grid[0]! > 1 ? p / (grid[0]! - 1) : 0];
+    const i = Math.floor(p / grid[1]!), j = p % grid[1]!;
+    return [i / (grid[0]! - 1), j / (grid[1]! - 1)];
+  };
+  const total = spec.train + spec.val + (spec.test ?? 0);
+  const ar = spec.task === 'autoregressive';
+  const tIn = spec.tIn ?? 3, tOut = spec.tOut ?? 3;
+  const cx = ar ? tIn : 1, cy = ar ? tOut : 1;
+  const xs: Float32Array[] = [], ys: Float32Array[] = [];
+  for (let s = 0; s < total; s++) {
+    const modes = Array.from({ length: 3 }, () => ({
+      k: Array.from({ length: D }, () => 1 + rng.int(2)),
+      ph: Array.from({ length: D }, () => rng.next() * 2 * Math.PI),
+      amp: rng.next() * 2 - 1,
+      c: rng.next() * 0.2 - 0.1,
+    }));
+    const field = (c: number[], t: number) => {
+      let v = 0;
+      for (const m of modes) {
+        let prod = m.amp;
+        for (let d = 0; d < D; d++) prod *= Math.sin(Math.PI * m.k[d]! * (c[d]! + m.c * t) + m.ph[d]!);
+        v += prod;
+      }
+      return v;
+    };
+    const x = new Float32Array(P * cx), y = new Float32Array(P * cy);
+    for (let p = 0; p < P; p++) {
+      const c = coordsOf(p);
+      if (ar) {
+        for (let t = 0; t < tIn; t++) x[p * cx + t] = field(c, t);
+        for (let t = 0; t < tOut; t++) y[p * cy + t] = field(c, tIn + t);
+      } else {
+        const a = field(c, 0);
+        x[p] = a;
+        y[p] = Math.tanh(a) * (1 + c[0]!) + 0.5 * a;
+      }
+    }
+    xs.push(x);
+    ys.push(y);
+  }
+  const sx = stats(xs.slice(0, spec.train)), sy = ar ? sx : stats(ys.slice(0, spec.train));
+  const pack = (from: number, n: number): TrainSplit => {
+    const X = new Float32Array(n * P * (cx + D)), Y = new Float32Array(n * P * cy);
+    for (let s = 0; s < n; s++) {
+      const x = xs[from + s]!, y = ys[from + s]!;
+      for (let p = 0; p < P; p++) {
+        const o = (s * P + p) * (cx + D);
+        for (let c = 0; c < cx; c++) X[o + c] = (x[p * cx + c]! - sx.mean) / (sx.std + EPS);
+        const co = coordsOf(p);
+        for (let d = 0; d < D; d++) X[o + cx + d] = co[d]!;
+        for (let c = 0; c < cy; c++) Y[(s * P + p) * cy + c] = (y[p * cy + c]! - sy.mean) / (sy.std + EPS);
+      }
+    }
+    return { x: { data: X, shape: [n, ...grid, cx + D] }, y: { data: Y, shape: [n, ...grid, cy] } };
+  };
+  return {
+    manifest: {
+      id: `synthetic-${spec.task}-${grid.join('x')}-${spec.seed ?? 0}`,
+      grid: [...grid],
+      coordChannels: D,
+      normalization: { x: sx, y: sy, eps: EPS, applied: true },
+      ...(ar ? { parameters: { ns: { tIn, tOut, normalizer: 'shared' } } } : {}),
+    },
+    train: pack(0, spec.train),
+    val: pack(spec.train, spec.val),
+    ...(spec.test ? { test: pack(spec.train + spec.val, spec.test) } : {}),
+  };
+}

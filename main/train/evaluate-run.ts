@@ -1,0 +1,90 @@
+// Evaluation of a stored run: rebuild its model from config.json, load a checkpoint's weights,
+// prepare its data (at the training resolution and at any others), evaluate a split.
+// Data at another resolution are re-encoded with the checkpoint's (training) normalizer.
+import { join } from 'node:path';
+import type { EvaluationResult } from '../api/contract';
+import type { RunHandle } from '../runs/run-store';
+import { loadCheckpoint, type CheckpointName } from '../runs/checkpoint';
+import { loadStateDict } from '../runs/safetensors';
+import { writeNpy } from '../data/formats/npy';
+import { parseRunConfig } from './runner';
+import { modelFor } from './trainer';
+import { loadTrainData } from './data-source';
+import { autoregressiveSpec, type TrainData, type TrainSplit } from './data';
+import { evaluateSplit } from './evaluate';
+
+export interface EvaluateRunOptions {
+  checkpoint?: CheckpointName;
+  split?: 'train' | 'val' | 'test';
+  resolutions?: number[];
+  rolloutSteps?: number;
+  exportDir?: string;
+  onProgress?: (fraction: number, message: string) => void;
+  signal?: AbortSignal;
+}
+
+type Stats = { mean: number; std: number };
+
+/** Re-encodes a split normalized with `from` into the statistics `to` (coordinate channels untouched). */
+function reencode(split: TrainSplit, coord: number, from: { x: Stats; y: Stats; eps: number }, to: { x: Stats; y: Stats; eps: number }): TrainSplit {
+  const conv = (a: ArrayLike<number>, shape: readonly number[], f: Stats, t: Stats, skipLast: number) => {
+    const C = shape[shape.length - 1]!;
+    const out = new Float32Array(a.length);
+    for (let i = 0; i < a.length; i++) {
+      const c = i % C;
+      out[i] = c >= C - skipLast ? a[i]! : ((a[i]! * (f.std + from.eps) + f.mean) - t.mean) / (t.std + to.eps);
+    }
+    return { data: out, shape: [...shape] };
+  };
+  return { x: conv(split.x.data, split.x.shape, from.x, to.x, coord), y: conv(split.y.data, split.y.shape, from.y, to.y, 0) };
+}
+
+export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): Promise<EvaluationResult> {
+  const cfg = parseRunConfig(run.readConfig(), run.configPath);
+  const which = o.checkpoint ?? 'best';
+  const ck = loadCheckpoint(run.dir, which);
+  if (!ck) throw new Error(`${run.dir}: no checkpoints/${which} to evaluate (the run has not finished an epoch)`);
+  const trainStats = ck.state.normalizer as { x: Stats; y: Stats; eps: number; applied: boolean };
+  const splitName = o.split ?? 'val';
+  const base = await loadTrainData(cfg.data, { signal: o.signal });
+  const model = modelFor(cfg, base);
+  try {
+    const weights = { tensors: new Map([...ck.weights].map(([k, e]) => [k, { dtype: 'F32' as const, shape: [...e.shape], bytes: new Uint8Array(e.data.buffer, e.data.byteOffset, e.data.byteLength) }])), metadata: {} };
+    loadStateDict(model, weights, join(run.dir, 'checkpoints', which, 'weights.safetensors'));
+    const baseGrid = base.manifest.grid;
+    const extra = (o.resolutions ?? []).filter((r) => !(baseGrid.every((g) => g === r)));
+    const results: EvaluationResult['resolutions'] = [];
+    const total = 1 + extra.length;
+    for (let k = 0; k < total; k++) {
+      if (o.signal?.aborted) throw new Error('evaluation cancelled');
+      let data: TrainData = base;
+      if (k > 0) {
+        const r = extra[k - 1]!;
+        const spec = cfg.data.kind === 'synthetic' ? { ...cfg.data, grid: cfg.data.grid.map(() => r) } : { ...cfg.data, resolution: r };
+        data = await loadTrainData(spec as typeof cfg.data, { signal: o.signal });
+      }
+      const split = data[splitName];
+      if (!split || split.x.shape[0] === 0) throw new Error(`evaluate: the '${splitName}' split of this run's data is empty`);
+      const own = data.manifest.normalization;
+      const enc = own.applied && trainStats.applied ? reencode(split, data.manifest.coordChannels, own, trainStats) : split;
+      const ar = autoregressiveSpec(data);
+      o.onProgress?.(k / total, `evaluating ${splitName} at ${data.manifest.grid.join('x')}`);
+      const ev = evaluateSplit(model, enc, {
+        yStats: trainStats.applied ? { mean: trainStats.y.mean, std: trainStats.y.std, eps: trainStats.eps } : { mean: 0, std: 1, eps: 0 },
+        batchSize: cfg.batchSize,
+        keepPredictions: !!o.exportDir,
+        ...(ar ? { autoregressive: { tIn: ar.tIn, steps: o.rolloutSteps ?? ar.tOut } } : {}),
+      });
+      let predictionsFile: string | undefined;
+      if (o.exportDir && ev.predictions) {
+        predictionsFile = join(o.exportDir, `${run.id}-${which}-${splitName}-${ev.grid.join('x')}.npy`);
+        writeNpy(predictionsFile, { data: ev.predictions.data, shape: ev.predictions.shape, dtype: 'float32' });
+      }
+      results.push({ grid: ev.grid, n: ev.n, metrics: ev.metrics, order: ev.order, perSample: ev.perSample, best: ev.best, median: ev.median, worst: ev.worst, ...(predictionsFile ? { predictionsFile } : {}) });
+    }
+    o.onProgress?.(1, 'evaluated');
+    return { runId: run.id, checkpoint: which, epoch: ck.state.epoch, split: splitName, resolutions: results };
+  } finally {
+    model.dispose();
+  }
+}

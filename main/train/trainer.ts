@@ -1,0 +1,351 @@
+// The training loop of the protocol (../../shared/spec/protocol.md): epochs of seeded-shuffled
+// batches, micro-batches whose gradients add up to the whole batch's, global-norm clipping,
+// PyTorch-exact AdamW, StepLR stepped per epoch, validation every epoch in both relL2 conventions.
+// No I/O here: ./runner.ts stores metrics and checkpoints; this file is what the tests drive.
+import * as tf from '@tensorflow/tfjs';
+import type { TrainConfig } from '../api/contract';
+import type { NeuralOperator } from '../model/types';
+import { createModel } from '../model/registry';
+import { AdamW } from './adamw';
+import { clipByGlobalNorm, globalNorm } from './clip';
+import { StepLR } from './schedule';
+import { Rng, type RngState } from './rng';
+import { microObjective, relL2PerSample, relL2DecodedPerSample, decode, type NormStats } from './loss';
+import { rollout, rolloutMicroObjective, stepRelL2 } from './rollout';
+import { autoregressiveSpec, countOf, gatherRows, targetStats, type TrainData, type TrainSplit } from './data';
+
+export interface StepRecord {
+  type: 'step';
+  epoch: number;
+  step: number;
+  loss: number;
+  relL2: number;
+  lr: number;
+  gradNorm: number;
+  stepMs: number;
+}
+
+export interface SplitMetrics {
+  /** Mean squared error on normalized fields. */
+  mse: number;
+  /** Mean relL2 on normalized fields (the paper's convention). */
+  relL2: number;
+  /** Mean relL2 on decoded fields (FNO's published convention). */
+  relL2Decoded: number;
+  /** Autoregressive: per rollout step, mean and std over samples of relL2 on decoded fields. */
+  steps?: { mean: number[]; std: number[] };
+  /** Autoregressive: mean over steps of per-step relL2 on normalized fields (the release's "one-step"). */
+  stepMeanRelL2?: number;
+}
+
+export interface BlockStats {
+  components: string[];
+  /** Gate weights alpha per component: mean and std over the samples. */
+  alphaMean: number[];
+  alphaStd: number[];
+  scalars: Record<string, number>;
+}
+
+export interface EpochRecord {
+  type: 'epoch';
+  epoch: number;
+  lr: number;
+  train: { loss: number; relL2: number };
+  val: SplitMetrics;
+  test?: SplitMetrics;
+  blocks: BlockStats[];
+  best: boolean;
+  bestEpoch: number;
+  bestValRelL2: number;
+  samplesPerSec: number;
+  epochSeconds: number;
+  etaSeconds: number;
+  peakRssBytes: number;
+  tfBytes: number;
+  backend: string;
+}
+
+export class NonFiniteError extends Error {
+  constructor(readonly what: 'loss' | 'gradient', readonly epoch: number, readonly step: number, value: number) {
+    super(`non-finite ${what} (${value}) at epoch ${epoch}, step ${step}`);
+    this.name = 'NonFiniteError';
+  }
+}
+
+export interface TrainerState {
+  epoch: number;
+  globalStep: number;
+  rng: RngState;
+  best: { epoch: number; valRelL2: number } | null;
+}
+
+/** Builds the model a run config describes for the given data (channel counts come from the data). */
+export function modelFor(config: TrainConfig, data: TrainData): NeuralOperator {
+  const ar = autoregressiveSpec(data);
+  const cin = data.train.x.shape[data.train.x.shape.length - 1]!;
+  const cout = ar ? 1 : data.train.y.shape[data.train.y.shape.length - 1]!;
+  return createModel(config.model.kind, {
+    dims: data.manifest.grid.length,
+    inChannels: cin,
+    outChannels: cout,
+    width: config.model.width,
+    depth: config.model.depth,
+    scattering: config.model.scattering,
+    components: config.model.components,
+    seed: config.seed,
+  });
+}
+
+const yieldToEvents = () => new Promise<void>((r) => setImmediate(r));
+
+export class Trainer {
+  readonly model: NeuralOperator;
+  readonly opt: AdamW;
+  readonly sched: StepLR;
+  rng: Rng;
+  epoch = 0;
+  globalStep = 0;
+  best: { epoch: number; valRelL2: number } | null = null;
+  microBatch: number;
+  private readonly varNames: Map<string, string>; // tf variable name -> state_dict key
+  private readonly ar: { tIn: number; tOut: number } | null;
+  private readonly yStats: NormStats;
+  private peakRss = 0;
+
+  constructor(readonly config: TrainConfig, readonly data: TrainData, readonly backend: string, opts: { microBatch?: number; model?: NeuralOperator } = {}) {
+    this.model = opts.model ?? modelFor(config, data);
+    this.opt = new AdamW(this.model.variables, config.optimizer);
+    this.sched = new StepLR(config.optimizer.lr, config.schedule);
+    this.rng = new Rng(config.seed);
+    this.microBatch = Math.max(1, Math.min(opts.microBatch ?? config.batchSize, config.batchSize));
+    this.varNames = new Map([...this.model.variables].map(([k, v]) => [v.name, k]));
+    this.ar = autoregressiveSpec(data);
+    this.yStats = targetStats(data);
+    if (countOf(data.train) < 1) throw new Error('training split is empty');
+  }
+
+  get stepsPerEpoch(): number {
+    return Math.ceil(countOf(this.data.train) / this.config.batchSize);
+  }
+
+  private tensors(split: TrainSplit, rows: readonly number[]): { x: tf.Tensor; y: tf.Tensor } {
+    const gx = gatherRows(split.x, rows);
+    const gy = gatherRows(split.y, rows);
+    return { x: tf.tensor(gx.data, gx.shape, 'float32'), y: tf.tensor(gy.data, gy.shape, 'float32') };
+  }
+
+  private predict(x: tf.Tensor, checkpoint: boolean): tf.Tensor {
+    return this.ar ? rollout(this.model, x, { ...this.ar, checkpoint }) : this.model.forward(x).y;
+  }
+
+  /**
+   * Gradients of the batch objective over `rows`, accumulated over micro-batches.
+   * Returns grads keyed by state_dict name (caller disposes), the batch loss and mean relL2.
+   */
+  computeGrads(rows: readonly number[]): { grads: Map<string, tf.Tensor>; loss: number; relL2: number } {
+    const B = rows.length;
+    const vars = [...this.model.variables.values()];
+    let acc: Map<string, tf.Tensor> | null = null;
+    let loss = 0;
+    let relSum = 0;
+    for (let i = 0; i < B; i += this.microBatch) {
+      const mbRows = rows.slice(i, i + this.microBatch);
+      const { x, y } = this.tensors(this.data.train, mbRows);
+      let relT: tf.Scalar | null = null;
+      const { value, grads } = tf.variableGrads(() => {
+        const pred = this.predict(x, this.config.rollout.checkpointing);
+        const o = this.ar ? rolloutMicroObjective(pred, y, B) : microObjective(pred, y, B);
+        relT = tf.keep(o.relSum);
+        return o.loss;
+      }, vars);
+      x.dispose();
+      y.dispose();
+      loss += value.dataSync()[0]!;
+      relSum += relT!.dataSync()[0]!;
+      value.dispose();
+      relT!.dispose();
+      if (!acc) {
+        acc = new Map();
+        for (const [name, g] of Object.entries(grads)) acc.set(this.varNames.get(name)!, g);
+      } else {
+        for (const [name, g] of Object.entries(grads)) {
+          const k = this.varNames.get(name)!;
+          const prev = acc.get(k)!;
+          acc.set(k, tf.add(prev, g));
+          prev.dispose();
+          g.dispose();
+        }
+      }
+    }
+    // relL2 reported per sample (autoregressive: summed over steps, as in the objective).
+    return { grads: acc!, loss, relL2: relSum / B };
+  }
+
+  /** One optimizer step on `rows`; throws NonFiniteError before touching the weights. */
+  step(rows: readonly number[]): StepRecord {
+    const t0 = performance.now();
+    const lr = this.sched.lr;
+    const nextStep = this.globalStep + 1;
+    const { grads, loss, relL2 } = this.computeGrads(rows);
+    try {
+      if (!Number.isFinite(loss)) throw new NonFiniteError('loss', this.epoch + 1, nextStep, loss);
+      let applied = grads;
+      let gradNorm: number;
+      if (this.config.clipNorm > 0) {
+        const c = clipByGlobalNorm(grads, this.config.clipNorm);
+        gradNorm = c.norm;
+        applied = c.grads;
+      } else {
+        gradNorm = globalNorm(grads.values());
+      }
+      try {
+        if (!Number.isFinite(gradNorm)) throw new NonFiniteError('gradient', this.epoch + 1, nextStep, gradNorm);
+        this.opt.apply(applied, lr);
+      } finally {
+        if (applied !== grads) for (const g of applied.values()) g.dispose();
+      }
+      this.globalStep = nextStep;
+      const rss = process.memoryUsage().rss;
+      if (rss > this.peakRss) this.peakRss = rss;
+      return { type: 'step', epoch: this.epoch + 1, step: nextStep, loss, relL2, lr, gradNorm, stepMs: performance.now() - t0 };
+    } finally {
+      for (const g of grads.values()) g.dispose();
+    }
+  }
+
+  /** Metrics over a split, batched by the micro-batch size; with blocks, alpha statistics too. */
+  evaluateSplit(split: TrainSplit, withBlocks = false): { metrics: SplitMetrics; blocks: BlockStats[] } {
+    const n = countOf(split);
+    const bs = Math.max(1, this.microBatch);
+    let mseSum = 0, relSum = 0, relDecSum = 0;
+    const T = this.ar?.tOut ?? 0;
+    const stepVals: number[][] = Array.from({ length: T }, () => []);
+    let stepNormSum = 0;
+    const alphaRows: number[][][] = [];
+    let comps: string[][] = [];
+    let scalars: Record<string, number>[] = [];
+    for (let i = 0; i < n; i += bs) {
+      const rows = Array.from({ length: Math.min(bs, n - i) }, (_, k) => i + k);
+      const { x, y } = this.tensors(split, rows);
+      const r = tf.tidy(() => {
+        let pred: tf.Tensor;
+        let diag: { alpha: tf.Tensor2D; components: string[]; scalars: Record<string, number> }[] | undefined;
+        if (this.ar) {
+          pred = rollout(this.model, x, { ...this.ar, checkpoint: false });
+          if (withBlocks) {
+            const f = this.model.forward(x, { diagnostics: true });
+            diag = f.diagnostics;
+          }
+        } else {
+          const f = this.model.forward(x, { diagnostics: withBlocks });
+          pred = f.y;
+          diag = f.diagnostics;
+        }
+        const sq = tf.sum(tf.square(tf.sub(pred, y))).dataSync()[0]!;
+        const rel = relL2PerSample(pred, y).dataSync();
+        const relDec = relL2DecodedPerSample(pred, y, this.yStats).dataSync();
+        const steps = this.ar ? stepRelL2(decode(pred, this.yStats), decode(y, this.yStats)).map((t) => t.dataSync()) : [];
+        const stepsNorm = this.ar ? stepRelL2(pred, y).map((t) => t.dataSync()) : [];
+        const alphas = diag ? diag.map((d) => {
+          const a = d.alpha.arraySync() as number[][];
+          d.alpha.dispose();
+          return a;
+        }) : [];
+        return { sq, rel, relDec, steps, stepsNorm, alphas, comps: diag?.map((d) => d.components) ?? [], scal: diag?.map((d) => d.scalars) ?? [], size: y.size };
+      });
+      x.dispose();
+      y.dispose();
+      mseSum += r.sq / (r.size / rows.length);
+      for (const v of r.rel) relSum += v;
+      for (const v of r.relDec) relDecSum += v;
+      r.steps.forEach((s, k) => stepVals[k]!.push(...s));
+      r.stepsNorm.forEach((s) => { for (const v of s) stepNormSum += v; });
+      if (r.alphas.length) {
+        r.alphas.forEach((a, b) => { (alphaRows[b] ??= []).push(...a); });
+        comps = r.comps;
+        scalars = r.scal;
+      }
+    }
+    const meanStd = (v: number[]) => {
+      const m = v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
+      const s = Math.sqrt(v.reduce((a, b) => a + (b - m) * (b - m), 0) / Math.max(1, v.length));
+      return [m, s] as const;
+    };
+    const metrics: SplitMetrics = { mse: mseSum / n, relL2: relSum / n, relL2Decoded: relDecSum / n };
+    if (this.ar) {
+      metrics.steps = { mean: stepVals.map((v) => meanStd(v)[0]), std: stepVals.map((v) => meanStd(v)[1]) };
+      metrics.stepMeanRelL2 = stepNormSum / (n * T);
+    }
+    const blocks: BlockStats[] = alphaRows.map((rowsOfBlock, b) => {
+      const K = rowsOfBlock[0]?.length ?? 0;
+      const cols = Array.from({ length: K }, (_, k) => rowsOfBlock.map((r) => r[k]!));
+      return { components: comps[b] ?? [], alphaMean: cols.map((c) => meanStd(c)[0]), alphaStd: cols.map((c) => meanStd(c)[1]), scalars: scalars[b] ?? {} };
+    });
+    return { metrics, blocks };
+  }
+
+  /**
+   * One epoch: shuffle, steps (onStep after each; `between` awaited between steps for pause,
+   * cancellation and event-loop turns), validation, scheduler step. Returns the epoch record.
+   */
+  async runEpoch(hooks: { onStep?: (s: StepRecord) => void; between?: () => Promise<void>; totalEpochs?: number } = {}): Promise<EpochRecord> {
+    const t0 = performance.now();
+    const n = countOf(this.data.train);
+    const perm = this.rng.permutation(n);
+    let lossSum = 0, relSum = 0, batches = 0;
+    for (let i = 0; i < n; i += this.config.batchSize) {
+      await (hooks.between ? hooks.between() : yieldToEvents());
+      const rec = this.step(perm.slice(i, i + this.config.batchSize));
+      lossSum += rec.loss;
+      relSum += rec.relL2;
+      batches++;
+      hooks.onStep?.(rec);
+    }
+    const trainSeconds = (performance.now() - t0) / 1000;
+    const lrUsed = this.sched.lr;
+    this.epoch += 1;
+    const { metrics: val, blocks } = this.evaluateSplit(this.data.val, true);
+    const test = this.data.test && countOf(this.data.test) > 0 ? this.evaluateSplit(this.data.test).metrics : undefined;
+    const isBest = !this.best || val.relL2 < this.best.valRelL2;
+    if (isBest) this.best = { epoch: this.epoch, valRelL2: val.relL2 };
+    this.sched.step();
+    const epochSeconds = (performance.now() - t0) / 1000;
+    const remaining = Math.max(0, (hooks.totalEpochs ?? this.config.epochs) - this.epoch);
+    const rss = process.memoryUsage().rss;
+    if (rss > this.peakRss) this.peakRss = rss;
+    return {
+      type: 'epoch',
+      epoch: this.epoch,
+      lr: lrUsed,
+      train: { loss: lossSum / batches, relL2: relSum / batches },
+      val,
+      ...(test ? { test } : {}),
+      blocks,
+      best: isBest,
+      bestEpoch: this.best!.epoch,
+      bestValRelL2: this.best!.valRelL2,
+      samplesPerSec: n / Math.max(1e-9, trainSeconds),
+      epochSeconds,
+      etaSeconds: remaining * epochSeconds,
+      peakRssBytes: this.peakRss,
+      tfBytes: tf.memory().numBytes,
+      backend: this.backend,
+    };
+  }
+
+  getState(): TrainerState {
+    return { epoch: this.epoch, globalStep: this.globalStep, rng: this.rng.getState(), best: this.best };
+  }
+
+  setState(s: TrainerState): void {
+    this.epoch = s.epoch;
+    this.globalStep = s.globalStep;
+    this.rng = new Rng(s.rng);
+    this.best = s.best;
+  }
+
+  dispose(): void {
+    this.opt.dispose();
+    this.model.dispose();
+  }
+}

@@ -1,0 +1,15 @@
+// `npm run fuzz [count] [format...]`: 5000 mutations per format by default.
+import { FORMATS } from './cases';
+import { fuzzFormat } from './harness';
+
+const args = process.argv.slice(2);
+const count = args[0] && /^\d+$/.test(args[0]) ? Number(args.shift()) : 5000;
+const formats = args.length ? args : Object.keys(FORMATS);
+let failed = 0;
+for (const f of formats) {
+  const r = await fuzzFormat(f, count, 7);
+  console.log(`${f.padEnd(8)} ${r.cases} cases in ${r.seconds.toFixed(1)} s: ${r.ok} read, ${r.dataErrors} DataErrors, ${r.failures.length} failures`);
+  for (const x of r.failures.slice(0, 20)) console.log(`  FAIL ${x}`);
+  failed += r.failures.length;
+}
+process.exit(failed ? 1 : 0);

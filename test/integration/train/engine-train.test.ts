@@ -1,0 +1,145 @@
+// Training through the real engine process, driven by the same service both hosts use:
+// a tiny generated Darcy run and a tiny autoregressive run train with decreasing loss, live
+// metrics arrive throttled without losing steps, pause/resume/stop, evaluation with resolution
+// transfer, and an engine killed mid-run leaves an interrupted run that resumes to the end.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { WorkbenchService } from '../../../main/services/workbench-service';
+import { forkLauncher } from '../../../main/services/engine-launcher';
+import type { EvaluationResult, JobSummary, RunSummary, StepMetrics, WorkbenchEvent } from '../../../main/api/contract';
+import { tempDir, isolateConfig } from '../../helpers/env';
+
+const prevBackend = process.env.LINO_BACKEND;
+process.env.LINO_BACKEND = 'cpu'; // bit-stable and available everywhere
+const restore = isolateConfig();
+const ws = tempDir('lino-train-api-');
+const service = new WorkbenchService({ host: 'browser', launcher: forkLauncher, workspace: ws.path });
+const events: { t: number; e: WorkbenchEvent }[] = [];
+service.onEvent((e) => events.push({ t: Date.now(), e }));
+before(async () => {
+  await service.call('engine.info', {});
+});
+after(async () => {
+  await service.dispose();
+  ws.cleanup();
+  restore();
+  if (prevBackend === undefined) delete process.env.LINO_BACKEND;
+  else process.env.LINO_BACKEND = prevBackend;
+});
+
+function waitFor<T>(pred: () => T | undefined | false, ms = 120_000, what = 'condition'): Promise<T> {
+  const t0 = Date.now();
+  return new Promise((resolve, reject) => {
+    const tick = () => {
+      const v = pred();
+      if (v) return resolve(v);
+      if (Date.now() - t0 > ms) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(tick, 20);
+    };
+    tick();
+  });
+}
+
+const runEnd = (runId: string, from = 0) =>
+  waitFor(() => events.slice(from).find((x) => x.e.type === 'run' && x.e.runId === runId && ['done', 'failed', 'stopped'].includes(x.e.state))?.e as Extract<WorkbenchEvent, { type: 'run' }> | undefined, 180_000, `run ${runId} to end`);
+
+const tiny = (over: Record<string, unknown> = {}) => ({
+  name: 'api tiny',
+  model: { width: 8, depth: 1 },
+  epochs: 4,
+  batchSize: 2,
+  optimizer: { lr: 5e-3 },
+  ...over,
+});
+
+test('a tiny generated Darcy run trains in the engine with decreasing loss; metrics stream throttled and complete', async () => {
+  const from = events.length;
+  const { runId } = (await service.call('train.start', {
+    config: tiny({ data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 8, train: 6, val: 2 } }),
+  })) as { runId: string; job: JobSummary };
+  const end = await runEnd(runId, from);
+  assert.equal(end.state, 'done', end.reason);
+  const mine = events.slice(from).filter((x) => x.e.type === 'metrics' && x.e.runId === runId);
+  const streamed = mine.flatMap((x) => (x.e as Extract<WorkbenchEvent, { type: 'metrics' }>).steps);
+  const file = (await service.call('runs.metrics', { id: runId, type: 'step' })) as { records: StepMetrics[] };
+  assert.equal(file.records.length, 4 * 3);
+  assert.deepEqual(streamed.map((s) => s.step), file.records.map((s) => s.step), 'every step reaches the views');
+  for (let i = 1; i < mine.length; i++) assert.ok(mine[i]!.t - mine[i - 1]!.t >= 40, `metrics messages ${mine[i]!.t - mine[i - 1]!.t} ms apart`);
+  const epochs = mine.map((x) => (x.e as Extract<WorkbenchEvent, { type: 'metrics' }>).epoch).filter(Boolean);
+  assert.equal(epochs.length, 4);
+  assert.ok(epochs[3]!.train.loss < epochs[0]!.train.loss, `train loss ${epochs[0]!.train.loss} -> ${epochs[3]!.train.loss}`);
+  assert.equal(epochs[0]!.backend, 'cpu');
+  assert.ok(epochs[0]!.blocks[0]!.alphaMean.length === 3 && epochs[0]!.peakRssBytes > 0 && epochs[0]!.samplesPerSec > 0);
+  const list = (await service.call('runs.list', {})) as RunSummary[];
+  const s = list.find((r) => r.id === runId)!;
+  assert.equal(s.state, 'done');
+  assert.equal(s.epochsDone, 4);
+  const got = (await service.call('runs.get', { id: runId })) as { config: { resolvedData?: { grid: number[] } } };
+  assert.deepEqual(got.config.resolvedData!.grid, [29, 29]);
+
+  // Evaluate the best checkpoint at the training grid and at another one (resolution transfer).
+  const job = (await service.call('runs.evaluate', { id: runId, resolutions: [21], exportPredictions: true })) as JobSummary;
+  const done = await waitFor(() => {
+    const j = [...events].reverse().find((x) => x.e.type === 'job' && x.e.job.id === job.id)?.e as Extract<WorkbenchEvent, { type: 'job' }> | undefined;
+    return j && ['done', 'failed'].includes(j.job.state) ? j.job : undefined;
+  });
+  assert.equal(done.state, 'done', done.error);
+  const ev = done.result as EvaluationResult;
+  assert.deepEqual(ev.resolutions.map((r) => r.grid), [[29, 29], [21, 21]]);
+  for (const r of ev.resolutions) {
+    assert.equal(r.n, 2);
+    assert.ok(r.metrics.relL2 > 0 && r.metrics.relL2Decoded > 0);
+    assert.ok(r.perSample.find((p) => p.index === r.best)!.relL2 <= r.perSample.find((p) => p.index === r.worst)!.relL2);
+    assert.ok(r.predictionsFile && existsSync(r.predictionsFile));
+  }
+});
+
+test('pause holds the run between steps; resume continues; stop ends it resumable; queued runs run in order', async () => {
+  const from = events.length;
+  const cfg = tiny({ epochs: 40, data: { kind: 'synthetic', grid: [8, 8], train: 8, val: 2 } });
+  const a = (await service.call('train.start', { config: cfg })) as { runId: string };
+  const b = (await service.call('train.start', { config: { ...cfg, epochs: 2, name: 'second' } })) as { runId: string };
+  await waitFor(() => events.slice(from).some((x) => x.e.type === 'metrics' && x.e.runId === a.runId && x.e.steps.length > 0), 60_000, 'first steps');
+  assert.deepEqual(await service.call('train.pause', { id: a.runId }), { ok: true });
+  await new Promise((r) => setTimeout(r, 400));
+  const st = (await service.call('runs.get', { id: a.runId })) as { status: { state: string } };
+  assert.equal(st.status.state, 'paused');
+  const n0 = events.filter((x) => x.e.type === 'metrics' && x.e.runId === a.runId).length;
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(events.filter((x) => x.e.type === 'metrics' && x.e.runId === a.runId).length, n0, 'no steps while paused');
+  await service.call('train.resume', { id: a.runId });
+  await waitFor(() => events.filter((x) => x.e.type === 'metrics' && x.e.runId === a.runId).length > n0, 30_000, 'steps after resume');
+  assert.deepEqual(await service.call('train.stop', { id: a.runId }), { ok: true });
+  const endA = await runEnd(a.runId, from);
+  assert.equal(endA.state, 'stopped');
+  // The queued second run starts only after the first one ended, and finishes.
+  const endB = await runEnd(b.runId, from);
+  assert.equal(endB.state, 'done');
+  const firstB = events.findIndex((x, i) => i >= from && x.e.type === 'run' && x.e.runId === b.runId && x.e.state === 'running');
+  const stopA = events.findIndex((x, i) => i >= from && x.e.type === 'run' && x.e.runId === a.runId && x.e.state === 'stopped');
+  assert.ok(firstB > stopA, 'runs execute one after another');
+  const listed = ((await service.call('runs.list', {})) as RunSummary[]).find((r) => r.id === a.runId)!;
+  assert.equal(listed.state, 'stopped');
+});
+
+test('an engine killed mid-run leaves an interrupted run that resumes to the end', async () => {
+  const from = events.length;
+  const { runId } = (await service.call('train.start', {
+    config: tiny({ epochs: 6, data: { kind: 'synthetic', task: 'autoregressive', grid: [8, 8], train: 6, val: 2, tIn: 2, tOut: 2 } }),
+  })) as { runId: string };
+  await waitFor(() => events.slice(from).some((x) => x.e.type === 'metrics' && x.e.runId === runId && x.e.epoch), 120_000, 'a first epoch');
+  process.kill(service.engine.pid!, 'SIGKILL');
+  await waitFor(() => events.slice(from).some((x) => x.e.type === 'engine' && x.e.state === 'crashed'), 30_000, 'crash event');
+  const listed = ((await service.call('runs.list', {})) as RunSummary[]).find((r) => r.id === runId)!;
+  assert.equal(listed.state, 'interrupted');
+  assert.ok(listed.epochsDone >= 1);
+  const from2 = events.length;
+  await service.call('train.resume', { id: runId });
+  const end = await runEnd(runId, from2);
+  assert.equal(end.state, 'done', end.reason);
+  const epochs = ((await service.call('runs.metrics', { id: runId, type: 'epoch' })) as { records: { epoch: number; train: { loss: number }; val: { steps?: { mean: number[] } } }[] }).records;
+  assert.deepEqual(epochs.map((e) => e.epoch), [1, 2, 3, 4, 5, 6]);
+  assert.ok(epochs[5]!.train.loss < epochs[0]!.train.loss, 'autoregressive loss decreases');
+  assert.equal(epochs[5]!.val.steps!.mean.length, 2, 'per-step validation curve');
+});

@@ -1,0 +1,80 @@
+// AdamW, global-norm clipping and StepLR against numbers PyTorch computed (tools/train_reference.py).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as tf from '@tensorflow/tfjs';
+import { AdamW } from '../../../main/train/adamw';
+import { clipByGlobalNorm } from '../../../main/train/clip';
+import { StepLR } from '../../../main/train/schedule';
+
+const fx = JSON.parse(readFileSync(new URL('../../fixtures/train/optim.json', import.meta.url), 'utf8'));
+
+function close(actual: ArrayLike<number>, expected: number[], tol: number, what: string) {
+  assert.equal(actual.length, expected.length, `${what}: length`);
+  for (let i = 0; i < expected.length; i++) {
+    const d = Math.abs(actual[i]! - expected[i]!);
+    assert.ok(d <= tol * (1 + Math.abs(expected[i]!)), `${what}[${i}]: ${actual[i]} vs PyTorch ${expected[i]} (|d| = ${d})`);
+  }
+}
+
+for (const name of ['clipped', 'unclipped'] as const) {
+  test(`AdamW + clip + StepLR replay PyTorch step by step (${name})`, async () => {
+    await tf.setBackend('cpu');
+    const sc = fx[name];
+    const before = tf.memory().numTensors;
+    const vars = new Map<string, tf.Variable>();
+    for (const k of Object.keys(sc.shapes)) vars.set(k, tf.tidy(() => tf.variable(tf.tensor(sc.init[k], sc.shapes[k]), true, `t-${name}-${k}`)));
+    const opt = new AdamW(vars, { lr: sc.lr, weightDecay: sc.weightDecay });
+    const sched = new StepLR(sc.lr, { stepSize: sc.stepSize, gamma: sc.gamma });
+    let epoch = 0;
+    let clippedSteps = 0;
+    for (const [i, st] of sc.steps.entries()) {
+      while (epoch < st.epoch) {
+        sched.step();
+        epoch++;
+      }
+      assert.equal(sched.lr, st.lr, `step ${i}: learning rate`);
+      const grads = new Map<string, tf.Tensor>();
+      for (const k of vars.keys()) grads.set(k, tf.tensor(st.grads[k], sc.shapes[k]));
+      const clipped = clipByGlobalNorm(grads, sc.maxNorm);
+      close([clipped.norm], [st.normBeforeClip], 1e-6, `step ${i}: norm before clipping`);
+      if (clipped.coef < 1) clippedSteps++;
+      opt.apply(clipped.grads, sched.lr);
+      for (const g of [...grads.values(), ...clipped.grads.values()]) g.dispose();
+      for (const [k, v] of vars) close(v.dataSync(), st.params[k], 2e-6, `step ${i}: ${k}`);
+    }
+    if (name === 'clipped') assert.equal(clippedSteps, sc.steps.length, 'every step of this scenario clips');
+    else assert.equal(clippedSteps, 0, 'no step of this scenario clips');
+    opt.dispose();
+    for (const v of vars.values()) v.dispose();
+    assert.equal(tf.memory().numTensors, before, 'no tensor leaks');
+  });
+}
+
+test('AdamW state round-trips (moments and step) and continues identically', async () => {
+  await tf.setBackend('cpu');
+  const mk = () => new Map([['w', tf.variable(tf.tensor([0.5, -1, 2]), true)]]);
+  const a = mk();
+  const b = mk();
+  const oa = new AdamW(a, { lr: 0.1, weightDecay: 0.1 });
+  const g = () => new Map([['w', tf.tensor([0.3, -0.2, 0.7])]]);
+  for (let i = 0; i < 3; i++) oa.apply(g(), 0.1);
+  const ob = new AdamW(b, { lr: 0.1, weightDecay: 0.1 });
+  b.get('w')!.assign(a.get('w')!);
+  ob.setState(oa.getState());
+  oa.apply(g(), 0.05);
+  ob.apply(g(), 0.05);
+  assert.deepEqual([...a.get('w')!.dataSync()], [...b.get('w')!.dataSync()]);
+  assert.equal(ob.step, 4);
+});
+
+test('StepLR(5, 0.96) matches PyTorch over 500 epochs exactly', () => {
+  const f = fx.paperStepLR;
+  const s = new StepLR(f.lr, { stepSize: f.stepSize, gamma: f.gamma });
+  const lrs: number[] = [];
+  for (let e = 0; e < 500; e++) {
+    lrs.push(s.lr);
+    s.step();
+  }
+  assert.deepEqual(lrs, f.lrs);
+});
