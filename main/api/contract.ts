@@ -27,7 +27,7 @@ export const EngineInfo = z.object({
 });
 export type EngineInfo = z.infer<typeof EngineInfo>;
 
-export const JobKind = z.enum(['selftest', 'train', 'evaluate']);
+export const JobKind = z.enum(['selftest', 'train', 'evaluate', 'generate']);
 export type JobKind = z.infer<typeof JobKind>;
 
 export const JobState = z.enum(['queued', 'running', 'done', 'failed', 'cancelled']);
@@ -279,6 +279,26 @@ export const ExportName = z
 /** Largest export accepted (decoded bytes); the base64 text is 4/3 of it. */
 export const EXPORT_MAX_BYTES = 32 * 1024 * 1024;
 
+export const Benchmark = z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil']);
+
+export const DatasetSample = z.object({
+  id: z.string(),
+  benchmark: z.string(),
+  split: z.enum(['train', 'val', 'test']),
+  index: z.number(),
+  /** Rows in this split, and in each split. */
+  count: z.number(),
+  counts: z.object({ train: z.number(), val: z.number(), test: z.number() }),
+  grid: z.array(z.number()),
+  /** Physical (de-normalized) input and target channels; coordinate channels are left out. */
+  x: z.array(z.object({ name: z.string(), values: z.array(z.number()) })),
+  y: z.array(z.object({ name: z.string(), values: z.array(z.number()) })),
+  /** Source sample this row comes from. */
+  sourceIndex: z.number(),
+  warnings: z.array(z.string()),
+});
+export type DatasetSample = z.infer<typeof DatasetSample>;
+
 /** A LiNO configuration as the model builder edits it (the engine validates it fully). */
 export const ModelConfig = z
   .object({
@@ -347,6 +367,31 @@ export const methods = {
       })
       .strict(),
     result: z.object({ name: z.string(), size: z.number() }),
+  },
+  /** The benchmark generators' presets (main/data/generate/presets.ts) with their parameters. */
+  'datasets.presets': {
+    params: empty,
+    result: z.array(z.object({ benchmark: Benchmark, presets: z.record(z.string(), z.record(z.string(), z.unknown())) })),
+  },
+  /** Generate a benchmark from a preset into the workspace's datasets/ (a 'generate' job: progress, ETA, cancel). */
+  'datasets.generate': {
+    params: z
+      .object({
+        benchmark: Benchmark,
+        preset: z.enum(['tiny', 'quick', 'paper']),
+        samples: z.number().int().min(2).max(1_000_000).optional(),
+        resolution: z.number().int().min(8).max(65536).optional(),
+        seed: z.number().int().min(0).optional(),
+      })
+      .strict(),
+    result: JobSummary,
+  },
+  /** One sample of a stored dataset for preview: physical values per channel, row-major over the grid. */
+  'datasets.sample': {
+    params: z
+      .object({ id: z.string().max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a dataset id'), split: z.enum(['train', 'val', 'test']).default('val'), index: z.number().int().min(0).default(0) })
+      .strict(),
+    result: DatasetSample,
   },
   /** Parameter count, memory and FLOPs of one training step of a LiNO configuration on a grid. */
   'model.estimate': {

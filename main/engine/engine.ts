@@ -6,6 +6,7 @@ import { JobQueue } from './jobs';
 import { initBackend, tf } from './tf-runtime';
 import { runSelfTest } from './selftest-job';
 import { modelEstimate } from './model-estimate';
+import { datasetPresets, datasetSample, generateLabel, runGenerate } from './dataset-jobs';
 import { TrainingJobs } from './train-jobs';
 import { RunStore } from '../runs/run-store';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ export function startEngine(parent: ParentChannel): void {
     label: (p) => `Engine self-test (${Number(p.steps ?? 20)} steps)`,
     run: runSelfTest,
   });
+  jobs.register('generate', { label: generateLabel, run: runGenerate });
 
   const training = new TrainingJobs(jobs, (event) => parent.send({ type: 'event', event }));
 
@@ -40,6 +42,10 @@ export function startEngine(parent: ParentChannel): void {
     'jobs.cancel': (p: { id: string }) => ({ ok: jobs.cancel(p.id) }),
     'jobs.list': () => jobs.list(),
     'model.estimate': modelEstimate,
+    'datasets.presets': datasetPresets,
+    // The host adds `workspace` to these (ENGINE_WORKSPACE_METHODS).
+    'datasets.generate': (p: Record<string, unknown>) => jobs.start('generate', p),
+    'datasets.sample': datasetSample,
     // Training: the host adds `workspace` (its open workspace folder) to each call.
     'train.start': async (p: { workspace: string; runId: string }) => {
       await initBackend();
@@ -73,7 +79,7 @@ export function startEngine(parent: ParentChannel): void {
 }
 
 /** The engine methods a host forwards rather than answers itself. */
-export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list', 'model.estimate'];
+export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list', 'model.estimate', 'datasets.presets'];
 
 /** Engine methods that need the host's workspace folder added to their parameters. */
-export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate'];
+export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate', 'datasets.generate', 'datasets.sample'];
