@@ -29,6 +29,13 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+// The browser tests drive the built renderer: build it from the current sources first (a second or two).
+if (files.some((f) => f.startsWith('test/e2e/'))) {
+  const { spawnSync } = await import('node:child_process');
+  const b = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), 'renderer'], { cwd: root, stdio: 'inherit' });
+  if (b.status !== 0) process.exit(b.status ?? 1);
+}
+
 const tapFile = join(mkdtempSync(join(tmpdir(), 'lino-test-')), 'report.tap');
 const args = [
   '--import', 'tsx',

@@ -112,7 +112,11 @@ export class AdamW {
   getState(): AdamWState {
     const dump = (src: Map<string, Float32Array>) => {
       const out = new Map<string, F32Entry>();
-      for (const [k, a] of src) out.set(k, { shape: this.params.get(k)!.shape, data: Float32Array.from(a) });
+      for (const [k, a] of src) {
+        const p = this.params.get(k)!;
+        // Master copies (data-parallel training) are flat: their state is stored flat too.
+        out.set(k, { shape: p instanceof Float32Array ? [p.length] : p.shape, data: Float32Array.from(a) });
+      }
       return out;
     };
     return { step: this.step, expAvg: dump(this.m), expAvgSq: dump(this.v) };

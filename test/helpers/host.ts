@@ -11,7 +11,8 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const RENDERER_DIR = `${ROOT}dist/renderer`;
 
 export function ensureRendererBuilt(): void {
-  if (existsSync(`${RENDERER_DIR}/index.html`) && !process.env.CI) return;
+  // scripts/test.mjs builds the renderer before any browser test; this covers running a file alone.
+  if (existsSync(`${RENDERER_DIR}/index.html`)) return;
   const r = spawnSync(process.execPath, [`${ROOT}scripts/build.mjs`, 'renderer'], { stdio: 'inherit' });
   if (r.status !== 0) throw new Error('renderer build failed');
 }
