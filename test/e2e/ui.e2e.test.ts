@@ -259,6 +259,46 @@ test('export: the model size table to LaTeX (booktabs) and CSV in the workspace'
   await page.close();
 });
 
+test('datasets view: generate a tiny Darcy set with progress, preview samples as heatmaps, cancel a long generation', { skip, timeout: 150_000 }, async () => {
+  const { page, problems } = await openPage(t.host.url);
+  await page.getByRole('button', { name: 'Datasets', exact: true }).click();
+  await page.getByRole('heading', { name: 'Datasets', level: 1 }).waitFor();
+  await page.getByTestId('gen-benchmark').selectOption('darcy');
+  await page.getByTestId('gen-preset').selectOption('tiny');
+  assert.equal(await page.getByTestId('gen-samples').inputValue(), '6', "the tiny preset's sample count");
+  await page.getByTestId('gen-start').click();
+  await page.getByTestId('gen-job-done').waitFor({ timeout: 90_000 });
+  const list = page.getByTestId('datasets-list');
+  await list.getByRole('button', { name: /^darcy-/ }).first().click();
+  const preview = page.getByTestId('sample-preview');
+  await preview.getByTestId('sample-info').filter({ hasText: /Grid 29 × 29/ }).waitFor({ timeout: 30_000 });
+  await preview.locator('[data-testid="preview-input"] .js-plotly-plot .main-svg').first().waitFor({ timeout: 30_000 });
+  const z = () =>
+    page.evaluate(() => {
+      const doc = (globalThis as any).document;
+      const a = doc.querySelector('[data-testid="preview-input"] .js-plotly-plot');
+      const b = doc.querySelector('[data-testid="preview-target"] .js-plotly-plot');
+      return { inRows: a?.data?.[0]?.z?.length, inCols: a?.data?.[0]?.z?.[0]?.length, target: JSON.stringify(b?.data?.[0]?.z?.[5]) };
+    });
+  const z0 = await z();
+  assert.deepEqual([z0.inRows, z0.inCols], [29, 29]);
+  // Next sample: the target field changes.
+  await preview.getByRole('button', { name: 'Next' }).click();
+  await page.waitForFunction((prev) => JSON.stringify((globalThis as any).document.querySelector('[data-testid="preview-target"] .js-plotly-plot')?.data?.[0]?.z?.[5]) !== prev, z0.target);
+  await assertAccessible(page, 'Datasets view with a sample preview');
+  await page.screenshot({ path: `${SHOTS}/datasets-preview.png` });
+
+  // A long generation cancels from the UI.
+  await page.getByTestId('gen-preset').selectOption('quick');
+  await page.getByTestId('gen-start').click();
+  const running = page.getByTestId('gen-job-running');
+  await running.waitFor({ timeout: 30_000 });
+  await running.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByTestId('gen-job-cancelled').waitFor({ timeout: 30_000 });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('exports.save refuses a path in the name with a readable message', { skip, timeout: 30_000 }, async () => {
   await assert.rejects(t.service.call('exports.save', { name: '../escape.svg', mime: 'image/svg+xml', data: 'PHN2Zy8+' }), /invalid parameter 'name': a file name without path separators/);
   assert.equal(existsSync(join(t.workspace, 'escape.svg')), false);
@@ -266,9 +306,11 @@ test('exports.save refuses a path in the name with a readable message', { skip, 
 
 test('accessibility and themes: every view passes axe (no serious/critical) in light and dark, fits 1366x768, and is keyboard reachable', { skip, timeout: 120_000 }, async () => {
   const { page, problems } = await openPage(t.host.url);
-  await page.getByTestId('engine-backend').waitFor({ timeout: 60_000 });
+  await page.getByTestId('engine-backend').waitFor({ timeout: 60_000 }).catch(async (e) => {
+    throw new Error(`${e.message}\npage: ${(await page.locator("body").innerText()).slice(0, 800)}\nproblems: ${problems.join('; ')}`);
+  });
   const views = await page.locator('nav[aria-label="Views"] button.nav').allTextContents();
-  assert.ok(views.includes('Workspace') && views.includes('Model'), `views: ${views.join(', ')}`);
+  assert.ok(['Workspace', 'Datasets', 'Model'].every((v) => views.includes(v)), `views: ${views.join(', ')}`);
   for (const theme of ['light', 'dark'] as const) {
     const current = await page.evaluate(() => (globalThis as any).document.documentElement.dataset.theme);
     if (current !== theme) await page.getByRole('button', { name: theme === 'dark' ? 'Dark theme' : 'Light theme' }).click();
