@@ -75,7 +75,8 @@ export async function datasetSample(p: { workspace: string; id: string; split: S
     count,
     counts: m.counts,
     grid: [...m.grid],
-    x: channels(split.x, m.xChannels, 'x'),
+    // xChannels ends with the coordinate channels' names; those are not data and are not normalized.
+    x: channels(split.x, m.xChannels.slice(0, m.xChannels.length - (m.coordChannels ?? 0)), 'x'),
     y: channels(split.y, m.yChannels, 'y'),
     sourceIndex: split.indices[p.index] ?? p.index,
     warnings: m.warnings ?? [],

@@ -55,7 +55,8 @@ test('a tiny Darcy set generates into the workspace and a sample reads back per 
   const s = (await service.call('datasets.sample', { id: r.id, split: 'train', index: 1 })) as DatasetSample;
   assert.equal(s.count, r.counts.train);
   assert.deepEqual(s.grid, [29, 29]);
-  assert.ok(s.x.length >= 1 && s.y.length === 1);
+  assert.deepEqual(s.x.map((c) => c.name), ['coeff'], 'the coordinate channels are left out');
+  assert.equal(s.y.length, 1);
   for (const c of [...s.x, ...s.y]) assert.equal(c.values.length, 29 * 29, c.name);
   // Darcy's coefficient is piecewise constant (two values: 12 and 3 in the FNO convention).
   const coeff = new Set(s.x[0]!.values.map((v) => Math.round(v * 1000) / 1000));
