@@ -327,6 +327,11 @@ test('accessibility and themes: every view passes axe (no serious/critical) in l
       });
       assert.ok(fit.doc <= 1366 && fit.main <= 1, `${v} (${theme}) fits 1366 px wide: ${JSON.stringify(fit)}`);
       await page.screenshot({ path: `${SHOTS}/${v.toLowerCase()}-${theme}.png`, fullPage: false });
+      if (v === 'Model') {
+        await page.getByTestId('block-diagram').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${SHOTS}/model-diagram-${theme}.png` });
+        await page.locator('main.content').evaluate((el: any) => el.scrollTo(0, 0));
+      }
     }
   }
   // Keyboard: from the top of the page, Tab reaches the navigation, the theme switch, every
