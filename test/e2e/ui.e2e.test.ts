@@ -286,6 +286,20 @@ test('datasets view: generate a tiny Darcy set with progress, preview samples as
   await preview.getByRole('button', { name: 'Next' }).click();
   await page.waitForFunction((prev) => JSON.stringify((globalThis as any).document.querySelector('[data-testid="preview-target"] .js-plotly-plot')?.data?.[0]?.z?.[5]) !== prev, z0.target);
   await assertAccessible(page, 'Datasets view with a sample preview');
+
+  // A heatmap exports to a vector PDF too: the field is an embedded image, the axis titles text.
+  const exportsDir = join(t.workspace, 'exports');
+  const known = new Set(readdirSync(exportsDir));
+  const input = page.getByTestId('preview-input');
+  await input.getByRole('button', { name: /as PDF$/ }).click();
+  await input.getByTestId('export-status').filter({ hasText: /Saved exports\/.*\.pdf$/ }).waitFor({ timeout: 60_000 });
+  const pdfName = readdirSync(exportsDir).find((n) => !known.has(n) && n.endsWith('.pdf'))!;
+  const pdf = readFileSync(join(exportsDir, pdfName)).toString('latin1');
+  assert.match(pdf, /\/Subtype \/Image/, 'the heatmap is embedded as an image');
+  if (existsSync(PDFTOTEXT)) {
+    const text = spawnSync(PDFTOTEXT, [join(exportsDir, pdfName), '-'], { encoding: 'utf8' }).stdout.replace(/\s+/g, ' ');
+    for (const title of ['x index', 'y index', 'coeff']) assert.ok(text.includes(title), `"${title}" as text in the heatmap PDF: ${text.slice(0, 300)}`);
+  }
   await page.screenshot({ path: `${SHOTS}/datasets-preview.png` });
 
   // A long generation cancels from the UI.
