@@ -296,6 +296,12 @@ export const DatasetSample = z.object({
   /** Source sample this row comes from. */
   sourceIndex: z.number(),
   warnings: z.array(z.string()),
+  /** Dataset statistics (physical units, training split) behind the normalizer. */
+  stats: z.object({
+    x: z.object({ mean: z.number(), std: z.number(), min: z.number(), max: z.number() }),
+    y: z.object({ mean: z.number(), std: z.number(), min: z.number(), max: z.number() }),
+    normalized: z.boolean(),
+  }),
 });
 export type DatasetSample = z.infer<typeof DatasetSample>;
 

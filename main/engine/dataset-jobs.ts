@@ -43,6 +43,8 @@ export async function runGenerate(params: Record<string, unknown>, ctx: JobConte
   return { id: m.id, cached, counts: m.counts, grid: m.grid, xChannels: m.xChannels, yChannels: m.yChannels };
 }
 
+const pick = (s: { mean: number; std: number; min: number; max: number }) => ({ mean: s.mean, std: s.std, min: s.min, max: s.max });
+
 // The last dataset previewed stays open: stepping through samples must not reread every array.
 let open: { key: string; ds: PreparedDataset } | null = null;
 
@@ -80,5 +82,10 @@ export async function datasetSample(p: { workspace: string; id: string; split: S
     y: channels(split.y, m.yChannels, 'y'),
     sourceIndex: split.indices[p.index] ?? p.index,
     warnings: m.warnings ?? [],
+    stats: {
+      x: pick(m.normalization.x),
+      y: pick(m.normalization.y),
+      normalized: m.normalization.applied,
+    },
   };
 }

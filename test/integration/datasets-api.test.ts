@@ -61,6 +61,9 @@ test('a tiny Darcy set generates into the workspace and a sample reads back per 
   // Darcy's coefficient is piecewise constant (two values: 12 and 3 in the FNO convention).
   const coeff = new Set(s.x[0]!.values.map((v) => Math.round(v * 1000) / 1000));
   assert.ok(coeff.size <= 2, `coefficient values ${[...coeff].slice(0, 5).join(', ')}`);
+  // Statistics: the coefficient's range covers the sample's values (12 and 3 in the FNO convention).
+  assert.ok(s.stats.x.min <= Math.min(...s.x[0]!.values) + 1e-4 && s.stats.x.max >= Math.max(...s.x[0]!.values) - 1e-4, JSON.stringify(s.stats.x));
+  assert.ok(s.stats.y.std > 0);
   await assert.rejects(service.call('datasets.sample', { id: r.id, split: 'train', index: 999 }), /sample 999 is out of range: the train split has \d+ rows/);
   await assert.rejects(service.call('datasets.sample', { id: 'nope', index: 0 }), /no dataset 'nope'/);
   await assert.rejects(service.call('datasets.sample', { id: '../x', index: 0 }), /invalid parameter 'id'/);

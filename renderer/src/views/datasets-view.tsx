@@ -207,6 +207,22 @@ function SamplePreview({ id }: { id: string }) {
           {sample.warnings.length > 0 && <span className="warn"> {sample.warnings.join(' ')}</span>}
         </p>
       )}
+      {sample && (
+        <table className="stats-table small" data-testid="dataset-stats">
+          <caption className="muted">Dataset statistics (training split{sample.stats.normalized ? ', used by the normalizer' : ''})</caption>
+          <thead>
+            <tr><th scope="col">Field</th><th scope="col">mean</th><th scope="col">std</th><th scope="col">min</th><th scope="col">max</th></tr>
+          </thead>
+          <tbody>
+            {(['x', 'y'] as const).map((k) => (
+              <tr key={k}>
+                <th scope="row">{k === 'x' ? `input (${sample.x.map((c) => c.name).join(', ')})` : `target (${sample.y.map((c) => c.name).join(', ')})`}</th>
+                {(['mean', 'std', 'min', 'max'] as const).map((f) => <td key={f}>{sample.stats[k][f].toPrecision(4)}</td>)}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       <div className="plot-grid">
         {plots.map((p) => (
           <Plot key={p.key} title={p.title} data={p.data} layout={p.layout} height={360} testId={`preview-${p.key.split('-')[0]!.toLowerCase()}`} />
