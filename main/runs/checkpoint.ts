@@ -72,6 +72,17 @@ export function checkpointDir(runDir: string, name: CheckpointName): string | nu
   return null;
 }
 
+/**
+ * The folder of a complete checkpoint without repairing anything: for readers that may run while
+ * the trainer writes (runs.list, evaluation). Repairing there would delete the `.tmp` folder the
+ * trainer is filling; the trainer itself repairs (saveCheckpoint, loadCheckpoint) before it writes.
+ */
+export function peekCheckpointDir(runDir: string, name: CheckpointName): string | null {
+  const root = join(runDir, 'checkpoints');
+  for (const dir of [join(root, name), join(root, tmpName(name)), join(root, oldName(name))]) if (complete(dir)) return dir;
+  return null;
+}
+
 export function saveCheckpoint(runDir: string, name: CheckpointName, model: NeuralOperator, opt: { expAvg: Map<string, F32Entry>; expAvgSq: Map<string, F32Entry> }, state: CheckpointState): void {
   const root = join(runDir, 'checkpoints');
   mkdirSync(root, { recursive: true });
@@ -94,7 +105,7 @@ export function saveCheckpoint(runDir: string, name: CheckpointName, model: Neur
 }
 
 export function readCheckpointState(runDir: string, name: CheckpointName): CheckpointState | null {
-  const dir = checkpointDir(runDir, name);
+  const dir = peekCheckpointDir(runDir, name);
   if (!dir) return null;
   return JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as CheckpointState;
 }
@@ -119,6 +130,6 @@ export function loadCheckpoint(runDir: string, name: CheckpointName): Checkpoint
 }
 
 export function weightsPath(runDir: string, name: CheckpointName): string | null {
-  const dir = checkpointDir(runDir, name);
+  const dir = peekCheckpointDir(runDir, name);
   return dir ? join(dir, 'weights.safetensors') : null;
 }

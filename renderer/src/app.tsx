@@ -3,6 +3,8 @@ import { useApp, type ViewName } from './store/app-store';
 import { WorkspaceView } from './views/workspace-view';
 import { ModelView } from './views/model-view';
 import { DatasetsView } from './views/datasets-view';
+import { TrainingView } from './views/training-view';
+import { GatesView } from './views/gates-view';
 import { ErrorBanner } from './components/error-banner';
 import { EngineStatusBar } from './components/engine-status';
 import { ViewBoundary } from './components/view-boundary';
@@ -12,6 +14,8 @@ const VIEWS: { name: ViewName; label: string; render: () => ReactElement }[] = [
   { name: 'workspace', label: 'Workspace', render: () => <WorkspaceView /> },
   { name: 'datasets', label: 'Datasets', render: () => <DatasetsView /> },
   { name: 'model', label: 'Model', render: () => <ModelView /> },
+  { name: 'training', label: 'Training', render: () => <TrainingView /> },
+  { name: 'gates', label: 'Gates', render: () => <GatesView /> },
 ];
 
 export function App() {

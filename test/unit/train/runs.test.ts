@@ -98,6 +98,10 @@ test('an interrupted checkpoint swap is repaired on read', () => {
   mkdirSync(join(dir, '.last.tmp'));
   writeFileSync(join(dir, '.last.tmp', 'weights.safetensors'), 'partial');
   assert.equal(readCheckpointState(src.dir, 'last')!.epoch, 4);
+  // A reader (runs.list while the trainer writes) leaves the temporary folder alone ...
+  assert.ok(existsSync(join(dir, '.last.tmp', 'weights.safetensors')), 'readCheckpointState does not delete a checkpoint being written');
+  // ... the trainer's own repair (before it writes) removes it.
+  assert.equal(checkpointDir(src.dir, 'last'), join(dir, 'last'));
   assert.ok(!existsSync(join(dir, '.last.tmp')));
 });
 

@@ -1,0 +1,107 @@
+// Pure helpers over a run's metrics records (no React, no API), so node:test can check them:
+// merging live events with the history read back from runs.metrics, smoothing, group statistics.
+import type { EpochMetrics, StepMetrics } from '../../../main/api/contract';
+
+export interface RunCurves {
+  steps: StepMetrics[];
+  epochs: EpochMetrics[];
+}
+
+export const EMPTY_CURVES: RunCurves = { steps: [], epochs: [] };
+
+/**
+ * Adds records to ordered ones without duplicates: live events and the history read back after
+ * (re)opening a run overlap, and either may arrive first. Keyed by global step / epoch number; a
+ * later copy of the same key wins (a resumed run rewrites the epoch it lost).
+ */
+export function mergeByKey<T>(existing: T[], incoming: T[], key: (r: T) => number): T[] {
+  if (incoming.length === 0) return existing;
+  const last = existing.length > 0 ? key(existing[existing.length - 1]!) : -Infinity;
+  let ordered = true;
+  let prev = last;
+  for (const r of incoming) {
+    const k = key(r);
+    if (!(k > prev)) {
+      ordered = false;
+      break;
+    }
+    prev = k;
+  }
+  if (ordered) return [...existing, ...incoming];
+  const map = new Map<number, T>();
+  for (const r of existing) map.set(key(r), r);
+  for (const r of incoming) map.set(key(r), r);
+  return [...map.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+}
+
+export function mergeCurves(c: RunCurves, steps: StepMetrics[], epochs: EpochMetrics[]): RunCurves {
+  const s = mergeByKey(c.steps, steps, (r) => r.step);
+  const e = mergeByKey(c.epochs, epochs, (r) => r.epoch);
+  return s === c.steps && e === c.epochs ? c : { steps: s, epochs: e };
+}
+
+/**
+ * Exponential moving average with bias correction (as TensorBoard's smoothing): weight 0 is the
+ * raw curve; non-finite values are passed through and do not enter the average.
+ */
+export function emaSmooth(y: ArrayLike<number>, weight: number): number[] {
+  const w = Math.min(Math.max(weight, 0), 0.999);
+  const out = new Array<number>(y.length);
+  let acc = 0;
+  let n = 0;
+  for (let i = 0; i < y.length; i++) {
+    const v = y[i]!;
+    if (!Number.isFinite(v)) {
+      out[i] = v;
+      continue;
+    }
+    acc = acc * w + (1 - w) * v;
+    n++;
+    out[i] = w === 0 ? v : acc / (1 - Math.pow(w, n));
+  }
+  return out;
+}
+
+/** Per-epoch mean and (population) std over several runs' curves; epochs only some runs reached use those runs. */
+export function meanStdByEpoch(curves: { epoch: number; value: number }[][]): { epoch: number[]; mean: number[]; std: number[]; n: number[] } {
+  const by = new Map<number, number[]>();
+  for (const c of curves) for (const p of c) if (Number.isFinite(p.value)) (by.get(p.epoch) ?? by.set(p.epoch, []).get(p.epoch)!).push(p.value);
+  const epochs = [...by.keys()].sort((a, b) => a - b);
+  const mean: number[] = [];
+  const std: number[] = [];
+  const n: number[] = [];
+  for (const e of epochs) {
+    const v = by.get(e)!;
+    const m = v.reduce((a, b) => a + b, 0) / v.length;
+    mean.push(m);
+    std.push(Math.sqrt(v.reduce((a, b) => a + (b - m) ** 2, 0) / v.length));
+    n.push(v.length);
+  }
+  return { epoch: epochs, mean, std, n };
+}
+
+/** Flattens a config to dotted keys ('model.width' -> 32) for showing only what differs between runs. */
+export function flattenConfig(o: unknown, prefix = '', out: Record<string, string> = {}): Record<string, string> {
+  if (o != null && typeof o === 'object' && !Array.isArray(o)) {
+    for (const [k, v] of Object.entries(o as Record<string, unknown>)) flattenConfig(v, prefix ? `${prefix}.${k}` : k, out);
+  } else out[prefix] = Array.isArray(o) ? o.join('+') : String(o);
+  return out;
+}
+
+/** Keys ignored when comparing configs: identity and bookkeeping, not choices. */
+const NOT_A_CHOICE = /^(id|name|group|createdAt|resolvedData)(\.|$)/;
+
+/** For each run, the config entries whose value is not the same in every run. */
+export function configDifferences(configs: Record<string, unknown>[]): Record<string, string>[] {
+  const flat = configs.map((c) => flattenConfig(c));
+  const keys = new Set(flat.flatMap((f) => Object.keys(f)));
+  const differing = [...keys].filter((k) => !NOT_A_CHOICE.test(k) && new Set(flat.map((f) => f[k] ?? '∅')).size > 1).sort();
+  return flat.map((f) => Object.fromEntries(differing.map((k) => [k, f[k] ?? '—'])));
+}
+
+export function formatSeconds(s: number): string {
+  if (!Number.isFinite(s) || s < 0) return '—';
+  if (s < 60) return `${s.toFixed(0)} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+}

@@ -1,0 +1,161 @@
+// Runs and their curves for the Training, Gates and Runs views (zustand). It mirrors what the
+// engine reports: the run list (runs.list), live `metrics` / `run` events, and the history read
+// back with runs.metrics when a run is (re)opened. Nothing is stored in the browser.
+import { create } from 'zustand';
+import type { Params, RunSummary, WorkbenchApi, WorkbenchEvent } from '../../../main/api/contract';
+import { useApp } from './app-store';
+import { EMPTY_CURVES, mergeCurves, type RunCurves } from './run-metrics';
+
+export interface TrainingState {
+  runs: RunSummary[];
+  runsLoaded: boolean;
+  /** The run the Training and Gates views show. */
+  selectedRun: string | null;
+  curves: Record<string, RunCurves>;
+  /** Runs whose history has been read (so live events can be trusted to continue it). */
+  historyLoaded: Record<string, boolean>;
+  /** Per run, the last error of an action on it (pause, resume, ...), shown next to its controls. */
+  runErrors: Record<string, string>;
+  selectRun(id: string | null): void;
+  refreshRuns(): Promise<void>;
+  loadHistory(id: string): Promise<void>;
+  start(params: Params<'train.start'>): Promise<string>;
+  control(id: string, action: 'pause' | 'resume' | 'stop'): Promise<void>;
+  deleteRun(id: string): Promise<void>;
+  applyEvent(e: WorkbenchEvent): void;
+}
+
+const api = (): WorkbenchApi => {
+  const a = useApp.getState().api;
+  if (!a) throw new Error('not connected to the workbench');
+  return a;
+};
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+// Run states from events, numbered: a runs.list answer requested before an event must not undo it.
+let eventSeq = 0;
+const eventStates = new Map<string, { seq: number; state: RunSummary['state'] }>();
+const loading = new Map<string, Promise<void>>();
+
+export const useTraining = create<TrainingState>((set, get) => ({
+  runs: [],
+  runsLoaded: false,
+  selectedRun: null,
+  curves: {},
+  historyLoaded: {},
+  runErrors: {},
+  selectRun(id) {
+    set({ selectedRun: id });
+    if (id) void get().loadHistory(id);
+  },
+  async refreshRuns() {
+    try {
+      const asked = eventSeq;
+      const runs = (await api().call('runs.list', {})).map((r) => {
+        const ev = eventStates.get(r.id);
+        return ev && ev.seq > asked ? { ...r, state: ev.state } : r;
+      });
+      runs.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+      set({ runs, runsLoaded: true });
+      const sel = get().selectedRun;
+      if (!sel || !runs.some((r) => r.id === sel)) {
+        const pick = runs.find((r) => r.state === 'running') ?? runs[0];
+        if (pick) get().selectRun(pick.id);
+        else set({ selectedRun: null });
+      }
+    } catch (e) {
+      useApp.getState().reportError('listing runs', e);
+    }
+  },
+  loadHistory(id) {
+    const pending = loading.get(id);
+    if (pending) return pending;
+    const p = (async () => {
+      try {
+        // Offset-based: read what is stored in pages; events that arrive meanwhile merge by key.
+        let offset = 0;
+        for (;;) {
+          const r = await api().call('runs.metrics', { id, offset, type: 'all' });
+          const steps = r.records.filter((x) => x.type === 'step');
+          const epochs = r.records.filter((x) => x.type === 'epoch');
+          set((s) => ({ curves: { ...s.curves, [id]: mergeCurves(s.curves[id] ?? EMPTY_CURVES, steps as never, epochs as never) } }));
+          if (r.records.length === 0 || r.next <= offset) break;
+          offset = r.next;
+        }
+        set((s) => ({ historyLoaded: { ...s.historyLoaded, [id]: true } }));
+      } catch (e) {
+        set((s) => ({ runErrors: { ...s.runErrors, [id]: `Reading the metrics failed: ${message(e)}` } }));
+      } finally {
+        loading.delete(id);
+      }
+    })();
+    loading.set(id, p);
+    return p;
+  },
+  async start(params) {
+    const r = await api().call('train.start', params);
+    set((s) => ({ curves: { ...s.curves, [r.runId]: s.curves[r.runId] ?? EMPTY_CURVES }, historyLoaded: { ...s.historyLoaded, [r.runId]: true } }));
+    await get().refreshRuns();
+    get().selectRun(r.runId);
+    void useApp.getState().refreshWorkspace();
+    return r.runId;
+  },
+  async control(id, action) {
+    set((s) => {
+      const { [id]: _, ...rest } = s.runErrors;
+      return { runErrors: rest };
+    });
+    try {
+      const r = await api().call(`train.${action}`, { id });
+      if (!r.ok) throw new Error(`the engine refused to ${action} this run`);
+    } catch (e) {
+      set((s) => ({ runErrors: { ...s.runErrors, [id]: `Could not ${action}: ${message(e)}` } }));
+    }
+    await get().refreshRuns();
+  },
+  async deleteRun(id) {
+    await api().call('runs.delete', { id });
+    set((s) => {
+      const { [id]: _, ...curves } = s.curves;
+      return { curves, selectedRun: s.selectedRun === id ? null : s.selectedRun };
+    });
+    await get().refreshRuns();
+    void useApp.getState().refreshWorkspace();
+  },
+  applyEvent(e) {
+    if (e.type === 'metrics') {
+      set((s) => ({ curves: { ...s.curves, [e.runId]: mergeCurves(s.curves[e.runId] ?? EMPTY_CURVES, e.steps, e.epoch ? [e.epoch] : []) } }));
+      // Metrics mean it trains; the list may not know yet (or the epoch count changed).
+      if (e.epoch || get().runs.find((r) => r.id === e.runId)?.state !== 'running') scheduleRefresh(get);
+    } else if (e.type === 'run') {
+      eventStates.set(e.runId, { seq: ++eventSeq, state: e.state });
+      set((s) => ({ runs: s.runs.map((r) => (r.id === e.runId ? { ...r, state: e.state, reason: e.reason ?? r.reason } : r)) }));
+      scheduleRefresh(get);
+    }
+  },
+}));
+
+/** Run events come in bursts (queued, running, ...): one runs.list per burst. */
+function scheduleRefresh(get: () => TrainingState) {
+  if (refreshTimer) return;
+  refreshTimer = setTimeout(() => {
+    refreshTimer = null;
+    void get().refreshRuns();
+    void useApp.getState().refreshWorkspace();
+  }, 250);
+}
+
+// Follow the app's API connection: subscribe to its events once per connection.
+let unsubscribe: (() => void) | null = null;
+let connectedApi: WorkbenchApi | null = null;
+function follow(a: WorkbenchApi | null) {
+  if (a === connectedApi) return;
+  unsubscribe?.();
+  connectedApi = a;
+  unsubscribe = a ? a.onEvent((e) => useTraining.getState().applyEvent(e)) : null;
+  if (a) void useTraining.getState().refreshRuns();
+}
+follow(useApp.getState().api);
+useApp.subscribe((s) => follow(s.api));

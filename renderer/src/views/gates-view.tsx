@@ -1,0 +1,97 @@
+import { useEffect, useMemo } from 'react';
+import { useApp } from '../store/app-store';
+import { useTraining } from '../store/training-store';
+import { EMPTY_CURVES } from '../store/run-metrics';
+import { Plot } from '../plots/plot';
+import { colorScale } from '../plots/colorscales';
+import { PLOT_COLORS } from '../plots/theme';
+import type { Trace } from '../plots/traces';
+import { RunPicker } from '../components/run-picker';
+
+const SCALARS: { key: string; label: string }[] = [
+  { key: 'beta', label: 'β (efficient scattering)' },
+  { key: 'eta', label: 'η (refraction)' },
+  { key: 'sigma', label: 'σ (scattering)' },
+  { key: 'tau', label: 'τ (full scattering)' },
+];
+
+/** Which light mechanism each block relies on: gate α per block and component, and the block scalars. */
+export function GatesView() {
+  const selected = useTraining((s) => s.selectedRun);
+  const run = useTraining((s) => s.runs.find((r) => r.id === s.selectedRun));
+  const epochs = useTraining((s) => (selected ? s.curves[selected] : undefined) ?? EMPTY_CURVES).epochs;
+  const refreshRuns = useTraining((s) => s.refreshRuns);
+  const theme = useApp((s) => s.theme);
+  const colors = PLOT_COLORS[theme].lines;
+  useEffect(() => {
+    void refreshRuns();
+  }, [refreshRuns]);
+
+  const withBlocks = useMemo(() => epochs.filter((e) => e.blocks.length > 0), [epochs]);
+  const last = withBlocks[withBlocks.length - 1];
+
+  const heat = useMemo(() => {
+    if (!last) return null;
+    const rows: { label: string; b: number; c: number }[] = [];
+    last.blocks.forEach((blk, b) => blk.components.forEach((name, c) => rows.push({ label: `block ${b + 1} · ${name}`, b, c })));
+    const x = withBlocks.map((e) => e.epoch);
+    const z = rows.map((r) => withBlocks.map((e) => e.blocks[r.b]?.alphaMean[r.c] ?? null));
+    const data: Trace[] = [{
+      type: 'heatmap', x, y: rows.map((r) => r.label), z, zmin: 0, zmax: 1, colorscale: colorScale('viridis'),
+      colorbar: { title: { text: 'mean α' } }, hovertemplate: 'epoch %{x}, %{y}: α = %{z:.3f}<extra></extra>', xgap: 1, ygap: 1,
+    }];
+    const layout = { xaxis: { title: 'Epoch', dtick: x.length < 12 ? 1 : undefined }, yaxis: { title: '', autorange: 'reversed' }, margin: { l: 150, r: 20, t: 20, b: 50 } };
+    return { data, layout, height: Math.max(220, 60 + rows.length * 22) };
+  }, [withBlocks, last]);
+
+  const bars = useMemo(() => {
+    if (!last) return null;
+    const comps = [...new Set(last.blocks.flatMap((b) => b.components))];
+    const blocks = last.blocks.map((_, i) => `block ${i + 1}`);
+    const data: Trace[] = comps.map((c, ci) => ({
+      type: 'bar', name: c, x: blocks,
+      y: last.blocks.map((b) => { const k = b.components.indexOf(c); return k >= 0 ? b.alphaMean[k] : null; }),
+      error_y: { type: 'data', array: last.blocks.map((b) => { const k = b.components.indexOf(c); return k >= 0 ? b.alphaStd[k] : 0; }), visible: true },
+      marker: { color: colors[ci % colors.length] },
+    }));
+    const layout = { barmode: 'group', xaxis: { title: 'Block' }, yaxis: { title: 'α (mean ± std over samples)', range: [0, 1] }, title: `Epoch ${last.epoch}`, legend: { orientation: 'h', y: -0.25 } };
+    return { data, layout };
+  }, [last, colors]);
+
+  const scalarPlots = useMemo(() => {
+    const out: { key: string; label: string; data: Trace[]; layout: Record<string, unknown> }[] = [];
+    for (const s of SCALARS) {
+      const nBlocks = last?.blocks.length ?? 0;
+      const data: Trace[] = [];
+      for (let b = 0; b < nBlocks; b++) {
+        const pts = withBlocks.filter((e) => e.blocks[b]?.scalars[s.key] != null);
+        if (pts.length === 0) continue;
+        data.push({ type: 'scatter', mode: 'lines+markers', name: `block ${b + 1}`, x: pts.map((e) => e.epoch), y: pts.map((e) => e.blocks[b]!.scalars[s.key]), line: { color: colors[b % colors.length] } });
+      }
+      if (data.length > 0) out.push({ key: s.key, label: s.label, data, layout: { xaxis: { title: 'Epoch' }, yaxis: { title: s.label }, legend: { orientation: 'h', y: -0.3 } } });
+    }
+    return out;
+  }, [withBlocks, last, colors]);
+
+  return (
+    <section aria-labelledby="gates-title">
+      <h1 id="gates-title">Gates</h1>
+      <p className="muted">The gate α mixes each block's light mechanisms (reflection, refraction, scattering); its mean over the validation set per epoch shows which one a block relies on.</p>
+      <RunPicker />
+      {run && !last && <p data-testid="gates-waiting" className="muted">{run.state === 'queued' || run.state === 'running' ? 'Waiting for the first epoch of this run…' : 'This run has no epoch records yet.'}</p>}
+      {heat && bars && (
+        <>
+          <div className="plot-grid">
+            <Plot title="Gate alpha per block and component over epochs" data={heat.data} layout={heat.layout} height={Math.max(300, heat.height)} testId="alpha-heatmap" />
+            <Plot title="Gate alpha at the current epoch" data={bars.data} layout={bars.layout} height={Math.max(300, heat.height)} testId="alpha-bars" />
+          </div>
+          {scalarPlots.length > 0 && (
+            <div className="plot-grid">
+              {scalarPlots.map((p) => <Plot key={p.key} title={`Block scalar ${p.key} over epochs`} data={p.data} layout={p.layout} height={260} testId={`scalar-${p.key}`} />)}
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

