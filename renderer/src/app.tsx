@@ -5,6 +5,7 @@ import { ModelView } from './views/model-view';
 import { DatasetsView } from './views/datasets-view';
 import { TrainingView } from './views/training-view';
 import { GatesView } from './views/gates-view';
+import { RunsView } from './views/runs-view';
 import { ErrorBanner } from './components/error-banner';
 import { EngineStatusBar } from './components/engine-status';
 import { ViewBoundary } from './components/view-boundary';
@@ -16,6 +17,7 @@ const VIEWS: { name: ViewName; label: string; render: () => ReactElement }[] = [
   { name: 'model', label: 'Model', render: () => <ModelView /> },
   { name: 'training', label: 'Training', render: () => <TrainingView /> },
   { name: 'gates', label: 'Gates', render: () => <GatesView /> },
+  { name: 'runs', label: 'Runs', render: () => <RunsView /> },
 ];
 
 export function App() {

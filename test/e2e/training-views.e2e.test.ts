@@ -60,6 +60,27 @@ function plotData(page: Page, testId: string): Promise<{ name?: string; x: numbe
 
 let runId = '';
 
+test('quick start: on an empty workspace one click generates tiny Darcy ("fast") and trains a small LiNO, landing on the Training view with curves arriving', { skip, timeout: 120_000 }, async () => {
+  const { page, problems } = await openPage();
+  const card = page.getByTestId('quick-start');
+  await card.waitFor({ timeout: 30_000 });
+  await assertAccessible(page, 'Workspace view with the quick start card');
+  await card.getByTestId('quick-fast').check();
+  await card.getByTestId('quick-start-go').click();
+  await page.getByRole('heading', { name: 'Training', level: 1 }).waitFor({ timeout: 30_000 });
+  assert.match((await page.getByTestId('run-picker').locator('option:checked').textContent()) ?? '', /^Quick start: Darcy tiny/);
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('[data-testid="loss-plot"] .js-plotly-plot')?.data?.[1]?.x?.length ?? 0) >= 1, undefined, { timeout: 90_000 });
+  await page.getByTestId('run-state').filter({ hasText: /^done$/ }).waitFor({ timeout: 90_000 });
+  const [run] = (await t.service.call('runs.list', {})) as { name: string; state: string; epochsDone: number }[];
+  assert.deepEqual([run!.name, run!.state, run!.epochsDone], ['Quick start: Darcy tiny', 'done', 3]);
+  // The card is for newcomers: gone once the workspace has a run.
+  await goto(page, 'Workspace');
+  await page.getByText('Quick start: Darcy tiny').first().waitFor();
+  assert.equal(await page.getByTestId('quick-start').count(), 0);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('training view: start a tiny LiNO on tiny Darcy for two epochs, curve points arrive, both relL2 conventions and the best marker; gates heatmap for that run', { skip, timeout: 150_000 }, async () => {
   const { page, problems } = await openPage();
   // A small model, set in the Model view (the Training view starts from its draft).
@@ -80,7 +101,8 @@ test('training view: start a tiny LiNO on tiny Darcy for two epochs, curve point
   await page.getByTestId('train-name').fill('e2e tiny');
   assert.match((await page.locator('.card', { hasText: 'New run' }).textContent()) ?? '', /M = 8, L = 2/);
   await page.getByTestId('train-start').click();
-  await page.getByTestId('run-picker').waitFor();
+  // The new run becomes the shown one.
+  await page.waitForFunction(() => /^e2e tiny/.test((globalThis as any).document.querySelector('[data-testid="run-picker"] option:checked')?.textContent ?? ''), undefined, { timeout: 30_000 });
   runId = await page.getByTestId('run-picker').inputValue();
   assert.ok(runId, 'the new run is selected');
 
@@ -159,6 +181,64 @@ test('training view: reopening loads the history with runs.metrics; pause, resum
   await page.getByTestId('run-stop').click();
   await state.filter({ hasText: /^stopped$/ }).waitFor({ timeout: 60_000 }).catch(why);
   await page.getByTestId('run-resume').waitFor();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('runs view: table with config differences, a seed group as mean ± std with a ±1 std band, overlay, LaTeX export, delete with confirmation', { skip: skip || undefined, timeout: 150_000 }, async (tc) => {
+  if (!runId) return tc.skip('the first test did not create a run');
+  // A seed group of two tiny runs, started through the same API the views use.
+  const r = (await t.service.call('train.start', {
+    config: { name: 'e2e group', group: 'e2e-g', data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny' }, model: { width: 4, depth: 1 }, epochs: 2, batchSize: 2 },
+    seeds: 2,
+  })) as { group: { runId: string }[] };
+  const { page, problems } = await openPage();
+  await goto(page, 'Runs');
+  const table = page.getByTestId('runs-table');
+  await table.waitFor();
+  const row = table.getByTestId(`run-row-${runId}`);
+  assert.match((await row.textContent()) ?? '', /e2e tiny.*done.*2\/2/);
+  // Only settings that differ between runs are listed (the first runs used M=8, the group M=4).
+  await row.getByText(/model\.width=8/).waitFor({ timeout: 30_000 });
+  const groupRow = table.getByTestId('group-e2e-g');
+  await groupRow.getByTestId('group-best').filter({ hasText: /^\d\.\d+ ± \d/ }).waitFor({ timeout: 120_000 });
+  const g = (await t.service.call('runs.group', { group: 'e2e-g' })) as { valRelL2: { mean: number; std: number } };
+  assert.equal(await groupRow.getByTestId('group-best').textContent(), `${g.valRelL2.mean.toPrecision(4)} ± ${g.valRelL2.std.toPrecision(2)}`);
+  assert.equal(r.group.length, 2);
+
+  // Overlay: one run and the group (mean line and a filled ±1 std band).
+  await row.getByRole('checkbox').check();
+  await groupRow.getByRole('checkbox').check();
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('[data-testid="runs-overlay"] .js-plotly-plot')?.data?.length ?? 0) === 3, undefined, { timeout: 30_000 });
+  const overlay = (await plotData(page, 'runs-overlay'))!;
+  assert.deepEqual(overlay.map((d) => d.name), ['e2e tiny', 'e2e-g ±1 std', 'e2e-g (mean of 2)']);
+  assert.deepEqual(overlay[2]!.x, [1, 2]);
+  assert.equal(overlay[1]!.x.length, 4, 'band: upper and lower edges');
+  await assertAccessible(page, 'Runs view');
+  await page.screenshot({ path: `${SHOTS}/runs.png` });
+
+  // The table to LaTeX (booktabs).
+  const exportsDir = join(t.workspace, 'exports');
+  const known = new Set(readdirSync(exportsDir));
+  await page.getByRole('button', { name: 'Export Runs as LaTeX' }).click();
+  await page.getByTestId('table-export-status').filter({ hasText: /Saved exports\/runs-.*\.tex$/ }).waitFor({ timeout: 30_000 });
+  const tex = readFileSync(join(exportsDir, readdirSync(exportsDir).find((n) => !known.has(n) && n.endsWith('.tex'))!), 'utf8');
+  assert.match(tex, /\\toprule\nRun & Group & Status & Epochs & Best val relL2 \(normalized\) & Best epoch & Configuration differences & Created \\\\\n\\midrule/);
+  assert.match(tex, /^e2e tiny &  & done & 2\/2 & /m);
+  assert.match(tex, /^e2e-g \(2 seeds\) & e2e-g &  & -- & [\d.]+ \$\\pm\$ [\d.e-]+ & -- /m);
+
+  // Delete with confirmation: nothing happens until confirmed.
+  const stopped = ((await t.service.call('runs.list', {})) as { id: string; name: string }[]).find((x) => x.name === 'e2e pause');
+  if (stopped) {
+    const srow = table.getByTestId(`run-row-${stopped.id}`);
+    await srow.getByRole('button', { name: 'Delete e2e pause' }).click();
+    await srow.getByRole('button', { name: 'Keep' }).click();
+    assert.ok(((await t.service.call('runs.list', {})) as { id: string }[]).some((x) => x.id === stopped.id), 'kept');
+    await srow.getByRole('button', { name: 'Delete e2e pause' }).click();
+    await srow.getByTestId('confirm-delete').click();
+    await srow.waitFor({ state: 'detached', timeout: 30_000 });
+    assert.ok(!((await t.service.call('runs.list', {})) as { id: string }[]).some((x) => x.id === stopped.id), 'deleted');
+  } else tc.diagnostic('no stopped run to delete (the pause test did not run)');
   assert.deepEqual(problems, []);
   await page.close();
 });

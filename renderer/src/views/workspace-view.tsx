@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useApp } from '../store/app-store';
 import { FileBrowser } from '../components/file-browser';
+import { QuickStartCard } from '../components/quick-start';
 
 /** The home view: where the workspace is, what it holds, and a check that the engine computes. */
 export function WorkspaceView() {
@@ -56,6 +57,7 @@ export function WorkspaceView() {
           }}
         />
       )}
+      {workspace && workspace.runs.length === 0 && <QuickStartCard />}
       <div className="cards">
         <div className="card">
           <h2>Datasets</h2>

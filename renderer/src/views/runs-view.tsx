@@ -1,0 +1,250 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { Result, RunSummary } from '../../../main/api/contract';
+import { useApp } from '../store/app-store';
+import { useTraining } from '../store/training-store';
+import { configDifferences, meanStdByEpoch } from '../store/run-metrics';
+import { Plot } from '../plots/plot';
+import { PLOT_COLORS } from '../plots/theme';
+import type { Trace } from '../plots/traces';
+import { TableExportBar } from '../export/table-export-bar';
+import type { TableColumn, TableRow } from '../export/table';
+
+type Group = Result<'runs.group'>;
+
+const fmt = (v: number | null | undefined) => (v == null || !Number.isFinite(v) ? '—' : v.toPrecision(4));
+const fmtMs = (g: { mean: number; std: number } | null | undefined) => (g ? `${g.mean.toPrecision(4)} ± ${g.std.toPrecision(2)}` : '—');
+
+function hexToRgba(hex: string, a: number): string {
+  const n = parseInt(hex.slice(1), 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${a})`;
+}
+
+/** All runs and seed groups: what differs, best errors, state; overlay curves, resume, delete. */
+export function RunsView() {
+  const api = useApp((s) => s.api);
+  const theme = useApp((s) => s.theme);
+  const runs = useTraining((s) => s.runs);
+  const curves = useTraining((s) => s.curves);
+  const refreshRuns = useTraining((s) => s.refreshRuns);
+  const loadHistory = useTraining((s) => s.loadHistory);
+  const control = useTraining((s) => s.control);
+  const deleteRun = useTraining((s) => s.deleteRun);
+  const runErrors = useTraining((s) => s.runErrors);
+  const [configs, setConfigs] = useState<Record<string, Record<string, unknown>>>({});
+  const [groups, setGroups] = useState<Record<string, Group>>({});
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [confirm, setConfirm] = useState<string | null>(null);
+  const [deleteError, setDeleteError] = useState<{ id: string; text: string } | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+
+  useEffect(() => {
+    void refreshRuns();
+  }, [refreshRuns]);
+
+  // Configs (for the differences) and group statistics, read when the list changes.
+  const listKey = runs.map((r) => `${r.id}:${r.state}:${r.epochsDone}`).join(',');
+  useEffect(() => {
+    if (!api) return;
+    let live = true;
+    (async () => {
+      try {
+        const missing = runs.filter((r) => !configs[r.id]);
+        const got = await Promise.all(missing.map((r) => api.call('runs.get', { id: r.id }).then((g) => [r.id, g.config] as const)));
+        const names = [...new Set(runs.map((r) => r.group).filter((g): g is string => !!g))];
+        const gs = await Promise.all(names.map((g) => api.call('runs.group', { group: g })));
+        if (!live) return;
+        if (got.length > 0) setConfigs((c) => ({ ...c, ...Object.fromEntries(got) }));
+        setGroups(Object.fromEntries(gs.map((g) => [g.group, g])));
+        setLoadError(null);
+      } catch (e) {
+        if (live) setLoadError(`Reading run details failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    })();
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [api, listKey]);
+
+  const diffs = useMemo(() => {
+    const withConfig = runs.filter((r) => configs[r.id]);
+    const d = configDifferences(withConfig.map((r) => configs[r.id]!));
+    return Object.fromEntries(withConfig.map((r, i) => [r.id, Object.entries(d[i]!).map(([k, v]) => `${k}=${v}`).join(', ')]));
+  }, [runs, configs]);
+
+  // Rows: each group (with its runs under it), then ungrouped runs.
+  const ordered = useMemo(() => {
+    const out: ({ kind: 'group'; name: string; members: RunSummary[] } | { kind: 'run'; run: RunSummary; inGroup: boolean })[] = [];
+    const seen = new Set<string>();
+    for (const r of runs) {
+      if (r.group) {
+        if (seen.has(r.group)) continue;
+        seen.add(r.group);
+        const members = runs.filter((x) => x.group === r.group);
+        out.push({ kind: 'group', name: r.group, members });
+        for (const m of members) out.push({ kind: 'run', run: m, inGroup: true });
+      } else out.push({ kind: 'run', run: r, inGroup: false });
+    }
+    return out;
+  }, [runs]);
+
+  const toggle = (key: string) => {
+    setSelected((s) => {
+      const n = new Set(s);
+      if (n.has(key)) n.delete(key);
+      else n.add(key);
+      return n;
+    });
+  };
+
+  // Curves of what is selected: runs ('run:<id>') and groups ('group:<name>').
+  useEffect(() => {
+    for (const key of selected) {
+      const ids = key.startsWith('run:') ? [key.slice(4)] : runs.filter((r) => r.group === key.slice(6)).map((r) => r.id);
+      for (const id of ids) if (!curves[id]) void loadHistory(id);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selected, runs]);
+
+  const overlay = useMemo((): Trace[] => {
+    const colors = PLOT_COLORS[theme].lines;
+    const out: Trace[] = [];
+    let i = 0;
+    for (const key of selected) {
+      const color = colors[i++ % colors.length]!;
+      if (key.startsWith('run:')) {
+        const id = key.slice(4);
+        const run = runs.find((r) => r.id === id);
+        const e = curves[id]?.epochs ?? [];
+        if (!run) continue;
+        out.push({ type: 'scatter', mode: 'lines+markers', name: run.name, x: e.map((r) => r.epoch), y: e.map((r) => r.val.relL2), line: { color } });
+      } else {
+        const name = key.slice(6);
+        const members = runs.filter((r) => r.group === name);
+        const stats = meanStdByEpoch(members.map((m) => (curves[m.id]?.epochs ?? []).map((r) => ({ epoch: r.epoch, value: r.val.relL2 }))));
+        if (stats.epoch.length === 0) continue;
+        const upper = stats.mean.map((m, k) => m + stats.std[k]!);
+        const lower = stats.mean.map((m, k) => Math.max(m - stats.std[k]!, 1e-12));
+        out.push({ type: 'scatter', mode: 'lines', x: [...stats.epoch, ...[...stats.epoch].reverse()], y: [...upper, ...lower.reverse()], fill: 'toself', fillcolor: hexToRgba(color, 0.2), line: { width: 0 }, name: `${name} ±1 std`, hoverinfo: 'skip' });
+        out.push({ type: 'scatter', mode: 'lines', x: stats.epoch, y: stats.mean, name: `${name} (mean of ${members.length})`, line: { color, width: 2.5 } });
+      }
+    }
+    return out;
+  }, [selected, runs, curves, theme]);
+  const overlayLayout = useMemo(() => ({ xaxis: { title: 'Epoch' }, yaxis: { title: 'Validation relL2 (normalized)', type: 'log' }, legend: { orientation: 'h', y: 1.02, yanchor: 'bottom', x: 0 }, margin: { l: 60, r: 20, t: 50, b: 50 } }), []);
+
+  const columns: TableColumn[] = [
+    { key: 'name', label: 'Run' },
+    { key: 'group', label: 'Group' },
+    { key: 'state', label: 'Status' },
+    { key: 'epochs', label: 'Epochs', align: 'r' },
+    { key: 'best', label: 'Best val relL2 (normalized)', align: 'r' },
+    { key: 'bestEpoch', label: 'Best epoch', align: 'r' },
+    { key: 'diff', label: 'Configuration differences' },
+    { key: 'created', label: 'Created' },
+  ];
+  const tableRows: TableRow[] = ordered.map((o) =>
+    o.kind === 'group'
+      ? { name: `${o.name} (${o.members.length} seeds)`, group: o.name, state: '', epochs: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', created: '' }
+      : { name: o.run.name, group: o.run.group ?? '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', created: o.run.createdAt.replace('T', ' ').slice(0, 19) },
+  );
+
+  const remove = async (id: string) => {
+    setDeleteError(null);
+    try {
+      await deleteRun(id);
+      setSelected((s) => {
+        const n = new Set(s);
+        n.delete(`run:${id}`);
+        return n;
+      });
+      setConfirm(null);
+    } catch (e) {
+      setDeleteError({ id, text: `Could not delete: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  };
+
+  return (
+    <section aria-labelledby="runs-title">
+      <h1 id="runs-title">Runs</h1>
+      {loadError && <p className="error-message" role="alert">{loadError}</p>}
+      {runs.length === 0 ? (
+        <p className="muted" data-testid="runs-empty">No runs yet. Start one from the Training view or the Workspace's quick start.</p>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table className="runs-table" data-testid="runs-table">
+              <caption className="muted">Select runs or groups to overlay their validation curves. Differences list only the settings that are not the same in every run.</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Overlay</th>
+                  {columns.map((c) => <th scope="col" key={c.key}>{c.label}</th>)}
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {ordered.map((o, i) => {
+                  const row = tableRows[i]!;
+                  if (o.kind === 'group') {
+                    const g = groups[o.name];
+                    return (
+                      <tr key={`g-${o.name}`} className="group-row" data-testid={`group-${o.name}`}>
+                        <td><input type="checkbox" aria-label={`Overlay group ${o.name}`} checked={selected.has(`group:${o.name}`)} onChange={() => toggle(`group:${o.name}`)} /></td>
+                        <th scope="row">{String(row.name)}</th>
+                        <td>{o.name}</td>
+                        <td>{o.members.map((m) => m.state).join(', ')}</td>
+                        <td />
+                        <td className="num" data-testid="group-best">{fmtMs(g?.valRelL2)}</td>
+                        <td />
+                        <td className="small">decoded: {fmtMs(g?.valRelL2Decoded)}</td>
+                        <td />
+                        <td />
+                      </tr>
+                    );
+                  }
+                  const r = o.run;
+                  const canResume = r.state === 'interrupted' || r.state === 'stopped' || r.state === 'paused';
+                  const busy = r.state === 'running' || r.state === 'queued' || r.state === 'paused';
+                  return (
+                    <tr key={r.id} className={o.inGroup ? 'in-group' : undefined} data-testid={`run-row-${r.id}`}>
+                      <td><input type="checkbox" aria-label={`Overlay run ${r.name}`} checked={selected.has(`run:${r.id}`)} onChange={() => toggle(`run:${r.id}`)} /></td>
+                      <th scope="row">{r.name}</th>
+                      <td>{r.group ?? ''}{r.seed != null && r.group ? ` (seed ${r.seed})` : ''}</td>
+                      <td><span className={`state state-${r.state}`} title={r.reason}>{r.state}</span></td>
+                      <td className="num">{String(row.epochs)}</td>
+                      <td className="num">{fmt(r.bestValRelL2)}</td>
+                      <td className="num">{r.bestEpoch ?? '—'}</td>
+                      <td className="small">{String(row.diff) || '—'}</td>
+                      <td className="small">{String(row.created)}</td>
+                      <td>
+                        <div className="row wrap">
+                          {canResume && <button onClick={() => control(r.id, 'resume')} aria-label={`Resume ${r.name}`}>Resume</button>}
+                          {confirm === r.id ? (
+                            <span role="group" aria-label={`Confirm deleting ${r.name}`}>
+                              Delete for good? <button onClick={() => remove(r.id)} data-testid="confirm-delete">Delete</button>{' '}
+                              <button onClick={() => setConfirm(null)}>Keep</button>
+                            </span>
+                          ) : (
+                            <button onClick={() => setConfirm(r.id)} disabled={busy} title={busy ? 'Stop the run first' : undefined} aria-label={`Delete ${r.name}`}>Delete</button>
+                          )}
+                        </div>
+                        {runErrors[r.id] && <span className="error-message small">{runErrors[r.id]}</span>}
+                        {deleteError?.id === r.id && <span className="error-message small" role="alert">{deleteError.text}</span>}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          <TableExportBar title="Runs" columns={columns} rows={tableRows} />
+          {selected.size > 0 ? (
+            <Plot title="Validation relL2 of the selected runs" data={overlay} layout={overlayLayout} height={320} testId="runs-overlay" />
+          ) : (
+            <p className="muted">Select runs or groups above to overlay their curves.</p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
