@@ -239,6 +239,21 @@ test('runs view: table with config differences, a seed group as mean ± std with
     await srow.waitFor({ state: 'detached', timeout: 30_000 });
     assert.ok(!((await t.service.call('runs.list', {})) as { id: string }[]).some((x) => x.id === stopped.id), 'deleted');
   } else tc.diagnostic('no stopped run to delete (the pause test did not run)');
+
+  // The training views with data, in the dark theme too, fit 1366 px and pass axe.
+  await page.getByRole('button', { name: 'Dark theme' }).click();
+  for (const v of ['Runs', 'Training', 'Gates']) {
+    await goto(page, v);
+    if (v === 'Training') await page.getByTestId('run-picker').selectOption(runId);
+    if (v !== 'Runs') await page.locator('.js-plotly-plot .main-svg').first().waitFor({ timeout: 30_000 });
+    await assertAccessible(page, `${v} view (dark theme, with runs)`);
+    const overflow = await page.evaluate(() => {
+      const main = (globalThis as any).document.querySelector('main.content');
+      return main.scrollWidth - main.clientWidth;
+    });
+    assert.ok(overflow <= 1, `${v} fits 1366 px wide (overflow ${overflow})`);
+  }
+  await page.screenshot({ path: `${SHOTS}/gates-dark.png` });
   assert.deepEqual(problems, []);
   await page.close();
 });

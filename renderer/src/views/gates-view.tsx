@@ -54,7 +54,7 @@ export function GatesView() {
       error_y: { type: 'data', array: last.blocks.map((b) => { const k = b.components.indexOf(c); return k >= 0 ? b.alphaStd[k] : 0; }), visible: true },
       marker: { color: colors[ci % colors.length] },
     }));
-    const layout = { barmode: 'group', xaxis: { title: 'Block' }, yaxis: { title: 'α (mean ± std over samples)', range: [0, 1] }, title: `Epoch ${last.epoch}`, legend: { orientation: 'h', y: -0.25 } };
+    const layout = { barmode: 'group', xaxis: { title: 'Block' }, yaxis: { title: 'α (mean ± std over samples)', range: [0, 1] }, title: `Epoch ${last.epoch}`, legend: { orientation: 'h', y: 1.0, yanchor: 'bottom', x: 1, xanchor: 'right' }, margin: { l: 60, r: 20, t: 50, b: 50 } };
     return { data, layout };
   }, [last, colors]);
 
@@ -68,7 +68,7 @@ export function GatesView() {
         if (pts.length === 0) continue;
         data.push({ type: 'scatter', mode: 'lines+markers', name: `block ${b + 1}`, x: pts.map((e) => e.epoch), y: pts.map((e) => e.blocks[b]!.scalars[s.key]), line: { color: colors[b % colors.length] } });
       }
-      if (data.length > 0) out.push({ key: s.key, label: s.label, data, layout: { xaxis: { title: 'Epoch' }, yaxis: { title: s.label }, legend: { orientation: 'h', y: -0.3 } } });
+      if (data.length > 0) out.push({ key: s.key, label: s.label, data, layout: { xaxis: { title: 'Epoch', dtick: withBlocks.length < 12 ? 1 : undefined }, yaxis: { title: s.label }, legend: { orientation: 'h', y: 1.02, yanchor: 'bottom', x: 0 }, margin: { l: 60, r: 20, t: 40, b: 50 } } });
     }
     return out;
   }, [withBlocks, last, colors]);

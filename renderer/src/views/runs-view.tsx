@@ -194,9 +194,9 @@ export function RunsView() {
                         <td>{o.name}</td>
                         <td>{o.members.map((m) => m.state).join(', ')}</td>
                         <td />
-                        <td className="num" data-testid="group-best">{fmtMs(g?.valRelL2)}</td>
+                        <td className="num"><span data-testid="group-best">{fmtMs(g?.valRelL2)}</span><br /><span className="small muted">decoded {fmtMs(g?.valRelL2Decoded)}</span></td>
                         <td />
-                        <td className="small">decoded: {fmtMs(g?.valRelL2Decoded)}</td>
+                        <td />
                         <td />
                         <td />
                       </tr>
