@@ -270,6 +270,18 @@ export const EvaluationResult = z.object({
     worst: z.number(),
     /** Decoded predictions as .npy in the workspace's exports folder, when asked for. */
     predictionsFile: z.string().optional(),
+    /**
+     * With `fields: true` (training resolution, operator tasks): the best, median and worst
+     * samples' physical fields, channels-last flattened per channel, row-major over `grid`.
+     */
+    fields: z.array(z.object({
+      which: z.enum(['best', 'median', 'worst']),
+      index: z.number(),
+      relL2: z.number(),
+      input: z.array(z.array(z.number())),
+      reference: z.array(z.array(z.number())),
+      prediction: z.array(z.array(z.number())),
+    })).optional(),
   })),
 });
 export type EvaluationResult = z.infer<typeof EvaluationResult>;
@@ -453,6 +465,8 @@ export const methods = {
       /** Autoregressive: rollout length (default: the run's T_out). */
       rolloutSteps: z.number().int().min(1).max(1000).optional(),
       exportPredictions: z.boolean().default(false),
+      /** Return the best/median/worst samples' input, reference and prediction fields (for the Fields view). */
+      fields: z.boolean().default(false),
     }).strict(),
     result: JobSummary,
   },

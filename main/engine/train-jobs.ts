@@ -305,6 +305,7 @@ export class TrainingJobs {
       resolutions: (p.resolutions as number[]) ?? [],
       ...(p.rolloutSteps !== undefined ? { rolloutSteps: Number(p.rolloutSteps) } : {}),
       ...(p.exportPredictions ? { exportDir: join(workspace, 'exports') } : {}),
+      ...(p.fields ? { fields: true } : {}),
       signal: ctx.signal,
       onProgress: (f, m) => ctx.progress(f, m),
     });

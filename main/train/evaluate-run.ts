@@ -21,6 +21,8 @@ export interface EvaluateRunOptions {
   resolutions?: number[];
   rolloutSteps?: number;
   exportDir?: string;
+  /** Return the best/median/worst samples' physical fields (training resolution, operator tasks). */
+  fields?: boolean;
   onProgress?: (fraction: number, message: string) => void;
   signal?: AbortSignal;
 }
@@ -39,6 +41,37 @@ function reencode(split: TrainSplit, coord: number, from: { x: Stats; y: Stats; 
     return { data: out, shape: [...shape] };
   };
   return { x: conv(split.x.data, split.x.shape, from.x, to.x, coord), y: conv(split.y.data, split.y.shape, from.y, to.y, 0) };
+}
+
+type Fields = NonNullable<EvaluationResult['resolutions'][number]['fields']>;
+
+/** The best, median and worst samples decoded to physical units, one array per channel (coordinates left out). */
+function sampleFields(split: TrainSplit, coord: number, stats: { x: Stats; y: Stats; eps: number; applied: boolean }, ev: { best: number; median: number; worst: number; perSample: { index: number; relL2: number }[]; predictions?: { data: Float32Array; shape: number[] } }): Fields {
+  const channels = (a: ArrayLike<number>, shape: readonly number[], row: number, keep: number, st: Stats | null) => {
+    const C = shape[shape.length - 1]!;
+    const P = shape.slice(1, -1).reduce((x, y) => x * y, 1);
+    const out: number[][] = Array.from({ length: keep }, () => new Array<number>(P));
+    const base = row * P * C;
+    for (let p = 0; p < P; p++) for (let c = 0; c < keep; c++) {
+      const v = a[base + p * C + c]!;
+      out[c]![p] = st ? v * (st.std + stats.eps) + st.mean : v;
+    }
+    return out;
+  };
+  const pred = ev.predictions!;
+  const cx = split.x.shape[split.x.shape.length - 1]! - coord;
+  const cy = split.y.shape[split.y.shape.length - 1]!;
+  return (['best', 'median', 'worst'] as const).map((which) => {
+    const index = ev[which];
+    return {
+      which,
+      index,
+      relL2: ev.perSample.find((s) => s.index === index)?.relL2 ?? Number.NaN,
+      input: channels(split.x.data, split.x.shape, index, cx, stats.applied ? stats.x : null),
+      reference: channels(split.y.data, split.y.shape, index, cy, stats.applied ? stats.y : null),
+      prediction: channels(pred.data, pred.shape, index, pred.shape[pred.shape.length - 1]!, null),
+    };
+  });
 }
 
 export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): Promise<EvaluationResult> {
@@ -76,7 +109,7 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
       const ev = evaluateSplit(model, enc, {
         yStats: trainStats.applied ? { mean: trainStats.y.mean, std: trainStats.y.std, eps: trainStats.eps } : { mean: 0, std: 1, eps: 0 },
         batchSize: cfg.batchSize,
-        keepPredictions: !!o.exportDir,
+        keepPredictions: !!o.exportDir || (!!o.fields && k === 0 && !ar),
         ...(ar ? { autoregressive: { tIn: ar.tIn, steps: o.rolloutSteps ?? ar.tOut } } : {}),
       });
       let predictionsFile: string | undefined;
@@ -84,7 +117,8 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
         predictionsFile = join(o.exportDir, `${run.id}-${which}-${splitName}-${ev.grid.join('x')}.npy`);
         writeNpy(predictionsFile, { data: ev.predictions.data, shape: ev.predictions.shape, dtype: 'float32' });
       }
-      results.push({ grid: ev.grid, n: ev.n, metrics: ev.metrics, order: ev.order, perSample: ev.perSample, best: ev.best, median: ev.median, worst: ev.worst, ...(predictionsFile ? { predictionsFile } : {}) });
+      const fields = o.fields && k === 0 && !ar && ev.predictions ? sampleFields(enc, data.manifest.coordChannels, trainStats, ev) : undefined;
+      results.push({ grid: ev.grid, n: ev.n, metrics: ev.metrics, order: ev.order, perSample: ev.perSample, best: ev.best, median: ev.median, worst: ev.worst, ...(predictionsFile ? { predictionsFile } : {}), ...(fields ? { fields } : {}) });
     }
     o.onProgress?.(1, 'evaluated');
     return { runId: run.id, checkpoint: which, epoch: ck.state.epoch, split: splitName, resolutions: results };

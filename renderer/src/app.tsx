@@ -6,6 +6,7 @@ import { DatasetsView } from './views/datasets-view';
 import { TrainingView } from './views/training-view';
 import { GatesView } from './views/gates-view';
 import { RunsView } from './views/runs-view';
+import { FieldsView } from './views/fields-view';
 import { ErrorBanner } from './components/error-banner';
 import { EngineStatusBar } from './components/engine-status';
 import { ViewBoundary } from './components/view-boundary';
@@ -17,6 +18,7 @@ const VIEWS: { name: ViewName; label: string; render: () => ReactElement }[] = [
   { name: 'model', label: 'Model', render: () => <ModelView /> },
   { name: 'training', label: 'Training', render: () => <TrainingView /> },
   { name: 'gates', label: 'Gates', render: () => <GatesView /> },
+  { name: 'fields', label: 'Fields', render: () => <FieldsView /> },
   { name: 'runs', label: 'Runs', render: () => <RunsView /> },
 ];
 

@@ -257,3 +257,31 @@ test('runs view: table with config differences, a seed group as mean ± std with
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('fields view: evaluate the best checkpoint; best/median/worst input, reference, prediction and |error| heatmaps, reference and prediction on one colour scale', { skip: skip || undefined, timeout: 120_000 }, async (tc) => {
+  if (!runId) return tc.skip('the first test did not create a run');
+  const { page, problems } = await openPage();
+  await goto(page, 'Fields');
+  await page.getByTestId('run-picker').selectOption(runId);
+  await page.getByTestId('fields-evaluate').click();
+  await page.getByTestId('field-error').locator('.main-svg').first().waitFor({ timeout: 90_000 });
+  const info = async () => (await page.getByTestId('fields-info').textContent()) ?? '';
+  assert.match(await info(), /^validation sample \d+, relL2 [\d.]+ \(normalized\)/);
+  const heat = async (id: string) => (await page.evaluate((i) => {
+    const d = (globalThis as any).document.querySelector(`[data-testid="${i}"] .js-plotly-plot`)?.data?.[0];
+    return d ? { rows: d.z.length, cols: d.z[0].length, zmin: d.zmin, zmax: d.zmax, z55: d.z[5][5] } : null;
+  }, id))!;
+  const ref = await heat('field-reference');
+  const pred = await heat('field-prediction');
+  const err = await heat('field-error');
+  assert.deepEqual([ref.rows, ref.cols], [29, 29]);
+  assert.deepEqual([ref.zmin, ref.zmax], [pred.zmin, pred.zmax], 'reference and prediction share one colour range');
+  assert.ok(Math.abs(err.z55 - Math.abs(pred.z55 - ref.z55)) < 1e-9, '|error| = |prediction - reference|');
+  const before = await info();
+  await page.getByTestId('fields-which').selectOption('worst');
+  await page.waitForFunction((b) => (globalThis as any).document.querySelector('[data-testid="fields-info"]')?.textContent !== b, before);
+  await assertAccessible(page, 'Fields view');
+  await page.screenshot({ path: `${SHOTS}/fields.png` });
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -94,6 +94,31 @@ test('a tiny generated Darcy run trains in the engine with decreasing loss; metr
     assert.ok(r.perSample.find((p) => p.index === r.best)!.relL2 <= r.perSample.find((p) => p.index === r.worst)!.relL2);
     assert.ok(r.predictionsFile && existsSync(r.predictionsFile));
   }
+
+  // fields: the best/median/worst samples in physical units, for the Fields view.
+  const job2 = (await service.call('runs.evaluate', { id: runId, fields: true })) as JobSummary;
+  const done2 = await waitFor(() => {
+    const j = [...events].reverse().find((x) => x.e.type === 'job' && x.e.job.id === job2.id)?.e as Extract<WorkbenchEvent, { type: 'job' }> | undefined;
+    return j && ['done', 'failed'].includes(j.job.state) ? j.job : undefined;
+  });
+  assert.equal(done2.state, 'done', done2.error);
+  const r0 = (done2.result as EvaluationResult).resolutions[0]!;
+  assert.deepEqual(r0.fields!.map((f) => [f.which, f.index]), [['best', r0.best], ['median', r0.median], ['worst', r0.worst]]);
+  for (const f of r0.fields!) {
+    assert.deepEqual([f.input.length, f.reference.length, f.prediction.length], [1, 1, 1], 'one data channel each (coordinates left out)');
+    for (const a of [f.input[0]!, f.reference[0]!, f.prediction[0]!]) assert.equal(a.length, 29 * 29);
+    // relL2 on decoded fields recomputed from what is returned equals the reported one.
+    let num = 0;
+    let den = 0;
+    f.reference[0]!.forEach((v, i) => {
+      num += (f.prediction[0]![i]! - v) ** 2;
+      den += v * v;
+    });
+    const per = r0.perSample.find((p) => p.index === f.index)!;
+    assert.ok(Math.abs(Math.sqrt(num / den) - per.relL2Decoded) < 1e-4 * per.relL2Decoded + 1e-6, `decoded relL2 ${Math.sqrt(num / den)} vs ${per.relL2Decoded}`);
+  }
+  // The Darcy input (permeability) is piecewise constant with two values in physical units.
+  assert.ok(new Set(r0.fields![0]!.input[0]!.map((v) => v.toFixed(3))).size <= 3, 'input decoded to physical values');
 });
 
 test('pause holds the run between steps; resume continues; stop ends it resumable; queued runs run in order', async () => {
