@@ -118,6 +118,8 @@ export const DataSpec = z.discriminatedUnion('kind', [
     seed: z.number().int().min(0).optional(),
     ...pipelineFields(),
   }).strict(),
+  /** A prepared dataset stored in the workspace (datasets/<id>/, main/data/dataset-store.ts). */
+  z.object({ kind: z.literal('dataset'), id: z.string().min(1).max(200) }).strict(),
   /** A data file (.mat, .npy, .npz, .h5) or airfoil folder, prepared by the data pipeline. */
   z.object({
     kind: z.literal('file'),
@@ -133,6 +135,8 @@ export type DataSpec = z.infer<typeof DataSpec>;
 /** A run's configuration (defaults = the paper's protocol); stored as runs/<id>/config.json. */
 export const TrainConfig = z.object({
   name: z.string().max(200).optional(),
+  /** Run group (several seeds of one configuration): runs with the same group are summarized together. */
+  group: z.string().max(200).optional(),
   /** Set by the run store. */
   id: z.string().optional(),
   createdAt: z.string().optional(),
@@ -183,6 +187,8 @@ export const RunSummary = z.object({
   bestValRelL2: z.number().nullable(),
   bestEpoch: z.number().nullable(),
   backend: z.string().nullable(),
+  group: z.string().nullable(),
+  seed: z.number().nullable(),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
@@ -234,6 +240,8 @@ export const EpochMetrics = z.object({
   best: z.boolean(),
   bestEpoch: z.number(),
   bestValRelL2: z.number(),
+  bestTestRelL2: z.number().optional(),
+  bestTestRelL2Decoded: z.number().optional(),
   samplesPerSec: z.number(),
   epochSeconds: z.number(),
   etaSeconds: z.number(),
@@ -417,6 +425,17 @@ export const methods = {
     params: z.object({ id: z.string().max(128) }).strict(),
     result: z.object({ summary: RunSummary, config: z.record(z.string(), z.unknown()), status: RunStatus }),
   },
+  /** Mean and std over the runs of a group (seeds) of their best validation errors. */
+  'runs.group': {
+    params: z.object({ group: z.string().max(200) }).strict(),
+    result: z.object({
+      group: z.string(),
+      runs: z.array(z.object({ id: z.string(), seed: z.number().nullable(), state: RunState, bestEpoch: z.number().nullable(), valRelL2: z.number().nullable(), valRelL2Decoded: z.number().nullable(), testRelL2: z.number().nullable() })),
+      valRelL2: z.object({ mean: z.number(), std: z.number() }).nullable(),
+      valRelL2Decoded: z.object({ mean: z.number(), std: z.number() }).nullable(),
+      testRelL2: z.object({ mean: z.number(), std: z.number() }).nullable(),
+    }),
+  },
   /** Parsed metrics.jsonl from record `offset` (torn lines skipped); `next` is the offset to ask for next. */
   'runs.metrics': {
     params: z.object({ id: z.string().max(128), offset: z.number().int().min(0).default(0), type: z.enum(['step', 'epoch', 'all']).default('all') }).strict(),
@@ -439,8 +458,12 @@ export const methods = {
   },
   /** Queue a new run (config) or resume an existing one (resume: run id) from its last checkpoint. */
   'train.start': {
-    params: z.union([z.object({ config: TrainConfig }).strict(), z.object({ resume: z.string().max(128) }).strict()]),
-    result: z.object({ runId: z.string(), job: JobSummary }),
+    params: z.union([
+      /** seeds > 1: a run group, one run per seed (config.seed, +1, ...), queued one after another. */
+      z.object({ config: TrainConfig, seeds: z.number().int().min(1).max(20).default(1) }).strict(),
+      z.object({ resume: z.string().max(128) }).strict(),
+    ]),
+    result: z.object({ runId: z.string(), job: JobSummary, group: z.array(z.object({ runId: z.string(), job: JobSummary })).optional() }),
   },
   'train.pause': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
   /** Continue a paused run, or queue an interrupted/stopped run to resume from its last checkpoint. */

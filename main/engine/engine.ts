@@ -36,6 +36,9 @@ export function startEngine(parent: ParentChannel): void {
     }),
     'engine.ping': (p: { t: number }) => ({ t: p.t, engineTime: Date.now() }),
     'jobs.start': async (p: { kind: string; params: Record<string, unknown> }) => {
+      if ((p.kind === 'train' || p.kind === 'evaluate') && typeof p.params.workspace !== 'string') {
+        throw new ApiError(`jobs.start: '${p.kind}' jobs start through ${p.kind === 'train' ? 'train.start' : 'runs.evaluate'}`, 'invalid_params', { field: 'kind' });
+      }
       await initBackend();
       return jobs.start(p.kind, p.params);
     },

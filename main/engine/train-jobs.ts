@@ -3,6 +3,10 @@
 // 20 messages a second, each message carrying every step since the previous one (nothing is lost;
 // metrics.jsonl has everything too).
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { FromTrainWorker, ToTrainWorker, TrainWorkerInput } from './train-worker';
+import type { MemoryPlan } from '../train/memory';
+import type { RunOutcome } from '../train/runner';
 import type { JobSummary, WorkbenchEvent, RunState } from '../api/contract';
 import { ApiError } from '../api/contract';
 import type { JobContext, JobQueue } from './jobs';
@@ -38,9 +42,22 @@ export class MetricsThrottle {
 
   private schedule(): void {
     if (this.timer) return;
-    const wait = Math.max(0, this.last + this.interval - this.now());
-    if (wait === 0) this.flush();
-    else this.timer = setTimeout(() => this.flush(), wait);
+    const wait = this.last + this.interval - this.now();
+    if (wait <= 0) this.flush();
+    // Timers may fire a fraction of a millisecond early: re-check rather than trust them.
+    else this.timer = setTimeout(() => {
+      this.timer = null;
+      this.schedule();
+    }, Math.ceil(wait));
+  }
+
+  /** Sends what is pending once the interval allows (the last message of a run). */
+  async drain(): Promise<void> {
+    if (this.steps.length === 0 && !this.pendingEpoch) return;
+    for (let wait = this.last + this.interval - this.now(); wait > 0; wait = this.last + this.interval - this.now()) {
+      await new Promise((r) => setTimeout(r, Math.ceil(wait)));
+    }
+    this.flush();
   }
 
   flush(): void {
@@ -56,6 +73,27 @@ export class MetricsThrottle {
   }
 }
 
+let workerUrlOverride: URL | null = null;
+/** Bundled builds point this at their compiled worker entry (the sources use ./train-worker.ts through tsx). */
+export function setTrainWorkerUrl(url: URL | null): void {
+  workerUrlOverride = url;
+}
+
+function trainWorkerUrl(): URL {
+  if (workerUrlOverride) return workerUrlOverride;
+  if (import.meta.url.endsWith('.ts')) return new URL('./train-worker-bootstrap.mjs', import.meta.url);
+  return new URL('./train-worker.js', import.meta.url);
+}
+
+/** Hooks of one run, wherever its loop runs (worker thread or this thread). */
+interface LoopHooks {
+  signal: AbortSignal;
+  onStep: (s: StepRecord) => void;
+  onEpoch: (e: EpochRecord) => void;
+  onPlan: (p: MemoryPlan) => void;
+  onLog: (m: string) => void;
+}
+
 interface Gate {
   promise: Promise<void>;
   open: () => void;
@@ -65,6 +103,9 @@ export class TrainingJobs {
   private readonly runJobs = new Map<string, { jobId: string; workspace: string }>();
   private readonly gates = new Map<string, Gate>();
   private active: string | null = null;
+  private worker: Worker | null = null;
+  /** Where training loops run: a worker thread (default) or the engine's main thread (LINO_TRAIN_IN_THREAD=1). */
+  inThread = process.env.LINO_TRAIN_IN_THREAD === '1';
 
   constructor(private readonly jobs: JobQueue, private readonly emit: (e: WorkbenchEvent) => void) {
     jobs.register('train', { label: (p) => `Train run ${String(p.runId)}`, run: (p, ctx) => this.runJob(p, ctx) });
@@ -102,6 +143,7 @@ export class TrainingJobs {
   pause(runId: string): boolean {
     if (this.active !== runId) return false;
     if (!this.gates.has(runId)) {
+      this.worker?.postMessage({ type: 'pause' } satisfies ToTrainWorker);
       let open!: () => void;
       const promise = new Promise<void>((r) => (open = r));
       this.gates.set(runId, { promise, open });
@@ -116,6 +158,7 @@ export class TrainingJobs {
     if (g) {
       this.gates.delete(runId);
       g.open();
+      if (this.active === runId) this.worker?.postMessage({ type: 'resume' } satisfies ToTrainWorker);
       this.runEvent(runId, 'running');
       return { ok: true };
     }
@@ -147,10 +190,6 @@ export class TrainingJobs {
     const runId = String(p.runId);
     const run = this.store(workspace).open(runId);
     const cfgBackend = (run.readConfig() as { backend?: string }).backend;
-    await initBackend();
-    if (cfgBackend && cfgBackend !== tf.getBackend() && !(cfgBackend.startsWith('tensorflow') && tf.getBackend() === 'tensorflow')) {
-      await selectBackend(cfgBackend);
-    }
     const throttle = new MetricsThrottle((steps, epoch) => {
       this.emit({ type: 'metrics', runId, steps, ...(epoch ? { epoch } : {}) });
     });
@@ -160,10 +199,8 @@ export class TrainingJobs {
     this.active = runId;
     this.runEvent(runId, 'running');
     try {
-      const out = await trainRun(run, {
-        workspace,
+      const hooks: LoopHooks = {
         signal: ctx.signal,
-        waitIfPaused: () => this.gates.get(runId)?.promise ?? Promise.resolve(),
         onStep: (s) => {
           throttle.step(s);
           const now = Date.now();
@@ -182,13 +219,34 @@ export class TrainingJobs {
           stepsPerEpoch = Math.ceil((cfg.resolvedData?.counts?.train ?? 1) / (cfg.batchSize ?? 1));
         },
         onLog: (message) => this.emit({ type: 'log', level: 'info', message: `run ${runId}: ${message}` }),
-      });
-      throttle.flush();
+      };
+      let out: RunOutcome | null = null;
+      if (!this.inThread) {
+        const r = await this.inWorker({ workspace, runId, ...(cfgBackend ? { backend: cfgBackend } : {}) }, hooks);
+        if (r === 'backend-failed') hooks.onLog('the training worker could not start (or could not load a backend); training in the engine thread');
+        else out = r;
+      }
+      if (!out) {
+        await initBackend();
+        if (cfgBackend && cfgBackend !== tf.getBackend() && !(cfgBackend.startsWith('tensorflow') && tf.getBackend() === 'tensorflow')) {
+          await selectBackend(cfgBackend);
+        }
+        out = await trainRun(run, {
+          workspace,
+          signal: ctx.signal,
+          waitIfPaused: () => this.gates.get(runId)?.promise ?? Promise.resolve(),
+          onStep: hooks.onStep,
+          onEpoch: hooks.onEpoch,
+          onPlan: hooks.onPlan,
+          onLog: hooks.onLog,
+        });
+      }
+      await throttle.drain();
       this.runEvent(runId, out.state, { ...(out.reason ? { reason: out.reason } : {}), epoch: out.epoch, step: out.step });
       if (out.state === 'failed') throw new Error(out.reason ?? 'training failed');
       return { runId, state: out.state, epoch: out.epoch, step: out.step, val: out.last?.val ?? null };
     } catch (e) {
-      throttle.flush();
+      await throttle.drain();
       const st = run.readStatus();
       if (st.state !== 'failed' && st.state !== 'stopped') this.runEvent(runId, 'failed', { reason: (e as Error).message });
       else if (st.state === 'failed') this.runEvent(runId, 'failed', { ...(st.reason ? { reason: st.reason } : {}) });
@@ -197,6 +255,44 @@ export class TrainingJobs {
       this.active = null;
       this.gates.delete(runId);
     }
+  }
+
+  /** Runs the loop in a worker thread; 'backend-failed' when the worker cannot start a backend. */
+  private inWorker(input: TrainWorkerInput, hooks: LoopHooks): Promise<RunOutcome | 'backend-failed'> {
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(trainWorkerUrl(), { workerData: input });
+      this.worker = worker;
+      let settled = false;
+      const settle = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        hooks.signal.removeEventListener('abort', onAbort);
+        this.worker = null;
+        void worker.terminate();
+        fn();
+      };
+      const onAbort = () => worker.postMessage({ type: 'stop' } satisfies ToTrainWorker);
+      hooks.signal.addEventListener('abort', onAbort);
+      if (hooks.signal.aborted) onAbort();
+      if (this.gates.has(input.runId)) worker.postMessage({ type: 'pause' } satisfies ToTrainWorker);
+      let started = false; // the worker loaded and chose its backend
+      worker.on('message', (m: FromTrainWorker) => {
+        if (m.type === 'backend') started = true;
+        switch (m.type) {
+          case 'step': return hooks.onStep(m.step);
+          case 'epoch': return hooks.onEpoch(m.epoch);
+          case 'plan': return hooks.onPlan(m.plan);
+          case 'log': return hooks.onLog(m.message);
+          case 'done': return settle(() => resolve(m.outcome));
+          case 'error': return settle(() => (m.backendFailed ? resolve('backend-failed') : reject(new Error(m.message))));
+          default: return undefined;
+        }
+      });
+      // A worker that cannot even load (a bundle without its entry, a native backend that refuses
+      // worker threads) falls back to the engine thread; one that dies while training fails the job.
+      worker.on('error', (e) => settle(() => (started ? reject(e) : resolve('backend-failed'))));
+      worker.on('exit', (code) => settle(() => (started ? reject(new Error(`the training worker exited (code ${code}) before finishing`)) : resolve('backend-failed'))));
+    });
   }
 
   private async evaluateJob(p: Record<string, unknown>, ctx: JobContext): Promise<unknown> {

@@ -25,7 +25,7 @@ export interface CheckpointState {
   scheduler: { name: 'steplr'; lastEpoch: number; lr: number; stepSize: number; gamma: number };
   rng: unknown;
   normalizer: unknown;
-  best: { epoch: number; valRelL2: number } | null;
+  best: { epoch: number; valRelL2: number; testRelL2?: number; testRelL2Decoded?: number } | null;
   backend: string;
   savedAt: string;
   /** Lines of metrics.jsonl that belong to the epochs this checkpoint covers. */

@@ -38,6 +38,8 @@ export interface RunSummary {
   bestValRelL2: number | null;
   bestEpoch: number | null;
   backend: string | null;
+  group: string | null;
+  seed: number | null;
 }
 
 const ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -142,9 +144,9 @@ export class RunHandle {
   summary(isActive?: (id: string) => boolean): RunSummary {
     const cfg = (() => {
       try {
-        return this.readConfig<{ name?: string; createdAt?: string; epochs?: number }>();
+        return this.readConfig<{ name?: string; createdAt?: string; epochs?: number; group?: string; seed?: number }>();
       } catch {
-        return {} as { name?: string; createdAt?: string; epochs?: number };
+        return {} as { name?: string; createdAt?: string; epochs?: number; group?: string; seed?: number };
       }
     })();
     const st = this.readStatus(isActive);
@@ -165,6 +167,8 @@ export class RunHandle {
       bestValRelL2: last?.best?.valRelL2 ?? null,
       bestEpoch: last?.best?.epoch ?? null,
       backend: st.backend ?? last?.backend ?? null,
+      group: typeof cfg.group === 'string' ? cfg.group : null,
+      seed: typeof cfg.seed === 'number' ? cfg.seed : null,
     };
   }
 }
@@ -231,4 +235,21 @@ export class RunStore {
     const h = this.open(id);
     rmSync(h.dir, { recursive: true, force: true });
   }
+}
+
+/** Best-validation summary of a run group: per run (best epoch from metrics.jsonl) and mean ± std (sample std). */
+export function groupSummary(store: RunStore, group: string) {
+  const runs = store.list().filter((r) => r.group === group).map((r) => {
+    const epochs = store.open(r.id).readMetrics().records.filter((x) => x.type === 'epoch') as { epoch: number; val: { relL2: number; relL2Decoded: number }; test?: { relL2: number } }[];
+    const best = epochs.length ? epochs.reduce((a, b) => (b.val.relL2 < a.val.relL2 ? b : a)) : null;
+    return { id: r.id, seed: r.seed, state: r.state, bestEpoch: best?.epoch ?? null, valRelL2: best?.val.relL2 ?? null, valRelL2Decoded: best?.val.relL2Decoded ?? null, testRelL2: best?.test?.relL2 ?? null };
+  });
+  const stat = (v: (number | null)[]) => {
+    const xs = v.filter((x): x is number => x !== null);
+    if (xs.length === 0 || xs.length !== v.length) return null;
+    const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+    const std = xs.length > 1 ? Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1)) : 0;
+    return { mean, std };
+  };
+  return { group, runs, valRelL2: stat(runs.map((r) => r.valRelL2)), valRelL2Decoded: stat(runs.map((r) => r.valRelL2Decoded)), testRelL2: stat(runs.map((r) => r.testRelL2)) };
 }

@@ -16,7 +16,7 @@ import {
   type WorkbenchEvent,
 } from '../api/contract';
 import { ENGINE_METHODS, ENGINE_WORKSPACE_METHODS } from '../engine/engine';
-import { RunStore } from '../runs/run-store';
+import { RunStore, groupSummary } from '../runs/run-store';
 import { EngineClient } from './engine-client';
 import type { EngineLauncher } from './engine-launcher';
 import { FileRefs } from './file-refs';
@@ -149,9 +149,20 @@ export class WorkbenchService {
         return { ok: true };
       }
       case 'train.start': {
-        const runId = 'config' in params ? this.runs().create(params.config as Record<string, unknown>).id : this.openRun(params.resume).id;
-        return this.engine.call('train.start', { workspace: this.workspace.path, runId });
+        if (!('config' in params)) return this.engine.call('train.start', { workspace: this.workspace.path, runId: this.openRun(params.resume).id });
+        const seeds: number = params.seeds ?? 1;
+        const cfg = params.config as Record<string, unknown> & { seed: number; name?: string };
+        if (seeds === 1) return this.engine.call('train.start', { workspace: this.workspace.path, runId: this.runs().create(cfg).id });
+        const group = cfg.group ?? `${String(cfg.name ?? 'group').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60)}-${Date.now().toString(36)}`;
+        const started: { runId: string; job: unknown }[] = [];
+        for (let i = 0; i < seeds; i++) {
+          const run = this.runs().create({ ...cfg, group, seed: cfg.seed + i, name: `${cfg.name ?? group} (seed ${cfg.seed + i})` });
+          started.push((await this.engine.call('train.start', { workspace: this.workspace.path, runId: run.id })) as { runId: string; job: unknown });
+        }
+        return { ...started[0], group: started };
       }
+      case 'runs.group':
+        return groupSummary(this.runs(), params.group);
       case 'host.info':
         return { kind: this.opts.host, nativeDialogs: !!this.opts.dialogs, version: VERSION } satisfies HostInfo;
       case 'engine.restart':

@@ -7,6 +7,8 @@ import { generateDataset } from '../data/generate/index';
 import { prepareDataset, releaseOptions, type DataSource } from '../data/pipeline';
 import type { PipelineOptions } from '../data/dataset';
 import type { BenchmarkName } from '../data/generate/types';
+import { DatasetStore, contentHash } from '../data/dataset-store';
+import type { PreparedDataset } from '../data/dataset';
 
 export interface DataContext {
   workspace?: string;
@@ -52,13 +54,17 @@ export async function loadTrainData(spec: DataSpec, ctx: DataContext = {}): Prom
       const opts = pipelineOptions(spec, n);
       if (spec.resolution === undefined && spec.preset !== 'paper') delete opts.resolution; // keep the generated grid
       const source: DataSource = { kind: 'generated', dataset: ds };
-      return (await prepareDataset(source, opts, { onWarning: (m) => ctx.onProgress?.(`warning: ${m}`) })) as unknown as TrainData;
+      return withHash(await prepareDataset(source, opts, { onWarning: (m) => ctx.onProgress?.(`warning: ${m}`) }));
     }
     case 'file': {
       const source: DataSource = { kind: 'file', path: spec.path, ...(spec.input ? { input: spec.input } : {}), ...(spec.target ? { target: spec.target } : {}) };
       // The split size needs the sample count: the pipeline scales the release's split itself when given large counts.
       const opts = pipelineOptions(spec, Number.MAX_SAFE_INTEGER);
-      return (await prepareDataset(source, opts, { onWarning: (m) => ctx.onProgress?.(`warning: ${m}`) })) as unknown as TrainData;
+      return withHash(await prepareDataset(source, opts, { onWarning: (m) => ctx.onProgress?.(`warning: ${m}`) }));
+    }
+    case 'dataset': {
+      if (!ctx.workspace) throw new Error(`data: field 'id': dataset '${spec.id}' needs a workspace to be looked up in`);
+      return (await new DatasetStore(ctx.workspace).open(spec.id)) as unknown as TrainData;
     }
   }
 }
@@ -66,4 +72,17 @@ export async function loadTrainData(spec: DataSpec, ctx: DataContext = {}): Prom
 function firstDim(vars: Record<string, { shape: readonly number[] }>): number {
   const v = Object.values(vars)[0];
   return v ? v.shape[0]! : 0;
+}
+
+/** Prepared data with the content hash of its arrays in the manifest (recorded in the run's config). */
+function withHash(ds: PreparedDataset): TrainData {
+  if (!ds.manifest.contentHash) {
+    const arrays: Record<string, PreparedDataset['train']['x']> = {};
+    for (const s of ['train', 'val', 'test'] as const) {
+      arrays[`${s}_x`] = ds[s].x;
+      arrays[`${s}_y`] = ds[s].y;
+    }
+    ds.manifest.contentHash = contentHash(arrays);
+  }
+  return ds as unknown as TrainData;
 }

@@ -1,7 +1,7 @@
 // Evaluation of a stored run: rebuild its model from config.json, load a checkpoint's weights,
 // prepare its data (at the training resolution and at any others), evaluate a split.
 // Data at another resolution are re-encoded with the checkpoint's (training) normalizer.
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { EvaluationResult } from '../api/contract';
 import type { RunHandle } from '../runs/run-store';
 import { loadCheckpoint, type CheckpointName } from '../runs/checkpoint';
@@ -14,6 +14,8 @@ import { autoregressiveSpec, type TrainData, type TrainSplit } from './data';
 import { evaluateSplit } from './evaluate';
 
 export interface EvaluateRunOptions {
+  /** Evaluate on other data than the run's own (same channels); normalized with the run's training statistics. */
+  data?: import('../api/contract').DataSpec;
   checkpoint?: CheckpointName;
   split?: 'train' | 'val' | 'test';
   resolutions?: number[];
@@ -46,7 +48,9 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
   if (!ck) throw new Error(`${run.dir}: no checkpoints/${which} to evaluate (the run has not finished an epoch)`);
   const trainStats = ck.state.normalizer as { x: Stats; y: Stats; eps: number; applied: boolean };
   const splitName = o.split ?? 'val';
-  const base = await loadTrainData(cfg.data, { signal: o.signal });
+  const dataSpec = o.data ?? cfg.data;
+  const workspace = resolve(run.dir, '..', '..');
+  const base = await loadTrainData(dataSpec, { signal: o.signal, workspace });
   const model = modelFor(cfg, base);
   try {
     const weights = { tensors: new Map([...ck.weights].map(([k, e]) => [k, { dtype: 'F32' as const, shape: [...e.shape], bytes: new Uint8Array(e.data.buffer, e.data.byteOffset, e.data.byteLength) }])), metadata: {} };
@@ -60,8 +64,8 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
       let data: TrainData = base;
       if (k > 0) {
         const r = extra[k - 1]!;
-        const spec = cfg.data.kind === 'synthetic' ? { ...cfg.data, grid: cfg.data.grid.map(() => r) } : { ...cfg.data, resolution: r };
-        data = await loadTrainData(spec as typeof cfg.data, { signal: o.signal });
+        const spec = dataSpec.kind === 'synthetic' ? { ...dataSpec, grid: dataSpec.grid.map(() => r) } : { ...dataSpec, resolution: r };
+        data = await loadTrainData(spec as typeof dataSpec, { signal: o.signal, workspace });
       }
       const split = data[splitName];
       if (!split || split.x.shape[0] === 0) throw new Error(`evaluate: the '${splitName}' split of this run's data is empty`);

@@ -158,8 +158,10 @@ export async function trainRun(run: RunHandle, hooks: RunHooks = {}): Promise<Ru
         savedAt: new Date().toISOString(),
         metricsRecords: records,
       };
-      saveCheckpoint(run.dir, 'last', trainer.model, optState, state);
+      // best before last: whenever `last` exists, `best` does too (a crash between them re-runs
+      // the epoch from the previous `last`, which reproduces it exactly).
       if (rec.best) saveCheckpoint(run.dir, 'best', trainer.model, optState, state);
+      saveCheckpoint(run.dir, 'last', trainer.model, optState, state);
       status = { epoch: trainer.epoch, step: trainer.globalStep };
       run.writeStatus({ state: 'running', pid: process.pid, backend, ...status });
       last = rec;

@@ -57,6 +57,9 @@ export interface EpochRecord {
   best: boolean;
   bestEpoch: number;
   bestValRelL2: number;
+  /** With a test split: the test error at the best-validation epoch. */
+  bestTestRelL2?: number;
+  bestTestRelL2Decoded?: number;
   samplesPerSec: number;
   epochSeconds: number;
   etaSeconds: number;
@@ -76,7 +79,7 @@ export interface TrainerState {
   epoch: number;
   globalStep: number;
   rng: RngState;
-  best: { epoch: number; valRelL2: number } | null;
+  best: { epoch: number; valRelL2: number; testRelL2?: number; testRelL2Decoded?: number } | null;
 }
 
 /** Builds the model a run config describes for the given data (channel counts come from the data). */
@@ -105,7 +108,7 @@ export class Trainer {
   rng: Rng;
   epoch = 0;
   globalStep = 0;
-  best: { epoch: number; valRelL2: number } | null = null;
+  best: { epoch: number; valRelL2: number; testRelL2?: number; testRelL2Decoded?: number } | null = null;
   microBatch: number;
   private readonly varNames: Map<string, string>; // tf variable name -> state_dict key
   private readonly ar: { tIn: number; tOut: number } | null;
@@ -307,7 +310,7 @@ export class Trainer {
     const { metrics: val, blocks } = this.evaluateSplit(this.data.val, true);
     const test = this.data.test && countOf(this.data.test) > 0 ? this.evaluateSplit(this.data.test).metrics : undefined;
     const isBest = !this.best || val.relL2 < this.best.valRelL2;
-    if (isBest) this.best = { epoch: this.epoch, valRelL2: val.relL2 };
+    if (isBest) this.best = { epoch: this.epoch, valRelL2: val.relL2, ...(test ? { testRelL2: test.relL2, testRelL2Decoded: test.relL2Decoded } : {}) };
     this.sched.step();
     const epochSeconds = (performance.now() - t0) / 1000;
     const remaining = Math.max(0, (hooks.totalEpochs ?? this.config.epochs) - this.epoch);
@@ -324,6 +327,7 @@ export class Trainer {
       best: isBest,
       bestEpoch: this.best!.epoch,
       bestValRelL2: this.best!.valRelL2,
+      ...(this.best!.testRelL2 !== undefined ? { bestTestRelL2: this.best!.testRelL2, bestTestRelL2Decoded: this.best!.testRelL2Decoded! } : {}),
       samplesPerSec: n / Math.max(1e-9, trainSeconds),
       epochSeconds,
       etaSeconds: remaining * epochSeconds,

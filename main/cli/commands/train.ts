@@ -1,0 +1,169 @@
+// `lino train --config run.json [--workspace DIR]`: the engine's training, headless, in this
+// process: creates runs/<id>/ in the workspace (or resumes one), shows a progress bar with ETA,
+// prints the final metrics. Ctrl-C stops at the next step; the run stays resumable (--resume ID).
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { CliCommand } from '../lino';
+import { parseFlags } from '../args';
+import { selectBackend, formatBackendReport } from '../../ops/backend';
+import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
+import { RunStore } from '../../runs/run-store';
+import { trainRun, parseRunConfig } from '../../train/runner';
+import type { EpochRecord, StepRecord } from '../../train/trainer';
+
+const fmtTime = (s: number) => {
+  if (!Number.isFinite(s)) return '--';
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = Math.floor(s % 60);
+  return h ? `${h}h${String(m).padStart(2, '0')}m` : m ? `${m}m${String(sec).padStart(2, '0')}s` : `${sec}s`;
+};
+const sci = (v: number) => v.toExponential(3);
+
+interface GroupFlags { config?: string; workspace?: string; backend?: string; id?: string; seeds?: string; quiet?: boolean }
+
+const meanStd = (v: number[]) => {
+  const m = v.reduce((a, b) => a + b, 0) / v.length;
+  const sd = v.length > 1 ? Math.sqrt(v.reduce((a, b) => a + (b - m) ** 2, 0) / (v.length - 1)) : 0;
+  return `${sci(m)} ± ${sci(sd)}`;
+};
+
+/** Trains the configuration once per seed, one run after another, and summarizes the group. */
+async function runGroup(values: GroupFlags): Promise<number> {
+  const n = Number(values.seeds);
+  if (!Number.isInteger(n) || n < 1 || n > 100) throw new Error(`--seeds is '${values.seeds}', expected an integer 1..100`);
+  if (!values.config) throw new Error('--seeds needs --config FILE');
+  const raw = JSON.parse(readFileSync(values.config, 'utf8'));
+  const base = parseRunConfig(raw, values.config);
+  const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
+  const store = new RunStore(ws.dir('runs'));
+  await selectBackend(values.backend ?? base.backend);
+  const group = values.id ?? `${(base.name ?? 'group').replace(/[^A-Za-z0-9._-]+/g, '-')}-${Date.now().toString(36)}`;
+  const rows: { seed: number; id: string; state: string; best: number; bestDec: number; epoch: number; test?: number }[] = [];
+  for (let i = 0; i < n; i++) {
+    const seed = base.seed + i;
+    const run = store.create({ ...base, name: `${base.name ?? group} (seed ${seed})`, seed, group } as unknown as Record<string, unknown>, `${group}-s${seed}`);
+    const t0 = Date.now();
+    const out = await trainRun(run, { workspace: ws.path });
+    const epochs = run.readMetrics().records.filter((r) => r.type === 'epoch') as unknown as EpochRecord[];
+    const best = epochs.reduce((a, b) => (b.val.relL2 < a.val.relL2 ? b : a), epochs[0]!);
+    rows.push({ seed, id: run.id, state: out.state, best: best.val.relL2, bestDec: best.val.relL2Decoded, epoch: best.epoch, ...(best.test ? { test: best.test.relL2 } : {}) });
+    console.log(`seed ${seed}: ${out.state}, best val relL2 ${sci(best.val.relL2)} (decoded ${sci(best.val.relL2Decoded)}) at epoch ${best.epoch}${best.test ? `, test ${sci(best.test.relL2)}` : ''}  [${run.id}, ${fmtTime((Date.now() - t0) / 1000)}]`);
+  }
+  console.log(`\ngroup ${group} (${n} seeds): best val relL2 ${meanStd(rows.map((r) => r.best))} (normalized, paper)  ${meanStd(rows.map((r) => r.bestDec))} (decoded, FNO)` + (rows.every((r) => r.test !== undefined) ? `; test at best epoch ${meanStd(rows.map((r) => r.test!))}` : ''));
+  return rows.every((r) => r.state === 'done') ? 0 : 1;
+}
+
+const command: CliCommand = {
+  summary: 'train a run headless (progress bar, ETA, final metrics)',
+  usage: `lino train --config run.json [--workspace DIR] [--backend NAME] [--id ID] [--quiet]
+lino train --resume ID [--workspace DIR] [--backend NAME]
+
+  run.json   a run configuration (TrainConfig in main/api/contract.ts; defaults = the paper's protocol),
+             e.g. {"name": "darcy", "data": {"kind": "generate", "benchmark": "darcy", "preset": "quick"},
+                   "model": {"width": 32, "depth": 4}, "epochs": 50}
+  --workspace  folder holding runs/ (default: ~/LiNO-Workbench)
+  --resume     continue a stopped or interrupted run from its checkpoints/last
+  --seeds N    a run group: the same configuration with seeds seed, seed+1, ... (one run each),
+               then the best validation relL2 as mean ± std over the seeds`,
+  async run(argv) {
+    const { values } = parseFlags(argv, {
+      config: { type: 'string' },
+      workspace: { type: 'string' },
+      backend: { type: 'string' },
+      resume: { type: 'string' },
+      id: { type: 'string' },
+      quiet: { type: 'boolean', default: false },
+      seeds: { type: 'string' },
+    });
+    if (values.seeds !== undefined) return runGroup(values as GroupFlags);
+    if (!values.config === !values.resume) throw new Error('give exactly one of --config FILE or --resume ID');
+    const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
+    const store = new RunStore(ws.dir('runs'));
+    let run;
+    if (values.config) {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(readFileSync(values.config, 'utf8'));
+      } catch (e) {
+        throw new Error(`${values.config}: cannot read the run configuration (${(e as Error).message})`);
+      }
+      const cfg = parseRunConfig(raw, values.config);
+      run = store.create(cfg as unknown as Record<string, unknown>, values.id);
+    } else {
+      run = store.open(values.resume!);
+    }
+    const cfg = parseRunConfig(run.readConfig(), run.configPath);
+    const report = await selectBackend(values.backend ?? cfg.backend);
+    const out = process.stderr;
+    const tty = out.isTTY && !values.quiet;
+    console.log(`run ${run.id} in ${run.dir}`);
+    if (!values.quiet) console.log(formatBackendReport(report));
+    const controller = new AbortController();
+    const onSig = () => {
+      if (controller.signal.aborted) process.exit(130);
+      out.write('\nstopping after this step (Ctrl-C again to quit at once)\n');
+      controller.abort();
+    };
+    process.on('SIGINT', onSig);
+    const t0 = Date.now();
+    let stepsPerEpoch = 1;
+    let stepInEpoch = 0;
+    let lastDraw = 0;
+    let lastEpoch: EpochRecord | undefined;
+    let firstEpoch: EpochRecord | undefined;
+    const bar = (s: StepRecord) => {
+      const now = Date.now();
+      if (now - lastDraw < 100 && stepInEpoch !== stepsPerEpoch) return;
+      lastDraw = now;
+      const done = (s.epoch - 1) * stepsPerEpoch + stepInEpoch;
+      const total = cfg.epochs * stepsPerEpoch;
+      const frac = Math.min(1, done / total);
+      const elapsed = (now - t0) / 1000;
+      const startDone = ((firstEpoch?.epoch ?? s.epoch) - 1) * stepsPerEpoch;
+      const rate = (done - startDone) / Math.max(1e-9, elapsed);
+      const eta = rate > 0 ? (total - done) / rate : Infinity;
+      const width = 24;
+      const fill = Math.round(frac * width);
+      const line = `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${(frac * 100).toFixed(1)}% epoch ${s.epoch}/${cfg.epochs} step ${stepInEpoch}/${stepsPerEpoch} loss ${sci(s.loss)} lr ${s.lr.toExponential(2)} ETA ${fmtTime(eta)}`;
+      if (tty) out.write(`\r${line.padEnd(110)}`);
+    };
+    try {
+      const result = await trainRun(run, {
+        signal: controller.signal,
+        workspace: ws.path,
+        onPlan: (p) => {
+          const c = run.readConfig() as { resolvedData?: { counts?: { train?: number } } };
+          stepsPerEpoch = Math.ceil((c.resolvedData?.counts?.train ?? 1) / cfg.batchSize);
+          if (!values.quiet) console.log(`memory: ${p.message}`);
+        },
+        onStep: (s) => {
+          stepInEpoch = ((s.step - 1) % stepsPerEpoch) + 1;
+          bar(s);
+        },
+        onEpoch: (e) => {
+          firstEpoch ??= e;
+          lastEpoch = e;
+          if (tty) out.write('\r'.padEnd(111) + '\r');
+          if (!values.quiet || !tty) {
+            console.log(`epoch ${e.epoch}/${cfg.epochs}  train loss ${sci(e.train.loss)}  val relL2 ${sci(e.val.relL2)} (decoded ${sci(e.val.relL2Decoded)})  mse ${sci(e.val.mse)}${e.best ? ' *' : ''}  ${e.samplesPerSec.toFixed(1)} samples/s  ETA ${fmtTime(e.etaSeconds)}`);
+          }
+        },
+        onLog: (m) => {
+          if (m.startsWith('resuming') || m.startsWith('refused') || m.startsWith('failed')) console.log(m);
+        },
+      });
+      if (tty) out.write('\n');
+      console.log(`\nrun ${run.id}: ${result.state}${result.reason ? ` (${result.reason})` : ''} after ${result.epoch} epochs, ${result.step} steps, ${fmtTime((Date.now() - t0) / 1000)}`);
+      if (lastEpoch) {
+        const v = lastEpoch.val;
+        console.log(`final   train loss ${sci(lastEpoch.train.loss)}  val relL2 ${sci(v.relL2)} (normalized, paper)  ${sci(v.relL2Decoded)} (decoded, FNO)  val mse ${sci(v.mse)}`);
+        if (v.steps) console.log(`per-step val relL2 (decoded): ${v.steps.mean.map((m, i) => `${sci(m)}±${v.steps!.std[i]!.toExponential(1)}`).join('  ')}`);
+        console.log(`best    val relL2 ${sci(lastEpoch.bestValRelL2)} at epoch ${lastEpoch.bestEpoch}` + (lastEpoch.bestTestRelL2 !== undefined ? `; test relL2 at that epoch ${sci(lastEpoch.bestTestRelL2)} (decoded ${sci(lastEpoch.bestTestRelL2Decoded!)})` : ''));
+      }
+      console.log(`checkpoints: ${join(run.dir, 'checkpoints')}`);
+      return result.state === 'done' || result.state === 'stopped' ? 0 : 1;
+    } finally {
+      process.off('SIGINT', onSig);
+    }
+  },
+};
+export default command;
