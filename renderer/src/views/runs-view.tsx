@@ -63,7 +63,6 @@ export function RunsView() {
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api, listKey]);
 
   const diffs = useMemo(() => {
@@ -103,7 +102,6 @@ export function RunsView() {
       const ids = key.startsWith('run:') ? [key.slice(4)] : runs.filter((r) => r.group === key.slice(6)).map((r) => r.id);
       for (const id of ids) if (!curves[id]) void loadHistory(id);
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selected, runs]);
 
   const overlay = useMemo((): Trace[] => {

@@ -36,7 +36,6 @@ function StartForm() {
   useEffect(() => {
     // Prefer a dataset the workspace already holds (no generation needed).
     if (source.startsWith('generate:') && datasets.length > 0 && source === 'generate:darcy:quick') setSource(`dataset:${datasets[datasets.length - 1]!.id}`);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [datasets.length]);
 
   const problems: Record<string, string> = {};
