@@ -172,7 +172,8 @@ export async function trainRun(run: RunHandle, hooks: RunHooks = {}): Promise<Ru
     log(`done: ${status.epoch} epochs, best validation relL2 ${trainer.best?.valRelL2} at epoch ${trainer.best?.epoch}`);
     return { state: 'done', ...status, last };
   } catch (e) {
-    if (e instanceof StopRequested) {
+    // A stop while the data are prepared aborts the generator (an AbortError): a stop all the same.
+    if (e instanceof StopRequested || hooks.signal?.aborted) {
       run.writeStatus({ state: 'stopped', pid: process.pid, backend, reason: 'stopped by the user', ...status });
       log(`stopped by the user at epoch ${status.epoch + 1}, step ${status.step}; checkpoints/last holds epoch ${status.epoch}`);
       return { state: 'stopped', reason: 'stopped by the user', ...status };

@@ -163,6 +163,13 @@ test('training view: reopening loads the history with runs.metrics; pause, resum
   await page.getByTestId('train-batch').fill('1');
   await page.getByTestId('train-name').fill('e2e pause');
   await page.getByTestId('train-start').click();
+  await page.waitForFunction(() => /^e2e pause/.test((globalThis as any).document.querySelector('[data-testid="run-picker"] option:checked')?.textContent ?? ''), undefined, { timeout: 30_000 });
+  const pauseId = await page.getByTestId('run-picker').inputValue();
+  // Whatever fails below, a 300-epoch run must not hold the engine's queue for the next tests.
+  tc.after(async () => {
+    const r = ((await t.service.call('runs.list', {})) as { id: string; state: string }[]).find((x) => x.id === pauseId);
+    if (r && ['running', 'paused', 'queued'].includes(r.state)) await t.service.call('train.stop', { id: pauseId });
+  });
   const state = page.getByTestId('run-state');
   const why = async (e: Error) => {
     throw new Error(`${e.message}\nshown: ${await state.textContent()}\nruns: ${JSON.stringify(await t.service.call('runs.list', {}))}`);
@@ -172,6 +179,8 @@ test('training view: reopening loads the history with runs.metrics; pause, resum
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('[data-testid="loss-plot"] .js-plotly-plot')?.data?.[1]?.x?.length ?? 0) >= 3, undefined, { timeout: 60_000 });
   await page.getByTestId('run-pause').click();
   await state.filter({ hasText: /^paused$/ }).waitFor({ timeout: 60_000 }).catch(why);
+  // The last step's metrics message may trail the state change (messages are throttled to 20/s).
+  await new Promise((r) => setTimeout(r, 500));
   const atPause = await steps();
   await new Promise((r) => setTimeout(r, 1500));
   assert.equal(await steps(), atPause, 'no steps while paused');
@@ -185,7 +194,7 @@ test('training view: reopening loads the history with runs.metrics; pause, resum
   await page.close();
 });
 
-test('runs view: table with config differences, a seed group as mean ± std with a ±1 std band, overlay, LaTeX export, delete with confirmation', { skip: skip || undefined, timeout: 150_000 }, async (tc) => {
+test('runs view: table with config differences, a seed group as mean ± std with a ±1 std band, overlay, LaTeX export, resume a stopped run, delete with confirmation', { skip: skip || undefined, timeout: 150_000 }, async (tc) => {
   if (!runId) return tc.skip('the first test did not create a run');
   // A seed group of two tiny runs, started through the same API the views use.
   const r = (await t.service.call('train.start', {
@@ -231,6 +240,17 @@ test('runs view: table with config differences, a seed group as mean ± std with
   const stopped = ((await t.service.call('runs.list', {})) as { id: string; name: string }[]).find((x) => x.name === 'e2e pause');
   if (stopped) {
     const srow = table.getByTestId(`run-row-${stopped.id}`);
+    // Resume from the table: it continues from checkpoints/last (then it is stopped again to delete it).
+    const epochsBefore = ((await t.service.call('runs.list', {})) as { id: string; epochsDone: number }[]).find((x) => x.id === stopped.id)!.epochsDone;
+    await srow.getByRole('button', { name: 'Resume e2e pause' }).click();
+    await srow.locator('.state').filter({ hasText: /^running$/ }).waitFor({ timeout: 60_000 });
+    await srow.getByRole('button', { name: 'Delete e2e pause' }).and(page.locator('[disabled]')).waitFor();
+    const stopAnswer = await t.service.call('train.stop', { id: stopped.id });
+    await srow.locator('.state').filter({ hasText: /^stopped$/ }).waitFor({ timeout: 60_000 }).catch(async (e) => {
+      throw new Error(`${e.message}\nstop answered ${JSON.stringify(stopAnswer)}; shown: ${await srow.locator('.state').textContent()}; engine: ${JSON.stringify(((await t.service.call('runs.list', {})) as { id: string }[]).find((x) => x.id === stopped.id))}`);
+    });
+    const epochsAfter = ((await t.service.call('runs.list', {})) as { id: string; epochsDone: number }[]).find((x) => x.id === stopped.id)!.epochsDone;
+    assert.ok(epochsAfter >= epochsBefore, `resumed from its checkpoint (${epochsBefore} -> ${epochsAfter} epochs)`);
     await srow.getByRole('button', { name: 'Delete e2e pause' }).click();
     await srow.getByRole('button', { name: 'Keep' }).click();
     assert.ok(((await t.service.call('runs.list', {})) as { id: string }[]).some((x) => x.id === stopped.id), 'kept');

@@ -122,3 +122,10 @@ test('a configuration that cannot fit the wasm cap is refused before starting, w
   assert.match(h.readStatus().reason!, /^memory: does not fit/);
   assert.equal(h.readMetrics().records.length, 0, 'nothing trained');
 });
+
+test('a stop while the data are being prepared ends the run stopped (resumable), not failed', async () => {
+  const run = store.create(config({ data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 4, train: 2, val: 2 } }), 'stop-early');
+  const out = await trainRun(run, { workspace: ws.path, signal: AbortSignal.abort() });
+  assert.equal(out.state, 'stopped', out.reason);
+  assert.equal(run.readStatus().state, 'stopped');
+});
