@@ -44,7 +44,10 @@ export default async function bench(): Promise<void> {
     t = performance.now();
     const a = await f.read('coeff');
     const readS = (performance.now() - t) / 1000;
-    if ((a.data as Float64Array)[12345] !== data[12345] || (a.data as Float64Array)[n - 1] !== data[n - 1]) throw new Error('bench: read back wrong values');
+    for (let k = 0; k < 1000; k++) {
+      const i = Math.floor(((k * 2654435761) % 4294967296) / 4294967296 * n);
+      if ((a.data as Float64Array)[i] !== data[i]) throw new Error(`bench: element ${i} read back as ${(a.data as Float64Array)[i]}, written ${data[i]}`);
+    }
     console.log(`full read (row-major result):      ${readS.toFixed(2)} s, ${(mb / readS).toFixed(0)} MB/s`);
     t = performance.now();
     const B = 32;
@@ -61,7 +64,34 @@ export default async function bench(): Promise<void> {
       console.log(`h5py d[()].T made contiguous:       ${py.transposed.toFixed(2)} s, ${(mb / py.transposed).toFixed(0)} MB/s`);
       console.log(`ratio full read time / h5py (same layout): ${(readS / py.transposed).toFixed(2)}  (vs plain h5py read: ${(readS / py.plain).toFixed(2)}; lower is better)`);
     }
+    rmSync(path, { force: true });
+    await mat5Section(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** MAT v5 (the hand-written reader) against scipy.io.loadmat, on files scipy writes. */
+async function mat5Section(dir: string): Promise<void> {
+  const M = 100;
+  const write = spawnSync('/usr/bin/python3', ['-c', [
+    'import sys, numpy as np, scipy.io',
+    `a = (np.arange(${M}*${S}*${S}) % 9973 * 0.001).reshape(${M}, ${S}, ${S})`,
+    'scipy.io.savemat(sys.argv[1] + "/raw.mat", {"coeff": a})',
+    'scipy.io.savemat(sys.argv[1] + "/z.mat", {"coeff": a}, do_compression=True)',
+  ].join('\n'), dir], { encoding: 'utf8' });
+  if (write.status !== 0) { console.log('MAT v5 section: skipped (/usr/bin/python3 with scipy not available to write the files)'); return; }
+  const { Mat5File } = await import('../main/data/formats/mat5');
+  for (const name of ['raw.mat', 'z.mat']) {
+    const p = join(dir, name);
+    const f = new Mat5File(p);
+    const t = performance.now();
+    const a = await f.read('coeff');
+    const ours = (performance.now() - t) / 1000;
+    f.close();
+    const mb = a.data.byteLength / 1e6;
+    const ref = spawnSync('/usr/bin/python3', ['-c', 'import sys, time, scipy.io\nt = time.perf_counter(); a = scipy.io.loadmat(sys.argv[1])["coeff"]; t1 = time.perf_counter() - t\nt = time.perf_counter(); b = a.copy(order="C"); print(t1, t1 + time.perf_counter() - t)', p], { encoding: 'utf8' });
+    const [sp, spC] = ref.stdout.trim().split(/\s+/).map(Number);
+    console.log(`MAT v5 ${name === 'raw.mat' ? 'uncompressed' : 'compressed  '} [${M}, ${S}, ${S}] float64 (${mb.toFixed(0)} MB): ours ${ours.toFixed(2)} s (${(mb / ours).toFixed(0)} MB/s, row-major); scipy.loadmat ${sp.toFixed(2)} s (column-major view), + C copy ${spC.toFixed(2)} s; ratio ours / (scipy + C copy) ${(ours / spC).toFixed(2)}`);
   }
 }

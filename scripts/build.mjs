@@ -37,5 +37,14 @@ if (want('electron')) {
 }
 if (want('engine')) {
   await build({ ...node, entryPoints: [`${root}main/engine/engine-process.ts`], outfile: `${root}dist/engine/engine-process.js`, format: 'esm' });
+  // Worker-thread entries sit beside the engine bundle, where the bundled code looks for them.
+  const workers = {
+    'worker.js': 'main/data/generate/worker.ts',
+    'train-worker.js': 'main/engine/train-worker.ts',
+    'data-parallel-worker.js': 'main/train/data-parallel-worker.ts',
+  };
+  for (const [out, src] of Object.entries(workers)) {
+    await build({ ...node, entryPoints: [`${root}${src}`], outfile: `${root}dist/engine/${out}`, format: 'esm' });
+  }
 }
 console.log(`built ${only.length ? only.join(', ') : 'renderer, electron, engine'} into dist/`);

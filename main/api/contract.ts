@@ -27,7 +27,7 @@ export const EngineInfo = z.object({
 });
 export type EngineInfo = z.infer<typeof EngineInfo>;
 
-export const JobKind = z.enum(['selftest', 'train', 'evaluate']);
+export const JobKind = z.enum(['selftest', 'train', 'evaluate', 'generate']);
 export type JobKind = z.infer<typeof JobKind>;
 
 export const JobState = z.enum(['queued', 'running', 'done', 'failed', 'cancelled']);
@@ -287,6 +287,32 @@ export const ExportName = z
 /** Largest export accepted (decoded bytes); the base64 text is 4/3 of it. */
 export const EXPORT_MAX_BYTES = 32 * 1024 * 1024;
 
+export const Benchmark = z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil']);
+
+export const DatasetSample = z.object({
+  id: z.string(),
+  benchmark: z.string(),
+  split: z.enum(['train', 'val', 'test']),
+  index: z.number(),
+  /** Rows in this split, and in each split. */
+  count: z.number(),
+  counts: z.object({ train: z.number(), val: z.number(), test: z.number() }),
+  grid: z.array(z.number()),
+  /** Physical (de-normalized) input and target channels; coordinate channels are left out. */
+  x: z.array(z.object({ name: z.string(), values: z.array(z.number()) })),
+  y: z.array(z.object({ name: z.string(), values: z.array(z.number()) })),
+  /** Source sample this row comes from. */
+  sourceIndex: z.number(),
+  warnings: z.array(z.string()),
+  /** Dataset statistics (physical units, training split) behind the normalizer. */
+  stats: z.object({
+    x: z.object({ mean: z.number(), std: z.number(), min: z.number(), max: z.number() }),
+    y: z.object({ mean: z.number(), std: z.number(), min: z.number(), max: z.number() }),
+    normalized: z.boolean(),
+  }),
+});
+export type DatasetSample = z.infer<typeof DatasetSample>;
+
 /** A LiNO configuration as the model builder edits it (the engine validates it fully). */
 export const ModelConfig = z
   .object({
@@ -345,6 +371,54 @@ export const methods = {
   },
   'jobs.cancel': { params: z.object({ id: z.string().max(64) }).strict(), result: z.object({ ok: z.boolean() }) },
   'jobs.list': { params: empty, result: z.array(JobSummary) },
+  /** Save an export (figure or table) into the workspace's exports/ folder; answers the name it got. */
+  'exports.save': {
+    params: z
+      .object({
+        name: ExportName,
+        mime: z.string().max(100).regex(/^[a-z]+\/[a-z0-9.+-]+$/, 'a MIME type such as image/svg+xml'),
+        data: z.string().max(Math.ceil(EXPORT_MAX_BYTES / 3) * 4, `at most ${EXPORT_MAX_BYTES / 1024 / 1024} MiB`).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64 data'),
+      })
+      .strict(),
+    result: z.object({ name: z.string(), size: z.number() }),
+  },
+  /** The benchmark generators' presets (main/data/generate/presets.ts) with their parameters. */
+  'datasets.presets': {
+    params: empty,
+    result: z.array(z.object({ benchmark: Benchmark, presets: z.record(z.string(), z.record(z.string(), z.unknown())) })),
+  },
+  /** Generate a benchmark from a preset into the workspace's datasets/ (a 'generate' job: progress, ETA, cancel). */
+  'datasets.generate': {
+    params: z
+      .object({
+        benchmark: Benchmark,
+        preset: z.enum(['tiny', 'quick', 'paper']),
+        samples: z.number().int().min(2).max(1_000_000).optional(),
+        resolution: z.number().int().min(8).max(65536).optional(),
+        seed: z.number().int().min(0).optional(),
+      })
+      .strict(),
+    result: JobSummary,
+  },
+  /** One sample of a stored dataset for preview: physical values per channel, row-major over the grid. */
+  'datasets.sample': {
+    params: z
+      .object({ id: z.string().max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a dataset id'), split: z.enum(['train', 'val', 'test']).default('val'), index: z.number().int().min(0).default(0) })
+      .strict(),
+    result: DatasetSample,
+  },
+  /** Parameter count, memory and FLOPs of one training step of a LiNO configuration on a grid. */
+  'model.estimate': {
+    params: z
+      .object({
+        config: ModelConfig,
+        grid: z.array(z.number().int().min(2).max(65536)).min(1).max(2),
+        batch: z.number().int().min(1).max(4096).default(8),
+        coordinates: z.boolean().default(true),
+      })
+      .strict(),
+    result: ModelEstimate,
+  },
   /** Runs of the workspace (an interrupted run lists as such and can resume). */
   'runs.list': { params: empty, result: z.array(RunSummary) },
   'runs.get': {
@@ -395,29 +469,6 @@ export const methods = {
   /** Continue a paused run, or queue an interrupted/stopped run to resume from its last checkpoint. */
   'train.resume': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean(), job: JobSummary.optional() }) },
   'train.stop': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
-  /** Save an export (figure or table) into the workspace's exports/ folder; answers the name it got. */
-  'exports.save': {
-    params: z
-      .object({
-        name: ExportName,
-        mime: z.string().max(100).regex(/^[a-z]+\/[a-z0-9.+-]+$/, 'a MIME type such as image/svg+xml'),
-        data: z.string().max(Math.ceil(EXPORT_MAX_BYTES / 3) * 4, `at most ${EXPORT_MAX_BYTES / 1024 / 1024} MiB`).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64 data'),
-      })
-      .strict(),
-    result: z.object({ name: z.string(), size: z.number() }),
-  },
-  /** Parameter count, memory and FLOPs of one training step of a LiNO configuration on a grid. */
-  'model.estimate': {
-    params: z
-      .object({
-        config: ModelConfig,
-        grid: z.array(z.number().int().min(2).max(65536)).min(1).max(2),
-        batch: z.number().int().min(1).max(4096).default(8),
-        coordinates: z.boolean().default(true),
-      })
-      .strict(),
-    result: ModelEstimate,
-  },
 } as const;
 
 export type MethodName = keyof typeof methods;

@@ -15,6 +15,13 @@ import { cacheKeyFor, describeSource, prepareDataset, type DataSource, type Pipe
 
 const SPLITS: SplitName[] = ['train', 'val', 'test'];
 
+export interface LazySplit {
+  rows: number;
+  /** Rows [start, start + count) of x and y, read by offset. */
+  read(start: number, count: number): Promise<{ x: NdArray; y: NdArray }>;
+}
+export interface LazyDataset { manifest: DatasetManifest; train: LazySplit; val: LazySplit; test: LazySplit; close(): void }
+
 function splitArrays(ds: PreparedDataset): Record<string, NdArray> {
   const out: Record<string, NdArray> = {};
   for (const s of SPLITS) {
@@ -112,6 +119,37 @@ export class DatasetStore {
       ...(arrays[`${s}_window_start`] ? { windowStart: arrays[`${s}_window_start`].data as Int32Array } : {}),
     });
     return { manifest: m, train: split('train'), val: split('val'), test: split('test') };
+  }
+
+  /**
+   * Opens a stored dataset without loading it: batches of rows are read from the .npy files by
+   * offset, for prepared datasets larger than memory.
+   */
+  openLazy(id: string): LazyDataset {
+    const manifest = this.manifest(id);
+    const dir = this.dir(id);
+    const files: NpyFile[] = [];
+    const open = (name: string) => {
+      const e = manifest.arrays![name];
+      if (!e) throw new DataError(join(dir, 'manifest.json'), name, 'array missing from the manifest');
+      const f = new NpyFile(join(dir, e.file), name);
+      files.push(f);
+      if (f.header.shape.join() !== e.shape.join()) throw new DataError(f.path, name, `shape [${f.header.shape.join(', ')}]`, `[${e.shape.join(', ')}] as the manifest says`);
+      return f;
+    };
+    try {
+      const split = (s: SplitName): LazySplit => {
+        const x = open(`${s}_x`), y = open(`${s}_y`);
+        return {
+          rows: x.header.shape[0],
+          async read(start, count) { return { x: await x.readRows(`${s}_x`, start, count), y: await y.readRows(`${s}_y`, start, count) }; },
+        };
+      };
+      return { manifest, train: split('train'), val: split('val'), test: split('test'), close: () => { for (const f of files) f.close(); } };
+    } catch (err) {
+      for (const f of files) f.close();
+      throw err;
+    }
   }
 
   list(): DatasetManifest[] {

@@ -132,30 +132,44 @@ async function openSource(source: DataSource, benchmark: DatasetBenchmark, budge
   }
 }
 
-/** Reads the given samples (any order) into float64 [k, ...rest], refusing NaN/Inf. */
-async function gather(src: RowSource, indices: readonly number[]): Promise<Float64Array> {
-  const per = src.shape.slice(1).reduce((a, b) => a * b, 1);
-  const out = new Float64Array(indices.length * per);
+/** Samples of one block: sample numbers ascending within a window of BLOCK rows, with their split positions. */
+interface Block { samples: number[]; pos: number[] }
+const BLOCK = 64;
+
+/**
+ * Splits a split's indices into blocks of nearby sample numbers, so a lazy source reads each block
+ * with one range read (one hyperslab for v7.3/HDF5, whose samples are interleaved on disk) and
+ * the pipeline holds one block at full resolution at a time.
+ */
+function blocksOf(indices: readonly number[]): Block[] {
   const order = indices.map((s, pos) => ({ s, pos })).sort((a, b) => a.s - b.s);
-  const MAX_RUN = 64;
+  const out: Block[] = [];
   for (let i = 0; i < order.length;) {
-    let j = i + 1;
-    while (j < order.length && order[j].s === order[j - 1].s + 1 && j - i < MAX_RUN) j++;
-    const rows = await src.readRows(order[i].s, j - i);
-    const d = rows.data;
-    for (let r = 0; r < j - i; r++) {
-      const dst = order[i + r].pos * per;
-      const base = r * per;
-      if (d instanceof BigInt64Array) { for (let k = 0; k < per; k++) out[dst + k] = Number(d[base + k]); }
-      else out.set((d as Float64Array).subarray(base, base + per), dst);
-      for (let k = 0; k < per; k++) {
-        const v = out[dst + k];
-        if (v !== v || v === Infinity || v === -Infinity) {
-          throw new DataError(src.file, src.name, `sample ${order[i + r].s} holds ${v} at element ${k}`, 'finite values');
-        }
+    const lo = order[i].s;
+    const b: Block = { samples: [], pos: [] };
+    while (i < order.length && order[i].s < lo + BLOCK) { b.samples.push(order[i].s); b.pos.push(order[i].pos); i++; }
+    out.push(b);
+  }
+  return out;
+}
+
+/** Reads a block's samples (one range read) into float64 [k, ...rest], refusing NaN/Inf. */
+async function gatherBlock(src: RowSource, b: Block): Promise<Float64Array> {
+  const per = src.shape.slice(1).reduce((a, c) => a * c, 1);
+  const lo = b.samples[0], hi = b.samples[b.samples.length - 1] + 1;
+  const rows = await src.readRows(lo, hi - lo);
+  const d = rows.data;
+  const out = new Float64Array(b.samples.length * per);
+  for (let r = 0; r < b.samples.length; r++) {
+    const base = (b.samples[r] - lo) * per, dst = r * per;
+    if (d instanceof BigInt64Array) { for (let k = 0; k < per; k++) out[dst + k] = Number(d[base + k]); }
+    else out.set((d as Float64Array).subarray(base, base + per), dst);
+    for (let k = 0; k < per; k++) {
+      const v = out[dst + k];
+      if (v !== v || v === Infinity || v === -Infinity) {
+        throw new DataError(src.file, src.name, `sample ${b.samples[r]} holds ${v} at element ${k}`, 'finite values');
       }
     }
-    i = j;
   }
   return out;
 }
@@ -230,25 +244,41 @@ export async function prepareDataset(source: DataSource, options: PipelineOption
     for (const part of parts) {
       const idx = split[part];
       hooks.onProgress?.({ stage: `reading ${part}`, done: parts.indexOf(part), total: 3 });
+      const blocks = blocksOf(idx);
       if (isNS) {
-        const u = await gather(src.target, idx);
-        const r = resizeSpatial(ndarray(u, [idx.length, ...tShape.slice(1)], 'float64'), res, mode, 'resolution').arr;
         const starts = windowStarts(T, ns, !!ns.sliding && part === 'train', file);
-        const w = cutWindows(r.data as Float64Array, idx.length, P, T, starts, ns.tIn, ns.tOut);
-        const indices = new Int32Array(w.count), st = new Int32Array(w.count);
+        const W = starts.length;
+        cIn = ns.tIn; cOut = ns.tOut;
+        const x = new Float64Array(idx.length * W * P * cIn), y = new Float64Array(idx.length * W * P * cOut);
+        for (const b of blocks) {
+          const u = await gatherBlock(src.target, b);
+          const r = resizeSpatial(ndarray(u, [b.samples.length, ...tShape.slice(1)], 'float64'), res, mode, 'resolution').arr;
+          const w = cutWindows(r.data as Float64Array, b.samples.length, P, T, starts, ns.tIn, ns.tOut);
+          // window j of block trajectory r goes to row pos[r] * W + j (split order kept)
+          for (let q = 0; q < b.samples.length; q++) {
+            x.set(w.x.subarray(q * W * P * cIn, (q + 1) * W * P * cIn), b.pos[q] * W * P * cIn);
+            y.set(w.y.subarray(q * W * P * cOut, (q + 1) * W * P * cOut), b.pos[q] * W * P * cOut);
+          }
+        }
+        const indices = new Int32Array(idx.length * W), st = new Int32Array(idx.length * W);
         let k = 0;
         for (const i of idx) for (const t0 of starts) { indices[k] = i; st[k] = t0; k++; }
-        raw[part] = { x: w.x, y: w.y, n: w.count, indices, starts: st };
-        cIn = ns.tIn; cOut = ns.tOut;
+        raw[part] = { x, y, n: idx.length * W, indices, starts: st };
       } else {
         cIn = src.input.length; cOut = 1;
-        const x = new Float64Array(idx.length * P * cIn);
-        for (let c = 0; c < cIn; c++) {
-          const a = await gather(src.input[c], idx);
-          const r = resizeSpatial(ndarray(a, [idx.length, ...grid0], 'float64'), res, mode, 'resolution').arr.data as Float64Array;
-          for (let p = 0; p < idx.length * P; p++) x[p * cIn + c] = r[p];
+        const x = new Float64Array(idx.length * P * cIn), y = new Float64Array(idx.length * P);
+        for (const b of blocks) {
+          const k = b.samples.length;
+          for (let c = 0; c < cIn; c++) {
+            const r = resizeSpatial(ndarray(await gatherBlock(src.input[c], b), [k, ...grid0], 'float64'), res, mode, 'resolution').arr.data as Float64Array;
+            for (let q = 0; q < k; q++) {
+              const o = b.pos[q] * P;
+              for (let p = 0; p < P; p++) x[(o + p) * cIn + c] = r[q * P + p];
+            }
+          }
+          const r = resizeSpatial(ndarray(await gatherBlock(src.target, b), [k, ...grid0], 'float64'), res, mode, 'resolution').arr.data as Float64Array;
+          for (let q = 0; q < k; q++) y.set(r.subarray(q * P, (q + 1) * P), b.pos[q] * P);
         }
-        const y = resizeSpatial(ndarray(await gather(src.target, idx), [idx.length, ...grid0], 'float64'), res, mode, 'resolution').arr.data as Float64Array;
         raw[part] = { x, y, n: idx.length, indices: Int32Array.from(idx) };
       }
     }

@@ -5,10 +5,11 @@ import type { ParentChannel, ToEngine } from './protocol';
 import { JobQueue } from './jobs';
 import { initBackend, tf } from './tf-runtime';
 import { runSelfTest } from './selftest-job';
+import { modelEstimate } from './model-estimate';
+import { datasetPresets, datasetSample, generateLabel, runGenerate } from './dataset-jobs';
 import { TrainingJobs } from './train-jobs';
 import { RunStore } from '../runs/run-store';
 import { join } from 'node:path';
-import { modelEstimate } from './model-estimate';
 import { VERSION } from '../version';
 
 type Handler = (params: any) => unknown | Promise<unknown>;
@@ -20,6 +21,7 @@ export function startEngine(parent: ParentChannel): void {
     label: (p) => `Engine self-test (${Number(p.steps ?? 20)} steps)`,
     run: runSelfTest,
   });
+  jobs.register('generate', { label: generateLabel, run: runGenerate });
 
   const training = new TrainingJobs(jobs, (event) => parent.send({ type: 'event', event }));
 
@@ -42,6 +44,11 @@ export function startEngine(parent: ParentChannel): void {
     },
     'jobs.cancel': (p: { id: string }) => ({ ok: jobs.cancel(p.id) }),
     'jobs.list': () => jobs.list(),
+    'model.estimate': modelEstimate,
+    'datasets.presets': datasetPresets,
+    // The host adds `workspace` to these (ENGINE_WORKSPACE_METHODS).
+    'datasets.generate': (p: Record<string, unknown>) => jobs.start('generate', p),
+    'datasets.sample': datasetSample,
     // Training: the host adds `workspace` (its open workspace folder) to each call.
     'train.start': async (p: { workspace: string; runId: string }) => {
       await initBackend();
@@ -57,7 +64,6 @@ export function startEngine(parent: ParentChannel): void {
       return jobs.start('evaluate', { workspace, runId: id, ...rest });
     },
     'runs.list': (p: { workspace: string }) => new RunStore(join(p.workspace, 'runs')).list(training.isActive),
-    'model.estimate': modelEstimate,
   };
 
   parent.onMessage(async (msg: ToEngine) => {
@@ -76,7 +82,7 @@ export function startEngine(parent: ParentChannel): void {
 }
 
 /** The engine methods a host forwards rather than answers itself. */
-export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list', 'model.estimate'];
+export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list', 'model.estimate', 'datasets.presets'];
 
 /** Engine methods that need the host's workspace folder added to their parameters. */
-export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate'];
+export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate', 'datasets.generate', 'datasets.sample'];

@@ -6,7 +6,8 @@ import * as tf from '@tensorflow/tfjs';
 
 const affine2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, save: tf.GradSaveFunc) => {
   save([x, w]);
-  const value = tf.add(tf.matMul(x, tf.transpose(w)), b);
+  // fused bias add: one kernel, one pass less over the output
+  const value = tf.fused.matMul({ a: x, b: tf.transpose(w), bias: b });
   return {
     value,
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {

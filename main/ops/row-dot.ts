@@ -1,9 +1,9 @@
 // <a, b> over the last axis, keeping it: [..., M] x [..., M] -> [..., 1]. Custom gradient
 // (dy * b, dy * a) by broadcasting multiply: tfjs's Sum gradient builds a full-size tensor of
-// ones in JS and uploads it on every call.
+// ones in JS and uploads it on every call. Operands must have the same shape (no broadcasting).
 import * as tf from '@tensorflow/tfjs';
 
-export const rowDot = tf.customGrad(((a: tf.Tensor, b: tf.Tensor, save: tf.GradSaveFunc) => {
+const rowDotOp = tf.customGrad(((a: tf.Tensor, b: tf.Tensor, save: tf.GradSaveFunc) => {
   save([a, b]);
   return {
     value: tf.sum(tf.mul(a, b), -1, true),
@@ -13,6 +13,11 @@ export const rowDot = tf.customGrad(((a: tf.Tensor, b: tf.Tensor, save: tf.GradS
     },
   };
 }) as unknown as Parameters<typeof tf.customGrad>[0]) as (a: tf.Tensor, b: tf.Tensor) => tf.Tensor;
+
+export function rowDot(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
+  if (a.shape.join() !== b.shape.join()) throw new Error(`rowDot: shapes [${a.shape.join(', ')}] and [${b.shape.join(', ')}] differ`);
+  return rowDotOp(a, b);
+}
 
 /** ||x||^2 over the last axis, keeping it; gradient 2 dy x. */
 export const rowSquaredNorm = tf.customGrad(((x: tf.Tensor, save: tf.GradSaveFunc) => {

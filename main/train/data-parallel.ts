@@ -38,6 +38,8 @@ class WorkerHandle {
       else p.resolve(m);
     });
     worker.on('error', (e) => { this.pending?.reject(e); this.pending = undefined; });
+    // a worker that dies without an error event (e.g. killed for memory) must not hang the step
+    worker.on('exit', (code) => { this.pending?.reject(new Error(`data-parallel worker exited with code ${code}`)); this.pending = undefined; });
   }
   request(msg: unknown, transfer: ArrayBuffer[] = []): Promise<any> {
     return new Promise((resolve, reject) => {

@@ -2,12 +2,15 @@ import { useEffect, type ReactElement } from 'react';
 import { useApp, type ViewName } from './store/app-store';
 import { WorkspaceView } from './views/workspace-view';
 import { ModelView } from './views/model-view';
+import { DatasetsView } from './views/datasets-view';
 import { ErrorBanner } from './components/error-banner';
 import { EngineStatusBar } from './components/engine-status';
+import { ViewBoundary } from './components/view-boundary';
 
 // Views land here as they are built (issue 6 adds datasets, model, training, gates, ...).
 const VIEWS: { name: ViewName; label: string; render: () => ReactElement }[] = [
   { name: 'workspace', label: 'Workspace', render: () => <WorkspaceView /> },
+  { name: 'datasets', label: 'Datasets', render: () => <DatasetsView /> },
   { name: 'model', label: 'Model', render: () => <ModelView /> },
 ];
 
@@ -39,7 +42,7 @@ export function App() {
       </nav>
       <main className="content" id="main">
         <ErrorBanner />
-        {current.render()}
+        <ViewBoundary name={current.label}>{current.render()}</ViewBoundary>
       </main>
       <EngineStatusBar />
     </div>

@@ -259,6 +259,60 @@ test('export: the model size table to LaTeX (booktabs) and CSV in the workspace'
   await page.close();
 });
 
+test('datasets view: generate a tiny Darcy set with progress, preview samples as heatmaps, cancel a long generation', { skip, timeout: 150_000 }, async () => {
+  const { page, problems } = await openPage(t.host.url);
+  await page.getByRole('button', { name: 'Datasets', exact: true }).click();
+  await page.getByRole('heading', { name: 'Datasets', level: 1 }).waitFor();
+  await page.getByTestId('gen-benchmark').selectOption('darcy');
+  await page.getByTestId('gen-preset').selectOption('tiny');
+  assert.equal(await page.getByTestId('gen-samples').inputValue(), '6', "the tiny preset's sample count");
+  await page.getByTestId('gen-start').click();
+  await page.getByTestId('gen-job-done').waitFor({ timeout: 90_000 });
+  const list = page.getByTestId('datasets-list');
+  await list.getByRole('button', { name: /^darcy-/ }).first().click();
+  const preview = page.getByTestId('sample-preview');
+  await preview.getByTestId('sample-info').filter({ hasText: /Grid 29 × 29/ }).waitFor({ timeout: 30_000 });
+  await preview.locator('[data-testid="preview-input"] .js-plotly-plot .main-svg').first().waitFor({ timeout: 30_000 });
+  const z = () =>
+    page.evaluate(() => {
+      const doc = (globalThis as any).document;
+      const a = doc.querySelector('[data-testid="preview-input"] .js-plotly-plot');
+      const b = doc.querySelector('[data-testid="preview-target"] .js-plotly-plot');
+      return { inRows: a?.data?.[0]?.z?.length, inCols: a?.data?.[0]?.z?.[0]?.length, target: JSON.stringify(b?.data?.[0]?.z?.[5]) };
+    });
+  const z0 = await z();
+  assert.deepEqual([z0.inRows, z0.inCols], [29, 29]);
+  // Next sample: the target field changes.
+  await preview.getByRole('button', { name: 'Next' }).click();
+  await page.waitForFunction((prev) => JSON.stringify((globalThis as any).document.querySelector('[data-testid="preview-target"] .js-plotly-plot')?.data?.[0]?.z?.[5]) !== prev, z0.target);
+  await assertAccessible(page, 'Datasets view with a sample preview');
+
+  // A heatmap exports to a vector PDF too: the field is an embedded image, the axis titles text.
+  const exportsDir = join(t.workspace, 'exports');
+  const known = new Set(readdirSync(exportsDir));
+  const input = page.getByTestId('preview-input');
+  await input.getByRole('button', { name: /as PDF$/ }).click();
+  await input.getByTestId('export-status').filter({ hasText: /Saved exports\/.*\.pdf$/ }).waitFor({ timeout: 60_000 });
+  const pdfName = readdirSync(exportsDir).find((n) => !known.has(n) && n.endsWith('.pdf'))!;
+  const pdf = readFileSync(join(exportsDir, pdfName)).toString('latin1');
+  assert.match(pdf, /\/Subtype \/Image/, 'the heatmap is embedded as an image');
+  if (existsSync(PDFTOTEXT)) {
+    const text = spawnSync(PDFTOTEXT, [join(exportsDir, pdfName), '-'], { encoding: 'utf8' }).stdout.replace(/\s+/g, ' ');
+    for (const title of ['x index', 'y index', 'coeff']) assert.ok(text.includes(title), `"${title}" as text in the heatmap PDF: ${text.slice(0, 300)}`);
+  }
+  await page.screenshot({ path: `${SHOTS}/datasets-preview.png` });
+
+  // A long generation cancels from the UI.
+  await page.getByTestId('gen-preset').selectOption('quick');
+  await page.getByTestId('gen-start').click();
+  const running = page.getByTestId('gen-job-running');
+  await running.waitFor({ timeout: 30_000 });
+  await running.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByTestId('gen-job-cancelled').waitFor({ timeout: 30_000 });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('exports.save refuses a path in the name with a readable message', { skip, timeout: 30_000 }, async () => {
   await assert.rejects(t.service.call('exports.save', { name: '../escape.svg', mime: 'image/svg+xml', data: 'PHN2Zy8+' }), /invalid parameter 'name': a file name without path separators/);
   assert.equal(existsSync(join(t.workspace, 'escape.svg')), false);
@@ -266,9 +320,11 @@ test('exports.save refuses a path in the name with a readable message', { skip, 
 
 test('accessibility and themes: every view passes axe (no serious/critical) in light and dark, fits 1366x768, and is keyboard reachable', { skip, timeout: 120_000 }, async () => {
   const { page, problems } = await openPage(t.host.url);
-  await page.getByTestId('engine-backend').waitFor({ timeout: 60_000 });
+  await page.getByTestId('engine-backend').waitFor({ timeout: 60_000 }).catch(async (e) => {
+    throw new Error(`${e.message}\npage: ${(await page.locator("body").innerText()).slice(0, 800)}\nproblems: ${problems.join('; ')}`);
+  });
   const views = await page.locator('nav[aria-label="Views"] button.nav').allTextContents();
-  assert.ok(views.includes('Workspace') && views.includes('Model'), `views: ${views.join(', ')}`);
+  assert.ok(['Workspace', 'Datasets', 'Model'].every((v) => views.includes(v)), `views: ${views.join(', ')}`);
   for (const theme of ['light', 'dark'] as const) {
     const current = await page.evaluate(() => (globalThis as any).document.documentElement.dataset.theme);
     if (current !== theme) await page.getByRole('button', { name: theme === 'dark' ? 'Dark theme' : 'Light theme' }).click();
@@ -285,6 +341,11 @@ test('accessibility and themes: every view passes axe (no serious/critical) in l
       });
       assert.ok(fit.doc <= 1366 && fit.main <= 1, `${v} (${theme}) fits 1366 px wide: ${JSON.stringify(fit)}`);
       await page.screenshot({ path: `${SHOTS}/${v.toLowerCase()}-${theme}.png`, fullPage: false });
+      if (v === 'Model') {
+        await page.getByTestId('block-diagram').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${SHOTS}/model-diagram-${theme}.png` });
+        await page.locator('main.content').evaluate((el: any) => el.scrollTo(0, 0));
+      }
     }
   }
   // Keyboard: from the top of the page, Tab reaches the navigation, the theme switch, every

@@ -15,7 +15,7 @@ export const FORMATS: Record<string, string[]> = {
   npz: ['stored.npz', 'deflated.npz'],
   mat5: ['v5_compressed.mat', 'v5_plain.mat', 'v5_hand_be_z.mat', 'v5_hand_be_raw.mat'],
   mat73: ['v73.mat', 'ns_v73.mat'],
-  hdf5: ['pdebench_darcy.h5'],
+  hdf5: ['pdebench_darcy.h5', 'cyclic.h5'],
   airfoil: ['airfoil/NACA_Cylinder_X.npy', 'airfoil/NACA_Cylinder_Q.npy'],
 };
 
@@ -101,5 +101,19 @@ export async function runCase(format: string, seed: number, i: number, tmp: stri
     throw wrapped;
   } finally {
     rmSync(path, { recursive: true, force: true });
+  }
+}
+
+/** Reads the unmutated fixtures of a format: after a fuzz run they must still load (no poisoned library state). */
+export async function readPristine(format: string): Promise<void> {
+  if (!FORMATS[format]) return;
+  const paths = format === 'airfoil' ? [join(FIX, 'airfoil')] : FORMATS[format].map((f) => join(FIX, f));
+  for (const p of paths) {
+    const f = await openDataFile(p);
+    try {
+      for (const v of f.variables()) if (!v.unsupported) await f.read(v.name);
+    } finally {
+      f.close();
+    }
   }
 }

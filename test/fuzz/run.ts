@@ -1,6 +1,6 @@
 // `npm run fuzz [count] [format...]`: 5000 mutations per format by default.
 import { FORMATS } from './cases';
-import { fuzzFormat } from './harness';
+import { fuzzFormat, stopFuzzWorker } from './harness';
 
 const args = process.argv.slice(2);
 const count = args[0] && /^\d+$/.test(args[0]) ? Number(args.shift()) : 5000;
@@ -12,4 +12,5 @@ for (const f of formats) {
   for (const x of r.failures.slice(0, 20)) console.log(`  FAIL ${x}`);
   failed += r.failures.length;
 }
+await stopFuzzWorker();
 process.exit(failed ? 1 : 0);

@@ -1,14 +1,21 @@
-// Runs fuzz cases for one format and reports each start/finish to the parent, which enforces
-// the per-case hang guard (a synchronous loop cannot be interrupted from inside its own thread).
-import { parentPort, workerData } from 'node:worker_threads';
+// Runs fuzz cases on request and reports each start/finish to the parent, which enforces the
+// per-case hang guard (a synchronous loop cannot be interrupted from inside its own thread).
+// The worker stays alive between requests so the suite pays its start-up (tsx) once.
+import { parentPort } from 'node:worker_threads';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCase } from './cases';
+import { readPristine, runCase } from './cases';
 
-const { format, seed, from, to } = workerData as { format: string; seed: number; from: number; to: number };
-const tmp = mkdtempSync(join(tmpdir(), `lino-fuzz-${format}-`));
-try {
+const tmp = mkdtempSync(join(tmpdir(), 'lino-fuzz-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+parentPort!.on('message', async (req: { format: string; seed: number; from: number; to: number } | { type: 'pristine'; format: string }) => {
+  if ('type' in req) {
+    try { await readPristine(req.format); parentPort!.postMessage({ type: 'pristine', ok: true }); }
+    catch (err) { parentPort!.postMessage({ type: 'pristine', ok: false, message: (err as Error).message.split('\n')[0] }); }
+    return;
+  }
+  const { format, seed, from, to } = req;
   for (let i = from; i < to; i++) {
     parentPort!.postMessage({ type: 'start', i });
     try {
@@ -18,7 +25,6 @@ try {
       parentPort!.postMessage({ type: 'bad', i, message: (err as Error).message });
     }
   }
-} finally {
-  rmSync(tmp, { recursive: true, force: true });
-}
-parentPort!.postMessage({ type: 'finished' });
+  parentPort!.postMessage({ type: 'finished' });
+});
+parentPort!.postMessage({ type: 'ready' });

@@ -38,4 +38,4 @@ for i in range(a.warmup + a.steps):
     dt = (time.perf_counter() - t0) * 1e3
     if i >= a.warmup:
         times.append(dt)
-print(json.dumps({"median_ms": statistics.median(times), "threads": a.threads, "steps": a.steps, "torch": torch.__version__}))
+print(json.dumps({"median_ms": statistics.median(times), "times_ms": times, "threads": a.threads, "steps": a.steps, "torch": torch.__version__}))

@@ -1,6 +1,6 @@
 // `lino predict`: runs the raw operator on an .npy tensor (already normalized, coordinate channels
 // included, float32, channels-last, batch first) and writes the raw projection as .npy.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
 import type { CliCommand } from '../lino';
 import { parseFlags, requireFlag } from '../args';
@@ -8,48 +8,14 @@ import { selectBackend } from '../../ops/backend';
 import { parseLinoConfig } from '../../model/lino/config';
 import { LinoOperator } from '../../model/lino/operator';
 import { loadWeights } from '../../runs/safetensors';
+import { decodeNpy, writeNpy } from '../../data/formats/npy';
+import { ndarray } from '../../data/ndarray';
 
-// Minimal .npy (format 1.0-3.0) support, local to this command until main/data/formats/npy.ts lands.
-export interface NpyF32 { shape: number[]; data: Float32Array }
-
-export function readNpyF32(buf: Uint8Array, source: string): NpyF32 {
-  const magic = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59];
-  if (buf.length < 10 || !magic.every((b, i) => buf[i] === b)) throw new Error(`${source}: not an .npy file (bad magic)`);
-  const major = buf[6]!;
-  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  const hlen = major === 1 ? dv.getUint16(8, true) : dv.getUint32(8, true);
-  const hstart = major === 1 ? 10 : 12;
-  if (hstart + hlen > buf.length) throw new Error(`${source}: header length ${hlen} exceeds the file`);
-  const header = new TextDecoder().decode(buf.subarray(hstart, hstart + hlen));
-  const descr = /'descr'\s*:\s*'([^']+)'/.exec(header)?.[1];
-  const fortran = /'fortran_order'\s*:\s*(True|False)/.exec(header)?.[1];
-  const shapeStr = /'shape'\s*:\s*\(([^)]*)\)/.exec(header)?.[1];
-  if (!descr || !fortran || shapeStr === undefined) throw new Error(`${source}: malformed .npy header ${header.trim()}`);
-  if (fortran === 'True') throw new Error(`${source}: field 'fortran_order' is True, expected C order`);
-  const shape = shapeStr.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
-  const n = shape.reduce((a, b) => a * b, 1);
-  const off = hstart + hlen;
-  const sizes: Record<string, number> = { '<f4': 4, '<f8': 8 };
-  const size = sizes[descr];
-  if (!size) throw new Error(`${source}: field 'descr' is '${descr}', expected '<f4' (float32) or '<f8'`);
-  if (buf.length - off !== n * size) throw new Error(`${source}: data is ${buf.length - off} bytes, shape (${shape.join(', ')}) of ${descr} needs ${n * size}`);
-  const data = new Float32Array(n);
-  for (let i = 0; i < n; i++) data[i] = size === 4 ? dv.getFloat32(off + 4 * i, true) : dv.getFloat64(off + 8 * i, true);
-  return { shape, data };
-}
-
-export function writeNpyF32(shape: readonly number[], data: Float32Array): Uint8Array {
-  const shapeStr = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': ${shapeStr}, }`;
-  const total = 10 + header.length + 1;
-  header += ' '.repeat((64 - (total % 64)) % 64) + '\n';
-  const out = new Uint8Array(10 + header.length + 4 * data.length);
-  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]);
-  const dv = new DataView(out.buffer);
-  dv.setUint16(8, header.length, true);
-  out.set(new TextEncoder().encode(header), 10);
-  for (let i = 0; i < data.length; i++) dv.setFloat32(10 + header.length + 4 * i, data[i]!, true);
-  return out;
+/** The operator's input: float32 (float64 accepted and rounded), any layout numpy writes. */
+export function readInputF32(path: string): { shape: number[]; data: Float32Array } {
+  const a = decodeNpy(new Uint8Array(readFileSync(path)), path, 'array');
+  if (a.dtype !== 'float32' && a.dtype !== 'float64') throw new Error(`${path}: field 'dtype' is ${a.dtype}, expected float32`);
+  return { shape: [...a.shape], data: a.data instanceof Float32Array ? a.data : Float32Array.from(a.data as Float64Array) };
 }
 
 const command: CliCommand = {
@@ -82,7 +48,7 @@ const command: CliCommand = {
     }
     const cfg = parseLinoConfig(raw, cfgPath);
     const report = await selectBackend(values.backend);
-    const x = readNpyF32(new Uint8Array(readFileSync(input)), input);
+    const x = readInputF32(input);
     if (x.shape.length !== cfg.dims + 2 || x.shape[x.shape.length - 1] !== cfg.inChannels) {
       throw new Error(`${input}: shape (${x.shape.join(', ')}), model expects ${cfg.dims === 1 ? `[B, Q, ${cfg.inChannels}]` : `[B, H, W, ${cfg.inChannels}]`}`);
     }
@@ -101,7 +67,7 @@ const command: CliCommand = {
         y.set(await yb.data() as Float32Array, s * perOut);
         yb.dispose();
       }
-      writeFileSync(out, writeNpyF32(outShape, y));
+      writeNpy(out, ndarray(y, outShape, 'float32'));
       console.log(`backend ${report.active}: (${x.shape.join(', ')}) -> (${outShape.join(', ')}) in ${(performance.now() - t0).toFixed(0)} ms, written to ${out}`);
     } finally {
       model.dispose();

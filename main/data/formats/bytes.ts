@@ -114,10 +114,14 @@ export function convertTyped(src: TypedArray, dtype: DType): TypedArray {
  * Equivalent to reversing every axis; done as cache-blocked 2D transposes between the first
  * and last axes for each index of the middle axes (the naive loop is ~10x slower on 421^2 x 1024).
  */
-export function fortranToC<T extends TypedArray>(src: T, shape: readonly number[]): T {
+export function fortranToC<T extends TypedArray>(src: T, shape: readonly number[], into?: { out: T; lastSize: number; lastOffset: number }): T {
+  // `into`: write the result as the slab [.., lastOffset : lastOffset + shape[last]] of a larger
+  // row-major array whose last axis has lastSize entries (MAT v7.3 pieces go straight to place)
   const n = shape.length;
-  if (n <= 1) return src;
-  const out = new (src.constructor as { new (len: number): T })(src.length);
+  if (n <= 1 && !into) return src;
+  if (n === 1) { (into!.out as Float64Array).set(src as Float64Array, into!.lastOffset); return into!.out; }
+  const out = into ? into.out : new (src.constructor as { new (len: number): T })(src.length);
+  const off = into ? into.lastOffset : 0;
   const A = shape[0];
   const C = shape[n - 1];
   const mid = shape.slice(1, n - 1);
@@ -127,7 +131,7 @@ export function fortranToC<T extends TypedArray>(src: T, shape: readonly number[
   fStride[0] = 1;
   for (let k = 1; k < n; k++) fStride[k] = fStride[k - 1] * shape[k - 1];
   cStride[n - 1] = 1;
-  for (let k = n - 2; k >= 0; k--) cStride[k] = cStride[k + 1] * shape[k + 1];
+  for (let k = n - 2; k >= 0; k--) cStride[k] = cStride[k + 1] * (k + 1 === n - 1 && into ? into.lastSize : shape[k + 1]);
   const inC = fStride[n - 1];
   const outA = cStride[0];
   const midCount = mid.reduce((a, b) => a * b, 1);
@@ -136,7 +140,7 @@ export function fortranToC<T extends TypedArray>(src: T, shape: readonly number[
   const o = out as unknown as Float64Array;
   const T = 32;
   for (let m = 0; m < midCount; m++) {
-    let inBase = 0, outBase = 0;
+    let inBase = 0, outBase = off;
     for (let k = 0; k < mid.length; k++) { inBase += idx[k] * fStride[k + 1]; outBase += idx[k] * cStride[k + 1]; }
     for (let a0 = 0; a0 < A; a0 += T) {
       const a1 = Math.min(A, a0 + T);

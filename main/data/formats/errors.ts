@@ -11,6 +11,10 @@ export class DataError extends Error {
     this.field = field;
     this.expected = expected ?? '';
   }
+  /** What crosses the engine/UI boundary (Error's own fields do not serialise). */
+  toJSON(): { name: string; message: string; file: string; field: string; expected: string } {
+    return { name: this.name, message: this.message, file: this.file, field: this.field, expected: this.expected };
+  }
 }
 
 /** Wraps anything a library threw into a DataError naming the file and field. */

@@ -9,16 +9,60 @@ import { allocTyped, checkedSize } from './bytes';
 import { DataError } from './errors';
 import { DTYPE_BYTES } from './types';
 
-let ready: Promise<void> | null = null;
-export function h5ready(): Promise<void> {
-  if (!ready) {
-    ready = h5wasm.ready.then((m) => {
-      (m as unknown as { activate_throwing_error_handler(): void }).activate_throwing_error_handler();
+export type H5 = typeof h5wasm;
+
+let instance: Promise<H5> | null = null;
+let generation = 0;
+
+async function load(): Promise<H5> {
+  // after an abort the wasm instance is unusable: a later load imports the module again under
+  // another URL, which instantiates a fresh copy of the HDF5 library
+  const h5: H5 = generation === 0 ? h5wasm : (await import(`${import.meta.resolve('h5wasm/node')}?instance=${generation}`)).default;
+  const m = await h5.ready;
+  (m as unknown as { activate_throwing_error_handler(): void }).activate_throwing_error_handler();
+  return h5;
+}
+
+/** The live h5wasm instance (HDF5 errors turned into exceptions instead of printed stacks). */
+export function h5lib(): Promise<H5> {
+  if (!instance) {
+    instance = load().catch((err) => {
+      // e.g. a bundle that cannot import the module a second time: say so, and try again next time
+      instance = null;
+      throw new DataError('', 'HDF5', `the HDF5 library could not be loaded (${(err as Error).message.split('\n')[0]}); restart the engine`);
     });
   }
-  return ready;
+  return instance;
 }
-export { h5wasm };
+
+/** Kept for callers that only need the library initialised. */
+export async function h5ready(): Promise<void> {
+  await h5lib();
+}
+
+export function isWasmAbort(err: unknown): boolean {
+  const msg = err instanceof Error ? err.message : String(err);
+  const RuntimeError = (globalThis as unknown as { WebAssembly?: { RuntimeError: new () => Error } }).WebAssembly?.RuntimeError;
+  return (!!RuntimeError && err instanceof RuntimeError) || /Aborted\(|already aborted|abort\(\) was called/.test(msg);
+}
+
+/**
+ * Runs an h5wasm call; any failure becomes a DataError naming file and field. A wasm abort (the
+ * HDF5 C library gave up on a corrupt file) also retires the instance so the next file gets a fresh one.
+ */
+export function guard<T>(path: string, field: string, what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof DataError) throw err;
+    if (isWasmAbort(err)) {
+      instance = null;
+      generation++;
+      throw new DataError(path, field, 'the HDF5 library aborted on this file (corrupt); it is reloaded for the next file');
+    }
+    throw new DataError(path, field, `${what}: ${h5message(err)}`);
+  }
+}
 
 /** First line of an HDF5 error stack ("H5Fopen(): unable to open file"), for messages. */
 export function h5message(err: unknown): string {
@@ -28,13 +72,8 @@ export function h5message(err: unknown): string {
   return (detail ? detail.replace(/^#\d+:\s*\S+ line \d+ in /, '') : lines[0] ?? 'HDF5 error').slice(0, 300);
 }
 
-export function openH5(path: string): H5File {
-  let f: H5File;
-  try {
-    f = new h5wasm.File(path, 'r');
-  } catch (err) {
-    throw new DataError(path, 'HDF5', `cannot open: ${h5message(err)}`);
-  }
+export function openH5(h5: H5, path: string, mode: 'r' | 'w' = 'r'): H5File {
+  const f = guard(path, 'HDF5', 'cannot open', () => (mode === 'w' ? new h5.File(path, 'w', { libver: ['earliest', 'v108'] }) : new h5.File(path, 'r')));
   if ((f as unknown as { file_id: bigint }).file_id < 0n) throw new DataError(path, 'HDF5', 'cannot open (not an HDF5 file or corrupt)');
   return f;
 }
@@ -68,24 +107,28 @@ export function checkDatasetSize(path: string, field: string, ds: Dataset, shape
   return n;
 }
 
-/** Walks every dataset below `group` (skipping MATLAB's #refs#/#subsystem# bookkeeping when asked). */
-export function listDatasets(group: Group, skipMatlabInternal: boolean): Array<{ path: string; ds: Dataset | null; kind: string }> {
+/**
+ * Every dataset below `group`. Plain HDF5: HDF5's own object visit (each object once, so hard-link
+ * cycles cannot loop). MAT v7.3: only the top-level variables, skipping MATLAB's #refs#/#subsystem#
+ * bookkeeping; groups (structs) are listed as such.
+ */
+export function listDatasets(h5: H5, group: Group, skipMatlabInternal: boolean, file = ''): Array<{ path: string; ds: Dataset | null; kind: string }> {
   const out: Array<{ path: string; ds: Dataset | null; kind: string }> = [];
-  const walk = (g: Group, prefix: string, depth: number) => {
-    if (depth > 32) return;
-    for (const key of g.keys()) {
-      if (skipMatlabInternal && key.startsWith('#')) continue;
-      const p = prefix ? `${prefix}/${key}` : key;
-      let e;
-      try { e = g.get(key); } catch { out.push({ path: p, ds: null, kind: 'unreadable' }); continue; }
-      if (e instanceof h5wasm.Dataset) out.push({ path: p, ds: e, kind: 'dataset' });
-      else if (e instanceof h5wasm.Group) {
-        if (skipMatlabInternal) out.push({ path: p, ds: null, kind: 'group' });
-        else walk(e, p, depth + 1);
-      } else out.push({ path: p, ds: null, kind: 'link' });
-    }
+  const MAX_ENTRIES = 100000;
+  const add = (p: string) => {
+    let e;
+    try { e = group.get(p); } catch (err) { if (isWasmAbort(err)) throw err; out.push({ path: p, ds: null, kind: 'unreadable object' }); return; }
+    if (e instanceof h5.Dataset) out.push({ path: p, ds: e, kind: 'dataset' });
+    else if (e instanceof h5.Group) { if (skipMatlabInternal) out.push({ path: p, ds: null, kind: 'group' }); }
+    else out.push({ path: p, ds: null, kind: 'link' });
   };
-  walk(group, '', 0);
+  if (skipMatlabInternal) {
+    for (const key of group.keys()) if (!key.startsWith('#')) add(key);
+    return out;
+  }
+  const paths = group.paths();
+  if (paths.length > MAX_ENTRIES) throw new DataError(file, '/', `${paths.length} objects`, `at most ${MAX_ENTRIES}`);
+  for (const p of paths) add(p);
   return out;
 }
 
@@ -109,12 +152,7 @@ export function readBlock(path: string, field: string, ds: Dataset, h5shape: rea
     const ranges: Array<[number, number]> = h5shape.map((d) => [0, d]);
     if (axis === 0) ranges[0] = [start + r0, start + r1];
     else { ranges[0] = [r0, r1]; ranges[axis] = [start, start + count]; }
-    let piece: unknown;
-    try {
-      piece = ds.slice(ranges);
-    } catch (err) {
-      throw new DataError(path, field, `read failed: ${h5message(err)}`);
-    }
+    const piece: unknown = guard(path, field, 'read failed', () => ds.slice(ranges));
     const p = piece as TypedArray;
     if (!p || typeof (p as { length?: number }).length !== 'number' || p.length !== (r1 - r0) * rowElems) {
       throw new DataError(path, field, `read returned ${(p as { length?: number })?.length ?? 'nothing'} elements, expected ${(r1 - r0) * rowElems}`);

@@ -5,7 +5,7 @@ import type { DType, NdArray } from '../ndarray';
 import { ndarray } from '../ndarray';
 import { checkedSize } from './bytes';
 import { DataError } from './errors';
-import { checkDatasetSize, h5dtype, h5message, h5ready, listDatasets, openH5, readBlock } from './h5';
+import { checkDatasetSize, guard, h5dtype, h5lib, listDatasets, openH5, readBlock, type H5 } from './h5';
 import { DTYPE_BYTES, type DataFile, type VariableInfo } from './types';
 
 interface Entry { info: VariableInfo; ds: Dataset | null }
@@ -14,19 +14,20 @@ export class Hdf5File implements DataFile {
   readonly format = 'hdf5' as const;
   readonly path: string;
   private f: H5File;
+  private h5: H5;
   private entries = new Map<string, Entry>();
-  private constructor(path: string, f: H5File) { this.path = path; this.f = f; }
+  private constructor(path: string, f: H5File, h5: H5) { this.path = path; this.f = f; this.h5 = h5; }
 
   static async open(path: string): Promise<Hdf5File> {
-    await h5ready();
-    const f = openH5(path);
-    const h = new Hdf5File(path, f);
-    try { h.scan(); } catch (err) { try { f.close(); } catch { /* broken */ } throw err instanceof DataError ? err : new DataError(path, 'HDF5', h5message(err)); }
+    const h5 = await h5lib();
+    const f = openH5(h5, path);
+    const h = new Hdf5File(path, f, h5);
+    try { guard(path, 'HDF5', 'listing failed', () => h.scan()); } catch (err) { h.close(); throw err; }
     return h;
   }
 
   private scan(): void {
-    for (const { path: name, ds, kind } of listDatasets(this.f, false)) {
+    for (const { path: name, ds, kind } of listDatasets(this.h5, this.f, false, this.path)) {
       if (!ds) { this.entries.set(name, { ds: null, info: { name, shape: [], dtype: 'float64', bytes: 0, unsupported: `${kind}, not a dataset` } }); continue; }
       const shape = (ds.shape ?? []).map(Number);
       const dt = h5dtype(ds);
@@ -47,7 +48,7 @@ export class Hdf5File implements DataFile {
     const e = this.entries.get(name.replace(/^\/+/, ''));
     if (!e) throw new DataError(this.path, name, 'no such dataset', [...this.entries.keys()].slice(0, 20).map((k) => `'${k}'`).join(', ') || 'a numeric dataset');
     if (e.info.unsupported || !e.ds) throw new DataError(this.path, name, e.info.unsupported ?? 'unreadable', 'a numeric dataset');
-    checkDatasetSize(this.path, name, e.ds, e.info.shape, e.info.dtype);
+    guard(this.path, name, 'cannot inspect', () => checkDatasetSize(this.path, name, e.ds!, e.info.shape, e.info.dtype));
     return e as Entry & { ds: Dataset };
   }
 
@@ -67,6 +68,22 @@ export class Hdf5File implements DataFile {
       throw new DataError(this.path, name, `rows ${start}..${start + count} out of range`, `0..${shape[0]}`);
     }
     return ndarray(readBlock(this.path, name, e.ds, shape, e.info.dtype, 0, start, count), [count, ...shape.slice(1)], e.info.dtype);
+  }
+
+  /** Any hyperslab: one [start, end) per axis (null = the whole axis), e.g. one time step of PDEBench's [N, T, X, Y]. */
+  async readSlab(name: string, ranges: Array<[number, number] | null>): Promise<NdArray> {
+    const e = this.entry(name);
+    const shape = e.info.shape;
+    if (ranges.length !== shape.length) throw new DataError(this.path, name, `${ranges.length} ranges for ${shape.length} axes`, `${shape.length} ranges`);
+    const r: Array<[number, number]> = ranges.map((x, k) => x ?? [0, shape[k]]);
+    r.forEach(([a, b], k) => {
+      if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b) || a < 0 || b > shape[k] || a > b) throw new DataError(this.path, name, `range ${a}..${b} on axis ${k}`, `within 0..${shape[k]}`);
+    });
+    const out = r.map(([a, b]) => b - a);
+    const n = checkedSize(this.path, name, out);
+    const data = guard(this.path, name, 'read failed', () => e.ds.slice(r)) as unknown as NdArray['data'];
+    if (!data || data.length !== n) throw new DataError(this.path, name, `read returned ${data?.length ?? 'nothing'} elements, expected ${n}`);
+    return ndarray(data, out, e.info.dtype);
   }
 
   close(): void {

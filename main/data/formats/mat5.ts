@@ -1,11 +1,13 @@
 // MATLAB .mat v5 reader, written by hand: the one JavaScript library found for v5 files decodes
 // into nested JS objects (one JS number per element, nested arrays per dimension), far too slow
 // and memory-hungry for FNO's 1024 x 421 x 421 Darcy arrays. This reader keeps everything in typed
-// arrays, reads uncompressed matrices by offset (lazy row reads), inflates compressed ones
-// straight into a preallocated buffer (fflate) and converts column-major to row-major once.
+// arrays, reads uncompressed matrices by offset (lazy row reads), inflates compressed ones with
+// node:zlib (2.3x faster than fflate on a 142 MB variable; fflate's streaming inflater reads just
+// the headers for the listing) and converts column-major to row-major once.
 // Numeric real arrays of any rank are supported; cell/struct/char/sparse/complex are listed and
 // refused with a clear error.
-import { Inflate as InflateStream, unzlibSync } from 'fflate';
+import { inflateSync } from 'node:zlib';
+import { Inflate as InflateStream } from 'fflate';
 import type { DType, NdArray } from '../ndarray';
 import { ndarray } from '../ndarray';
 import { RandomAccessFile, allocTyped, checkedSize, convertTyped, fortranToC, typedFromBytes } from './bytes';
@@ -49,7 +51,9 @@ interface MatrixHeader {
 }
 
 /** Parses array flags, dimensions, name and the real part's tag from matrix contents in `dv`. */
-function parseMatrix(dv: DataView, start: number, end: number, be: boolean, file: string, fallback: string): MatrixHeader {
+function parseMatrix(dv: DataView, start: number, end: number, be: boolean, file: string, fallback: string, contentLen = end - start): MatrixHeader {
+  // `dv` may hold only the start of the matrix (its header); `contentLen` is the full length
+  // of the matrix contents, against which the real part's size is checked
   const sub = new DataView(dv.buffer, dv.byteOffset + start, end - start);
   const flagsTag = readTag(sub, 0, be, file, fallback);
   if (flagsTag.type !== 6 || flagsTag.nbytes < 8) throw new DataError(file, fallback, 'matrix without array flags', 'miUINT32 array flags');
@@ -70,10 +74,14 @@ function parseMatrix(dv: DataView, start: number, end: number, be: boolean, file
   const name = new TextDecoder('latin1').decode(new Uint8Array(sub.buffer, sub.byteOffset + nameTag.dataOff, nameTag.nbytes)) || fallback;
   const h: MatrixHeader = { name, dims, mxClass, complex, logical };
   if (MX_DTYPE[mxClass] && nameTag.next + 8 <= sub.byteLength) {
-    const realTag = readTag(sub, nameTag.next, be, file, name);
-    h.realType = realTag.type;
-    h.realOff = start + realTag.dataOff;
-    h.realBytes = realTag.nbytes;
+    const w = sub.getUint32(nameTag.next, !be);
+    let type: number, nbytes: number, dataOff: number;
+    if (w >>> 16 !== 0) { type = w & 0xffff; nbytes = w >>> 16; dataOff = nameTag.next + 4; }
+    else { type = w; nbytes = sub.getUint32(nameTag.next + 4, !be); dataOff = nameTag.next + 8; }
+    if (dataOff + nbytes > contentLen) throw new DataError(file, name, `data element of ${nbytes} bytes runs past the end of the matrix (${contentLen} bytes)`);
+    h.realType = type;
+    h.realOff = start + dataOff;
+    h.realBytes = nbytes;
   }
   return h;
 }
@@ -128,7 +136,7 @@ export class Mat5File implements DataFile {
         const headLen = Math.min(nbytes, 65536);
         const body = raf.read(off + 8, headLen, fallback);
         const bdv = new DataView(body.buffer);
-        const h = parseMatrix(bdv, 0, headLen, be, path, fallback);
+        const h = parseMatrix(bdv, 0, headLen, be, path, fallback, nbytes);
         if (h.realOff !== undefined) h.realOff += off + 8;
         this.add(h, false, h.realOff ?? 0, h.realBytes ?? 0);
       } else if (type === MI_COMPRESSED) {
@@ -159,7 +167,7 @@ export class Mat5File implements DataFile {
         if (nbytes > size * MAX_RATIO + 1024) throw new DataError(this.path, field, `compressed element claims ${nbytes} bytes from ${size} compressed (corrupt)`);
         // parse against the declared length; a short buffer throws and we inflate more
         const end = Math.min(out.length, 8 + nbytes);
-        return parseMatrix(dv, 8, end, this.bigEndian, this.path, field);
+        return parseMatrix(dv, 8, end, this.bigEndian, this.path, field, nbytes);
       } catch (err) {
         if (take >= size || out.length >= (1 << 16)) throw err;
       }
@@ -237,7 +245,8 @@ export class Mat5File implements DataFile {
     const total = 8 + nbytes;
     let out: Uint8Array;
     try {
-      out = unzlibSync(comp, { out: new Uint8Array(total + 8) });
+      // bounded by the declared size: a corrupt stream cannot make us allocate more
+      out = inflateSync(comp, { maxOutputLength: total + 8 });
     } catch (err) {
       throw asDataError(err, this.path, e.info.name, 'corrupt compressed element');
     }

@@ -6,10 +6,10 @@ import { closeSync, openSync, readSync, rmSync, fsyncSync, writeSync } from 'nod
 import type { Dataset, File as H5File } from 'h5wasm/node';
 import type { DType, NdArray, TypedArray } from '../ndarray';
 import { ndarray } from '../ndarray';
-import { cToFortran, checkedSize, fortranToC } from './bytes';
+import { allocTyped, cToFortran, checkedSize, fortranToC } from './bytes';
 import { commitTemp, tempSibling } from './atomic';
 import { DataError } from './errors';
-import { checkDatasetSize, h5dtype, h5message, h5ready, h5wasm, listDatasets, openH5, readBlock } from './h5';
+import { checkDatasetSize, guard, h5dtype, h5lib, isWasmAbort, listDatasets, openH5, readBlock, type H5 } from './h5';
 import { DTYPE_BYTES, type DataFile, type VariableInfo } from './types';
 
 interface Entry { info: VariableInfo; ds: Dataset | null; h5shape: number[] }
@@ -22,7 +22,8 @@ function attrString(ds: Dataset, name: string): string | undefined {
     if (typeof v === 'string') return v;
     if (v instanceof Uint8Array) return new TextDecoder().decode(v);
     return String(v);
-  } catch {
+  } catch (err) {
+    if (isWasmAbort(err)) throw err;
     return undefined;
   }
 }
@@ -31,23 +32,25 @@ export class Mat73File implements DataFile {
   readonly format = 'mat73' as const;
   readonly path: string;
   private f: H5File;
+  private h5: H5;
   private entries = new Map<string, Entry>();
 
-  private constructor(path: string, f: H5File) {
+  private constructor(path: string, f: H5File, h5: H5) {
     this.path = path;
     this.f = f;
+    this.h5 = h5;
   }
 
   static async open(path: string): Promise<Mat73File> {
-    await h5ready();
-    const f = openH5(path);
-    const m = new Mat73File(path, f);
-    try { m.scan(); } catch (err) { try { f.close(); } catch { /* already broken */ } throw err instanceof DataError ? err : new DataError(path, 'HDF5', h5message(err)); }
+    const h5 = await h5lib();
+    const f = openH5(h5, path);
+    const m = new Mat73File(path, f, h5);
+    try { guard(path, 'HDF5', 'listing failed', () => m.scan()); } catch (err) { m.close(); throw err; }
     return m;
   }
 
   private scan(): void {
-    for (const { path: name, ds, kind } of listDatasets(this.f, true)) {
+    for (const { path: name, ds, kind } of listDatasets(this.h5, this.f, true, this.path)) {
       if (!ds) {
         this.entries.set(name, { ds: null, h5shape: [], info: { name, shape: [], dtype: 'float64', bytes: 0, unsupported: kind === 'group' ? 'MATLAB struct/object (HDF5 group), not a numeric array' : `unreadable ${kind}` } });
         continue;
@@ -77,15 +80,25 @@ export class Mat73File implements DataFile {
     const e = this.entries.get(name);
     if (!e) throw new DataError(this.path, name, 'no such variable', [...this.entries.keys()].map((k) => `'${k}'`).join(', ') || 'a numeric variable');
     if (e.info.unsupported || !e.ds) throw new DataError(this.path, name, e.info.unsupported ?? 'unreadable', 'a real numeric array');
-    checkDatasetSize(this.path, name, e.ds, e.info.shape, e.info.dtype);
+    guard(this.path, name, 'cannot inspect', () => checkDatasetSize(this.path, name, e.ds!, e.info.shape, e.info.dtype));
     return e as Entry & { ds: Dataset };
   }
 
   async read(name: string): Promise<NdArray> {
     const e = this.entry(name);
     if (e.h5shape.length === 0) return ndarray(readBlock(this.path, name, e.ds, [1], e.info.dtype, 0, 0, 1), [], e.info.dtype);
-    const data = readBlock(this.path, name, e.ds, e.h5shape, e.info.dtype, 0, 0, e.h5shape[0]);
-    return ndarray(fortranToC(data, e.info.shape), e.info.shape, e.info.dtype);
+    // HDF5 axis 0 is MATLAB's last axis: each piece along it is transposed straight into place
+    const shape = e.info.shape;
+    const last = shape[shape.length - 1];
+    const rest = shape.slice(0, -1).reduce((a, b) => a * b, 1);
+    const out = allocTyped(e.info.dtype, rest * last);
+    const per = Math.max(1, Math.floor(PIECE_BYTES / Math.max(1, rest * DTYPE_BYTES[e.info.dtype])));
+    for (let r0 = 0; r0 < last; r0 += per) {
+      const r1 = Math.min(last, r0 + per);
+      const piece = readBlock(this.path, name, e.ds, e.h5shape, e.info.dtype, 0, r0, r1 - r0);
+      fortranToC(piece, [...shape.slice(0, -1), r1 - r0], { out, lastSize: last, lastOffset: r0 });
+    }
+    return ndarray(out, shape, e.info.dtype);
   }
 
   async readRows(name: string, start: number, count: number): Promise<NdArray> {
@@ -104,6 +117,27 @@ export class Mat73File implements DataFile {
 
   close(): void {
     try { this.f.close(); } catch { /* closing a broken file must not throw */ }
+  }
+}
+
+/**
+ * An HDF5 file without MATLAB's header whose top-level datasets carry MATLAB_class attributes
+ * (written by hdf5storage or by hand) is still a MATLAB file: its axes are reversed too.
+ */
+export async function hasMatlabClasses(path: string): Promise<boolean> {
+  const h5 = await h5lib();
+  let f: H5File | null = null;
+  try {
+    f = openH5(h5, path);
+    const file = f;
+    return guard(path, 'HDF5', 'listing failed', () => {
+      const ds = listDatasets(h5, file, true, path).filter((e) => e.ds);
+      return ds.length > 0 && ds.every((e) => attrString(e.ds!, 'MATLAB_class') !== undefined);
+    });
+  } catch {
+    return false;
+  } finally {
+    try { f?.close(); } catch { /* broken file */ }
   }
 }
 
@@ -136,13 +170,13 @@ const PIECE_BYTES = 256 << 20;
 
 /** Writes variables as a MATLAB v7.3 file, atomically. */
 export async function writeMat73(path: string, vars: Record<string, NdArray>): Promise<void> {
-  await h5ready();
+  const h5 = await h5lib();
   for (const name of Object.keys(vars)) {
     if (!/^[A-Za-z][A-Za-z0-9_]{0,62}$/.test(name)) throw new DataError(path, name, 'not a valid MATLAB variable name', 'a letter followed by letters, digits or _ (at most 63)');
   }
   const body = tempSibling(path) + '.h5';
   try {
-    const f = new h5wasm.File(body, 'w', { libver: ['earliest', 'v108'] });
+    const f = openH5(h5, body, 'w');
     try {
       for (const [name, arr] of Object.entries(vars)) {
         const mshape = matlabShape(arr.shape);
@@ -177,7 +211,8 @@ export async function writeMat73(path: string, vars: Record<string, NdArray>): P
   } catch (err) {
     rmSync(body, { force: true });
     if (err instanceof DataError) throw err;
-    throw new DataError(path, 'HDF5', `writing failed: ${h5message(err)}`);
+    // an abort while writing also retires the instance
+    guard(path, 'HDF5', 'writing failed', () => { throw err; });
   }
   rmSync(body, { force: true });
 }

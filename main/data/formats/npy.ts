@@ -87,6 +87,7 @@ export function readRowsAt(raf: RandomAccessFile, field: string, dataOffset: num
     return typedFromBytes(bytes, dtype, bigEndian);
   }
   // Fortran order: each of the `rest` columns holds N contiguous rows; take `count` of each.
+  if (count === N) return fortranToC(typedFromBytes(raf.read(dataOffset, N * rest * is, field), dtype, bigEndian), outShape);
   const f = new Uint8Array(count * rest * is);
   if (count * 8 >= N) {
     // dense request: read whole columns in spans of <= 64 MiB and pick the rows

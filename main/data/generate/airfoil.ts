@@ -94,7 +94,7 @@ export function panelSolve(x: Float64Array, y: Float64Array): PanelSolution {
   };
   const n = N + 1;
   const A = new Float64Array(n * n), b = new Float64Array(n);
-  const St = new Float64Array(N * N), Vt = new Float64Array(N); // tangential parts, for Kutta and vt
+  const Vt = new Float64Array(N); // tangential velocity from the unit vortex, for Kutta and vt
   const Vtq = new Float64Array(N * N);
   for (let i = 0; i < N; i++) {
     const nx = -ty[i], ny = tx[i];
@@ -114,7 +114,6 @@ export function panelSolve(x: Float64Array, y: Float64Array): PanelSolution {
   for (let j = 0; j < N; j++) A[N * n + j] = Vtq[j] + Vtq[(N - 1) * N + j];
   A[N * n + N] = Vt[0] + Vt[N - 1];
   b[N] = -(tx[0] + tx[N - 1]);
-  void St;
   const sol = gauss(A, b, n);
   const q = sol.subarray(0, N);
   const gamma = sol[N];
@@ -204,7 +203,6 @@ export function airfoilFromDisplacements(top: ArrayLike<number>, bottom: ArrayLi
   const sj = stretched(nj - 1, 0.004 / R);
   const X = new Float32Array(ni * nj), Y = new Float32Array(ni * nj), Q = new Float32Array(5 * ni * nj);
   const beta = Math.sqrt(1 - machInf * machInf);
-  const cInf = Math.sqrt(GAMMA); // p_inf = rho_inf = 1
   const p0 = Math.pow(1 + ((GAMMA - 1) / 2) * machInf ** 2, GAMMA / (GAMMA - 1)); // total / static pressure
   let maxMach = 0;
   const plane = ni * nj;
@@ -246,7 +244,6 @@ export function airfoilFromDisplacements(top: ArrayLike<number>, bottom: ArrayLi
       if (mach > maxMach) maxMach = mach;
     }
   }
-  void cInf;
   return { X, Y, Q, gamma: panels.gamma, maxMach };
 }
 

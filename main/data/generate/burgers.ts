@@ -11,7 +11,7 @@ import type { Sampler } from './samplers';
 export interface BurgersRun { u0: Float64Array; uT: Float64Array; steps: number; dt: number }
 
 /** Integrates u0 (n points, x_j = j/n) to time T. */
-export function burgersSolve(u0: Float64Array, nu: number, T: number, cfl: number): BurgersRun {
+export function burgersSolve(u0: Float64Array, nu: number, T: number, cfl: number, report?: (fraction: number) => void): BurgersRun {
   const n = u0.length;
   const h = n / 2;
   const rfft = new RealFft(n);
@@ -29,15 +29,15 @@ export function burgersSolve(u0: Float64Array, nu: number, T: number, cfl: numbe
     E2[k] = E[k] * E[k];
     kd[k] = k < n / 3 && k !== h ? -0.5 * kk : 0;
   }
-  const phys = new Float64Array(n), spec = new Float64Array(n + 2);
-  // N(v) = -(1/2) d/dx (u^2) in Fourier space, into out
+  const phys = new Float64Array(n);
+  // N(v) = -(1/2) d/dx (u^2) in Fourier space, into out (the multiplier i kd is applied in place)
   const N = (v: Float64Array, out: Float64Array) => {
-    rfft.inverse(v, phys);
+    rfft.inverseOddNegated(v, phys); // the sign flip of odd samples disappears in the square
     for (let j = 0; j < n; j++) phys[j] *= phys[j];
-    rfft.forward(phys, spec);
+    rfft.forward(phys, out);
     for (let k = 0; k <= h; k++) {
-      const re = spec[2 * k], im = spec[2 * k + 1];
-      out[2 * k] = -kd[k] * im; // i * kd * (re + i im)
+      const re = out[2 * k], im = out[2 * k + 1];
+      out[2 * k] = -kd[k] * im;
       out[2 * k + 1] = kd[k] * re;
     }
   };
@@ -46,17 +46,32 @@ export function burgersSolve(u0: Float64Array, nu: number, T: number, cfl: numbe
   rfft.forward(u0, v);
   const a = new Float64Array(L), b = new Float64Array(L), c = new Float64Array(L), d = new Float64Array(L);
   const w = new Float64Array(L);
+  const hdt = dt / 2, sdt = dt / 6;
   for (let s = 0; s < steps; s++) {
+    if (report && s % 256 === 0) report(s / steps);
     N(v, a);
-    for (let q = 0; q < L; q++) w[q] = E[q >> 1] * (v[q] + (dt / 2) * a[q]);
+    for (let k = 0; k <= h; k++) {
+      const e = E[k], q = 2 * k;
+      w[q] = e * (v[q] + hdt * a[q]);
+      w[q + 1] = e * (v[q + 1] + hdt * a[q + 1]);
+    }
     N(w, b);
-    for (let q = 0; q < L; q++) w[q] = E[q >> 1] * v[q] + (dt / 2) * b[q];
+    for (let k = 0; k <= h; k++) {
+      const e = E[k], q = 2 * k;
+      w[q] = e * v[q] + hdt * b[q];
+      w[q + 1] = e * v[q + 1] + hdt * b[q + 1];
+    }
     N(w, c);
-    for (let q = 0; q < L; q++) w[q] = E2[q >> 1] * v[q] + dt * E[q >> 1] * c[q];
+    for (let k = 0; k <= h; k++) {
+      const e = E[k], e2 = E2[k], q = 2 * k;
+      w[q] = e2 * v[q] + dt * e * c[q];
+      w[q + 1] = e2 * v[q + 1] + dt * e * c[q + 1];
+    }
     N(w, d);
-    for (let q = 0; q < L; q++) {
-      const e = E[q >> 1], e2 = E2[q >> 1];
-      v[q] = e2 * v[q] + (dt / 6) * (e2 * a[q] + 2 * e * (b[q] + c[q]) + d[q]);
+    for (let k = 0; k <= h; k++) {
+      const e = E[k], e2 = E2[k], q = 2 * k;
+      v[q] = e2 * v[q] + sdt * (e2 * a[q] + 2 * e * (b[q] + c[q]) + d[q]);
+      v[q + 1] = e2 * v[q + 1] + sdt * (e2 * a[q + 1] + 2 * e * (b[q + 1] + c[q + 1]) + d[q + 1]);
     }
   }
   const uT = new Float64Array(n);
@@ -64,11 +79,11 @@ export function burgersSolve(u0: Float64Array, nu: number, T: number, cfl: numbe
   return { u0, uT, steps, dt };
 }
 
-export function burgersSample(seed: number, index: number, p: BurgersParams): { a: Float32Array; u: Float32Array; steps: number } {
+export function burgersSample(seed: number, index: number, p: BurgersParams, report?: (fraction: number) => void): { a: Float32Array; u: Float32Array; steps: number } {
   const rng = sampleRng(seed, 'burgers', index);
   const { alpha, beta } = grf1Coefficients(rng, p.modes, p.gamma, p.tau, p.sigma);
   const u0 = grf1Sample(alpha, beta, p.solveResolution);
-  const run = burgersSolve(u0, p.nu, p.T, p.cfl);
+  const run = burgersSolve(u0, p.nu, p.T, p.cfl, report);
   const r = p.solveResolution / p.resolution;
   const a = new Float32Array(p.resolution), u = new Float32Array(p.resolution);
   for (let j = 0; j < p.resolution; j++) { a[j] = u0[j * r]; u[j] = run.uT[j * r]; }
@@ -77,9 +92,9 @@ export function burgersSample(seed: number, index: number, p: BurgersParams): { 
 
 export const burgersSampler: Sampler = {
   shapes: (p: GeneratorParams) => ({ a: [(p as BurgersParams).resolution], u: [(p as BurgersParams).resolution] }),
-  sample: (seed, index, p) => {
+  sample: (seed, index, p, report) => {
     if (p.benchmark !== 'burgers') throw new Error('burgers sampler: wrong parameters');
-    const r = burgersSample(seed, index, p);
+    const r = burgersSample(seed, index, p, report);
     return { arrays: { a: r.a, u: r.u }, stats: { steps: r.steps } };
   },
 };

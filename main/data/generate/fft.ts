@@ -155,16 +155,24 @@ export class RealFft {
   }
   /** x = irfft(X) (scaled 1/n) for the Hermitian spectrum given by bins 0..n/2. */
   inverse(X: Float64Array, x: Float64Array): void {
+    this.inverseOddNegated(X, x);
+    for (let m = 1; m < this.n; m += 2) x[m] = -x[m];
+  }
+
+  /** irfft(X) with every odd-indexed sample negated (enough for callers that only square it). */
+  inverseOddNegated(X: Float64Array, x: Float64Array): void {
     const { h, z, wr, wi } = this;
+    const inv = 1 / h;
     for (let k = 0; k < h; k++) {
       const b = h - k;
       const xkr = X[2 * k], xki = X[2 * k + 1], xbr = X[2 * b], xbi = X[2 * b + 1];
       const er = (xkr + xbr) / 2, ei = (xki - xbi) / 2;
       const dr = (xkr - xbr) / 2, di = (xki + xbi) / 2;
       const or = dr * wr[k] + di * wi[k], oi = di * wr[k] - dr * wi[k];
-      z[2 * k] = er - oi;
-      z[2 * k + 1] = ei + or;
+      // Z = E + i O; store conj(Z) / h so that a forward transform gives conj(ifft(Z)) (no division pass)
+      z[2 * k] = (er - oi) * inv;
+      z[2 * k + 1] = -(ei + or) * inv;
     }
-    this.plan.inverseTransform(x, z); // scaled 1/h: x[2m] = even, x[2m+1] = odd samples
+    this.plan.transform(x, z); // x[2m] = even samples, x[2m+1] = -(odd samples)
   }
 }

@@ -92,12 +92,20 @@ export function idct2(L: Float64Array, s: number): Float64Array {
     const lo = k1 * s;
     for (let n2 = 0; n2 < half; n2++) {
       const mo = n2 * s;
-      let e = 0, o = 0, k2 = 0;
-      for (; k2 + 1 < s; k2 += 2) {
+      // four accumulators (two even, two odd k2) keep the floating-point pipeline busy
+      let e = 0, o = 0, e2 = 0, o2 = 0, k2 = 0;
+      for (; k2 + 3 < s; k2 += 4) {
         e += L[lo + k2] * M[mo + k2];
         o += L[lo + k2 + 1] * M[mo + k2 + 1];
+        e2 += L[lo + k2 + 2] * M[mo + k2 + 2];
+        o2 += L[lo + k2 + 3] * M[mo + k2 + 3];
       }
-      if (k2 < s) e += L[lo + k2] * M[mo + k2];
+      for (; k2 < s; k2++) {
+        if ((k2 & 1) === 0) e += L[lo + k2] * M[mo + k2];
+        else o += L[lo + k2] * M[mo + k2];
+      }
+      e += e2;
+      o += o2;
       T[lo + n2] = e + o;
       T[lo + s - 1 - n2] = e - o;
     }

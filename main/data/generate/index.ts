@@ -3,6 +3,8 @@
 // the workers at once when the AbortSignal fires. Sample i depends only on (seed, i), so the bytes are
 // the same whatever the number of workers.
 import { Worker } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { ndarray, type NdArray } from '../ndarray';
 import type { BenchmarkName, GenerateHooks, GenerateOptions, GeneratedDataset } from './types';
 import { PRESETS, resolveParams, methodOf, type GeneratorParams } from './presets';
@@ -25,11 +27,17 @@ export function setGenerateWorkerUrl(url: URL | null): void {
   workerUrlOverride = url;
 }
 
-function workerSpec(): { url: URL } {
+/**
+ * The worker entry, or null when a bundled build did not ship one (then the samples run in the calling
+ * thread, still cancellable between samples, and the manifest says so). Bundles should build
+ * main/data/generate/worker.ts to `worker.js` next to the bundle, or call setGenerateWorkerUrl.
+ */
+function workerSpec(): { url: URL } | null {
   if (workerUrlOverride) return { url: workerUrlOverride };
   // From TypeScript sources (tsx) a small .mjs bootstrap registers tsx inside the worker first.
   if (import.meta.url.endsWith('.ts')) return { url: new URL('./worker-bootstrap.mjs', import.meta.url) };
-  return { url: new URL('./worker.js', import.meta.url) };
+  const url = new URL('./worker.js', import.meta.url);
+  return url.protocol === 'file:' && !existsSync(fileURLToPath(url)) ? null : { url };
 }
 
 function abortError(signal: AbortSignal): Error {
@@ -69,22 +77,40 @@ export async function generateDataset(
       out[name].set(a, index * per[name]);
     }
     stats[index] = r.stats;
+    running.delete(index);
     done++;
     const elapsed = (performance.now() - t0) / 1000;
     const eta = (elapsed / done) * (N - done);
     hooks.onProgress?.({ done, total: N, message: `${benchmark}: ${done}/${N} samples, ${elapsed.toFixed(1)} s elapsed, about ${eta.toFixed(0)} s left` });
   };
+  // Long samples (a Navier-Stokes trajectory) also report their fraction done; `done` stays the count of
+  // finished samples, the message and the ETA include the running ones.
+  const running = new Map<number, number>();
+  const partial = (index: number, fraction: number) => {
+    running.set(index, fraction);
+    const elapsed = (performance.now() - t0) / 1000;
+    let progress = done;
+    for (const f of running.values()) progress += f;
+    const eta = progress > 0 ? (elapsed / progress) * (N - progress) : NaN;
+    hooks.onProgress?.({ done, total: N, message: `${benchmark}: ${done}/${N} samples (${progress.toFixed(2)} counting running ones), ${elapsed.toFixed(1)} s elapsed, about ${Number.isFinite(eta) ? eta.toFixed(0) : '?'} s left` });
+  };
   hooks.onProgress?.({ done: 0, total: N, message: `${benchmark}: starting ${N} samples` });
 
-  const nWorkers = Math.min(run.workers ?? 2, N);
+  const spec = workerSpec();
+  const nWorkers = spec ? Math.min(run.workers ?? 2, N) : 0;
   if (nWorkers <= 0) {
     for (let i = 0; i < N; i++) {
       if (signal?.aborted) throw abortError(signal);
-      accept(i, sampler.sample(seed, i, params));
+      let last = 0;
+      const report = (f: number) => {
+        const now = performance.now();
+        if (now - last >= 250) { last = now; partial(i, f); }
+      };
+      accept(i, sampler.sample(seed, i, params, report));
       await new Promise((r) => setImmediate(r)); // lets an abort arrive between samples
     }
   } else {
-    await runWorkers(benchmark, params, seed, nWorkers, signal, accept);
+    await runWorkers(spec!, benchmark, params, seed, nWorkers, signal, accept, partial);
   }
 
   const variables: Record<string, NdArray> = {};
@@ -93,14 +119,15 @@ export async function generateDataset(
 }
 
 function runWorkers(
+  spec: { url: URL },
   benchmark: BenchmarkName,
   params: GeneratorParams,
   seed: number,
   nWorkers: number,
   signal: AbortSignal | undefined,
   accept: (index: number, r: SampleResult) => void,
+  partial: (index: number, fraction: number) => void,
 ): Promise<void> {
-  const spec = workerSpec();
   return new Promise<void>((resolve, reject) => {
     const workers: Worker[] = [];
     let finished = 0;
@@ -132,6 +159,8 @@ function runWorkers(
           } catch (e) {
             fail(e as Error);
           }
+        } else if (m.type === 'partial') {
+          partial(m.index, m.fraction);
         } else if (m.type === 'error') {
           fail(new Error(`generate ${benchmark}: worker failed: ${m.message}`));
         } else if (m.type === 'done') {
@@ -155,8 +184,17 @@ function summarize(stats: Record<string, number>[]): Record<string, { min: numbe
   const out: Record<string, { min: number; mean: number; max: number }> = {};
   const keys = new Set(stats.flatMap((s) => Object.keys(s ?? {})));
   for (const k of keys) {
-    const v = stats.map((s) => s[k]).filter((x) => typeof x === 'number');
-    out[k] = { min: Math.min(...v), mean: v.reduce((a, b) => a + b, 0) / v.length, max: Math.max(...v) };
+    // a loop, not Math.min(...v): datasets can have more samples than a call has argument slots
+    let min = Infinity, max = -Infinity, sum = 0, n = 0;
+    for (const s of stats) {
+      const x = s?.[k];
+      if (typeof x !== 'number') continue;
+      if (x < min) min = x;
+      if (x > max) max = x;
+      sum += x;
+      n++;
+    }
+    out[k] = { min, mean: sum / n, max };
   }
   return out;
 }

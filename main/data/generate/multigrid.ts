@@ -18,6 +18,8 @@ export interface Level {
   off: Int32Array;     // neighbour offsets in the padded array, per stencil slot
   // 1-D interpolation from the next coarser level: fine node i -> up to two coarse parents
   par0?: Int32Array; w0?: Float64Array; par1?: Int32Array; w1?: Float64Array;
+  q0?: Int32Array; q1?: Int32Array;   // parents with absent ones mapped to 0 (weight 0), for branch-free loops
+  tmp?: Float64Array;                 // (N+1) x (Nc+1) work array for separable transfers
   u: Float64Array; f: Float64Array; r: Float64Array;
   five: boolean;       // 5-point stencil (finest level): corner slots are zero and skipped
   invDiag: Float64Array;
@@ -63,17 +65,19 @@ export function darcyStencil(c: Float64Array, K: number): Float64Array {
   return A;
 }
 
-/** y = A x on the interior (boundary entries of y set to 0). */
-export function applyStencil(L: Level, x: Float64Array, y: Float64Array): void {
+/**
+ * y = c - A x on the interior (c = null: y = A x). Only interior entries of y are written: callers
+ * pass arrays whose boundary ring is zero and stays zero.
+ */
+export function applyStencil(L: Level, x: Float64Array, y: Float64Array, c: Float64Array | null = null): void {
   const { N, W, A, five } = L;
-  y.fill(0);
   for (let i = 1; i < N; i++) {
     let p = i * W + 1;
     for (let j = 1; j < N; j++, p++) {
       const b = p * 9;
       let acc = A[b + 1] * x[p - W] + A[b + 3] * x[p - 1] + A[b + 4] * x[p] + A[b + 5] * x[p + 1] + A[b + 7] * x[p + W];
       if (!five) acc += A[b] * x[p - W - 1] + A[b + 2] * x[p - W + 1] + A[b + 6] * x[p + W - 1] + A[b + 8] * x[p + W + 1];
-      y[p] = acc;
+      y[p] = c === null ? acc : c[p] - acc;
     }
   }
 }
@@ -94,44 +98,55 @@ function parents(N: number): { Nc: number; par0: Int32Array; w0: Float64Array; p
   return { Nc, par0, w0, par1, w1 };
 }
 
-/** Galerkin coarse operator P^T A P for the bilinear P given by the 1-D parent lists. */
+/**
+ * Galerkin coarse operator P^T A P for the bilinear P given by the 1-D parent lists. P is a tensor
+ * product, so for a fine coupling (i, j) -> (i + di, j + dj) the contributions factor into a row part
+ * (pairs of coarse rows I, I2 with weight P(i, I) P(i + di, I2)) and a column part; both lists are
+ * precomputed per (index, offset) without the boundary parents.
+ */
 function galerkin(fine: Level, Nc: number, par0: Int32Array, w0: Float64Array, par1: Int32Array, w1: Float64Array): Float64Array {
   const { N, W, A } = fine;
   const Wc = Nc + 1;
   const Ac = new Float64Array(9 * Wc * Wc);
-  // parents as [index, weight] pairs per fine index, -1 = none (boundary entries stay -1)
-  const P = new Int32Array(2 * (N + 1)).fill(-1);
-  const Pw = new Float64Array(2 * (N + 1));
-  for (let i = 1; i < N; i++) { P[2 * i] = par0[i]; Pw[2 * i] = w0[i]; P[2 * i + 1] = par1[i]; Pw[2 * i + 1] = w1[i]; }
+  // pairs[(i * 3 + di + 1) * 4 + k]: coarse index I, offset I2 - I (+1), weight; count in cnt
+  const M = (N + 1) * 3;
+  const pI = new Int32Array(M * 4), pD = new Int32Array(M * 4), pW = new Float64Array(M * 4), cnt = new Int32Array(M);
+  for (let i = 1; i < N; i++) {
+    for (let di = -1; di <= 1; di++) {
+      const i2 = i + di;
+      const slot = i * 3 + di + 1;
+      if (i2 <= 0 || i2 >= N) continue;
+      let c = 0;
+      const a = [par0[i], par1[i]], aw = [w0[i], w1[i]], b = [par0[i2], par1[i2]], bw = [w0[i2], w1[i2]];
+      for (let x = 0; x < 2; x++) {
+        if (a[x] < 0) continue;
+        for (let y = 0; y < 2; y++) {
+          if (b[y] < 0) continue;
+          pI[slot * 4 + c] = a[x];
+          pD[slot * 4 + c] = b[y] - a[x] + 1;
+          pW[slot * 4 + c] = aw[x] * bw[y];
+          c++;
+        }
+      }
+      cnt[slot] = c;
+    }
+  }
   for (let i = 1; i < N; i++) {
     for (let j = 1; j < N; j++) {
       const p = i * W + j;
       for (let di = -1; di <= 1; di++) {
-        const i2 = i + di;
+        const rs = i * 3 + di + 1, rc = cnt[rs];
+        if (rc === 0) continue;
         for (let dj = -1; dj <= 1; dj++) {
           const a = A[p * 9 + (di + 1) * 3 + (dj + 1)];
           if (a === 0) continue;
-          const j2 = j + dj;
-          for (let x = 0; x < 2; x++) {
-            const I = P[2 * i + x];
-            if (I < 0) continue;
-            const wI = Pw[2 * i + x] * a;
-            for (let x2 = 0; x2 < 2; x2++) {
-              const I2 = P[2 * i2 + x2];
-              if (I2 < 0) continue;
-              const wII = wI * Pw[2 * i2 + x2];
-              const rowSlot = (I2 - I + 1) * 3 + 1;
-              for (let y = 0; y < 2; y++) {
-                const J = P[2 * j + y];
-                if (J < 0) continue;
-                const wIIJ = wII * Pw[2 * j + y];
-                const base = (I * Wc + J) * 9 + rowSlot - J;
-                for (let y2 = 0; y2 < 2; y2++) {
-                  const J2 = P[2 * j2 + y2];
-                  if (J2 < 0) continue;
-                  Ac[base + J2] += wIIJ * Pw[2 * j2 + y2];
-                }
-              }
+          const cs = j * 3 + dj + 1, cc = cnt[cs];
+          for (let x = 0; x < rc; x++) {
+            const I = pI[rs * 4 + x], dI = pD[rs * 4 + x], wr = pW[rs * 4 + x] * a;
+            const rowBase = I * Wc;
+            for (let y = 0; y < cc; y++) {
+              const J = pI[cs * 4 + y];
+              Ac[(rowBase + J) * 9 + dI * 3 + pD[cs * 4 + y]] += wr * pW[cs * 4 + y];
             }
           }
         }
@@ -199,7 +214,8 @@ export class MultigridPreconditioner {
     this.levels.push(L);
     while (L.N > 8) {
       const { Nc, par0, w0, par1, w1 } = parents(L.N);
-      Object.assign(L, { par0, w0, par1, w1 });
+      const q0 = par0.map((v) => Math.max(v, 0)), q1 = par1.map((v) => Math.max(v, 0));
+      Object.assign(L, { par0, w0, par1, w1, q0, q1, tmp: new Float64Array((L.N + 1) * (Nc + 1)) });
       const Ac = galerkin(L, Nc, par0, w0, par1, w1);
       L = newLevel(Nc, Ac, false);
       this.levels.push(L);
@@ -231,42 +247,44 @@ export class MultigridPreconditioner {
     L.u.fill(0);
     this.smooth(L, true);
     // residual and restriction
-    applyStencil(L, L.u, L.r);
-    const { N, W, f, r } = L;
-    for (let i = 1; i < N; i++) for (let j = 1; j < N; j++) { const p = i * W + j; r[p] = f[p] - r[p]; }
+    applyStencil(L, L.u, L.r, L.f);
+    const { N, W, r } = L;
     const C = this.levels[l + 1];
     const Wc = C.W;
+    // R = P^T applied separably: along j into tmp[i][J], then along i into the coarse grid. Absent
+    // parents point at index 0 with weight 0 (the coarse boundary, never read as a right-hand side).
     const fc = C.f;
     fc.fill(0);
-    const par0 = L.par0!, par1 = L.par1!, w0 = L.w0!, w1 = L.w1!;
+    const q0 = L.q0!, q1 = L.q1!, w0 = L.w0!, w1 = L.w1!;
+    const tmp = L.tmp!;
+    tmp.fill(0);
     for (let i = 1; i < N; i++) {
-      const a0 = par0[i], a1 = par1[i], aw0 = w0[i], aw1 = w1[i];
-      const r0 = a0 * Wc, r1 = a1 * Wc;
+      const ro = i * W, to = i * Wc;
       for (let j = 1; j < N; j++) {
-        const v = r[i * W + j];
-        const b0 = par0[j], b1 = par1[j], bw0 = w0[j] * v, bw1 = w1[j] * v;
-        if (a0 >= 0) {
-          if (b0 >= 0) fc[r0 + b0] += aw0 * bw0;
-          if (b1 >= 0) fc[r0 + b1] += aw0 * bw1;
-        }
-        if (a1 >= 0) {
-          if (b0 >= 0) fc[r1 + b0] += aw1 * bw0;
-          if (b1 >= 0) fc[r1 + b1] += aw1 * bw1;
-        }
+        const v = r[ro + j];
+        tmp[to + q0[j]] += w0[j] * v;
+        tmp[to + q1[j]] += w1[j] * v;
+      }
+    }
+    for (let i = 1; i < N; i++) {
+      const to = i * Wc, c0 = q0[i] * Wc, c1 = q1[i] * Wc, a0 = w0[i], a1 = w1[i];
+      for (let J = 1; J < Wc - 1; J++) {
+        const v = tmp[to + J];
+        fc[c0 + J] += a0 * v;
+        fc[c1 + J] += a1 * v;
       }
     }
     this.vcycle(l + 1);
+    // P applied separably: along i into tmp[i][J], then along j (coarse boundary entries of e are 0)
     const e = C.u;
     const u = L.u;
-    // Coarse boundary entries of e are zero, so missing parents (-1 -> weight 0) can be read safely
-    // through index 0 of their row; weights of absent parents are 0.
     for (let i = 1; i < N; i++) {
-      const a0 = par0[i], a1 = par1[i], aw0 = w0[i], aw1 = w1[i];
-      const r0 = Math.max(a0, 0) * Wc, r1 = Math.max(a1, 0) * Wc;
-      for (let j = 1; j < N; j++) {
-        const b0 = Math.max(par0[j], 0), b1 = Math.max(par1[j], 0), bw0 = w0[j], bw1 = w1[j];
-        u[i * W + j] += aw0 * (bw0 * e[r0 + b0] + bw1 * e[r0 + b1]) + aw1 * (bw0 * e[r1 + b0] + bw1 * e[r1 + b1]);
-      }
+      const to = i * Wc, c0 = q0[i] * Wc, c1 = q1[i] * Wc, a0 = w0[i], a1 = w1[i];
+      for (let J = 0; J < Wc; J++) tmp[to + J] = a0 * e[c0 + J] + a1 * e[c1 + J];
+    }
+    for (let i = 1; i < N; i++) {
+      const uo = i * W, to = i * Wc;
+      for (let j = 1; j < N; j++) u[uo + j] += w0[j] * tmp[to + q0[j]] + w1[j] * tmp[to + q1[j]];
     }
     this.smooth(L, false);
   }
@@ -320,7 +338,7 @@ export function solvePcg(N: number, A: Float64Array, f: Float64Array, tol = 1e-8
       const alpha = rz / dot(L0, p, q);
       for (let k = 0; k < n; k++) { u[k] += alpha * p[k]; r[k] -= alpha * q[k]; }
       rel = Math.sqrt(dot(L0, r, r)) / bnorm;
-      if (rel <= tol * 0.5) break;
+      if (rel <= tol) break; // the true residual is checked below; a restart follows if it is above tol
       mg.apply(r, z);
       const rz2 = dot(L0, r, z);
       const beta = rz2 / rz;

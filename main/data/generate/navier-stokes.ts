@@ -9,7 +9,7 @@
 // Frames are recorded at t = 1..T (the first at t = 1, not t = 0).
 import { sampleRng } from './rng';
 import { nsGrf } from './grf';
-import { Fft2 } from './fft';
+import { Fft2T } from './fft';
 import type { GeneratorParams, NavierStokesParams } from './presets';
 import type { Sampler } from './samplers';
 
@@ -42,7 +42,8 @@ export function fnoForcing(s: number, amplitude: number): Float64Array {
 
 export function nsSolve(w0: Float64Array, s: number, o: NsOptions): NsRun {
   const n = s * s;
-  const fft = new Fft2(s);
+  // spectra are kept in Fft2T's transposed layout: storage [i][j] holds wavenumber (x: j, y: i)
+  const fft = new Fft2T(s);
   const kmax = Math.floor(s / 2);
   const kx = new Float64Array(n), ky = new Float64Array(n), lap = new Float64Array(n), mask = new Float64Array(n);
   for (let i = 0; i < s; i++) {
@@ -51,13 +52,18 @@ export function nsSolve(w0: Float64Array, s: number, o: NsOptions): NsRun {
       const b = j < kmax ? j : j - s;
       const p = i * s + j;
       // derivative multipliers drop the Nyquist wavenumber (keeps packed real transforms exact)
-      kx[p] = 2 * a === -s ? 0 : 2 * Math.PI * a;
-      ky[p] = 2 * b === -s ? 0 : 2 * Math.PI * b;
+      kx[p] = 2 * b === -s ? 0 : 2 * Math.PI * b;
+      ky[p] = 2 * a === -s ? 0 : 2 * Math.PI * a;
       lap[p] = 4 * Math.PI ** 2 * (a * a + b * b);
       mask[p] = Math.abs(a) <= (2 / 3) * kmax && Math.abs(b) <= (2 / 3) * kmax ? 1 : 0;
     }
   }
   lap[0] = 1;
+  const invLap = new Float64Array(n);
+  for (let p = 0; p < n; p++) invLap[p] = 1 / lap[p];
+  // Crank-Nicolson factors, recomputed when dt changes: w <- (cnA w - cnB F)
+  const cnA = new Float64Array(n), cnB = new Float64Array(n);
+  let cnDt = -1;
   const w = new Float64Array(2 * n); // w_h
   for (let p = 0; p < n; p++) w[2 * p] = w0[p];
   fft.transform(w);
@@ -72,7 +78,7 @@ export function nsSolve(w0: Float64Array, s: number, o: NsOptions): NsRun {
   const rhs = () => {
     for (let p = 0; p < n; p++) {
       const re = w[2 * p], im = w[2 * p + 1];
-      const pr = re / lap[p], pi = im / lap[p];
+      const pr = re * invLap[p], pi = im * invLap[p];
       // z1 = psi_y + i (-psi_x): spectrum 2 pi psi (k_x + i k_y) written with the multipliers
       z1[2 * p] = kx[p] * pr - ky[p] * pi;
       z1[2 * p + 1] = kx[p] * pi + ky[p] * pr;
@@ -122,6 +128,14 @@ export function nsSolve(w0: Float64Array, s: number, o: NsOptions): NsRun {
     }
     minDt = Math.min(minDt, dt);
     maxDt = Math.max(maxDt, dt);
+    if (dt !== cnDt) {
+      cnDt = dt;
+      for (let p = 0; p < n; p++) {
+        const c = 0.5 * dt * o.nu * lap[p];
+        cnA[p] = (1 - c) / (1 + c);
+        cnB[p] = dt / (1 + c);
+      }
+    }
     for (let st = 0; st < m; st++) {
       rhs();
       if (o.scheme === 'ab2' && prevDt > 0) {
@@ -136,10 +150,8 @@ export function nsSolve(w0: Float64Array, s: number, o: NsOptions): NsRun {
       }
       prevDt = dt;
       for (let p = 0; p < n; p++) {
-        const c = 0.5 * dt * o.nu * lap[p];
-        const den = 1 / (1 + c);
-        w[2 * p] = (-dt * F[2 * p] + (1 - c) * w[2 * p]) * den;
-        w[2 * p + 1] = (-dt * F[2 * p + 1] + (1 - c) * w[2 * p + 1]) * den;
+        w[2 * p] = cnA[p] * w[2 * p] - cnB[p] * F[2 * p];
+        w[2 * p + 1] = cnA[p] * w[2 * p + 1] - cnB[p] * F[2 * p + 1];
       }
       steps++;
     }
@@ -154,13 +166,14 @@ export function nsSolve(w0: Float64Array, s: number, o: NsOptions): NsRun {
   return { frames, steps, minDt, maxDt };
 }
 
-export function nsSample(seed: number, index: number, p: NavierStokesParams): { u: Float32Array; steps: number; minDt: number; maxDt: number } {
+export function nsSample(seed: number, index: number, p: NavierStokesParams, report?: (fraction: number) => void): { u: Float32Array; steps: number; minDt: number; maxDt: number } {
   const S = p.solveResolution, s = p.resolution, T = p.frames;
   const r = S / s;
   const w0 = nsGrf(sampleRng(seed, 'navier-stokes', index), S, p.alpha, p.tau);
   const run = nsSolve(w0, S, {
     nu: p.nu, forcing: p.forcing ? fnoForcing(S, p.forcing) : null, frames: T,
     scheme: p.dt ? 'euler' : 'ab2', dt: p.dt, cfl: p.cfl,
+    onFrame: report ? (k) => report((k + 1) / T) : undefined,
   });
   // layout [s, s, T]: frame index last, as the published file
   const u = new Float32Array(s * s * T);
@@ -176,9 +189,9 @@ export const navierStokesSampler: Sampler = {
     const q = p as NavierStokesParams;
     return { u: [q.resolution, q.resolution, q.frames] };
   },
-  sample: (seed, index, p) => {
+  sample: (seed, index, p, report) => {
     if (p.benchmark !== 'navier-stokes') throw new Error('navier-stokes sampler: wrong parameters');
-    const r = nsSample(seed, index, p);
+    const r = nsSample(seed, index, p, report);
     return { arrays: { u: r.u }, stats: { steps: r.steps, minDt: r.minDt, maxDt: r.maxDt } };
   },
 };

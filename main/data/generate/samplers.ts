@@ -14,7 +14,8 @@ export interface SampleResult {
 export interface Sampler {
   /** Variable name -> shape of one sample. */
   shapes(p: GeneratorParams): Record<string, number[]>;
-  sample(seed: number, index: number, p: GeneratorParams): SampleResult;
+  /** `report(fraction)` may be called during a long sample (e.g. per recorded frame). */
+  sample(seed: number, index: number, p: GeneratorParams, report?: (fraction: number) => void): SampleResult;
 }
 
 export const SAMPLERS: Record<BenchmarkName, () => Promise<Sampler>> = {

@@ -14,6 +14,7 @@ export interface WorkerInput {
 
 export type WorkerMessage =
   | { type: 'sample'; index: number; arrays: Record<string, Float32Array>; stats: Record<string, number>; ms: number }
+  | { type: 'partial'; index: number; fraction: number }
   | { type: 'done' }
   | { type: 'error'; message: string };
 
@@ -24,7 +25,14 @@ async function main(): Promise<void> {
     const sampler = await SAMPLERS[input.benchmark]();
     for (const index of input.indices) {
       const t0 = performance.now();
-      const { arrays, stats } = sampler.sample(input.seed, index, input.params);
+      let last = 0;
+      const report = (fraction: number) => {
+        const now = performance.now();
+        if (now - last < 250) return; // at most 4 messages a second
+        last = now;
+        port.postMessage({ type: 'partial', index, fraction } satisfies WorkerMessage);
+      };
+      const { arrays, stats } = sampler.sample(input.seed, index, input.params, report);
       const msg: WorkerMessage = { type: 'sample', index, arrays, stats, ms: performance.now() - t0 };
       port.postMessage(msg, Object.values(arrays).map((a) => a.buffer as ArrayBuffer));
     }

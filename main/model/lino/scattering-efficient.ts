@@ -62,9 +62,10 @@ export class ScatteringEfficient {
     const [B, N, M] = h.shape;
     const [phq, phk] = this.features(h, grid, consts);
     const z = linear(h, this.wv) as tf.Tensor3D;
-    const kv = bmm(transposeLast(phk), z); // [B, d, M]
+    const phkT = transposeLast(phk); // [B, d, N], shared by both products (one transpose each way)
+    const kv = bmm(phkT, z); // [B, d, M]
     // sum_j phi(kt_j) and phi(qt_i).ksum as per-sample 2-D products (fast on wasm, no Sum gradient)
-    const ksum = bmm(transposeLast(phk), tf.ones([B, N, 1]) as tf.Tensor3D); // [B, d, 1]
+    const ksum = bmm(phkT, tf.ones([B, N, 1]) as tf.Tensor3D); // [B, d, 1]
     const num = bmm(phq, kv); // [B, N, M]
     const den = tf.add(bmm(phq, ksum), 1e-6); // [B, N, 1]
     const yGlob = tf.div(num, den);

@@ -37,6 +37,7 @@ export function TableExportBar({ title, columns, rows, latex }: TableExportBarPr
 
   return (
     <div className="export-bar" role="group" aria-label={`Export ${title}`}>
+      <span className="muted">Export table:</span>
       <button onClick={() => run('tex')} disabled={busy} aria-label={`Export ${title} as LaTeX`}>LaTeX</button>
       <button onClick={() => run('csv')} disabled={busy} aria-label={`Export ${title} as CSV`}>CSV</button>
       {status && <span role="status" className={status.ok ? 'muted' : 'error-message'} data-testid="table-export-status">{status.text}</span>}

@@ -21,12 +21,10 @@ export interface HeatmapOptions {
 
 export function heatmapTrace(o: HeatmapOptions): Trace {
   if (o.values.length !== o.nx * o.ny) throw new Error(`heatmapTrace: ${o.values.length} values for a ${o.ny}x${o.nx} grid`);
-  const z: number[][] = [];
-  for (let r = 0; r < o.ny; r++) {
-    const row = new Array<number>(o.nx);
-    for (let c = 0; c < o.nx; c++) row[c] = o.values[r * o.nx + c]!;
-    z.push(row);
-  }
+  // Rows are views into one typed array (no per-value copies); Plotly reads typed-array rows.
+  const flat = o.values instanceof Float32Array || o.values instanceof Float64Array ? o.values : Float64Array.from(o.values);
+  const z: (Float32Array | Float64Array)[] = [];
+  for (let r = 0; r < o.ny; r++) z.push(flat.subarray(r * o.nx, (r + 1) * o.nx));
   const scale = o.scale ?? 'viridis';
   const [zmin, zmax] = o.range ?? (scale === 'RdBu' ? symmetricRange(o.values) : sharedRange(o.values));
   return {

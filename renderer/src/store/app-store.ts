@@ -23,6 +23,9 @@ export interface AppState {
   theme: 'light' | 'dark';
   /** The model builder's configuration; the Training view starts runs from it. */
   modelDraft: ModelDraft;
+  /** The dataset the Datasets view previews. */
+  selectedDataset: string | null;
+  selectDataset(id: string | null): void;
   modelEstimate: { forDraft: ModelDraft; result: ModelEstimate | null; error: string | null; pending: boolean } | null;
   setModelDraft(d: ModelDraft): void;
   estimateModel(): Promise<void>;
@@ -50,6 +53,8 @@ export const useApp = create<AppState>((set, get) => ({
   theme: 'light',
   modelDraft: DEFAULT_DRAFT,
   modelEstimate: null,
+  selectedDataset: null,
+  selectDataset: (selectedDataset) => set({ selectedDataset }),
   setModelDraft: (modelDraft) => set({ modelDraft }),
   async estimateModel() {
     const { api, modelDraft: draft } = get();
@@ -107,7 +112,12 @@ export const useApp = create<AppState>((set, get) => ({
   },
   dismissError: (id) => set((s) => ({ errors: s.errors.filter((x) => x.id !== id) })),
   applyEvent(e) {
-    if (e.type === 'job') set((s) => ({ jobs: { ...s.jobs, [e.job.id]: e.job } }));
+    if (e.type === 'job') {
+      const before = get().jobs[e.job.id]?.state;
+      set((s) => ({ jobs: { ...s.jobs, [e.job.id]: e.job } }));
+      // A finished generation adds a dataset: show it without a manual refresh.
+      if (e.job.kind === 'generate' && e.job.state === 'done' && before !== 'done') void get().refreshWorkspace();
+    }
     else if (e.type === 'engine') set({ engineStatus: { state: e.state, detail: e.detail } });
     else if (e.type === 'log' && e.level === 'error') get().reportError('engine', new Error(e.message));
   },

@@ -94,6 +94,11 @@ export function draftToConfig(d: ModelDraft): ModelConfig {
   };
 }
 
+/** The `model` block of a run's TrainConfig (main/api/contract.ts) for this draft; the data spec supplies channels and grid. */
+export function draftToTrainModel(d: ModelDraft): { kind: 'lino'; width: number; depth: number; scattering: 'efficient' | 'full'; components: ComponentName[] } {
+  return { kind: 'lino', width: d.width, depth: d.depth, scattering: d.scattering, components: enabledComponents(d) };
+}
+
 export function draftGrid(d: ModelDraft): number[] {
   return d.dims === 1 ? [d.gridSide] : [d.gridSide, d.gridSide];
 }

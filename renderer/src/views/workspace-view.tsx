@@ -78,7 +78,7 @@ export function WorkspaceView() {
               <li key={j.id} data-testid={`job-${j.state}`}>
                 {j.label}: {j.state} {j.state === 'running' && `${Math.round(j.progress * 100)}%${j.etaSeconds != null ? `, ETA ${j.etaSeconds.toFixed(0)} s` : ''}`}
                 {j.state === 'running' && <button className="link" onClick={() => api?.call('jobs.cancel', { id: j.id })}>Cancel</button>}
-                {j.state === 'done' && j.result != null && (
+                {j.kind === 'selftest' && j.state === 'done' && j.result != null && (
                   <span data-testid="selftest-result"> — {(j.result as { backend: string }).backend}, λ = {(j.result as { rayleighQuotient: number }).rayleighQuotient.toFixed(4)}</span>
                 )}
                 {j.error && <span className="error-message"> {j.error}</span>}

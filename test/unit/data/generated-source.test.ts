@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { generateDataset } from '../../../main/data/generate/index';
 import { writeGeneratedDataset } from '../../../main/data/export';
 import { openDataFile } from '../../../main/data/formats/index';
-import { prepareDataset } from '../../../main/data/pipeline';
+import { prepareDataset, releaseOptions } from '../../../main/data/pipeline';
+import { sniffFile } from '../../../main/data/formats/sniff';
 import { DatasetStore } from '../../../main/data/dataset-store';
 import { main } from '../../../main/cli/lino';
 
@@ -42,5 +43,29 @@ test('lino data generate writes the published layout and caches the prepared dat
     assert.ok(existsSync(join(dir, 'darcy_tiny_r29_N3_seed5.mat')));
     assert.equal(new DatasetStore(join(dir, 'ws')).list().length, 1);
     assert.equal(await main(['data', 'generate', 'heat', '--preset', 'tiny', '--out', dir]), 1);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('every generator\'s tiny output feeds the pipeline; the written airfoil folder loads like the generated arrays', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lino-gen4-'));
+  try {
+    const expectShapes: Record<string, [number[], number[]]> = {
+      burgers: [[64, 2], [64, 1]], 'navier-stokes': [[32, 32, 4], [32, 32, 1]], airfoil: [[221, 51, 4], [221, 51, 1]], darcy: [[29, 29, 3], [29, 29, 1]],
+    };
+    for (const b of ['burgers', 'navier-stokes', 'airfoil', 'darcy'] as const) {
+      const gen = await generateDataset(b, { preset: 'tiny' }, {}, { workers: 0 });
+      const N = Object.values(gen.variables)[0].shape[0];
+      const opts = { ...releaseOptions(b, N), resolution: undefined, ...(b === 'navier-stokes' ? { ns: { tIn: 2, tOut: 1 } } : {}) };
+      const ds = await prepareDataset({ kind: 'generated', dataset: gen }, opts);
+      assert.deepEqual([...ds.train.x.shape].slice(1), expectShapes[b][0], b);
+      assert.deepEqual([...ds.train.y.shape].slice(1), expectShapes[b][1], b);
+      if (b === 'airfoil') {
+        await writeGeneratedDataset(gen, join(dir, 'af'));
+        assert.equal(sniffFile(join(dir, 'af')).format, 'geofno-airfoil');
+        const fromFiles = await prepareDataset({ kind: 'file', path: join(dir, 'af') }, opts);
+        assert.deepEqual(Array.from(fromFiles.train.y.data as Float32Array), Array.from(ds.train.y.data as Float32Array));
+        assert.deepEqual(Array.from(fromFiles.val.x.data as Float32Array), Array.from(ds.val.x.data as Float32Array));
+      }
+    }
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });

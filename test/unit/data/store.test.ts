@@ -11,6 +11,7 @@ import { DataError } from '../../../main/data/formats/errors';
 import { resizeSpatial } from '../../../main/data/stages/resize';
 import { ndarray } from '../../../main/data/ndarray';
 import { ROOT, fix, havePython, NO_PYTHON, runFixtureTool } from './helpers';
+import { main } from '../../../main/cli/lino';
 
 const opts = { benchmark: 'darcy' as const, split: { train: 3, val: 2, seed: 4 }, resolution: 5 };
 
@@ -39,10 +40,18 @@ test('dataset store: prepared once, manifest with source/parameters/statistics/h
     assert.equal((await store.prepare({ kind: 'file', path: fix('darcy_v5.mat') }, { ...opts, resolution: 7 })).cached, false, 'other parameters, other dataset');
     assert.equal(store.list().length, 2);
     await store.open(id, { verify: true });
+    // lazy access reads the same rows by offset
+    const lazy = store.openLazy(id);
+    assert.equal(lazy.val.rows, 2);
+    const b = await lazy.train.read(1, 2);
+    assert.deepEqual([...b.x.shape], [2, 5, 5, 3]);
+    assert.deepEqual(Array.from(b.x.data as Float32Array), Array.from(first.dataset.train.x.data as Float32Array).slice(75, 225));
+    assert.deepEqual(Array.from(b.y.data as Float32Array), Array.from(first.dataset.train.y.data as Float32Array).slice(25, 75));
+    lazy.close();
     const p = join(dir, 'train_y.npy');
-    const b = readFileSync(p);
-    b[b.length - 3] ^= 0x40;
-    writeFileSync(p, b);
+    const bytes = readFileSync(p);
+    bytes[bytes.length - 3] ^= 0x40;
+    writeFileSync(p, bytes);
     await assert.rejects(store.open(id, { verify: true }), (e: unknown) => e instanceof DataError && /content hash/.test(e.message));
   } finally { rmSync(ws, { recursive: true, force: true }); }
 });
@@ -80,22 +89,19 @@ test('export: raw layout holds decoded fields in FNO names (npy and MAT v7.3); p
 test('lino data inspect and lino data export on the command line', async () => {
   const ws = mkdtempSync(join(tmpdir(), 'lino-cli-'));
   try {
-    const run = (args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin/lino.mjs'), ...args], { encoding: 'utf8', cwd: ws });
-    const ins = run(['data', 'inspect', fix('v73.mat')]);
+    // the real binary once (start-up through tsx), then the dispatcher in-process
+    const ins = spawnSync(process.execPath, [join(ROOT, 'bin/lino.mjs'), 'data', 'inspect', fix('v73.mat')], { encoding: 'utf8', cwd: ws });
     assert.equal(ins.status, 0, ins.stderr);
     assert.match(ins.stdout, /mat73, 4 variables/);
     assert.match(ins.stdout, /d3\s+\[2, 3, 4\]\s+float64/);
-    const bad = run(['data', 'inspect', join(ROOT, 'package.json')]);
-    assert.equal(bad.status, 1);
-    assert.match(bad.stderr, /package\.json \[header\]: unrecognised file format/);
+    assert.equal(await main(['data', 'inspect', join(ROOT, 'package.json')]), 1);
     const { dataset } = await new DatasetStore(ws).prepare({ kind: 'file', path: fix('burgers_v5.mat') }, { benchmark: 'burgers', split: { train: 4, val: 2 } });
-    const ex = run(['data', 'export', dataset.manifest.id, '--format', 'npy', '--out', join(ws, 'out')]);
-    assert.equal(ex.status, 0, ex.stderr);
+    assert.equal(await main(['data', 'export', dataset.manifest.id, '--workspace', ws, '--format', 'npy', '--out', join(ws, 'out')]), 0);
     assert.ok(existsSync(join(ws, 'out', 'a.npy')) && existsSync(join(ws, 'out', 'u.npy')));
-    const ex2 = run(['data', 'export', join(ws, 'datasets', dataset.manifest.id), '--format', 'mat73', '--out', join(ws, 'out2')]);
-    assert.equal(ex2.status, 0, ex2.stderr);
-    const info = run(['data', 'inspect', join(ws, 'datasets', dataset.manifest.id)]);
-    assert.match(info.stdout, /stored dataset burgers-/);
+    assert.equal(await main(['data', 'export', join(ws, 'datasets', dataset.manifest.id), '--format', 'mat73', '--out', join(ws, 'out2')]), 0);
+    assert.ok(existsSync(join(ws, 'out2', `${dataset.manifest.id}.mat`)));
+    assert.equal(await main(['data', 'export', 'no-such-dataset', '--workspace', ws, '--format', 'npy', '--out', join(ws, 'out3')]), 1);
+    assert.equal(await main(['data', 'inspect', join(ws, 'datasets', dataset.manifest.id)]), 0);
   } finally { rmSync(ws, { recursive: true, force: true }); }
 });
 

@@ -2,10 +2,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readNpyF32, writeNpyF32 } from '../../../main/cli/commands/predict';
+import { readInputF32 } from '../../../main/cli/commands/predict';
+import { writeNpy } from '../../../main/data/formats/npy';
+import { ndarray } from '../../../main/data/ndarray';
 import { readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
 import { FIXTURES, listCases, relErr } from './parity-helpers';
 
@@ -14,13 +16,13 @@ const tmp = mkdtempSync(join(tmpdir(), 'lino-cli-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 const lino = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/lino.mjs'), ...args], { encoding: 'utf8', cwd: root });
 
-test('npy helper round trip and errors', () => {
-  const data = Float32Array.from([1, -2, 3.5, 4, 5, 6]);
-  const back = readNpyF32(writeNpyF32([2, 3], data), 'x.npy');
-  assert.deepEqual(back.shape, [2, 3]);
-  assert.deepEqual(Array.from(back.data), Array.from(data));
-  assert.deepEqual(readNpyF32(writeNpyF32([6], data), 'x.npy').shape, [6]);
-  assert.throws(() => readNpyF32(new Uint8Array(20), 'x.npy'), /x\.npy: not an \.npy file/);
+test('predict input: float32 and float64 .npy accepted, other dtypes rejected naming the file', () => {
+  writeNpy(join(tmp, 'a.npy'), ndarray(Float32Array.from([1, -2, 3.5, 4, 5, 6]), [2, 3]));
+  assert.deepEqual(readInputF32(join(tmp, 'a.npy')), { shape: [2, 3], data: Float32Array.from([1, -2, 3.5, 4, 5, 6]) });
+  writeNpy(join(tmp, 'b.npy'), ndarray(Float64Array.from([0.5, 2]), [2]));
+  assert.deepEqual(Array.from(readInputF32(join(tmp, 'b.npy')).data), [0.5, 2]);
+  writeNpy(join(tmp, 'c.npy'), ndarray(Int32Array.from([1, 2]), [2]));
+  assert.throws(() => readInputF32(join(tmp, 'c.npy')), /c\.npy: field 'dtype' is int32, expected float32/);
 });
 
 for (const name of ['2d-all-eff', '1d-all-full']) {
@@ -28,13 +30,13 @@ for (const name of ['2d-all-eff', '1d-all-full']) {
     const c = listCases().find((k) => k.name === name)!;
     const io = readSafetensorsFile(join(FIXTURES, `${name}.io.safetensors`)).tensors;
     const x = io.get('x')!;
-    writeFileSync(join(tmp, 'x.npy'), writeNpyF32(x.shape, toFloat32(x)));
+    writeNpy(join(tmp, 'x.npy'), ndarray(toFloat32(x), x.shape));
     writeFileSync(join(tmp, 'model.json'), JSON.stringify(c.config));
     const r = lino('predict', '--config', join(tmp, 'model.json'), '--weights', join(FIXTURES, `${name}.weights.safetensors`),
       '--input', join(tmp, 'x.npy'), '--out', join(tmp, 'y.npy'), '--backend', 'cpu', '--batch-size', '1');
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /backend cpu/);
-    const y = readNpyF32(new Uint8Array(readFileSync(join(tmp, 'y.npy'))), 'y.npy');
+    const y = readInputF32(join(tmp, 'y.npy'));
     assert.deepEqual(y.shape, io.get('y')!.shape);
     const err = relErr(y.data, toFloat32(io.get('y')!));
     assert.ok(err <= 1e-5, `rel. error ${err}`);
@@ -44,7 +46,7 @@ for (const name of ['2d-all-eff', '1d-all-full']) {
 test('lino predict rejects a config that does not match the weights, naming the mismatch', () => {
   const c = listCases().find((k) => k.name === '2d-all-eff')!;
   writeFileSync(join(tmp, 'bad.json'), JSON.stringify({ ...c.config, width: 16 }));
-  writeFileSync(join(tmp, 'x2.npy'), writeNpyF32([1, 5, 4, 3], new Float32Array(60)));
+  writeNpy(join(tmp, 'x2.npy'), ndarray(new Float32Array(60), [1, 5, 4, 3]));
   const r = lino('predict', '--config', join(tmp, 'bad.json'), '--weights', join(FIXTURES, '2d-all-eff.weights.safetensors'),
     '--input', join(tmp, 'x2.npy'), '--out', join(tmp, 'y2.npy'), '--backend', 'cpu');
   assert.equal(r.status, 1);

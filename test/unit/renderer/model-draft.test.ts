@@ -1,8 +1,8 @@
 // The model builder's store logic: validation, the at-least-one-component rule, the config it sends.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_DRAFT, draftGrid, draftToConfig, formatBytes, formatFlops, toggleComponent, validateDraft } from '../../../renderer/src/store/model-draft';
-import { parseParams } from '../../../main/api/contract';
+import { DEFAULT_DRAFT, draftGrid, draftToConfig, draftToTrainModel, formatBytes, formatFlops, toggleComponent, validateDraft } from '../../../renderer/src/store/model-draft';
+import { parseParams, TrainConfig } from '../../../main/api/contract';
 import { useApp } from '../../../renderer/src/store/app-store';
 
 test('the default draft is valid and its config passes the contract', () => {
@@ -59,4 +59,10 @@ test('store: the chosen config lives in zustand and an estimate answers for the 
   await useApp.getState().estimateModel();
   assert.equal(answers.length, 1);
   assert.equal(useApp.getState().modelEstimate, null);
+});
+
+test("the draft's model block is a valid TrainConfig model for the Training view", () => {
+  const d = toggleComponent({ ...DEFAULT_DRAFT, width: 48, scattering: 'full' }, 'refraction');
+  const cfg = TrainConfig.parse({ model: draftToTrainModel(d), data: { kind: 'synthetic', grid: [16, 16], train: 4, val: 2 } });
+  assert.deepEqual(cfg.model, { kind: 'lino', width: 48, depth: DEFAULT_DRAFT.depth, scattering: 'full', components: ['reflection', 'scattering'] });
 });

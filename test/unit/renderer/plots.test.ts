@@ -87,7 +87,7 @@ test('themed layouts: colours follow the theme, the caller keeps its titles and 
 
 test('traces: heatmap rows from a row-major field with the named scale; lines downsampled', () => {
   const h = heatmapTrace({ values: [1, 2, 3, 4, 5, 6], nx: 3, ny: 2, scale: 'cividis' });
-  assert.deepEqual(h.z, [[1, 2, 3], [4, 5, 6]]);
+  assert.deepEqual((h.z as ArrayLike<number>[]).map((r) => Array.from(r)), [[1, 2, 3], [4, 5, 6]]);
   assert.equal(h.colorscale, COLOR_SCALES.cividis);
   assert.deepEqual([h.zmin, h.zmax], [1, 6]);
   const e = heatmapTrace({ values: [-1, 0.5], nx: 2, ny: 1, scale: 'RdBu' });

@@ -54,3 +54,23 @@ test('burgers: tiny preset shapes, dtype, finite, deterministic', async () => {
   assert.deepEqual(Buffer.from(again.variables.u.data.buffer), Buffer.from(ds.variables.u.data.buffer));
   assert.equal(ds.manifest.fineGridThenStride, true);
 });
+
+test('real FFT matches the complex transform and inverts', async () => {
+  const { RealFft, fftPlan } = await import('../../../../main/data/generate/fft');
+  for (const n of [4, 8, 64, 1024]) {
+    const x = Float64Array.from({ length: n }, (_, i) => Math.sin(i * 0.37) + (i % 3));
+    const c = new Float64Array(2 * n);
+    x.forEach((v, i) => (c[2 * i] = v));
+    const o = new Float64Array(2 * n);
+    fftPlan(n).transform(o, c);
+    const R = new RealFft(n);
+    const X = new Float64Array(n + 2);
+    R.forward(x, X);
+    for (let k = 0; k <= n / 2; k++) {
+      assert.ok(Math.abs(X[2 * k] - o[2 * k]) < 1e-10 && Math.abs(X[2 * k + 1] - o[2 * k + 1]) < 1e-10, `n=${n} k=${k}`);
+    }
+    const y = new Float64Array(n);
+    R.inverse(X, y);
+    for (let i = 0; i < n; i++) assert.ok(Math.abs(y[i] - x[i]) < 1e-12);
+  }
+});

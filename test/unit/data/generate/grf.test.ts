@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Rng } from '../../../../main/data/generate/rng';
-import { grf1Coefficients, grf1Sample, grf1Eigs, darcyGrf, darcyGrfCoef, nsGrf, nsGrfSqrtEig } from '../../../../main/data/generate/grf';
+import { grf1Coefficients, grf1Sample, grf1Eigs, darcyGrf, darcyGrfCoef, idct2, nsGrf, nsGrfSqrtEig } from '../../../../main/data/generate/grf';
 import { fftPlan, Fft2 } from '../../../../main/data/generate/fft';
 
 /** Least-squares slope of log(power) against log(base). */
@@ -116,4 +116,21 @@ test('grf 2-D periodic (Navier-Stokes): E|FFT(w)_k|^2 = sqrt_eig_k^2, exponent a
   }
   const a = -slope(x, y);
   assert.ok(Math.abs(a - 2.5) < 0.1, `fitted alpha ${a}`);
+});
+
+test('idct2 equals MATLAB idct2 written out (odd and even sizes)', () => {
+  for (const s of [4, 5, 6, 7, 9]) {
+    const L = Float64Array.from({ length: s * s }, (_, i) => Math.sin(i * 1.7) + 0.3);
+    const U = idct2(L, s);
+    for (let n1 = 0; n1 < s; n1++)
+      for (let n2 = 0; n2 < s; n2++) {
+        let v = 0;
+        for (let k1 = 0; k1 < s; k1++)
+          for (let k2 = 0; k2 < s; k2++) {
+            const w = (k1 ? Math.sqrt(2 / s) : Math.sqrt(1 / s)) * (k2 ? Math.sqrt(2 / s) : Math.sqrt(1 / s));
+            v += w * L[k1 * s + k2] * Math.cos((Math.PI * (2 * n1 + 1) * k1) / (2 * s)) * Math.cos((Math.PI * (2 * n2 + 1) * k2) / (2 * s));
+          }
+        assert.ok(Math.abs(v - U[n1 * s + n2]) < 1e-12, `s=${s} (${n1},${n2})`);
+      }
+  }
 });

@@ -58,3 +58,13 @@ test('navier-stokes: tiny preset [N, s, s, T] float32, finite, deterministic', a
   assert.deepEqual(Buffer.from(again.variables.u.data.buffer), Buffer.from(u.data.buffer));
   assert.equal(ds.manifest.fineGridThenStride, false);
 });
+
+test('navier-stokes: a running trajectory reports its progress before it finishes', async () => {
+  for (const workers of [0, 1]) {
+    const messages: string[] = [];
+    await generateDataset('navier-stokes', { preset: 'quick', samples: 1, frames: 4, resolution: 32 }, {
+      onProgress: (p) => { if (p.done === 0) messages.push(p.message ?? ''); },
+    }, { workers });
+    assert.ok(messages.some((m) => /counting running ones/.test(m)), `workers=${workers}: ${messages.join(' | ')}`);
+  }
+});

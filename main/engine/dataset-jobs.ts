@@ -1,0 +1,91 @@
+// Datasets for the UI: generate a benchmark from a preset into the workspace's dataset store
+// (a job with progress, ETA and cancel) and read one sample back for preview. The generators,
+// pipeline and store are the data layer's (main/data); this file only wires them to the API.
+import { ApiError, type DatasetSample } from '../api/contract';
+import { generateDataset, PRESETS } from '../data/generate/index';
+import type { BenchmarkName } from '../data/generate/types';
+import { DatasetStore } from '../data/dataset-store';
+import { decodeValues, type PreparedDataset, type SplitName } from '../data/dataset';
+import { pipelineOptions } from '../train/data-source';
+import type { JobContext } from './jobs';
+
+export function datasetPresets() {
+  return (Object.keys(PRESETS) as BenchmarkName[]).map((benchmark) => ({
+    benchmark,
+    presets: Object.fromEntries(Object.entries(PRESETS[benchmark]).map(([name, p]) => [name, { ...p } as Record<string, unknown>])),
+  }));
+}
+
+export function generateLabel(p: Record<string, unknown>): string {
+  return `Generate ${String(p.benchmark)} (${String(p.preset)}${p.samples ? `, ${p.samples} samples` : ''})`;
+}
+
+/** Generation takes ~95% of the time; splitting, normalizing and storing the rest. */
+export async function runGenerate(params: Record<string, unknown>, ctx: JobContext) {
+  const workspace = String(params.workspace ?? '');
+  if (!workspace) throw new ApiError('generate: no workspace folder given', 'invalid_params', { field: 'workspace' });
+  const benchmark = params.benchmark as BenchmarkName;
+  const preset = params.preset as 'tiny' | 'quick' | 'paper';
+  const opt = (k: string) => (params[k] === undefined ? {} : { [k]: Number(params[k]) });
+  const ds = await generateDataset(
+    benchmark,
+    { preset, ...opt('samples'), ...opt('seed'), ...opt('resolution') },
+    { signal: ctx.signal, onProgress: (p) => ctx.progress(p.total ? (0.95 * p.done) / p.total : 0, p.message) },
+  );
+  if (ctx.signal.aborted) throw new Error('cancelled');
+  const n = Object.values(ds.variables)[0]?.shape[0] ?? 0;
+  const opts = pipelineOptions({ kind: 'generate', benchmark, preset, nsNormalizer: 'separate', ...opt('resolution') } as never, n);
+  // Keep the generated grid unless the user asked for another (as training does for tiny/quick).
+  if (params.resolution === undefined && preset !== 'paper') delete opts.resolution;
+  ctx.progress(0.96, 'splitting, normalizing and storing');
+  const { dataset, cached } = await new DatasetStore(workspace).prepare({ kind: 'generated', dataset: ds }, opts);
+  const m = dataset.manifest;
+  return { id: m.id, cached, counts: m.counts, grid: m.grid, xChannels: m.xChannels, yChannels: m.yChannels };
+}
+
+const pick = (s: { mean: number; std: number; min: number; max: number }) => ({ mean: s.mean, std: s.std, min: s.min, max: s.max });
+
+// The last dataset previewed stays open: stepping through samples must not reread every array.
+let open: { key: string; ds: PreparedDataset } | null = null;
+
+export async function datasetSample(p: { workspace: string; id: string; split: SplitName; index: number }): Promise<DatasetSample> {
+  const store = new DatasetStore(p.workspace);
+  if (!store.has(p.id)) throw new ApiError(`no dataset '${p.id}' in ${store.root}`, 'not_found', { field: 'id' });
+  const m = store.manifest(p.id);
+  const key = `${store.root}/${p.id}/${m.contentHash}`;
+  if (open?.key !== key) open = { key, ds: await store.open(p.id) };
+  const ds = open.ds;
+  const split = ds[p.split];
+  const count = split.x.shape[0]!;
+  if (p.index >= count) throw new ApiError(`sample ${p.index} is out of range: the ${p.split} split has ${count} rows (0..${count - 1})`, 'invalid_params', { field: 'index' });
+  const channels = (a: typeof split.x, names: string[], which: 'x' | 'y') => {
+    const C = a.shape[a.shape.length - 1]!;
+    const per = a.shape.slice(1).reduce((x, y) => x * y, 1);
+    const points = per / C;
+    const row = (a.data as Float32Array).subarray(p.index * per, (p.index + 1) * per);
+    return names.map((name, c) => {
+      const v = new Float32Array(points);
+      for (let i = 0; i < points; i++) v[i] = row[i * C + c]!;
+      return { name, values: Array.from(decodeValues(ds, v, which)) };
+    });
+  };
+  return {
+    id: p.id,
+    benchmark: String(m.benchmark),
+    split: p.split,
+    index: p.index,
+    count,
+    counts: m.counts,
+    grid: [...m.grid],
+    // xChannels ends with the coordinate channels' names; those are not data and are not normalized.
+    x: channels(split.x, m.xChannels.slice(0, m.xChannels.length - (m.coordChannels ?? 0)), 'x'),
+    y: channels(split.y, m.yChannels, 'y'),
+    sourceIndex: split.indices[p.index] ?? p.index,
+    warnings: m.warnings ?? [],
+    stats: {
+      x: pick(m.normalization.x),
+      y: pick(m.normalization.y),
+      normalized: m.normalization.applied,
+    },
+  };
+}

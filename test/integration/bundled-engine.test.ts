@@ -1,0 +1,71 @@
+// The desktop app runs the engine from its esbuild bundle (dist/engine), not through tsx. This
+// forks that bundle with plain Node and drives it through the same service: its worker threads
+// (generators, training loop) must load from beside the bundle.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync, fork } from 'node:child_process';
+import { WorkbenchService } from '../../main/services/workbench-service';
+import type { EngineLauncher } from '../../main/services/engine-launcher';
+import type { FromEngine, ToEngine } from '../../main/engine/protocol';
+import type { JobSummary, WorkbenchEvent } from '../../main/api/contract';
+import { tempDir, isolateConfig } from '../helpers/env';
+import { ROOT } from '../helpers/host';
+
+const bundleLauncher: EngineLauncher = () => {
+  const child = fork(`${ROOT}dist/engine/engine-process.js`, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return {
+    get pid() { return child.pid; },
+    send: (m: ToEngine) => { if (child.connected) child.send(m); },
+    onMessage: (l) => child.on('message', (m) => l(m as FromEngine)),
+    onExit: (l) => child.once('exit', (c, s) => l(c, s)),
+    kill: () => child.kill('SIGKILL'),
+  };
+};
+
+const restore = isolateConfig();
+const ws = tempDir('lino-bundle-');
+let service: WorkbenchService;
+const events: WorkbenchEvent[] = [];
+before(() => {
+  const b = spawnSync(process.execPath, [`${ROOT}scripts/build.mjs`, 'engine'], { stdio: 'inherit' });
+  assert.equal(b.status, 0, 'engine bundle builds');
+  service = new WorkbenchService({ host: 'electron', launcher: bundleLauncher, workspace: ws.path });
+  service.onEvent((e) => events.push(e));
+});
+after(async () => {
+  await service.dispose();
+  ws.cleanup();
+  restore();
+});
+
+function waitFor<T>(pred: () => T | undefined, ms: number, what: string): Promise<T> {
+  const t0 = Date.now();
+  return new Promise((resolve, reject) => {
+    const tick = () => {
+      const v = pred();
+      if (v) return resolve(v);
+      if (Date.now() - t0 > ms) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(tick, 20);
+    };
+    tick();
+  });
+}
+
+test('the bundled engine starts without tsx, generates a dataset and trains a run', { timeout: 240_000 }, async () => {
+  const info = (await service.call('engine.info', {})) as { backend: { active: string } };
+  assert.ok(info.backend.active.length > 0);
+  const job = (await service.call('datasets.generate', { benchmark: 'darcy', preset: 'tiny' })) as JobSummary;
+  const gen = await waitFor(() => {
+    const j = [...events].reverse().find((e) => e.type === 'job' && e.job.id === job.id && ['done', 'failed', 'cancelled'].includes(e.job.state));
+    return j?.type === 'job' ? j.job : undefined;
+  }, 120_000, 'generation');
+  assert.equal(gen.state, 'done', gen.error);
+  const { runId } = (await service.call('train.start', {
+    config: { name: 'bundle', model: { width: 8, depth: 1 }, epochs: 2, batchSize: 2, data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 6, train: 4, val: 2 } },
+  })) as { runId: string };
+  const end = await waitFor(() => {
+    const e = events.find((x) => x.type === 'run' && x.runId === runId && ['done', 'failed', 'stopped'].includes(x.state));
+    return e?.type === 'run' ? e : undefined;
+  }, 180_000, 'run end');
+  assert.equal(end.state, 'done', end.reason);
+});

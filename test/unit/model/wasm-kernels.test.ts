@@ -1,0 +1,40 @@
+// The wasm kernels registered over tfjs's own (zero-copy Identity/Cast, heap-local Slice) give
+// the same values as the cpu backend, and fall back to the originals where they do not apply.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as tf from '@tensorflow/tfjs';
+import '@tensorflow/tfjs-backend-wasm';
+import { ensureFastWasmKernels } from '../../../main/ops/wasm-kernels';
+
+test('patched wasm Slice/Identity/Cast agree with cpu; Identity shares the buffer', async () => {
+  ensureFastWasmKernels();
+  const vals = Float32Array.from({ length: 3 * 5 * 4 }, (_, i) => i * 0.5 - 7);
+  const cases: [number[], number[]][] = [
+    [[1, 0, 0], [2, 5, 4]], // contiguous (batch rows)
+    [[0, 2, 0], [1, 2, 4]], // contiguous inside one sample
+    [[0, 1, 1], [3, 3, 2]], // strided: original kernel
+    [[2, 4, 3], [1, 1, 1]],
+  ];
+  const run = async (backend: string) => {
+    assert.ok(await tf.setBackend(backend));
+    const x = tf.tensor3d(vals, [3, 5, 4]);
+    const out = cases.map(([b, s]) => Array.from(tf.slice(x, b, s).dataSync()));
+    out.push(Array.from(tf.cast(tf.mul(x, 0.3), 'int32').dataSync()));
+    out.push(Array.from(tf.cast(x, 'float32').dataSync()));
+    const c = tf.clone(x);
+    const shared = c.dataId === x.dataId;
+    x.dispose();
+    out.push(Array.from(c.dataSync())); // the shared buffer outlives x
+    c.dispose();
+    return { out, shared };
+  };
+  const cpu = await run('cpu');
+  const wasm = await run('wasm');
+  assert.deepEqual(wasm.out, cpu.out);
+  assert.equal(wasm.shared, true, 'clone on wasm copied the buffer');
+  // gradients through slices (the per-sample products use them) still flow
+  const g = tf.grad((t: tf.Tensor) => tf.sum(tf.square(tf.slice(t, [1, 0, 0], [1, 5, 4]))))(tf.tensor3d(vals, [3, 5, 4]));
+  const gv = g.dataSync();
+  assert.equal(gv[0], 0);
+  assert.equal(gv[20], 2 * vals[20]!);
+});
