@@ -110,7 +110,12 @@ test('a configuration that cannot fit the wasm cap is refused before starting, w
   const no = planMemory({ width: 128, depth: 8, scattering: 'efficient', components: ['reflection', 'refraction', 'scattering'], inChannels: 12, outChannels: 1, params: 1e6, grid: [64, 64], rollout: { tOut: 10, checkpointing: false } }, 4, 'wasm');
   assert.ok(ok.perSampleBytes * 5 < no.perSampleBytes, 'checkpointing bounds the rollout memory');
   assert.ok(ok.microBatch < 4 || ok.fits, 'auto micro-batch shrinks to fit');
-  const h = store.create(config({ model: { width: 512, depth: 16, scattering: 'full' }, data: { kind: 'synthetic', grid: [96, 96], train: 2, val: 1 } }), 'huge');
+  // Block checkpointing brings the paper's Navier-Stokes model (64^2, M=128, L=8) under the wasm cap.
+  const ns = { width: 128, depth: 8, scattering: 'efficient' as const, components: ['reflection', 'refraction', 'scattering'], inChannels: 12, outChannels: 1, params: 1.3e6, grid: [64, 64], rollout: { tOut: 10, checkpointing: true } };
+  assert.equal(planMemory(ns, 4, 'wasm').fits, false);
+  const nsBlocks = planMemory({ ...ns, checkpointBlocks: true }, 4, 'wasm');
+  assert.ok(nsBlocks.fits && nsBlocks.microBatch >= 2, nsBlocks.message);
+  const h = store.create(config({ checkpointBlocks: false, model: { width: 512, depth: 16, scattering: 'full' }, data: { kind: 'synthetic', grid: [96, 96], train: 2, val: 1 } }), 'huge');
   const r = await trainRun(h, { onPlan: () => {} });
   if (tf.getBackend() === 'cpu' && planMemory({ width: 512, depth: 16, scattering: 'full', components: ['scattering'], inChannels: 3, outChannels: 1, params: 0, grid: [96, 96] }, 1, 'cpu').fits) {
     return; // a machine with that much memory would train it: nothing to refuse here
