@@ -75,6 +75,8 @@ export async function selectBackend(force: string | undefined = process.env.LINO
   if (force !== undefined && !isBackendChoice(force)) {
     throw new Error(`backend '${force}' is not one of ${BACKEND_ORDER.join(', ')}`);
   }
+  // Production mode: no debug checks, and no console banner urging tfjs-node on every process.
+  tf.enableProdMode();
   const attempts: BackendAttempt[] = [];
   for (const name of force ? [force] : BACKEND_ORDER) {
     const a = await tryOne(name);

@@ -302,7 +302,20 @@ test('datasets view: generate a tiny Darcy set with progress, preview samples as
   }
   await page.screenshot({ path: `${SHOTS}/datasets-preview.png` });
 
+  // A 1D benchmark previews as lines: input and target over the grid.
+  await page.getByTestId('gen-benchmark').selectOption('burgers');
+  await page.getByTestId('gen-start').click();
+  await page.getByTestId('gen-job-done').filter({ hasText: /burgers/ }).waitFor({ timeout: 90_000 });
+  await list.getByRole('button', { name: /^burgers-/ }).click();
+  await preview.getByTestId('sample-info').filter({ hasText: /Grid 64,/ }).waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="preview-lines"] .js-plotly-plot')?.data?.length === 2);
+  const lines = await page.evaluate(() => (globalThis as any).document.querySelector('[data-testid="preview-lines"] .js-plotly-plot').data.map((d: any) => [d.name, d.y.length]));
+  assert.deepEqual(lines.map((l: [string, number]) => l[1]), [64, 64]);
+  assert.match(lines[0][0], /^input /);
+  assert.match(lines[1][0], /^target /);
+
   // A long generation cancels from the UI.
+  await page.getByTestId('gen-benchmark').selectOption('darcy');
   await page.getByTestId('gen-preset').selectOption('quick');
   await page.getByTestId('gen-start').click();
   const running = page.getByTestId('gen-job-running');

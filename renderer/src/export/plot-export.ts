@@ -28,7 +28,8 @@ export async function figureToSvg(figure: Figure, size: ImageSize): Promise<stri
 
 /** Converts an SVG document to a one-page PDF of the same size (1 SVG px = 1 pt). */
 export async function svgToPdf(svgText: string, width: number, height: number): Promise<Uint8Array> {
-  const svg = new DOMParser().parseFromString(svgText, 'image/svg+xml').documentElement;
+  // jsPDF's standard fonts are WinAnsi: Plotly's minus sign (U+2212) would print as a stray glyph.
+  const svg = new DOMParser().parseFromString(svgText.replace(/\u2212/g, '-'), 'image/svg+xml').documentElement;
   if (svg.nodeName !== 'svg') throw new Error('the figure did not render to SVG');
   const doc = new jsPDF({ orientation: width >= height ? 'landscape' : 'portrait', unit: 'pt', format: [width, height], compress: true });
   // svg2pdf reads computed styles, so the SVG must be in the document while it converts.

@@ -35,7 +35,10 @@ export function Plot({ data, layout, title, height = 320, exportable = true, tes
     const el = ref.current;
     if (!el) return;
     const ro = new ResizeObserver(() => {
-      if ((el as any)._fullLayout) void Plotly.Plots.resize(el);
+      // The observer also fires as a plot leaves the page; Plotly refuses to resize a detached or
+      // hidden div (a rejected promise), so only displayed, drawn plots are resized.
+      if (!(el as any)._fullLayout || !el.isConnected || el.offsetParent === null) return;
+      Promise.resolve(Plotly.Plots.resize(el)).catch(() => {});
     });
     ro.observe(el);
     return () => {

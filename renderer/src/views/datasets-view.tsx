@@ -39,12 +39,13 @@ function GenerateCard() {
   const start = async () => {
     if (!api) return;
     setError(null);
-    const n = Number(samples);
-    const s = Number(seed);
-    if (!Number.isInteger(n) || n < 2) return setError('Samples must be a whole number of at least 2');
-    if (!Number.isInteger(s) || s < 0) return setError('Seed must be a whole number of at least 0');
+    // A blank field means the preset's own value.
+    const n = samples.trim() === '' ? undefined : Number(samples);
+    const s = seed.trim() === '' ? undefined : Number(seed);
+    if (n !== undefined && (!Number.isInteger(n) || n < 2)) return setError('Samples must be a whole number of at least 2 (or blank for the preset\'s)');
+    if (s !== undefined && (!Number.isInteger(s) || s < 0)) return setError('Seed must be a whole number of at least 0 (or blank for 0)');
     try {
-      await api.call('datasets.generate', { benchmark, preset, samples: n, seed: s });
+      await api.call('datasets.generate', { benchmark, preset, ...(n !== undefined ? { samples: n } : {}), ...(s !== undefined ? { seed: s } : {}) });
     } catch (e) {
       setError(`Could not start the generation: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -77,7 +78,7 @@ function GenerateCard() {
       </div>
       <div className="field">
         <label htmlFor={`${id}-n`}>Samples</label>
-        <input id={`${id}-n`} type="number" min={2} step={1} value={samples} onChange={(e) => setSamples(e.target.value)} data-testid="gen-samples" />
+        <input id={`${id}-n`} type="number" min={2} step={1} value={samples} placeholder="preset" onChange={(e) => setSamples(e.target.value)} data-testid="gen-samples" />
       </div>
       <div className="field">
         <label htmlFor={`${id}-s`}>Seed</label>
