@@ -168,6 +168,8 @@ export const TrainConfig = z.object({
   schedule: z.object({ stepSize: z.number().int().min(1).default(5), gamma: z.number().positive().default(0.96) }).strict().prefault({}),
   /** Autoregressive runs: recompute each rollout step's forward during backward (bounded memory). */
   rollout: z.object({ checkpointing: z.boolean().default(true) }).strict().prefault({}),
+  /** LiNO: recompute each block during backward so a step holds one block's intermediates; 'auto' = only when the step would not fit otherwise. */
+  checkpointBlocks: z.union([z.boolean(), z.literal('auto')]).default('auto'),
   /** Force a backend (tensorflow-gpu, tensorflow, wasm, cpu); default: the engine's choice. */
   backend: z.string().optional(),
 }).strict();

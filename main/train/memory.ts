@@ -18,6 +18,8 @@ export interface MemoryInput {
   grid: number[];
   /** Autoregressive: rollout length and whether steps are checkpointed. */
   rollout?: { tOut: number; checkpointing: boolean };
+  /** Blocks recomputed during backward: one block's intermediates live at a time. */
+  checkpointBlocks?: boolean;
 }
 
 export interface MemoryPlan {
@@ -42,8 +44,10 @@ export function capFor(backend: string): number {
 export function perSampleActivationBytes(m: MemoryInput): number {
   const N = m.grid.reduce((a, b) => a * b, 1);
   const full = m.components.includes('scattering') && m.scattering !== 'efficient';
-  let step = m.depth * N * m.width * (full ? 892 : 1200);
-  if (full) step += m.depth * N * N * 47;
+  const blocks = m.checkpointBlocks ? 1 : m.depth;
+  let step = blocks * N * m.width * (full ? 892 : 1200);
+  if (full) step += blocks * N * N * 47;
+  if (m.checkpointBlocks) step += 2 * 4 * m.depth * N * m.width; // each block's saved input and its output
   step += 4 * N * (m.inChannels + 2 * m.width + m.outChannels);
   if (!m.rollout) return step;
   const frames = 4 * N * (m.inChannels + 1) * m.rollout.tOut * 4; // inputs, predictions, loss terms per step
@@ -62,8 +66,9 @@ export function planMemory(m: MemoryInput, batchSize: number, backend: string, m
   if (microBatch === 'auto') while (mb > 1 && est(mb) > capBytes) mb = Math.ceil(mb / 2);
   const estimateBytes = est(mb);
   const fits = estimateBytes <= capBytes;
+  const ck = m.checkpointBlocks ? ', blocks recomputed during backward' : '';
   const message = fits
-    ? `estimated ${gib(estimateBytes)} per step at micro-batch ${mb} of ${batchSize} (${backend} limit ${gib(capBytes)})`
-    : `does not fit: one sample needs about ${gib(est(1))} per step (${gib(perSampleBytes)} of activations${m.rollout && !m.rollout.checkpointing ? ', rollout without checkpointing' : ''} + ${gib(fixedBytes)} of parameters and optimizer state); the ${backend} backend allows ${gib(capBytes)}. Use a smaller width, depth or grid${m.rollout && !m.rollout.checkpointing ? ', or turn on rollout checkpointing' : ''}${backend === 'wasm' ? ', or a native backend' : ''}.`;
+    ? `estimated ${gib(estimateBytes)} per step at micro-batch ${mb} of ${batchSize}${ck} (${backend} limit ${gib(capBytes)})`
+    : `does not fit: one sample needs about ${gib(est(1))} per step (${gib(perSampleBytes)} of activations${m.rollout && !m.rollout.checkpointing ? ', rollout without checkpointing' : ''} + ${gib(fixedBytes)} of parameters and optimizer state); the ${backend} backend allows ${gib(capBytes)}. Use a smaller width, depth or grid${m.checkpointBlocks ? '' : ', block checkpointing'}${m.rollout && !m.rollout.checkpointing ? ', or turn on rollout checkpointing' : ''}${backend === 'wasm' ? ', or a native backend' : ''}.`;
   return { backend, capBytes, batchSize, microBatch: mb, estimateBytes, perSampleBytes, fixedBytes, fits, message };
 }

@@ -9,54 +9,26 @@
 import * as tf from '@tensorflow/tfjs';
 import type { NeuralOperator } from '../model/types';
 import { relL2PerSample } from './loss';
+import { recomputed, supportsBlockCheckpointing, forwardBlockCheckpointed } from './recompute';
 
-function stepForward(model: NeuralOperator, x: tf.Tensor): tf.Tensor {
-  return model.forward(x).y;
-}
-
-/** One rollout step as a checkpointed node: gradients for the input and for every variable. */
-function checkpointedStep(model: NeuralOperator): (x: tf.Tensor) => tf.Tensor {
-  const vars = [...model.variables.values()];
-  const f = tf.customGrad((...args: unknown[]) => {
-    const x = args[0] as tf.Tensor;
-    const save = args[args.length - 1] as tf.GradSaveFunc;
-    save([x]);
-    const value = tf.tidy(() => stepForward(model, x));
-    return {
-      value,
-      gradFunc: (dy: tf.Tensor | tf.Tensor[], saved: tf.Tensor[]) => {
-        const dyT = Array.isArray(dy) ? dy[0]! : dy;
-        const input = tf.variable(saved[0]!, true, `ckpt-in-${saved[0]!.id}-${Date.now()}`);
-        // A gradient computation inside a backward pass: tfjs would start the nested tape over the
-        // outer one and clear it at the end; keep the outer tape aside and put it back.
-        const state = (tf.engine() as unknown as { state: { activeTape: unknown } }).state;
-        const outerTape = state.activeTape;
-        state.activeTape = null;
-        try {
-          // Recompute the forward on a fresh tape: d/d(input, vars) of sum(y * dy).
-          const { grads } = tf.variableGrads(() => tf.sum(tf.mul(stepForward(model, input), dyT)) as tf.Scalar, [input, ...vars]);
-          const out = [grads[input.name]!, ...vars.map((v) => grads[v.name] ?? tf.zerosLike(v))];
-          return out;
-        } finally {
-          state.activeTape = outerTape;
-          input.dispose();
-        }
-      },
-    };
-  });
-  return (x: tf.Tensor) => (f as unknown as (...t: tf.Tensor[]) => tf.Tensor)(x, ...vars);
+function stepForward(model: NeuralOperator, x: tf.Tensor, blocks: boolean): tf.Tensor {
+  return blocks && supportsBlockCheckpointing(model) ? forwardBlockCheckpointed(model, x) : model.forward(x).y;
 }
 
 export interface RolloutOptions {
   tIn: number;
   tOut: number;
   checkpoint?: boolean;
+  /** LiNO: also recompute each block during backward (one block's intermediates at a time). */
+  checkpointBlocks?: boolean;
 }
 
 /** Rolls out `tOut` steps from x [B, ...grid, tIn + coords]; returns the predictions [B, ...grid, tOut]. */
 export function rollout(model: NeuralOperator, x0: tf.Tensor, o: RolloutOptions): tf.Tensor {
   return tf.tidy(() => {
-    const step = o.checkpoint ? checkpointedStep(model) : (x: tf.Tensor) => stepForward(model, x);
+    const blocks = !!o.checkpointBlocks;
+    const plain = (x: tf.Tensor) => stepForward(model, x, blocks);
+    const step = o.checkpoint ? recomputed(plain, [...model.variables.values()]) : plain;
     const C = x0.shape[x0.rank - 1]!;
     const axis = x0.rank - 1;
     const coords = C > o.tIn ? tf.slice(x0, new Array(x0.rank).fill(0).map((_, i) => (i === axis ? o.tIn : 0)), x0.shape.map((s, i) => (i === axis ? C - o.tIn : s))) : null;

@@ -13,6 +13,7 @@ import { Trainer, NonFiniteError, type EpochRecord, type StepRecord } from './tr
 import { loadTrainData } from './data-source';
 import { planMemory, type MemoryPlan } from './memory';
 import { autoregressiveSpec } from './data';
+import { supportsBlockCheckpointing } from './recompute';
 import type { TrainData } from './data';
 
 export interface RunHooks {
@@ -70,27 +71,33 @@ export async function trainRun(run: RunHandle, hooks: RunHooks = {}): Promise<Ru
       });
     }
     const probe = new Trainer(cfg, data, backend, { microBatch: 1 });
-    const plan = planMemory(
-      {
-        ...cfg.model,
-        inChannels: data.train.x.shape[data.train.x.shape.length - 1]!,
-        outChannels: ar ? 1 : data.train.y.shape[data.train.y.shape.length - 1]!,
-        params: probe.model.numParams(),
-        grid: data.manifest.grid,
-        ...(ar ? { rollout: { tOut: ar.tOut, checkpointing: cfg.rollout.checkpointing } } : {}),
-      },
-      cfg.batchSize,
-      backend,
-      cfg.microBatch,
-    );
+    const canCheckpointBlocks = probe.checkpointBlocks || supportsBlockCheckpointing(probe.model);
+    const input = {
+      ...cfg.model,
+      inChannels: data.train.x.shape[data.train.x.shape.length - 1]!,
+      outChannels: ar ? 1 : data.train.y.shape[data.train.y.shape.length - 1]!,
+      params: probe.model.numParams(),
+      grid: data.manifest.grid,
+      ...(ar ? { rollout: { tOut: ar.tOut, checkpointing: cfg.rollout.checkpointing } } : {}),
+    };
     probe.dispose();
+    let checkpointBlocks = cfg.checkpointBlocks === true && canCheckpointBlocks;
+    let plan = planMemory({ ...input, checkpointBlocks }, cfg.batchSize, backend, cfg.microBatch);
+    // 'auto': recompute blocks only when the whole batch (or the configured micro-batch) would not fit otherwise.
+    if (cfg.checkpointBlocks === 'auto' && canCheckpointBlocks && (!plan.fits || plan.microBatch < Math.min(cfg.batchSize, cfg.microBatch === 'auto' ? cfg.batchSize : cfg.microBatch))) {
+      const withBlocks = planMemory({ ...input, checkpointBlocks: true }, cfg.batchSize, backend, cfg.microBatch);
+      if (withBlocks.fits && (!plan.fits || withBlocks.microBatch > plan.microBatch)) {
+        plan = withBlocks;
+        checkpointBlocks = true;
+      }
+    }
     hooks.onPlan?.(plan);
     if (!plan.fits) {
       run.writeStatus({ state: 'failed', pid: process.pid, reason: `memory: ${plan.message}`, backend });
       log(`refused before starting: ${plan.message}`);
       return { state: 'failed', reason: plan.message, epoch: 0, step: 0 };
     }
-    trainer = new Trainer(cfg, data, backend, { microBatch: plan.microBatch });
+    trainer = new Trainer(cfg, data, backend, { microBatch: plan.microBatch, checkpointBlocks });
     const ckpt = loadCheckpoint(run.dir, 'last');
     let records = 0;
     if (ckpt) {

@@ -12,6 +12,7 @@ import { StepLR } from './schedule';
 import { Rng, type RngState } from './rng';
 import { microObjective, relL2PerSample, relL2DecodedPerSample, decode, type NormStats } from './loss';
 import { rollout, rolloutMicroObjective, stepRelL2 } from './rollout';
+import { forwardBlockCheckpointed, supportsBlockCheckpointing } from './recompute';
 import { autoregressiveSpec, countOf, gatherRows, targetStats, type TrainData, type TrainSplit } from './data';
 
 export interface StepRecord {
@@ -110,17 +111,20 @@ export class Trainer {
   globalStep = 0;
   best: { epoch: number; valRelL2: number; testRelL2?: number; testRelL2Decoded?: number } | null = null;
   microBatch: number;
+  /** LiNO blocks recomputed during backward (memory.ts decides when). */
+  checkpointBlocks: boolean;
   private readonly varNames: Map<string, string>; // tf variable name -> state_dict key
   private readonly ar: { tIn: number; tOut: number } | null;
   private readonly yStats: NormStats;
   private peakRss = 0;
 
-  constructor(readonly config: TrainConfig, readonly data: TrainData, readonly backend: string, opts: { microBatch?: number; model?: NeuralOperator } = {}) {
+  constructor(readonly config: TrainConfig, readonly data: TrainData, readonly backend: string, opts: { microBatch?: number; model?: NeuralOperator; checkpointBlocks?: boolean } = {}) {
     this.model = opts.model ?? modelFor(config, data);
     this.opt = new AdamW(this.model.variables, config.optimizer);
     this.sched = new StepLR(config.optimizer.lr, config.schedule);
     this.rng = new Rng(config.seed);
     this.microBatch = Math.max(1, Math.min(opts.microBatch ?? config.batchSize, config.batchSize));
+    this.checkpointBlocks = (opts.checkpointBlocks ?? config.checkpointBlocks === true) && supportsBlockCheckpointing(this.model);
     this.varNames = new Map([...this.model.variables].map(([k, v]) => [v.name, k]));
     this.ar = autoregressiveSpec(data);
     this.yStats = targetStats(data);
@@ -138,7 +142,8 @@ export class Trainer {
   }
 
   private predict(x: tf.Tensor, checkpoint: boolean): tf.Tensor {
-    return this.ar ? rollout(this.model, x, { ...this.ar, checkpoint }) : this.model.forward(x).y;
+    if (this.ar) return rollout(this.model, x, { ...this.ar, checkpoint, checkpointBlocks: this.checkpointBlocks });
+    return this.checkpointBlocks && supportsBlockCheckpointing(this.model) ? forwardBlockCheckpointed(this.model, x) : this.model.forward(x).y;
   }
 
   /**

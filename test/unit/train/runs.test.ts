@@ -10,6 +10,7 @@ import { checkpointDir, loadCheckpoint, readCheckpointState } from '../../../mai
 import { readSafetensorsFile } from '../../../main/runs/safetensors';
 import { trainRun } from '../../../main/train/runner';
 import { planMemory } from '../../../main/train/memory';
+import { evaluateRun } from '../../../main/train/evaluate-run';
 import { tempDir } from '../../helpers/env';
 
 const ws = tempDir('lino-runs-');
@@ -113,7 +114,12 @@ test('a configuration that cannot fit the wasm cap is refused before starting, w
   const no = planMemory({ width: 128, depth: 8, scattering: 'efficient', components: ['reflection', 'refraction', 'scattering'], inChannels: 12, outChannels: 1, params: 1e6, grid: [64, 64], rollout: { tOut: 10, checkpointing: false } }, 4, 'wasm');
   assert.ok(ok.perSampleBytes * 5 < no.perSampleBytes, 'checkpointing bounds the rollout memory');
   assert.ok(ok.microBatch < 4 || ok.fits, 'auto micro-batch shrinks to fit');
-  const h = store.create(config({ model: { width: 512, depth: 16, scattering: 'full' }, data: { kind: 'synthetic', grid: [96, 96], train: 2, val: 1 } }), 'huge');
+  // Block checkpointing brings the paper's Navier-Stokes model (64^2, M=128, L=8) under the wasm cap.
+  const ns = { width: 128, depth: 8, scattering: 'efficient' as const, components: ['reflection', 'refraction', 'scattering'], inChannels: 12, outChannels: 1, params: 1.3e6, grid: [64, 64], rollout: { tOut: 10, checkpointing: true } };
+  assert.equal(planMemory(ns, 4, 'wasm').fits, false);
+  const nsBlocks = planMemory({ ...ns, checkpointBlocks: true }, 4, 'wasm');
+  assert.ok(nsBlocks.fits && nsBlocks.microBatch >= 2, nsBlocks.message);
+  const h = store.create(config({ checkpointBlocks: false, model: { width: 512, depth: 16, scattering: 'full' }, data: { kind: 'synthetic', grid: [96, 96], train: 2, val: 1 } }), 'huge');
   const r = await trainRun(h, { onPlan: () => {} });
   if (tf.getBackend() === 'cpu' && planMemory({ width: 512, depth: 16, scattering: 'full', components: ['scattering'], inChannels: 3, outChannels: 1, params: 0, grid: [96, 96] }, 1, 'cpu').fits) {
     return; // a machine with that much memory would train it: nothing to refuse here
@@ -128,4 +134,31 @@ test('a stop while the data are being prepared ends the run stopped (resumable),
   const out = await trainRun(run, { workspace: ws.path, signal: AbortSignal.abort() });
   assert.equal(out.state, 'stopped', out.reason);
   assert.equal(run.readStatus().state, 'stopped');
+});
+
+test('evaluation of the best checkpoint reproduces the validation of its epoch; other resolutions evaluate too', async () => {
+  const h = store.open('full');
+  const epochs = h.readMetrics().records.filter((r) => r.type === 'epoch') as unknown as { epoch: number; val: { relL2: number; relL2Decoded: number; mse: number } }[];
+  const best = epochs.reduce((a, b) => (b.val.relL2 < a.val.relL2 ? b : a));
+  const ev = await evaluateRun(h, { checkpoint: 'best', resolutions: [9] });
+  assert.equal(ev.epoch, best.epoch);
+  const r0 = ev.resolutions[0]!;
+  assert.deepEqual(r0.grid, [6, 6]);
+  assert.ok(Math.abs(r0.metrics.relL2 - best.val.relL2) < 1e-6 * best.val.relL2, `${r0.metrics.relL2} vs ${best.val.relL2}`);
+  assert.ok(Math.abs(r0.metrics.relL2Decoded - best.val.relL2Decoded) < 1e-6 * best.val.relL2Decoded);
+  assert.equal(r0.perSample.length, 3);
+  assert.deepEqual([...r0.order].sort(), [0, 1, 2]);
+  assert.deepEqual(ev.resolutions[1]!.grid, [9, 9]);
+  assert.ok(Number.isFinite(ev.resolutions[1]!.metrics.relL2));
+});
+
+test('resuming a checkpoint saved on another backend says so in the log', async () => {
+  const h = store.create(config({ epochs: 3 }), 'otherbackend');
+  await trainRun(h, { maxEpochsThisCall: 1 });
+  const statePath = join(checkpointDir(h.dir, 'last')!, 'state.json');
+  const st = JSON.parse(readFileSync(statePath, 'utf8'));
+  writeFileSync(statePath, JSON.stringify({ ...st, backend: 'wasm' }));
+  const logs: string[] = [];
+  assert.equal((await trainRun(h, { onLog: (m) => logs.push(m) })).state, 'done');
+  assert.ok(logs.some((m) => /saved on backend 'wasm', now 'cpu'/.test(m)), logs.join('\n'));
 });
