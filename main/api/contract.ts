@@ -191,6 +191,8 @@ export const RunSummary = z.object({
   backend: z.string().nullable(),
   group: z.string().nullable(),
   seed: z.number().nullable(),
+  /** When status.json last changed (start, epoch, pause, end): with createdAt, the run's wall time. */
+  updatedAt: z.string().optional(),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 

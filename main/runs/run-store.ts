@@ -169,6 +169,7 @@ export class RunHandle {
       backend: st.backend ?? last?.backend ?? null,
       group: typeof cfg.group === 'string' ? cfg.group : null,
       seed: typeof cfg.seed === 'number' ? cfg.seed : null,
+      ...(st.updatedAt ? { updatedAt: st.updatedAt } : {}),
     };
   }
 }

@@ -210,9 +210,14 @@ test('runs view: table with config differences, a seed group as mean ± std with
   // Only settings that differ between runs are listed (the first runs used M=8, the group M=4).
   await row.getByText(/model\.width=8/).waitFor({ timeout: 30_000 });
   const groupRow = table.getByTestId('group-e2e-g');
-  await groupRow.getByTestId('group-best').filter({ hasText: /^\d\.\d+ ± \d/ }).waitFor({ timeout: 120_000 });
-  const g = (await t.service.call('runs.group', { group: 'e2e-g' })) as { valRelL2: { mean: number; std: number } };
-  assert.equal(await groupRow.getByTestId('group-best').textContent(), `${g.valRelL2.mean.toPrecision(4)} ± ${g.valRelL2.std.toPrecision(2)}`);
+  // Both seeds finished (the statistics change as each one ends), then the row shows the group's mean ± std.
+  let g: { runs: { state: string }[]; valRelL2: { mean: number; std: number } } | null = null;
+  for (const t0 = Date.now(); Date.now() - t0 < 120_000; await new Promise((res) => setTimeout(res, 500))) {
+    g = (await t.service.call('runs.group', { group: 'e2e-g' })) as typeof g;
+    if (g!.runs.length === 2 && g!.runs.every((x) => x.state === 'done')) break;
+  }
+  assert.ok(g!.runs.every((x) => x.state === 'done'), `group runs: ${JSON.stringify(g!.runs)}`);
+  await groupRow.getByTestId('group-best').filter({ hasText: `${g!.valRelL2.mean.toPrecision(4)} ± ${g!.valRelL2.std.toPrecision(2)}` }).waitFor({ timeout: 30_000 });
   assert.equal(r.group.length, 2);
 
   // Overlay: one run and the group (mean line and a filled ±1 std band).
@@ -232,8 +237,8 @@ test('runs view: table with config differences, a seed group as mean ± std with
   await page.getByRole('button', { name: 'Export Runs as LaTeX' }).click();
   await page.getByTestId('table-export-status').filter({ hasText: /Saved exports\/runs-.*\.tex$/ }).waitFor({ timeout: 30_000 });
   const tex = readFileSync(join(exportsDir, readdirSync(exportsDir).find((n) => !known.has(n) && n.endsWith('.tex'))!), 'utf8');
-  assert.match(tex, /\\toprule\nRun & Group & Status & Epochs & Best val relL2 \(normalized\) & Best epoch & Configuration differences & Created \\\\\n\\midrule/);
-  assert.match(tex, /^e2e tiny &  & done & 2\/2 & /m);
+  assert.match(tex, /\\toprule\nRun & Group & Status & Epochs & Best val relL2 \(normalized\) & Best epoch & Configuration differences & Created & Wall time \(s\) \\\\\n\\midrule/);
+  assert.match(tex, /^e2e tiny &  & done & 2\/2 & .* & \d{4}-\d\d-\d\d \d\d:\d\d:\d\d & [\d.]+ \\\\$/m);
   assert.match(tex, /^e2e-g \(2 seeds\) & e2e-g &  & -- & [\d.]+ \$\\pm\$ [\d.e-]+ & -- /m);
 
   // Delete with confirmation: nothing happens until confirmed.

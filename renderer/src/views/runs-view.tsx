@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Result, RunSummary } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
 import { useTraining } from '../store/training-store';
-import { configDifferences, meanStdByEpoch } from '../store/run-metrics';
+import { configDifferences, formatSeconds, meanStdByEpoch } from '../store/run-metrics';
 import { Plot } from '../plots/plot';
 import { PLOT_COLORS } from '../plots/theme';
 import type { Trace } from '../plots/traces';
@@ -12,6 +12,13 @@ import type { TableColumn, TableRow } from '../export/table';
 type Group = Result<'runs.group'>;
 
 const fmt = (v: number | null | undefined) => (v == null || !Number.isFinite(v) ? '—' : v.toPrecision(4));
+/** Created to the last status change: queue and pauses included (the status file records no more). */
+function wallSeconds(r: RunSummary): number | null {
+  if (!r.updatedAt) return null;
+  const s = (Date.parse(r.updatedAt) - Date.parse(r.createdAt)) / 1000;
+  return Number.isFinite(s) && s >= 0 ? s : null;
+}
+
 const fmtMs = (g: { mean: number; std: number } | null | undefined) => (g ? `${g.mean.toPrecision(4)} ± ${g.std.toPrecision(2)}` : '—');
 
 function hexToRgba(hex: string, a: number): string {
@@ -140,11 +147,12 @@ export function RunsView() {
     { key: 'bestEpoch', label: 'Best epoch', align: 'r' },
     { key: 'diff', label: 'Configuration differences' },
     { key: 'created', label: 'Created' },
+    { key: 'wall', label: 'Wall time (s)', align: 'r', digits: 3 },
   ];
   const tableRows: TableRow[] = ordered.map((o) =>
     o.kind === 'group'
-      ? { name: `${o.name} (${o.members.length} seeds)`, group: o.name, state: '', epochs: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', created: '' }
-      : { name: o.run.name, group: o.run.group ?? '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', created: o.run.createdAt.replace('T', ' ').slice(0, 19) },
+      ? { name: `${o.name} (${o.members.length} seeds)`, group: o.name, state: '', epochs: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', created: '', wall: null }
+      : { name: o.run.name, group: o.run.group ?? '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', created: o.run.createdAt.replace('T', ' ').slice(0, 19), wall: wallSeconds(o.run) },
   );
 
   const remove = async (id: string) => {
@@ -197,6 +205,7 @@ export function RunsView() {
                         <td />
                         <td />
                         <td />
+                        <td />
                       </tr>
                     );
                   }
@@ -214,6 +223,7 @@ export function RunsView() {
                       <td className="num">{r.bestEpoch ?? '—'}</td>
                       <td className="small">{String(row.diff) || '—'}</td>
                       <td className="small">{String(row.created)}</td>
+                      <td className="num small">{row.wall == null ? '—' : formatSeconds(row.wall as number)}</td>
                       <td>
                         <div className="row wrap">
                           {canResume && <button onClick={() => control(r.id, 'resume')} aria-label={`Resume ${r.name}`}>Resume</button>}
