@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ArrayEntry, DatasetManifest, PipelineOptions, PreparedDataset, PreparedSplit, SplitName } from './dataset';
-import { writeFileAtomic } from './formats/atomic';
+import { writeFileAtomic } from '../util/atomic-file';
 import { DataError } from './formats/errors';
 import { encodeNpy, NpyFile } from './formats/npy';
 import type { NdArray } from './ndarray';

@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PreparedDataset, SplitName } from './dataset';
-import { writeFileAtomic } from './formats/atomic';
+import { writeFileAtomic } from '../util/atomic-file';
 import { DataError } from './formats/errors';
 import { writeMat73 } from './formats/mat73';
 import { writeNpy } from './formats/npy';

@@ -8,7 +8,7 @@
 // checkpoint (the new one or the previous one).
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic, writeJsonAtomic } from './atomic-file';
+import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
 import { readSafetensorsFile, serializeSafetensors, stateDict, toFloat32, type F32Entry } from './safetensors';
 import type { NeuralOperator } from '../model/types';
 

@@ -9,7 +9,7 @@
 import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { writeFileAtomic, writeJsonAtomic } from './atomic-file';
+import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
 import { readCheckpointState } from './checkpoint';
 
 export type RunState = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'stopped' | 'interrupted';

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError, EXPORT_MAX_BYTES } from '../api/contract';
-import { writeFileAtomic } from '../runs/atomic-file';
+import { writeFileAtomic } from '../util/atomic-file';
 
 /** The file types an export may have, with the extension each gets. */
 export const EXPORT_TYPES: Record<string, string> = {

@@ -6,7 +6,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { TrainConfig } from '../api/contract';
 import type { RunHandle, RunState } from '../runs/run-store';
-import { writeJsonAtomic } from '../runs/atomic-file';
+import { writeJsonAtomic } from '../util/atomic-file';
 import { loadCheckpoint, saveCheckpoint, type CheckpointState } from '../runs/checkpoint';
 import { loadStateDict } from '../runs/safetensors';
 import { Trainer, NonFiniteError, type EpochRecord, type StepRecord } from './trainer';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { writeJsonAtomic } from '../runs/atomic-file';
+import { writeJsonAtomic } from '../util/atomic-file';
 
 export interface Settings {
   lastWorkspace?: string;

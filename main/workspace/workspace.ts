@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { writeJsonAtomic } from '../runs/atomic-file';
+import { writeJsonAtomic } from '../util/atomic-file';
 import { RunStore } from '../runs/run-store';
 import type { WorkspaceSummary } from '../api/contract';
 

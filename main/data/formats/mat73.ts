@@ -7,7 +7,7 @@ import type { Dataset, File as H5File } from 'h5wasm/node';
 import type { DType, NdArray, TypedArray } from '../ndarray';
 import { ndarray } from '../ndarray';
 import { allocTyped, cToFortran, checkedSize, fortranToC } from './bytes';
-import { commitTemp, tempSibling } from './atomic';
+import { commitTemp, tempSibling } from '../../util/atomic-file';
 import { DataError } from './errors';
 import { checkDatasetSize, guard, h5dtype, h5lib, isWasmAbort, listDatasets, openH5, readBlock, type H5 } from './h5';
 import { DTYPE_BYTES, type DataFile, type VariableInfo } from './types';

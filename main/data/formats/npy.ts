@@ -4,7 +4,7 @@
 import type { DType, NdArray, TypedArray } from '../ndarray';
 import { ndarray } from '../ndarray';
 import { RandomAccessFile, checkedSize, fortranToC, typedFromBytes } from './bytes';
-import { writeFileAtomic } from './atomic';
+import { writeFileAtomic } from '../../util/atomic-file';
 import { DataError } from './errors';
 import { DTYPE_BYTES, type DataFile, type VariableInfo } from './types';
 

@@ -1,6 +1,7 @@
 // Atomic file writes: write to a temporary sibling, fsync, rename over the target, fsync the folder,
-// so a crash never leaves a half-written array or manifest behind.
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+// so a crash never leaves a half-written array, manifest, checkpoint or setting behind.
+// Shared by the data store, the run store and the hosts.
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 export function tempSibling(path: string): string {
@@ -18,6 +19,7 @@ function fsyncDir(dir: string): void {
 
 /** Writes `parts` in order to `path` atomically. */
 export function writeFileAtomic(path: string, parts: Iterable<Uint8Array> | Uint8Array | string): void {
+  mkdirSync(dirname(path), { recursive: true });
   const tmp = tempSibling(path);
   const fd = openSync(tmp, 'w');
   try {
@@ -45,4 +47,9 @@ export function commitTemp(tmp: string, path: string): void {
     throw err;
   }
   fsyncDir(dirname(path));
+}
+
+/** JSON (pretty, newline-terminated) written atomically. */
+export function writeJsonAtomic(path: string, value: unknown): void {
+  writeFileAtomic(path, JSON.stringify(value, null, 2) + '\n');
 }
