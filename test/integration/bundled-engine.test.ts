@@ -10,6 +10,7 @@ import type { FromEngine, ToEngine } from '../../main/engine/protocol';
 import type { JobSummary, WorkbenchEvent } from '../../main/api/contract';
 import { tempDir, isolateConfig } from '../helpers/env';
 import { ROOT } from '../helpers/host';
+import { waitFor } from '../helpers/wait';
 
 const bundleLauncher: EngineLauncher = () => {
   const child = fork(`${ROOT}dist/engine/engine-process.js`, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -38,18 +39,6 @@ after(async () => {
   restore();
 });
 
-function waitFor<T>(pred: () => T | undefined, ms: number, what: string): Promise<T> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      const v = pred();
-      if (v) return resolve(v);
-      if (Date.now() - t0 > ms) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 20);
-    };
-    tick();
-  });
-}
 
 test('the bundled engine starts without tsx, generates a dataset and trains a run', { timeout: 240_000 }, async () => {
   const info = (await service.call('engine.info', {})) as { backend: { active: string } };

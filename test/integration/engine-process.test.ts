@@ -5,6 +5,7 @@ import { WorkbenchService } from '../../main/services/workbench-service';
 import { forkLauncher } from '../../main/services/engine-launcher';
 import type { JobSummary, WorkbenchEvent } from '../../main/api/contract';
 import { tempDir, isolateConfig } from '../helpers/env';
+import { waitFor } from '../helpers/wait';
 
 const restore = isolateConfig();
 const ws = tempDir();
@@ -17,18 +18,6 @@ after(async () => {
   restore();
 });
 
-function waitFor<T>(pred: () => T | undefined, ms = 60_000): Promise<T> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      const v = pred();
-      if (v) return resolve(v);
-      if (Date.now() - t0 > ms) return reject(new Error('timed out waiting'));
-      setTimeout(tick, 10);
-    };
-    tick();
-  });
-}
 
 const lastJob = (id: string) => [...events].reverse().find((e): e is Extract<WorkbenchEvent, { type: 'job' }> => e.type === 'job' && e.job.id === id)?.job;
 

@@ -9,6 +9,7 @@ import { WorkbenchService } from '../../../main/services/workbench-service';
 import { forkLauncher } from '../../../main/services/engine-launcher';
 import type { EvaluationResult, JobSummary, RunSummary, StepMetrics, WorkbenchEvent } from '../../../main/api/contract';
 import { tempDir, isolateConfig } from '../../helpers/env';
+import { waitFor } from '../../helpers/wait';
 
 const prevBackend = process.env.LINO_BACKEND;
 process.env.LINO_BACKEND = 'cpu'; // bit-stable and available everywhere
@@ -28,18 +29,6 @@ after(async () => {
   else process.env.LINO_BACKEND = prevBackend;
 });
 
-function waitFor<T>(pred: () => T | undefined | false, ms = 120_000, what = 'condition'): Promise<T> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      const v = pred();
-      if (v) return resolve(v);
-      if (Date.now() - t0 > ms) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 20);
-    };
-    tick();
-  });
-}
 
 const runEnd = (runId: string, from = 0) =>
   waitFor(() => events.slice(from).find((x) => x.e.type === 'run' && x.e.runId === runId && ['done', 'failed', 'stopped'].includes(x.e.state))?.e as Extract<WorkbenchEvent, { type: 'run' }> | undefined, 180_000, `run ${runId} to end`);
