@@ -27,7 +27,7 @@ export const EngineInfo = z.object({
 });
 export type EngineInfo = z.infer<typeof EngineInfo>;
 
-export const JobKind = z.enum(['selftest', 'train', 'evaluate', 'generate']);
+export const JobKind = z.enum(['selftest', 'train', 'evaluate', 'generate', 'import']);
 export type JobKind = z.infer<typeof JobKind>;
 
 export const JobState = z.enum(['queued', 'running', 'done', 'failed', 'cancelled']);
@@ -412,6 +412,30 @@ export const methods = {
         samples: z.number().int().min(2).max(1_000_000).optional(),
         resolution: z.number().int().min(8).max(65536).optional(),
         seed: z.number().int().min(0).optional(),
+      })
+      .strict(),
+    result: JobSummary,
+  },
+  /** The variables of a data file the user chose (format detected by magic bytes), before loading anything. */
+  'datasets.inspect': {
+    params: z.object({ file: FileRef }).strict(),
+    result: z.object({
+      name: z.string(),
+      format: z.string(),
+      variables: z.array(z.object({ name: z.string(), shape: z.array(z.number()), dtype: z.string(), bytes: z.number(), unsupported: z.string().optional() })),
+    }),
+  },
+  /** Prepare a chosen file into the workspace's dataset store (an 'import' job): input variables -> target. */
+  'datasets.import': {
+    params: z
+      .object({
+        file: FileRef,
+        benchmark: z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil', 'custom']),
+        input: z.array(z.string().min(1).max(256)).max(8),
+        target: z.string().min(1).max(256),
+        train: z.number().int().min(1).optional(),
+        val: z.number().int().min(0).optional(),
+        resolution: z.number().int().min(2).max(65536).optional(),
       })
       .strict(),
     result: JobSummary,

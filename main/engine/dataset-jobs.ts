@@ -8,6 +8,11 @@ import { DatasetStore } from '../data/dataset-store';
 import { decodeValues, type PreparedDataset, type SplitName } from '../data/dataset';
 import { pipelineOptions } from '../train/data-source';
 import type { JobContext } from './jobs';
+import { inspectDataFile } from '../data/formats/index';
+import { releaseOptions } from '../data/pipeline';
+import type { PipelineOptions } from '../data/dataset';
+import type { CountSplit } from '../data/stages/split';
+import { basename } from 'node:path';
 
 export function datasetPresets() {
   return (Object.keys(PRESETS) as BenchmarkName[]).map((benchmark) => ({
@@ -88,4 +93,41 @@ export async function datasetSample(p: { workspace: string; id: string; split: S
       normalized: m.normalization.applied,
     },
   };
+}
+
+/** The file browser's listing of a chosen file: variables with shape, dtype and size, nothing loaded. */
+export async function datasetInspect(p: { path: string }) {
+  const r = await inspectDataFile(p.path);
+  return { name: basename(p.path), format: r.format, variables: r.variables.map((v) => ({ ...v, shape: [...v.shape] })) };
+}
+
+export function importLabel(p: Record<string, unknown>): string {
+  return `Import ${basename(String(p.path ?? ''))} (${String(p.benchmark)})`;
+}
+
+/** A chosen file through the pipeline into the dataset store, with the user's variable mapping. */
+export async function runImport(params: Record<string, unknown>, ctx: JobContext) {
+  const workspace = String(params.workspace ?? '');
+  const path = String(params.path ?? '');
+  if (!workspace || !path) throw new ApiError('import: no workspace or file given', 'invalid_params', { field: workspace ? 'file' : 'workspace' });
+  const benchmark = params.benchmark as PipelineOptions['benchmark'];
+  const input = params.input as string[];
+  const target = String(params.target);
+  ctx.progress(0.02, 'reading the file listing');
+  const listing = await inspectDataFile(path);
+  const first = listing.variables.find((v) => v.name === target);
+  if (!first) throw new ApiError(`${path}: variable '${target}' not found (the file has ${listing.variables.map((v) => v.name).join(', ')})`, 'invalid_params', { field: 'target', file: path });
+  const opts = releaseOptions(benchmark, first.shape[0] ?? 0);
+  if (params.train !== undefined || params.val !== undefined) {
+    const counts = opts.split as CountSplit; // releaseOptions always gives counts
+    opts.split = { ...counts, train: Number(params.train ?? counts.train), val: Number(params.val ?? counts.val) };
+  }
+  if (params.resolution !== undefined) opts.resolution = Number(params.resolution);
+  if (ctx.signal.aborted) throw new Error('cancelled');
+  ctx.progress(0.05, 'splitting, resizing, normalizing and storing');
+  const { dataset, cached } = await new DatasetStore(workspace).prepare({ kind: 'file', path, input, target }, opts, {
+    onProgress: (pr) => ctx.progress(0.05 + (0.9 * pr.done) / Math.max(1, pr.total), pr.stage),
+  });
+  const m = dataset.manifest;
+  return { id: m.id, cached, counts: m.counts, grid: m.grid, xChannels: m.xChannels, yChannels: m.yChannels };
 }

@@ -6,7 +6,7 @@ import { JobQueue } from './jobs';
 import { initBackend, tf } from './tf-runtime';
 import { runSelfTest } from './selftest-job';
 import { modelEstimate } from './model-estimate';
-import { datasetPresets, datasetSample, generateLabel, runGenerate } from './dataset-jobs';
+import { datasetInspect, datasetPresets, datasetSample, generateLabel, importLabel, runGenerate, runImport } from './dataset-jobs';
 import { TrainingJobs } from './train-jobs';
 import { RunStore } from '../runs/run-store';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ export function startEngine(parent: ParentChannel): void {
     run: runSelfTest,
   });
   jobs.register('generate', { label: generateLabel, run: runGenerate });
+  jobs.register('import', { label: importLabel, run: runImport });
 
   const training = new TrainingJobs(jobs, (event) => parent.send({ type: 'event', event }));
 
@@ -49,6 +50,9 @@ export function startEngine(parent: ParentChannel): void {
     // The host adds `workspace` to these (ENGINE_WORKSPACE_METHODS).
     'datasets.generate': (p: Record<string, unknown>) => jobs.start('generate', p),
     'datasets.sample': datasetSample,
+    // The host resolves the user's file reference to `path` for these two.
+    'datasets.inspect': datasetInspect,
+    'datasets.import': (p: Record<string, unknown>) => jobs.start('import', p),
     // Training: the host adds `workspace` (its open workspace folder) to each call.
     'train.start': async (p: { workspace: string; runId: string }) => {
       await initBackend();

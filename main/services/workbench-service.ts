@@ -127,6 +127,11 @@ export class WorkbenchService {
     if (method === 'jobs.cancel') return this.cancelJob(params.id);
     if (ENGINE_METHODS.includes(method)) return this.engine.call(method, params);
     if (ENGINE_WORKSPACE_METHODS.includes(method)) return this.engine.call(method, { ...params, workspace: this.workspace.path });
+    if (method === 'datasets.inspect' || method === 'datasets.import') {
+      // The engine gets the path behind the user's file reference, never one the renderer made up.
+      const { file, ...rest } = params as { file: string };
+      return this.engine.call(method, { ...rest, path: this.refs.resolve(file), workspace: this.workspace.path });
+    }
     switch (method) {
       case 'runs.list':
         return this.runs().list();

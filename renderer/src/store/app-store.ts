@@ -116,7 +116,7 @@ export const useApp = create<AppState>((set, get) => ({
       const before = get().jobs[e.job.id]?.state;
       set((s) => ({ jobs: { ...s.jobs, [e.job.id]: e.job } }));
       // A finished generation adds a dataset: show it without a manual refresh.
-      if (e.job.kind === 'generate' && e.job.state === 'done' && before !== 'done') void get().refreshWorkspace();
+      if ((e.job.kind === 'generate' || e.job.kind === 'import') && e.job.state === 'done' && before !== 'done') void get().refreshWorkspace();
     }
     else if (e.type === 'engine') set({ engineStatus: { state: e.state, detail: e.detail } });
     else if (e.type === 'log' && e.level === 'error') get().reportError('engine', new Error(e.message));

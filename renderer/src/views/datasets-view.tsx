@@ -5,6 +5,7 @@ import type { DatasetSample, Result } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
 import { Plot } from '../plots/plot';
 import { heatmapTrace, lineTrace, type Trace } from '../plots/traces';
+import { OpenFileCard } from '../components/open-file-card';
 
 type Benchmark = 'darcy' | 'burgers' | 'navier-stokes' | 'airfoil';
 type Preset = 'tiny' | 'quick' | 'paper';
@@ -244,6 +245,7 @@ export function DatasetsView() {
       <h1 id="datasets-title">Datasets</h1>
       <div className="model-grid">
         <GenerateCard />
+        <OpenFileCard />
         <div className="card" role="region" aria-labelledby="ds-list-title">
           <h2 id="ds-list-title">In this workspace</h2>
           {datasets.length === 0 ? (

@@ -1,0 +1,152 @@
+// Open a data file (FNO .mat, .npy/.npz, PDEBench .h5, ...): list its variables before loading,
+// map them to input and target, and import it into the workspace's dataset store as a job.
+import { useId, useState } from 'react';
+import type { Result } from '../../../main/api/contract';
+import { useApp } from '../store/app-store';
+import { FileBrowser } from './file-browser';
+
+type Bench = 'darcy' | 'burgers' | 'navier-stokes' | 'airfoil' | 'custom';
+// The published files' names (main/data/pipeline.ts DEFAULT_VARIABLES), offered as defaults.
+const DEFAULTS: Record<Bench, { input: string[]; target: string } | null> = {
+  burgers: { input: ['a'], target: 'u' },
+  darcy: { input: ['coeff'], target: 'sol' },
+  'navier-stokes': { input: [], target: 'u' },
+  airfoil: { input: ['X', 'Y'], target: 'mach' },
+  custom: null,
+};
+
+export function OpenFileCard() {
+  const { api, host, jobs, reportError } = useApp();
+  const [browsing, setBrowsing] = useState(false);
+  const [file, setFile] = useState<{ ref: string; name: string } | null>(null);
+  const [listing, setListing] = useState<Result<'datasets.inspect'> | null>(null);
+  const [benchmark, setBenchmark] = useState<Bench>('darcy');
+  const [input, setInput] = useState<string[]>([]);
+  const [target, setTarget] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [jobId, setJobId] = useState<string | null>(null);
+  const id = useId();
+
+  const applyDefaults = (b: Bench, l: Result<'datasets.inspect'> | null) => {
+    const names = new Set(l?.variables.map((v) => v.name) ?? []);
+    const d = DEFAULTS[b];
+    setInput(d ? d.input.filter((n) => names.has(n)) : []);
+    setTarget(d && names.has(d.target) ? d.target : (l?.variables[0]?.name ?? ''));
+  };
+
+  const inspect = async (picked: { ref: string; name: string }) => {
+    setFile(picked);
+    setListing(null);
+    setError(null);
+    try {
+      const l = await api!.call('datasets.inspect', { file: picked.ref });
+      setListing(l);
+      applyDefaults(benchmark, l);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  const choose = async () => {
+    if (!api) return;
+    if (!host?.nativeDialogs) return setBrowsing(true);
+    try {
+      const picked = await api.call('files.pickOpen', { directory: false, title: 'Open a data file' });
+      if (picked) await inspect(picked);
+    } catch (e) {
+      reportError('opening a data file', e);
+    }
+  };
+
+  const startImport = async () => {
+    if (!api || !file) return;
+    setError(null);
+    try {
+      const job = await api.call('datasets.import', { file: file.ref, benchmark, input, target });
+      setJobId(job.id);
+    } catch (e) {
+      setError(`Could not import: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  const job = jobId ? jobs[jobId] : undefined;
+  return (
+    <div className="card" role="region" aria-labelledby={`${id}-t`} data-testid="open-file">
+      <h2 id={`${id}-t`}>Open a data file</h2>
+      <p className="muted">FNO .mat (v5 or v7.3), .npy / .npz, HDF5 (PDEBench), Geo-FNO airfoil folder.</p>
+      <button onClick={choose}>Choose a file…</button>
+      {browsing && (
+        <FileBrowser
+          title="Open a data file"
+          directory={false}
+          onCancel={() => setBrowsing(false)}
+          onPick={(e) => {
+            setBrowsing(false);
+            void inspect(e);
+          }}
+        />
+      )}
+      {error && <p className="error-message" role="alert">{error}</p>}
+      {file && listing && (
+        <>
+          <p>
+            <strong>{listing.name}</strong> — {listing.format}
+          </p>
+          <table className="stats-table" data-testid="file-variables">
+            <thead>
+              <tr><th scope="col">Variable</th><th scope="col">Shape</th><th scope="col">dtype</th><th scope="col">Size</th><th scope="col">Input</th></tr>
+            </thead>
+            <tbody>
+              {listing.variables.map((v) => (
+                <tr key={v.name}>
+                  <td>{v.name}</td>
+                  <td>[{v.shape.join(', ')}]</td>
+                  <td>{v.dtype}</td>
+                  <td>{(v.bytes / 1024 / 1024).toFixed(2)} MiB</td>
+                  <td>
+                    {v.unsupported ? (
+                      <span className="muted">{v.unsupported}</span>
+                    ) : (
+                      <input
+                        type="checkbox"
+                        aria-label={`use ${v.name} as an input`}
+                        checked={input.includes(v.name)}
+                        onChange={(e) => setInput(e.target.checked ? [...input, v.name] : input.filter((n) => n !== v.name))}
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div className="row">
+            <label>
+              Benchmark{' '}
+              <select value={benchmark} onChange={(e) => { const b = e.target.value as Bench; setBenchmark(b); applyDefaults(b, listing); }}>
+                <option value="darcy">Darcy</option>
+                <option value="burgers">Burgers</option>
+                <option value="navier-stokes">Navier–Stokes</option>
+                <option value="airfoil">Airfoil</option>
+                <option value="custom">Other</option>
+              </select>
+            </label>
+            <label>
+              Target{' '}
+              <select value={target} onChange={(e) => setTarget(e.target.value)}>
+                {listing.variables.filter((v) => !v.unsupported).map((v) => <option key={v.name} value={v.name}>{v.name}</option>)}
+              </select>
+            </label>
+            <button onClick={startImport} disabled={!target} data-testid="import-file">Import</button>
+          </div>
+        </>
+      )}
+      {job && (
+        <p data-testid={`import-${job.state}`}>
+          {job.label}: {job.state}
+          {job.state === 'running' && ` ${Math.round(job.progress * 100)}%`}
+          {job.error && <span className="error-message"> {job.error}</span>}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+// The Datasets view opens a real FNO-style .mat file through the in-app file browser, lists its
+// variables before loading, imports it with the default mapping and lists the new dataset.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startTestHost, ensureRendererBuilt, ROOT, type TestHost } from '../helpers/host';
+import { chromiumSkipReason, launchChromium } from '../helpers/chromium';
+import { assertAccessible } from '../helpers/axe';
+
+const skip = chromiumSkipReason();
+if (skip) console.log(`# skipping browser tests: ${skip}`);
+
+let t: TestHost;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+before(async () => {
+  if (skip) return;
+  ensureRendererBuilt();
+  t = await startTestHost();
+  copyFileSync(`${ROOT}test/fixtures/data/darcy_v5.mat`, join(t.home, 'darcy_421.mat'));
+  browser = await launchChromium();
+});
+after(async () => {
+  if (skip) return;
+  await browser.close();
+  await t.stop();
+});
+
+test('open a .mat file, see its variables, import it as a dataset', { skip, timeout: 120_000 }, async () => {
+  const page = await browser.context.newPage();
+  await page.goto(t.host.url);
+  await page.getByRole('button', { name: 'Datasets' }).click();
+  const card = page.getByTestId('open-file');
+  await card.getByRole('button', { name: 'Choose a file…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Open a data file' });
+  await dialog.getByRole('combobox').selectOption('home');
+  await dialog.getByRole('button', { name: /darcy_421\.mat/ }).click();
+  const table = card.getByTestId('file-variables');
+  await table.waitFor();
+  const text = (await table.textContent()) ?? '';
+  assert.match(text, /coeff\[5, 9, 9\]float64/);
+  assert.match(text, /sol\[5, 9, 9\]float32/);
+  // Darcy's defaults: coeff is the input, sol the target.
+  assert.equal(await card.getByRole('checkbox', { name: 'use coeff as an input' }).isChecked(), true);
+  assert.equal(await card.getByRole('checkbox', { name: 'use sol as an input' }).isChecked(), false);
+  await assertAccessible(page, 'datasets view with a file listing');
+  await card.getByTestId('import-file').click();
+  await card.getByTestId('import-done').waitFor({ timeout: 60_000 });
+  await page.getByTestId('datasets-list').waitFor({ timeout: 10_000 });
+  await page.close();
+});
