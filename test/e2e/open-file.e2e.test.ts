@@ -1,34 +1,19 @@
 // The Datasets view opens a real FNO-style .mat file through the in-app file browser, lists its
 // variables before loading, imports it with the default mapping and lists the new dataset.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestHost, ensureRendererBuilt, ROOT, type TestHost } from '../helpers/host';
-import { chromiumSkipReason, launchChromium } from '../helpers/chromium';
+import { ROOT } from '../helpers/host';
+import { browserSuite } from '../helpers/browser-suite';
 import { assertAccessible } from '../helpers/axe';
 
-const skip = chromiumSkipReason();
-if (skip) console.log(`# skipping browser tests: ${skip}`);
-
-let t: TestHost;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-before(async () => {
-  if (skip) return;
-  ensureRendererBuilt();
-  t = await startTestHost();
-  copyFileSync(`${ROOT}test/fixtures/data/darcy_v5.mat`, join(t.home, 'darcy_421.mat'));
-  browser = await launchChromium();
-});
-after(async () => {
-  if (skip) return;
-  await browser.close();
-  await t.stop();
-});
+const suite = browserSuite((host) => copyFileSync(`${ROOT}test/fixtures/data/darcy_v5.mat`, join(host.home, 'darcy_421.mat')));
+const skip = suite.skip;
 
 test('open a .mat file, see its variables, import it as a dataset', { skip, timeout: 120_000 }, async () => {
-  const page = await browser.context.newPage();
-  await page.goto(t.host.url);
+  const page = await suite.browser.context.newPage();
+  await page.goto(suite.host.host.url);
   await page.getByRole('button', { name: 'Datasets' }).click();
   const card = page.getByTestId('open-file');
   await card.getByRole('button', { name: 'Choose a file…' }).click();

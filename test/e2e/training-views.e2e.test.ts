@@ -3,43 +3,25 @@
 // curve points arrive, pause/resume and stop, the Gates view's α heatmap for that run, the Runs
 // view's table exported to LaTeX, the Workspace quick start card, and axe audits of these views.
 // Screenshots: test-results/screenshots/training.png and gates.png (shown in the README).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { startTestHost, ensureRendererBuilt, ROOT, type TestHost } from '../helpers/host';
-import { chromiumSkipReason, launchChromium } from '../helpers/chromium';
+import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { assertAccessible } from '../helpers/axe';
 
-const skip = chromiumSkipReason();
-if (skip) console.log(`# skipping browser tests: ${skip}`);
-const SHOTS = `${ROOT}test-results/screenshots`;
-
-let t: TestHost;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-
-before(async () => {
-  if (skip) return;
-  ensureRendererBuilt();
-  mkdirSync(SHOTS, { recursive: true });
-  t = await startTestHost();
-  browser = await launchChromium();
-});
-after(async () => {
-  if (skip) return;
-  await browser.close();
-  await t.stop();
-});
+const suite = browserSuite();
+const skip = suite.skip;
 
 async function openPage(): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.context.newPage();
+  const page = await suite.browser.context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()} (${m.location().url})`);
   });
-  await page.goto(t.host.url);
+  await page.goto(suite.host.host.url);
   await page.getByTestId('engine-backend').waitFor({ timeout: 60_000 });
   return { page, problems };
 }
@@ -71,7 +53,7 @@ test('quick start: on an empty workspace one click generates tiny Darcy ("fast")
   assert.match((await page.getByTestId('run-picker').locator('option:checked').textContent()) ?? '', /^Quick start: Darcy tiny/);
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('[data-testid="loss-plot"] .js-plotly-plot')?.data?.[1]?.x?.length ?? 0) >= 1, undefined, { timeout: 90_000 });
   await page.getByTestId('run-state').filter({ hasText: /^done$/ }).waitFor({ timeout: 90_000 });
-  const [run] = (await t.service.call('runs.list', {})) as { name: string; state: string; epochsDone: number }[];
+  const [run] = (await suite.host.service.call('runs.list', {})) as { name: string; state: string; epochsDone: number }[];
   assert.deepEqual([run!.name, run!.state, run!.epochsDone], ['Quick start: Darcy tiny', 'done', 3]);
   // The card is for newcomers: gone once the workspace has a run.
   await goto(page, 'Workspace');
@@ -123,7 +105,7 @@ test('training view: start a tiny LiNO on tiny Darcy for two epochs, curve point
   assert.match((await page.getByTestId('stat-memory').textContent()) ?? '', /iB peak RSS/);
   assert.match((await page.getByTestId('stat-throughput').textContent()) ?? '', /^\d+(\.\d)?$/);
   // Every step the engine stored is drawn (history and live merged without gaps or duplicates).
-  const stored = (await t.service.call('runs.metrics', { id: runId, type: 'step' })) as { records: { step: number }[] };
+  const stored = (await suite.host.service.call('runs.metrics', { id: runId, type: 'step' })) as { records: { step: number }[] };
   assert.deepEqual((await plotData(page, 'loss-plot'))![1]!.x, stored.records.map((r) => r.step));
   await assertAccessible(page, 'Training view');
   await page.screenshot({ path: `${SHOTS}/training.png` });
@@ -135,7 +117,7 @@ test('training view: start a tiny LiNO on tiny Darcy for two epochs, curve point
   assert.equal(heat.type, 'heatmap');
   assert.deepEqual(heat.x, [1, 2]);
   assert.deepEqual(heat.y, ['block 1 · reflection', 'block 1 · refraction', 'block 1 · scattering', 'block 2 · reflection', 'block 2 · refraction', 'block 2 · scattering']);
-  const storedEpochs = ((await t.service.call('runs.metrics', { id: runId, type: 'epoch' })) as { records: unknown }).records as { blocks: { alphaMean: number[] }[] }[];
+  const storedEpochs = ((await suite.host.service.call('runs.metrics', { id: runId, type: 'epoch' })) as { records: unknown }).records as { blocks: { alphaMean: number[] }[] }[];
   assert.ok(Math.abs((heat.z![4]![1] as number) - storedEpochs[1]!.blocks[1]!.alphaMean[1]!) < 1e-12, 'cell = stored mean α');
   const bars = (await plotData(page, 'alpha-bars'))!;
   assert.deepEqual(bars.map((b) => b.name), ['reflection', 'refraction', 'scattering']);
@@ -154,7 +136,7 @@ test('training view: reopening loads the history with runs.metrics; pause, resum
   await page.getByTestId('field-depth').fill('1');
   await goto(page, 'Training');
   await page.getByTestId('run-picker').selectOption(runId);
-  const stored = (await t.service.call('runs.metrics', { id: runId, type: 'step' })) as { records: { step: number }[] };
+  const stored = (await suite.host.service.call('runs.metrics', { id: runId, type: 'step' })) as { records: { step: number }[] };
   await page.getByTestId('curve-points').filter({ hasText: new RegExp(`^${stored.records.length} steps, 2 epochs recorded$`) }).waitFor({ timeout: 30_000 });
 
   // A longer run to pause, resume and stop while it trains.
@@ -167,12 +149,12 @@ test('training view: reopening loads the history with runs.metrics; pause, resum
   const pauseId = await page.getByTestId('run-picker').inputValue();
   // Whatever fails below, a 300-epoch run must not hold the engine's queue for the next tests.
   tc.after(async () => {
-    const r = ((await t.service.call('runs.list', {})) as { id: string; state: string }[]).find((x) => x.id === pauseId);
-    if (r && ['running', 'paused', 'queued'].includes(r.state)) await t.service.call('train.stop', { id: pauseId });
+    const r = ((await suite.host.service.call('runs.list', {})) as { id: string; state: string }[]).find((x) => x.id === pauseId);
+    if (r && ['running', 'paused', 'queued'].includes(r.state)) await suite.host.service.call('train.stop', { id: pauseId });
   });
   const state = page.getByTestId('run-state');
   const why = async (e: Error) => {
-    throw new Error(`${e.message}\nshown: ${await state.textContent()}\nruns: ${JSON.stringify(await t.service.call('runs.list', {}))}`);
+    throw new Error(`${e.message}\nshown: ${await state.textContent()}\nruns: ${JSON.stringify(await suite.host.service.call('runs.list', {}))}`);
   };
   await state.filter({ hasText: /^running$/ }).waitFor({ timeout: 60_000 }).catch(why);
   const steps = () => page.evaluate(() => (globalThis as any).document.querySelector('[data-testid="loss-plot"] .js-plotly-plot')?.data?.[1]?.x?.length ?? 0);
@@ -197,7 +179,7 @@ test('training view: reopening loads the history with runs.metrics; pause, resum
 test('runs view: table with config differences, a seed group as mean ± std with a ±1 std band, overlay, LaTeX export, resume a stopped run, delete with confirmation', { skip: skip || undefined, timeout: 150_000 }, async (tc) => {
   if (!runId) return tc.skip('the first test did not create a run');
   // A seed group of two tiny runs, started through the same API the views use.
-  const r = (await t.service.call('train.start', {
+  const r = (await suite.host.service.call('train.start', {
     config: { name: 'e2e group', group: 'e2e-g', data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny' }, model: { width: 4, depth: 1 }, epochs: 2, batchSize: 2 },
     seeds: 2,
   })) as { group: { runId: string }[] };
@@ -213,7 +195,7 @@ test('runs view: table with config differences, a seed group as mean ± std with
   // Both seeds finished (the statistics change as each one ends), then the row shows the group's mean ± std.
   let g: { runs: { state: string }[]; valRelL2: { mean: number; std: number } } | null = null;
   for (const t0 = Date.now(); Date.now() - t0 < 120_000; await new Promise((res) => setTimeout(res, 500))) {
-    g = (await t.service.call('runs.group', { group: 'e2e-g' })) as typeof g;
+    g = (await suite.host.service.call('runs.group', { group: 'e2e-g' })) as typeof g;
     if (g!.runs.length === 2 && g!.runs.every((x) => x.state === 'done')) break;
   }
   assert.ok(g!.runs.every((x) => x.state === 'done'), `group runs: ${JSON.stringify(g!.runs)}`);
@@ -232,7 +214,7 @@ test('runs view: table with config differences, a seed group as mean ± std with
   await page.screenshot({ path: `${SHOTS}/runs.png` });
 
   // The table to LaTeX (booktabs).
-  const exportsDir = join(t.workspace, 'exports');
+  const exportsDir = join(suite.host.workspace, 'exports');
   const known = new Set(readdirSync(exportsDir));
   await page.getByRole('button', { name: 'Export Runs as LaTeX' }).click();
   await page.getByTestId('table-export-status').filter({ hasText: /Saved exports\/runs-.*\.tex$/ }).waitFor({ timeout: 30_000 });
@@ -242,27 +224,27 @@ test('runs view: table with config differences, a seed group as mean ± std with
   assert.match(tex, /^e2e-g \(2 seeds\) & e2e-g &  & -- & [\d.]+ \$\\pm\$ [\d.e-]+ & -- /m);
 
   // Delete with confirmation: nothing happens until confirmed.
-  const stopped = ((await t.service.call('runs.list', {})) as { id: string; name: string }[]).find((x) => x.name === 'e2e pause');
+  const stopped = ((await suite.host.service.call('runs.list', {})) as { id: string; name: string }[]).find((x) => x.name === 'e2e pause');
   if (stopped) {
     const srow = table.getByTestId(`run-row-${stopped.id}`);
     // Resume from the table: it continues from checkpoints/last (then it is stopped again to delete it).
-    const epochsBefore = ((await t.service.call('runs.list', {})) as { id: string; epochsDone: number }[]).find((x) => x.id === stopped.id)!.epochsDone;
+    const epochsBefore = ((await suite.host.service.call('runs.list', {})) as { id: string; epochsDone: number }[]).find((x) => x.id === stopped.id)!.epochsDone;
     await srow.getByRole('button', { name: 'Resume e2e pause' }).click();
     await srow.locator('.state').filter({ hasText: /^running$/ }).waitFor({ timeout: 60_000 });
     await srow.getByRole('button', { name: 'Delete e2e pause' }).and(page.locator('[disabled]')).waitFor();
-    const stopAnswer = await t.service.call('train.stop', { id: stopped.id });
+    const stopAnswer = await suite.host.service.call('train.stop', { id: stopped.id });
     await srow.locator('.state').filter({ hasText: /^stopped$/ }).waitFor({ timeout: 60_000 }).catch(async (e) => {
-      throw new Error(`${e.message}\nstop answered ${JSON.stringify(stopAnswer)}; shown: ${await srow.locator('.state').textContent()}; engine: ${JSON.stringify(((await t.service.call('runs.list', {})) as { id: string }[]).find((x) => x.id === stopped.id))}`);
+      throw new Error(`${e.message}\nstop answered ${JSON.stringify(stopAnswer)}; shown: ${await srow.locator('.state').textContent()}; engine: ${JSON.stringify(((await suite.host.service.call('runs.list', {})) as { id: string }[]).find((x) => x.id === stopped.id))}`);
     });
-    const epochsAfter = ((await t.service.call('runs.list', {})) as { id: string; epochsDone: number }[]).find((x) => x.id === stopped.id)!.epochsDone;
+    const epochsAfter = ((await suite.host.service.call('runs.list', {})) as { id: string; epochsDone: number }[]).find((x) => x.id === stopped.id)!.epochsDone;
     assert.ok(epochsAfter >= epochsBefore, `resumed from its checkpoint (${epochsBefore} -> ${epochsAfter} epochs)`);
     await srow.getByRole('button', { name: 'Delete e2e pause' }).click();
     await srow.getByRole('button', { name: 'Keep' }).click();
-    assert.ok(((await t.service.call('runs.list', {})) as { id: string }[]).some((x) => x.id === stopped.id), 'kept');
+    assert.ok(((await suite.host.service.call('runs.list', {})) as { id: string }[]).some((x) => x.id === stopped.id), 'kept');
     await srow.getByRole('button', { name: 'Delete e2e pause' }).click();
     await srow.getByTestId('confirm-delete').click();
     await srow.waitFor({ state: 'detached', timeout: 30_000 });
-    assert.ok(!((await t.service.call('runs.list', {})) as { id: string }[]).some((x) => x.id === stopped.id), 'deleted');
+    assert.ok(!((await suite.host.service.call('runs.list', {})) as { id: string }[]).some((x) => x.id === stopped.id), 'deleted');
   } else tc.diagnostic('no stopped run to delete (the pause test did not run)');
 
   // The training views with data, in the dark theme too, fit 1366 px and pass axe.

@@ -1,36 +1,18 @@
 // End to end: the built renderer in Debian's Chromium, against browser mode with the real engine.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { startTestHost, ensureRendererBuilt, ROOT, type TestHost } from '../helpers/host';
-import { chromiumSkipReason, launchChromium } from '../helpers/chromium';
+import { browserSuite, SHOTS as ARTIFACTS } from '../helpers/browser-suite';
 
-const skip = chromiumSkipReason();
-if (skip) console.log(`# skipping browser tests: ${skip}`);
-const ARTIFACTS = `${ROOT}test-results/screenshots`;
-
-let t: TestHost;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-before(async () => {
-  if (skip) return;
-  ensureRendererBuilt();
-  mkdirSync(ARTIFACTS, { recursive: true });
-  t = await startTestHost();
-  browser = await launchChromium();
-});
-after(async () => {
-  if (skip) return;
-  await browser.close();
-  await t.stop();
-});
+const suite = browserSuite();
+const skip = suite.skip;
 
 test('opens the workbench on an empty workspace and shows the engine backend', { skip, timeout: 120_000 }, async () => {
-  const page = await browser.context.newPage();
+  const page = await suite.browser.context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(t.host.url);
+  await page.goto(suite.host.host.url);
   await page.getByRole('heading', { name: 'Workspace' }).waitFor();
-  assert.equal(await page.getByTestId('workspace-path').textContent(), t.workspace);
+  assert.equal(await page.getByTestId('workspace-path').textContent(), suite.host.workspace);
   await page.getByTestId('no-datasets').waitFor();
   await page.getByTestId('no-runs').waitFor();
   // The backend line comes from engine.info, answered by the forked engine process.
@@ -42,8 +24,8 @@ test('opens the workbench on an empty workspace and shows the engine backend', {
 });
 
 test('runs a computation in the engine through the API and shows the answer', { skip, timeout: 120_000 }, async () => {
-  const page = await browser.context.newPage();
-  await page.goto(t.host.url);
+  const page = await suite.browser.context.newPage();
+  await page.goto(suite.host.host.url);
   await page.getByTestId('selftest').click();
   const result = await page.getByTestId('selftest-result').textContent({ timeout: 60_000 });
   assert.match(result ?? '', /(wasm|cpu|tensorflow), λ = \d+\.\d{4}/);
@@ -51,8 +33,8 @@ test('runs a computation in the engine through the API and shows the answer', { 
 });
 
 test('the in-app file browser walks into a folder and opens it as the workspace', { skip, timeout: 60_000 }, async () => {
-  const page = await browser.context.newPage();
-  await page.goto(t.host.url);
+  const page = await suite.browser.context.newPage();
+  await page.goto(suite.host.host.url);
   await page.getByRole('button', { name: 'Open another workspace…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Choose a workspace folder' });
   await dialog.waitFor();
@@ -62,15 +44,15 @@ test('the in-app file browser walks into a folder and opens it as the workspace'
   // Choosing workspace/runs opens it as a workspace: the path shown changes to it.
   await page.waitForFunction(
     (p) => (globalThis as any).document.querySelector('[data-testid="workspace-path"]')?.textContent === p,
-    `${t.workspace}/runs`,
+    `${suite.host.workspace}/runs`,
   );
   await page.close();
 });
 
 test('a page without the token gets nothing', { skip, timeout: 60_000 }, async () => {
-  const page = await browser.context.newPage();
-  await browser.context.clearCookies();
-  const resp = await page.goto(`http://127.0.0.1:${t.host.port}/`);
+  const page = await suite.browser.context.newPage();
+  await suite.browser.context.clearCookies();
+  const resp = await page.goto(`http://127.0.0.1:${suite.host.host.port}/`);
   assert.equal(resp?.status(), 401);
   await page.close();
 });

@@ -55,7 +55,10 @@ export const useTraining = create<TrainingState>((set, get) => ({
       const asked = eventSeq;
       const runs = (await api().call('runs.list', {})).map((r) => {
         const ev = eventStates.get(r.id);
-        return ev && ev.seq > asked ? { ...r, state: ev.state } : r;
+        // Pause and resume are announced at once but reach status.json only at the next step
+        // boundary, so between running and paused the engine's last event is the fresher word.
+        const live = (s: string) => s === 'running' || s === 'paused';
+        return ev && (ev.seq > asked || (live(ev.state) && live(r.state))) ? { ...r, state: ev.state } : r;
       });
       runs.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
       set({ runs, runsLoaded: true });
