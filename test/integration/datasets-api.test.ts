@@ -1,25 +1,14 @@
 // datasets.presets / datasets.generate / datasets.sample through the service both hosts use, with
 // the real engine process and the real generators: a tiny Darcy set lands in the workspace's
 // dataset store, a sample reads back with its grid, a long generation cancels.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { WorkbenchService } from '../../main/services/workbench-service';
-import { forkLauncher } from '../../main/services/engine-launcher';
 import type { DatasetSample, JobSummary, WorkbenchEvent, WorkspaceSummary } from '../../main/api/contract';
-import { tempDir, isolateConfig } from '../helpers/env';
+import { engineService } from '../helpers/engine-service';
 
-const restore = isolateConfig();
-const ws = tempDir();
-const service = new WorkbenchService({ host: 'browser', launcher: forkLauncher, workspace: ws.path });
-const events: WorkbenchEvent[] = [];
-service.onEvent((e) => events.push(e));
-after(async () => {
-  await service.dispose();
-  ws.cleanup();
-  restore();
-});
+const { service, events, workspace } = engineService();
 
 const lastJob = (id: string) => [...events].reverse().find((e): e is Extract<WorkbenchEvent, { type: 'job' }> => e.type === 'job' && e.job.id === id)?.job;
 async function settled(id: string, ms = 60_000): Promise<JobSummary> {
@@ -47,7 +36,7 @@ test('a tiny Darcy set generates into the workspace and a sample reads back per 
   assert.equal(done.state, 'done', done.error);
   const r = done.result as { id: string; grid: number[]; counts: { train: number; val: number } };
   assert.deepEqual(r.grid, [29, 29]);
-  assert.ok(existsSync(join(ws.path, 'datasets', r.id, 'manifest.json')));
+  assert.ok(existsSync(join(workspace, 'datasets', r.id, 'manifest.json')));
   const summary = (await service.call('workspace.get', {})) as WorkspaceSummary;
   assert.ok(summary.datasets.some((d) => d.id === r.id));
   assert.ok(events.some((e) => e.type === 'job' && e.job.id === job.id && e.job.state === 'running' && e.job.progress > 0 && e.job.progress < 1), 'progress reported');

@@ -1,22 +1,13 @@
 // The real engine in a forked process, driven through the same service both hosts use.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WorkbenchService } from '../../main/services/workbench-service';
 import { forkLauncher } from '../../main/services/engine-launcher';
 import type { JobSummary, WorkbenchEvent } from '../../main/api/contract';
-import { tempDir, isolateConfig } from '../helpers/env';
 import { waitFor } from '../helpers/wait';
+import { engineService } from '../helpers/engine-service';
 
-const restore = isolateConfig();
-const ws = tempDir();
-const service = new WorkbenchService({ host: 'browser', launcher: forkLauncher, workspace: ws.path });
-const events: WorkbenchEvent[] = [];
-service.onEvent((e) => events.push(e));
-after(async () => {
-  await service.dispose();
-  ws.cleanup();
-  restore();
-});
+const { service, events, workspace } = engineService();
 
 
 const lastJob = (id: string) => [...events].reverse().find((e): e is Extract<WorkbenchEvent, { type: 'job' }> => e.type === 'job' && e.job.id === id)?.job;
@@ -75,7 +66,7 @@ test('an engine crash is reported, fails the calls in flight, and the next call 
 });
 
 test('a job that ignores cancel is killed with the engine after the grace period', async () => {
-  const svc = new WorkbenchService({ host: 'browser', launcher: forkLauncher, workspace: ws.path, cancelGraceMs: 500 });
+  const svc = new WorkbenchService({ host: 'browser', launcher: forkLauncher, workspace, cancelGraceMs: 500 });
   const seen: WorkbenchEvent[] = [];
   svc.onEvent((e) => seen.push(e));
   try {
