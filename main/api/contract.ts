@@ -279,12 +279,18 @@ export const EvaluationResult = z.object({
      * samples' physical fields, channels-last flattened per channel, row-major over `grid`.
      */
     fields: z.array(z.object({
-      which: z.enum(['best', 'median', 'worst']),
+      /** 'index': a sample asked for by `indices`. */
+      which: z.enum(['best', 'median', 'worst', 'index']),
       index: z.number(),
       relL2: z.number(),
+      relL2Decoded: z.number(),
+      /** Input channels (coordinates left out); autoregressive: the T_in history frames. */
       input: z.array(z.array(z.number())),
+      /** Target channels; autoregressive: one entry per rollout step. */
       reference: z.array(z.array(z.number())),
       prediction: z.array(z.array(z.number())),
+      /** Autoregressive: this trajectory's relL2 (decoded) at each rollout step. */
+      stepRelL2: z.array(z.number()).optional(),
     })).optional(),
   })),
 });
@@ -493,8 +499,13 @@ export const methods = {
       /** Autoregressive: rollout length (default: the run's T_out). */
       rolloutSteps: z.number().int().min(1).max(1000).optional(),
       exportPredictions: z.boolean().default(false),
-      /** Return the best/median/worst samples' input, reference and prediction fields (for the Fields view). */
+      /**
+       * Return the best/median/worst samples' input, reference and prediction fields (Fields and
+       * Rollout views), at every evaluated resolution; autoregressive runs return every rollout frame.
+       */
       fields: z.boolean().default(false),
+      /** More samples (rows of the split) whose fields are returned too, e.g. the same samples across runs. */
+      indices: z.array(z.number().int().min(0)).max(16).default([]),
     }).strict(),
     result: JobSummary,
   },

@@ -306,6 +306,7 @@ export class TrainingJobs {
       ...(p.rolloutSteps !== undefined ? { rolloutSteps: Number(p.rolloutSteps) } : {}),
       ...(p.exportPredictions ? { exportDir: join(workspace, 'exports') } : {}),
       ...(p.fields ? { fields: true } : {}),
+      ...(Array.isArray(p.indices) && p.indices.length ? { indices: p.indices as number[] } : {}),
       signal: ctx.signal,
       onProgress: (f, m) => ctx.progress(f, m),
     });

@@ -21,8 +21,10 @@ export interface EvaluateRunOptions {
   resolutions?: number[];
   rolloutSteps?: number;
   exportDir?: string;
-  /** Return the best/median/worst samples' physical fields (training resolution, operator tasks). */
+  /** Return the best/median/worst samples' physical fields (every resolution; rollouts: every frame). */
   fields?: boolean;
+  /** More samples whose fields are returned (rows of the split; out-of-range rows are an error). */
+  indices?: number[];
   onProgress?: (fraction: number, message: string) => void;
   signal?: AbortSignal;
 }
@@ -45,8 +47,14 @@ function reencode(split: TrainSplit, coord: number, from: { x: Stats; y: Stats; 
 
 type Fields = NonNullable<EvaluationResult['resolutions'][number]['fields']>;
 
-/** The best, median and worst samples decoded to physical units, one array per channel (coordinates left out). */
-function sampleFields(split: TrainSplit, coord: number, stats: { x: Stats; y: Stats; eps: number; applied: boolean }, ev: { best: number; median: number; worst: number; perSample: { index: number; relL2: number }[]; predictions?: { data: Float32Array; shape: number[] } }): Fields {
+/** The best, median, worst and asked-for samples decoded to physical units, one array per channel (coordinates left out). */
+function sampleFields(
+  split: TrainSplit,
+  coord: number,
+  stats: { x: Stats; y: Stats; eps: number; applied: boolean },
+  ev: { best: number; median: number; worst: number; perSample: { index: number; relL2: number; relL2Decoded: number }[]; predictions?: { data: Float32Array; shape: number[] }; sampleSteps?: number[][] },
+  indices: number[],
+): Fields {
   const channels = (a: ArrayLike<number>, shape: readonly number[], row: number, keep: number, st: Stats | null) => {
     const C = shape[shape.length - 1]!;
     const P = shape.slice(1, -1).reduce((x, y) => x * y, 1);
@@ -60,16 +68,24 @@ function sampleFields(split: TrainSplit, coord: number, stats: { x: Stats; y: St
   };
   const pred = ev.predictions!;
   const cx = split.x.shape[split.x.shape.length - 1]! - coord;
-  const cy = split.y.shape[split.y.shape.length - 1]!;
-  return (['best', 'median', 'worst'] as const).map((which) => {
-    const index = ev[which];
+  // Autoregressive targets may hold more frames than the rollout asked for: show the rolled-out ones.
+  const cy = pred.shape[pred.shape.length - 1]!;
+  const picks: { which: Fields[number]['which']; index: number }[] = [
+    ...(['best', 'median', 'worst'] as const).map((which) => ({ which, index: ev[which] })),
+    ...indices.map((index) => ({ which: 'index' as const, index })),
+  ];
+  return picks.map(({ which, index }) => {
+    const s = ev.perSample.find((q) => q.index === index);
+    const steps = ev.sampleSteps?.[index];
     return {
       which,
       index,
-      relL2: ev.perSample.find((s) => s.index === index)?.relL2 ?? Number.NaN,
+      relL2: s?.relL2 ?? Number.NaN,
+      relL2Decoded: s?.relL2Decoded ?? Number.NaN,
       input: channels(split.x.data, split.x.shape, index, cx, stats.applied ? stats.x : null),
       reference: channels(split.y.data, split.y.shape, index, cy, stats.applied ? stats.y : null),
       prediction: channels(pred.data, pred.shape, index, pred.shape[pred.shape.length - 1]!, null),
+      ...(steps ? { stepRelL2: steps } : {}),
     };
   });
 }
@@ -109,7 +125,7 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
       const ev = evaluateSplit(model, enc, {
         yStats: trainStats.applied ? { mean: trainStats.y.mean, std: trainStats.y.std, eps: trainStats.eps } : { mean: 0, std: 1, eps: 0 },
         batchSize: cfg.batchSize,
-        keepPredictions: !!o.exportDir || (!!o.fields && k === 0 && !ar),
+        keepPredictions: !!o.exportDir || !!o.fields,
         ...(ar ? { autoregressive: { tIn: ar.tIn, steps: o.rolloutSteps ?? ar.tOut } } : {}),
       });
       let predictionsFile: string | undefined;
@@ -117,7 +133,10 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
         predictionsFile = join(o.exportDir, `${run.id}-${which}-${splitName}-${ev.grid.join('x')}.npy`);
         writeNpy(predictionsFile, { data: ev.predictions.data, shape: ev.predictions.shape, dtype: 'float32' });
       }
-      const fields = o.fields && k === 0 && !ar && ev.predictions ? sampleFields(enc, data.manifest.coordChannels, trainStats, ev) : undefined;
+      const indices = o.indices ?? [];
+      const bad = indices.find((i) => i >= ev.n);
+      if (bad !== undefined) throw new Error(`evaluate: indices: sample ${bad} asked for, the '${splitName}' split at ${ev.grid.join('x')} has ${ev.n} samples (0..${ev.n - 1})`);
+      const fields = o.fields && ev.predictions ? sampleFields(enc, data.manifest.coordChannels, trainStats, ev, indices) : undefined;
       results.push({ grid: ev.grid, n: ev.n, metrics: ev.metrics, order: ev.order, perSample: ev.perSample, best: ev.best, median: ev.median, worst: ev.worst, ...(predictionsFile ? { predictionsFile } : {}), ...(fields ? { fields } : {}) });
     }
     o.onProgress?.(1, 'evaluated');

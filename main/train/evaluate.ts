@@ -29,6 +29,8 @@ export interface SplitEvaluation {
   worst: number;
   /** Decoded predictions [n, ...grid, C] when asked for. */
   predictions?: { data: Float32Array; shape: number[] };
+  /** Autoregressive: relL2 (decoded) of each sample at each rollout step, [n][T]. */
+  sampleSteps?: number[][];
 }
 
 export interface EvaluateOptions {
@@ -48,6 +50,7 @@ export function evaluateSplit(model: NeuralOperator, split: TrainSplit, o: Evalu
   const T = ar ? Math.min(ar.steps, split.y.shape[split.y.shape.length - 1]!) : 0;
   if (ar && ar.steps > T) throw new Error(`evaluate: rollout of ${ar.steps} steps asked, the targets hold ${T} frames`);
   const stepVals: number[][] = Array.from({ length: T }, () => []);
+  const sampleSteps: number[][] = [];
   let stepNormSum = 0;
   const cOut = ar ? T : split.y.shape[split.y.shape.length - 1]!;
   const per = grid.reduce((a, b) => a * b, 1) * cOut;
@@ -76,6 +79,7 @@ export function evaluateSplit(model: NeuralOperator, split: TrainSplit, o: Evalu
     });
     rows.forEach((row, k) => perSample.push({ index: row, relL2: r.rel[k]!, relL2Decoded: r.relDec[k]!, mse: r.mse[k]! }));
     r.steps.forEach((s, k) => stepVals[k]!.push(...s));
+    if (ar) rows.forEach((_, k) => sampleSteps.push(r.steps.map((s) => s[k]!)));
     r.stepsNorm.forEach((s) => { for (const v of s) stepNormSum += v; });
     if (preds && r.dec) preds.set(r.dec as Float32Array, i * per);
   }
@@ -101,5 +105,6 @@ export function evaluateSplit(model: NeuralOperator, split: TrainSplit, o: Evalu
     median: order[Math.floor((order.length - 1) / 2)] ?? -1,
     worst: order[order.length - 1] ?? -1,
     ...(preds ? { predictions: { data: preds, shape: [n, ...grid, cOut] } } : {}),
+    ...(ar ? { sampleSteps } : {}),
   };
 }

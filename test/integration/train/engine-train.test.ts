@@ -85,14 +85,18 @@ test('a tiny generated Darcy run trains in the engine with decreasing loss; metr
   }
 
   // fields: the best/median/worst samples in physical units, for the Fields view.
-  const job2 = (await service.call('runs.evaluate', { id: runId, fields: true })) as JobSummary;
+  const job2 = (await service.call('runs.evaluate', { id: runId, fields: true, indices: [1], resolutions: [21] })) as JobSummary;
   const done2 = await waitFor(() => {
     const j = [...events].reverse().find((x) => x.e.type === 'job' && x.e.job.id === job2.id)?.e as Extract<WorkbenchEvent, { type: 'job' }> | undefined;
     return j && ['done', 'failed'].includes(j.job.state) ? j.job : undefined;
   });
   assert.equal(done2.state, 'done', done2.error);
   const r0 = (done2.result as EvaluationResult).resolutions[0]!;
-  assert.deepEqual(r0.fields!.map((f) => [f.which, f.index]), [['best', r0.best], ['median', r0.median], ['worst', r0.worst]]);
+  assert.deepEqual(r0.fields!.map((f) => [f.which, f.index]), [['best', r0.best], ['median', r0.median], ['worst', r0.worst], ['index', 1]]);
+  // Fields at the transfer resolution too (the same samples on the other grid).
+  const r1 = (done2.result as EvaluationResult).resolutions[1]!;
+  assert.deepEqual(r1.grid, [21, 21]);
+  assert.equal(r1.fields![3]!.prediction[0]!.length, 21 * 21);
   for (const f of r0.fields!) {
     assert.deepEqual([f.input.length, f.reference.length, f.prediction.length], [1, 1, 1], 'one data channel each (coordinates left out)');
     for (const a of [f.input[0]!, f.reference[0]!, f.prediction[0]!]) assert.equal(a.length, 29 * 29);
@@ -104,6 +108,7 @@ test('a tiny generated Darcy run trains in the engine with decreasing loss; metr
       den += v * v;
     });
     const per = r0.perSample.find((p) => p.index === f.index)!;
+    assert.equal(f.relL2Decoded, per.relL2Decoded);
     assert.ok(Math.abs(Math.sqrt(num / den) - per.relL2Decoded) < 1e-4 * per.relL2Decoded + 1e-6, `decoded relL2 ${Math.sqrt(num / den)} vs ${per.relL2Decoded}`);
   }
   // The Darcy input (permeability) is piecewise constant with two values in physical units.
@@ -169,6 +174,26 @@ test('a tiny generated Navier-Stokes run: engine killed mid-run, listed interrup
   assert.deepEqual(epochs.map((e) => e.epoch), [1, 2, 3, 4, 5]);
   assert.ok(epochs[4]!.train.loss < epochs[0]!.train.loss, `autoregressive loss ${epochs[0]!.train.loss} -> ${epochs[4]!.train.loss}`);
   assert.equal(epochs[4]!.val.steps!.mean.length, 3, 'per-step validation curve');
+  // Rollout fields (the Rollout view): every frame of the trajectory and its per-step error.
+  const evJob = (await service.call('runs.evaluate', { id: runId, checkpoint: 'last', fields: true, rolloutSteps: 2 })) as JobSummary;
+  const evDone = await waitFor(() => {
+    const j = [...events].reverse().find((x) => x.e.type === 'job' && x.e.job.id === evJob.id)?.e as Extract<WorkbenchEvent, { type: 'job' }> | undefined;
+    return j && ['done', 'failed'].includes(j.job.state) ? j.job : undefined;
+  }, 60_000, 'rollout evaluation');
+  assert.equal(evDone.state, 'done', evDone.error);
+  const rr = (evDone.result as EvaluationResult).resolutions[0]!;
+  const f = rr.fields![0]!;
+  assert.deepEqual([f.input.length, f.reference.length, f.prediction.length], [3, 2, 2], 'T_in history frames, then one frame per rollout step');
+  assert.equal(f.prediction[1]!.length, 16 * 16);
+  assert.equal(f.stepRelL2!.length, 2);
+  // One validation trajectory: its per-step errors are the split's per-step mean.
+  f.stepRelL2!.forEach((v, t) => assert.ok(Math.abs(v - rr.metrics.steps!.mean[t]!) < 1e-6 * (1 + v)));
+  f.reference.forEach((ref, t) => {
+    let num = 0;
+    let den = 0;
+    ref.forEach((v, i) => { num += (f.prediction[t]![i]! - v) ** 2; den += v * v; });
+    assert.ok(Math.abs(Math.sqrt(num / den) - f.stepRelL2![t]!) < 1e-4 * f.stepRelL2![t]! + 1e-6, `step ${t}: ${Math.sqrt(num / den)} vs ${f.stepRelL2![t]}`);
+  });
   const cfg = ((await service.call('runs.get', { id: runId })) as { config: { resolvedData: { contentHash: string; normalization: { scope: string } } } }).config;
   assert.match(cfg.resolvedData.contentHash, /^[0-9a-f]{64}$/);
   assert.match(cfg.resolvedData.normalization.scope, /apart/, 'the release\'s separate normalizer by default');
