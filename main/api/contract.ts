@@ -368,8 +368,64 @@ export const ModelEstimate = z.object({
 });
 export type ModelEstimate = z.infer<typeof ModelEstimate>;
 
+/** Workbench UI state (open view, selections, theme): one JSON object per workspace. */
+export const UI_STATE_MAX_BYTES = 64 * 1024;
+export const UiState = z
+  .record(z.string().max(100), z.unknown())
+  .refine((v) => JSON.stringify(v).length <= UI_STATE_MAX_BYTES, `UI state of at most ${UI_STATE_MAX_BYTES / 1024} KiB of JSON`);
+export type UiState = z.infer<typeof UiState>;
+
+/** A file in exports/: a plain name, or `folder/name` one level down (dataset exports write a folder). */
+export const ExportPath = z
+  .string()
+  .min(1)
+  .max(401)
+  .refine((s) => s.split('/').length <= 2 && s.split('/').every((p) => ExportName.safeParse(p).success), 'a file name in exports/ (or folder/name), no other path separators, no leading dots');
+
+export const ExportEntry = z.object({ name: z.string(), size: z.number(), modified: z.string() });
+export type ExportEntry = z.infer<typeof ExportEntry>;
+
+const ChannelStats = z.object({ name: z.string(), min: z.number(), max: z.number(), mean: z.number(), std: z.number() });
+export const DatasetStats = z.object({
+  id: z.string(),
+  split: z.enum(['train', 'val', 'test']),
+  count: z.number(),
+  grid: z.array(z.number()),
+  /** Physical (decoded) per-channel statistics over every point of every row of the split; coordinates left out. */
+  x: z.array(ChannelStats),
+  y: z.array(ChannelStats),
+});
+export type DatasetStats = z.infer<typeof DatasetStats>;
+
+const DatasetId = z.string().max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a dataset id');
+
+/** Host-level and engine calls added for state persistence, the Export view and dataset export. */
+export const stateExportMethods = {
+  /** The UI state saved in <workspace>/.lino/ui-state.json; null when none (or unreadable: `warning` says why). */
+  'ui.state.get': { params: empty, result: z.object({ state: UiState.nullable(), warning: z.string().optional() }) },
+  'ui.state.set': { params: z.object({ state: UiState }).strict(), result: z.object({ bytes: z.number() }) },
+  /** Files in the workspace's exports/ folder (and one level of sub-folders), newest first. */
+  'exports.list': { params: empty, result: z.array(ExportEntry) },
+  /** One export's bytes (base64), for a browser download. */
+  'exports.read': {
+    params: z.object({ name: ExportPath }).strict(),
+    result: z.object({ name: z.string(), mime: z.string(), size: z.number(), data: z.string() }),
+  },
+  /** Per-channel min/max/mean/std of a stored dataset's split, computed from the store. */
+  'datasets.stats': {
+    params: z.object({ id: DatasetId, split: z.enum(['train', 'val', 'test']).default('train') }).strict(),
+    result: DatasetStats,
+  },
+  /** Export a stored dataset into exports/<id>-<layout>-<format>/ (an 'export' job: progress, cancel); as `lino data export`. */
+  'datasets.export': {
+    params: z.object({ id: DatasetId, format: z.enum(['npy', 'mat73']).default('mat73'), layout: z.enum(['raw', 'prepared']).default('raw') }).strict(),
+    result: JobSummary,
+  },
+} as const;
+
 /** Every call: name -> [params schema, result schema]. */
 export const methods = {
+  ...stateExportMethods,
   'host.info': { params: empty, result: HostInfo },
   'engine.info': { params: empty, result: EngineInfo },
   'engine.ping': { params: z.object({ t: z.number() }).strict(), result: z.object({ t: z.number(), engineTime: z.number() }) },

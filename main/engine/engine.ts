@@ -8,6 +8,7 @@ import { runSelfTest } from './selftest-job';
 import { modelEstimate } from './model-estimate';
 import { datasetInspect, datasetPresets, datasetSample, generateLabel, importLabel, runGenerate, runImport } from './dataset-jobs';
 import { TrainingJobs } from './train-jobs';
+import { datasetStats, datasetStore, exportLabel, runDatasetExport } from './dataset-export-jobs';
 import { RunStore } from '../runs/run-store';
 import { join } from 'node:path';
 import { VERSION } from '../version';
@@ -23,6 +24,7 @@ export function startEngine(parent: ParentChannel): void {
   });
   jobs.register('generate', { label: generateLabel, run: runGenerate });
   jobs.register('import', { label: importLabel, run: runImport });
+  jobs.register('export', { label: exportLabel, run: runDatasetExport });
 
   const training = new TrainingJobs(jobs, (event) => parent.send({ type: 'event', event }));
 
@@ -53,6 +55,13 @@ export function startEngine(parent: ParentChannel): void {
     // The host resolves the user's file reference to `path` for these two.
     'datasets.inspect': datasetInspect,
     'datasets.import': (p: Record<string, unknown>) => jobs.start('import', p),
+    // Statistics and export of a stored dataset (the host adds `workspace`).
+    'datasets.stats': datasetStats,
+    // An unknown dataset is refused at once, not as a failed job.
+    'datasets.export': (p: { workspace: string; id: string }) => {
+      datasetStore(p.workspace, p.id);
+      return jobs.start('export', p);
+    },
     // Training: the host adds `workspace` (its open workspace folder) to each call.
     'train.start': async (p: { workspace: string; runId: string }) => {
       await initBackend();
@@ -89,4 +98,4 @@ export function startEngine(parent: ParentChannel): void {
 export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list', 'model.estimate', 'datasets.presets'];
 
 /** Engine methods that need the host's workspace folder added to their parameters. */
-export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate', 'datasets.generate', 'datasets.sample'];
+export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate', 'datasets.generate', 'datasets.sample', 'datasets.stats', 'datasets.export'];

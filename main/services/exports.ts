@@ -1,8 +1,8 @@
 // Saving exports (figures, tables) into the workspace's exports/ folder: names are checked and
 // made safe, existing files are never overwritten, writes are atomic.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { ApiError, EXPORT_MAX_BYTES } from '../api/contract';
+import { existsSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { ApiError, EXPORT_MAX_BYTES, type ExportEntry } from '../api/contract';
 import { writeFileAtomic } from '../util/atomic-file';
 
 /** The file types an export may have, with the extension each gets. */
@@ -44,4 +44,59 @@ export function saveExportFile(dir: string, name: string, mime: string, base64: 
   for (let i = 2; existsSync(join(dir, candidate)); i++) candidate = `${safe.slice(0, dot)}-${i}${safe.slice(dot)}`;
   writeFileAtomic(join(dir, candidate), bytes);
   return { name: candidate, size: bytes.length };
+}
+
+/** MIME type by extension, for reading an export back (downloads); unknown ones are octet-stream. */
+export function exportMime(name: string): string {
+  const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
+  const known = Object.entries(EXPORT_TYPES).find(([, e]) => e === ext)?.[0];
+  return known ?? ({ npy: 'application/octet-stream', mat: 'application/x-matlab-data' } as Record<string, string>)[ext] ?? 'application/octet-stream';
+}
+
+/**
+ * Files in exports/ and one level of sub-folders (a dataset export writes a folder), newest first.
+ * Hidden entries (temporary files of a write in progress) and links are left out.
+ */
+export function listExportFiles(dir: string): ExportEntry[] {
+  const out: ExportEntry[] = [];
+  const visit = (rel: string, depth: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(join(dir, rel));
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      if (n.startsWith('.')) continue;
+      const r = rel ? `${rel}/${n}` : n;
+      let st;
+      try {
+        st = lstatSync(join(dir, r));
+      } catch {
+        continue;
+      }
+      if (st.isDirectory() && depth === 0) visit(r, 1);
+      else if (st.isFile()) out.push({ name: r, size: st.size, modified: st.mtime.toISOString() });
+    }
+  };
+  visit('', 0);
+  return out.sort((a, b) => b.modified.localeCompare(a.modified) || a.name.localeCompare(b.name));
+}
+
+/** One export's bytes; `name` is contract-checked (ExportPath), and must resolve inside `dir`. */
+export function readExportFile(dir: string, name: string): { name: string; mime: string; size: number; data: string } {
+  const root = realpathSync(dir);
+  let real: string;
+  try {
+    real = realpathSync(join(root, ...name.split('/')));
+  } catch {
+    throw new ApiError(`no export '${name}' in ${dir}`, 'not_found', { field: 'name' });
+  }
+  if (!real.startsWith(root + sep)) throw new ApiError(`'${name}' is outside the exports folder`, 'forbidden', { field: 'name' });
+  const st = statSync(real);
+  if (!st.isFile()) throw new ApiError(`export '${name}' is not a file`, 'invalid_params', { field: 'name' });
+  if (st.size > EXPORT_MAX_BYTES) {
+    throw new ApiError(`export '${name}' is ${(st.size / 2 ** 20).toFixed(1)} MiB, more than the ${EXPORT_MAX_BYTES / 2 ** 20} MiB a download may be; open it from ${dir}`, 'invalid_params', { field: 'name', file: real });
+  }
+  return { name, mime: exportMime(name), size: st.size, data: readFileSync(real).toString('base64') };
 }

@@ -21,6 +21,8 @@ import { EngineClient } from './engine-client';
 import type { EngineLauncher } from './engine-launcher';
 import { FileRefs } from './file-refs';
 import { saveExportFile } from './exports';
+import { listExportFiles, readExportFile } from './exports';
+import { readUiState, writeUiState } from './ui-state';
 import { Workspace, defaultWorkspacePath } from '../workspace/workspace';
 import { readSettings, writeSettings } from '../workspace/settings';
 import { VERSION } from '../version';
@@ -190,6 +192,21 @@ export class WorkbenchService {
       }
       case 'exports.save':
         return saveExportFile(this.workspace.dir('exports'), params.name, params.mime, params.data);
+      case 'ui.state.get': {
+        const r = readUiState(this.workspace.path);
+        // A damaged or foreign state file must not keep the app from starting: say so, start fresh.
+        if (r.warning) {
+          console.warn(r.warning);
+          this.emit({ type: 'log', level: 'warn', message: r.warning });
+        }
+        return r;
+      }
+      case 'ui.state.set':
+        return writeUiState(this.workspace.path, params.state);
+      case 'exports.list':
+        return listExportFiles(this.workspace.dir('exports'));
+      case 'exports.read':
+        return readExportFile(this.workspace.dir('exports'), params.name);
       default:
         throw new ApiError(`method '${method}' is not implemented by this host`, 'unknown_method');
     }
