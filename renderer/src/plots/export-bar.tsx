@@ -1,7 +1,8 @@
 // Export controls under a plot: PNG at a chosen size and scale, SVG, and vector PDF.
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useApp } from '../store/app-store';
-import { exportFigure, MIME, type Figure, type ImageFormat } from '../export/plot-export';
+import { exportFigure, MIME, type Figure, type ImageFormat, type ImageSize } from '../export/plot-export';
+import { usePersisted } from '../store/persisted-state';
 import { exportFileName } from '../export/bytes';
 import { saveExport } from '../export/save';
 
@@ -9,9 +10,9 @@ export function PlotExportBar({ title, figure }: { title: string; figure: () => 
   const api = useApp((s) => s.api);
   const host = useApp((s) => s.host);
   const refreshWorkspace = useApp((s) => s.refreshWorkspace);
-  const [width, setWidth] = useState(800);
-  const [height, setHeight] = useState(500);
-  const [scale, setScale] = useState(2);
+  // One export size for every plot, kept with the workbench state (a paper's figure width).
+  const [saved, setSize] = usePersisted<ImageSize>('export.size', DEFAULT_SIZE);
+  const { width, height, scale } = validSize(saved) ? saved : DEFAULT_SIZE;
   const [busy, setBusy] = useState<ImageFormat | null>(null);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const id = useId();
@@ -32,19 +33,12 @@ export function PlotExportBar({ title, figure }: { title: string; figure: () => 
     }
   };
 
-  const num = (v: string, lo: number, hi: number, fallback: number) => {
-    const n = Number(v);
-    return Number.isFinite(n) ? Math.min(hi, Math.max(lo, n)) : fallback;
-  };
-
   return (
     <figcaption className="export-bar" aria-label={`Export ${title}`}>
-      <label htmlFor={`${id}-w`}>Width</label>
-      <input id={`${id}-w`} type="number" min={100} max={4000} step={10} value={width} onChange={(e) => setWidth(num(e.target.value, 100, 4000, 800))} />
-      <label htmlFor={`${id}-h`}>Height</label>
-      <input id={`${id}-h`} type="number" min={100} max={4000} step={10} value={height} onChange={(e) => setHeight(num(e.target.value, 100, 4000, 500))} />
+      <SizeInput id={`${id}-w`} label="Width" value={width} onCommit={(v) => setSize((p) => ({ ...p, width: v }))} />
+      <SizeInput id={`${id}-h`} label="Height" value={height} onCommit={(v) => setSize((p) => ({ ...p, height: v }))} />
       <label htmlFor={`${id}-s`}>PNG scale</label>
-      <select id={`${id}-s`} value={scale} onChange={(e) => setScale(Number(e.target.value))}>
+      <select id={`${id}-s`} value={scale} onChange={(e) => setSize((p) => ({ ...p, scale: Number(e.target.value) }))}>
         {[1, 2, 3, 4].map((s) => <option key={s} value={s}>{s}×</option>)}
       </select>
       {(['png', 'svg', 'pdf'] as const).map((f) => (
@@ -54,5 +48,48 @@ export function PlotExportBar({ title, figure }: { title: string; figure: () => 
       ))}
       {status && <span role="status" className={status.ok ? 'muted' : 'error-message'} data-testid="export-status">{status.text}</span>}
     </figcaption>
+  );
+}
+
+const DEFAULT_SIZE: ImageSize = { width: 800, height: 500, scale: 2 };
+const MIN_PX = 100;
+const MAX_PX = 4000;
+
+/** A saved size comes back from a file: anything odd falls back to the default. */
+function validSize(s: unknown): s is ImageSize {
+  const v = s as ImageSize;
+  const px = (n: unknown) => Number.isInteger(n) && (n as number) >= MIN_PX && (n as number) <= MAX_PX;
+  return !!v && typeof v === 'object' && px(v.width) && px(v.height) && [1, 2, 3, 4].includes(v.scale);
+}
+
+/**
+ * A size in pixels, edited as text: typing "1200" passes through "1" and "12", which must not be
+ * clamped on the way; a value is committed when it is a whole number in range, else marked invalid.
+ */
+function SizeInput({ id, label, value, onCommit }: { id: string; label: string; value: number; onCommit: (v: number) => void }) {
+  const [text, setText] = useState(String(value));
+  useEffect(() => setText(String(value)), [value]);
+  const n = Number(text);
+  const valid = text.trim() !== '' && Number.isInteger(n) && n >= MIN_PX && n <= MAX_PX;
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="number"
+        min={MIN_PX}
+        max={MAX_PX}
+        step={10}
+        value={text}
+        aria-invalid={!valid}
+        title={valid ? undefined : `${label}: a whole number of pixels from ${MIN_PX} to ${MAX_PX}`}
+        onChange={(e) => {
+          setText(e.target.value);
+          const v = Number(e.target.value);
+          if (e.target.value.trim() !== '' && Number.isInteger(v) && v >= MIN_PX && v <= MAX_PX) onCommit(v);
+        }}
+        onBlur={() => setText(String(value))}
+      />
+    </>
   );
 }

@@ -6,6 +6,7 @@ import { useApp } from '../store/app-store';
 import { Plot } from '../plots/plot';
 import { heatmapTrace, lineTrace, type Trace } from '../plots/traces';
 import { OpenFileCard } from '../components/open-file-card';
+import { DatasetExportCard, DatasetStatsCard } from '../components/dataset-tools';
 
 type Benchmark = 'darcy' | 'burgers' | 'navier-stokes' | 'airfoil';
 type Preset = 'tiny' | 'quick' | 'paper';
@@ -264,6 +265,12 @@ export function DatasetsView() {
         </div>
       </div>
       {current && <SamplePreview id={current} />}
+      {current && (
+        <div className="model-grid">
+          <DatasetStatsCard id={current} />
+          <DatasetExportCard id={current} />
+        </div>
+      )}
     </section>
   );
 }

@@ -1,0 +1,133 @@
+// The Datasets view's statistics table (per channel, any split, computed by the engine from the
+// store) and dataset export (a job writing into the workspace's exports/, as `lino data export`).
+import { useEffect, useId, useState } from 'react';
+import type { DatasetStats, JobSummary } from '../../../main/api/contract';
+import { useApp } from '../store/app-store';
+import { usePersisted } from '../store/persisted-state';
+
+type Split = 'train' | 'val' | 'test';
+
+const num = (v: number) => (Number.isFinite(v) ? v.toPrecision(5) : '—');
+
+export function DatasetStatsCard({ id }: { id: string }) {
+  const api = useApp((s) => s.api);
+  const [split, setSplit] = usePersisted<Split>('datasets.statsSplit', 'train');
+  const [stats, setStats] = useState<DatasetStats | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const fid = useId();
+
+  useEffect(() => {
+    if (!api) return;
+    let live = true;
+    setStats(null);
+    setError(null);
+    api.call('datasets.stats', { id, split }).then(
+      (s) => live && setStats(s),
+      (e: Error) => live && setError(`Could not compute the statistics: ${e.message}`),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, id, split]);
+
+  const rows = stats ? [...stats.x.map((c) => ({ role: 'input', ...c })), ...stats.y.map((c) => ({ role: 'target', ...c }))] : [];
+  return (
+    <div className="card" role="region" aria-labelledby={`${fid}-t`} data-testid="channel-stats">
+      <h2 id={`${fid}-t`}>Channel statistics</h2>
+      <div className="row">
+        <label htmlFor={`${fid}-split`}>Split</label>
+        <select id={`${fid}-split`} value={split} onChange={(e) => setSplit(e.target.value as Split)} data-testid="stats-split">
+          <option value="train">train</option>
+          <option value="val">validation</option>
+          <option value="test">test</option>
+        </select>
+        {stats && <span className="muted small">{stats.count} rows, grid {stats.grid.join(' × ')}, physical units</span>}
+      </div>
+      {error && <p className="error-message" role="alert">{error}</p>}
+      {!stats && !error && <p className="muted">Computing…</p>}
+      {stats && (
+        <table className="stats-table small">
+          <caption className="muted">Per channel over every point of every {split} row</caption>
+          <thead>
+            <tr><th scope="col">Channel</th><th scope="col">min</th><th scope="col">max</th><th scope="col">mean</th><th scope="col">std</th></tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={`${r.role}-${r.name}`} data-testid={`stats-row-${r.role}-${r.name}`}>
+                <th scope="row">{r.role} {r.name}</th>
+                <td data-stat="min">{num(r.min)}</td>
+                <td data-stat="max">{num(r.max)}</td>
+                <td data-stat="mean">{num(r.mean)}</td>
+                <td data-stat="std">{num(r.std)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+export function DatasetExportCard({ id }: { id: string }) {
+  const api = useApp((s) => s.api);
+  const jobs = useApp((s) => s.jobs);
+  const setView = useApp((s) => s.setView);
+  const [format, setFormat] = usePersisted<'mat73' | 'npy'>('datasets.exportFormat', 'mat73');
+  const [layout, setLayout] = usePersisted<'raw' | 'prepared'>('datasets.exportLayout', 'raw');
+  const [jobId, setJobId] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const fid = useId();
+  const job: JobSummary | undefined = jobId ? jobs[jobId] : undefined;
+  const busy = job?.state === 'queued' || job?.state === 'running';
+
+  const start = async () => {
+    if (!api) return;
+    setError(null);
+    try {
+      const j = await api.call('datasets.export', { id, format, layout });
+      setJobId(j.id);
+    } catch (e) {
+      setError(`Could not start the export: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  const result = job?.state === 'done' ? (job.result as { folder: string; files: string[]; bytes: number }) : null;
+  return (
+    <div className="card" role="region" aria-labelledby={`${fid}-t`} data-testid="dataset-export">
+      <h2 id={`${fid}-t`}>Export this dataset</h2>
+      <p className="muted small">For the PyTorch LiNO release and FNO scripts, as <code>lino data export</code> writes it, into the workspace's exports folder.</p>
+      <div className="row wrap">
+        <label htmlFor={`${fid}-f`}>Format</label>
+        <select id={`${fid}-f`} value={format} onChange={(e) => setFormat(e.target.value as 'mat73' | 'npy')} data-testid="export-format">
+          <option value="mat73">MATLAB v7.3 (.mat)</option>
+          <option value="npy">NumPy (.npy per variable)</option>
+        </select>
+        <label htmlFor={`${fid}-l`}>Layout</label>
+        <select id={`${fid}-l`} value={layout} onChange={(e) => setLayout(e.target.value as 'raw' | 'prepared')}>
+          <option value="raw">raw (physical fields, published layout)</option>
+          <option value="prepared">prepared (normalized, as the model sees it)</option>
+        </select>
+        <button onClick={start} disabled={busy} data-testid="dataset-export-start">Export</button>
+      </div>
+      {error && <p className="error-message" role="alert">{error}</p>}
+      {job && (
+        <div data-testid={`dataset-export-${job.state}`}>
+          {busy && (
+            <>
+              <progress max={1} value={job.progress} aria-label="Dataset export progress" /> {Math.round(job.progress * 100)}% {job.message ?? ''}{' '}
+              <button className="link" onClick={() => api?.call('jobs.cancel', { id: job.id })}>Cancel</button>
+            </>
+          )}
+          {result && (
+            <span>
+              Exported to <code>exports/{result.folder}/</code> ({result.files.length} files, {(result.bytes / 1024).toFixed(1)} KiB).{' '}
+              <button className="link" onClick={() => setView('export')}>Show in the Export view</button>
+            </span>
+          )}
+          {job.state === 'cancelled' && <span className="muted">Export cancelled; nothing was written.</span>}
+          {job.state === 'failed' && <span className="error-message" role="alert">Export failed: {job.error}</span>}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+// The renderer's persisted state against the real host-side service (no engine needed): choices
+// are saved into the workspace debounced, a new connection (a restarted host) restores them, and a
+// damaged saved state leaves the defaults in place instead of a blank app.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { WorkbenchApi } from '../../../main/api/contract';
+import { WorkbenchService } from '../../../main/services/workbench-service';
+import { uiStatePath } from '../../../main/services/ui-state';
+import { useApp } from '../../../renderer/src/store/app-store';
+import { useTraining } from '../../../renderer/src/store/training-store';
+import { startPersistence, usePersistedStore } from '../../../renderer/src/store/persisted-state';
+import { isolateConfig, tempDir } from '../../helpers/env';
+import { waitFor } from '../../helpers/wait';
+
+const restore = isolateConfig();
+const ws = tempDir('lino-ws-');
+after(() => {
+  useApp.setState({ api: null });
+  ws.cleanup();
+  restore();
+});
+
+function apiOn(workspace: string): WorkbenchApi {
+  const service = new WorkbenchService({ host: 'browser', launcher: (() => { throw new Error('no engine in this test'); }) as never, workspace });
+  return { call: (m, p) => service.call(m, p) as never, onEvent: (l) => service.onEvent(l) };
+}
+
+const saved = () => {
+  try {
+    return JSON.parse(readFileSync(uiStatePath(ws.path), 'utf8')).state;
+  } catch {
+    return null;
+  }
+};
+
+test('choices are saved into the workspace and restored by a new connection', async () => {
+  startPersistence();
+  useApp.setState({ api: apiOn(ws.path) });
+  await waitFor(() => usePersistedStore.getState().loaded, 10_000, 'the saved state to load');
+  useApp.getState().setView('runs');
+  useApp.getState().setTheme('dark');
+  useApp.getState().selectDataset('darcy-tiny-1');
+  usePersistedStore.getState().setValue('datasets.split', 'test');
+  await waitFor(() => saved()?.views?.['datasets.split'] === 'test' && saved()?.view === 'runs', 10_000, 'the state file');
+  assert.equal(saved().theme, 'dark');
+  assert.equal(saved().selectedDataset, 'darcy-tiny-1');
+
+  // Back to defaults, then a fresh host on the same workspace.
+  useApp.setState({ view: 'workspace', theme: 'light', selectedDataset: null });
+  usePersistedStore.setState({ views: {} });
+  useApp.setState({ api: apiOn(ws.path) });
+  await waitFor(() => usePersistedStore.getState().loaded && useApp.getState().view === 'runs', 10_000, 'the restored view');
+  assert.equal(useApp.getState().theme, 'dark');
+  assert.equal(useApp.getState().selectedDataset, 'darcy-tiny-1');
+  assert.equal(usePersistedStore.getState().views['datasets.split'], 'test');
+  assert.equal(useTraining.getState().selectedRun, null, 'no run was selected');
+});
+
+test('a damaged state file leaves the defaults and no error; the next change repairs it', async () => {
+  writeFileSync(uiStatePath(ws.path), '{"format":"lino-ui-state","version":1,"state":{"view":"ru');
+  useApp.setState({ view: 'workspace', theme: 'light', errors: [] });
+  useApp.setState({ api: apiOn(ws.path) });
+  await waitFor(() => usePersistedStore.getState().loaded, 10_000, 'the load');
+  assert.equal(useApp.getState().view, 'workspace');
+  assert.deepEqual(useApp.getState().errors, []);
+  useApp.getState().setView('model');
+  await waitFor(() => saved()?.view === 'model', 10_000, 'the repaired state file');
+});
+
+test('bad fields of a saved state are skipped one by one', async () => {
+  writeFileSync(uiStatePath(ws.path), JSON.stringify({ format: 'lino-ui-state', version: 1, state: { view: 'no-such-view', theme: 'dark', modelDraft: { width: 'wide' } } }));
+  useApp.setState({ view: 'datasets', theme: 'light' });
+  useApp.setState({ api: apiOn(ws.path) });
+  await waitFor(() => usePersistedStore.getState().loaded && useApp.getState().theme === 'dark', 10_000, 'the theme');
+  assert.equal(useApp.getState().view, 'datasets', 'an unknown view is ignored');
+  assert.equal(useApp.getState().modelDraft.width, 32, 'a malformed draft is ignored');
+});
