@@ -1,14 +1,14 @@
 // Workbench state that outlives a reload or a restart: open view, theme, selected run and dataset,
-// the model draft, and per-view choices (usePersisted). It is kept in the engine's workspace
-// (ui.state.get / ui.state.set -> <workspace>/.lino/ui-state.json), never in browser storage, so it
-// follows the workspace. Loaded when the API connects (and when the workspace changes), saved
-// debounced on every change; a damaged saved state is ignored (the host logs why).
+// and per-view choices (usePersisted); the model builder opens on its defaults. It is kept in the
+// engine's workspace (ui.state.get / ui.state.set -> <workspace>/.lino/ui-state.json), never in
+// browser storage, so it follows the workspace. Loaded when the API connects (and when the
+// workspace changes), saved debounced on every change; a damaged saved state is ignored (the host
+// logs why).
 import { useCallback } from 'react';
 import { create } from 'zustand';
 import type { UiState, WorkbenchApi } from '../../../main/api/contract';
 import { useApp, type ViewName } from './app-store';
 import { useTraining } from './training-store';
-import { DEFAULT_DRAFT, type ModelDraft } from './model-draft';
 
 const VIEW_NAMES: ViewName[] = ['workspace', 'datasets', 'model', 'training', 'gates', 'fields', 'rollout', 'runs', 'ablations', 'export'];
 const SAVE_DELAY_MS = 300;
@@ -53,34 +53,21 @@ export function snapshot(): UiState {
     theme: app.theme,
     selectedDataset: app.selectedDataset,
     selectedRun: useTraining.getState().selectedRun,
-    modelDraft: app.modelDraft,
     views: usePersistedStore.getState().views,
   };
-}
-
-function validDraft(v: unknown): ModelDraft | null {
-  if (!v || typeof v !== 'object') return null;
-  const d = v as Record<string, unknown>;
-  for (const [k, def] of Object.entries(DEFAULT_DRAFT)) {
-    if (typeof d[k] !== typeof def) return null;
-  }
-  const c = d.components as Record<string, unknown>;
-  if (!['reflection', 'refraction', 'scattering'].every((k) => typeof c[k] === 'boolean')) return null;
-  return { ...DEFAULT_DRAFT, ...(d as Partial<ModelDraft>) };
 }
 
 interface Choices {
   view: ViewName;
   theme: 'light' | 'dark';
   selectedDataset: string | null;
-  modelDraft: ModelDraft;
   selectedRun: string | null;
   views: Record<string, unknown>;
 }
 
 function choices(): Choices {
   const a = useApp.getState();
-  return { view: a.view, theme: a.theme, selectedDataset: a.selectedDataset, modelDraft: a.modelDraft, selectedRun: useTraining.getState().selectedRun, views: usePersistedStore.getState().views };
+  return { view: a.view, theme: a.theme, selectedDataset: a.selectedDataset, selectedRun: useTraining.getState().selectedRun, views: usePersistedStore.getState().views };
 }
 
 /**
@@ -94,8 +81,6 @@ export function applyState(state: UiState, since?: Choices): void {
   if (free('view') && typeof state.view === 'string' && VIEW_NAMES.includes(state.view as ViewName)) app.setView(state.view as ViewName);
   if (free('theme') && (state.theme === 'light' || state.theme === 'dark')) app.setTheme(state.theme);
   if (free('selectedDataset') && (typeof state.selectedDataset === 'string' || state.selectedDataset === null)) app.selectDataset(state.selectedDataset as string | null);
-  const draft = validDraft(state.modelDraft);
-  if (free('modelDraft') && draft) app.setModelDraft(draft);
   if (state.views && typeof state.views === 'object' && !Array.isArray(state.views)) {
     // Per key: what a view set while loading stays.
     const changed = since ? Object.keys(now.views).filter((k) => now.views[k] !== since.views[k]) : [];
@@ -182,7 +167,7 @@ export function startPersistence(): void {
     if (path) workspacePath = path;
     // Only the user's choices: job and metrics events arrive many times a second and must not
     // keep postponing the save.
-    if (prev && (s.view !== prev.view || s.theme !== prev.theme || s.selectedDataset !== prev.selectedDataset || s.modelDraft !== prev.modelDraft)) scheduleSave();
+    if (prev && (s.view !== prev.view || s.theme !== prev.theme || s.selectedDataset !== prev.selectedDataset)) scheduleSave();
   };
   useApp.subscribe((s, prev) => follow(s, prev));
   useTraining.subscribe((s, prev) => {

@@ -69,10 +69,10 @@ test('a damaged state file leaves the defaults and no error; the next change rep
 });
 
 test('bad fields of a saved state are skipped one by one', async () => {
-  writeFileSync(uiStatePath(ws.path), JSON.stringify({ format: 'lino-ui-state', version: 1, state: { view: 'no-such-view', theme: 'dark', modelDraft: { width: 'wide' } } }));
+  writeFileSync(uiStatePath(ws.path), JSON.stringify({ format: 'lino-ui-state', version: 1, state: { view: 'no-such-view', theme: 'dark', selectedDataset: 42 } }));
   useApp.setState({ view: 'datasets', theme: 'light' });
   useApp.setState({ api: apiOn(ws.path) });
   await waitFor(() => usePersistedStore.getState().loaded && useApp.getState().theme === 'dark', 10_000, 'the theme');
   assert.equal(useApp.getState().view, 'datasets', 'an unknown view is ignored');
-  assert.equal(useApp.getState().modelDraft.width, 32, 'a malformed draft is ignored');
+  assert.equal(useApp.getState().selectedDataset, 'darcy-tiny-1', 'a dataset id that is not a string is ignored');
 });
