@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { WorkbenchService } from '../main/services/workbench-service';
 import { registerIpc, isTrustedUrl, EVENT_CHANNEL } from './ipc';
 import { utilityLauncher } from './engine-launcher';
+import { saveDialogOptions } from './save-dialog';
 
 const here = dirname(fileURLToPath(import.meta.url)); // dist/electron
 const rendererIndex = join(here, '..', 'renderer', 'index.html');
@@ -37,6 +38,10 @@ async function main() {
       async pickOpen({ directory, title }) {
         const r = await dialog.showOpenDialog({ title, properties: [directory ? 'openDirectory' : 'openFile', 'createDirectory'] });
         return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
+      },
+      async pickSave({ defaultName, title }) {
+        const r = await dialog.showSaveDialog(saveDialogOptions(defaultName, app.getPath('documents'), title));
+        return r.canceled || !r.filePath ? null : r.filePath;
       },
     },
   });

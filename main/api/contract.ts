@@ -411,6 +411,8 @@ export const stateExportMethods = {
     params: z.object({ name: ExportPath }).strict(),
     result: z.object({ name: z.string(), mime: z.string(), size: z.number(), data: z.string() }),
   },
+  /** Electron: copy an export to where the user chooses in a native save dialog (null: cancelled). Browser mode answers null; the renderer downloads instead. */
+  'exports.saveAs': { params: z.object({ name: ExportPath }).strict(), result: z.object({ path: z.string() }).nullable() },
   /** Per-channel min/max/mean/std of a stored dataset's split, computed from the store. */
   'datasets.stats': {
     params: z.object({ id: DatasetId, split: z.enum(['train', 'val', 'test']).default('train') }).strict(),

@@ -1,9 +1,9 @@
 // Saving exports (figures, tables) into the workspace's exports/ folder: names are checked and
 // made safe, existing files are never overwritten, writes are atomic.
-import { existsSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { copyFileSync, existsSync, lstatSync, readFileSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { isAbsolute, join, sep } from 'node:path';
 import { ApiError, EXPORT_MAX_BYTES, type ExportEntry } from '../api/contract';
-import { writeFileAtomic } from '../util/atomic-file';
+import { commitTemp, tempSibling, writeFileAtomic } from '../util/atomic-file';
 
 /** The file types an export may have, with the extension each gets. */
 export const EXPORT_TYPES: Record<string, string> = {
@@ -83,8 +83,8 @@ export function listExportFiles(dir: string): ExportEntry[] {
   return out.sort((a, b) => b.modified.localeCompare(a.modified) || a.name.localeCompare(b.name));
 }
 
-/** One export's bytes; `name` is contract-checked (ExportPath), and must resolve inside `dir`. */
-export function readExportFile(dir: string, name: string): { name: string; mime: string; size: number; data: string } {
+/** The real path of export `name` (contract-checked ExportPath); refuses what resolves outside `dir`. */
+export function exportSource(dir: string, name: string): string {
   const root = realpathSync(dir);
   let real: string;
   try {
@@ -93,10 +93,31 @@ export function readExportFile(dir: string, name: string): { name: string; mime:
     throw new ApiError(`no export '${name}' in ${dir}`, 'not_found', { field: 'name' });
   }
   if (!real.startsWith(root + sep)) throw new ApiError(`'${name}' is outside the exports folder`, 'forbidden', { field: 'name' });
-  const st = statSync(real);
-  if (!st.isFile()) throw new ApiError(`export '${name}' is not a file`, 'invalid_params', { field: 'name' });
-  if (st.size > EXPORT_MAX_BYTES) {
-    throw new ApiError(`export '${name}' is ${(st.size / 2 ** 20).toFixed(1)} MiB, more than the ${EXPORT_MAX_BYTES / 2 ** 20} MiB a download may be; open it from ${dir}`, 'invalid_params', { field: 'name', file: real });
+  if (!statSync(real).isFile()) throw new ApiError(`export '${name}' is not a file`, 'invalid_params', { field: 'name' });
+  return real;
+}
+
+/** One export's bytes, for a browser download. */
+export function readExportFile(dir: string, name: string): { name: string; mime: string; size: number; data: string } {
+  const real = exportSource(dir, name);
+  const size = statSync(real).size;
+  if (size > EXPORT_MAX_BYTES) {
+    throw new ApiError(`export '${name}' is ${(size / 2 ** 20).toFixed(1)} MiB, more than the ${EXPORT_MAX_BYTES / 2 ** 20} MiB a download may be; open it from ${dir}`, 'invalid_params', { field: 'name', file: real });
   }
-  return { name, mime: exportMime(name), size: st.size, data: readFileSync(real).toString('base64') };
+  return { name, mime: exportMime(name), size, data: readFileSync(real).toString('base64') };
+}
+
+/** Copies an export to a path the user chose in a native save dialog (atomic: no half-written copy). */
+export function copyExportTo(dir: string, name: string, dest: string): { path: string } {
+  if (!isAbsolute(dest)) throw new ApiError(`save path '${dest}' is not absolute`, 'invalid_params', { field: 'path' });
+  const src = exportSource(dir, name);
+  const tmp = tempSibling(dest);
+  try {
+    copyFileSync(src, tmp);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw new ApiError(`could not write '${dest}': ${(e as Error).message}`, 'failed', { file: dest });
+  }
+  commitTemp(tmp, dest);
+  return { path: dest };
 }

@@ -21,7 +21,7 @@ import { EngineClient } from './engine-client';
 import type { EngineLauncher } from './engine-launcher';
 import { FileRefs } from './file-refs';
 import { saveExportFile } from './exports';
-import { listExportFiles, readExportFile } from './exports';
+import { copyExportTo, exportSource, listExportFiles, readExportFile } from './exports';
 import { readUiState, writeUiState } from './ui-state';
 import { Workspace, defaultWorkspacePath } from '../workspace/workspace';
 import { readSettings, writeSettings } from '../workspace/settings';
@@ -30,6 +30,8 @@ import { VERSION } from '../version';
 /** What only the host can do natively (Electron dialogs); browser mode has none. */
 export interface HostDialogs {
   pickOpen(opts: { directory: boolean; title?: string }): Promise<string | null>;
+  /** A native save dialog; resolves to the chosen path, or null when cancelled. */
+  pickSave?(opts: { defaultName: string; title?: string }): Promise<string | null>;
 }
 
 export interface WorkbenchServiceOptions {
@@ -207,6 +209,13 @@ export class WorkbenchService {
         return listExportFiles(this.workspace.dir('exports'));
       case 'exports.read':
         return readExportFile(this.workspace.dir('exports'), params.name);
+      case 'exports.saveAs': {
+        const dir = this.workspace.dir('exports');
+        exportSource(dir, params.name); // refuse a missing or foreign file before asking the user anything
+        if (!this.opts.dialogs?.pickSave) return null;
+        const dest = await this.opts.dialogs.pickSave({ defaultName: params.name.split('/').pop()!, title: `Save ${params.name} as` });
+        return dest ? copyExportTo(dir, params.name, dest) : null;
+      }
       default:
         throw new ApiError(`method '${method}' is not implemented by this host`, 'unknown_method');
     }

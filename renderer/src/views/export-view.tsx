@@ -68,6 +68,19 @@ function ExportFiles() {
     }
   };
 
+  // Electron: a native save dialog copies the file where the user wants it.
+  const saveAs = async (name: string) => {
+    if (!api) return;
+    setRowError(null);
+    try {
+      const r = await api.call('exports.saveAs', { name });
+      if (r) setRowError({ name, text: `Saved to ${r.path}` });
+    } catch (e) {
+      setRowError({ name, text: `Save failed: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  };
+  const native = !!host?.nativeDialogs;
+
   return (
     <div className="card" role="region" aria-labelledby="export-files-title">
       <h2 id="export-files-title">Files in exports/</h2>
@@ -82,7 +95,7 @@ function ExportFiles() {
           <table className="runs-table" data-testid="exports-table">
             <caption className="muted">Newest first</caption>
             <thead>
-              <tr><th scope="col">Name</th><th scope="col">Size</th><th scope="col">Modified</th>{host?.kind === 'browser' && <th scope="col">Download</th>}</tr>
+              <tr><th scope="col">Name</th><th scope="col">Size</th><th scope="col">Modified</th>{(host?.kind === 'browser' || native) && <th scope="col">{native ? 'Save' : 'Download'}</th>}</tr>
             </thead>
             <tbody>
               {files.map((f) => (
@@ -90,10 +103,14 @@ function ExportFiles() {
                   <th scope="row"><code>{f.name}</code></th>
                   <td className="num">{formatSize(f.size)}</td>
                   <td className="small">{f.modified.replace('T', ' ').slice(0, 19)}</td>
-                  {host?.kind === 'browser' && (
+                  {(host?.kind === 'browser' || native) && (
                     <td>
-                      <button onClick={() => void download(f.name)} aria-label={`Download ${f.name}`}>Download</button>
-                      {rowError?.name === f.name && <span className="error-message small" role="alert"> {rowError.text}</span>}
+                      {native ? (
+                        <button onClick={() => void saveAs(f.name)} aria-label={`Save ${f.name} as`}>Save as…</button>
+                      ) : (
+                        <button onClick={() => void download(f.name)} aria-label={`Download ${f.name}`}>Download</button>
+                      )}
+                      {rowError?.name === f.name && <span className={rowError.text.startsWith('Saved') ? 'muted small' : 'error-message small'} role="status"> {rowError.text}</span>}
                     </td>
                   )}
                 </tr>
