@@ -9,6 +9,8 @@ import type { TableColumn, TableRow } from '../export/table';
 
 type Group = Result<'runs.group'>;
 
+const meanStd = (v: { mean: number; std: number } | null) => (v ? `${v.mean.toPrecision(4)} ± ${v.std.toPrecision(2)}` : '—');
+
 function formatSize(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`;
@@ -91,8 +93,8 @@ function ExportFiles() {
       {error && <p className="error-message" role="alert">{error}</p>}
       {files && files.length === 0 && <p data-testid="exports-empty">No exports yet: use the export bar under any plot or table, or export a dataset from the Datasets view.</p>}
       {files && files.length > 0 && (
-        <div className="table-wrap">
-          <table className="runs-table" data-testid="exports-table">
+        <div className="table-wrap exports-scroll" tabIndex={0} role="region" aria-label="Export files">
+          <table className="runs-table exports-table" data-testid="exports-table">
             <caption className="muted">Newest first</caption>
             <thead>
               <tr><th scope="col">Name</th><th scope="col">Size</th><th scope="col">Modified</th>{(host?.kind === 'browser' || native) && <th scope="col">{native ? 'Save' : 'Download'}</th>}</tr>
@@ -102,7 +104,7 @@ function ExportFiles() {
                 <tr key={f.name} data-testid="export-row" data-name={f.name}>
                   <th scope="row"><code>{f.name}</code></th>
                   <td className="num">{formatSize(f.size)}</td>
-                  <td className="small">{f.modified.replace('T', ' ').slice(0, 19)}</td>
+                  <td className="small nowrap">{f.modified.replace('T', ' ').slice(0, 16)}</td>
                   {(host?.kind === 'browser' || native) && (
                     <td>
                       {native ? (
@@ -182,7 +184,26 @@ function RunTables() {
       {groups.length === 0 ? (
         <p className="muted">No seed groups yet (start a run with several seeds from the Training view).</p>
       ) : (
-        <TableExportBar title="Seed groups" columns={groupColumns} rows={groupRows} latex={bestGroup >= 0 ? { bold: { val: bestGroup } } : undefined} />
+        <>
+          <table className="runs-table" data-testid="groups-preview">
+            <caption className="muted">Best validation error per run, over each group's seeds</caption>
+            <thead>
+              <tr>{groupColumns.map((c) => <th scope="col" key={c.key}>{c.label}</th>)}</tr>
+            </thead>
+            <tbody>
+              {groups.map((g, i) => (
+                <tr key={g.group}>
+                  <th scope="row">{i === bestGroup ? <strong>{g.group}</strong> : g.group}</th>
+                  <td className="num">{g.runs.length}</td>
+                  <td className="num">{meanStd(g.valRelL2)}</td>
+                  <td className="num">{meanStd(g.valRelL2Decoded)}</td>
+                  <td className="num">{meanStd(g.testRelL2)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <TableExportBar title="Seed groups" columns={groupColumns} rows={groupRows} latex={bestGroup >= 0 ? { bold: { val: bestGroup } } : undefined} />
+        </>
       )}
       <p className="muted small">LaTeX tables use booktabs (<code>\usepackage{'{booktabs}'}</code>); groups print as mean ± std over their seeds. CSV keeps full precision, mean and std in two columns.</p>
     </div>
