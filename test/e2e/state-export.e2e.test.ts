@@ -93,6 +93,8 @@ test('datasets: channel statistics equal the API\'s, a heatmap exports as PNG at
   await exp.getByTestId('export-format').selectOption('npy');
   await exp.getByTestId('dataset-export-start').click();
   await exp.getByTestId('dataset-export-done').waitFor({ timeout: 60_000 });
+  await exp.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/datasets-stats-export.png` });
   await exp.getByRole('button', { name: 'Show in the Export view' }).click();
   await page.getByRole('heading', { name: 'Export', level: 1 }).waitFor();
   const table = page.getByTestId('exports-table');

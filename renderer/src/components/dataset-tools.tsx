@@ -47,18 +47,18 @@ export function DatasetStatsCard({ id }: { id: string }) {
       {!stats && !error && <p className="muted">Computing…</p>}
       {stats && (
         <table className="stats-table small">
-          <caption className="muted">Per channel over every point of every {split} row</caption>
+          <caption className="muted">Per channel (same column order as the normalizer's statistics above), over every point of every {split} row</caption>
           <thead>
-            <tr><th scope="col">Channel</th><th scope="col">min</th><th scope="col">max</th><th scope="col">mean</th><th scope="col">std</th></tr>
+            <tr><th scope="col">Channel</th><th scope="col">mean</th><th scope="col">std</th><th scope="col">min</th><th scope="col">max</th></tr>
           </thead>
           <tbody>
             {rows.map((r) => (
               <tr key={`${r.role}-${r.name}`} data-testid={`stats-row-${r.role}-${r.name}`}>
                 <th scope="row">{r.role} {r.name}</th>
-                <td data-stat="min">{num(r.min)}</td>
-                <td data-stat="max">{num(r.max)}</td>
                 <td data-stat="mean">{num(r.mean)}</td>
                 <td data-stat="std">{num(r.std)}</td>
+                <td data-stat="min">{num(r.min)}</td>
+                <td data-stat="max">{num(r.max)}</td>
               </tr>
             ))}
           </tbody>
