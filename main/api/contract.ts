@@ -385,7 +385,8 @@ export const ExportPath = z
 export const ExportEntry = z.object({ name: z.string(), size: z.number(), modified: z.string() });
 export type ExportEntry = z.infer<typeof ExportEntry>;
 
-const ChannelStats = z.object({ name: z.string(), min: z.number(), max: z.number(), mean: z.number(), std: z.number() });
+/** null: the split has no rows. */
+const ChannelStats = z.object({ name: z.string(), min: z.number().nullable(), max: z.number().nullable(), mean: z.number().nullable(), std: z.number().nullable() });
 export const DatasetStats = z.object({
   id: z.string(),
   split: z.enum(['train', 'val', 'test']),

@@ -26,13 +26,14 @@ export function channelStats(data: Float32Array, channels: number, names: string
       sum += v;
       n++;
     }
-    const mean = n > 0 ? sum / n : NaN;
+    if (n === 0) return { name, min: null, max: null, mean: null, std: null };
+    const mean = sum / n;
     // Two passes: the one-pass formula loses digits when |mean| >> std.
     for (let i = c; i < data.length; i += channels) {
       const d = data[i]! * decode.scale + decode.shift - mean;
       sumSq += d * d;
     }
-    return { name, min: n ? min : NaN, max: n ? max : NaN, mean, std: n ? Math.sqrt(sumSq / n) : NaN };
+    return { name, min, max, mean, std: Math.sqrt(sumSq / n) };
   });
 }
 
@@ -55,9 +56,19 @@ export function statsOf(ds: PreparedDataset, split: SplitName): DatasetStats {
   };
 }
 
+// A stored dataset never changes under its content hash: statistics are computed once per split.
+const statsCache = new Map<string, DatasetStats>();
+
 export async function datasetStats(p: { workspace: string; id: string; split: SplitName }): Promise<DatasetStats> {
-  const ds = await datasetStore(p.workspace, p.id).open(p.id);
-  return statsOf(ds, p.split);
+  const store = datasetStore(p.workspace, p.id);
+  const key = `${store.root}/${p.id}/${store.manifest(p.id).contentHash}/${p.split}`;
+  const hit = statsCache.get(key);
+  if (hit) return hit;
+  const ds = await store.open(p.id);
+  const all = (['train', 'val', 'test'] as const).map((split) => statsOf(ds, split));
+  if (statsCache.size > 64) statsCache.clear();
+  for (const s of all) statsCache.set(`${store.root}/${p.id}/${store.manifest(p.id).contentHash}/${s.split}`, s);
+  return all.find((s) => s.split === p.split)!;
 }
 
 export function exportLabel(p: Record<string, unknown>): string {

@@ -5,7 +5,7 @@
 // tiny synthetic runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { DatasetStats, JobSummary, RunSummary } from '../../main/api/contract';
@@ -68,10 +68,10 @@ test('datasets: channel statistics equal the API\'s, a heatmap exports as PNG at
   const row = card.getByTestId('stats-row-input-coeff');
   await row.waitFor({ timeout: 30_000 });
   for (const k of ['min', 'max', 'mean', 'std'] as const) {
-    assert.equal(await row.locator(`[data-stat="${k}"]`).textContent(), api.x[0]![k].toPrecision(5), `coeff ${k}`);
+    assert.equal(await row.locator(`[data-stat="${k}"]`).textContent(), api.x[0]![k]!.toPrecision(5), `coeff ${k}`);
   }
   const target = card.locator('[data-testid^="stats-row-target-"]');
-  assert.equal(await target.locator('[data-stat="mean"]').textContent(), api.y[0]!.mean.toPrecision(5), 'target mean');
+  assert.equal(await target.locator('[data-stat="mean"]').textContent(), api.y[0]!.mean!.toPrecision(5), 'target mean');
 
   // PNG at 300 × 200, scale 3: the file's IHDR says 900 × 600.
   const input = page.getByTestId('preview-input');
@@ -195,7 +195,14 @@ test('view, theme, selected run and dataset, and a view\'s choice come back afte
     host = await startBrowserHost({ service, staticDir: RENDERER_DIR });
     const second = await openPage(host.url);
     await expectRestored(second.page, 'after a host restart');
-    await second.page.getByRole('button', { name: 'Light theme' }).click();
+    // A damaged state file: the app starts on its defaults (never a blank screen), and the next change repairs the file.
+    writeFileSync(uiStatePath(suite.host.workspace), '{"format":"lino-ui-state","version":1,"state":{"view":"ru');
+    await second.page.reload();
+    await second.page.getByRole('heading', { name: 'Workspace', level: 1 }).waitFor({ timeout: 30_000 });
+    await second.page.getByTestId('workspace-path').filter({ hasText: suite.host.workspace }).waitFor({ timeout: 30_000 });
+    await goto(second.page, 'Export');
+    for (const t0 = Date.now(); Date.now() - t0 < 20_000 && saved()?.view !== 'export'; ) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(saved()?.view, 'export', 'the state file is repaired by the next change');
     assert.deepEqual(second.problems, []);
     await second.page.close();
   } finally {

@@ -44,12 +44,20 @@ test('datasets.stats: per-channel min/max/mean/std of a split equal those of eve
     const std = Math.sqrt(all.reduce((a, b) => a + (b - mean) ** 2, 0) / all.length);
     const got = s[which][k]!;
     const tol = 1e-4 * Math.max(1, Math.abs(mean), std);
-    assert.ok(Math.abs(got.mean - mean) < tol, `${which} mean ${got.mean} vs ${mean}`);
-    assert.ok(Math.abs(got.std - std) < tol, `${which} std ${got.std} vs ${std}`);
-    assert.ok(Math.abs(got.min - Math.min(...all)) < tol && Math.abs(got.max - Math.max(...all)) < tol, `${which} range`);
+    assert.ok(Math.abs(got.mean! - mean) < tol, `${which} mean ${got.mean} vs ${mean}`);
+    assert.ok(Math.abs(got.std! - std) < tol, `${which} std ${got.std} vs ${std}`);
+    assert.ok(Math.abs(got.min! - Math.min(...all)) < tol && Math.abs(got.max! - Math.max(...all)) < tol, `${which} range`);
   }
   const train = (await service.call('datasets.stats', { id: datasetId })) as DatasetStats;
   assert.equal(train.split, 'train', 'train is the default split');
+  const counts = (await service.call('datasets.sample', { id: datasetId, split: 'train', index: 0 })) as DatasetSample;
+  for (const split of ['train', 'val', 'test'] as const) {
+    const st = (await service.call('datasets.stats', { id: datasetId, split })) as DatasetStats;
+    assert.equal(st.count, counts.counts[split], split);
+    // An empty split answers nulls (no numbers to summarize), not NaN.
+    if (st.count === 0) assert.deepEqual(st.x[0], { name: 'coeff', min: null, max: null, mean: null, std: null });
+    else assert.ok(st.x[0]!.std! > 0, split);
+  }
   await assert.rejects(service.call('datasets.stats', { id: 'nope' }), /no dataset 'nope'/);
   await assert.rejects(service.call('datasets.stats', { id: '../x' }), /invalid parameter 'id'/);
 });

@@ -7,7 +7,7 @@ import { usePersisted } from '../store/persisted-state';
 
 type Split = 'train' | 'val' | 'test';
 
-const num = (v: number) => (Number.isFinite(v) ? v.toPrecision(5) : '—');
+const num = (v: number | null) => (v != null && Number.isFinite(v) ? v.toPrecision(5) : '—');
 
 export function DatasetStatsCard({ id }: { id: string }) {
   const api = useApp((s) => s.api);
@@ -41,11 +41,12 @@ export function DatasetStatsCard({ id }: { id: string }) {
           <option value="val">validation</option>
           <option value="test">test</option>
         </select>
-        {stats && <span className="muted small">{stats.count} rows, grid {stats.grid.join(' × ')}, physical units</span>}
+        {stats && <span className="muted small" data-testid="stats-count">{stats.count} rows, grid {stats.grid.join(' × ')}, physical units</span>}
       </div>
       {error && <p className="error-message" role="alert">{error}</p>}
       {!stats && !error && <p className="muted">Computing…</p>}
-      {stats && (
+      {stats && stats.count === 0 && <p className="muted">The {split} split has no rows.</p>}
+      {stats && stats.count > 0 && (
         <table className="stats-table small">
           <caption className="muted">Per channel (same column order as the normalizer's statistics above), over every point of every {split} row</caption>
           <thead>
