@@ -3,7 +3,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { DatasetStats, JobSummary } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
-import { usePersisted } from '../store/persisted-state';
+import { oneOf, usePersisted } from '../store/persisted-state';
 
 type Split = 'train' | 'val' | 'test';
 
@@ -11,7 +11,7 @@ const num = (v: number | null) => (v != null && Number.isFinite(v) ? v.toPrecisi
 
 export function DatasetStatsCard({ id }: { id: string }) {
   const api = useApp((s) => s.api);
-  const [split, setSplit] = usePersisted<Split>('datasets.statsSplit', 'train');
+  const [split, setSplit] = usePersisted<Split>('datasets.statsSplit', 'train', oneOf('train', 'val', 'test'));
   const [stats, setStats] = useState<DatasetStats | null>(null);
   const [error, setError] = useState<string | null>(null);
   const fid = useId();
@@ -73,8 +73,8 @@ export function DatasetExportCard({ id }: { id: string }) {
   const api = useApp((s) => s.api);
   const jobs = useApp((s) => s.jobs);
   const setView = useApp((s) => s.setView);
-  const [format, setFormat] = usePersisted<'mat73' | 'npy'>('datasets.exportFormat', 'mat73');
-  const [layout, setLayout] = usePersisted<'raw' | 'prepared'>('datasets.exportLayout', 'raw');
+  const [format, setFormat] = usePersisted<'mat73' | 'npy'>('datasets.exportFormat', 'mat73', oneOf('mat73', 'npy'));
+  const [layout, setLayout] = usePersisted<'raw' | 'prepared'>('datasets.exportLayout', 'raw', oneOf('raw', 'prepared'));
   const [jobId, setJobId] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const fid = useId();

@@ -11,8 +11,8 @@ export function PlotExportBar({ title, figure }: { title: string; figure: () => 
   const host = useApp((s) => s.host);
   const refreshWorkspace = useApp((s) => s.refreshWorkspace);
   // One export size for every plot, kept with the workbench state (a paper's figure width).
-  const [saved, setSize] = usePersisted<ImageSize>('export.size', DEFAULT_SIZE);
-  const { width, height, scale } = validSize(saved) ? saved : DEFAULT_SIZE;
+  const [size, setSize] = usePersisted<ImageSize>('export.size', DEFAULT_SIZE, validSize);
+  const { width, height, scale } = size;
   const [busy, setBusy] = useState<ImageFormat | null>(null);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const id = useId();

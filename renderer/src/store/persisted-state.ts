@@ -29,20 +29,28 @@ export const usePersistedStore = create<PersistedStore>((set) => ({
 
 /**
  * A view's choice that persists across restarts, like useState: `const [split, setSplit] =
- * usePersisted('datasets.split', 'val')`. Keys are '<view>.<what>'; values must be JSON.
+ * usePersisted('datasets.split', 'val', oneOf('train', 'val', 'test'))`. Keys are '<view>.<what>';
+ * values must be JSON. A restored value comes from a file: `valid` (recommended) rejects what the
+ * view cannot use, and the initial value is used instead.
  */
-export function usePersisted<T>(key: string, initial: T): [T, (v: T | ((prev: T) => T)) => void] {
-  const value = usePersistedStore((s) => (Object.prototype.hasOwnProperty.call(s.views, key) ? (s.views[key] as T) : initial));
+export function usePersisted<T>(key: string, initial: T, valid?: (v: unknown) => boolean): [T, (v: T | ((prev: T) => T)) => void] {
+  const read = (views: Record<string, unknown>): T =>
+    Object.prototype.hasOwnProperty.call(views, key) && (!valid || valid(views[key])) ? (views[key] as T) : initial;
+  const value = usePersistedStore((s) => read(s.views));
   const setter = useCallback(
     (v: T | ((prev: T) => T)) => {
-      const views = usePersistedStore.getState().views;
-      const prev = Object.prototype.hasOwnProperty.call(views, key) ? (views[key] as T) : initial;
+      const prev = read(usePersistedStore.getState().views);
       usePersistedStore.getState().setValue(key, typeof v === 'function' ? (v as (p: T) => T)(prev) : v);
     },
-    // `initial` is a default, read only when nothing is stored: a new literal each render must not matter.
+    // `initial` and `valid` are read only when nothing usable is stored: new literals each render must not matter.
     [key],
   );
   return [value, setter];
+}
+
+/** A `valid` check for usePersisted: one of these values. */
+export function oneOf<T extends string | number | boolean>(...values: T[]): (v: unknown) => v is T {
+  return (v: unknown): v is T => values.includes(v as T);
 }
 
 /** What is saved: everything the user chose, nothing the engine reports. */

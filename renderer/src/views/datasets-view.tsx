@@ -7,6 +7,7 @@ import { Plot } from '../plots/plot';
 import { heatmapTrace, lineTrace, type Trace } from '../plots/traces';
 import { OpenFileCard } from '../components/open-file-card';
 import { DatasetExportCard, DatasetStatsCard } from '../components/dataset-tools';
+import { oneOf, usePersisted } from '../store/persisted-state';
 
 type Benchmark = 'darcy' | 'burgers' | 'navier-stokes' | 'airfoil';
 type Preset = 'tiny' | 'quick' | 'paper';
@@ -123,7 +124,7 @@ function GenerateCard() {
 
 function SamplePreview({ id }: { id: string }) {
   const api = useApp((s) => s.api);
-  const [split, setSplit] = useState<'train' | 'val' | 'test'>('val');
+  const [split, setSplit] = usePersisted<'train' | 'val' | 'test'>('datasets.previewSplit', 'val', oneOf('train', 'val', 'test'));
   const [index, setIndex] = useState(0);
   const [sample, setSample] = useState<DatasetSample | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -9,7 +9,7 @@ import { WorkbenchService } from '../../../main/services/workbench-service';
 import { uiStatePath } from '../../../main/services/ui-state';
 import { useApp } from '../../../renderer/src/store/app-store';
 import { useTraining } from '../../../renderer/src/store/training-store';
-import { startPersistence, usePersistedStore } from '../../../renderer/src/store/persisted-state';
+import { oneOf, startPersistence, usePersistedStore } from '../../../renderer/src/store/persisted-state';
 import { isolateConfig, tempDir } from '../../helpers/env';
 import { waitFor } from '../../helpers/wait';
 
@@ -75,4 +75,9 @@ test('bad fields of a saved state are skipped one by one', async () => {
   await waitFor(() => usePersistedStore.getState().loaded && useApp.getState().theme === 'dark', 10_000, 'the theme');
   assert.equal(useApp.getState().view, 'datasets', 'an unknown view is ignored');
   assert.equal(useApp.getState().selectedDataset, 'darcy-tiny-1', 'a dataset id that is not a string is ignored');
+});
+
+test('oneOf accepts only the listed values (restored values are untrusted)', () => {
+  const split = oneOf('train', 'val', 'test');
+  assert.deepEqual(['train', 'val', 'test', 'TRAIN', 1, null, undefined, {}].map(split), [true, true, true, false, false, false, false, false]);
 });
