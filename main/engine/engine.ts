@@ -98,4 +98,7 @@ export function startEngine(parent: ParentChannel): void {
 export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list', 'model.estimate', 'datasets.presets'];
 
 /** Engine methods that need the host's workspace folder added to their parameters. */
-export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate', 'datasets.generate', 'datasets.sample', 'datasets.stats', 'datasets.export'];
+export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate', 'datasets.generate', 'datasets.sample'];
+
+/** Dataset statistics and export: engine methods that also need the host's workspace folder. */
+export const DATASET_TOOL_METHODS: readonly MethodName[] = ['datasets.stats', 'datasets.export'];

@@ -16,6 +16,7 @@ import {
   type WorkbenchEvent,
 } from '../api/contract';
 import { ENGINE_METHODS, ENGINE_WORKSPACE_METHODS } from '../engine/engine';
+import { DATASET_TOOL_METHODS } from '../engine/engine';
 import { RunStore, groupSummary } from '../runs/run-store';
 import { EngineClient } from './engine-client';
 import type { EngineLauncher } from './engine-launcher';
@@ -131,6 +132,7 @@ export class WorkbenchService {
     if (method === 'jobs.cancel') return this.cancelJob(params.id);
     if (ENGINE_METHODS.includes(method)) return this.engine.call(method, params);
     if (ENGINE_WORKSPACE_METHODS.includes(method)) return this.engine.call(method, { ...params, workspace: this.workspace.path });
+    if (DATASET_TOOL_METHODS.includes(method)) return this.engine.call(method, { ...params, workspace: this.workspace.path });
     if (method === 'datasets.inspect' || method === 'datasets.import') {
       // The engine gets the path behind the user's file reference, never one the renderer made up.
       const { file, ...rest } = params as { file: string };
