@@ -1,0 +1,117 @@
+// The ablation's paper-figure layout (like the paper's Fig. 3): one Plotly figure, a reference row
+// on top and one |error| row per variant, one column per sample. All error panels share ONE
+// colour axis (cividis, from 0 to the largest error anywhere), so a darker panel really means a
+// smaller error; the reference row has its own (viridis). Row and column labels are annotations,
+// so they stay text in SVG and PDF exports. Pure: data and layout only.
+import { colorScale } from './colorscales';
+import type { Trace } from './traces';
+
+export interface AblationFigureInput {
+  /** [ny, nx] of every field. */
+  grid: [number, number];
+  /** Column headings, one per sample. */
+  samples: string[];
+  /** Reference field per sample (row-major, ny × nx). */
+  reference: ArrayLike<number>[];
+  /** One row per variant: its |error| field per sample, or null where it has none. */
+  rows: { label: string; errors: (ArrayLike<number> | null)[] }[];
+  /** Shown in the reference colour bar. */
+  referenceTitle?: string;
+}
+
+function toRows(values: ArrayLike<number>, nx: number, ny: number): number[][] {
+  const z: number[][] = [];
+  for (let r = 0; r < ny; r++) z.push(Array.from({ length: nx }, (_, c) => values[r * nx + c]!));
+  return z;
+}
+
+function finiteRange(fields: ArrayLike<number>[], floorAtZero: boolean): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const f of fields) for (let i = 0; i < f.length; i++) {
+    const v = f[i]!;
+    if (Number.isFinite(v)) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+  }
+  if (lo === Infinity) return [0, 1];
+  if (floorAtZero) lo = 0;
+  return hi > lo ? [lo, hi] : [lo, lo + 1];
+}
+
+/** |a − b| elementwise. */
+export function absError(prediction: ArrayLike<number>, reference: ArrayLike<number>): Float64Array {
+  if (prediction.length !== reference.length) throw new Error(`absError: ${prediction.length} predicted values for ${reference.length} reference values`);
+  const out = new Float64Array(reference.length);
+  for (let i = 0; i < out.length; i++) out[i] = Math.abs(prediction[i]! - reference[i]!);
+  return out;
+}
+
+export function ablationFigure(input: AblationFigureInput): { data: Trace[]; layout: Record<string, unknown>; errorRange: [number, number] } {
+  const [ny, nx] = input.grid;
+  const nCols = input.samples.length;
+  const labels = ['Reference', ...input.rows.map((r) => `|error| ${r.label}`)];
+  const nRows = labels.length;
+  // Paper coordinates: labels on the left, colour bars on the right.
+  const left = 0.2;
+  const right = 0.86;
+  const top = 0.94;
+  const bottom = 0.02;
+  const gx = 0.015;
+  const gy = 0.025;
+  const cw = (right - left - gx * (nCols - 1)) / nCols;
+  const rh = (top - bottom - gy * (nRows - 1)) / nRows;
+  const rowDomain = (r: number): [number, number] => [top - (r + 1) * rh - r * gy, top - r * rh - r * gy];
+  const colDomain = (c: number): [number, number] => [left + c * (cw + gx), left + c * (cw + gx) + cw];
+
+  const errors = input.rows.flatMap((r) => r.errors.filter((e): e is ArrayLike<number> => e != null));
+  const errorRange = finiteRange(errors, true);
+  const refRange = finiteRange(input.reference, false);
+
+  const data: Trace[] = [];
+  const layout: Record<string, unknown> = {
+    showlegend: false,
+    margin: { l: 10, r: 10, t: 10, b: 10 },
+    annotations: [] as Record<string, unknown>[],
+    coloraxis: {
+      colorscale: colorScale('viridis'),
+      cmin: refRange[0],
+      cmax: refRange[1],
+      colorbar: { title: { text: input.referenceTitle ?? 'u' }, x: right + 0.02, xanchor: 'left', y: rowDomain(0)[0], yanchor: 'bottom', len: rh, lenmode: 'fraction', thickness: 12 },
+    },
+    coloraxis2: {
+      colorscale: colorScale('cividis'),
+      cmin: errorRange[0],
+      cmax: errorRange[1],
+      colorbar: { title: { text: '|error|' }, x: right + 0.02, xanchor: 'left', y: bottom, yanchor: 'bottom', len: nRows > 1 ? rowDomain(1)[1] - bottom : rh, lenmode: 'fraction', thickness: 12 },
+    },
+  };
+  const annotations = layout.annotations as Record<string, unknown>[];
+  for (let r = 0; r < nRows; r++) {
+    const [y0, y1] = rowDomain(r);
+    annotations.push({ text: labels[r], xref: 'paper', yref: 'paper', x: left - 0.01, y: (y0 + y1) / 2, xanchor: 'right', yanchor: 'middle', showarrow: false, font: { size: 12 } });
+    for (let c = 0; c < nCols; c++) {
+      const k = r * nCols + c + 1;
+      const suffix = k === 1 ? '' : String(k);
+      const values = r === 0 ? input.reference[c] : input.rows[r - 1]!.errors[c];
+      layout[`xaxis${suffix}`] = { domain: colDomain(c), anchor: `y${suffix}`, showticklabels: false, ticks: '', showgrid: false, zeroline: false, constrain: 'domain' };
+      layout[`yaxis${suffix}`] = { domain: [y0, y1], anchor: `x${suffix}`, showticklabels: false, ticks: '', showgrid: false, zeroline: false, scaleanchor: `x${suffix}`, constrain: 'domain' };
+      if (!values) continue;
+      data.push({
+        type: 'heatmap',
+        z: toRows(values, nx, ny),
+        name: `${labels[r]} · ${input.samples[c]}`,
+        coloraxis: r === 0 ? 'coloraxis' : 'coloraxis2',
+        xaxis: `x${suffix}`,
+        yaxis: `y${suffix}`,
+        hovertemplate: `${labels[r]}, ${input.samples[c]}<br>x %{x}, y %{y}: %{z:.4g}<extra></extra>`,
+      });
+    }
+  }
+  for (let c = 0; c < nCols; c++) {
+    const [x0, x1] = colDomain(c);
+    annotations.push({ text: input.samples[c], xref: 'paper', yref: 'paper', x: (x0 + x1) / 2, y: top + 0.01, xanchor: 'center', yanchor: 'bottom', showarrow: false, font: { size: 12 } });
+  }
+  return { data, layout, errorRange };
+}
