@@ -48,18 +48,25 @@ export function absError(prediction: ArrayLike<number>, reference: ArrayLike<num
   return out;
 }
 
-export function ablationFigure(input: AblationFigureInput): { data: Trace[]; layout: Record<string, unknown>; errorRange: [number, number] } {
+const MARGIN = { l: 190, r: 90, t: 30, b: 10 };
+
+/**
+ * `widthFor(height)`: the figure width (px) at which the panels, which keep the grid's aspect
+ * ratio, fill their cells; at any other width Plotly shrinks them and leaves gaps.
+ */
+export function ablationFigure(input: AblationFigureInput): { data: Trace[]; layout: Record<string, unknown>; errorRange: [number, number]; widthFor: (height: number) => number } {
   const [ny, nx] = input.grid;
   const nCols = input.samples.length;
   const labels = ['Reference', ...input.rows.map((r) => `|error| ${r.label}`)];
   const nRows = labels.length;
-  // Paper coordinates: labels on the left, colour bars on the right.
-  const left = 0.2;
-  const right = 0.86;
-  const top = 0.94;
-  const bottom = 0.02;
-  const gx = 0.015;
-  const gy = 0.025;
+  // Panels fill the plot area; row labels sit in the left margin, column titles in the top one,
+  // colour bars in the right one (margins in px, so long labels never squeeze the panels).
+  const left = 0;
+  const right = 1;
+  const top = 1;
+  const bottom = 0;
+  const gx = 0.02;
+  const gy = 0.02;
   const cw = (right - left - gx * (nCols - 1)) / nCols;
   const rh = (top - bottom - gy * (nRows - 1)) / nRows;
   const rowDomain = (r: number): [number, number] => [top - (r + 1) * rh - r * gy, top - r * rh - r * gy];
@@ -72,25 +79,25 @@ export function ablationFigure(input: AblationFigureInput): { data: Trace[]; lay
   const data: Trace[] = [];
   const layout: Record<string, unknown> = {
     showlegend: false,
-    margin: { l: 10, r: 10, t: 10, b: 10 },
+    margin: { ...MARGIN },
     annotations: [] as Record<string, unknown>[],
     coloraxis: {
       colorscale: colorScale('viridis'),
       cmin: refRange[0],
       cmax: refRange[1],
-      colorbar: { title: { text: input.referenceTitle ?? 'u' }, x: right + 0.02, xanchor: 'left', y: rowDomain(0)[0], yanchor: 'bottom', len: rh, lenmode: 'fraction', thickness: 12 },
+      colorbar: { title: { text: input.referenceTitle ?? 'u' }, x: 1.02, xanchor: 'left', y: rowDomain(0)[0], yanchor: 'bottom', len: rh, lenmode: 'fraction', thickness: 12 },
     },
     coloraxis2: {
       colorscale: colorScale('cividis'),
       cmin: errorRange[0],
       cmax: errorRange[1],
-      colorbar: { title: { text: '|error|' }, x: right + 0.02, xanchor: 'left', y: bottom, yanchor: 'bottom', len: nRows > 1 ? rowDomain(1)[1] - bottom : rh, lenmode: 'fraction', thickness: 12 },
+      colorbar: { title: { text: '|error|' }, x: 1.02, xanchor: 'left', y: bottom, yanchor: 'bottom', len: nRows > 1 ? rowDomain(1)[1] - bottom : rh, lenmode: 'fraction', thickness: 12 },
     },
   };
   const annotations = layout.annotations as Record<string, unknown>[];
   for (let r = 0; r < nRows; r++) {
     const [y0, y1] = rowDomain(r);
-    annotations.push({ text: labels[r], xref: 'paper', yref: 'paper', x: left - 0.01, y: (y0 + y1) / 2, xanchor: 'right', yanchor: 'middle', showarrow: false, font: { size: 12 } });
+    annotations.push({ text: labels[r], xref: 'paper', yref: 'paper', x: left, xshift: -8, y: (y0 + y1) / 2, xanchor: 'right', yanchor: 'middle', showarrow: false, font: { size: 12 } });
     for (let c = 0; c < nCols; c++) {
       const k = r * nCols + c + 1;
       const suffix = k === 1 ? '' : String(k);
@@ -111,7 +118,8 @@ export function ablationFigure(input: AblationFigureInput): { data: Trace[]; lay
   }
   for (let c = 0; c < nCols; c++) {
     const [x0, x1] = colDomain(c);
-    annotations.push({ text: input.samples[c], xref: 'paper', yref: 'paper', x: (x0 + x1) / 2, y: top + 0.01, xanchor: 'center', yanchor: 'bottom', showarrow: false, font: { size: 12 } });
+    annotations.push({ text: input.samples[c], xref: 'paper', yref: 'paper', x: (x0 + x1) / 2, y: top, yshift: 4, xanchor: 'center', yanchor: 'bottom', showarrow: false, font: { size: 12 } });
   }
-  return { data, layout, errorRange };
+  const widthFor = (height: number) => Math.round(((height - MARGIN.t - MARGIN.b) * rh * nx) / (cw * ny) + MARGIN.l + MARGIN.r);
+  return { data, layout, errorRange, widthFor };
 }

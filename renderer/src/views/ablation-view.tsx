@@ -264,6 +264,8 @@ export function AblationView() {
     const ar = !!byIndex(fullResult, mine.samples[0]!.index)?.stepRelL2;
     return ablationFigure({ grid: res.grid as [number, number], samples: mine.samples.map((s) => s.label), reference, rows: figRows, referenceTitle: ar ? 'u (last step)' : 'u' });
   }, [mine, fullResult, jobs, rows]);
+  // About 130 px per row of panels: five rows fit a 768 px screen with a little scrolling.
+  const figHeight = 130 * (1 + rows.filter((r) => r.config).length) + 40;
   const otherJobs = mine ? Object.values(mine.others).map((id) => jobs[id!]) : [];
   const failedEval = [fullJob, ...otherJobs].find((j) => j?.state === 'failed');
   const evalPending = !!mine && (!fullResult || mine.samples.length === 0 || otherJobs.length < rows.filter((r) => r.config && r.variant.key !== 'full').length || otherJobs.some((j) => !j || j.state === 'queued' || j.state === 'running'));
@@ -361,7 +363,9 @@ export function AblationView() {
               <p className="muted small">
                 Rows: the reference, then |prediction − reference| of each variant's first finished seed; columns: the full model's best, median and worst validation samples. All error panels share one cividis scale (0 to {figure.errorRange[1].toPrecision(3)}).
               </p>
-              <Plot title="Ablation error fields" data={figure.data} layout={figure.layout} height={Math.max(320, 150 * (figure.data.length / Math.max(1, mine!.samples.length)) + 40)} testId="ablation-fields" />
+              <div style={{ maxWidth: figure.widthFor(figHeight) }}>
+                <Plot title="Ablation error fields" data={figure.data} layout={figure.layout} height={figHeight} testId="ablation-fields" />
+              </div>
             </>
           )}
         </>

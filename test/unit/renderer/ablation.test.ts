@@ -126,4 +126,9 @@ test('error-field figure: reference row + one row per variant, one column per sa
   // Panels do not overlap: rows go down, columns right.
   assert.ok(layout.yaxis.domain[0] > layout.yaxis3.domain[1]);
   assert.ok(layout.xaxis.domain[1] < layout.xaxis2.domain[0]);
+  // The width at which square-pixel panels fill their cells grows with the columns and height.
+  assert.ok(f.widthFor(600) > f.widthFor(300));
+  const cell = (w: number, h: number) => ({ w: (w - 190 - 90) * (layout.xaxis.domain[1] - layout.xaxis.domain[0]), h: (h - 40) * (layout.yaxis.domain[1] - layout.yaxis.domain[0]) });
+  const c = cell(f.widthFor(600), 600);
+  assert.ok(Math.abs(c.w / c.h - 3 / 2) < 0.02, `a 2x3 grid's panel is 3:2 (${c.w} x ${c.h})`);
 });
