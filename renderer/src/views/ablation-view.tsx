@@ -150,7 +150,7 @@ export function AblationView() {
   const paramsFor = (k: VariantKey) => (params && params.key === key ? params.values[k] ?? null : null);
   const tableRows: TableRow[] = rows.map((r) => ({
     variant: r.variant.label,
-    off: r.variant.off ?? '—',
+    off: r.variant.off,
     seeds: `${r.agg.done}/${r.agg.total || seeds}`,
     norm: r.agg.valRelL2 ? { mean: r.agg.valRelL2.mean, std: r.agg.valRelL2.std } : null,
     decoded: r.agg.valRelL2Decoded ? { mean: r.agg.valRelL2Decoded.mean, std: r.agg.valRelL2Decoded.std } : null,
@@ -159,6 +159,8 @@ export function AblationView() {
     ...(paper ? { paper: paper.values[r.variant.key] } : {}),
   }));
 
+  // The lowest normalized mean is printed in bold in the LaTeX table, as in the paper.
+  const bestRow = rows.reduce((best, r, i) => (r.agg.valRelL2 && (best < 0 || r.agg.valRelL2.mean < rows[best]!.agg.valRelL2!.mean) ? i : best), -1);
   const bars = useMemo((): Trace[] => {
     const withData = rows.filter((r) => r.agg.valRelL2);
     if (withData.length === 0) return [];
@@ -328,7 +330,7 @@ export function AblationView() {
                   return (
                     <tr key={r.variant.key} data-testid={`ablation-row-${r.variant.key}`}>
                       <th scope="row">{r.variant.label}</th>
-                      <td>{String(t.off)}</td>
+                      <td>{r.variant.off ?? '—'}</td>
                       <td className="num" data-testid="ablation-seeds-done">{String(t.seeds)}</td>
                       <td className="num" data-testid="ablation-mean">{fmtMs(r.agg.valRelL2)}</td>
                       <td className="num">{fmtMs(r.agg.valRelL2Decoded)}</td>
@@ -341,7 +343,7 @@ export function AblationView() {
               </tbody>
             </table>
           </div>
-          <TableExportBar title="Ablation" columns={columns} rows={tableRows} latex={{ label: `tab:ablation-${key}` }} />
+          <TableExportBar title="Ablation" columns={columns} rows={tableRows} latex={{ label: `tab:ablation-${key}`, bold: bestRow >= 0 ? { norm: bestRow } : undefined }} />
           {bars.length > 0 ? (
             <Plot title="Ablation: best validation relL2 per variant" data={bars} layout={barLayout} height={300} testId="ablation-bars" />
           ) : (
