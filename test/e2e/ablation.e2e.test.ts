@@ -117,6 +117,17 @@ test('ablation: launch the three "without" variants and the full model with 2 se
   assert.match(svg, /^<svg/);
   for (const l of ['Reference', '|error| LiNO w/o reflection', '|error| LiNO (full)']) assert.ok(svg.includes(l), `'${l}' as text in the SVG`);
 
+  // Switching views keeps the evaluated grid (no second evaluation).
+  const evaluations = async () => ((await suite.host.service.call('jobs.list', {})) as { kind: string }[]).filter((j) => j.kind === 'evaluate').length;
+  const evalCount = await evaluations();
+  assert.equal(evalCount, 4, 'the full model, then the three variants at its samples');
+  await page.getByRole('button', { name: 'Runs', exact: true }).click();
+  await page.getByRole('heading', { name: 'Runs', level: 1 }).waitFor();
+  await page.getByRole('button', { name: 'Ablation', exact: true }).click();
+  await page.getByTestId('ablation-fields').locator('.main-svg').first().waitFor({ timeout: 30_000 });
+  assert.equal(await page.evaluate(() => (globalThis as any).document.querySelector('[data-testid="ablation-fields"] .js-plotly-plot').data.length), grid.traces.length);
+  assert.equal(await evaluations(), evalCount);
+
   await assertAccessible(page, 'Ablation view');
   const overflow = await page.evaluate(() => {
     const main = (globalThis as any).document.querySelector('main.content');

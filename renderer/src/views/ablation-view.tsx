@@ -10,6 +10,7 @@ import { ablationFigure, absError } from '../plots/ablation-figure';
 import { TableExportBar } from '../export/table-export-bar';
 import type { TableColumn, TableRow } from '../export/table';
 import { ablationKey, baseSeed, fullConfig, fullGroup, variantConfig, variantGroup, VARIANTS, type Variant, type VariantKey } from '../store/ablation-plan';
+import { useAblation } from '../store/ablation-store';
 import { aggregateGroup, benchmarkOf, formatPercent, gridSamples, paperReference, percentDiff, type GroupAggregate } from '../store/ablation-results';
 
 type Group = Result<'runs.group'>;
@@ -44,9 +45,7 @@ export function AblationView() {
   const [launchError, setLaunchError] = useState<string | null>(null);
   const [groups, setGroups] = useState<Record<string, Group>>({});
   const [groupError, setGroupError] = useState<string | null>(null);
-  const [evalJobs, setEvalJobs] = useState<{ key: string; full: string; others: Partial<Record<VariantKey, string>>; samples: { index: number; label: string }[] } | null>(null);
   const [evalError, setEvalError] = useState<string | null>(null);
-  const [params, setParams] = useState<{ key: string; values: Partial<Record<VariantKey, number>> } | null>(null);
   const seedsId = useId();
 
   useEffect(() => {
@@ -71,6 +70,9 @@ export function AblationView() {
   }, [api, baseId]);
 
   const key = base ? ablationKey(base) : null;
+  const mine = useAblation((s) => (key ? s.evals[key] ?? null : null));
+  const params = useAblation((s) => (key ? s.params[key] ?? null : null));
+  const { setEval, patchEval, setParams } = useAblation.getState();
   const groupSizes = useMemo(() => {
     const m = new Map<string, number>();
     for (const r of runs) if (r.group) m.set(r.group, (m.get(r.group) ?? 0) + 1);
@@ -147,7 +149,7 @@ export function AblationView() {
     { key: 'diff', label: 'vs full (%)', align: 'r', digits: 3 },
     ...(paper ? [{ key: 'paper', label: `Paper (${paper.setting})`, align: 'r' as const, digits: 3 }] : []),
   ];
-  const paramsFor = (k: VariantKey) => (params && params.key === key ? params.values[k] ?? null : null);
+  const paramsFor = (k: VariantKey) => params?.[k] ?? null;
   const tableRows: TableRow[] = rows.map((r) => ({
     variant: r.variant.label,
     off: r.variant.off,
@@ -182,7 +184,6 @@ export function AblationView() {
   // ---- error fields for the same samples ----
   const firstDone = (r: (typeof rows)[number]) => r.members.find((m) => m.state === 'done') ?? null;
   const evalReady = rows.length > 0 && rows.every((r) => !r.config || firstDone(r));
-  const mine = evalJobs && evalJobs.key === key ? evalJobs : null;
   const fullJob = mine ? jobs[mine.full] : undefined;
   const fullResult = fullJob?.state === 'done' ? (fullJob.result as EvaluationResult) : null;
 
@@ -194,7 +195,7 @@ export function AblationView() {
     if (!run) return;
     try {
       const j = await api.call('runs.evaluate', { id: run.id, checkpoint: 'best', split: 'val', fields: true });
-      setEvalJobs({ key, full: j.id, others: {}, samples: [] });
+      setEval(key, { full: j.id, others: {}, samples: [] });
     } catch (e) {
       setEvalError(`Could not evaluate ${run.name}: ${message(e)}`);
     }
@@ -211,7 +212,7 @@ export function AblationView() {
       return;
     }
     const samples = gridSamples(fields.filter((f) => f.which !== 'index'));
-    setEvalJobs({ ...mine, samples });
+    patchEval(key, mine.full, { samples });
     (async () => {
       const others: Partial<Record<VariantKey, string>> = {};
       for (const r of rows) {
@@ -223,7 +224,7 @@ export function AblationView() {
           setEvalError(`Could not evaluate ${run.name}: ${message(e)}`);
         }
       }
-      setEvalJobs((j) => (j && j.full === mine.full ? { ...j, others } : j));
+      patchEval(key, mine.full, { others });
     })();
     const f0 = fields[0]!;
     if (!f0.stepRelL2 && res!.grid.length <= 2) {
@@ -237,7 +238,7 @@ export function AblationView() {
         });
         return [r.variant.key, est.params] as const;
       })).then(
-        (got) => setParams({ key, values: Object.fromEntries(got.filter((x) => x !== null)) }),
+        (got) => setParams(key, Object.fromEntries(got.filter((x) => x !== null))),
         (e) => setEvalError(`Could not count the parameters: ${message(e)}`),
       );
     }
