@@ -6,12 +6,14 @@
 // and an axe audit. Screenshot: test-results/screenshots/ablation.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { assertAccessible } from '../helpers/axe';
 
+const PDFTOTEXT = '/usr/bin/pdftotext';
 const suite = browserSuite();
 const skip = suite.skip;
 
@@ -34,7 +36,7 @@ const listRuns = async () => (await suite.host.service.call('runs.list', {})) as
 const VARIANTS = ['full', 'no-reflection', 'no-refraction', 'no-scattering'];
 const LABELS = ['LiNO (full)', 'LiNO w/o reflection', 'LiNO w/o refraction', 'LiNO w/o scattering'];
 
-test('ablation: launch the three "without" variants and the full model with 2 seeds from a tiny run; table = runs.group, bars with ±1 std, error-field grid on one scale, LaTeX and SVG export', { skip, timeout: 240_000 }, async () => {
+test('ablation: launch the three "without" variants and the full model with 2 seeds from a tiny run; table = runs.group, bars with ±1 std, error-field grid on one scale, LaTeX, SVG and PDF export', { skip, timeout: 240_000 }, async () => {
   const { runId: baseId } = (await suite.host.service.call('train.start', {
     config: { name: 'abl base', data: { kind: 'synthetic', grid: [8, 8], train: 4, val: 2 }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2, seed: 5 },
   })) as { runId: string };
@@ -116,6 +118,18 @@ test('ablation: launch the three "without" variants and the full model with 2 se
   const svg = readFileSync(join(exportsDir, readdirSync(exportsDir).find((n) => !before.has(n) && n.endsWith('.svg'))!), 'utf8');
   assert.match(svg, /^<svg/);
   for (const l of ['Reference', '|error| LiNO w/o reflection', '|error| LiNO (full)']) assert.ok(svg.includes(l), `'${l}' as text in the SVG`);
+  // And to vector PDF: the panels as images, the labels as text.
+  const beforePdf = new Set(readdirSync(exportsDir));
+  await fig.getByRole('button', { name: 'Export Ablation error fields as PDF' }).click();
+  await fig.getByTestId('export-status').filter({ hasText: /Saved exports\/.*\.pdf$/ }).waitFor({ timeout: 30_000 });
+  const pdfPath = join(exportsDir, readdirSync(exportsDir).find((n) => !beforePdf.has(n) && n.endsWith('.pdf'))!);
+  const pdf = readFileSync(pdfPath);
+  assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
+  assert.ok((pdf.toString('latin1').match(/\/Subtype \/Image/g) ?? []).length >= 5 * cols, 'every panel drawn');
+  if (existsSync(PDFTOTEXT)) {
+    const text = spawnSync(PDFTOTEXT, [pdfPath, '-'], { encoding: 'utf8' }).stdout.replace(/\s+/g, ' ');
+    for (const l of ['Reference', '|error| LiNO w/o scattering']) assert.ok(text.includes(l), `PDF has "${l}" as text; pdftotext gave: ${text.slice(0, 300)}`);
+  }
 
   // Switching views keeps the evaluated grid (no second evaluation).
   const evaluations = async () => ((await suite.host.service.call('jobs.list', {})) as { kind: string }[]).filter((j) => j.kind === 'evaluate').length;
