@@ -7,8 +7,8 @@ import { colorScale } from './colorscales';
 import type { Trace } from './traces';
 
 export interface AblationFigureInput {
-  /** [ny, nx] of every field. */
-  grid: [number, number];
+  /** [ny, nx] of every field (2D: heatmaps), or [n] (1D: lines, error rows on one shared y range). */
+  grid: number[];
   /** Column headings, one per sample. */
   samples: string[];
   /** Reference field per sample (row-major, ny × nx). */
@@ -49,13 +49,16 @@ export function absError(prediction: ArrayLike<number>, reference: ArrayLike<num
 }
 
 const MARGIN = { l: 190, r: 90, t: 30, b: 10 };
+/** 1D rows: one colour per row kind (Okabe-Ito green and orange, readable on light and dark). */
+const LINE = { reference: '#009e73', error: '#e69f00' };
 
 /**
  * `widthFor(height)`: the figure width (px) at which the panels, which keep the grid's aspect
  * ratio, fill their cells; at any other width Plotly shrinks them and leaves gaps.
  */
 export function ablationFigure(input: AblationFigureInput): { data: Trace[]; layout: Record<string, unknown>; errorRange: [number, number]; widthFor: (height: number) => number } {
-  const [ny, nx] = input.grid;
+  const oneD = input.grid.length === 1;
+  const [ny, nx] = oneD ? [1, input.grid[0]!] : (input.grid as [number, number]);
   const nCols = input.samples.length;
   const labels = ['Reference', ...input.rows.map((r) => `|error| ${r.label}`)];
   const nRows = labels.length;
@@ -81,6 +84,8 @@ export function ablationFigure(input: AblationFigureInput): { data: Trace[]; lay
     showlegend: false,
     margin: { ...MARGIN },
     annotations: [] as Record<string, unknown>[],
+  };
+  if (!oneD) Object.assign(layout, {
     coloraxis: {
       colorscale: colorScale('viridis'),
       cmin: refRange[0],
@@ -93,18 +98,29 @@ export function ablationFigure(input: AblationFigureInput): { data: Trace[]; lay
       cmax: errorRange[1],
       colorbar: { title: { text: '|error|' }, x: 1.02, xanchor: 'left', y: bottom, yanchor: 'bottom', len: nRows > 1 ? rowDomain(1)[1] - bottom : rh, lenmode: 'fraction', thickness: 12 },
     },
-  };
+  });
+  const pad = (lo: number, hi: number): [number, number] => [lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo)];
   const annotations = layout.annotations as Record<string, unknown>[];
   for (let r = 0; r < nRows; r++) {
     const [y0, y1] = rowDomain(r);
-    annotations.push({ text: labels[r], xref: 'paper', yref: 'paper', x: left, xshift: -8, y: (y0 + y1) / 2, xanchor: 'right', yanchor: 'middle', showarrow: false, font: { size: 12 } });
+    annotations.push({ text: labels[r], xref: 'paper', yref: 'paper', x: left, xshift: oneD ? -36 : -8, y: (y0 + y1) / 2, xanchor: 'right', yanchor: 'middle', showarrow: false, font: { size: 12 } });
     for (let c = 0; c < nCols; c++) {
       const k = r * nCols + c + 1;
       const suffix = k === 1 ? '' : String(k);
       const values = r === 0 ? input.reference[c] : input.rows[r - 1]!.errors[c];
-      layout[`xaxis${suffix}`] = { domain: colDomain(c), anchor: `y${suffix}`, showticklabels: false, ticks: '', showgrid: false, zeroline: false, constrain: 'domain' };
-      layout[`yaxis${suffix}`] = { domain: [y0, y1], anchor: `x${suffix}`, showticklabels: false, ticks: '', showgrid: false, zeroline: false, scaleanchor: `x${suffix}`, constrain: 'domain' };
+      if (oneD) {
+        const range = r === 0 ? pad(refRange[0], refRange[1]) : [0, errorRange[1] * 1.05];
+        layout[`xaxis${suffix}`] = { domain: colDomain(c), anchor: `y${suffix}`, showticklabels: r === nRows - 1, range: [0, nx - 1] };
+        layout[`yaxis${suffix}`] = { domain: [y0, y1], anchor: `x${suffix}`, showticklabels: c === 0, range, nticks: 4 };
+      } else {
+        layout[`xaxis${suffix}`] = { domain: colDomain(c), anchor: `y${suffix}`, showticklabels: false, ticks: '', showgrid: false, zeroline: false, constrain: 'domain' };
+        layout[`yaxis${suffix}`] = { domain: [y0, y1], anchor: `x${suffix}`, showticklabels: false, ticks: '', showgrid: false, zeroline: false, scaleanchor: `x${suffix}`, constrain: 'domain' };
+      }
       if (!values) continue;
+      if (oneD) {
+        data.push({ type: 'scatter', mode: 'lines', x: Array.from({ length: nx }, (_, i) => i), y: Array.from(values), name: `${labels[r]} · ${input.samples[c]}`, xaxis: `x${suffix}`, yaxis: `y${suffix}`, line: { width: 1.5, color: r === 0 ? LINE.reference : LINE.error } });
+        continue;
+      }
       data.push({
         type: 'heatmap',
         z: toRows(values, nx, ny),
@@ -120,6 +136,7 @@ export function ablationFigure(input: AblationFigureInput): { data: Trace[]; lay
     const [x0, x1] = colDomain(c);
     annotations.push({ text: input.samples[c], xref: 'paper', yref: 'paper', x: (x0 + x1) / 2, y: top, yshift: 4, xanchor: 'center', yanchor: 'bottom', showarrow: false, font: { size: 12 } });
   }
-  const widthFor = (height: number) => Math.round(((height - MARGIN.t - MARGIN.b) * rh * nx) / (cw * ny) + MARGIN.l + MARGIN.r);
+  // 1D panels have no aspect ratio: any width.
+  const widthFor = (height: number) => oneD ? Infinity : Math.round(((height - MARGIN.t - MARGIN.b) * rh * nx) / (cw * ny) + MARGIN.l + MARGIN.r);
   return { data, layout, errorRange, widthFor };
 }

@@ -247,7 +247,6 @@ export function AblationView() {
   const figure = useMemo(() => {
     if (!mine || !fullResult || mine.samples.length === 0) return null;
     const res = fullResult.resolutions[0]!;
-    if (res.grid.length !== 2) return { note: 'The error-field grid is drawn for 2D benchmarks; this run is 1D.' } as const;
     const byIndex = (r: EvaluationResult | null, i: number) => r?.resolutions[0]?.fields?.find((f) => f.index === i) ?? null;
     const reference = mine.samples.map((s) => pickFrame(byIndex(fullResult, s.index)!).reference);
     const figRows = rows.filter((r) => r.config).map((r) => {
@@ -265,8 +264,9 @@ export function AblationView() {
       };
     });
     const ar = !!byIndex(fullResult, mine.samples[0]!.index)?.stepRelL2;
-    return ablationFigure({ grid: res.grid as [number, number], samples: mine.samples.map((s) => s.label), reference, rows: figRows, referenceTitle: ar ? 'u (last step)' : 'u' });
+    return ablationFigure({ grid: res.grid, samples: mine.samples.map((s) => s.label), reference, rows: figRows, referenceTitle: ar ? 'u (last step)' : 'u' });
   }, [mine, fullResult, jobs, rows]);
+  const grid1D = fullResult?.resolutions[0]?.grid.length === 1;
   // About 130 px per row of panels: five rows fit a 768 px screen with a little scrolling.
   const figHeight = 130 * (1 + rows.filter((r) => r.config).length) + 40;
   const otherJobs = mine ? Object.values(mine.others).map((id) => jobs[id!]) : [];
@@ -360,13 +360,12 @@ export function AblationView() {
             {failedEval && <span className="error-message" role="alert">Evaluation failed: {failedEval.error}</span>}
             {evalError && <span className="error-message" role="alert">{evalError}</span>}
           </div>
-          {figure && 'note' in figure && <p className="muted">{figure.note}</p>}
-          {figure && 'data' in figure && (
+          {figure && (
             <>
               <p className="muted small">
-                Rows: the reference, then |prediction − reference| of each variant's first finished seed; columns: the full model's best, median and worst validation samples. All error panels share one cividis scale (0 to {figure.errorRange[1].toPrecision(3)}).
+                Rows: the reference, then |prediction − reference| of each variant's first finished seed; columns: the full model's best, median and worst validation samples. All error panels share one {grid1D ? 'y range' : 'cividis scale'} (0 to {figure.errorRange[1].toPrecision(3)}).
               </p>
-              <div style={{ maxWidth: figure.widthFor(figHeight) }}>
+              <div style={{ maxWidth: Number.isFinite(figure.widthFor(figHeight)) ? figure.widthFor(figHeight) : undefined }}>
                 <Plot title="Ablation error fields" data={figure.data} layout={figure.layout} height={figHeight} testId="ablation-fields" />
               </div>
             </>

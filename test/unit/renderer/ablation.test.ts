@@ -132,3 +132,15 @@ test('error-field figure: reference row + one row per variant, one column per sa
   const c = cell(f.widthFor(600), 600);
   assert.ok(Math.abs(c.w / c.h - 3 / 2) < 0.02, `a 2x3 grid's panel is 3:2 (${c.w} x ${c.h})`);
 });
+
+test('1D error-field figure: lines, the error rows on one shared y range from 0, the reference row on its own', () => {
+  const f = ablationFigure({ grid: [4], samples: ['best (#2)'], reference: [[1, 2, 3, 4]], rows: [{ label: 'full', errors: [[0, 0.1, 0.2, 0]] }, { label: 'w/o scattering', errors: [[0.5, 1, 0, 0]] }] });
+  assert.deepEqual(f.data.map((d) => d.type), ['scatter', 'scatter', 'scatter']);
+  assert.deepEqual(f.data[2]!.y, [0.5, 1, 0, 0]);
+  const layout = f.layout as Record<string, any>;
+  assert.equal(layout.coloraxis, undefined);
+  assert.deepEqual(layout.yaxis2.range, layout.yaxis3.range, 'error rows share a range');
+  assert.deepEqual(layout.yaxis2.range, [0, 1.05]);
+  assert.ok(layout.yaxis.range[0] < 1 && layout.yaxis.range[1] > 4);
+  assert.equal(f.widthFor(500), Infinity);
+});
