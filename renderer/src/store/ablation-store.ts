@@ -9,6 +9,8 @@ export interface AblationEval {
   full: string;
   /** The other variants' evaluation jobs for the same sample indices. */
   others: Partial<Record<VariantKey, string>>;
+  /** Every other variant's evaluation was asked for (some may have been refused: shown as errors). */
+  othersAsked: boolean;
   samples: { index: number; label: string }[];
 }
 

@@ -195,7 +195,7 @@ export function AblationView() {
     if (!run) return;
     try {
       const j = await api.call('runs.evaluate', { id: run.id, checkpoint: 'best', split: 'val', fields: true });
-      setEval(key, { full: j.id, others: {}, samples: [] });
+      setEval(key, { full: j.id, others: {}, othersAsked: false, samples: [] });
     } catch (e) {
       setEvalError(`Could not evaluate ${run.name}: ${message(e)}`);
     }
@@ -209,6 +209,7 @@ export function AblationView() {
     const fields = res?.fields ?? [];
     if (fields.length === 0) {
       setEvalError('This run returned no sample fields (the grid is drawn for operator and rollout tasks only).');
+      patchEval(key, mine.full, { othersAsked: true });
       return;
     }
     const samples = gridSamples(fields.filter((f) => f.which !== 'index'));
@@ -224,7 +225,7 @@ export function AblationView() {
           setEvalError(`Could not evaluate ${run.name}: ${message(e)}`);
         }
       }
-      patchEval(key, mine.full, { others });
+      patchEval(key, mine.full, { others, othersAsked: true });
     })();
     const f0 = fields[0]!;
     if (!f0.stepRelL2 && res!.grid.length <= 2) {
@@ -271,7 +272,9 @@ export function AblationView() {
   const figHeight = 130 * (1 + rows.filter((r) => r.config).length) + 40;
   const otherJobs = mine ? Object.values(mine.others).map((id) => jobs[id!]) : [];
   const failedEval = [fullJob, ...otherJobs].find((j) => j?.state === 'failed');
-  const evalPending = !!mine && (!fullResult || mine.samples.length === 0 || otherJobs.length < rows.filter((r) => r.config && r.variant.key !== 'full').length || otherJobs.some((j) => !j || j.state === 'queued' || j.state === 'running'));
+  // A job the engine no longer lists (it restarted) or one that ended lets the user evaluate again.
+  const active = (j: (typeof jobs)[string] | undefined) => !!j && (j.state === 'queued' || j.state === 'running');
+  const evalPending = !!mine && (active(fullJob) || (!!fullResult && !mine.othersAsked) || otherJobs.some(active));
 
   return (
     <section aria-labelledby="ablation-title" className="ablation-view">
