@@ -7,6 +7,7 @@ import { TrainingView } from './views/training-view';
 import { GatesView } from './views/gates-view';
 import { RunsView } from './views/runs-view';
 import { FieldsView } from './views/fields-view';
+import { AblationView } from './views/ablation-view';
 import { ExportView } from './views/export-view';
 import { ErrorBanner } from './components/error-banner';
 import { EngineStatusBar } from './components/engine-status';
@@ -21,6 +22,7 @@ const VIEWS: { name: ViewName; label: string; render: () => ReactElement }[] = [
   { name: 'gates', label: 'Gates', render: () => <GatesView /> },
   { name: 'fields', label: 'Fields', render: () => <FieldsView /> },
   { name: 'runs', label: 'Runs', render: () => <RunsView /> },
+  { name: 'ablations', label: 'Ablation', render: () => <AblationView /> },
   { name: 'export', label: 'Export', render: () => <ExportView /> },
 ];
 
