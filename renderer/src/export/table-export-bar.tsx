@@ -4,6 +4,7 @@ import { useApp } from '../store/app-store';
 import { toCsv, toLatex, type LatexOptions, type TableColumn, type TableRow } from './table';
 import { exportFileName, utf8Bytes } from './bytes';
 import { saveExport } from './save';
+import { SaveCopyButton } from './save-copy-button';
 
 export interface TableExportBarProps {
   title: string;
@@ -16,7 +17,7 @@ export function TableExportBar({ title, columns, rows, latex }: TableExportBarPr
   const api = useApp((s) => s.api);
   const host = useApp((s) => s.host);
   const refreshWorkspace = useApp((s) => s.refreshWorkspace);
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [status, setStatus] = useState<{ ok: boolean; text: string; name?: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
   const run = async (kind: 'tex' | 'csv') => {
@@ -26,7 +27,7 @@ export function TableExportBar({ title, columns, rows, latex }: TableExportBarPr
     try {
       const text = kind === 'tex' ? toLatex(columns, rows, { caption: title, ...latex }) : toCsv(columns, rows);
       const name = await saveExport(api, host, exportFileName(title, kind), kind === 'tex' ? 'application/x-tex' : 'text/csv', utf8Bytes(text));
-      setStatus({ ok: true, text: `Saved exports/${name}` });
+      setStatus({ ok: true, text: `Saved exports/${name}`, name });
       void refreshWorkspace();
     } catch (e) {
       setStatus({ ok: false, text: `Export to ${kind === 'tex' ? 'LaTeX' : 'CSV'} failed: ${e instanceof Error ? e.message : String(e)}` });
@@ -41,6 +42,7 @@ export function TableExportBar({ title, columns, rows, latex }: TableExportBarPr
       <button onClick={() => run('tex')} disabled={busy} aria-label={`Export ${title} as LaTeX`}>LaTeX</button>
       <button onClick={() => run('csv')} disabled={busy} aria-label={`Export ${title} as CSV`}>CSV</button>
       {status && <span role="status" className={status.ok ? 'muted' : 'error-message'} data-testid="table-export-status">{status.text}</span>}
+      {status?.name && <SaveCopyButton name={status.name} />}
     </div>
   );
 }

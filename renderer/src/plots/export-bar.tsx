@@ -5,6 +5,7 @@ import { exportFigure, MIME, type Figure, type ImageFormat, type ImageSize } fro
 import { usePersisted } from '../store/persisted-state';
 import { exportFileName } from '../export/bytes';
 import { saveExport } from '../export/save';
+import { SaveCopyButton } from '../export/save-copy-button';
 
 export function PlotExportBar({ title, figure }: { title: string; figure: () => Figure }) {
   const api = useApp((s) => s.api);
@@ -14,7 +15,7 @@ export function PlotExportBar({ title, figure }: { title: string; figure: () => 
   const [size, setSize] = usePersisted<ImageSize>('export.size', DEFAULT_SIZE, validSize);
   const { width, height, scale } = size;
   const [busy, setBusy] = useState<ImageFormat | null>(null);
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [status, setStatus] = useState<{ ok: boolean; text: string; name?: string } | null>(null);
   const id = useId();
 
   const run = async (format: ImageFormat) => {
@@ -24,7 +25,7 @@ export function PlotExportBar({ title, figure }: { title: string; figure: () => 
     try {
       const bytes = await exportFigure(figure(), format, { width, height, scale });
       const name = await saveExport(api, host, exportFileName(title, format), MIME[format], bytes);
-      setStatus({ ok: true, text: `Saved exports/${name}` });
+      setStatus({ ok: true, text: `Saved exports/${name}`, name });
       void refreshWorkspace();
     } catch (e) {
       setStatus({ ok: false, text: `Export to ${format.toUpperCase()} failed: ${e instanceof Error ? e.message : String(e)}` });
@@ -47,6 +48,7 @@ export function PlotExportBar({ title, figure }: { title: string; figure: () => 
         </button>
       ))}
       {status && <span role="status" className={status.ok ? 'muted' : 'error-message'} data-testid="export-status">{status.text}</span>}
+      {status?.name && <SaveCopyButton name={status.name} />}
     </figcaption>
   );
 }

@@ -1,0 +1,26 @@
+// Electron only: after an export lands in the workspace's exports/, offer to copy it elsewhere
+// through the native save dialog (exports.saveAs). Browser mode downloads instead, so it renders nothing there.
+import { useState } from 'react';
+import { useApp } from '../store/app-store';
+
+export function SaveCopyButton({ name }: { name: string }) {
+  const api = useApp((s) => s.api);
+  const native = useApp((s) => !!s.host?.nativeDialogs);
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+  if (!native || !api) return null;
+  const run = async () => {
+    setNote(null);
+    try {
+      const r = await api.call('exports.saveAs', { name });
+      if (r) setNote({ ok: true, text: `Copied to ${r.path}` });
+    } catch (e) {
+      setNote({ ok: false, text: `Could not save a copy: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  };
+  return (
+    <>
+      <button className="link" onClick={() => void run()} aria-label={`Save a copy of ${name}`}>Save a copy…</button>
+      {note && <span role="status" className={note.ok ? 'muted' : 'error-message'}>{note.text}</span>}
+    </>
+  );
+}
