@@ -110,6 +110,9 @@ let generation = 0;
 
 async function load(a: WorkbenchApi): Promise<void> {
   const gen = ++generation;
+  // A save still pending from before (another workspace) must not land in this one.
+  if (timer) clearTimeout(timer);
+  timer = null;
   usePersistedStore.setState({ loaded: false });
   const since = choices();
   try {
