@@ -32,7 +32,8 @@ export interface PlotProps {
   onHover?: (point: HoverPoint | null) => void;
 }
 
-const CONFIG = { displaylogo: false, displayModeBar: false, responsive: false, scrollZoom: false };
+// showTips off: Plotly's "double-click to zoom back out" note fails colour contrast (the views say it instead).
+const CONFIG = { displaylogo: false, displayModeBar: false, responsive: false, scrollZoom: false, showTips: false };
 
 type PlotDiv = HTMLDivElement & { on?: (event: string, fn: (e: any) => void) => void; _fullLayout?: unknown };
 

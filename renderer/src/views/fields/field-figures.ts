@@ -4,7 +4,7 @@
 import type { EvaluationResult } from '../../../../main/api/contract';
 import { heatmapTrace, lineTrace, type Trace } from '../../plots/traces';
 import { sharedRange } from '../../plots/colorscales';
-import { meshFieldTraces, meshLayout, meshLinesTraces, type Mesh } from '../../plots/mesh-field';
+import { meshFieldTraces, meshFocus, meshLayout, meshLinesTraces, type Mesh } from '../../plots/mesh-field';
 import type { NodePlacement } from './linked-view';
 
 export type FieldSample = NonNullable<EvaluationResult['resolutions'][number]['fields']>[number];
@@ -46,7 +46,12 @@ export interface Panels1D {
   lines: Figure;
 }
 
-const GRID_AXES = { xaxis: { title: 'x index', scaleanchor: 'y', constrain: 'domain' }, yaxis: { title: 'y index', constrain: 'domain' }, margin: { l: 50, r: 10, t: 30, b: 45 } };
+// Colour bars sit in a fixed right margin (autoexpand off): then every panel has the same plot
+// area, so one shared zoom draws as the same ranges under the equal-aspect constraint.
+export const PANEL_MARGIN = { l: 50, r: 95, t: 30, b: 45, autoexpand: false };
+// Equal aspect by widening ranges (constrain 'range'): the drawn ranges then depend only on the
+// shared view and the plot area, never on a panel's earlier state.
+const GRID_AXES = { xaxis: { title: 'x index', scaleanchor: 'y', constrain: 'range' }, yaxis: { title: 'y index', constrain: 'range' }, margin: PANEL_MARGIN };
 
 /** Panels for one sample on `grid`; `mesh` true draws on the mesh the input channels describe. */
 export function samplePanels(sample: FieldSample, grid: number[], mesh: boolean): Panels1D | Panels2D {
@@ -68,9 +73,9 @@ export function samplePanels(sample: FieldSample, grid: number[], mesh: boolean)
   const range = sharedRange(ref, pred);
   const m = mesh ? sampleMesh(sample, grid) : null;
   if (m) {
-    const layout = (title: string) => meshLayout(m, title);
-    const f = layout('');
-    const span = ((f.xaxis as { range: [number, number] }).range[1] - (f.xaxis as { range: [number, number] }).range[0]) * 0.04;
+    const layout = (title: string) => ({ ...meshLayout(m, title), margin: PANEL_MARGIN });
+    const f = meshFocus(m);
+    const span = (f.x[1] - f.x[0]) * 0.04;
     return {
       oneD: false,
       panels: {

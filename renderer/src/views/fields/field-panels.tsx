@@ -22,7 +22,12 @@ export function FieldPanels({ figures, resetKey }: { figures: Panels2D; resetKey
       return next === undefined || sameView(prev, next) ? prev : next;
     });
   };
-  const onHover = (p: HoverPoint | null) => setNode(hoveredNode(p, figures.placement));
+  // The mark stays on the last hovered node: redrawing the panels with it clears Plotly's own
+  // hover label, which reports an unhover that must not erase the mark again.
+  const onHover = (p: HoverPoint | null) => {
+    const k = hoveredNode(p, figures.placement);
+    if (k !== null) setNode(k);
+  };
 
   const layouts = useMemo(() => {
     const shapes = nodeMarkShapes(node, figures.placement, figures.markSpan);
