@@ -102,7 +102,7 @@ test('fields view: resolution sweep (12² and 6²), any index and an out-of-rang
   await sweep.getByTestId('sweep-row-6×6').waitFor({ timeout: 60_000 });
   const ev = await lastEvaluation(runIds[0]!);
   assert.deepEqual(ev.resolutions.map((r) => r.grid), [[12, 12], [6, 6]]);
-  const rows = await sweep.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children as ArrayLike<{ textContent: string | null }>, (c) => c.textContent)));
+  const rows = await sweep.locator('tbody tr').evaluateAll((trs: any[]) => trs.map((tr) => Array.from(tr.children as ArrayLike<{ textContent: string | null }>, (c) => c.textContent)));
   assert.deepEqual(rows, ev.resolutions.map((r, i) => [r.grid.join('×'), i === 0 ? 'training' : 'transfer', r.metrics.relL2.toPrecision(4), r.metrics.relL2Decoded.toPrecision(4), String(r.n)]));
   // The sweep exports to CSV at full precision.
   const exportsDir = join(suite.host.workspace, 'exports');

@@ -28,10 +28,3 @@ export function ResolutionPicker({ trainingSide, checked, onChecked, text, onTex
     </fieldset>
   );
 }
-
-/** The extra grids asked for: checked and typed, distinct, without the training grid. */
-export function extraResolutions(checked: number[], text: string, trainingSide: number | null): number[] | null {
-  const p = parseResolutions(text);
-  if (!p.ok) return null;
-  return [...new Set([...checked, ...p.values])].filter((n) => n !== trainingSide).sort((a, b) => a - b);
-}
