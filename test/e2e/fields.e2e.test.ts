@@ -15,6 +15,7 @@ import { assertAccessible } from '../helpers/axe';
 import type { TestHost } from '../helpers/host';
 
 const DATA = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 8, train: 6, val: 2, resolution: 12 } as const;
+/** Two Darcy runs (compare mode), then one on the airfoil set. */
 const runIds: string[] = [];
 let airfoilId = '';
 
@@ -38,7 +39,10 @@ const suite = browserSuite(async (host: TestHost) => {
   const g = await poll('airfoil generation', 120_000, async () => ((await call('jobs.list', {})) as JobSummary[]).find((j) => j.id === gen.id && ['done', 'failed', 'cancelled'].includes(j.state)));
   assert.equal(g.state, 'done', g.error);
   airfoilId = (g.result as { id: string }).id;
-  const runs = await poll('both runs to finish', 150_000, async () => {
+  // A tiny run on the airfoil set, for its fields on the mesh.
+  const af = (await call('train.start', { config: { name: 'fields airfoil', data: { kind: 'dataset', id: airfoilId }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2 } })) as { runId: string };
+  runIds.push(af.runId);
+  const runs = await poll('the runs to finish', 150_000, async () => {
     const l = (await call('runs.list', {})) as RunSummary[];
     return runIds.every((id) => l.find((r) => r.id === id && ['done', 'failed', 'stopped'].includes(r.state))) ? l : undefined;
   });
@@ -93,11 +97,11 @@ test('fields view: resolution sweep (12² and 6²), any index and an out-of-rang
   const { page, problems } = await openPage();
   await goto(page, 'Fields');
   await page.getByTestId('run-picker').selectOption(runIds[0]!);
-  // The first evaluation reveals the training grid; then a coarser grid is offered for transfer.
+  // The training grid (12²) and a coarser one for transfer, typed in (the checkboxes offer
+  // coarser/finer grids once the training grid is known).
+  await page.getByTestId('fields-res-text').fill('6');
   await page.getByTestId('fields-evaluate').click();
-  await page.getByTestId('field-error').locator('.main-svg').first().waitFor({ timeout: 60_000 });
-  await page.getByTestId('fields-res-6').check();
-  await page.getByTestId('fields-evaluate').click();
+  await page.getByTestId('fields-res-6').waitFor({ timeout: 60_000 });
   const sweep = page.getByTestId('sweep-table');
   await sweep.getByTestId('sweep-row-6×6').waitFor({ timeout: 60_000 });
   const ev = await lastEvaluation(runIds[0]!);
@@ -186,7 +190,7 @@ test('fields view, compare mode: the same sample from two runs on the same data 
   for (const p of preds) assert.deepEqual([p.zmin, p.zmax], [ref.zmin, ref.zmax], 'predictions share the reference colour range');
   assert.deepEqual([errs[1]!.zmin, errs[1]!.zmax], [errs[0]!.zmin, errs[0]!.zmax], 'errors share one range');
   // The shared range spans every run's fields (each run evaluated sample 1 itself).
-  const fields = await Promise.all(runIds.map(async (id) => (await lastEvaluation(id)).resolutions[0]!.fields!.find((f) => f.which === 'index' && f.index === 1)!));
+  const fields = await Promise.all(runIds.slice(0, 2).map(async (id) => (await lastEvaluation(id)).resolutions[0]!.fields!.find((f) => f.which === 'index' && f.index === 1)!));
   const all = [...fields[0]!.reference[0]!, ...fields.flatMap((f) => f.prediction[0]!)];
   assert.ok(Math.abs(ref.zmin - Math.min(...all)) < 1e-12 && Math.abs(ref.zmax - Math.max(...all)) < 1e-12, 'range = min/max over the reference and both predictions');
   const maxErr = Math.max(...fields.flatMap((f) => f.reference[0]!.map((v, i) => Math.abs(f.prediction[0]![i]! - v))));
@@ -225,6 +229,43 @@ test('datasets view: a tiny airfoil stand-in sample is drawn on its curvilinear 
   await assertAccessible(page, 'Datasets view with an airfoil sample');
   await page.getByTestId('preview-target').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/airfoil-mesh.png` });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('fields view on an airfoil run: reference, prediction and |error| drawn on the C-grid given by the input channels, hover on mesh nodes linked', { skip, timeout: 90_000 }, async () => {
+  const { page, problems } = await openPage();
+  await goto(page, 'Fields');
+  await page.getByTestId('run-picker').selectOption(runIds[2]!);
+  await page.getByTestId('fields-evaluate').click();
+  await page.getByTestId('field-error').locator('.main-svg').first().waitFor({ timeout: 60_000 });
+  const ev = await lastEvaluation(runIds[2]!);
+  assert.deepEqual(ev.resolutions[0]!.grid, [221, 51]);
+  const f = ev.resolutions[0]!.fields!.find((x) => x.which === 'median')!;
+  for (const id of ['field-reference', 'field-prediction', 'field-error']) {
+    const t = await page.evaluate((i) => {
+      const el = (globalThis as any).document.querySelector(`[data-testid="${i}"] .js-plotly-plot`);
+      return { types: el.data.map((d: any) => d.type), x: el.data[0].x.map((r: any) => Array.from(r)), z: el.data[1].z.map((r: any) => Array.from(r)) };
+    }, id);
+    assert.deepEqual(t.types, ['carpet', 'contourcarpet', 'scatter'], id);
+    assert.deepEqual([t.x.length, t.x[0]!.length], [221, 51]);
+    assert.deepEqual(t.x.flat(), f.input[0], `${id}: nodes at the sample's X coordinates`);
+    if (id === 'field-reference') assert.deepEqual(t.z.flat(), f.reference[0]);
+  }
+  assert.deepEqual((await drawn(page, 'field-input'))!.types, ['carpet', 'scatter'], 'the input panel draws the mesh');
+  // Hovering the reference panel near the body marks that node in every panel.
+  const box = (await page.getByTestId('field-reference').locator('.nsewdrag').boundingBox())!;
+  for (let k = 0; k < 6 && !/^mesh node/.test((await page.getByTestId('fields-hover').textContent()) ?? ''); k++) {
+    await page.mouse.move(box.x + box.width * (0.3 + 0.05 * k), box.y + box.height * 0.45, { steps: 3 });
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  await page.getByTestId('fields-hover').filter({ hasText: /^mesh node \d+ \(x -?[\d.]+, y -?[\d.]+\): input –, reference [-\d.e]+/ }).waitFor({ timeout: 30_000 });
+  const marks = await Promise.all(['field-input', 'field-reference', 'field-prediction', 'field-error'].map(async (p) => (await drawn(page, p))!.shapes));
+  assert.equal(marks[0]!.length, 2);
+  for (const m of marks) assert.deepEqual(m, marks[0]);
+  await assertAccessible(page, 'Fields view, airfoil run');
+  await page.getByTestId('fields-info').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/fields-airfoil.png` });
   assert.deepEqual(problems, []);
   await page.close();
 });

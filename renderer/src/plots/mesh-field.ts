@@ -74,16 +74,32 @@ export function meshFieldTraces(o: MeshFieldOptions): Trace[] {
   ];
 }
 
-/** One invisible marker per node carrying its value, so hover works on the mesh. */
+/** Hover markers wanted at most (thousands of SVG markers slow drawing and audits alike). */
+const HOVER_MARKERS = 3000;
+
+/**
+ * Invisible markers carrying [node index, value], so hover works on the mesh: every node, or
+ * every s-th row and column of a large mesh.
+ */
 export function meshHoverTrace(mesh: Mesh, values?: ArrayLike<number>): Trace {
+  const s = Math.max(1, Math.ceil(Math.sqrt((mesh.rows * mesh.cols) / HOVER_MARKERS)));
+  const x: number[] = [], y: number[] = [], custom: [number, number | null][] = [];
+  for (let r = 0; r < mesh.rows; r += s) {
+    for (let c = 0; c < mesh.cols; c += s) {
+      const k = r * mesh.cols + c;
+      x.push(mesh.x[k]!);
+      y.push(mesh.y[k]!);
+      custom.push([k, values ? values[k]! : null]);
+    }
+  }
   return {
     type: 'scatter',
     mode: 'markers',
-    x: Array.from(mesh.x),
-    y: Array.from(mesh.y),
-    ...(values ? { customdata: Array.from(values) } : {}),
-    marker: { size: 6, opacity: 0 },
-    hovertemplate: values ? 'x %{x:.3f}, y %{y:.3f}: %{customdata:.4g}<extra></extra>' : 'x %{x:.3f}, y %{y:.3f}<extra></extra>',
+    x,
+    y,
+    customdata: custom,
+    marker: { size: 6 * s, opacity: 0 },
+    hovertemplate: values ? 'x %{x:.3f}, y %{y:.3f}: %{customdata[1]:.4g}<extra></extra>' : 'x %{x:.3f}, y %{y:.3f}<extra></extra>',
     showlegend: false,
   };
 }

@@ -15,6 +15,8 @@ export interface HoverPoint {
   y: number;
   curveNumber: number;
   pointNumber: number | number[];
+  /** The point's customdata, when its trace has some. */
+  customdata?: unknown;
 }
 
 export interface PlotProps {
@@ -52,9 +54,9 @@ export function Plot({ data, layout, title, height = 320, exportable = true, tes
       if (attached.current || typeof el.on !== 'function') return;
       attached.current = true;
       el.on('plotly_relayout', (u: Record<string, unknown>) => hooks.current.onRelayout?.(u));
-      el.on('plotly_hover', (e: { points?: { x: unknown; y: unknown; curveNumber: number; pointNumber: number | number[] }[] }) => {
+      el.on('plotly_hover', (e: { points?: { x: unknown; y: unknown; curveNumber: number; pointNumber: number | number[]; customdata?: unknown }[] }) => {
         const p = e?.points?.[0];
-        if (p) hooks.current.onHover?.({ x: Number(p.x), y: Number(p.y), curveNumber: p.curveNumber, pointNumber: p.pointNumber });
+        if (p) hooks.current.onHover?.({ x: Number(p.x), y: Number(p.y), curveNumber: p.curveNumber, pointNumber: p.pointNumber, customdata: p.customdata });
       });
       el.on('plotly_unhover', () => hooks.current.onHover?.(null));
     });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hoveredNode, nodeMarkShapes, sameView, viewFromRelayout, withView } from '../../../renderer/src/views/fields/linked-view';
 import { extraResolutions, parseResolutions, suggestedResolutions, sweepRows, SWEEP_COLUMNS } from '../../../renderer/src/views/fields/sweep-table';
-import { isMeshDataset, meshFieldTraces, meshFocus, meshLinesTraces, meshPreviewPlots, type Mesh } from '../../../renderer/src/plots/mesh-field';
+import { isMeshDataset, meshFieldTraces, meshHoverTrace, meshFocus, meshLinesTraces, meshPreviewPlots, type Mesh } from '../../../renderer/src/plots/mesh-field';
 import { samplePanels, type FieldSample } from '../../../renderer/src/views/fields/field-figures';
 import { compareGrid } from '../../../renderer/src/views/fields/compare-figures';
 import { runData } from '../../../renderer/src/views/fields/run-data';
@@ -43,7 +43,8 @@ test('linked hover: heatmap and mesh points map to one node, marked at the same 
   assert.equal(hoveredNode({ x: 3, y: 2, curveNumber: 0, pointNumber: 0 }, grid), 27, 'from the coordinates when no [row, col]');
   assert.equal(hoveredNode(null, grid), null);
   const mesh = { kind: 'mesh' as const, x: [0, 1, 2], y: [5, 6, 7] };
-  assert.equal(hoveredNode({ x: 1, y: 6, curveNumber: 2, pointNumber: 1 }, mesh), 1);
+  assert.equal(hoveredNode({ x: 1, y: 6, curveNumber: 2, pointNumber: 0, customdata: [1, 0.5] }, mesh), 1, 'the node the marker carries');
+  assert.equal(hoveredNode({ x: 1, y: 6, curveNumber: 0, pointNumber: 0 }, mesh), null, 'not a node marker');
   const [h, v] = nodeMarkShapes(27, grid, 1);
   assert.deepEqual([h!.x0, h!.x1, h!.y0, h!.y1], [2, 4, 2, 2]);
   assert.deepEqual([v!.x0, v!.x1, v!.y0, v!.y1], [3, 3, 1, 3]);
@@ -124,8 +125,13 @@ test('mesh field: carpet + contourcarpet on the node coordinates (2D, one row pe
   assert.deepEqual([contour!.zmin, contour!.zmax, contour!.contours.start, contour!.contours.end], [-1, 3, -1, 3]);
   assert.equal(contour!.colorscale[0][1], '#440154', 'viridis');
   assert.equal(hover!.type, 'scatter');
-  assert.equal(hover!.x.length, 105);
-  assert.equal(hover!.customdata[17], values[17]);
+  assert.equal(hover!.x.length, 105, 'every node of a small mesh');
+  assert.deepEqual(hover!.customdata[17], [17, values[17]]);
+  // A large mesh (the airfoil's 221 x 51) gets every other row and column.
+  const big: Mesh = { x: new Float64Array(221 * 51).map((_, k) => k), y: new Float64Array(221 * 51), rows: 221, cols: 51 };
+  const h = meshHoverTrace(big, big.x) as Record<string, any>;
+  assert.equal(h.x.length, 111 * 26);
+  assert.deepEqual(h.customdata[27], [2 * 51 + 2, 2 * 51 + 2], 'row 2, column 2 (node 104) with its value');
   assert.throws(() => meshFieldTraces({ mesh, values: [1, 2] }), /values has 2 values for a 21x5 mesh/);
   const lines = meshLinesTraces(mesh, { step: 2 }) as Record<string, any>[];
   assert.deepEqual(lines.map((t) => t.type), ['carpet', 'scatter']);

@@ -51,14 +51,15 @@ export function withView(layout: Layout, view: SharedView): Layout {
 export type NodePlacement = { kind: 'grid'; nx: number } | { kind: 'mesh'; x: ArrayLike<number>; y: ArrayLike<number> };
 
 /** The flat (row-major) node index under a hovered point, or null. */
-export function hoveredNode(p: { curveNumber: number; pointNumber: number | number[]; x: number; y: number } | null, placement: NodePlacement): number | null {
+export function hoveredNode(p: { curveNumber: number; pointNumber: number | number[]; x: number; y: number; customdata?: unknown } | null, placement: NodePlacement): number | null {
   if (!p) return null;
   if (placement.kind === 'grid') {
     if (Array.isArray(p.pointNumber)) return p.pointNumber[0]! * placement.nx + p.pointNumber[1]!;
     return Number.isFinite(p.x) && Number.isFinite(p.y) ? Math.round(p.y) * placement.nx + Math.round(p.x) : null;
   }
-  // Mesh panels hover on the per-node marker trace, whose point number is the node.
-  return typeof p.pointNumber === 'number' ? p.pointNumber : null;
+  // Mesh panels hover on the node markers, which carry [node index, value] (plots/mesh-field.ts).
+  if (Array.isArray(p.customdata) && typeof p.customdata[0] === 'number') return p.customdata[0];
+  return null;
 }
 
 /** A cross marking node k in a panel (layout shapes, redrawn without recomputing the traces). */

@@ -22,7 +22,7 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
   const st = state(current);
   const result = st.result;
   const trainingSide = result?.resolutions[0]?.grid[0] ?? null;
-  const extras = extraResolutions(checked, resText, trainingSide);
+  const extras = mesh ? [] : extraResolutions(checked, resText, trainingSide);
   const validIndex = /^\d+$/.test(index) ? Number(index) : null;
 
   const evaluate = (req: EvalRequest) => {
@@ -56,7 +56,8 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
         {st.job && st.job.state !== 'done' && st.job.state !== 'failed' && <span data-testid={`fields-job-${st.job.state}`}>{st.job.state} {st.job.state === 'running' ? `${Math.round(st.job.progress * 100)}%` : ''}</span>}
         {st.error && !indexError && <span className="error-message" role="alert">Evaluation failed: {st.error}</span>}
       </div>
-      <ResolutionPicker trainingSide={trainingSide} checked={checked} onChecked={setChecked} text={resText} onText={setResText} />
+      {/* A body-fitted mesh has no other resolution to transfer to (the data come on that mesh). */}
+      {mesh ? <p className="muted small">Resolution transfer does not apply to data on a fixed mesh.</p> : <ResolutionPicker trainingSide={trainingSide} checked={checked} onChecked={setChecked} text={resText} onText={setResText} />}
       <SamplePicker
         which={which}
         onWhich={setWhich}
