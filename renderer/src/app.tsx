@@ -7,6 +7,7 @@ import { TrainingView } from './views/training-view';
 import { GatesView } from './views/gates-view';
 import { RunsView } from './views/runs-view';
 import { FieldsView } from './views/fields-view';
+import { AblationView } from './views/ablation-view';
 import { ErrorBanner } from './components/error-banner';
 import { EngineStatusBar } from './components/engine-status';
 import { ViewBoundary } from './components/view-boundary';
@@ -20,6 +21,7 @@ const VIEWS: { name: ViewName; label: string; render: () => ReactElement }[] = [
   { name: 'gates', label: 'Gates', render: () => <GatesView /> },
   { name: 'fields', label: 'Fields', render: () => <FieldsView /> },
   { name: 'runs', label: 'Runs', render: () => <RunsView /> },
+  { name: 'ablations', label: 'Ablation', render: () => <AblationView /> },
 ];
 
 export function App() {

@@ -1,0 +1,170 @@
+// End to end for the Ablation view in Debian's Chromium against browser mode with the real engine:
+// from a tiny base run (synthetic 8×8 data, one epoch, M = 4, L = 1) launch the full model and the
+// w/o reflection / refraction / scattering variants with 2 seeds each (8 runs, queued by the
+// engine), wait for them, check the table against runs.group, the bar chart, the error-field grid
+// (one shared cividis axis), LaTeX and SVG exports, that a fresh page finds the ablation again,
+// and an axe audit. Screenshot: test-results/screenshots/ablation.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { browserSuite, SHOTS } from '../helpers/browser-suite';
+import { assertAccessible } from '../helpers/axe';
+
+const PDFTOTEXT = '/usr/bin/pdftotext';
+const suite = browserSuite();
+const skip = suite.skip;
+
+async function openPage(): Promise<{ page: Page; problems: string[] }> {
+  const page = await suite.browser.context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()} (${m.location().url})`);
+  });
+  await page.goto(suite.host.host.url);
+  await page.getByTestId('engine-backend').waitFor({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Ablation', exact: true }).click();
+  await page.getByRole('heading', { name: 'Ablation', level: 1 }).waitFor();
+  return { page, problems };
+}
+
+type Runs = { id: string; name: string; state: string; group: string | null; seed: number | null }[];
+const listRuns = async () => (await suite.host.service.call('runs.list', {})) as Runs;
+const VARIANTS = ['full', 'no-reflection', 'no-refraction', 'no-scattering'];
+const LABELS = ['LiNO (full)', 'LiNO w/o reflection', 'LiNO w/o refraction', 'LiNO w/o scattering'];
+
+test('ablation: launch the three "without" variants and the full model with 2 seeds from a tiny run; table = runs.group, bars with ±1 std, error-field grid on one scale, LaTeX, SVG and PDF export', { skip, timeout: 240_000 }, async () => {
+  const { runId: baseId } = (await suite.host.service.call('train.start', {
+    config: { name: 'abl base', data: { kind: 'synthetic', grid: [8, 8], train: 4, val: 2 }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2, seed: 5 },
+  })) as { runId: string };
+  for (const t0 = Date.now(); Date.now() - t0 < 60_000; await new Promise((r) => setTimeout(r, 200))) {
+    if ((await listRuns()).find((r) => r.id === baseId)?.state === 'done') break;
+  }
+  const { page, problems } = await openPage();
+  await page.getByTestId('run-picker').selectOption(baseId);
+  await page.getByTestId('ablation-seeds').fill('2');
+  const launch = page.getByTestId('ablation-launch');
+  await launch.filter({ hasText: 'Launch 4 variants (8 runs)' }).waitFor({ timeout: 30_000 });
+  await launch.click();
+  await launch.filter({ hasText: 'All variants launched' }).waitFor({ timeout: 30_000 });
+
+  // Eight runs in four deterministic seed groups, seeds 5 and 6, one component off in each.
+  const mine = (await listRuns()).filter((r) => r.group?.startsWith(`${baseId}/`));
+  assert.deepEqual([...new Set(mine.map((r) => r.group))].sort(), VARIANTS.map((v) => `${baseId}/${v}`).sort());
+  assert.deepEqual(mine.map((r) => r.seed).sort(), [5, 5, 5, 5, 6, 6, 6, 6]);
+  const cfg = (await suite.host.service.call('runs.get', { id: mine.find((r) => r.group === `${baseId}/no-refraction`)!.id })) as { config: { model: { components: string[]; width: number } } };
+  assert.deepEqual(cfg.config.model.components, ['reflection', 'scattering']);
+  assert.equal(cfg.config.model.width, 4);
+  // Progress shows each run's state; all finish (queued one after another by the engine).
+  await page.getByTestId('ablation-progress-no-scattering').getByText(/seed 6: (queued|running|done)/).waitFor();
+  const table = page.getByTestId('ablation-table');
+  for (const v of VARIANTS) await table.getByTestId(`ablation-row-${v}`).getByTestId('ablation-seeds-done').filter({ hasText: /^2\/2$/ }).waitFor({ timeout: 180_000 });
+
+  // Table rows: the four variants; mean ± std as runs.group reports it.
+  assert.deepEqual(await table.locator('tbody th').allTextContents(), LABELS);
+  const g = (await suite.host.service.call('runs.group', { group: `${baseId}/no-scattering` })) as { valRelL2: { mean: number; std: number }; valRelL2Decoded: { mean: number; std: number } };
+  await table.getByTestId('ablation-row-no-scattering').getByTestId('ablation-mean').filter({ hasText: `${g.valRelL2.mean.toPrecision(4)} ± ${g.valRelL2.std.toPrecision(2)}` }).waitFor({ timeout: 30_000 });
+  assert.match((await table.getByTestId('ablation-row-no-scattering').textContent()) ?? '', new RegExp(`${g.valRelL2Decoded.mean.toPrecision(4)} ± `));
+  assert.match((await table.getByTestId('ablation-row-no-reflection').textContent()) ?? '', /[+-]\d+(\.\d+)? %/, 'difference to full in percent');
+  assert.equal(await table.getByText(/^Paper/).count(), 0, 'no paper column for synthetic data');
+
+  // Bar chart: one bar per variant with ±1 std error bars.
+  await page.getByTestId('ablation-bars').locator('.main-svg').first().waitFor({ timeout: 30_000 });
+  const bars = await page.evaluate(() => {
+    const d = (globalThis as any).document.querySelector('[data-testid="ablation-bars"] .js-plotly-plot').data[0];
+    return { type: d.type, x: Array.from(d.x), y: Array.from(d.y), err: Array.from(d.error_y.array) };
+  });
+  assert.equal(bars.type, 'bar');
+  assert.deepEqual(bars.x, LABELS);
+  assert.ok(Math.abs((bars.y[3] as number) - g.valRelL2.mean) < 1e-12 && Math.abs((bars.err[3] as number) - g.valRelL2.std) < 1e-12);
+
+  // The table to LaTeX (booktabs).
+  const exportsDir = join(suite.host.workspace, 'exports');
+  const known = new Set(readdirSync(exportsDir));
+  await page.getByRole('button', { name: 'Export Ablation as LaTeX' }).click();
+  await page.getByTestId('table-export-status').filter({ hasText: /Saved exports\/ablation.*\.tex$/ }).waitFor({ timeout: 30_000 });
+  const tex = readFileSync(join(exportsDir, readdirSync(exportsDir).find((n) => !known.has(n) && n.endsWith('.tex'))!), 'utf8');
+  assert.match(tex, /\\toprule\nVariant & Component off & Seeds done & Best val relL2 \(normalized\)/);
+  for (const l of LABELS) assert.match(tex, new RegExp(`^${l.replace(/[()]/g, '\\$&')} & .* \\$\\\\pm\\$ `, 'm'));
+  assert.match(tex, /\\bottomrule/);
+
+  // Error fields for the same samples: reference row + four variant rows, one column per sample.
+  await page.getByTestId('ablation-fields-evaluate').click();
+  await page.getByTestId('ablation-fields').locator('.main-svg').first().waitFor({ timeout: 90_000 });
+  await page.waitForFunction(() => {
+    const el = (globalThis as any).document.querySelector('[data-testid="ablation-fields"] .js-plotly-plot');
+    return !(globalThis as any).document.querySelector('[data-testid="ablation-fields-pending"]') && el?.data?.length > 0 && el.data.length % 5 === 0;
+  }, undefined, { timeout: 90_000 });
+  const grid = await page.evaluate(() => {
+    const el = (globalThis as any).document.querySelector('[data-testid="ablation-fields"] .js-plotly-plot');
+    return { traces: el.data.map((d: any) => ({ name: d.name, axis: d.coloraxis, rows: d.z.length, cols: d.z[0].length })), cividis: el.layout.coloraxis2.colorscale[0][1], cmin: el.layout.coloraxis2.cmin };
+  });
+  const cols = grid.traces.filter((t: { axis: string }) => t.axis === 'coloraxis').length;
+  assert.ok(cols >= 1 && cols <= 3, `${cols} sample columns`);
+  assert.equal(grid.traces.length, 5 * cols, 'a reference row and one |error| row per variant, every panel present');
+  assert.ok(grid.traces.every((t: { rows: number; cols: number }) => t.rows === 8 && t.cols === 8));
+  assert.equal(grid.traces.filter((t: { axis: string }) => t.axis === 'coloraxis2').length, 4 * cols, 'every error panel on the one shared axis');
+  assert.deepEqual([grid.cividis, grid.cmin], ['#00224e', 0]);
+  assert.ok(grid.traces.some((t: { name: string }) => t.name.startsWith('|error| LiNO w/o scattering · ')));
+
+  // The composed figure to SVG, labels kept as text.
+  const before = new Set(readdirSync(exportsDir));
+  const fig = page.getByTestId('ablation-fields');
+  await fig.getByRole('button', { name: 'Export Ablation error fields as SVG' }).click();
+  await fig.getByTestId('export-status').filter({ hasText: /Saved exports\/.*\.svg$/ }).waitFor({ timeout: 30_000 });
+  const svg = readFileSync(join(exportsDir, readdirSync(exportsDir).find((n) => !before.has(n) && n.endsWith('.svg'))!), 'utf8');
+  assert.match(svg, /^<svg/);
+  for (const l of ['Reference', '|error| LiNO w/o reflection', '|error| LiNO (full)']) assert.ok(svg.includes(l), `'${l}' as text in the SVG`);
+  // And to vector PDF: the panels as images, the labels as text.
+  const beforePdf = new Set(readdirSync(exportsDir));
+  await fig.getByRole('button', { name: 'Export Ablation error fields as PDF' }).click();
+  await fig.getByTestId('export-status').filter({ hasText: /Saved exports\/.*\.pdf$/ }).waitFor({ timeout: 30_000 });
+  const pdfPath = join(exportsDir, readdirSync(exportsDir).find((n) => !beforePdf.has(n) && n.endsWith('.pdf'))!);
+  const pdf = readFileSync(pdfPath);
+  assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
+  assert.ok((pdf.toString('latin1').match(/\/Subtype \/Image/g) ?? []).length >= 5 * cols, 'every panel drawn');
+  if (existsSync(PDFTOTEXT)) {
+    const text = spawnSync(PDFTOTEXT, [pdfPath, '-'], { encoding: 'utf8' }).stdout.replace(/\s+/g, ' ');
+    for (const l of ['Reference', '|error| LiNO w/o scattering']) assert.ok(text.includes(l), `PDF has "${l}" as text; pdftotext gave: ${text.slice(0, 300)}`);
+  }
+
+  // Switching views keeps the evaluated grid (no second evaluation).
+  const evaluations = async () => ((await suite.host.service.call('jobs.list', {})) as { kind: string }[]).filter((j) => j.kind === 'evaluate').length;
+  const evalCount = await evaluations();
+  assert.equal(evalCount, 4, 'the full model, then the three variants at its samples');
+  await page.getByRole('button', { name: 'Runs', exact: true }).click();
+  await page.getByRole('heading', { name: 'Runs', level: 1 }).waitFor();
+  await page.getByRole('button', { name: 'Ablation', exact: true }).click();
+  await page.getByTestId('ablation-fields').locator('.main-svg').first().waitFor({ timeout: 30_000 });
+  assert.equal(await page.evaluate(() => (globalThis as any).document.querySelector('[data-testid="ablation-fields"] .js-plotly-plot').data.length), grid.traces.length);
+  assert.equal(await evaluations(), evalCount);
+
+  await assertAccessible(page, 'Ablation view');
+  const overflow = await page.evaluate(() => {
+    const main = (globalThis as any).document.querySelector('main.content');
+    return main.scrollWidth - main.clientWidth;
+  });
+  assert.ok(overflow <= 1, `fits 1366 px wide (overflow ${overflow})`);
+  // The whole view in one picture: a tall window for the screenshot only.
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 1366, height: 1900 });
+  await page.getByRole('heading', { name: 'Ablation', level: 1 }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/ablation.png` });
+  if (size) await page.setViewportSize(size);
+  await page.getByRole('button', { name: 'Dark theme' }).click();
+  await assertAccessible(page, 'Ablation view (dark theme)');
+  await page.getByRole('button', { name: 'Light theme' }).click();
+  assert.deepEqual(problems, []);
+  await page.close();
+
+  // A fresh page (as after a restart) finds the same ablation from the group names alone.
+  const again = await openPage();
+  await again.page.getByTestId('run-picker').selectOption(mine[0]!.id);
+  await again.page.getByTestId('ablation-launch').filter({ hasText: 'All variants launched' }).waitFor({ timeout: 30_000 });
+  await again.page.getByTestId('ablation-row-full').getByTestId('ablation-seeds-done').filter({ hasText: /^2\/2$/ }).waitFor({ timeout: 30_000 });
+  assert.deepEqual(again.problems, []);
+  await again.page.close();
+});
