@@ -198,6 +198,15 @@ test('fields view, compare mode: the same sample from two runs on the same data 
   await assertAccessible(page, 'Fields view, compare mode');
   await page.getByTestId('compare-info').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/fields-compare.png` });
+  // Dark theme too, and the view fits 1366 px wide.
+  await page.getByRole('button', { name: 'Dark theme' }).click();
+  await assertAccessible(page, 'Fields view, compare mode (dark theme)');
+  const overflow = await page.evaluate(() => {
+    const main = (globalThis as any).document.querySelector('main.content');
+    return main.scrollWidth - main.clientWidth;
+  });
+  assert.ok(overflow <= 1, `Fields fits 1366 px wide (overflow ${overflow})`);
+  await page.getByRole('button', { name: 'Light theme' }).click();
   assert.deepEqual(problems, []);
   await page.close();
 });

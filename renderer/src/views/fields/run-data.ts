@@ -33,7 +33,8 @@ export function useRunData(ids: string[]): Record<string, RunData> {
     for (const id of missing.split(' ')) {
       api.call('runs.get', { id }).then(
         (r) => live && setData((m) => ({ ...m, [id]: runData(r.config) })),
-        () => {},
+        // An unreadable config (e.g. a run deleted meanwhile) compares with nothing.
+        () => live && setData((m) => ({ ...m, [id]: { key: `unreadable:${id}`, benchmark: undefined, label: 'unreadable configuration' } })),
       );
     }
     return () => {
