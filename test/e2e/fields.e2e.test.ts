@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import type { Page } from 'playwright-core';
 import type { DatasetSample, EvaluationResult, JobSummary, RunSummary } from '../../main/api/contract';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
@@ -272,6 +273,22 @@ test('fields view on an airfoil run: reference, prediction and |error| drawn on 
   const marks = await Promise.all(['field-input', 'field-reference', 'field-prediction', 'field-error'].map(async (p) => (await drawn(page, p))!.shapes));
   assert.equal(marks[0]!.length, 2);
   for (const m of marks) assert.deepEqual(m, marks[0]);
+  // The mesh plot exports like any other: SVG, and a vector PDF with the axis titles as text.
+  const exportsDir = join(suite.host.workspace, 'exports');
+  const status = page.getByTestId('field-reference').getByTestId('export-status');
+  for (const fmt of ['SVG', 'PDF']) {
+    const known = new Set(readdirSync(exportsDir));
+    await page.getByRole('button', { name: `Export Reference field as ${fmt}` }).click();
+    await status.filter({ hasText: new RegExp(`Saved exports/.*\\.${fmt.toLowerCase()}$`) }).waitFor({ timeout: 60_000 });
+    const file = join(exportsDir, readdirSync(exportsDir).find((n) => !known.has(n) && n.endsWith(`.${fmt.toLowerCase()}`))!);
+    const bytes = readFileSync(file);
+    if (fmt === 'SVG') assert.match(bytes.toString('utf8'), /^<svg[\s\S]*class="contour[\s\S]*<\/svg>$/);
+    else {
+      assert.equal(bytes.subarray(0, 5).toString(), '%PDF-');
+      const txt = spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+      if (txt.status === 0) assert.match(txt.stdout, /Reference/);
+    }
+  }
   await assertAccessible(page, 'Fields view, airfoil run');
   await page.getByTestId('fields-info').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/fields-airfoil.png` });
