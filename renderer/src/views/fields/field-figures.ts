@@ -66,7 +66,8 @@ export function samplePanels(sample: FieldSample, grid: number[], mesh: boolean)
       input: { data: [lineTrace({ x, y: inp, name: 'input' })], layout: { xaxis: { title: 'x index' }, yaxis: { title: 'input' } } },
       lines: {
         data: [lineTrace({ x, y: ref, name: 'reference' }), lineTrace({ x, y: pred, name: 'prediction', dash: 'dash' }), { ...lineTrace({ x, y: err, name: '|error|' }), yaxis: 'y2' }],
-        layout: { xaxis: { title: 'x index' }, yaxis: { title: 'u' }, yaxis2: { title: '|error|', overlaying: 'y', side: 'right' } },
+        // Legend above the plot: at the right it would cover the |error| axis.
+        layout: { xaxis: { title: 'x index' }, yaxis: { title: 'u' }, yaxis2: { title: '|error|', overlaying: 'y', side: 'right' }, legend: { orientation: 'h', x: 0, y: 1.02, yanchor: 'bottom' }, margin: { l: 60, r: 60, t: 40, b: 50 } },
       },
     };
   }
