@@ -1,12 +1,23 @@
 // The one plot component: a thin wrapper around Plotly.react (plotly.js-dist-min; react-plotly.js
 // would pull the full plotly.js). It redraws in place when data, layout or theme change, resizes
-// with its box, purges on unmount, and offers the figure to the export bar.
+// with its box, purges on unmount, and offers the figure to the export bar. Optional event hooks
+// (zoom/pan and hover) let views link several plots.
 import { useEffect, useRef } from 'react';
 import Plotly from 'plotly.js-dist-min';
 import { useApp } from '../store/app-store';
 import { themedLayout } from './theme';
 import type { Trace } from './traces';
 import { PlotExportBar } from './export-bar';
+
+/** A hovered point: data coordinates and which trace/point (heatmaps: pointNumber = [row, col]). */
+export interface HoverPoint {
+  x: number;
+  y: number;
+  curveNumber: number;
+  pointNumber: number | number[];
+  /** The point's customdata, when its trace has some. */
+  customdata?: unknown;
+}
 
 export interface PlotProps {
   data: Trace[];
@@ -17,18 +28,38 @@ export interface PlotProps {
   /** Show PNG/SVG/PDF export controls under the plot (default true). */
   exportable?: boolean;
   testId?: string;
+  /** Zoom, pan, autoscale: Plotly's relayout update (e.g. {'xaxis.range[0]': 3, ...} or {'xaxis.autorange': true}). */
+  onRelayout?: (update: Record<string, unknown>) => void;
+  /** Hover over a point (null when the pointer leaves it). */
+  onHover?: (point: HoverPoint | null) => void;
 }
 
-const CONFIG = { displaylogo: false, displayModeBar: false, responsive: false, scrollZoom: false };
+// showTips off: Plotly's "double-click to zoom back out" note fails colour contrast (the views say it instead).
+const CONFIG = { displaylogo: false, displayModeBar: false, responsive: false, scrollZoom: false, showTips: false };
 
-export function Plot({ data, layout, title, height = 320, exportable = true, testId }: PlotProps) {
-  const ref = useRef<HTMLDivElement>(null);
+type PlotDiv = HTMLDivElement & { on?: (event: string, fn: (e: any) => void) => void; _fullLayout?: unknown };
+
+export function Plot({ data, layout, title, height = 320, exportable = true, testId, onRelayout, onHover }: PlotProps) {
+  const ref = useRef<PlotDiv>(null);
   const theme = useApp((s) => s.theme);
+  // Listeners are attached once (Plotly keeps them across react calls); they call the latest props.
+  const hooks = useRef({ onRelayout, onHover });
+  hooks.current = { onRelayout, onHover };
+  const attached = useRef(false);
 
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    void Plotly.react(el, data, { ...themedLayout(theme, layout), height, autosize: true }, CONFIG);
+    void Plotly.react(el, data, { ...themedLayout(theme, layout), height, autosize: true }, CONFIG).then(() => {
+      if (attached.current || typeof el.on !== 'function') return;
+      attached.current = true;
+      el.on('plotly_relayout', (u: Record<string, unknown>) => hooks.current.onRelayout?.(u));
+      el.on('plotly_hover', (e: { points?: { x: unknown; y: unknown; curveNumber: number; pointNumber: number | number[]; customdata?: unknown }[] }) => {
+        const p = e?.points?.[0];
+        if (p) hooks.current.onHover?.({ x: Number(p.x), y: Number(p.y), curveNumber: p.curveNumber, pointNumber: p.pointNumber, customdata: p.customdata });
+      });
+      el.on('plotly_unhover', () => hooks.current.onHover?.(null));
+    });
   }, [data, layout, theme, height]);
 
   useEffect(() => {
@@ -37,13 +68,14 @@ export function Plot({ data, layout, title, height = 320, exportable = true, tes
     const ro = new ResizeObserver(() => {
       // The observer also fires as a plot leaves the page; Plotly refuses to resize a detached or
       // hidden div (a rejected promise), so only displayed, drawn plots are resized.
-      if (!(el as any)._fullLayout || !el.isConnected || el.offsetParent === null) return;
+      if (!el._fullLayout || !el.isConnected || el.offsetParent === null) return;
       Promise.resolve(Plotly.Plots.resize(el)).catch(() => {});
     });
     ro.observe(el);
     return () => {
       ro.disconnect();
       Plotly.purge(el);
+      attached.current = false;
     };
   }, []);
 

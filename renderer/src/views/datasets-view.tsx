@@ -5,6 +5,7 @@ import type { DatasetSample, Result } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
 import { Plot } from '../plots/plot';
 import { heatmapTrace, lineTrace, type Trace } from '../plots/traces';
+import { isMeshDataset, meshPreviewPlots } from '../plots/mesh-field';
 import { OpenFileCard } from '../components/open-file-card';
 import { DatasetExportCard, DatasetStatsCard } from '../components/dataset-tools';
 import { oneOf, usePersisted } from '../store/persisted-state';
@@ -162,6 +163,7 @@ function SamplePreview({ id }: { id: string }) {
       const data: Trace[] = [lineTrace({ y: x.values, name: `input ${x.name}` }), lineTrace({ y: y.values, name: `target ${y.name}` })];
       return [{ key: 'lines', title: `Sample ${sample.index} (${sample.split}): input and target`, data, layout: { xaxis: { title: 'Grid point' }, yaxis: { title: 'Value' } } }];
     }
+    if (sample.grid.length === 2 && sample.x.length >= 2 && isMeshDataset(sample.benchmark, sample.x.map((c) => c.name))) return meshPreviewPlots(sample, y);
     const [ny, nx] = [sample.grid[0]!, sample.grid[1]!];
     // Rows of the grid run down the first axis; draw them top to bottom like the published figures.
     const panel = (c: { name: string; values: number[] }, role: string, scale: 'viridis' | 'cividis') => ({

@@ -1,0 +1,45 @@
+// What data a run was trained on (its config's data spec, from runs.get): which runs can be
+// compared sample by sample (the same data), and whether its inputs are mesh coordinates.
+import { useEffect, useState } from 'react';
+import { useApp } from '../../store/app-store';
+
+export interface RunData {
+  /** Runs with equal keys were trained on the same data (same split, same grid). */
+  key: string;
+  benchmark: string | undefined;
+  /** Readable, for the compare list. */
+  label: string;
+}
+
+/** The data spec of a run config, as a comparable key and its benchmark. */
+export function runData(config: Record<string, unknown>): RunData {
+  const d = (config.data ?? {}) as Record<string, unknown>;
+  const keys = Object.keys(d).sort();
+  const key = JSON.stringify(keys.map((k) => [k, d[k]]));
+  // A stored dataset's id starts with its benchmark (main/data/pipeline.ts: `${benchmark}-${hash}`).
+  const benchmark = typeof d.benchmark === 'string' ? d.benchmark : d.kind === 'dataset' && typeof d.id === 'string' ? d.id.split('-')[0] : undefined;
+  const label = d.kind === 'generate' ? `${d.benchmark} ${d.preset ?? ''}`.trim() : d.kind === 'dataset' ? `dataset ${d.id}` : d.kind === 'file' ? `file ${d.path}` : String(d.kind ?? 'unknown data');
+  return { key, benchmark, label };
+}
+
+/** runs.get for each run id (once per id), mapped to its data. */
+export function useRunData(ids: string[]): Record<string, RunData> {
+  const api = useApp((s) => s.api);
+  const [data, setData] = useState<Record<string, RunData>>({});
+  const missing = ids.filter((id) => !(id in data)).join(' ');
+  useEffect(() => {
+    if (!api || !missing) return;
+    let live = true;
+    for (const id of missing.split(' ')) {
+      api.call('runs.get', { id }).then(
+        (r) => live && setData((m) => ({ ...m, [id]: runData(r.config) })),
+        // An unreadable config (e.g. a run deleted meanwhile) compares with nothing.
+        () => live && setData((m) => ({ ...m, [id]: { key: `unreadable:${id}`, benchmark: undefined, label: 'unreadable configuration' } })),
+      );
+    }
+    return () => {
+      live = false;
+    };
+  }, [api, missing]);
+  return data;
+}

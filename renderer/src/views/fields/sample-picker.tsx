@@ -1,0 +1,47 @@
+// Which validation sample to show: best / median / worst by error, or any index (evaluated on demand).
+import { useId } from 'react';
+
+export type Which = 'best' | 'median' | 'worst' | 'index';
+
+export function SamplePicker({ which, onWhich, index, onIndex, count, onShowIndex, busy, error }: {
+  which: Which;
+  onWhich(w: Which): void;
+  index: string;
+  onIndex(v: string): void;
+  /** Samples in the split, once known. */
+  count: number | null;
+  onShowIndex(): void;
+  busy: boolean;
+  /** The engine's answer to a bad index. */
+  error: string | null;
+}) {
+  const id = useId();
+  return (
+    <div className="row wrap">
+      <label htmlFor={id}>Sample</label>
+      <select id={id} value={which} onChange={(e) => onWhich(e.target.value as Which)} data-testid="fields-which">
+        {(['best', 'median', 'worst'] as const).map((w) => <option key={w} value={w}>{w}</option>)}
+        <option value="index">by index</option>
+      </select>
+      <label htmlFor={`${id}-i`}>Index{count !== null ? ` (0–${count - 1})` : ''}</label>
+      <input
+        id={`${id}-i`}
+        type="number"
+        min={0}
+        step={1}
+        value={index}
+        onChange={(e) => {
+          onIndex(e.target.value);
+          onWhich('index');
+        }}
+        onKeyDown={(e) => e.key === 'Enter' && onShowIndex()}
+        data-testid="fields-index"
+        aria-invalid={!!error}
+        aria-describedby={error ? `${id}-err` : undefined}
+        style={{ width: '6em' }}
+      />
+      <button onClick={onShowIndex} disabled={busy || !/^\d+$/.test(index)} data-testid="fields-index-show">Show sample {/^\d+$/.test(index) ? index : ''}</button>
+      {error && <span id={`${id}-err`} className="error-message" role="alert" data-testid="fields-index-error">{error}</span>}
+    </div>
+  );
+}

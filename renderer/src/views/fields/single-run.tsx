@@ -1,0 +1,97 @@
+// One run: evaluate its best checkpoint (with any extra resolutions and any sample index), pick
+// the sample and the resolution to view, the linked panels, and the resolution sweep table.
+import { useEffect, useId, useMemo, useState } from 'react';
+import type { RunSummary } from '../../../../main/api/contract';
+import { FieldLines, FieldPanels } from './field-panels';
+import { samplePanels } from './field-figures';
+import { ResolutionPicker } from './resolution-picker';
+import { extraResolutions } from './sweep-table';
+import { ResolutionSweep } from './resolution-sweep';
+import { SamplePicker, type Which } from './sample-picker';
+import { useEvaluations, type EvalRequest } from './use-evaluations';
+
+export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh: boolean; index: string; onIndex(v: string): void }) {
+  const { start, state, asked } = useEvaluations();
+  const [which, setWhich] = useState<Which>('median');
+  const [checked, setChecked] = useState<number[]>([]);
+  const [resText, setResText] = useState('');
+  const [shown, setShown] = useState<EvalRequest | null>(null);
+  const [resIdx, setResIdx] = useState(0);
+  const rid = useId();
+  const current = shown?.runId === run.id ? shown : null;
+  const st = state(current);
+  const result = st.result;
+  const trainingSide = result?.resolutions[0]?.grid[0] ?? null;
+  const extras = mesh ? [] : extraResolutions(checked, resText, trainingSide);
+  const validIndex = /^\d+$/.test(index) ? Number(index) : null;
+
+  const evaluate = (req: EvalRequest) => {
+    setShown(req);
+    if (!asked(req) || state(req).error) void start(req);
+  };
+  const request = (withIndex: boolean): EvalRequest | null =>
+    extras ? { runId: run.id, resolutions: extras, index: withIndex && validIndex !== null ? validIndex : null } : null;
+
+  const res = result?.resolutions[Math.min(resIdx, result.resolutions.length - 1)];
+  const sample =
+    which === 'index' ? res?.fields?.find((f) => f.which === 'index' && f.index === current?.index && f.index === validIndex) : res?.fields?.find((f) => f.which === which);
+  const grid = res?.grid ?? [];
+  // The shown sample's index is the one compare mode uses.
+  useEffect(() => {
+    if (sample && which !== 'index') onIndex(String(sample.index));
+  }, [sample, which, onIndex]);
+  useEffect(() => setResIdx(0), [result]);
+
+  const figures = useMemo(() => (sample && grid.length > 0 ? samplePanels(sample, grid, mesh) : null), [sample, grid, mesh]);
+  const resetKey = `${run.id}|${grid.join('x')}|${sample?.index}`;
+  const indexError = current?.index !== null && current?.index !== undefined && st.error ? st.error : null;
+
+  return (
+    <>
+      <div className="row wrap">
+        <button onClick={() => { const r = request(which === 'index'); if (r) evaluate(r); }} disabled={st.busy || run.bestEpoch == null || !extras} data-testid="fields-evaluate">
+          Evaluate best checkpoint on validation
+        </button>
+        {run.bestEpoch == null && <span className="muted">This run has no checkpoint yet (no finished epoch).</span>}
+        {st.job && st.job.state !== 'done' && st.job.state !== 'failed' && <span data-testid={`fields-job-${st.job.state}`}>{st.job.state} {st.job.state === 'running' ? `${Math.round(st.job.progress * 100)}%` : ''}</span>}
+        {st.error && !indexError && <span className="error-message" role="alert">Evaluation failed: {st.error}</span>}
+      </div>
+      {/* A body-fitted mesh has no other resolution to transfer to (the data come on that mesh). */}
+      {mesh ? <p className="muted small">Resolution transfer does not apply to data on a fixed mesh.</p> : <ResolutionPicker trainingSide={trainingSide} checked={checked} onChecked={setChecked} text={resText} onText={setResText} />}
+      <SamplePicker
+        which={which}
+        onWhich={setWhich}
+        index={index}
+        onIndex={onIndex}
+        count={result?.resolutions[0]?.n ?? null}
+        onShowIndex={() => { const r = request(true); if (r) evaluate(r); }}
+        busy={st.busy}
+        error={indexError}
+      />
+      {result && res && (
+        <>
+          <div className="row wrap">
+            {result.resolutions.length > 1 && (
+              <>
+                <label htmlFor={rid}>View at grid</label>
+                <select id={rid} value={Math.min(resIdx, result.resolutions.length - 1)} onChange={(e) => setResIdx(Number(e.target.value))} data-testid="fields-resolution">
+                  {result.resolutions.map((r, i) => <option key={i} value={i}>{r.grid.join('×')}{i === 0 ? ' (training)' : ''}</option>)}
+                </select>
+              </>
+            )}
+            {sample && (
+              <span data-testid="fields-info">
+                validation sample {sample.index}, relL2 {sample.relL2.toPrecision(4)} (normalized); epoch {result.epoch}; split relL2 {res.metrics.relL2.toPrecision(4)} normalized, {res.metrics.relL2Decoded.toPrecision(4)} decoded; grid {grid.join('×')}
+              </span>
+            )}
+            {!sample && which === 'index' && res.fields && <span className="muted">Press “Show sample” to evaluate sample {index}.</span>}
+          </div>
+          {!res.fields && <p className="muted">This run's task returns no sample fields (autoregressive runs are shown in the Rollout view).</p>}
+          {figures && !figures.oneD && <FieldPanels figures={figures} resetKey={resetKey} />}
+          {figures && figures.oneD && <FieldLines figures={figures} resetKey={resetKey} />}
+          <ResolutionSweep result={result} runName={run.name} />
+        </>
+      )}
+    </>
+  );
+}
