@@ -7,6 +7,7 @@ import { TrainingView } from './views/training-view';
 import { GatesView } from './views/gates-view';
 import { RunsView } from './views/runs-view';
 import { FieldsView } from './views/fields-view';
+import { RolloutView } from './views/rollout-view';
 import { ErrorBanner } from './components/error-banner';
 import { EngineStatusBar } from './components/engine-status';
 import { ViewBoundary } from './components/view-boundary';
@@ -19,6 +20,7 @@ const VIEWS: { name: ViewName; label: string; render: () => ReactElement }[] = [
   { name: 'training', label: 'Training', render: () => <TrainingView /> },
   { name: 'gates', label: 'Gates', render: () => <GatesView /> },
   { name: 'fields', label: 'Fields', render: () => <FieldsView /> },
+  { name: 'rollout', label: 'Rollout', render: () => <RolloutView /> },
   { name: 'runs', label: 'Runs', render: () => <RunsView /> },
 ];
 

@@ -1,0 +1,91 @@
+// The rollout as a paper figure: one composed plotly figure with rows reference / prediction /
+// |error| and one column per chosen step ("t = k"), axis-free square tiles, one colour bar for the
+// shared reference/prediction scale (viridis) and one for |error| (cividis). Plain data + layout,
+// so the same object is drawn in the view and handed to the export bar (PNG/SVG/PDF).
+import { colorScale, sharedRange } from './colorscales';
+import type { Trace } from './traces';
+
+export interface RolloutFrames {
+  /** One flat row-major frame (ny*nx) per rollout step. */
+  reference: ArrayLike<number>[];
+  prediction: ArrayLike<number>[];
+  /** [ny, nx] */
+  grid: number[];
+}
+
+/** |prediction - reference| per point. */
+export function absError(reference: ArrayLike<number>, prediction: ArrayLike<number>): Float64Array {
+  if (reference.length !== prediction.length) throw new Error(`absError: ${reference.length} reference values, ${prediction.length} predicted`);
+  const out = new Float64Array(reference.length);
+  for (let i = 0; i < out.length; i++) out[i] = Math.abs(prediction[i]! - reference[i]!);
+  return out;
+}
+
+/** Row views of a flat row-major field, as Plotly's heatmap z. */
+export function zRows(values: ArrayLike<number>, nx: number, ny: number): Float64Array[] {
+  if (values.length !== nx * ny) throw new Error(`zRows: ${values.length} values for a ${ny}x${nx} grid`);
+  const flat = values instanceof Float64Array ? values : Float64Array.from(values);
+  return Array.from({ length: ny }, (_, r) => flat.subarray(r * nx, (r + 1) * nx));
+}
+
+export const ROW_NAMES = ['Reference', 'Prediction', '|Error|'] as const;
+
+// Paper-coordinate budget: tiles on the left, the two colour bars in the right margin strip.
+const TILES_RIGHT = 0.87;
+const COL_GAP = 0.012;
+const ROW_GAP = 0.05;
+
+export function rolloutPaperFigure(f: RolloutFrames, steps: number[]): { data: Trace[]; layout: Record<string, unknown> } {
+  if (f.grid.length !== 2) throw new Error(`rolloutPaperFigure: a 2D grid expected, got [${f.grid.join(', ')}]`);
+  const [ny, nx] = f.grid as [number, number];
+  const total = Math.min(f.reference.length, f.prediction.length);
+  const bad = steps.find((k) => !Number.isInteger(k) || k < 1 || k > total);
+  if (bad !== undefined) throw new Error(`rolloutPaperFigure: step ${bad} is outside 1..${total}`);
+  if (steps.length === 0) throw new Error('rolloutPaperFigure: no steps chosen');
+  const refs = steps.map((k) => f.reference[k - 1]!);
+  const preds = steps.map((k) => f.prediction[k - 1]!);
+  const errs = steps.map((_, c) => absError(refs[c]!, preds[c]!));
+  const [fieldMin, fieldMax] = sharedRange(...refs, ...preds);
+  const [, errMax] = sharedRange(...errs);
+
+  const cols = steps.length;
+  const w = (TILES_RIGHT - COL_GAP * (cols - 1)) / cols;
+  const h = (1 - 2 * ROW_GAP) / 3;
+  const xDomain = (c: number): [number, number] => [c * (w + COL_GAP), c * (w + COL_GAP) + w];
+  const yDomain = (r: number): [number, number] => [1 - (r + 1) * h - r * ROW_GAP, 1 - r * h - r * ROW_GAP];
+
+  const data: Trace[] = [];
+  const layout: Record<string, unknown> = {
+    showlegend: false,
+    margin: { l: 86, r: 16, t: 34, b: 10 },
+    coloraxis: { colorscale: colorScale('viridis'), cmin: fieldMin, cmax: fieldMax, colorbar: { title: { text: 'u', side: 'right' }, x: TILES_RIGHT + 0.02, xanchor: 'left', y: (yDomain(0)[1] + yDomain(1)[0]) / 2, yanchor: 'middle', len: 2 * h + ROW_GAP, thickness: 14 } },
+    coloraxis2: { colorscale: colorScale('cividis'), cmin: 0, cmax: errMax > 0 ? errMax : 1, colorbar: { title: { text: '|error|', side: 'right' }, x: TILES_RIGHT + 0.02, xanchor: 'left', y: (yDomain(2)[0] + yDomain(2)[1]) / 2, yanchor: 'middle', len: h, thickness: 14 } },
+    annotations: [] as Record<string, unknown>[],
+  };
+  const annotations = layout.annotations as Record<string, unknown>[];
+  const rows = [refs, preds, errs];
+  rows.forEach((frames, r) => {
+    frames.forEach((values, c) => {
+      const i = r * cols + c + 1;
+      const ax = i === 1 ? '' : String(i);
+      data.push({
+        type: 'heatmap',
+        z: zRows(values, nx, ny),
+        coloraxis: r === 2 ? 'coloraxis2' : 'coloraxis',
+        xaxis: `x${ax}`,
+        yaxis: `y${ax}`,
+        name: `${ROW_NAMES[r]} t = ${steps[c]}`,
+        hovertemplate: `${ROW_NAMES[r]}, t = ${steps[c]}<br>x %{x}, y %{y}: %{z:.4g}<extra></extra>`,
+      });
+      // Axis-free tiles; square cells (x scaled to y) shrinking inside their domain.
+      const hidden = { visible: false, showgrid: false, zeroline: false, showticklabels: false, ticks: '', fixedrange: true };
+      layout[`xaxis${ax}`] = { ...hidden, domain: xDomain(c), anchor: `y${ax}`, scaleanchor: `y${ax}`, constrain: 'domain' };
+      layout[`yaxis${ax}`] = { ...hidden, domain: yDomain(r), anchor: `x${ax}`, constrain: 'domain' };
+    });
+    annotations.push({ text: ROW_NAMES[r], xref: 'paper', yref: 'paper', x: 0, xanchor: 'right', xshift: -8, y: (yDomain(r)[0] + yDomain(r)[1]) / 2, yanchor: 'middle', showarrow: false, font: { size: 13 } });
+  });
+  steps.forEach((k, c) => {
+    annotations.push({ text: `t = ${k}`, xref: 'paper', yref: 'paper', x: (xDomain(c)[0] + xDomain(c)[1]) / 2, xanchor: 'center', y: yDomain(0)[1], yanchor: 'bottom', yshift: 4, showarrow: false, font: { size: 13 } });
+  });
+  return { data, layout };
+}
