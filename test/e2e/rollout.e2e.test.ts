@@ -6,7 +6,8 @@
 // Screenshot: test-results/screenshots/rollout.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { EvaluationResult, JobSummary, RunSummary } from '../../main/api/contract';
@@ -14,6 +15,7 @@ import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { assertAccessible } from '../helpers/axe';
 import type { TestHost } from '../helpers/host';
 
+const PDFTOTEXT = '/usr/bin/pdftotext';
 let nsRun = '';
 let opRun = '';
 
@@ -148,14 +150,32 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   const exportsDir = join(suite.host.workspace, 'exports');
   const before = new Set(readdirSync(exportsDir));
   const fig = page.getByTestId('rollout-paper');
+  // Exported at the size the figure is laid out for (shown next to it).
+  const [w, h] = ((await page.getByTestId('rollout-paper-size').textContent()) ?? '').match(/(\d+) × (\d+) px/)!.slice(1);
+  await fig.getByLabel('Width', { exact: true }).fill(w!);
+  await fig.getByLabel('Height', { exact: true }).fill(h!);
   await fig.getByRole('button', { name: 'Export Rollout paper figure as SVG' }).click();
   await fig.getByTestId('export-status').filter({ hasText: /Saved exports\/.*\.svg$/ }).waitFor({ timeout: 60_000 });
   const svgName = readdirSync(exportsDir).find((n) => !before.has(n) && n.endsWith('.svg'))!;
   const svg = readFileSync(join(exportsDir, svgName), 'utf8');
   assert.match(svg, /^<svg/);
+  assert.match(svg, new RegExp(`^<svg[^>]* width="${w}" height="${h}"`));
   for (const text of ['>t = 1<', '>t = 3<', '>Reference<', '>Prediction<', '>|Error|<']) assert.ok(svg.includes(text), `${text} as SVG text`);
   assert.ok(!svg.includes('>t = 2<'), 'only the chosen steps');
   assert.equal((svg.match(/<image /g) ?? []).length, 6, 'one raster tile per heatmap');
+  // The same figure as a vector PDF: the titles stay text.
+  await fig.getByRole('button', { name: 'Export Rollout paper figure as PDF' }).click();
+  await fig.getByTestId('export-status').filter({ hasText: /Saved exports\/.*\.pdf$/ }).waitFor({ timeout: 60_000 });
+  const pdfName = readdirSync(exportsDir).find((n) => !before.has(n) && n.endsWith('.pdf'))!;
+  if (existsSync(PDFTOTEXT)) {
+    // pdftotext drops the spaces jsPDF places as glyph offsets ("t=1"): compare without whitespace.
+    const text = spawnSync(PDFTOTEXT, [join(exportsDir, pdfName), '-'], { encoding: 'utf8' }).stdout.replace(/\s+/g, '');
+    for (const t of ['t=1', 't=3', 'Reference', 'Prediction', '|Error|']) assert.ok(text.includes(t), `${t} as PDF text in ${text}`);
+  } else {
+    assert.ok(!process.env.CI, `${PDFTOTEXT} is required in CI to check the PDF's text`);
+    assert.match(readFileSync(join(exportsDir, pdfName)).toString('latin1'), /^%PDF-/);
+  }
+  await fig.screenshot({ path: `${SHOTS}/rollout-paper.png` });
   assert.deepEqual(svg.match(/class="cb\w+ colorbar"/g), ['class="cbcoloraxis colorbar"', 'class="cbcoloraxis2 colorbar"'], 'one colour bar for reference/prediction, one for |error|');
 
   // A trajectory by index (a second evaluation asking for it).

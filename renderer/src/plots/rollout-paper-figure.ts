@@ -30,10 +30,25 @@ export function zRows(values: ArrayLike<number>, nx: number, ny: number): Float6
 
 export const ROW_NAMES = ['Reference', 'Prediction', '|Error|'] as const;
 
-// Paper-coordinate budget: tiles on the left, the two colour bars in the right margin strip.
-const TILES_RIGHT = 0.87;
-const COL_GAP = 0.012;
-const ROW_GAP = 0.05;
+// Pixel design of the figure: square tiles, small gaps, the row names in the left margin and the
+// two colour bars in a strip right of the tiles. Domains are fractions of this size, so drawn (and
+// exported) at rolloutPaperSize the tiles sit edge to edge; at another size the axes keep them
+// square (scaleanchor) inside their cells.
+const MARGIN = { l: 86, r: 10, t: 30, b: 8 };
+const COL_GAP = 8;
+const ROW_GAP = 14;
+const BAR_STRIP = 80;
+
+/** Tile edge in pixels: 140 up to 6 columns, smaller beyond so 10 columns still fit a laptop screen. */
+export function rolloutTileSize(cols: number): number {
+  return cols <= 6 ? 140 : Math.max(70, Math.floor(840 / cols));
+}
+
+/** The figure's natural size in pixels for `cols` steps (its tiles edge to edge). */
+export function rolloutPaperSize(cols: number): { width: number; height: number } {
+  const t = rolloutTileSize(cols);
+  return { width: MARGIN.l + MARGIN.r + cols * t + (cols - 1) * COL_GAP + BAR_STRIP, height: MARGIN.t + MARGIN.b + 3 * t + 2 * ROW_GAP };
+}
 
 export function rolloutPaperFigure(f: RolloutFrames, steps: number[]): { data: Trace[]; layout: Record<string, unknown> } {
   if (f.grid.length !== 2) throw new Error(`rolloutPaperFigure: a 2D grid expected, got [${f.grid.join(', ')}]`);
@@ -49,17 +64,22 @@ export function rolloutPaperFigure(f: RolloutFrames, steps: number[]): { data: T
   const [, errMax] = sharedRange(...errs);
 
   const cols = steps.length;
-  const w = (TILES_RIGHT - COL_GAP * (cols - 1)) / cols;
-  const h = (1 - 2 * ROW_GAP) / 3;
-  const xDomain = (c: number): [number, number] => [c * (w + COL_GAP), c * (w + COL_GAP) + w];
-  const yDomain = (r: number): [number, number] => [1 - (r + 1) * h - r * ROW_GAP, 1 - r * h - r * ROW_GAP];
+  const tile = rolloutTileSize(cols);
+  const { width, height } = rolloutPaperSize(cols);
+  const plotW = width - MARGIN.l - MARGIN.r;
+  const plotH = height - MARGIN.t - MARGIN.b;
+  const xDomain = (c: number): [number, number] => [(c * (tile + COL_GAP)) / plotW, (c * (tile + COL_GAP) + tile) / plotW];
+  const yDomain = (r: number): [number, number] => [1 - (r * (tile + ROW_GAP) + tile) / plotH, 1 - (r * (tile + ROW_GAP)) / plotH];
+  const barX = xDomain(cols - 1)[1] + 12 / plotW;
+  const h = tile / plotH;
+  const gap = ROW_GAP / plotH;
 
   const data: Trace[] = [];
   const layout: Record<string, unknown> = {
     showlegend: false,
-    margin: { l: 86, r: 16, t: 34, b: 10 },
-    coloraxis: { colorscale: colorScale('viridis'), cmin: fieldMin, cmax: fieldMax, colorbar: { title: { text: 'u', side: 'right' }, x: TILES_RIGHT + 0.02, xanchor: 'left', y: (yDomain(0)[1] + yDomain(1)[0]) / 2, yanchor: 'middle', len: 2 * h + ROW_GAP, thickness: 14 } },
-    coloraxis2: { colorscale: colorScale('cividis'), cmin: 0, cmax: errMax > 0 ? errMax : 1, colorbar: { title: { text: '|error|', side: 'right' }, x: TILES_RIGHT + 0.02, xanchor: 'left', y: (yDomain(2)[0] + yDomain(2)[1]) / 2, yanchor: 'middle', len: h, thickness: 14 } },
+    margin: MARGIN,
+    coloraxis: { colorscale: colorScale('viridis'), cmin: fieldMin, cmax: fieldMax, colorbar: { title: { text: 'u', side: 'right' }, x: barX, xanchor: 'left', y: (yDomain(0)[1] + yDomain(1)[0]) / 2, yanchor: 'middle', len: 2 * h + gap, thickness: 14 } },
+    coloraxis2: { colorscale: colorScale('cividis'), cmin: 0, cmax: errMax > 0 ? errMax : 1, colorbar: { title: { text: '|error|', side: 'right' }, x: barX, xanchor: 'left', y: (yDomain(2)[0] + yDomain(2)[1]) / 2, yanchor: 'middle', len: h, thickness: 14 } },
     annotations: [] as Record<string, unknown>[],
   };
   const annotations = layout.annotations as Record<string, unknown>[];

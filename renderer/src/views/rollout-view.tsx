@@ -6,7 +6,7 @@ import { rolloutSpecOf, type RolloutSpec } from '../store/rollout-spec';
 import { Plot } from '../plots/plot';
 import { heatmapTrace } from '../plots/traces';
 import { sharedRange } from '../plots/colorscales';
-import { absError, rolloutPaperFigure } from '../plots/rollout-paper-figure';
+import { absError, rolloutPaperFigure, rolloutPaperSize } from '../plots/rollout-paper-figure';
 import { currentStepShape, stepErrorTraces } from '../plots/step-error-traces';
 import { evenlySpacedSteps, parseSteps } from '../plots/rollout-steps';
 import { RunPicker } from '../components/run-picker';
@@ -147,9 +147,9 @@ export function RolloutView() {
   const paper = useMemo(() => {
     if (!sample || total === 0 || grid.length !== 2 || !figSteps || 'error' in figSteps) return null;
     try {
-      return { figure: rolloutPaperFigure({ reference: sample.reference, prediction: sample.prediction, grid }, figSteps.steps), error: null };
+      return { figure: rolloutPaperFigure({ reference: sample.reference, prediction: sample.prediction, grid }, figSteps.steps), size: rolloutPaperSize(figSteps.steps.length), error: null };
     } catch (e) {
-      return { figure: null, error: message(e) };
+      return { figure: null, size: null, error: message(e) };
     }
     // figSteps is rebuilt each render; its text (figValue) is the stable key.
   }, [sample, total, grid, figValue]);
@@ -233,7 +233,14 @@ export function RolloutView() {
             </span>
           </div>
           {paper?.error && <p className="error-message" role="alert">Could not compose the figure: {paper.error}</p>}
-          {paper?.figure && <Plot title="Rollout paper figure" data={paper.figure.data} layout={paper.figure.layout} height={420} testId="rollout-paper" />}
+          {paper?.figure && paper.size && (
+            <div style={{ maxWidth: paper.size.width }}>
+              <p className="muted small" data-testid="rollout-paper-size">
+                Laid out for {paper.size.width} × {paper.size.height} px: export at that width and height for edge-to-edge tiles (other sizes keep the tiles square, with wider gaps).
+              </p>
+              <Plot title="Rollout paper figure" data={paper.figure.data} layout={paper.figure.layout} height={paper.size.height} testId="rollout-paper" />
+            </div>
+          )}
         </>
       )}
     </section>
