@@ -116,11 +116,12 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
 
   // Play advances on a timer and stops at the last step.
   await page.getByTestId('rollout-play').click();
-  assert.equal(await page.getByTestId('rollout-play').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.getByTestId('rollout-play').textContent(), 'Pause');
   await page.getByTestId('rollout-step').filter({ hasText: /^t = 2 \/ 3$/ }).waitFor({ timeout: 10_000 });
   await page.getByTestId('rollout-step').filter({ hasText: /^t = 3 \/ 3$/ }).waitFor({ timeout: 10_000 });
-  await page.getByTestId('rollout-play').filter({ hasText: 'Replay' }).waitFor({ timeout: 5_000 });
-  assert.equal(await page.getByTestId('rollout-play').getAttribute('aria-pressed'), 'false');
+  await page.getByTestId('rollout-play').filter({ hasText: /^Replay$/ }).waitFor({ timeout: 5_000 });
+  await new Promise((r) => setTimeout(r, 700));
+  assert.equal(await page.getByTestId('rollout-step').textContent(), 't = 3 / 3', 'stopped at the last step');
 
   // Step-wise relL2: the band (2T points) around the validation mean, the trajectory on top, step 3 marked.
   const curve = (await plotData(page, 'rollout-curve'))!;
@@ -194,6 +195,9 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   }), 'no horizontal overflow at 1366 wide');
   await assertAccessible(page, 'Rollout view');
   await page.screenshot({ path: `${SHOTS}/rollout.png` });
+  await page.getByRole('button', { name: 'Dark theme' }).click();
+  await page.waitForFunction(() => (globalThis as any).document.documentElement.dataset.theme === 'dark');
+  await assertAccessible(page, 'Rollout view, dark theme');
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -40,7 +40,8 @@ export function RolloutPlayer({ step, total, onStep }: RolloutPlayerProps) {
 
   return (
     <div className="row wrap rollout-player" role="group" aria-label="Rollout player">
-      <button onClick={toggle} aria-pressed={playing} data-testid="rollout-play" disabled={total < 2}>
+      {/* The label says what a press does (no aria-pressed: a toggle's name must not change with its state). */}
+      <button onClick={toggle} data-testid="rollout-play" disabled={total < 2}>
         {playing ? 'Pause' : step >= total && total > 1 ? 'Replay' : 'Play'}
       </button>
       <label htmlFor={`${id}-step`}>Rollout step</label>
