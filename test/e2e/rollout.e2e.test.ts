@@ -51,6 +51,7 @@ function plotData(page: Page, testId: string): Promise<{ name?: string; type: st
 
 async function latestEvaluation(): Promise<EvaluationResult> {
   const jobs = ((await suite.host.service.call('jobs.list', {})) as JobSummary[]).filter((j) => j.kind === 'evaluate' && j.state === 'done');
+  jobs.sort((a, b) => (a.endedAt ?? '').localeCompare(b.endedAt ?? ''));
   return jobs[jobs.length - 1]!.result as EvaluationResult;
 }
 

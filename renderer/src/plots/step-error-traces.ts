@@ -29,7 +29,7 @@ export function stepBandTrace(mean: number[], std: number[]): Trace {
     x: [...x, ...x.slice().reverse()],
     y: [...upper, ...lower.reverse()],
     fill: 'toself',
-    fillcolor: 'rgba(0,114,178,0.18)',
+    fillcolor: 'rgba(0,114,178,0.25)',
     line: { width: 0, color: 'rgba(0,114,178,0)' },
     name: '±1 std (validation)',
     hoverinfo: 'skip',
