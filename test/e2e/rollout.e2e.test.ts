@@ -102,6 +102,11 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   }
   near((await plotData(page, 'rollout-reference'))![0]!.z!.flat(), worst.reference[0]!, 'reference t=1');
 
+  // The filmstrip: rows over all 3 steps, the shown column outlined.
+  const stripShape = () => page.evaluate(() => (globalThis as any).document.querySelector('[data-testid="rollout-strip"] .js-plotly-plot')?.layout?.shapes?.[0]?.x0 as number);
+  assert.equal((await plotData(page, 'rollout-strip'))!.filter((d) => d.type === 'heatmap' && d.z!.length === 16).length, 9);
+  const outlined1 = await stripShape();
+
   // Keyboard: the labelled slider moves one step per arrow key.
   const slider = page.getByRole('slider', { name: 'Rollout step' });
   await slider.focus();
@@ -110,6 +115,7 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   assert.equal(await slider.getAttribute('aria-valuetext'), 'step 2 of 3');
   await page.waitForFunction(() => /t = 2/.test((globalThis as any).document.querySelector('[data-testid="rollout-prediction"] .js-plotly-plot')?.layout?.title?.text ?? ''));
   near((await plotData(page, 'rollout-prediction'))![0]!.z!.flat(), worst.prediction[1]!, 'prediction t=2');
+  assert.ok((await stripShape()) > outlined1, 'the outline moved to the next column');
   const err = (await plotData(page, 'rollout-error'))![0]!.z!.flat();
   near(err, worst.reference[1]!.map((v, i) => Math.abs(worst.prediction[1]![i]! - v)), '|error| t=2');
   await page.keyboard.press('Home');

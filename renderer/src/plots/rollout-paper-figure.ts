@@ -45,12 +45,17 @@ export function rolloutTileSize(cols: number): number {
 }
 
 /** The figure's natural size in pixels for `cols` steps (its tiles edge to edge). */
-export function rolloutPaperSize(cols: number): { width: number; height: number } {
-  const t = rolloutTileSize(cols);
+export function rolloutPaperSize(cols: number, tileSize?: number): { width: number; height: number } {
+  const t = tileSize ?? rolloutTileSize(cols);
   return { width: MARGIN.l + MARGIN.r + cols * t + (cols - 1) * COL_GAP + BAR_STRIP, height: MARGIN.t + MARGIN.b + 3 * t + 2 * ROW_GAP };
 }
 
-export function rolloutPaperFigure(f: RolloutFrames, steps: number[]): { data: Trace[]; layout: Record<string, unknown> } {
+export interface RolloutFigureOptions {
+  /** Tile edge in pixels (default rolloutTileSize). */
+  tile?: number;
+}
+
+export function rolloutPaperFigure(f: RolloutFrames, steps: number[], o: RolloutFigureOptions = {}): { data: Trace[]; layout: Record<string, unknown> } {
   if (f.grid.length !== 2) throw new Error(`rolloutPaperFigure: a 2D grid expected, got [${f.grid.join(', ')}]`);
   const [ny, nx] = f.grid as [number, number];
   const total = Math.min(f.reference.length, f.prediction.length);
@@ -64,8 +69,8 @@ export function rolloutPaperFigure(f: RolloutFrames, steps: number[]): { data: T
   const [, errMax] = sharedRange(...errs);
 
   const cols = steps.length;
-  const tile = rolloutTileSize(cols);
-  const { width, height } = rolloutPaperSize(cols);
+  const tile = o.tile ?? rolloutTileSize(cols);
+  const { width, height } = rolloutPaperSize(cols, tile);
   const plotW = width - MARGIN.l - MARGIN.r;
   const plotH = height - MARGIN.t - MARGIN.b;
   const xDomain = (c: number): [number, number] => [(c * (tile + COL_GAP)) / plotW, (c * (tile + COL_GAP) + tile) / plotW];
@@ -108,4 +113,25 @@ export function rolloutPaperFigure(f: RolloutFrames, steps: number[]): { data: T
     annotations.push({ text: `t = ${k}`, xref: 'paper', yref: 'paper', x: (xDomain(c)[0] + xDomain(c)[1]) / 2, xanchor: 'center', y: yDomain(0)[1], yanchor: 'bottom', yshift: 4, showarrow: false, font: { size: 13 } });
   });
   return { data, layout };
+}
+
+/**
+ * The layout with `step`'s column outlined and its title coloured (the player's filmstrip, never
+ * the paper figure). Only the layout changes, so Plotly redraws no heatmap while playing.
+ */
+export function highlightColumn(layout: Record<string, unknown>, steps: number[], step: number): Record<string, unknown> {
+  const c = steps.indexOf(step);
+  if (c < 0) return layout;
+  const rows = ROW_NAMES.length;
+  const ax = (i: number) => (i === 1 ? '' : String(i));
+  const x = (layout[`xaxis${ax(c + 1)}`] as { domain: [number, number] }).domain;
+  const top = (layout[`yaxis${ax(c + 1)}`] as { domain: [number, number] }).domain[1];
+  const bottom = (layout[`yaxis${ax((rows - 1) * steps.length + c + 1)}`] as { domain: [number, number] }).domain[0];
+  const pad = 0.008;
+  const annotations = (layout.annotations as Record<string, unknown>[]).map((a, i) => (i === rows + c ? { ...a, font: { ...(a.font as object), color: '#d55e00' } } : a));
+  return {
+    ...layout,
+    annotations,
+    shapes: [{ type: 'rect', xref: 'paper', yref: 'paper', x0: x[0] - pad, x1: x[1] + pad, y0: bottom - pad, y1: top + pad, line: { color: '#d55e00', width: 3 }, fillcolor: 'rgba(0,0,0,0)' }],
+  };
 }

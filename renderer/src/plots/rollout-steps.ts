@@ -26,3 +26,10 @@ export function parseSteps(text: string, total: number): { steps: number[] } | {
   if (steps.size > MAX_FIGURE_STEPS) return { error: `at most ${MAX_FIGURE_STEPS} steps fit one figure (${steps.size} listed)` };
   return { steps: [...steps].sort((a, b) => a - b) };
 }
+
+/** Up to `max` consecutive steps of 1..total around `current` (all of them when they fit). */
+export function stepWindow(total: number, current: number, max = 10): number[] {
+  const n = Math.min(total, max);
+  const start = Math.min(Math.max(1, current - Math.floor(n / 2)), total - n + 1);
+  return Array.from({ length: n }, (_, i) => start + i);
+}

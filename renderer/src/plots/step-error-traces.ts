@@ -16,7 +16,8 @@ export interface StepErrorInput {
 /**
  * The band is one closed polygon (upper edge left to right, lower edge back), so it reads as a
  * single legend entry and needs no fill-to-next-trace ordering. Its lower edge stops at 0: a
- * relative error below zero is meaningless.
+ * relative error below zero is meaningless. Okabe–Ito blue / vermilion lines keep a 3:1 contrast
+ * on both the light and the dark background (exports are light).
  */
 export function stepBandTrace(mean: number[], std: number[]): Trace {
   if (mean.length !== std.length) throw new Error(`stepBandTrace: ${mean.length} means, ${std.length} stds`);

@@ -6,9 +6,9 @@ import { rolloutSpecOf, type RolloutSpec } from '../store/rollout-spec';
 import { Plot } from '../plots/plot';
 import { heatmapTrace } from '../plots/traces';
 import { sharedRange } from '../plots/colorscales';
-import { absError, rolloutPaperFigure, rolloutPaperSize } from '../plots/rollout-paper-figure';
+import { absError, highlightColumn, rolloutPaperFigure, rolloutPaperSize } from '../plots/rollout-paper-figure';
 import { currentStepShape, stepErrorTraces } from '../plots/step-error-traces';
-import { evenlySpacedSteps, parseSteps } from '../plots/rollout-steps';
+import { evenlySpacedSteps, parseSteps, stepWindow } from '../plots/rollout-steps';
 import { RunPicker } from '../components/run-picker';
 import { RolloutPlayer } from '../components/rollout-player';
 
@@ -141,6 +141,17 @@ export function RolloutView() {
     return { data, layout };
   }, [res, sample, shown]);
 
+  // The filmstrip: every step (a 10-step window around the shown one for longer rollouts), outlined.
+  const windowSteps = total > 0 ? stepWindow(total, shown) : [];
+  const windowKey = windowSteps.join(',');
+  const strip = useMemo(() => {
+    if (!sample || windowSteps.length === 0 || grid.length !== 2) return null;
+    const tile = windowSteps.length <= 6 ? 96 : 80;
+    return { figure: rolloutPaperFigure({ reference: sample.reference, prediction: sample.prediction, grid }, windowSteps, { tile }), size: rolloutPaperSize(windowSteps.length, tile), steps: windowSteps };
+    // windowSteps is rebuilt each render; windowKey is its stable value.
+  }, [sample, grid, windowKey]);
+  const stripLayout = useMemo(() => (strip ? highlightColumn(strip.figure.layout, strip.steps, shown) : null), [strip, shown]);
+
   const figDefault = total > 0 ? evenlySpacedSteps(total, 5).join(', ') : '';
   const figValue = figText ?? figDefault;
   const figSteps = total > 0 ? parseSteps(figValue, total) : null;
@@ -222,7 +233,19 @@ export function RolloutView() {
             </div>
           )}
           {grid.length !== 2 && <p className="muted">Frames are drawn for 2D grids; this run's grid is [{grid.join(', ')}].</p>}
-          {curve && <Plot title="Rollout step-wise relL2" data={curve.data} layout={curve.layout} height={300} testId="rollout-curve" />}
+          {/* The filmstrip and the error curve side by side when they fit (a short rollout), else stacked. */}
+          <div className="rollout-lower">
+            {strip && (
+              <div className="rollout-strip" style={{ flexBasis: strip.size.width, maxWidth: strip.size.width }}>
+                <Plot title={`Rollout rows, steps ${strip.steps[0]} to ${strip.steps[strip.steps.length - 1]}`} data={strip.figure.data} layout={stripLayout!} height={strip.size.height} exportable={false} testId="rollout-strip" />
+              </div>
+            )}
+            {curve && (
+              <div className="rollout-curve">
+                <Plot title="Rollout step-wise relL2" data={curve.data} layout={curve.layout} height={strip ? Math.max(300, strip.size.height - 40) : 300} testId="rollout-curve" />
+              </div>
+            )}
+          </div>
           <h2>Paper figure</h2>
           <div className="row wrap">
             <label htmlFor={`${id}-fig`}>Steps shown</label>

@@ -2,9 +2,9 @@
 // band trace, the paper-figure composition and reading a run's rollout lengths from its config.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evenlySpacedSteps, parseSteps } from '../../../renderer/src/plots/rollout-steps';
+import { evenlySpacedSteps, parseSteps, stepWindow } from '../../../renderer/src/plots/rollout-steps';
 import { stepBandTrace, stepErrorTraces } from '../../../renderer/src/plots/step-error-traces';
-import { absError, rolloutPaperFigure } from '../../../renderer/src/plots/rollout-paper-figure';
+import { absError, highlightColumn, rolloutPaperFigure, rolloutPaperSize } from '../../../renderer/src/plots/rollout-paper-figure';
 import { rolloutSpecOf } from '../../../renderer/src/store/rollout-spec';
 
 test('evenly spaced steps include the first and last and never repeat', () => {
@@ -30,6 +30,14 @@ test('typed steps: sorted, unique, within 1..T; bad entries named', () => {
   assert.match((parseSteps('6', 5) as { error: string }).error, /from 1 to 5/);
   assert.match((parseSteps(' ', 5) as { error: string }).error, /one or more steps/);
   assert.match((parseSteps('1,2,3,4,5,6,7,8,9,10,11', 20) as { error: string }).error, /at most 10/);
+});
+
+test('filmstrip window: all steps when they fit, else a window around the shown step inside 1..T', () => {
+  assert.deepEqual(stepWindow(3, 2), [1, 2, 3]);
+  assert.deepEqual(stepWindow(20, 1), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assert.deepEqual(stepWindow(20, 12), [7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+  assert.deepEqual(stepWindow(20, 20), [11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+  for (let k = 1; k <= 20; k++) assert.ok(stepWindow(20, k).includes(k));
 });
 
 test('the ±1 std band is one closed polygon of 2T points, floored at zero, around the mean', () => {
@@ -70,6 +78,18 @@ test('paper figure: rows reference / prediction / |error| by chosen steps, two c
   assert.ok(layout.xaxis.domain[1] < layout.xaxis2.domain[0], 'columns do not overlap');
   assert.ok(layout.yaxis.domain[0] > layout.yaxis3.domain[1], 'reference row above prediction row');
   assert.throws(() => rolloutPaperFigure({ reference, prediction, grid: [ny, nx] }, [5]), /step 5 is outside 1\.\.4/);
+  // Laid out in pixels: at its natural size the tiles are square.
+  const { width, height } = rolloutPaperSize(2);
+  const px = (d: number[], n: number) => (d[1]! - d[0]!) * n;
+  assert.ok(Math.abs(px(layout.xaxis.domain, width - 86 - 10) - px(layout.yaxis.domain, height - 30 - 8)) < 1e-9);
+  // The filmstrip outlines the shown column; the figure itself is not changed.
+  const hl = highlightColumn(layout, [1, 4], 4) as any;
+  assert.equal(hl.shapes.length, 1);
+  assert.ok(hl.shapes[0].x0 < layout.xaxis2.domain[0] && hl.shapes[0].x1 > layout.xaxis2.domain[1]);
+  assert.ok(hl.shapes[0].y0 < layout.yaxis6.domain[0] && hl.shapes[0].y1 > layout.yaxis2.domain[1], 'spans all three rows');
+  assert.equal(hl.annotations[4].font.color, '#d55e00');
+  assert.equal(layout.shapes, undefined);
+  assert.equal(highlightColumn(layout, [1, 4], 2), layout, 'a step outside the strip outlines nothing');
   assert.throws(() => rolloutPaperFigure({ reference, prediction, grid: [12] }, [1]), /2D grid/);
   assert.deepEqual(Array.from(absError([1, -2], [0.5, 1])), [0.5, 3]);
 });
