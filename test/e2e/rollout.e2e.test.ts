@@ -186,6 +186,13 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   await fig.screenshot({ path: `${SHOTS}/rollout-paper.png` });
   assert.deepEqual(svg.match(/class="cb\w+ colorbar"/g), ['class="cbcoloraxis colorbar"', 'class="cbcoloraxis2 colorbar"'], 'one colour bar for reference/prediction, one for |error|');
 
+  // Leaving the view and coming back keeps the evaluation (read back from the job).
+  await page.getByRole('button', { name: 'Fields', exact: true }).click();
+  await page.getByRole('heading', { name: 'Fields', level: 1 }).waitFor();
+  await page.getByRole('button', { name: 'Rollout', exact: true }).click();
+  await page.getByTestId('rollout-info').waitFor({ timeout: 10_000 });
+  await page.getByTestId('rollout-paper').waitFor();
+
   // A trajectory by index (a second evaluation asking for it).
   await page.getByTestId('rollout-which').selectOption('index');
   await page.getByTestId('rollout-index').fill('1');

@@ -64,7 +64,16 @@ export function RolloutView() {
   const tOut = runSpec?.tOut ?? null;
 
   const ev = runId ? evals[runId] : undefined;
-  const job = ev ? jobs[ev.jobId] : undefined;
+  // Back in the view (it remounts): the latest finished rollout evaluation of this run, whoever asked for it.
+  const earlier = useMemo(() => {
+    if (!runId) return undefined;
+    const done = Object.values(jobs).filter((j) => {
+      const r = j.kind === 'evaluate' && j.state === 'done' ? (j.result as EvaluationResult | undefined) : undefined;
+      return r?.runId === runId && !!r.resolutions[0]?.fields?.some((f) => f.stepRelL2);
+    });
+    return done.sort((a, b) => (a.endedAt ?? '').localeCompare(b.endedAt ?? '')).pop();
+  }, [jobs, runId]);
+  const job = ev ? jobs[ev.jobId] : earlier;
   const result = job?.state === 'done' ? (job.result as EvaluationResult) : null;
   const res = result?.resolutions[0];
   const index = /^\d+$/.test(indexText.trim()) ? Number(indexText.trim()) : null;
