@@ -195,6 +195,10 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
 
   // A trajectory by index (a second evaluation asking for it).
   await page.getByTestId('rollout-which').selectOption('index');
+  // An index the split does not have: the engine's refusal is shown next to the button.
+  await page.getByTestId('rollout-index').fill('7');
+  await page.getByTestId('rollout-evaluate').click();
+  await page.getByRole('alert').filter({ hasText: /^Evaluation failed: .*sample 7 asked for, the 'val' split at 16x16 has 2 samples/ }).waitFor({ timeout: 60_000 });
   await page.getByTestId('rollout-index').fill('1');
   await page.getByText('Trajectory 1 is not in this evaluation').waitFor();
   await page.getByTestId('rollout-evaluate').click();

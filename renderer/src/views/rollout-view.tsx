@@ -73,8 +73,11 @@ export function RolloutView() {
     });
     return done.sort((a, b) => (a.endedAt ?? '').localeCompare(b.endedAt ?? '')).pop();
   }, [jobs, runId]);
+  // `job`: the evaluation last asked for here (its progress and errors); the frames come from the
+  // latest finished one, so a running or failed new evaluation leaves the previous one on screen.
   const job = ev ? jobs[ev.jobId] : earlier;
-  const result = job?.state === 'done' ? (job.result as EvaluationResult) : null;
+  const shownJob = job?.state === 'done' ? job : earlier;
+  const result = shownJob ? (shownJob.result as EvaluationResult) : null;
   const res = result?.resolutions[0];
   const index = /^\d+$/.test(indexText.trim()) ? Number(indexText.trim()) : null;
   const sample: Field | undefined = res?.fields?.find((f) => (which === 'index' ? f.which === 'index' && f.index === index : f.which === which));
