@@ -30,7 +30,7 @@ export function RolloutView() {
   const run = useTraining((s) => s.runs.find((r) => r.id === s.selectedRun));
   const refreshRuns = useTraining((s) => s.refreshRuns);
   const [spec, setSpec] = useState<{ runId: string; spec: RolloutSpec } | { runId: string; error: string } | null>(null);
-  const [evals, setEvals] = useState<Record<string, { jobId: string; index: number | null }>>({});
+  const [evals, setEvals] = useState<Record<string, string>>({});
   const [evalError, setEvalError] = useState<string | null>(null);
   const [checkpoint, setCheckpoint] = useState<'best' | 'last'>('best');
   const [stepsText, setStepsText] = useState<string | null>(null);
@@ -75,7 +75,7 @@ export function RolloutView() {
   }, [jobs, runId]);
   // `job`: the evaluation last asked for here (its progress and errors); the frames come from the
   // latest finished one, so a running or failed new evaluation leaves the previous one on screen.
-  const job = ev ? jobs[ev.jobId] : earlier;
+  const job = ev ? jobs[ev] : earlier;
   const shownJob = job?.state === 'done' ? job : earlier;
   const result = shownJob ? (shownJob.result as EvaluationResult) : null;
   const res = result?.resolutions[0];
@@ -106,7 +106,7 @@ export function RolloutView() {
         ...(stepsValue.trim() !== '' ? { rolloutSteps: stepsNum } : {}),
         indices: asked !== null ? [asked] : [],
       });
-      setEvals((m) => ({ ...m, [runId]: { jobId: j.id, index: asked } }));
+      setEvals((m) => ({ ...m, [runId]: j.id }));
       setStep(1);
     } catch (e) {
       setEvalError(message(e));
@@ -159,7 +159,11 @@ export function RolloutView() {
   const strip = useMemo(() => {
     if (!sample || windowSteps.length === 0 || grid.length !== 2) return null;
     const tile = windowSteps.length <= 6 ? 96 : 80;
-    return { figure: rolloutPaperFigure({ reference: sample.reference, prediction: sample.prediction, grid }, windowSteps, { tile }), size: rolloutPaperSize(windowSteps.length, tile), steps: windowSteps };
+    try {
+      return { figure: rolloutPaperFigure({ reference: sample.reference, prediction: sample.prediction, grid }, windowSteps, { tile }), size: rolloutPaperSize(windowSteps.length, tile), steps: windowSteps };
+    } catch {
+      return null; // the paper figure below reports the same problem in words
+    }
     // windowSteps is rebuilt each render; windowKey is its stable value.
   }, [sample, grid, windowKey]);
   const stripLayout = useMemo(() => (strip ? highlightColumn(strip.figure.layout, strip.steps, shown) : null), [strip, shown]);
