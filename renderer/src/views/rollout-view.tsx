@@ -146,8 +146,8 @@ export function RolloutView() {
       xaxis: { title: 'rollout step', dtick: 1, range: [0.7, steps.mean.length + 0.3] },
       yaxis: { title: 'relL2 (decoded)', rangemode: 'tozero' },
       shapes: [currentStepShape(shown)],
-      legend: { orientation: 'h', y: -0.25 },
-      margin: { l: 60, r: 20, t: 30, b: 80 },
+      // Legend at the right: below the plot it wrapped onto the x-axis title in narrow layouts.
+      margin: { l: 60, r: 20, t: 30, b: 50 },
       title: `Step-wise relL2 over ${res!.n} validation trajectories`,
     };
     return { data, layout };
