@@ -1,0 +1,221 @@
+// End to end for the Rollout view in Debian's Chromium against browser mode with the real engine:
+// a tiny generated Navier–Stokes run (16², T_in = T_out = 3) trained in setup, evaluated from the
+// view; the drawn frames are the engine's, the slider steps by keyboard, play runs to the end, the
+// step-wise relL2 curve carries the ±1 std band and the trajectory, and the paper figure exports
+// to SVG with its "t = k" titles as text. An operator run gets a pointer to the Fields view.
+// Screenshot: test-results/screenshots/rollout.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import type { EvaluationResult, JobSummary, RunSummary } from '../../main/api/contract';
+import { browserSuite, SHOTS } from '../helpers/browser-suite';
+import { assertAccessible } from '../helpers/axe';
+import type { TestHost } from '../helpers/host';
+
+const PDFTOTEXT = '/usr/bin/pdftotext';
+let nsRun = '';
+let opRun = '';
+
+async function trained(host: TestHost, config: Record<string, unknown>): Promise<string> {
+  const { runId } = (await host.service.call('train.start', { config })) as { runId: string };
+  const t0 = Date.now();
+  for (;;) {
+    const r = ((await host.service.call('runs.list', {})) as RunSummary[]).find((x) => x.id === runId);
+    if (r && ['done', 'failed', 'stopped'].includes(r.state)) {
+      assert.equal(r.state, 'done', `${config.name}: ${r.reason ?? ''}`);
+      return runId;
+    }
+    if (Date.now() - t0 > 120_000) throw new Error(`timed out training ${config.name}`);
+    await new Promise((res) => setTimeout(res, 200));
+  }
+}
+
+const suite = browserSuite(async (host) => {
+  const tiny = { model: { width: 8, depth: 1 }, batchSize: 1, optimizer: { lr: 5e-3 } };
+  nsRun = await trained(host, { ...tiny, name: 'e2e ns', epochs: 2, data: { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny', samples: 5, frames: 6, train: 3, val: 2, tIn: 3, tOut: 3, resolution: 16 } });
+  opRun = await trained(host, { ...tiny, name: 'e2e operator', epochs: 1, data: { kind: 'synthetic', grid: [8, 8], train: 2, val: 1 } });
+});
+const skip = suite.skip;
+
+/** Plotly's data on the graph div under a test id (what is drawn, not what the store holds). */
+function plotData(page: Page, testId: string): Promise<{ name?: string; type: string; x: number[]; y: number[]; z?: number[][] }[] | null> {
+  return page.evaluate((id) => {
+    const el = (globalThis as any).document.querySelector(`[data-testid="${id}"] .js-plotly-plot`);
+    if (!el?.data) return null;
+    return el.data.map((d: any) => ({ name: d.name, type: d.type, x: Array.from(d.x ?? []), y: Array.from(d.y ?? []), z: d.z ? d.z.map((r: any) => Array.from(r)) : undefined }));
+  }, testId);
+}
+
+async function latestEvaluation(): Promise<EvaluationResult> {
+  const jobs = ((await suite.host.service.call('jobs.list', {})) as JobSummary[]).filter((j) => j.kind === 'evaluate' && j.state === 'done');
+  jobs.sort((a, b) => (a.endedAt ?? '').localeCompare(b.endedAt ?? ''));
+  return jobs[jobs.length - 1]!.result as EvaluationResult;
+}
+
+const near = (a: number[], b: number[], what: string) => {
+  assert.equal(a.length, b.length, `${what}: lengths`);
+  a.forEach((v, i) => assert.ok(Math.abs(v - b[i]!) <= 1e-6 * (1 + Math.abs(b[i]!)), `${what}[${i}]: ${v} vs ${b[i]}`));
+};
+
+test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frames, the step-wise relL2 band, the paper figure to SVG', { skip, timeout: 150_000 }, async () => {
+  const page = await suite.browser.context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()} (${m.location().url})`);
+  });
+  await page.goto(suite.host.host.url);
+  await page.getByTestId('engine-backend').waitFor({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Rollout', exact: true }).click();
+  await page.getByRole('heading', { name: 'Rollout', level: 1 }).waitFor();
+
+  // An operator run: pointed to the Fields view instead.
+  await page.getByTestId('run-picker').selectOption(opRun);
+  await page.getByTestId('rollout-not-autoregressive').waitFor({ timeout: 20_000 });
+  assert.equal(await page.getByTestId('rollout-evaluate').count(), 0);
+
+  await page.getByTestId('run-picker').selectOption(nsRun);
+  // Rollout steps default to the run's T_out; more than the targets hold is refused next to the field.
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="rollout-steps"]')?.value === '3', undefined, { timeout: 20_000 });
+  await page.getByTestId('rollout-steps').fill('4');
+  await page.getByText('Rollout steps: a whole number from 1 to 3').waitFor();
+  assert.equal(await page.getByTestId('rollout-evaluate').isDisabled(), true);
+  await page.getByTestId('rollout-steps').fill('3');
+  await page.getByTestId('rollout-which').selectOption('worst');
+  await page.getByTestId('rollout-evaluate').click();
+  await page.getByTestId('rollout-info').waitFor({ timeout: 60_000 });
+  const ev = await latestEvaluation();
+  const res = ev.resolutions[0]!;
+  const worst = res.fields!.find((f) => f.which === 'worst')!;
+  assert.equal(res.n, 2);
+  assert.deepEqual(res.grid, [16, 16]);
+  assert.match((await page.getByTestId('rollout-info').textContent()) ?? '', new RegExp(`^Validation trajectory ${worst.index} \\(worst\\)`));
+
+  // The frames of step 1: one 16×16 heatmap each, drawn from the engine's fields.
+  assert.equal(await page.getByTestId('rollout-step').textContent(), 't = 1 / 3');
+  for (const id of ['rollout-reference', 'rollout-prediction', 'rollout-error']) {
+    const d = (await plotData(page, id))!;
+    assert.deepEqual([d.length, d[0]!.type, d[0]!.z!.length, d[0]!.z![0]!.length], [1, 'heatmap', 16, 16], id);
+  }
+  near((await plotData(page, 'rollout-reference'))![0]!.z!.flat(), worst.reference[0]!, 'reference t=1');
+
+  // The filmstrip: rows over all 3 steps, the shown column outlined.
+  const stripShape = () => page.evaluate(() => (globalThis as any).document.querySelector('[data-testid="rollout-strip"] .js-plotly-plot')?.layout?.shapes?.[0]?.x0 as number);
+  assert.equal((await plotData(page, 'rollout-strip'))!.filter((d) => d.type === 'heatmap' && d.z!.length === 16).length, 9);
+  const outlined1 = await stripShape();
+
+  // Keyboard: the labelled slider moves one step per arrow key.
+  const slider = page.getByRole('slider', { name: 'Rollout step' });
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.getByTestId('rollout-step').filter({ hasText: /^t = 2 \/ 3$/ }).waitFor();
+  assert.equal(await slider.getAttribute('aria-valuetext'), 'step 2 of 3');
+  await page.waitForFunction(() => /t = 2/.test((globalThis as any).document.querySelector('[data-testid="rollout-prediction"] .js-plotly-plot')?.layout?.title?.text ?? ''));
+  near((await plotData(page, 'rollout-prediction'))![0]!.z!.flat(), worst.prediction[1]!, 'prediction t=2');
+  assert.ok((await stripShape()) > outlined1, 'the outline moved to the next column');
+  const err = (await plotData(page, 'rollout-error'))![0]!.z!.flat();
+  near(err, worst.reference[1]!.map((v, i) => Math.abs(worst.prediction[1]![i]! - v)), '|error| t=2');
+  await page.keyboard.press('Home');
+  await page.getByTestId('rollout-step').filter({ hasText: /^t = 1 \/ 3$/ }).waitFor();
+
+  // Play advances on a timer and stops at the last step.
+  await page.getByTestId('rollout-play').click();
+  assert.equal(await page.getByTestId('rollout-play').textContent(), 'Pause');
+  await page.getByTestId('rollout-step').filter({ hasText: /^t = 2 \/ 3$/ }).waitFor({ timeout: 10_000 });
+  await page.getByTestId('rollout-step').filter({ hasText: /^t = 3 \/ 3$/ }).waitFor({ timeout: 10_000 });
+  await page.getByTestId('rollout-play').filter({ hasText: /^Replay$/ }).waitFor({ timeout: 5_000 });
+  await new Promise((r) => setTimeout(r, 700));
+  assert.equal(await page.getByTestId('rollout-step').textContent(), 't = 3 / 3', 'stopped at the last step');
+
+  // Step-wise relL2: the band (2T points) around the validation mean, the trajectory on top, step 3 marked.
+  const curve = (await plotData(page, 'rollout-curve'))!;
+  const band = curve.find((c) => c.name === '±1 std (validation)')!;
+  const mean = curve.find((c) => c.name === 'mean (validation)')!;
+  const traj = curve.find((c) => c.name === `trajectory ${worst.index} (worst)`)!;
+  assert.deepEqual(band.x, [1, 2, 3, 3, 2, 1]);
+  assert.deepEqual(mean.x, [1, 2, 3]);
+  assert.deepEqual(traj.x, [1, 2, 3]);
+  near(mean.y, res.metrics.steps!.mean, 'mean');
+  near(traj.y, worst.stepRelL2!, 'trajectory stepRelL2');
+  near(band.y.slice(0, 3), res.metrics.steps!.mean.map((m, i) => m + res.metrics.steps!.std[i]!), 'band upper edge');
+  assert.ok(res.metrics.steps!.std.some((s) => s > 0), 'two trajectories: a band with width');
+  assert.deepEqual(curve.find((c) => c.name === 'shown step (3)')!.x, [3]);
+
+  // Paper figure: evenly spaced steps by default (all 3 here), then a chosen subset.
+  let paper = (await plotData(page, 'rollout-paper'))!;
+  assert.equal(paper.filter((d) => d.type === 'heatmap').length, 9);
+  await page.getByTestId('rollout-figure-steps').fill('1, 3');
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="rollout-paper"] .js-plotly-plot')?.data?.length === 6);
+  paper = (await plotData(page, 'rollout-paper'))!;
+  assert.ok(paper.every((d) => d.type === 'heatmap' && d.z!.length === 16 && d.z![0]!.length === 16));
+  await page.getByTestId('rollout-figure-steps').fill('1, 9');
+  await page.getByText("Steps shown: '9' is not a step from 1 to 3").waitFor();
+  await page.getByTestId('rollout-figure-steps').fill('1, 3');
+
+  const exportsDir = join(suite.host.workspace, 'exports');
+  const before = new Set(readdirSync(exportsDir));
+  const fig = page.getByTestId('rollout-paper');
+  // Exported at the size the figure is laid out for (shown next to it).
+  const [w, h] = ((await page.getByTestId('rollout-paper-size').textContent()) ?? '').match(/(\d+) × (\d+) px/)!.slice(1);
+  await fig.getByLabel('Width', { exact: true }).fill(w!);
+  await fig.getByLabel('Height', { exact: true }).fill(h!);
+  await fig.getByRole('button', { name: 'Export Rollout paper figure as SVG' }).click();
+  await fig.getByTestId('export-status').filter({ hasText: /Saved exports\/.*\.svg$/ }).waitFor({ timeout: 60_000 });
+  const svgName = readdirSync(exportsDir).find((n) => !before.has(n) && n.endsWith('.svg'))!;
+  const svg = readFileSync(join(exportsDir, svgName), 'utf8');
+  assert.match(svg, /^<svg/);
+  assert.match(svg, new RegExp(`^<svg[^>]* width="${w}" height="${h}"`));
+  for (const text of ['>t = 1<', '>t = 3<', '>Reference<', '>Prediction<', '>|Error|<']) assert.ok(svg.includes(text), `${text} as SVG text`);
+  assert.ok(!svg.includes('>t = 2<'), 'only the chosen steps');
+  assert.equal((svg.match(/<image /g) ?? []).length, 6, 'one raster tile per heatmap');
+  // The same figure as a vector PDF: the titles stay text.
+  await fig.getByRole('button', { name: 'Export Rollout paper figure as PDF' }).click();
+  await fig.getByTestId('export-status').filter({ hasText: /Saved exports\/.*\.pdf$/ }).waitFor({ timeout: 60_000 });
+  const pdfName = readdirSync(exportsDir).find((n) => !before.has(n) && n.endsWith('.pdf'))!;
+  if (existsSync(PDFTOTEXT)) {
+    // pdftotext drops the spaces jsPDF places as glyph offsets ("t=1"): compare without whitespace.
+    const text = spawnSync(PDFTOTEXT, [join(exportsDir, pdfName), '-'], { encoding: 'utf8' }).stdout.replace(/\s+/g, '');
+    for (const t of ['t=1', 't=3', 'Reference', 'Prediction', '|Error|']) assert.ok(text.includes(t), `${t} as PDF text in ${text}`);
+  } else {
+    assert.ok(!process.env.CI, `${PDFTOTEXT} is required in CI to check the PDF's text`);
+    assert.match(readFileSync(join(exportsDir, pdfName)).toString('latin1'), /^%PDF-/);
+  }
+  await fig.screenshot({ path: `${SHOTS}/rollout-paper.png` });
+  assert.deepEqual(svg.match(/class="cb\w+ colorbar"/g), ['class="cbcoloraxis colorbar"', 'class="cbcoloraxis2 colorbar"'], 'one colour bar for reference/prediction, one for |error|');
+
+  // Leaving the view and coming back keeps the evaluation (read back from the job).
+  await page.getByRole('button', { name: 'Fields', exact: true }).click();
+  await page.getByRole('heading', { name: 'Fields', level: 1 }).waitFor();
+  await page.getByRole('button', { name: 'Rollout', exact: true }).click();
+  await page.getByTestId('rollout-info').waitFor({ timeout: 10_000 });
+  await page.getByTestId('rollout-paper').waitFor();
+
+  // A trajectory by index (a second evaluation asking for it).
+  await page.getByTestId('rollout-which').selectOption('index');
+  // An index the split does not have: the engine's refusal is shown next to the button.
+  await page.getByTestId('rollout-index').fill('7');
+  await page.getByTestId('rollout-evaluate').click();
+  await page.getByRole('alert').filter({ hasText: /^Evaluation failed: .*sample 7 asked for, the 'val' split at 16x16 has 2 samples/ }).waitFor({ timeout: 60_000 });
+  await page.getByTestId('rollout-index').fill('1');
+  await page.getByText('Trajectory 1 is not in this evaluation').waitFor();
+  await page.getByTestId('rollout-evaluate').click();
+  await page.getByTestId('rollout-info').filter({ hasText: /^Validation trajectory 1 \(chosen by index\)/ }).waitFor({ timeout: 60_000 });
+  const byIndex = (await latestEvaluation()).resolutions[0]!.fields!.find((f) => f.which === 'index')!;
+  near((await plotData(page, 'rollout-reference'))![0]!.z!.flat(), byIndex.reference[0]!, 'index 1 reference t=1');
+
+  // Fits a 1366×768 window without sideways scrolling; accessible.
+  assert.ok(await page.evaluate(() => {
+    const c = (globalThis as any).document.querySelector('.content');
+    return c.scrollWidth <= c.clientWidth + 1;
+  }), 'no horizontal overflow at 1366 wide');
+  await assertAccessible(page, 'Rollout view');
+  await page.screenshot({ path: `${SHOTS}/rollout.png` });
+  await page.getByRole('button', { name: 'Dark theme' }).click();
+  await page.waitForFunction(() => (globalThis as any).document.documentElement.dataset.theme === 'dark');
+  await assertAccessible(page, 'Rollout view, dark theme');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
