@@ -160,8 +160,10 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   const fig = page.getByTestId('rollout-paper');
   // Exported at the size the figure is laid out for (shown next to it).
   const [w, h] = ((await page.getByTestId('rollout-paper-size').textContent()) ?? '').match(/(\d+) × (\d+) px/)!.slice(1);
-  await fig.getByLabel('Width', { exact: true }).fill(w!);
-  await fig.getByLabel('Height', { exact: true }).fill(h!);
+  // The export bar offers that size as a preset.
+  await fig.getByTestId('export-figure-size').click();
+  assert.equal(await fig.getByLabel('Width', { exact: true }).inputValue(), w);
+  assert.equal(await fig.getByLabel('Height', { exact: true }).inputValue(), h);
   await fig.getByRole('button', { name: 'Export Rollout paper figure as SVG' }).click();
   await fig.getByTestId('export-status').filter({ hasText: /Saved exports\/.*\.svg$/ }).waitFor({ timeout: 60_000 });
   const svgName = readdirSync(exportsDir).find((n) => !before.has(n) && n.endsWith('.svg'))!;

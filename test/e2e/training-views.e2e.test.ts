@@ -288,7 +288,7 @@ test('fields view: evaluate the best checkpoint; best/median/worst input, refere
   await page.getByTestId('fields-which').selectOption('worst');
   await page.waitForFunction((b) => (globalThis as any).document.querySelector('[data-testid="fields-info"]')?.textContent !== b, before);
   await assertAccessible(page, 'Fields view');
-  await page.screenshot({ path: `${SHOTS}/fields.png` });
+  await page.screenshot({ path: `${SHOTS}/fields-training-run.png` });
   assert.deepEqual(problems, []);
   await page.close();
 });

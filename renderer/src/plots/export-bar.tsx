@@ -7,7 +7,7 @@ import { exportFileName } from '../export/bytes';
 import { saveExport } from '../export/save';
 import { SaveCopyButton } from '../export/save-copy-button';
 
-export function PlotExportBar({ title, figure }: { title: string; figure: () => Figure }) {
+export function PlotExportBar({ title, figure, preferredSize }: { title: string; figure: () => Figure; preferredSize?: { width: number; height: number } }) {
   const api = useApp((s) => s.api);
   const host = useApp((s) => s.host);
   const refreshWorkspace = useApp((s) => s.refreshWorkspace);
@@ -42,6 +42,12 @@ export function PlotExportBar({ title, figure }: { title: string; figure: () => 
       <select id={`${id}-s`} value={scale} onChange={(e) => setSize((p) => ({ ...p, scale: Number(e.target.value) }))}>
         {[1, 2, 3, 4].map((s) => <option key={s} value={s}>{s}×</option>)}
       </select>
+      {preferredSize && (preferredSize.width !== width || preferredSize.height !== height) && (
+        // Paper layouts tile edge to edge only at the size they were laid out for.
+        <button onClick={() => setSize((p) => ({ ...p, width: clampPx(preferredSize.width), height: clampPx(preferredSize.height) }))} data-testid="export-figure-size">
+          Use figure size {clampPx(preferredSize.width)} × {clampPx(preferredSize.height)}
+        </button>
+      )}
       {(['png', 'svg', 'pdf'] as const).map((f) => (
         <button key={f} onClick={() => run(f)} disabled={busy !== null} aria-label={`Export ${title} as ${f.toUpperCase()}`}>
           {busy === f ? `${f.toUpperCase()}…` : f.toUpperCase()}
@@ -56,6 +62,7 @@ export function PlotExportBar({ title, figure }: { title: string; figure: () => 
 const DEFAULT_SIZE: ImageSize = { width: 800, height: 500, scale: 2 };
 const MIN_PX = 100;
 const MAX_PX = 4000;
+const clampPx = (n: number) => Math.min(MAX_PX, Math.max(MIN_PX, Math.round(n)));
 
 /** A saved size comes back from a file: anything odd falls back to the default. */
 function validSize(s: unknown): s is ImageSize {

@@ -28,6 +28,8 @@ export interface PlotProps {
   /** Show PNG/SVG/PDF export controls under the plot (default true). */
   exportable?: boolean;
   testId?: string;
+  /** The size a composed (paper) figure is laid out for: the export bar offers it as a preset. */
+  exportSize?: { width: number; height: number };
   /** Zoom, pan, autoscale: Plotly's relayout update (e.g. {'xaxis.range[0]': 3, ...} or {'xaxis.autorange': true}). */
   onRelayout?: (update: Record<string, unknown>) => void;
   /** Hover over a point (null when the pointer leaves it). */
@@ -39,7 +41,7 @@ const CONFIG = { displaylogo: false, displayModeBar: false, responsive: false, s
 
 type PlotDiv = HTMLDivElement & { on?: (event: string, fn: (e: any) => void) => void; _fullLayout?: unknown };
 
-export function Plot({ data, layout, title, height = 320, exportable = true, testId, onRelayout, onHover }: PlotProps) {
+export function Plot({ data, layout, title, height = 320, exportable = true, testId, exportSize, onRelayout, onHover }: PlotProps) {
   const ref = useRef<PlotDiv>(null);
   const theme = useApp((s) => s.theme);
   // Listeners are attached once (Plotly keeps them across react calls); they call the latest props.
@@ -82,7 +84,7 @@ export function Plot({ data, layout, title, height = 320, exportable = true, tes
   return (
     <figure className="plot" data-testid={testId}>
       <div ref={ref} role="img" aria-label={title} className="plot-area" style={{ height }} />
-      {exportable && <PlotExportBar title={title} figure={() => ({ data, layout: { ...themedLayout('light', layout), height: undefined } })} />}
+      {exportable && <PlotExportBar title={title} {...(exportSize ? { preferredSize: exportSize } : {})} figure={() => ({ data, layout: { ...themedLayout('light', layout), height: undefined } })} />}
     </figure>
   );
 }

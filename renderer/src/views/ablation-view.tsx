@@ -369,7 +369,7 @@ export function AblationView() {
                 Rows: the reference, then |prediction − reference| of each variant's first finished seed; columns: the full model's best, median and worst validation samples. All error panels share one {grid1D ? 'y range' : 'cividis scale'} (0 to {figure.errorRange[1].toPrecision(3)}).
               </p>
               <div style={{ maxWidth: Number.isFinite(figure.widthFor(figHeight)) ? figure.widthFor(figHeight) : undefined }}>
-                <Plot title="Ablation error fields" data={figure.data} layout={figure.layout} height={figHeight} testId="ablation-fields" />
+                <Plot title="Ablation error fields" data={figure.data} layout={figure.layout} height={figHeight} {...(Number.isFinite(figure.widthFor(figHeight)) ? { exportSize: { width: figure.widthFor(figHeight), height: figHeight } } : {})} testId="ablation-fields" />
               </div>
             </>
           )}

@@ -277,7 +277,7 @@ export function RolloutView() {
               <p className="muted small" data-testid="rollout-paper-size">
                 Laid out for {paper.size.width} × {paper.size.height} px: export at that width and height for edge-to-edge tiles (other sizes keep the tiles square, with wider gaps).
               </p>
-              <Plot title="Rollout paper figure" data={paper.figure.data} layout={paper.figure.layout} height={paper.size.height} testId="rollout-paper" />
+              <Plot title="Rollout paper figure" data={paper.figure.data} layout={paper.figure.layout} height={paper.size.height} exportSize={paper.size} testId="rollout-paper" />
             </div>
           )}
         </>
