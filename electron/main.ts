@@ -39,6 +39,10 @@ async function main() {
         const r = await dialog.showOpenDialog({ title, properties: [directory ? 'openDirectory' : 'openFile', 'createDirectory'] });
         return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
       },
+      async openFolder(path) {
+        // shell.openPath resolves to an error message, '' on success.
+        return (await shell.openPath(path)) === '';
+      },
       async pickSave({ defaultName, title }) {
         const r = await dialog.showSaveDialog(saveDialogOptions(defaultName, app.getPath('documents'), title));
         return r.canceled || !r.filePath ? null : r.filePath;

@@ -547,6 +547,8 @@ export const methods = {
     result: z.object({ records: z.array(MetricsRecord), next: z.number(), skipped: z.number() }),
   },
   'runs.delete': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
+  /** Open a run's folder in the system's file manager (Electron); browser mode answers its path only. */
+  'runs.reveal': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ path: z.string(), opened: z.boolean() }) },
   /** Evaluate a checkpoint (an 'evaluate' job; its result is an EvaluationResult). */
   'runs.evaluate': {
     params: z.object({

@@ -33,6 +33,8 @@ export interface HostDialogs {
   pickOpen(opts: { directory: boolean; title?: string }): Promise<string | null>;
   /** A native save dialog; resolves to the chosen path, or null when cancelled. */
   pickSave?(opts: { defaultName: string; title?: string }): Promise<string | null>;
+  /** Show a folder in the system's file manager; resolves false when it could not. */
+  openFolder?(path: string): Promise<boolean>;
 }
 
 export interface WorkbenchServiceOptions {
@@ -149,6 +151,12 @@ export class WorkbenchService {
         const r = this.openRun(params.id).readMetrics(params.offset);
         const records = params.type === 'all' ? r.records : r.records.filter((x) => x.type === params.type);
         return { records, next: r.next, skipped: r.skipped };
+      }
+      case 'runs.reveal': {
+        const run = this.openRun(params.id);
+        // A page in a browser cannot open folders; the local host could, but only Electron does it on purpose.
+        const opened = this.opts.dialogs?.openFolder ? await this.opts.dialogs.openFolder(run.dir) : false;
+        return { path: run.dir, opened };
       }
       case 'runs.delete': {
         const run = this.openRun(params.id);

@@ -5,7 +5,7 @@
 // Screenshots: test-results/screenshots/training.png and gates.png (shown in the README).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
@@ -237,6 +237,11 @@ test('runs view: table with config differences, a seed group as mean ± std with
       throw new Error(`${e.message}\nstop answered ${JSON.stringify(stopAnswer)}; shown: ${await srow.locator('.state').textContent()}; engine: ${JSON.stringify(((await suite.host.service.call('runs.list', {})) as { id: string }[]).find((x) => x.id === stopped.id))}`);
     });
     const epochsAfter = ((await suite.host.service.call('runs.list', {})) as { id: string; epochsDone: number }[]).find((x) => x.id === stopped.id)!.epochsDone;
+    // Its folder: browser mode cannot open a file manager, so the path is shown to copy.
+    await srow.getByRole('button', { name: 'Open the folder of e2e pause' }).click();
+    const shown = (await srow.getByTestId('run-folder').locator('code').textContent()) ?? '';
+    assert.equal(shown, join(suite.host.workspace, 'runs', stopped.id));
+    assert.ok(existsSync(join(shown, 'config.json')), 'the shown folder is the run');
     assert.ok(epochsAfter >= epochsBefore, `resumed from its checkpoint (${epochsBefore} -> ${epochsAfter} epochs)`);
     await srow.getByRole('button', { name: 'Delete e2e pause' }).click();
     await srow.getByRole('button', { name: 'Keep' }).click();

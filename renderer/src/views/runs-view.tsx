@@ -43,6 +43,7 @@ export function RunsView() {
   const [confirm, setConfirm] = useState<string | null>(null);
   const [deleteError, setDeleteError] = useState<{ id: string; text: string } | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
+  const [folder, setFolder] = useState<{ id: string; text: string; path?: string; ok: boolean } | null>(null);
 
   useEffect(() => {
     void refreshRuns();
@@ -155,6 +156,17 @@ export function RunsView() {
       : { name: o.run.name, group: o.run.group ?? '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', created: o.run.createdAt.replace('T', ' ').slice(0, 19), wall: wallSeconds(o.run) },
   );
 
+  // Electron opens the folder in the file manager; a browser page cannot, so it shows the path to copy.
+  const reveal = async (id: string) => {
+    if (!api) return;
+    try {
+      const r = await api.call('runs.reveal', { id });
+      setFolder(r.opened ? { id, text: 'Opened in the file manager:', path: r.path, ok: true } : { id, text: 'Run folder:', path: r.path, ok: true });
+    } catch (e) {
+      setFolder({ id, text: `Could not open the folder: ${e instanceof Error ? e.message : String(e)}`, ok: false });
+    }
+  };
+
   const remove = async (id: string) => {
     setDeleteError(null);
     try {
@@ -227,6 +239,7 @@ export function RunsView() {
                       <td>
                         <div className="row wrap">
                           {canResume && <button onClick={() => control(r.id, 'resume')} aria-label={`Resume ${r.name}`}>Resume</button>}
+                          <button onClick={() => reveal(r.id)} aria-label={`Open the folder of ${r.name}`}>Folder</button>
                           {confirm === r.id ? (
                             <span role="group" aria-label={`Confirm deleting ${r.name}`}>
                               Delete for good? <button onClick={() => remove(r.id)} data-testid="confirm-delete">Delete</button>{' '}
@@ -238,6 +251,11 @@ export function RunsView() {
                         </div>
                         {runErrors[r.id] && <span className="error-message small">{runErrors[r.id]}</span>}
                         {deleteError?.id === r.id && <span className="error-message small" role="alert">{deleteError.text}</span>}
+                        {folder?.id === r.id && (
+                          <span className={folder.ok ? 'small' : 'error-message small'} role={folder.ok ? 'status' : 'alert'} data-testid="run-folder">
+                            {folder.text} {folder.path && <code className="selectable">{folder.path}</code>}
+                          </span>
+                        )}
                       </td>
                     </tr>
                   );
