@@ -247,6 +247,9 @@ test('fields view on an airfoil run: reference, prediction and |error| drawn on 
   const { page, problems } = await openPage();
   await goto(page, 'Fields');
   await page.getByTestId('run-picker').selectOption(runIds[2]!);
+  // The mode chosen in the compare test is kept in the workspace's UI state: back to one run.
+  assert.equal(await page.getByTestId('fields-mode-compare').getAttribute('aria-pressed'), 'true');
+  await page.getByTestId('fields-mode-single').click();
   await page.getByTestId('fields-evaluate').click();
   await page.getByTestId('field-error').locator('.main-svg').first().waitFor({ timeout: 60_000 });
   const ev = await lastEvaluation(runIds[2]!);

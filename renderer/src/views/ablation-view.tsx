@@ -1,4 +1,5 @@
 import { useEffect, useId, useMemo, useState } from 'react';
+import { usePersisted } from '../store/persisted-state';
 import type { EvaluationResult, Result } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
 import { useTraining } from '../store/training-store';
@@ -38,7 +39,7 @@ export function AblationView() {
   const baseId = useTraining((s) => s.selectedRun);
   const refreshRuns = useTraining((s) => s.refreshRuns);
   const base = runs.find((r) => r.id === baseId) ?? null;
-  const [seedsText, setSeedsText] = useState('3');
+  const [seedsText, setSeedsText] = usePersisted<string>('ablation.seeds', '3', (v) => typeof v === 'string' && v.length <= 4);
   const [config, setConfig] = useState<{ id: string; config: Record<string, unknown> } | null>(null);
   const [configError, setConfigError] = useState<string | null>(null);
   const [launching, setLaunching] = useState(false);

@@ -2,6 +2,7 @@
 // reference, prediction and |error| with linked zoom and hover, resolution transfer, and the same
 // sample compared across runs trained on the same data. Parts live in views/fields/.
 import { useEffect, useState } from 'react';
+import { usePersisted, oneOf } from '../store/persisted-state';
 import { useTraining } from '../store/training-store';
 import { RunPicker } from '../components/run-picker';
 import { isMeshDataset } from '../plots/mesh-field';
@@ -13,7 +14,7 @@ export function FieldsView() {
   const runs = useTraining((s) => s.runs);
   const run = useTraining((s) => s.runs.find((r) => r.id === s.selectedRun));
   const refreshRuns = useTraining((s) => s.refreshRuns);
-  const [mode, setMode] = useState<'single' | 'compare'>('single');
+  const [mode, setMode] = usePersisted<'single' | 'compare'>('fields.mode', 'single', oneOf('single', 'compare'));
   // The sample index, shared by both modes (compare shows the sample the single view showed).
   const [index, setIndex] = useState('0');
   const data = useRunData(runs.map((r) => r.id));

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { usePersisted, oneOf } from '../store/persisted-state';
 import type { EvaluationResult } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
 import { useTraining } from '../store/training-store';
@@ -32,9 +33,9 @@ export function RolloutView() {
   const [spec, setSpec] = useState<{ runId: string; spec: RolloutSpec } | { runId: string; error: string } | null>(null);
   const [evals, setEvals] = useState<Record<string, string>>({});
   const [evalError, setEvalError] = useState<string | null>(null);
-  const [checkpoint, setCheckpoint] = useState<'best' | 'last'>('best');
+  const [checkpoint, setCheckpoint] = usePersisted<'best' | 'last'>('rollout.checkpoint', 'best', oneOf('best', 'last'));
   const [stepsText, setStepsText] = useState<string | null>(null);
-  const [which, setWhich] = useState<Which>('median');
+  const [which, setWhich] = usePersisted<Which>('rollout.which', 'median', oneOf('best', 'median', 'worst', 'index'));
   const [indexText, setIndexText] = useState('0');
   const [step, setStep] = useState(1);
   const [figText, setFigText] = useState<string | null>(null);

@@ -1,6 +1,7 @@
 // One run: evaluate its best checkpoint (with any extra resolutions and any sample index), pick
 // the sample and the resolution to view, the linked panels, and the resolution sweep table.
 import { useEffect, useId, useMemo, useState } from 'react';
+import { usePersisted, oneOf } from '../../store/persisted-state';
 import type { RunSummary } from '../../../../main/api/contract';
 import { FieldLines, FieldPanels } from './field-panels';
 import { samplePanels } from './field-figures';
@@ -12,7 +13,7 @@ import { useEvaluations, type EvalRequest } from './use-evaluations';
 
 export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh: boolean; index: string; onIndex(v: string): void }) {
   const { start, state, asked } = useEvaluations();
-  const [which, setWhich] = useState<Which>('median');
+  const [which, setWhich] = usePersisted<Which>('fields.which', 'median', oneOf('best', 'median', 'worst', 'index'));
   const [checked, setChecked] = useState<number[]>([]);
   const [resText, setResText] = useState('');
   const [shown, setShown] = useState<EvalRequest | null>(null);
