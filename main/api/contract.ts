@@ -24,6 +24,8 @@ export const EngineInfo = z.object({
   tfjs: z.string(),
   backend: BackendReport,
   startedAt: z.string(),
+  /** os.availableParallelism() of the engine's machine (the Training view's hint for `workers`). */
+  cores: z.number().int().optional(),
 });
 export type EngineInfo = z.infer<typeof EngineInfo>;
 
@@ -172,6 +174,11 @@ export const TrainConfig = z.object({
   checkpointBlocks: z.union([z.boolean(), z.literal('auto')]).default('auto'),
   /** Force a backend (tensorflow-gpu, tensorflow, wasm, cpu); default: the engine's choice. */
   backend: z.string().optional(),
+  /**
+   * Data-parallel threads per step (wasm/cpu backends: each thread its own backend); the batch is
+   * split between them, the gradients summed: the same maths as 1. 'auto' = the machine's cores (max 8).
+   */
+  workers: z.union([z.number().int().min(1).max(8), z.literal('auto')]).default(1),
 }).strict();
 export type TrainConfig = z.infer<typeof TrainConfig>;
 export type TrainConfigInput = z.input<typeof TrainConfig>;

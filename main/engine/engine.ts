@@ -12,6 +12,7 @@ import { datasetStats, datasetStore, exportLabel, runDatasetExport } from './dat
 import { RunStore } from '../runs/run-store';
 import { join } from 'node:path';
 import { VERSION } from '../version';
+import { availableParallelism } from 'node:os';
 
 type Handler = (params: any) => unknown | Promise<unknown>;
 
@@ -36,6 +37,7 @@ export function startEngine(parent: ParentChannel): void {
       tfjs: tf.version.tfjs,
       backend: await initBackend(),
       startedAt,
+      cores: availableParallelism(),
     }),
     'engine.ping': (p: { t: number }) => ({ t: p.t, engineTime: Date.now() }),
     'jobs.start': async (p: { kind: string; params: Record<string, unknown> }) => {

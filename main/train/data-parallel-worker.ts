@@ -6,6 +6,7 @@ import { selectBackend } from '../ops/backend';
 import { createModel } from '../model/registry';
 import type { NeuralOperator } from '../model/types';
 import { mseGradients } from './grad-step';
+import { shareGradients, type GradOptions } from './batch-grads';
 
 export interface InitMsg { type: 'init'; kind: string; config: unknown; backend?: string }
 export interface StepMsg {
@@ -15,11 +16,53 @@ export interface StepMsg {
   microBatch: number; scale: number;
 }
 
-let model: NeuralOperator | undefined;
+/** Training runs (./parallel-grads.ts): the run's objective, micro-batching and rollout. */
+export interface TrainInitMsg { type: 'train-init'; kind: string; config: unknown; backend?: string; grad: GradOptions }
+export interface TrainStepMsg {
+  type: 'train-step';
+  params: Record<string, Float32Array>;
+  x: Float32Array; xShape: number[]; y: Float32Array; yShape: number[];
+  /** The whole batch's size (this share's terms are weighted by it). */
+  batchSize: number;
+}
 
-parentPort!.on('message', async (msg: InitMsg | StepMsg | { type: 'close' }) => {
+let model: NeuralOperator | undefined;
+let grad: GradOptions | undefined;
+
+function assignParams(m: NeuralOperator, params: Record<string, Float32Array>): void {
+  for (const [k, v] of m.variables) {
+    const t = tf.tensor(params[k]!, v.shape, 'float32');
+    v.assign(t);
+    t.dispose();
+  }
+}
+
+function trainStep(msg: TrainStepMsg): void {
+  const m = model!;
+  assignParams(m, msg.params);
+  const n = msg.xShape[0]!;
+  const xPer = msg.x.length / n, yPer = msg.y.length / n;
+  const t0 = performance.now();
+  const r = shareGradients(m, n, msg.batchSize, (i, k) => ({
+    x: tf.tensor(msg.x.subarray(i * xPer, (i + k) * xPer), [k, ...msg.xShape.slice(1)], 'float32'),
+    y: tf.tensor(msg.y.subarray(i * yPer, (i + k) * yPer), [k, ...msg.yShape.slice(1)], 'float32'),
+  }), grad!);
+  const out: Record<string, Float32Array> = {};
+  for (const [k, g] of r.grads) out[k] = g.dataSync() as Float32Array;
+  tf.dispose([...r.grads.values()]);
+  parentPort!.postMessage({ type: 'train-grads', loss: r.loss, relSum: r.relSum, grads: out, ms: performance.now() - t0 }, Object.values(out).map((a) => a.buffer as ArrayBuffer));
+}
+
+parentPort!.on('message', async (msg: InitMsg | StepMsg | TrainInitMsg | TrainStepMsg | { type: 'close' }) => {
   try {
-    if (msg.type === 'init') {
+    if (msg.type === 'train-init') {
+      const report = await selectBackend(msg.backend);
+      model = createModel(msg.kind, msg.config);
+      grad = msg.grad;
+      parentPort!.postMessage({ type: 'ready', backend: report.active });
+    } else if (msg.type === 'train-step') {
+      trainStep(msg);
+    } else if (msg.type === 'init') {
       const report = await selectBackend(msg.backend);
       model = createModel(msg.kind, msg.config);
       parentPort!.postMessage({ type: 'ready', backend: report.active });
@@ -45,6 +88,8 @@ parentPort!.on('message', async (msg: InitMsg | StepMsg | { type: 'close' }) => 
       parentPort!.close();
     }
   } catch (e) {
-    parentPort!.postMessage({ type: 'error', message: (e as Error).stack ?? String(e) });
+    // training runs show this as the run's reason: the message, not the stack
+    const err = e as Error;
+    parentPort!.postMessage({ type: 'error', message: msg.type.startsWith('train-') ? err.message ?? String(e) : err.stack ?? String(e) });
   }
 });

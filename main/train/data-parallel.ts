@@ -17,7 +17,7 @@ export interface DataParallelOptions {
 
 // Run from TypeScript sources (tsx), a worker needs tsx's loader registered in its own thread
 // first; a bundled build ships the worker as .js and loads it directly.
-function spawnWorker(): Worker {
+export function spawnWorker(): Worker {
   const ts = new URL('./data-parallel-worker.ts', import.meta.url);
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./data-parallel-worker.js', import.meta.url));
   const api = import.meta.resolve('tsx/esm/api');
@@ -27,22 +27,33 @@ function spawnWorker(): Worker {
 
 interface Pending { resolve: (v: any) => void; reject: (e: Error) => void }
 
-class WorkerHandle {
+export class WorkerHandle {
   private pending: Pending | undefined;
-  constructor(readonly worker: Worker) {
+  /** Set once the thread is gone: later requests fail at once instead of waiting forever. */
+  exited: string | undefined;
+  constructor(readonly worker: Worker, readonly label = 'data-parallel worker') {
     worker.on('message', (m: any) => {
       const p = this.pending;
       this.pending = undefined;
       if (!p) return;
-      if (m.type === 'error') p.reject(new Error(`data-parallel worker: ${m.message}`));
+      if (m.type === 'error') p.reject(new Error(`${this.label}: ${m.message}`));
       else p.resolve(m);
     });
-    worker.on('error', (e) => { this.pending?.reject(e); this.pending = undefined; });
+    worker.on('error', (e) => {
+      this.exited ??= `${this.label} crashed: ${e.message}`;
+      this.pending?.reject(new Error(this.exited));
+      this.pending = undefined;
+    });
     // a worker that dies without an error event (e.g. killed for memory) must not hang the step
-    worker.on('exit', (code) => { this.pending?.reject(new Error(`data-parallel worker exited with code ${code}`)); this.pending = undefined; });
+    worker.on('exit', (code) => {
+      this.exited ??= `${this.label} exited with code ${code}`;
+      this.pending?.reject(new Error(this.exited));
+      this.pending = undefined;
+    });
   }
   request(msg: unknown, transfer: ArrayBuffer[] = []): Promise<any> {
     return new Promise((resolve, reject) => {
+      if (this.exited) return reject(new Error(this.exited));
       this.pending = { resolve, reject };
       this.worker.postMessage(msg, transfer);
     });

@@ -9,7 +9,9 @@ import type { RunHandle, RunState } from '../runs/run-store';
 import { writeJsonAtomic } from '../util/atomic-file';
 import { loadCheckpoint, saveCheckpoint, type CheckpointState } from '../runs/checkpoint';
 import { loadStateDict } from '../runs/safetensors';
-import { Trainer, NonFiniteError, type EpochRecord, type StepRecord } from './trainer';
+import { availableParallelism } from 'node:os';
+import { Trainer, NonFiniteError, modelConfigFor, type EpochRecord, type StepRecord } from './trainer';
+import { ParallelGradients, MAX_WORKERS } from './parallel-grads';
 import { loadTrainData } from './data-source';
 import { planMemory, type MemoryPlan } from './memory';
 import { autoregressiveSpec } from './data';
@@ -27,6 +29,8 @@ export interface RunHooks {
   /** Overrides the data (tests); otherwise loaded from the config's spec. */
   data?: TrainData;
   workspace?: string;
+  /** Tests: the run's data-parallel threads once started. */
+  onWorkers?: (pool: ParallelGradients) => void;
   /** Stop after this many epochs in this call (tests of resume); the run stays resumable. */
   maxEpochsThisCall?: number;
 }
@@ -98,6 +102,14 @@ export async function trainRun(run: RunHandle, hooks: RunHooks = {}): Promise<Ru
       return { state: 'failed', reason: plan.message, epoch: 0, step: 0 };
     }
     trainer = new Trainer(cfg, data, backend, { microBatch: plan.microBatch, checkpointBlocks });
+    const workers = dataParallelWorkers(cfg, backend, log);
+    if (workers > 1) {
+      trainer.parallel = await ParallelGradients.create(workers, cfg.model.kind, modelConfigFor(cfg, data), backend, {
+        ar, microBatch: trainer.microBatch, checkpointBlocks: trainer.checkpointBlocks, rolloutCheckpointing: cfg.rollout.checkpointing,
+      });
+      hooks.onWorkers?.(trainer.parallel);
+      log(`data-parallel: ${workers} threads per step (this one and ${workers - 1} worker${workers > 2 ? 's' : ''}), batch ${cfg.batchSize} split between them, micro-batch ${trainer.microBatch} each`);
+    }
     const ckpt = loadCheckpoint(run.dir, 'last');
     let records = 0;
     if (ckpt) {
@@ -191,11 +203,32 @@ export async function trainRun(run: RunHandle, hooks: RunHooks = {}): Promise<Ru
       log(`failed: ${reason}`);
       return { state: 'failed', reason, epoch: e.epoch, step: e.step };
     }
-    const reason = e instanceof Error ? e.message : String(e);
+    let reason = e instanceof Error ? e.message : String(e);
+    // a crashed data-parallel worker: the run resumes from its last checkpoint like any failure
+    if (/^data-parallel worker/.test(reason)) reason = `${reason}; checkpoints/last (epoch ${trainer?.epoch ?? 0}) is the last good state`;
     run.writeStatus({ state: 'failed', pid: process.pid, backend, reason, ...status });
     log(`failed: ${reason}`);
     throw e;
   } finally {
+    // the data-parallel threads end with the run, whatever its outcome
+    await trainer?.parallel?.close();
     trainer?.dispose();
   }
+}
+
+/**
+ * Threads per step for a run: config.workers ('auto' = the machine's cores, at most MAX_WORKERS),
+ * at most the batch size. Only the wasm and cpu backends run single-threaded in Node; tfjs-node
+ * (tensorflow, tensorflow-gpu) already uses every core, so it trains with 1 and says why.
+ */
+export function dataParallelWorkers(cfg: TrainConfig, backend: string, log: (m: string) => void = () => {}): number {
+  const asked = cfg.workers === 'auto' ? Math.min(availableParallelism(), MAX_WORKERS) : cfg.workers;
+  if (asked <= 1) return 1;
+  if (backend !== 'wasm' && backend !== 'cpu') {
+    log(`workers: ${asked} asked, training with 1: backend '${backend}' already uses every core`);
+    return 1;
+  }
+  const n = Math.min(asked, cfg.batchSize);
+  if (n < asked) log(`workers: ${asked} asked, ${n} used (batch size ${cfg.batchSize})`);
+  return n;
 }

@@ -10,9 +10,11 @@ import { AdamW } from './adamw';
 import { clipByGlobalNorm, globalNorm } from './clip';
 import { StepLR } from './schedule';
 import { Rng, type RngState } from './rng';
-import { microObjective, relL2PerSample, relL2DecodedPerSample, decode, type NormStats } from './loss';
-import { rollout, rolloutMicroObjective, stepRelL2 } from './rollout';
-import { forwardBlockCheckpointed, supportsBlockCheckpointing } from './recompute';
+import { relL2PerSample, relL2DecodedPerSample, decode, type NormStats } from './loss';
+import { rollout, stepRelL2 } from './rollout';
+import { supportsBlockCheckpointing } from './recompute';
+import { shareGradients, type GradOptions, type ShareGrads } from './batch-grads';
+import type { ParallelGradients } from './parallel-grads';
 import { autoregressiveSpec, countOf, gatherRows, targetStats, type TrainData, type TrainSplit } from './data';
 
 export interface StepRecord {
@@ -85,10 +87,15 @@ export interface TrainerState {
 
 /** Builds the model a run config describes for the given data (channel counts come from the data). */
 export function modelFor(config: TrainConfig, data: TrainData): NeuralOperator {
+  return createModel(config.model.kind, modelConfigFor(config, data));
+}
+
+/** The model registry's config for a run (data-parallel workers build their replicas from it). */
+export function modelConfigFor(config: TrainConfig, data: TrainData) {
   const ar = autoregressiveSpec(data);
   const cin = data.train.x.shape[data.train.x.shape.length - 1]!;
   const cout = ar ? 1 : data.train.y.shape[data.train.y.shape.length - 1]!;
-  return createModel(config.model.kind, {
+  return {
     dims: data.manifest.grid.length,
     inChannels: cin,
     outChannels: cout,
@@ -97,7 +104,7 @@ export function modelFor(config: TrainConfig, data: TrainData): NeuralOperator {
     scattering: config.model.scattering,
     components: config.model.components,
     seed: config.seed,
-  });
+  };
 }
 
 const yieldToEvents = () => new Promise<void>((r) => setImmediate(r));
@@ -113,7 +120,8 @@ export class Trainer {
   microBatch: number;
   /** LiNO blocks recomputed during backward (memory.ts decides when). */
   checkpointBlocks: boolean;
-  private readonly varNames: Map<string, string>; // tf variable name -> state_dict key
+  /** Data-parallel helper threads (config.workers > 1), set by the runner; closed by dispose(). */
+  parallel: ParallelGradients | null = null;
   private readonly ar: { tIn: number; tOut: number } | null;
   private readonly yStats: NormStats;
   private peakRss = 0;
@@ -125,7 +133,6 @@ export class Trainer {
     this.rng = new Rng(config.seed);
     this.microBatch = Math.max(1, Math.min(opts.microBatch ?? config.batchSize, config.batchSize));
     this.checkpointBlocks = (opts.checkpointBlocks ?? config.checkpointBlocks === true) && supportsBlockCheckpointing(this.model);
-    this.varNames = new Map([...this.model.variables].map(([k, v]) => [v.name, k]));
     this.ar = autoregressiveSpec(data);
     this.yStats = targetStats(data);
     if (countOf(data.train) < 1) throw new Error('training split is empty');
@@ -141,9 +148,13 @@ export class Trainer {
     return { x: tf.tensor(gx.data, gx.shape, 'float32'), y: tf.tensor(gy.data, gy.shape, 'float32') };
   }
 
-  private predict(x: tf.Tensor, checkpoint: boolean): tf.Tensor {
-    if (this.ar) return rollout(this.model, x, { ...this.ar, checkpoint, checkpointBlocks: this.checkpointBlocks });
-    return this.checkpointBlocks && supportsBlockCheckpointing(this.model) ? forwardBlockCheckpointed(this.model, x) : this.model.forward(x).y;
+  private get gradOptions(): GradOptions {
+    return { ar: this.ar, microBatch: this.microBatch, checkpointBlocks: this.checkpointBlocks, rolloutCheckpointing: this.config.rollout.checkpointing };
+  }
+
+  /** Gradients of `rows`' terms of the objective of a batch of `batchSize` samples (this thread). */
+  private shareGrads(rows: readonly number[], batchSize: number): ShareGrads {
+    return shareGradients(this.model, rows.length, batchSize, (i, k) => this.tensors(this.data.train, rows.slice(i, i + k)), this.gradOptions);
   }
 
   /**
@@ -151,50 +162,36 @@ export class Trainer {
    * Returns grads keyed by state_dict name (caller disposes), the batch loss and mean relL2.
    */
   computeGrads(rows: readonly number[]): { grads: Map<string, tf.Tensor>; loss: number; relL2: number } {
-    const B = rows.length;
-    const vars = [...this.model.variables.values()];
-    let acc: Map<string, tf.Tensor> | null = null;
-    let loss = 0;
-    let relSum = 0;
-    for (let i = 0; i < B; i += this.microBatch) {
-      const mbRows = rows.slice(i, i + this.microBatch);
-      const { x, y } = this.tensors(this.data.train, mbRows);
-      let relT: tf.Scalar | null = null;
-      const { value, grads } = tf.variableGrads(() => {
-        const pred = this.predict(x, this.config.rollout.checkpointing);
-        const o = this.ar ? rolloutMicroObjective(pred, y, B) : microObjective(pred, y, B);
-        relT = tf.keep(o.relSum);
-        return o.loss;
-      }, vars);
-      x.dispose();
-      y.dispose();
-      loss += value.dataSync()[0]!;
-      relSum += relT!.dataSync()[0]!;
-      value.dispose();
-      relT!.dispose();
-      if (!acc) {
-        acc = new Map();
-        for (const [name, g] of Object.entries(grads)) acc.set(this.varNames.get(name)!, g);
-      } else {
-        for (const [name, g] of Object.entries(grads)) {
-          const k = this.varNames.get(name)!;
-          const prev = acc.get(k)!;
-          acc.set(k, tf.add(prev, g));
-          prev.dispose();
-          g.dispose();
-        }
-      }
-    }
+    const { grads, loss, relSum } = this.shareGrads(rows, rows.length);
     // relL2 reported per sample (autoregressive: summed over steps, as in the objective).
-    return { grads: acc!, loss, relL2: relSum / B };
+    return { grads, loss, relL2: relSum / rows.length };
+  }
+
+  /** Data-parallel gradients (config.workers > 1): the same batch gradient over several threads. */
+  async computeGradsParallel(rows: readonly number[]): Promise<{ grads: Map<string, tf.Tensor>; loss: number; relL2: number }> {
+    if (!this.parallel) return this.computeGrads(rows);
+    const r = await this.parallel.compute(this.model, rows, (share) => ({ x: gatherRows(this.data.train.x, share), y: gatherRows(this.data.train.y, share) }), (share) => this.shareGrads(share, rows.length));
+    return { grads: r.grads, loss: r.loss, relL2: r.relSum / rows.length };
+  }
+
+  /** One optimizer step on `rows` across the data-parallel threads (one thread without them). */
+  async stepAsync(rows: readonly number[]): Promise<StepRecord> {
+    if (!this.parallel) return this.step(rows);
+    const t0 = performance.now();
+    return this.applyStep(await this.computeGradsParallel(rows), t0);
   }
 
   /** One optimizer step on `rows`; throws NonFiniteError before touching the weights. */
   step(rows: readonly number[]): StepRecord {
     const t0 = performance.now();
+    return this.applyStep(this.computeGrads(rows), t0);
+  }
+
+  /** Clip, AdamW at the scheduler's lr; the same for one thread and data-parallel gradients. */
+  private applyStep(computed: { grads: Map<string, tf.Tensor>; loss: number; relL2: number }, t0: number): StepRecord {
     const lr = this.sched.lr;
     const nextStep = this.globalStep + 1;
-    const { grads, loss, relL2 } = this.computeGrads(rows);
+    const { grads, loss, relL2 } = computed;
     try {
       if (!Number.isFinite(loss)) throw new NonFiniteError('loss', this.epoch + 1, nextStep, loss);
       let applied = grads;
@@ -303,7 +300,8 @@ export class Trainer {
     let lossSum = 0, relSum = 0, batches = 0;
     for (let i = 0; i < n; i += this.config.batchSize) {
       await (hooks.between ? hooks.between() : yieldToEvents());
-      const rec = this.step(perm.slice(i, i + this.config.batchSize));
+      const rows = perm.slice(i, i + this.config.batchSize);
+      const rec = this.parallel ? await this.stepAsync(rows) : this.step(rows);
       lossSum += rec.loss;
       relSum += rec.relL2;
       batches++;
@@ -354,6 +352,8 @@ export class Trainer {
   }
 
   dispose(): void {
+    void this.parallel?.close();
+    this.parallel = null;
     this.opt.dispose();
     this.model.dispose();
   }
