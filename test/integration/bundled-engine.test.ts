@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { WorkbenchService } from '../../main/services/workbench-service';
 import type { EngineLauncher } from '../../main/services/engine-launcher';
 import type { FromEngine, ToEngine } from '../../main/engine/protocol';
@@ -50,11 +51,14 @@ test('the bundled engine starts without tsx, generates a dataset and trains a ru
   }, 120_000, 'generation');
   assert.equal(gen.state, 'done', gen.error);
   const { runId } = (await service.call('train.start', {
-    config: { name: 'bundle', model: { width: 8, depth: 1 }, epochs: 2, batchSize: 2, data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 6, train: 4, val: 2 } },
+    // workers: 2 — the data-parallel thread loads dist/engine/data-parallel-worker.js beside the bundle
+    config: { name: 'bundle', model: { width: 8, depth: 1 }, epochs: 2, batchSize: 2, workers: 2, data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 6, train: 4, val: 2 } },
   })) as { runId: string };
   const end = await waitFor(() => {
     const e = events.find((x) => x.type === 'run' && x.runId === runId && ['done', 'failed', 'stopped'].includes(x.state));
     return e?.type === 'run' ? e : undefined;
   }, 180_000, 'run end');
   assert.equal(end.state, 'done', end.reason);
+  const log = readFileSync(`${ws.path}/runs/${runId}/events.log`, 'utf8');
+  assert.match(log, ['wasm', 'cpu'].includes(info.backend.active) ? /data-parallel: 2 threads per step/ : /workers: 2 asked, training with 1/);
 });
