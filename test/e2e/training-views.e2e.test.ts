@@ -79,6 +79,12 @@ test('training view: start a tiny LiNO on tiny Darcy for two epochs, curve point
   assert.equal(await page.getByTestId('train-start').isDisabled(), true);
   await page.getByTestId('train-epochs').fill('2');
   await page.getByTestId('train-batch').fill('2');
+  // Data-parallel threads: the machine's cores as the hint; two threads train the same maths.
+  assert.equal(await page.getByTestId('train-workers').inputValue(), '1');
+  assert.match((await page.getByTestId('train-workers-hint').textContent()) ?? '', /This machine has \d+ cores/);
+  await page.getByTestId('train-workers').fill('9');
+  await page.getByText('Workers must be a whole number from 1 to 8').waitFor();
+  await page.getByTestId('train-workers').fill('2');
   await page.getByTestId('train-data').selectOption('generate:darcy:tiny');
   await page.getByTestId('train-name').fill('e2e tiny');
   assert.match((await page.locator('.card', { hasText: 'New run' }).textContent()) ?? '', /M = 8, L = 2/);

@@ -28,6 +28,8 @@ function StartForm() {
   const [batch, setBatch] = useState(String(PAPER_DEFAULTS.batchSize));
   const [lr, setLr] = useState(String(PAPER_DEFAULTS.lr));
   const [seeds, setSeeds] = useState('1');
+  const [workers, setWorkers] = useState('1');
+  const cores = useApp((s) => s.engine?.cores);
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -47,6 +49,8 @@ function StartForm() {
   if (!Number.isInteger(bs) || bs < 1 || bs > 4096) problems.batch = 'Batch size must be a whole number from 1 to 4096';
   if (!Number.isFinite(lrv) || lrv <= 0) problems.lr = 'Learning rate must be a positive number';
   if (!Number.isInteger(sd) || sd < 1 || sd > 20) problems.seeds = 'Seeds must be a whole number from 1 to 20';
+  const wk = Number(workers);
+  if (!Number.isInteger(wk) || wk < 1 || wk > 8) problems.workers = 'Workers must be a whole number from 1 to 8';
   const ok = Object.keys(problems).length === 0;
 
   const submit = async () => {
@@ -63,6 +67,7 @@ function StartForm() {
           epochs: ep,
           batchSize: bs,
           optimizer: { lr: lrv },
+          ...(wk > 1 ? { workers: wk } : {}),
         },
         seeds: sd,
       });
@@ -108,6 +113,15 @@ function StartForm() {
         {field('batch', 'Batch size', batch, setBatch, { type: 'number', min: 1, max: 4096 })}
         {field('lr', 'Learning rate', lr, setLr, { type: 'number', step: 'any', min: 0 })}
         {field('seeds', 'Seeds (group)', seeds, setSeeds, { type: 'number', min: 1, max: 20 })}
+        <div className="field">
+          <label htmlFor={`${id}-workers`}>Workers</label>
+          <input id={`${id}-workers`} data-testid="train-workers" type="number" min={1} max={8} value={workers} onChange={(e) => setWorkers(e.target.value)}
+            aria-invalid={problems.workers ? true : undefined} aria-describedby={problems.workers ? `${id}-workers-msg` : `${id}-workers-hint`} />
+          {problems.workers
+            ? <span id={`${id}-workers-msg`} className="field-msg error-message">{problems.workers}</span>
+            // data-parallel threads per step (wasm/cpu): same results, more samples/s up to the core count
+            : <span id={`${id}-workers-hint`} className="field-msg muted small" data-testid="train-workers-hint">{cores ? `This machine has ${cores} cores` : 'Threads per step'}; same results as 1</span>}
+        </div>
       </div>
       <div className="row">
         <button data-testid="train-start" onClick={submit} disabled={!ok || busy}>{busy ? 'Starting…' : 'Start training'}</button>
