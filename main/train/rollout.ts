@@ -7,7 +7,7 @@
 // recomputes the step's forward under a fresh tape to get the gradients. Memory then holds one
 // step's intermediates at a time instead of T_out of them, for about one extra forward per step.
 import * as tf from '@tensorflow/tfjs';
-import type { NeuralOperator } from '../model/types';
+import type { BlockDiagnostics, NeuralOperator } from '../model/types';
 import { relL2PerSample } from './loss';
 import { recomputed, supportsBlockCheckpointing, forwardBlockCheckpointed } from './recompute';
 
@@ -23,26 +23,58 @@ export interface RolloutOptions {
   checkpointBlocks?: boolean;
 }
 
+/** The coordinate channels of x0 (after the tIn history frames), or null when there are none. */
+function coordsOf(x0: tf.Tensor, tIn: number): tf.Tensor | null {
+  const C = x0.shape[x0.rank - 1]!;
+  const axis = x0.rank - 1;
+  return C > tIn ? tf.slice(x0, new Array(x0.rank).fill(0).map((_, i) => (i === axis ? tIn : 0)), x0.shape.map((s, i) => (i === axis ? C - tIn : s))) : null;
+}
+
+/** The next step's input: the history without its oldest frame, the prediction, the coordinates. */
+function advance(x: tf.Tensor, p: tf.Tensor, coords: tf.Tensor | null, tIn: number): tf.Tensor {
+  const axis = x.rank - 1;
+  const hist = tf.slice(x, new Array(x.rank).fill(0).map((_, i) => (i === axis ? 1 : 0)), x.shape.map((s, i) => (i === axis ? tIn - 1 : s)));
+  return tf.concat(coords ? [hist, p, coords] : [hist, p], axis);
+}
+
 /** Rolls out `tOut` steps from x [B, ...grid, tIn + coords]; returns the predictions [B, ...grid, tOut]. */
 export function rollout(model: NeuralOperator, x0: tf.Tensor, o: RolloutOptions): tf.Tensor {
   return tf.tidy(() => {
     const blocks = !!o.checkpointBlocks;
     const plain = (x: tf.Tensor) => stepForward(model, x, blocks);
     const step = o.checkpoint ? recomputed(plain, [...model.variables.values()]) : plain;
-    const C = x0.shape[x0.rank - 1]!;
-    const axis = x0.rank - 1;
-    const coords = C > o.tIn ? tf.slice(x0, new Array(x0.rank).fill(0).map((_, i) => (i === axis ? o.tIn : 0)), x0.shape.map((s, i) => (i === axis ? C - o.tIn : s))) : null;
+    const coords = coordsOf(x0, o.tIn);
     let x = x0;
     const preds: tf.Tensor[] = [];
     for (let k = 0; k < o.tOut; k++) {
       const p = step(x);
       preds.push(p);
       if (k === o.tOut - 1) break;
-      const hist = tf.slice(x, new Array(x.rank).fill(0).map((_, i) => (i === axis ? 1 : 0)), x.shape.map((s, i) => (i === axis ? o.tIn - 1 : s)));
-      x = tf.concat(coords ? [hist, p, coords] : [hist, p], axis);
+      x = advance(x, p, coords, o.tIn);
     }
-    return tf.concat(preds, axis);
+    return tf.concat(preds, axis(x0));
   });
+}
+
+const axis = (t: tf.Tensor) => t.rank - 1;
+
+/**
+ * Evaluation (no gradients): the same rollout with every step's block diagnostics, so gate
+ * statistics cover the whole trajectory. Not tidied: call inside the caller's tf.tidy.
+ */
+export function rolloutWithDiagnostics(model: NeuralOperator, x0: tf.Tensor, o: { tIn: number; tOut: number }): { pred: tf.Tensor; steps: BlockDiagnostics[][] } {
+  const coords = coordsOf(x0, o.tIn);
+  let x = x0;
+  const preds: tf.Tensor[] = [];
+  const steps: BlockDiagnostics[][] = [];
+  for (let k = 0; k < o.tOut; k++) {
+    const f = model.forward(x, { diagnostics: true });
+    preds.push(f.y);
+    steps.push(f.diagnostics ?? []);
+    if (k === o.tOut - 1) break;
+    x = advance(x, f.y, coords, o.tIn);
+  }
+  return { pred: tf.concat(preds, axis(x0)), steps };
 }
 
 /** Per-step relL2 [tOut] tensors of shape [B] (normalized fields). */

@@ -11,7 +11,7 @@ import { clipByGlobalNorm, globalNorm } from './clip';
 import { StepLR } from './schedule';
 import { Rng, type RngState } from './rng';
 import { relL2PerSample, relL2DecodedPerSample, decode, type NormStats } from './loss';
-import { rollout, stepRelL2 } from './rollout';
+import { rollout, rolloutWithDiagnostics, stepRelL2 } from './rollout';
 import { supportsBlockCheckpointing } from './recompute';
 import { shareGradients, type GradOptions, type ShareGrads } from './batch-grads';
 import type { ParallelGradients } from './parallel-grads';
@@ -235,12 +235,15 @@ export class Trainer {
       const r = tf.tidy(() => {
         let pred: tf.Tensor;
         let diag: { alpha: tf.Tensor2D; components: string[]; scalars: Record<string, number> }[] | undefined;
-        if (this.ar) {
+        // Autoregressive: gate statistics over every rollout step (each step's samples are rows).
+        let stepDiag: typeof diag[] = [];
+        if (this.ar && withBlocks) {
+          const r = rolloutWithDiagnostics(this.model, x, this.ar);
+          pred = r.pred;
+          stepDiag = r.steps;
+          diag = r.steps[r.steps.length - 1];
+        } else if (this.ar) {
           pred = rollout(this.model, x, { ...this.ar, checkpoint: false });
-          if (withBlocks) {
-            const f = this.model.forward(x, { diagnostics: true });
-            diag = f.diagnostics;
-          }
         } else {
           const f = this.model.forward(x, { diagnostics: withBlocks });
           pred = f.y;
@@ -251,11 +254,11 @@ export class Trainer {
         const relDec = relL2DecodedPerSample(pred, y, this.yStats).dataSync();
         const steps = this.ar ? stepRelL2(decode(pred, this.yStats), decode(y, this.yStats)).map((t) => t.dataSync()) : [];
         const stepsNorm = this.ar ? stepRelL2(pred, y).map((t) => t.dataSync()) : [];
-        const alphas = diag ? diag.map((d) => {
-          const a = d.alpha.arraySync() as number[][];
-          d.alpha.dispose();
-          return a;
-        }) : [];
+        const perStep = stepDiag.length ? stepDiag : diag ? [diag] : [];
+        // alphas[block] = rows of every step's samples
+        const alphas: number[][][] = [];
+        // (alpha tensors outlive the forward's tidy: disposed here)
+        for (const d of perStep) d!.forEach((blk, b) => { (alphas[b] ??= []).push(...(blk.alpha.arraySync() as number[][])); blk.alpha.dispose(); });
         return { sq, rel, relDec, steps, stepsNorm, alphas, comps: diag?.map((d) => d.components) ?? [], scal: diag?.map((d) => d.scalars) ?? [], size: y.size };
       });
       x.dispose();
