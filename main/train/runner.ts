@@ -9,7 +9,7 @@ import type { RunHandle, RunState } from '../runs/run-store';
 import { writeJsonAtomic } from '../util/atomic-file';
 import { loadCheckpoint, saveCheckpoint, type CheckpointState } from '../runs/checkpoint';
 import { loadStateDict } from '../runs/safetensors';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { Trainer, NonFiniteError, modelConfigFor, type EpochRecord, type StepRecord } from './trainer';
 import { ParallelGradients, MAX_WORKERS } from './parallel-grads';
 import { loadTrainData } from './data-source';
@@ -102,7 +102,7 @@ export async function trainRun(run: RunHandle, hooks: RunHooks = {}): Promise<Ru
       return { state: 'failed', reason: plan.message, epoch: 0, step: 0 };
     }
     trainer = new Trainer(cfg, data, backend, { microBatch: plan.microBatch, checkpointBlocks });
-    const workers = dataParallelWorkers(cfg, backend, log);
+    const workers = dataParallelWorkers(cfg, backend, log, plan.estimateBytes);
     if (workers > 1) {
       trainer.parallel = await ParallelGradients.create(workers, cfg.model.kind, modelConfigFor(cfg, data), backend, {
         ar, microBatch: trainer.microBatch, checkpointBlocks: trainer.checkpointBlocks, rolloutCheckpointing: cfg.rollout.checkpointing,
@@ -221,14 +221,21 @@ export async function trainRun(run: RunHandle, hooks: RunHooks = {}): Promise<Ru
  * at most the batch size. Only the wasm and cpu backends run single-threaded in Node; tfjs-node
  * (tensorflow, tensorflow-gpu) already uses every core, so it trains with 1 and says why.
  */
-export function dataParallelWorkers(cfg: TrainConfig, backend: string, log: (m: string) => void = () => {}): number {
+export function dataParallelWorkers(cfg: TrainConfig, backend: string, log: (m: string) => void = () => {}, bytesPerThread = 0): number {
   const asked = cfg.workers === 'auto' ? Math.min(availableParallelism(), MAX_WORKERS) : cfg.workers;
   if (asked <= 1) return 1;
   if (backend !== 'wasm' && backend !== 'cpu') {
     log(`workers: ${asked} asked, training with 1: backend '${backend}' already uses every core`);
     return 1;
   }
-  const n = Math.min(asked, cfg.batchSize);
+  let n = Math.min(asked, cfg.batchSize);
   if (n < asked) log(`workers: ${asked} asked, ${n} used (batch size ${cfg.batchSize})`);
+  // every thread holds a model, its optimizer-size buffers and its micro-batch: they share the RAM
+  const ram = Math.floor(totalmem() * 0.7);
+  if (bytesPerThread > 0 && n * bytesPerThread > ram) {
+    const fit = Math.max(1, Math.floor(ram / bytesPerThread));
+    log(`workers: ${n} threads would need about ${(n * bytesPerThread / 1024 ** 3).toFixed(2)} GiB (${(ram / 1024 ** 3).toFixed(2)} GiB usable); ${fit} used`);
+    n = fit;
+  }
   return n;
 }

@@ -13,7 +13,7 @@ import { Rng, type RngState } from './rng';
 import { relL2PerSample, relL2DecodedPerSample, decode, type NormStats } from './loss';
 import { rollout, rolloutWithDiagnostics, stepRelL2 } from './rollout';
 import { supportsBlockCheckpointing } from './recompute';
-import { shareGradients, type GradOptions, type ShareGrads } from './batch-grads';
+import { predictTrain, shareGradients, type GradOptions, type ShareGrads } from './batch-grads';
 import type { ParallelGradients } from './parallel-grads';
 import { autoregressiveSpec, countOf, gatherRows, targetStats, type TrainData, type TrainSplit } from './data';
 
@@ -150,6 +150,11 @@ export class Trainer {
 
   private get gradOptions(): GradOptions {
     return { ar: this.ar, microBatch: this.microBatch, checkpointBlocks: this.checkpointBlocks, rolloutCheckpointing: this.config.rollout.checkpointing };
+  }
+
+  /** The training forward (rollout or operator, with the run's checkpointing) of x. */
+  predict(x: tf.Tensor, checkpoint: boolean): tf.Tensor {
+    return predictTrain(this.model, x, { ...this.gradOptions, rolloutCheckpointing: checkpoint });
   }
 
   /** Gradients of `rows`' terms of the objective of a batch of `batchSize` samples (this thread). */

@@ -11,7 +11,8 @@ import { Trainer, modelConfigFor } from '../../../main/train/trainer';
 import { syntheticData, autoregressiveSpec } from '../../../main/train/data';
 import { ParallelGradients, splitShares } from '../../../main/train/parallel-grads';
 import { RunStore } from '../../../main/runs/run-store';
-import { trainRun, parseRunConfig } from '../../../main/train/runner';
+import { trainRun, parseRunConfig, dataParallelWorkers } from '../../../main/train/runner';
+import { availableParallelism, totalmem } from 'node:os';
 import { writeJsonAtomic } from '../../../main/util/atomic-file';
 import { tempDir } from '../../helpers/env';
 
@@ -127,4 +128,17 @@ test('a crashed worker fails the run with a readable reason; the run resumes fro
   setWorkers('dp-crash', 1);
   assert.equal((await trainRun(h)).state, 'done');
   assert.equal(h.readStatus().epoch, 2);
+});
+
+test('worker count: auto = cores (max 8), capped by the batch size and the RAM; 1 on tfjs-node with the reason logged', () => {
+  const cfg = (o: Record<string, unknown>) => parseRunConfig({ ...config(), ...o });
+  const logs: string[] = [];
+  const log = (m: string) => logs.push(m);
+  assert.equal(dataParallelWorkers(cfg({ workers: 'auto', batchSize: 64 }), 'wasm', log), Math.min(availableParallelism(), 8));
+  assert.equal(dataParallelWorkers(cfg({ workers: 4, batchSize: 2 }), 'cpu', log), 2);
+  assert.match(logs.at(-1)!, /4 asked, 2 used \(batch size 2\)/);
+  assert.equal(dataParallelWorkers(cfg({ workers: 4 }), 'tensorflow', log), 1);
+  assert.match(logs.at(-1)!, /backend 'tensorflow' already uses every core/);
+  assert.equal(dataParallelWorkers(cfg({ workers: 3 }), 'wasm', log, totalmem() * 0.3), 2);
+  assert.match(logs.at(-1)!, /3 threads would need about .* GiB \(.* GiB usable\); 2 used/);
 });
