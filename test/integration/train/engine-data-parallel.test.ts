@@ -1,7 +1,7 @@
 // A data-parallel run (workers: 2) through the real engine process and the service both hosts
 // use: it trains to the end with the loss curve of the same run on one thread (cpu backend), the
-// engine reports its core count, a bad worker count is refused naming the field, and a stop
-// between steps ends the run stopped (resumable) with its threads gone.
+// engine reports its core count, a bad worker count is refused naming the field, and pause,
+// resume and stop act between steps (a stopped run resumes).
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -59,10 +59,16 @@ test('engine: workers=2 trains with the loss curve of workers=1; the engine repo
   assert.match(readFileSync(join(ws.path, 'runs', two.runId, 'events.log'), 'utf8'), /data-parallel: 2 threads per step \(this one and 1 worker\)/);
 });
 
-test('engine: workers out of range is refused naming the field; a stop ends a data-parallel run resumable', { timeout: 240_000 }, async () => {
+test('engine: workers out of range is refused naming the field; pause/resume/stop a data-parallel run between steps, resumable', { timeout: 240_000 }, async () => {
   await assert.rejects(service.call('train.start', { config: tiny({ workers: 99 }) }), /workers/);
   const r = (await service.call('train.start', { config: tiny({ name: 'stop', workers: 2, epochs: 50, data: { kind: 'synthetic', grid: [8, 8], train: 16, val: 2 } }) })) as { runId: string };
   await waitFor(() => events.some((e) => e.type === 'metrics' && e.runId === r.runId && e.steps.length > 0) || undefined, 120_000, 'first steps');
+  // pause holds it between steps; resume continues
+  const paused = events.length;
+  await service.call('train.pause', { id: r.runId });
+  await waitFor(() => events.slice(paused).some((e) => e.type === 'run' && e.runId === r.runId && e.state === 'paused') || undefined, 60_000, 'paused');
+  await service.call('train.resume', { id: r.runId });
+  await waitFor(() => events.slice(paused).some((e) => e.type === 'run' && e.runId === r.runId && e.state === 'running') || undefined, 60_000, 'running again');
   await service.call('train.stop', { id: r.runId });
   const end = await runEnd(r.runId);
   assert.equal(end.state, 'stopped', end.reason);
