@@ -162,6 +162,13 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   const [w, h] = ((await page.getByTestId('rollout-paper-size').textContent()) ?? '').match(/(\d+) × (\d+) px/)!.slice(1);
   // The export bar offers that size as a preset.
   await fig.getByTestId('export-figure-size').click();
+  // The inputs follow the chosen size after React's effects have run.
+  await fig.getByTestId('export-figure-size').waitFor({ state: 'detached' });
+  await page.waitForFunction(([ww, hh]) => {
+    const el = (globalThis as any).document.querySelector('[data-testid="rollout-paper"]');
+    const inputs = [...(el?.querySelectorAll('input') ?? [])].map((i: any) => i.value);
+    return inputs.includes(ww) && inputs.includes(hh);
+  }, [w!, h!], { timeout: 10_000 });
   assert.equal(await fig.getByLabel('Width', { exact: true }).inputValue(), w);
   assert.equal(await fig.getByLabel('Height', { exact: true }).inputValue(), h);
   await fig.getByRole('button', { name: 'Export Rollout paper figure as SVG' }).click();
@@ -220,4 +227,27 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   await assertAccessible(page, 'Rollout view, dark theme');
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+test('an evaluation waiting behind other engine work shows its state and is cancelled from the view', { skip, timeout: 90_000 }, async () => {
+  // The engine runs one job at a time: a long self-test keeps the evaluation queued.
+  const blocker = (await suite.host.service.call('jobs.start', { kind: 'selftest', params: { steps: 10_000, size: 64, syncMs: 10 } })) as JobSummary;
+  const page = await suite.browser.context.newPage();
+  try {
+    await page.goto(suite.host.host.url);
+    await page.getByTestId('engine-backend').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Rollout', exact: true }).click();
+    await page.getByTestId('run-picker').selectOption(nsRun);
+    await page.getByTestId('rollout-evaluate').click();
+    const queued = page.getByTestId('rollout-job-queued');
+    await queued.waitFor({ timeout: 30_000 });
+    await queued.getByRole('button', { name: 'Cancel evaluation' }).click();
+    await queued.waitFor({ state: 'detached', timeout: 30_000 });
+    const jobs = (await suite.host.service.call('jobs.list', {})) as JobSummary[];
+    const mine = jobs.filter((j) => j.kind === 'evaluate').pop()!;
+    assert.equal(mine.state, 'cancelled');
+  } finally {
+    await suite.host.service.call('jobs.cancel', { id: blocker.id });
+    await page.close();
+  }
 });

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { JobProgress } from '../components/job-progress';
 import { usePersisted, oneOf } from '../store/persisted-state';
 import type { EvaluationResult } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
@@ -228,7 +229,7 @@ export function RolloutView() {
           {indexError && <p className="error-message small">Index: {indexError}</p>}
           {!hasCheckpoint && <p className="muted">This run has no {checkpoint} checkpoint yet (no finished epoch).</p>}
           {runSpec?.autoregressive === null && <p className="muted">Whether this run rolls out is known once it has started (its dataset is read then).</p>}
-          {job && job.state !== 'done' && <p data-testid={`rollout-job-${job.state}`}>Evaluation {job.state} {job.state === 'running' ? `${Math.round(job.progress * 100)}%` : ''}</p>}
+          <p><JobProgress job={job} label="Evaluation" {...(job ? { testId: `rollout-job-${job.state}` } : {})} /></p>
           {job?.state === 'failed' && <p className="error-message" role="alert">Evaluation failed: {job.error}</p>}
           {evalError && <p className="error-message" role="alert">Could not evaluate: {evalError}</p>}
           {res && which === 'index' && !sample && <p className="warn">Trajectory {indexText} is not in this evaluation: press Evaluate to compute it.</p>}

@@ -1,6 +1,7 @@
 // Compare mode: the same validation sample from several runs trained on the same data, in one
 // grid (reference row, then per run its prediction and |error|) on shared colour ranges.
 import { useEffect, useMemo, useState } from 'react';
+import { JobProgress } from '../../components/job-progress';
 import type { RunSummary } from '../../../../main/api/contract';
 import { Plot } from '../../plots/plot';
 import { compareGrid, type CompareRow } from './compare-figures';
@@ -63,6 +64,7 @@ export function CompareRuns({ run, runs, data, mesh, index }: { run: RunSummary;
           Compare validation sample {validIndex ?? '–'}
         </button>
         {busy && <span className="muted">evaluating {states.filter((s) => s.st.busy).length} of {states.length} runs…</span>}
+        {states.map((s) => <JobProgress key={s.req.runId} job={s.st.job} label={`Evaluation of ${s.run?.name ?? s.req.runId}`} />)}
         {states.filter((s) => s.st.error).map((s) => (
           <span key={s.req.runId} className="error-message" role="alert">{s.run?.name ?? s.req.runId}: {s.st.error}</span>
         ))}

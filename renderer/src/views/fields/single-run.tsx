@@ -1,6 +1,7 @@
 // One run: evaluate its best checkpoint (with any extra resolutions and any sample index), pick
 // the sample and the resolution to view, the linked panels, and the resolution sweep table.
 import { useEffect, useId, useMemo, useState } from 'react';
+import { JobProgress } from '../../components/job-progress';
 import { usePersisted, oneOf } from '../../store/persisted-state';
 import type { RunSummary } from '../../../../main/api/contract';
 import { FieldLines, FieldPanels } from './field-panels';
@@ -54,7 +55,7 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
           Evaluate best checkpoint on validation
         </button>
         {run.bestEpoch == null && <span className="muted">This run has no checkpoint yet (no finished epoch).</span>}
-        {st.job && st.job.state !== 'done' && st.job.state !== 'failed' && <span data-testid={`fields-job-${st.job.state}`}>{st.job.state} {st.job.state === 'running' ? `${Math.round(st.job.progress * 100)}%` : ''}</span>}
+        <JobProgress job={st.job} label="Evaluation" {...(st.job ? { testId: `fields-job-${st.job.state}` } : {})} />
         {st.error && !indexError && <span className="error-message" role="alert">Evaluation failed: {st.error}</span>}
       </div>
       {/* A body-fitted mesh has no other resolution to transfer to (the data come on that mesh). */}
