@@ -121,6 +121,11 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
       const own = data.manifest.normalization;
       const enc = own.applied && trainStats.applied ? reencode(split, data.manifest.coordChannels, own, trainStats) : split;
       const ar = autoregressiveSpec(data);
+      // Refuse an out-of-range sample before spending the evaluation on it.
+      const indices = o.indices ?? [];
+      const n = enc.x.shape[0]!;
+      const bad = indices.find((i) => i >= n);
+      if (bad !== undefined) throw new Error(`evaluate: indices: sample ${bad} asked for, the '${splitName}' split at ${data.manifest.grid.join('x')} has ${n} samples (0..${n - 1})`);
       o.onProgress?.(k / total, `evaluating ${splitName} at ${data.manifest.grid.join('x')}`);
       const ev = evaluateSplit(model, enc, {
         yStats: trainStats.applied ? { mean: trainStats.y.mean, std: trainStats.y.std, eps: trainStats.eps } : { mean: 0, std: 1, eps: 0 },
@@ -133,9 +138,6 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
         predictionsFile = join(o.exportDir, `${run.id}-${which}-${splitName}-${ev.grid.join('x')}.npy`);
         writeNpy(predictionsFile, { data: ev.predictions.data, shape: ev.predictions.shape, dtype: 'float32' });
       }
-      const indices = o.indices ?? [];
-      const bad = indices.find((i) => i >= ev.n);
-      if (bad !== undefined) throw new Error(`evaluate: indices: sample ${bad} asked for, the '${splitName}' split at ${ev.grid.join('x')} has ${ev.n} samples (0..${ev.n - 1})`);
       const fields = o.fields && ev.predictions ? sampleFields(enc, data.manifest.coordChannels, trainStats, ev, indices) : undefined;
       results.push({ grid: ev.grid, n: ev.n, metrics: ev.metrics, order: ev.order, perSample: ev.perSample, best: ev.best, median: ev.median, worst: ev.worst, ...(predictionsFile ? { predictionsFile } : {}), ...(fields ? { fields } : {}) });
     }

@@ -12,23 +12,16 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { assertAccessible } from '../helpers/axe';
+import { openPage as openSessionPage, gotoView } from '../helpers/page';
 
 const PDFTOTEXT = '/usr/bin/pdftotext';
 const suite = browserSuite();
 const skip = suite.skip;
 
 async function openPage(): Promise<{ page: Page; problems: string[] }> {
-  const page = await suite.browser.context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()} (${m.location().url})`);
-  });
-  await page.goto(suite.host.host.url);
-  await page.getByTestId('engine-backend').waitFor({ timeout: 60_000 });
-  await page.getByRole('button', { name: 'Ablation', exact: true }).click();
-  await page.getByRole('heading', { name: 'Ablation', level: 1 }).waitFor();
-  return { page, problems };
+  const r = await openSessionPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+  await gotoView(r.page, 'Ablation');
+  return r;
 }
 
 type Runs = { id: string; name: string; state: string; group: string | null; seed: number | null }[];

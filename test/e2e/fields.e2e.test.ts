@@ -14,6 +14,7 @@ import type { DatasetSample, EvaluationResult, JobSummary, RunSummary } from '..
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { assertAccessible } from '../helpers/axe';
 import type { TestHost } from '../helpers/host';
+import { openPage as openSessionPage, gotoView } from '../helpers/page';
 
 const DATA = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 8, train: 6, val: 2, resolution: 12 } as const;
 /** Two Darcy runs (compare mode), then one on the airfoil set. */
@@ -51,22 +52,9 @@ const suite = browserSuite(async (host: TestHost) => {
 });
 const skip = suite.skip;
 
-async function openPage(): Promise<{ page: Page; problems: string[] }> {
-  const page = await suite.browser.context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()} (${m.location().url})`);
-  });
-  await page.goto(suite.host.host.url);
-  await page.getByTestId('engine-backend').waitFor({ timeout: 60_000 });
-  return { page, problems };
-}
+const openPage = () => openSessionPage(suite.browser.context, suite.host.host.url, { engineReady: true });
 
-async function goto(page: Page, view: string) {
-  await page.getByRole('button', { name: view, exact: true }).click();
-  await page.getByRole('heading', { name: view, level: 1 }).waitFor();
-}
+const goto = gotoView;
 
 /** What Plotly drew under a test id: the first trace's heatmap facts, the axis ranges and shapes. */
 function drawn(page: Page, testId: string) {

@@ -14,6 +14,7 @@ import type { EvaluationResult, JobSummary, RunSummary } from '../../main/api/co
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { assertAccessible } from '../helpers/axe';
 import type { TestHost } from '../helpers/host';
+import { openPage, gotoView } from '../helpers/page';
 
 const PDFTOTEXT = '/usr/bin/pdftotext';
 let nsRun = '';
@@ -61,16 +62,8 @@ const near = (a: number[], b: number[], what: string) => {
 };
 
 test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frames, the step-wise relL2 band, the paper figure to SVG', { skip, timeout: 150_000 }, async () => {
-  const page = await suite.browser.context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()} (${m.location().url})`);
-  });
-  await page.goto(suite.host.host.url);
-  await page.getByTestId('engine-backend').waitFor({ timeout: 60_000 });
-  await page.getByRole('button', { name: 'Rollout', exact: true }).click();
-  await page.getByRole('heading', { name: 'Rollout', level: 1 }).waitFor();
+  const { page, problems } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+  await gotoView(page, 'Rollout');
 
   // An operator run: pointed to the Fields view instead.
   await page.getByTestId('run-picker').selectOption(opRun);
@@ -232,11 +225,9 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
 test('an evaluation waiting behind other engine work shows its state and is cancelled from the view', { skip, timeout: 90_000 }, async () => {
   // The engine runs one job at a time: a long self-test keeps the evaluation queued.
   const blocker = (await suite.host.service.call('jobs.start', { kind: 'selftest', params: { steps: 10_000, size: 64, syncMs: 10 } })) as JobSummary;
-  const page = await suite.browser.context.newPage();
+  const { page } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
   try {
-    await page.goto(suite.host.host.url);
-    await page.getByTestId('engine-backend').waitFor({ timeout: 60_000 });
-    await page.getByRole('button', { name: 'Rollout', exact: true }).click();
+    await gotoView(page, 'Rollout');
     await page.getByTestId('run-picker').selectOption(nsRun);
     await page.getByTestId('rollout-evaluate').click();
     const queued = page.getByTestId('rollout-job-queued');

@@ -16,6 +16,7 @@ import { startBrowserHost, type BrowserHost } from '../../main/hosts/browser/ser
 import { WorkbenchService } from '../../main/services/workbench-service';
 import { forkLauncher } from '../../main/services/engine-launcher';
 import { uiStatePath } from '../../main/services/ui-state';
+import { openPage as openSessionPage, gotoView } from '../helpers/page';
 
 let datasetId = '';
 let runs: RunSummary[] = [];
@@ -42,19 +43,9 @@ const suite = browserSuite(async (h) => {
 });
 const skip = suite.skip;
 
-async function openPage(url: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await suite.browser.context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
-  await page.goto(url);
-  return { page, problems };
-}
+const openPage = (url: string) => openSessionPage(suite.browser.context, url);
 
-async function goto(page: Page, view: string) {
-  await page.getByRole('button', { name: view, exact: true }).click();
-  await page.getByRole('heading', { name: view, level: 1 }).waitFor();
-}
+const goto = gotoView;
 
 test('datasets: channel statistics equal the API\'s, a heatmap exports as PNG at the chosen size × scale, the dataset exports as a job; the Export view lists and downloads them and exports the tables', { skip, timeout: 120_000 }, async () => {
   const { page, problems } = await openPage(suite.host.host.url);

@@ -10,26 +10,14 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { assertAccessible } from '../helpers/axe';
+import { openPage as openSessionPage, gotoView } from '../helpers/page';
 
 const suite = browserSuite();
 const skip = suite.skip;
 
-async function openPage(): Promise<{ page: Page; problems: string[] }> {
-  const page = await suite.browser.context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()} (${m.location().url})`);
-  });
-  await page.goto(suite.host.host.url);
-  await page.getByTestId('engine-backend').waitFor({ timeout: 60_000 });
-  return { page, problems };
-}
+const openPage = () => openSessionPage(suite.browser.context, suite.host.host.url, { engineReady: true });
 
-async function goto(page: Page, view: string) {
-  await page.getByRole('button', { name: view, exact: true }).click();
-  await page.getByRole('heading', { name: view, level: 1 }).waitFor();
-}
+const goto = gotoView;
 
 /** Plotly's data on the graph div under a test id (what is drawn, not what the store holds). */
 function plotData(page: Page, testId: string): Promise<{ name?: string; x: number[]; y: unknown[]; z?: unknown[][]; type: string }[] | null> {

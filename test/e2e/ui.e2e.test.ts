@@ -16,6 +16,7 @@ import { tempDir } from '../helpers/env';
 import { startBrowserHost, type BrowserHost } from '../../main/hosts/browser/server';
 import { createLino } from '../../main/model/lino/operator';
 import { DEFAULT_DRAFT } from '../../renderer/src/store/model-draft';
+import { openPage as openSessionPage } from '../helpers/page';
 
 const skip = chromiumSkipReason();
 if (skip) console.log(`# skipping browser tests: ${skip}`);
@@ -58,17 +59,7 @@ after(async () => {
   await t.stop();
 });
 
-/** A page that records uncaught errors and console errors (CSP refusals show up there). */
-async function openPage(url: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()} (${m.location().url})`);
-  });
-  await page.goto(url);
-  return { page, problems };
-}
+const openPage = (url: string) => openSessionPage(browser.context, url);
 
 async function openModelView(): Promise<{ page: Page; problems: string[] }> {
   const r = await openPage(t.host.url);

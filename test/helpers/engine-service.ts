@@ -3,7 +3,7 @@
 import { after } from 'node:test';
 import { WorkbenchService, type WorkbenchServiceOptions } from '../../main/services/workbench-service';
 import { forkLauncher } from '../../main/services/engine-launcher';
-import type { WorkbenchEvent } from '../../main/api/contract';
+import type { JobSummary, WorkbenchEvent } from '../../main/api/contract';
 import { tempDir, isolateConfig } from './env';
 
 export function engineService(opts: Partial<WorkbenchServiceOptions> = {}) {
@@ -17,5 +17,17 @@ export function engineService(opts: Partial<WorkbenchServiceOptions> = {}) {
     ws.cleanup();
     restore();
   });
-  return { service, events, workspace: ws.path };
+  /** The job's latest state from the events. */
+  const lastJob = (id: string) => [...events].reverse().find((e): e is Extract<WorkbenchEvent, { type: 'job' }> => e.type === 'job' && e.job.id === id)?.job;
+  /** Waits until the job has ended (done, failed or cancelled) and answers its summary. */
+  async function settled(id: string, ms = 60_000): Promise<JobSummary> {
+    const t0 = Date.now();
+    for (;;) {
+      const j = lastJob(id);
+      if (j && ['done', 'failed', 'cancelled'].includes(j.state)) return j;
+      if (Date.now() - t0 > ms) throw new Error(`job ${id} did not finish in ${ms} ms (last: ${JSON.stringify(j)})`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  return { service, events, workspace: ws.path, lastJob, settled };
 }

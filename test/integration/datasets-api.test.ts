@@ -5,21 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DatasetSample, JobSummary, WorkbenchEvent, WorkspaceSummary } from '../../main/api/contract';
+import type { DatasetSample, JobSummary, WorkspaceSummary } from '../../main/api/contract';
 import { engineService } from '../helpers/engine-service';
 
-const { service, events, workspace } = engineService();
+const { service, events, workspace, lastJob, settled } = engineService();
 
-const lastJob = (id: string) => [...events].reverse().find((e): e is Extract<WorkbenchEvent, { type: 'job' }> => e.type === 'job' && e.job.id === id)?.job;
-async function settled(id: string, ms = 60_000): Promise<JobSummary> {
-  const t0 = Date.now();
-  for (;;) {
-    const j = lastJob(id);
-    if (j && ['done', 'failed', 'cancelled'].includes(j.state)) return j;
-    if (Date.now() - t0 > ms) throw new Error(`job ${id} did not finish in ${ms} ms (last: ${JSON.stringify(j)})`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 test('presets list every benchmark with tiny, quick and paper parameters', async () => {
   const presets = (await service.call('datasets.presets', {})) as { benchmark: string; presets: Record<string, Record<string, unknown>> }[];

@@ -5,23 +5,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DatasetSample, DatasetStats, ExportEntry, JobSummary, WorkbenchEvent } from '../../main/api/contract';
+import type { DatasetSample, DatasetStats, ExportEntry, JobSummary } from '../../main/api/contract';
 import { engineService } from '../helpers/engine-service';
 import { runDatasetExport } from '../../main/engine/dataset-export-jobs';
 import { decodeNpy } from '../../main/data/formats/npy';
 
-const { service, events, workspace } = engineService();
+const { service, events, workspace, settled } = engineService();
 
-const lastJob = (id: string) => [...events].reverse().find((e): e is Extract<WorkbenchEvent, { type: 'job' }> => e.type === 'job' && e.job.id === id)?.job;
-async function settled(id: string, ms = 60_000): Promise<JobSummary> {
-  const t0 = Date.now();
-  for (;;) {
-    const j = lastJob(id);
-    if (j && ['done', 'failed', 'cancelled'].includes(j.state)) return j;
-    if (Date.now() - t0 > ms) throw new Error(`job ${id} did not finish in ${ms} ms (last: ${JSON.stringify(j)})`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 let datasetId = '';
 test('a tiny Darcy set for the tests below', { timeout: 120_000 }, async () => {

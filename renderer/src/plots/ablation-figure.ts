@@ -40,13 +40,6 @@ function finiteRange(fields: ArrayLike<number>[], floorAtZero: boolean): [number
   return hi > lo ? [lo, hi] : [lo, lo + 1];
 }
 
-/** |a − b| elementwise. */
-export function absError(prediction: ArrayLike<number>, reference: ArrayLike<number>): Float64Array {
-  if (prediction.length !== reference.length) throw new Error(`absError: ${prediction.length} predicted values for ${reference.length} reference values`);
-  const out = new Float64Array(reference.length);
-  for (let i = 0; i < out.length; i++) out[i] = Math.abs(prediction[i]! - reference[i]!);
-  return out;
-}
 
 const MARGIN = { l: 190, r: 90, t: 30, b: 10 };
 /** 1D rows: one colour per row kind (Okabe-Ito green and orange, readable on light and dark). */

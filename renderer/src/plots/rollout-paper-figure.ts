@@ -4,6 +4,7 @@
 // so the same object is drawn in the view and handed to the export bar (PNG/SVG/PDF).
 import { colorScale, sharedRange } from './colorscales';
 import type { Trace } from './traces';
+import { absError } from './abs-error';
 
 export interface RolloutFrames {
   /** One flat row-major frame (ny*nx) per rollout step. */
@@ -13,13 +14,6 @@ export interface RolloutFrames {
   grid: number[];
 }
 
-/** |prediction - reference| per point. */
-export function absError(reference: ArrayLike<number>, prediction: ArrayLike<number>): Float64Array {
-  if (reference.length !== prediction.length) throw new Error(`absError: ${reference.length} reference values, ${prediction.length} predicted`);
-  const out = new Float64Array(reference.length);
-  for (let i = 0; i < out.length; i++) out[i] = Math.abs(prediction[i]! - reference[i]!);
-  return out;
-}
 
 /** Row views of a flat row-major field, as Plotly's heatmap z. */
 export function zRows(values: ArrayLike<number>, nx: number, ny: number): Float64Array[] {

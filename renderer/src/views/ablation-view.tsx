@@ -7,7 +7,8 @@ import { RunPicker } from '../components/run-picker';
 import { Plot } from '../plots/plot';
 import { PLOT_COLORS } from '../plots/theme';
 import type { Trace } from '../plots/traces';
-import { ablationFigure, absError } from '../plots/ablation-figure';
+import { ablationFigure } from '../plots/ablation-figure';
+import { absError } from '../plots/abs-error';
 import { TableExportBar } from '../export/table-export-bar';
 import type { TableColumn, TableRow } from '../export/table';
 import { ablationKey, baseSeed, fullConfig, fullGroup, variantConfig, variantGroup, VARIANTS, type Variant, type VariantKey } from '../store/ablation-plan';
@@ -261,7 +262,7 @@ export function AblationView() {
           const f = byIndex(result, s.index);
           if (!f) return null;
           const p = pickFrame(f);
-          return absError(p.prediction, p.reference);
+          return absError(p.reference, p.prediction);
         }),
       };
     });

@@ -6,26 +6,17 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { WorkbenchService } from '../../../main/services/workbench-service';
-import { forkLauncher } from '../../../main/services/engine-launcher';
 import type { EngineInfo, StepMetrics, WorkbenchEvent } from '../../../main/api/contract';
-import { tempDir, isolateConfig } from '../../helpers/env';
+import { engineService } from '../../helpers/engine-service';
 import { waitFor } from '../../helpers/wait';
 
 const prevBackend = process.env.LINO_BACKEND;
 process.env.LINO_BACKEND = 'cpu';
-const restore = isolateConfig();
-const ws = tempDir('lino-train-dp-');
-const service = new WorkbenchService({ host: 'browser', launcher: forkLauncher, workspace: ws.path });
-const events: WorkbenchEvent[] = [];
-service.onEvent((e) => events.push(e));
+const { service, events, workspace } = engineService();
 before(async () => {
   await service.call('engine.info', {});
 });
-after(async () => {
-  await service.dispose();
-  ws.cleanup();
-  restore();
+after(() => {
   if (prevBackend === undefined) delete process.env.LINO_BACKEND;
   else process.env.LINO_BACKEND = prevBackend;
 });
@@ -56,7 +47,7 @@ test('engine: workers=2 trains with the loss curve of workers=1; the engine repo
   const [a, b] = [await losses(one.runId), await losses(two.runId)];
   assert.equal(b.length, 4);
   a.forEach((l, i) => assert.ok(Math.abs(l - b[i]!) <= 1e-5 * l, `step ${i + 1}: ${b[i]} vs ${l}`));
-  assert.match(readFileSync(join(ws.path, 'runs', two.runId, 'events.log'), 'utf8'), /data-parallel: 2 threads per step \(this one and 1 worker\)/);
+  assert.match(readFileSync(join(workspace, 'runs', two.runId, 'events.log'), 'utf8'), /data-parallel: 2 threads per step \(this one and 1 worker\)/);
 });
 
 test('engine: workers out of range is refused naming the field; pause/resume/stop a data-parallel run between steps, resumable', { timeout: 240_000 }, async () => {

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { TrainConfig } from '../../../main/api/contract';
 import { ablationKey, baseSeed, fullConfig, fullGroup, parseAblationGroup, variantComponents, variantConfig, variantGroup, VARIANTS } from '../../../renderer/src/store/ablation-plan';
 import { aggregateGroup, benchmarkOf, formatPercent, gridSamples, meanStd, paperReference, percentDiff } from '../../../renderer/src/store/ablation-results';
-import { ablationFigure, absError } from '../../../renderer/src/plots/ablation-figure';
+import { ablationFigure } from '../../../renderer/src/plots/ablation-figure';
+import { absError } from '../../../renderer/src/plots/abs-error';
 
 const stored = TrainConfig.parse({
   name: 'darcy base',
@@ -107,9 +108,9 @@ test("the paper's ablation (Darcy s = 85) is offered for Darcy runs only", () =>
 
 test('error-field figure: reference row + one row per variant, one column per sample, every error panel on one cividis axis from 0 to the largest error', () => {
   const ref = [Float64Array.from([0, 1, 2, 3, 4, 5]), Float64Array.from([1, 1, 1, 1, 1, 1])];
-  const e1 = absError([0, 1, 2, 3, 4, 7], ref[0]!);
+  const e1 = absError(ref[0]!, [0, 1, 2, 3, 4, 7]);
   assert.deepEqual(Array.from(e1), [0, 0, 0, 0, 0, 2]);
-  assert.throws(() => absError([1], ref[0]!), /1 predicted values for 6/);
+  assert.throws(() => absError(ref[0]!, [1]), /1 predicted values for 6/);
   const f = ablationFigure({ grid: [2, 3], samples: ['best (#0)', 'worst (#1)'], reference: ref, rows: [{ label: 'full', errors: [e1, Float64Array.from([0, 0, 0, 0, 0, 0.5])] }, { label: 'w/o scattering', errors: [Float64Array.from([3, 0, 0, 0, 0, 0]), null] }] });
   assert.equal(f.data.length, 2 + 2 + 1, 'a missing field leaves its panel empty');
   assert.deepEqual(f.errorRange, [0, 3]);

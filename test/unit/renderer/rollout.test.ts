@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evenlySpacedSteps, parseSteps, stepWindow } from '../../../renderer/src/plots/rollout-steps';
 import { stepBandTrace, stepErrorTraces } from '../../../renderer/src/plots/step-error-traces';
-import { absError, highlightColumn, rolloutPaperFigure, rolloutPaperSize } from '../../../renderer/src/plots/rollout-paper-figure';
+import { highlightColumn, rolloutPaperFigure, rolloutPaperSize } from '../../../renderer/src/plots/rollout-paper-figure';
+import { absError } from '../../../renderer/src/plots/abs-error';
 import { rolloutSpecOf } from '../../../renderer/src/store/rollout-spec';
 
 test('evenly spaced steps include the first and last and never repeat', () => {

@@ -4,7 +4,8 @@
 import { heatmapTrace } from '../../plots/traces';
 import { sharedRange } from '../../plots/colorscales';
 import { meshFieldTraces, meshLayout } from '../../plots/mesh-field';
-import { absError, sampleMesh, type FieldSample, type Figure } from './field-figures';
+import { absError } from '../../plots/abs-error';
+import { sampleMesh, type FieldSample, type Figure } from './field-figures';
 
 export interface CompareRow {
   runId: string;

@@ -4,6 +4,7 @@
 import type { EvaluationResult } from '../../../../main/api/contract';
 import { heatmapTrace, lineTrace, type Trace } from '../../plots/traces';
 import { sharedRange } from '../../plots/colorscales';
+import { absError } from '../../plots/abs-error';
 import { meshFieldTraces, meshFocus, meshLayout, meshLinesTraces, type Mesh } from '../../plots/mesh-field';
 import type { NodePlacement } from './linked-view';
 
@@ -21,9 +22,6 @@ export const PANEL_TITLES: Record<PanelName, string> = {
   error: 'Absolute error field',
 };
 
-export function absError(ref: ArrayLike<number>, pred: ArrayLike<number>): number[] {
-  return Array.from(ref, (v, i) => Math.abs(pred[i]! - v));
-}
 
 /** The mesh of a mesh-dataset sample: its first two input channels are the node coordinates. */
 export function sampleMesh(sample: Pick<FieldSample, 'input'>, grid: number[]): Mesh | null {
