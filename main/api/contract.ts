@@ -32,6 +32,21 @@ export type EngineInfo = z.infer<typeof EngineInfo>;
 export const JobKind = z.enum(['selftest', 'train', 'evaluate', 'generate', 'import']);
 export type JobKind = z.infer<typeof JobKind>;
 
+/**
+ * Each self-test step spins `syncMs` without yielding, so the engine answers nothing (pings
+ * included) meanwhile: capped so a call cannot make the engine look dead.
+ */
+export const SELFTEST_MAX_SYNC_MS = 2000;
+export const SelfTestParams = z.object({
+  steps: z.number().optional(),
+  size: z.number().optional(),
+  syncMs: z
+    .number()
+    .min(0, 'at least 0 ms')
+    .max(SELFTEST_MAX_SYNC_MS, `at most ${SELFTEST_MAX_SYNC_MS} ms per step (the engine answers nothing, pings included, while a step spins)`)
+    .optional(),
+});
+
 export const JobState = z.enum(['queued', 'running', 'done', 'failed', 'cancelled']);
 export const JobSummary = z.object({
   id: z.string(),
@@ -454,7 +469,14 @@ export const methods = {
     result: z.object({ ref: FileRef, name: z.string() }).nullable(),
   },
   'jobs.start': {
-    params: z.object({ kind: JobKind, params: z.record(z.string(), z.unknown()).default({}) }).strict(),
+    params: z
+      .object({ kind: JobKind, params: z.record(z.string(), z.unknown()).default({}) })
+      .strict()
+      .superRefine((v, ctx) => {
+        if (v.kind !== 'selftest') return;
+        const r = SelfTestParams.safeParse(v.params);
+        for (const issue of r.success ? [] : r.error.issues) ctx.addIssue({ code: 'custom', path: ['params', ...issue.path], message: issue.message });
+      }),
     result: JobSummary,
   },
   'jobs.cancel': { params: z.object({ id: z.string().max(64) }).strict(), result: z.object({ ok: z.boolean() }) },

@@ -2,13 +2,15 @@
 // reports progress and honours cancellation. Used by the UI's engine panel and the tests.
 import { tf } from './tf-runtime';
 import type { JobContext } from './jobs';
+import { SELFTEST_MAX_SYNC_MS } from '../api/contract';
 
 export async function runSelfTest(params: Record<string, unknown>, ctx: JobContext) {
   const steps = Math.min(10_000, Math.max(1, Number(params.steps ?? 20)));
   const size = Math.min(1024, Math.max(2, Number(params.size ?? 128)));
-  // Optional synchronous stretch per step (capped): stands in for a long kernel that cannot look
-  // at the cancel flag, which is what the host's kill-after-grace path exists for.
-  const syncMs = Math.min(60_000, Math.max(0, Number(params.syncMs ?? 0)));
+  // Optional synchronous stretch per step: stands in for a long kernel that cannot look at the
+  // cancel flag, which is what the host's kill-after-grace path exists for. The contract refuses
+  // more than SELFTEST_MAX_SYNC_MS; the clamp keeps a direct caller of the engine to it as well.
+  const syncMs = Math.min(SELFTEST_MAX_SYNC_MS, Math.max(0, Number(params.syncMs ?? 0) || 0));
   const t0 = performance.now();
   // Power iteration on a fixed positive semi-definite matrix: the answer (its largest eigenvalue) is checkable.
   const a = tf.tidy(() => {

@@ -1,14 +1,16 @@
 // Browser mode's host: serves the built renderer and the WorkbenchApi over a WebSocket on
 // 127.0.0.1 only. Every HTTP and WebSocket request must carry the session token, and requests
 // whose Host or Origin is not the served origin are refused (DNS rebinding, cross-site pages).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
 import { ApiError, WireRequest, type WireMessage } from '../../api/contract';
 import type { WorkbenchService } from '../../services/workbench-service';
+import { parseRequestTarget } from './request-target';
 
 export interface BrowserHostOptions {
   service: WorkbenchService;
@@ -45,6 +47,26 @@ export const CSP =
 
 const COOKIE = 'lino_token';
 
+/** Largest WebSocket message accepted (exports.save carries up to 32 MiB as base64). */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/** Close reasons for the codes ws closes with when a client sends a frame it cannot accept. */
+export const CLOSE_REASONS: Readonly<Record<number, string>> = {
+  1002: 'protocol error: malformed WebSocket frame',
+  1007: 'invalid UTF-8 in a text message',
+  1009: `message too big: the limit is ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB`,
+};
+
+/**
+ * ws closes a client that sent a bad frame with a bare close code (before it emits 'error');
+ * this subclass adds the reason text, so the client learns why it was dropped.
+ */
+class HostSocket extends WebSocket {
+  override close(code?: number, data?: string | Buffer): void {
+    super.close(code, data ?? (code !== undefined ? CLOSE_REASONS[code] : undefined));
+  }
+}
+
 function sameToken(a: string | undefined | null, b: string): boolean {
   if (!a) return false;
   const x = Buffer.from(a);
@@ -69,19 +91,23 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
   const allowedOrigins = () => allowedHosts().map((h) => `http://${h}`);
 
   /** Returns null when the request may proceed, else the status and reason for refusing it. */
-  function refuse(req: IncomingMessage, url: URL, requireOrigin: boolean): [number, string] | null {
+  function refuse(req: IncomingMessage, query: URLSearchParams, requireOrigin: boolean): [number, string] | null {
     if (!allowedHosts().includes(req.headers.host ?? '')) return [403, 'forbidden: unexpected Host header'];
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedOrigins().includes(origin)) return [403, 'forbidden: cross-origin request'];
     if (requireOrigin && origin === undefined) return [403, 'forbidden: missing Origin'];
-    const given = url.searchParams.get('token') ?? cookieToken(req) ?? bearer(req);
+    const given = query.get('token') ?? cookieToken(req) ?? bearer(req);
     if (!sameToken(given, token)) return [401, 'unauthorized: missing or wrong session token'];
     return null;
   }
 
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const denied = refuse(req, url, false);
+  async function serveRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const target = parseRequestTarget(req.url);
+    if (!target.ok) {
+      res.writeHead(target.status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(target.reason);
+      return;
+    }
+    const denied = refuse(req, target.query, false);
     if (denied) {
       res.writeHead(denied[0], { 'content-type': 'text/plain; charset=utf-8' }).end(denied[1]);
       return;
@@ -96,11 +122,11 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
     };
-    if (url.searchParams.get('token')) {
+    if (target.query.get('token')) {
       // Later requests (scripts, styles) carry the token as a same-site cookie.
       headers['set-cookie'] = `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
     }
-    const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+    const rel = target.path === '/' ? 'index.html' : target.path.slice(1);
     const file = normalize(join(opts.staticDir, rel));
     if (!file.startsWith(normalize(opts.staticDir) + sep)) {
       res.writeHead(404).end();
@@ -113,19 +139,34 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       res.writeHead(200, { ...headers, 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch {
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`not found: ${url.pathname}`);
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }).end(`not found: ${target.rawPath}`);
     }
+  }
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    res.on('error', (e) => console.warn(`browser host: response failed: ${e.message}`));
+    // A handler that throws must cost that request a 500, never the process (and the engine with it).
+    serveRequest(req, res).catch((e: unknown) => failRequest(res, e));
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const denied = url.pathname !== '/api' ? ([404, 'not found'] as [number, string]) : refuse(req, url, true);
-    if (denied) {
-      socket.end(`HTTP/1.1 ${denied[0]} ${denied[0] === 401 ? 'Unauthorized' : denied[0] === 404 ? 'Not Found' : 'Forbidden'}\r\nconnection: close\r\ncontent-length: ${denied[1].length}\r\n\r\n${denied[1]}`);
-      return;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, WebSocket: HostSocket });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node drops its own socket error listener on 'upgrade': without one, a client that resets
+    // the connection while we answer would raise an uncaught 'error' and end the process.
+    socket.on('error', () => socket.destroy());
+    try {
+      const target = parseRequestTarget(req.url);
+      const denied: [number, string] | null = !target.ok
+        ? [target.status, target.reason]
+        : target.path !== '/api'
+          ? [404, 'not found']
+          : refuse(req, target.query, true);
+      if (denied) return rejectUpgrade(socket, denied[0], denied[1]);
+      wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, opts.service));
+    } catch (e) {
+      console.error(`browser host: upgrade request failed: ${e instanceof Error ? e.message : String(e)}`);
+      rejectUpgrade(socket, 500, 'internal error');
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, opts.service));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -133,6 +174,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
+  server.on('error', (e) => console.error(`browser host: server error: ${e.message}`));
   const url = `http://127.0.0.1:${port}/?token=${token}`;
   return {
     url,
@@ -147,6 +189,25 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
   };
 }
 
+function failRequest(res: ServerResponse, e: unknown): void {
+  console.error(`browser host: request failed: ${e instanceof Error ? e.message : String(e)}`);
+  if (res.headersSent) res.destroy();
+  else res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('internal error');
+}
+
+/** Answers a refused WebSocket upgrade with a plain HTTP response and closes the connection. */
+function rejectUpgrade(socket: Duplex, status: number, reason: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = Buffer.from(reason);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\n` +
+      `content-length: ${body.length}\r\n\r\n${reason}`,
+  );
+}
+
 function bearer(req: IncomingMessage): string | undefined {
   const h = req.headers.authorization;
   return h?.startsWith('Bearer ') ? h.slice(7) : undefined;
@@ -158,7 +219,10 @@ function serveSocket(ws: WebSocket, service: WorkbenchService): void {
   };
   const off = service.onEvent((event) => send({ kind: 'event', event }));
   ws.on('close', off);
-  ws.on('message', async (data) => {
+  // A bad frame (invalid UTF-8, oversized, bad opcode, unmasked) is an 'error' on this socket
+  // alone: ws has already closed it with a code and HostSocket's reason; the others carry on.
+  ws.on('error', (e) => console.warn(`browser host: closed a WebSocket client: ${e.message}`));
+  const answer = async (data: unknown) => {
     let id = -1;
     try {
       const req = WireRequest.parse(JSON.parse(String(data)));
@@ -171,5 +235,8 @@ function serveSocket(ws: WebSocket, service: WorkbenchService): void {
         : ApiError.from(e);
       send({ kind: 'response', id, ok: false, error: err.toJSON() });
     }
+  };
+  ws.on('message', (data) => {
+    answer(data).catch((e: unknown) => console.error(`browser host: could not answer a WebSocket call: ${e instanceof Error ? e.message : String(e)}`));
   });
 }
