@@ -1,5 +1,5 @@
 // The Electron host: one window, hardened; IPC into the same WorkbenchService browser mode uses.
-import { app, BrowserWindow, dialog, ipcMain, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -7,6 +7,8 @@ import { WorkbenchService } from '../main/services/workbench-service';
 import { registerIpc, isTrustedUrl, EVENT_CHANNEL } from './ipc';
 import { utilityLauncher } from './engine-launcher';
 import { saveDialogOptions } from './save-dialog';
+import { isAllowedExternalUrl } from './external-links';
+import { installPermissionGuards } from './permissions';
 
 const here = dirname(fileURLToPath(import.meta.url)); // dist/electron
 const rendererIndex = join(here, '..', 'renderer', 'index.html');
@@ -17,12 +19,14 @@ const { values } = parseArgs({ args: process.argv.slice(app.isPackaged ? 1 : 2),
 app.enableSandbox();
 
 app.on('web-contents-created', (_e, contents) => {
-  // No navigation away from the app and no new windows; external links open in the system browser.
+  // No navigation away from the app and no new windows; documentation links (and only those)
+  // open in the system browser.
   contents.on('will-navigate', (ev, url) => {
     if (url !== rendererUrl) ev.preventDefault();
   });
   contents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
+    if (isAllowedExternalUrl(url)) void shell.openExternal(url);
+    else console.warn(`refused to open ${url.slice(0, 200)}: not a documentation link (electron/external-links.ts)`);
     return { action: 'deny' };
   });
   contents.on('will-attach-webview', (ev) => ev.preventDefault());
@@ -30,6 +34,7 @@ app.on('web-contents-created', (_e, contents) => {
 
 async function main() {
   await app.whenReady();
+  installPermissionGuards(session.defaultSession, (m) => console.warn(m));
   const service = new WorkbenchService({
     host: 'electron',
     launcher: utilityLauncher(join(here, '..', 'engine', 'engine-process.js')),
