@@ -1,6 +1,9 @@
 // Issue 10 (Electron host): shell.openExternal gets documentation URLs only, not any https URL.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isAllowedExternalUrl, DOC_LINKS } from '../../../electron/external-links';
 
 test('documentation links on the allowlist may open in the system browser', () => {
@@ -37,4 +40,17 @@ test('everything else is refused: other sites, other schemes, look-alike hosts, 
   ]) {
     assert.equal(isAllowedExternalUrl(url), false, String(url));
   }
+});
+
+test('every shell.openExternal call in the Electron host is guarded by the allowlist', () => {
+  const dir = fileURLToPath(new URL('../../../electron/', import.meta.url));
+  let calls = 0;
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
+    for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) {
+      if (!line.includes('openExternal(')) continue;
+      calls++;
+      assert.match(line, /if \(isAllowedExternalUrl\(url\)\) void shell\.openExternal\(url\)/, `${name}: unguarded openExternal: ${line.trim()}`);
+    }
+  }
+  assert.equal(calls, 1, 'one place opens external links (electron/main.ts, the window-open handler)');
 });

@@ -1,6 +1,8 @@
 // Issue 10 (Electron host): the app's session denies every web permission request and check.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { installPermissionGuards, type PermissionSessionLike } from '../../../electron/permissions';
 
 /** Records the handlers the way Electron's Session keeps them, so the test can call them. */
@@ -35,4 +37,12 @@ test('every permission check and every device permission is denied', () => {
   assert.ok(h.check && h.device, 'check and device handlers are installed');
   for (const p of PERMISSIONS) assert.equal(h.check!({}, p, 'file://', {}), false, p);
   assert.equal(h.device!({ deviceType: 'hid', origin: 'file://' }), false);
+});
+
+test('the Electron host installs the guards on its session once the app is ready', () => {
+  const main = readFileSync(fileURLToPath(new URL('../../../electron/main.ts', import.meta.url)), 'utf8');
+  const ready = main.indexOf('await app.whenReady();');
+  const guard = main.indexOf('installPermissionGuards(session.defaultSession');
+  assert.ok(ready >= 0 && guard > ready, 'installPermissionGuards(session.defaultSession, ...) after app.whenReady()');
+  assert.ok(guard < main.indexOf('new BrowserWindow('), 'before the window (and its renderer) exists');
 });
