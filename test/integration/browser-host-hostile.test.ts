@@ -99,7 +99,7 @@ test('a bad WebSocket frame closes that client with a code and a reason; other c
   await assertStillServing('bad WebSocket frames');
 });
 
-test(`a self-test with a huge syncMs is refused naming the field and the maximum (${SELFTEST_MAX_SYNC_MS} ms); pings stay answered`, async () => {
+test(`a self-test with a huge syncMs is refused naming the field and the maximum (${SELFTEST_MAX_SYNC_MS} ms); at the cap pings wait one step at most`, async () => {
   const c = await apiClient(h.port, h.token);
   try {
     const r = await c.call('jobs.start', { kind: 'selftest', params: { steps: 3, size: 8, syncMs: 1e9 } });
@@ -113,6 +113,16 @@ test(`a self-test with a huge syncMs is refused naming the field and the maximum
     assert.ok(Date.now() - t0 < 5000);
     const jobs = await c.call('jobs.list', {});
     assert.ok(jobs.ok && !jobs.result.some((j: { kind: string; state: string }) => j.kind === 'selftest' && j.state === 'running'), 'no self-test was started');
+    // At the cap, a ping waits at most one spinning step.
+    const job = await c.call('jobs.start', { kind: 'selftest', params: { steps: 3, size: 8, syncMs: SELFTEST_MAX_SYNC_MS } });
+    assert.equal(job.ok, true, job.error?.message);
+    await new Promise((r) => setTimeout(r, 300));
+    const t1 = Date.now();
+    const during = await c.call('engine.ping', { t: 2 }, 10_000);
+    const waited = Date.now() - t1;
+    assert.equal(during.ok, true);
+    assert.ok(waited < SELFTEST_MAX_SYNC_MS + 1500, `engine.ping during a self-test at the cap took ${waited} ms`);
+    await c.call('jobs.cancel', { id: job.result.id });
   } finally {
     c.close();
   }
