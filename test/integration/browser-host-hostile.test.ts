@@ -128,3 +128,9 @@ test(`a self-test with a huge syncMs is refused naming the field and the maximum
   }
   await assertStillServing('a refused self-test');
 });
+
+test('a CONNECT request is answered 405, not dropped', async () => {
+  const r = await rawRequest(h.port, `CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\n\r\n`);
+  assert.equal(r.status, 405, r.text);
+  await assertStillServing('CONNECT');
+});

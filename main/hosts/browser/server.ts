@@ -169,6 +169,12 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     }
   });
 
+  // Without a listener Node drops a CONNECT silently; answer it like any other refused request.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    rejectUpgrade(socket, 405, 'method not allowed: this host is not a proxy');
+  });
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
@@ -195,7 +201,7 @@ function failRequest(res: ServerResponse, e: unknown): void {
   else res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('internal error');
 }
 
-/** Answers a refused WebSocket upgrade with a plain HTTP response and closes the connection. */
+/** Answers a refused upgrade or CONNECT with a plain HTTP response and closes the connection. */
 function rejectUpgrade(socket: Duplex, status: number, reason: string): void {
   if (!socket.writable) {
     socket.destroy();
