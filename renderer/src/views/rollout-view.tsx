@@ -6,7 +6,7 @@ import { useApp } from '../store/app-store';
 import { useTraining } from '../store/training-store';
 import { rolloutSpecOf, type RolloutSpec } from '../store/rollout-spec';
 import { Plot } from '../plots/plot';
-import { heatmapTrace } from '../plots/traces';
+import { fieldAxes, heatmapTrace } from '../plots/traces';
 import { sharedRange } from '../plots/colorscales';
 import { highlightColumn, rolloutPaperFigure, rolloutPaperSize } from '../plots/rollout-paper-figure';
 import { absError } from '../plots/abs-error';
@@ -130,10 +130,10 @@ export function RolloutView() {
   const grid = res?.grid ?? [];
   const frames = useMemo(() => {
     if (!sample || !ranges || grid.length !== 2) return null;
-    const [ny, nx] = grid as [number, number];
+    const [nx, ny] = grid as [number, number];
     const ref = sample.reference[shown - 1]!;
     const pred = sample.prediction[shown - 1]!;
-    const axes = { xaxis: { title: 'x index', scaleanchor: 'y', constrain: 'domain' }, yaxis: { title: 'y index', constrain: 'domain' }, margin: { l: 50, r: 10, t: 30, b: 45 } };
+    const axes = { ...fieldAxes('domain'), margin: { l: 50, r: 10, t: 30, b: 45 } };
     return {
       reference: { data: [heatmapTrace({ values: ref, nx, ny, range: ranges.field, colorbarTitle: 'u' })], layout: { ...axes, title: `Reference, t = ${shown}` } },
       prediction: { data: [heatmapTrace({ values: pred, nx, ny, range: ranges.field, colorbarTitle: 'u' })], layout: { ...axes, title: `Prediction, t = ${shown}` } },

@@ -121,7 +121,7 @@ test('error-field figure: reference row + one row per variant, one column per sa
   assert.deepEqual([layout.coloraxis.cmin, layout.coloraxis.cmax], [0, 5]);
   assert.deepEqual(f.data.map((d) => d.coloraxis), ['coloraxis', 'coloraxis', 'coloraxis2', 'coloraxis2', 'coloraxis2']);
   assert.deepEqual(f.data.map((d) => `${d.xaxis}/${d.yaxis}`), ['x/y', 'x2/y2', 'x3/y3', 'x4/y4', 'x5/y5']);
-  assert.deepEqual((f.data[0]!.z as number[][]), [[0, 1, 2], [3, 4, 5]]);
+  assert.deepEqual((f.data[0]!.z as Float64Array[]).map((r) => Array.from(r)), [[0, 3], [1, 4], [2, 5]], 'stored [x, y], drawn x across and y up');
   // Labels are annotations (text in SVG/PDF): 3 row labels, 2 column titles.
   assert.deepEqual(layout.annotations.map((a: { text: string }) => a.text), ['Reference', '|error| full', '|error| w/o scattering', 'best (#0)', 'worst (#1)']);
   // Panels do not overlap: rows go down, columns right.
@@ -131,7 +131,7 @@ test('error-field figure: reference row + one row per variant, one column per sa
   assert.ok(f.widthFor(600) > f.widthFor(300));
   const cell = (w: number, h: number) => ({ w: (w - 190 - 90) * (layout.xaxis.domain[1] - layout.xaxis.domain[0]), h: (h - 40) * (layout.yaxis.domain[1] - layout.yaxis.domain[0]) });
   const c = cell(f.widthFor(600), 600);
-  assert.ok(Math.abs(c.w / c.h - 3 / 2) < 0.02, `a 2x3 grid's panel is 3:2 (${c.w} x ${c.h})`);
+  assert.ok(Math.abs(c.w / c.h - 2 / 3) < 0.02, `a [2, 3] field's panel is 2 wide, 3 high (${c.w} x ${c.h})`);
 });
 
 test('1D error-field figure: lines, the error rows on one shared y range from 0, the reference row on its own', () => {
