@@ -56,6 +56,9 @@ async function latestEvaluation(): Promise<EvaluationResult> {
   return jobs[jobs.length - 1]!.result as EvaluationResult;
 }
 
+/** A drawn field back in stored [x, y] order (plots/traces.ts fieldZ draws z[j][i] = field[i][j]). */
+const stored = (z: number[][]) => z[0]!.flatMap((_, i) => z.map((row) => row[i]!));
+
 const near = (a: number[], b: number[], what: string) => {
   assert.equal(a.length, b.length, `${what}: lengths`);
   a.forEach((v, i) => assert.ok(Math.abs(v - b[i]!) <= 1e-6 * (1 + Math.abs(b[i]!)), `${what}[${i}]: ${v} vs ${b[i]}`));
@@ -93,7 +96,7 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
     const d = (await plotData(page, id))!;
     assert.deepEqual([d.length, d[0]!.type, d[0]!.z!.length, d[0]!.z![0]!.length], [1, 'heatmap', 16, 16], id);
   }
-  near((await plotData(page, 'rollout-reference'))![0]!.z!.flat(), worst.reference[0]!, 'reference t=1');
+  near(stored((await plotData(page, 'rollout-reference'))![0]!.z!), worst.reference[0]!, 'reference t=1');
 
   // The filmstrip: rows over all 3 steps, the shown column outlined.
   const stripShape = () => page.evaluate(() => (globalThis as any).document.querySelector('[data-testid="rollout-strip"] .js-plotly-plot')?.layout?.shapes?.[0]?.x0 as number);
@@ -107,9 +110,9 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   await page.getByTestId('rollout-step').filter({ hasText: /^t = 2 \/ 3$/ }).waitFor();
   assert.equal(await slider.getAttribute('aria-valuetext'), 'step 2 of 3');
   await page.waitForFunction(() => /t = 2/.test((globalThis as any).document.querySelector('[data-testid="rollout-prediction"] .js-plotly-plot')?.layout?.title?.text ?? ''));
-  near((await plotData(page, 'rollout-prediction'))![0]!.z!.flat(), worst.prediction[1]!, 'prediction t=2');
+  near(stored((await plotData(page, 'rollout-prediction'))![0]!.z!), worst.prediction[1]!, 'prediction t=2');
   assert.ok((await stripShape()) > outlined1, 'the outline moved to the next column');
-  const err = (await plotData(page, 'rollout-error'))![0]!.z!.flat();
+  const err = stored((await plotData(page, 'rollout-error'))![0]!.z!);
   near(err, worst.reference[1]!.map((v, i) => Math.abs(worst.prediction[1]![i]! - v)), '|error| t=2');
   await page.keyboard.press('Home');
   await page.getByTestId('rollout-step').filter({ hasText: /^t = 1 \/ 3$/ }).waitFor();
@@ -206,7 +209,7 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   await page.getByTestId('rollout-evaluate').click();
   await page.getByTestId('rollout-info').filter({ hasText: /^Validation trajectory 1 \(chosen by index\)/ }).waitFor({ timeout: 60_000 });
   const byIndex = (await latestEvaluation()).resolutions[0]!.fields!.find((f) => f.which === 'index')!;
-  near((await plotData(page, 'rollout-reference'))![0]!.z!.flat(), byIndex.reference[0]!, 'index 1 reference t=1');
+  near(stored((await plotData(page, 'rollout-reference'))![0]!.z!), byIndex.reference[0]!, 'index 1 reference t=1');
 
   // Fits a 1366×768 window without sideways scrolling; accessible.
   assert.ok(await page.evaluate(() => {

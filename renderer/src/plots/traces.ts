@@ -23,7 +23,7 @@ export function fieldZ(values: ArrayLike<number>, nx: number, ny: number): Float
 
 /** Axes of a field plot: labelled x and y, y upward (autorange true, never 'reversed'), equal aspect. */
 export function fieldAxes(constrain: 'range' | 'domain' = 'domain'): { xaxis: Record<string, unknown>; yaxis: Record<string, unknown> } {
-  return { xaxis: { title: 'x', scaleanchor: 'y', constrain }, yaxis: { title: 'y', autorange: true, constrain } };
+  return { xaxis: { title: 'x index', scaleanchor: 'y', constrain }, yaxis: { title: 'y index', autorange: true, constrain } };
 }
 
 /** The flat index of node (x index i, y index j) of a stored [nx, ny] field. */

@@ -91,8 +91,8 @@ test('traces: a stored [x, y] field drawn with x across and y upward (z[j][i] = 
   assert.deepEqual((h.z as ArrayLike<number>[]).map((r) => Array.from(r)), [[1, 3, 5], [2, 4, 6]]);
   assert.deepEqual(fieldZ([1, 2, 3, 4, 5, 6], 3, 2).map((r) => Array.from(r)), [[1, 3, 5], [2, 4, 6]]);
   assert.equal(fieldNode(2, 1, 2), 5, 'node (x 2, y 1) is the last stored value');
-  assert.deepEqual(fieldAxes().yaxis, { title: 'y', autorange: true, constrain: 'domain' }, 'y upward, never reversed');
-  assert.equal(fieldAxes().xaxis.title, 'x');
+  assert.deepEqual(fieldAxes().yaxis, { title: 'y index', autorange: true, constrain: 'domain' }, 'y upward, never reversed');
+  assert.equal(fieldAxes().xaxis.title, 'x index');
   assert.equal(h.colorscale, COLOR_SCALES.cividis);
   assert.deepEqual([h.zmin, h.zmax], [1, 6]);
   const e = heatmapTrace({ values: [-1, 0.5], nx: 2, ny: 1, scale: 'RdBu' });
