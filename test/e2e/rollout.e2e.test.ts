@@ -156,7 +156,14 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   const fig = page.getByTestId('rollout-paper');
   // Exported at the size the figure is laid out for (shown next to it).
   const [w, h] = ((await page.getByTestId('rollout-paper-size').textContent()) ?? '').match(/(\d+) × (\d+) px/)!.slice(1);
-  // The export bar offers that size as a preset.
+  // The figure keeps its own export size, starting at that one: no other plot's size changes with
+  // it. Typed away from it, the export bar offers the figure's size back.
+  const curveWidth = () => page.getByTestId('rollout-curve').getByLabel('Width', { exact: true }).inputValue();
+  const otherWidth = await curveWidth();
+  assert.equal(await fig.getByLabel('Width', { exact: true }).inputValue(), w, 'starts at the figure size');
+  await fig.getByLabel('Width', { exact: true }).fill('1234');
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="rollout-paper"] [data-testid="export-figure-size"]') != null);
+  assert.equal(await curveWidth(), otherWidth, 'another plot keeps its width');
   await fig.getByTestId('export-figure-size').click();
   // The inputs follow the chosen size after React's effects have run.
   await fig.getByTestId('export-figure-size').waitFor({ state: 'detached' });
@@ -167,6 +174,7 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   }, [w!, h!], { timeout: 10_000 });
   assert.equal(await fig.getByLabel('Width', { exact: true }).inputValue(), w);
   assert.equal(await fig.getByLabel('Height', { exact: true }).inputValue(), h);
+  assert.equal(await curveWidth(), otherWidth, '"Use figure size" resizes this figure only');
   await fig.getByRole('button', { name: 'Export Rollout paper figure as SVG' }).click();
   await fig.getByTestId('export-status').filter({ hasText: /Saved exports\/.*\.svg$/ }).waitFor({ timeout: 60_000 });
   const svgName = readdirSync(exportsDir).find((n) => !before.has(n) && n.endsWith('.svg'))!;

@@ -12,7 +12,7 @@ import { ablationFigure } from '../plots/ablation-figure';
 import { absError } from '../plots/abs-error';
 import { TableExportBar } from '../export/table-export-bar';
 import type { TableColumn, TableRow } from '../export/table';
-import { ablationKey, baseSeed, fullConfig, fullGroup, variantConfig, variantGroup, VARIANTS, type Variant, type VariantKey } from '../store/ablation-plan';
+import { ablationKey, baseSeed, runBaseName, fullConfig, fullGroup, variantConfig, variantGroup, VARIANTS, type Variant, type VariantKey } from '../store/ablation-plan';
 import { useAblation } from '../store/ablation-store';
 import { aggregateGroup, benchmarkOf, formatPercent, gridSamples, paperReference, percentDiff, type GroupAggregate } from '../store/ablation-results';
 
@@ -93,7 +93,7 @@ export function AblationView() {
     return VARIANTS.map((v) => {
       const group = v.key === 'full' ? full.group : variantGroup(key, v.key);
       const members = runs.filter((r) => r.group === group).sort((a, b) => (a.seed ?? 0) - (b.seed ?? 0));
-      return { variant: v, group, reuse: v.key === 'full' && full.reuse, config: variantConfig(cfg, v, { key, seed }), members };
+      return { variant: v, group, reuse: v.key === 'full' && full.reuse, config: variantConfig(cfg, v, { key, seed, name: runBaseName(base) }), members };
     });
   }, [base, key, config, groupSizes, seeds, seedsValid, runs]);
   const benchmark = config ? benchmarkOf(config.config) : null;

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TrainConfig } from '../../../main/api/contract';
-import { ablationKey, baseSeed, fullConfig, fullGroup, parseAblationGroup, variantComponents, variantConfig, variantGroup, VARIANTS } from '../../../renderer/src/store/ablation-plan';
+import { ablationKey, baseSeed, fullConfig, fullGroup, parseAblationGroup, variantComponents, variantConfig, variantGroup, VARIANTS, groupLabel, runBaseName } from '../../../renderer/src/store/ablation-plan';
 import { aggregateGroup, benchmarkOf, formatPercent, gridSamples, meanStd, paperReference, percentDiff } from '../../../renderer/src/store/ablation-results';
 import { ablationFigure } from '../../../renderer/src/plots/ablation-figure';
 import { absError } from '../../../renderer/src/plots/abs-error';
@@ -50,6 +50,19 @@ test('variant configs: the base with exactly one component off, same everything 
   assert.equal(variantComponents(['reflection', 'scattering'], v('no-refraction')), null);
   assert.equal(variantComponents(['scattering'], v('no-scattering')), null);
   assert.deepEqual(variantComponents(['reflection', 'scattering'], v('no-reflection')), ['scattering']);
+});
+
+test('ablation groups are keyed by the base run id but named and shown after the run\'s name ("darcy-a/full")', () => {
+  const c = variantConfig(stored as Record<string, unknown>, v('full'), { key: '20261126-042037-7f0ac5', seed: 7, name: 'darcy-a' })!;
+  assert.equal(c.group, '20261126-042037-7f0ac5/full');
+  assert.equal(c.name, 'darcy-a/full');
+  const runs = [{ id: '20261126-042037-7f0ac5', name: 'darcy-a' }, { id: 'r2', name: 'darcy-a/full (seed 7)' }];
+  assert.equal(groupLabel('20261126-042037-7f0ac5/no-scattering', runs), 'darcy-a/no-scattering');
+  assert.equal(groupLabel('sweep-lq2', runs), 'sweep-lq2', 'a plain seed group keeps its name');
+  assert.equal(groupLabel('gone/full', runs), 'gone/full', 'base deleted: the key');
+  assert.equal(runBaseName({ name: 'darcy-a (seed 43)' }), 'darcy-a');
+  assert.equal(runBaseName({ name: 'darcy-a (seed 43)', baseName: 'darcy-a' }), 'darcy-a');
+  assert.equal(groupLabel('g1/full', [{ id: 'g1', name: 'x (seed 42)' }]), 'x/full');
 });
 
 test('a run of the ablation plans the same variants: its missing component is put back', () => {
