@@ -196,7 +196,7 @@ test('ablation: launch the three "without" variants and the full model with 2 se
   await fullGroupRow.waitFor({ timeout: 30_000 });
   assert.equal(await fullGroupRow.locator('th').textContent(), 'abl base/full (2 seeds)');
   assert.equal(await fullGroupRow.locator('td').nth(1).textContent(), 'abl base/full');
-  assert.match((await gates.page.getByTestId(`run-row-${fullRun}`).textContent()) ?? '', /^abl base\/full \(seed 5\)abl base\/full \(seed 5\)/);
+  assert.match((await gates.page.getByTestId(`run-row-${fullRun}`).textContent()) ?? '', /^abl base\/full \(seed ([56])\)abl base\/full \(seed \1\)/);
   assert.deepEqual(gates.problems, []);
   await gates.page.close();
 

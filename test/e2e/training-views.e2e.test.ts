@@ -35,7 +35,10 @@ test('quick start: on an empty workspace one click generates tiny Darcy ("fast")
   const card = page.getByTestId('quick-start');
   await card.waitFor({ timeout: 30_000 });
   await assertAccessible(page, 'Workspace view with the quick start card');
-  await card.getByTestId('quick-fast').check();
+  // The shortest option is the default (and listed first).
+  assert.equal(await card.getByTestId('quick-fast').isChecked(), true);
+  assert.equal(await card.getByTestId('quick-quick').isChecked(), false);
+  assert.deepEqual(await card.locator('input[type="radio"]').evaluateAll((els: any[]) => els.map((e) => e.value)), ['fast', 'quick']);
   await card.getByTestId('quick-start-go').click();
   await page.getByRole('heading', { name: 'Training', level: 1 }).waitFor({ timeout: 30_000 });
   assert.match((await page.getByTestId('run-picker').locator('option:checked').textContent()) ?? '', /^Quick start: Darcy tiny/);

@@ -123,3 +123,16 @@ export function runTimes(run: RunTimingFields, wallSeconds: number | null, epoch
   const train = epochSeconds.reduce((a, b) => a + b, 0);
   return { train, queue: wallSeconds == null ? null : Math.max(0, wallSeconds - train), estimated: true };
 }
+
+/**
+ * Seconds left for `remaining` epochs: the median duration of the last (up to) five epochs, so an
+ * epoch that held a pause (the engine's epochSeconds is wall time) does not stretch the estimate.
+ * Computed from the records only, no clock: it stands still while the run is paused.
+ */
+export function etaFromEpochs(epochSeconds: number[], remaining: number): number | null {
+  const recent = epochSeconds.filter((s) => Number.isFinite(s) && s >= 0).slice(-5).sort((a, b) => a - b);
+  if (recent.length === 0 || !(remaining >= 0)) return null;
+  const mid = recent.length >> 1;
+  const median = recent.length % 2 ? recent[mid]! : (recent[mid - 1]! + recent[mid]!) / 2;
+  return remaining * median;
+}
