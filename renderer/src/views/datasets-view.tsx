@@ -3,6 +3,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { DatasetSample, Result } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
+import { effectiveParams } from '../store/generate-params';
 import { Plot } from '../plots/plot';
 import { fieldAxes, heatmapTrace, lineTrace, type Trace } from '../plots/traces';
 import { isMeshDataset, meshPreviewPlots } from '../plots/mesh-field';
@@ -39,6 +40,9 @@ function GenerateCard() {
   useEffect(() => {
     if (params && typeof params.samples === 'number') setSamples(String(params.samples));
   }, [benchmark, preset, presets]);
+
+  // What will be generated: the preset's parameters with the typed samples and seed in place.
+  const shown = useMemo(() => (params ? effectiveParams(params, { samples, seed }) : []), [params, samples, seed]);
 
   const start = async () => {
     if (!api) return;
@@ -91,9 +95,9 @@ function GenerateCard() {
       {params && (
         <details>
           <summary>Preset parameters</summary>
-          <dl className="stats small">
-            {Object.entries(params).filter(([k]) => k !== 'benchmark').map(([k, v]) => (
-              <div key={k} className="contents"><dt>{k}</dt><dd>{String(v)}</dd></div>
+          <dl className="stats small" data-testid="gen-params">
+            {shown.map(([k, v, preset]) => (
+              <div key={k} className="contents"><dt>{k}</dt><dd data-testid={`gen-param-${k}`}>{v}{preset !== undefined && <span className="muted"> (preset {preset})</span>}</dd></div>
             ))}
           </dl>
         </details>

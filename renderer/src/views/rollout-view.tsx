@@ -144,14 +144,14 @@ export function RolloutView() {
   const curve = useMemo(() => {
     const steps = res?.metrics.steps;
     if (!steps || !sample?.stepRelL2) return null;
-    const data = stepErrorTraces({ mean: steps.mean, std: steps.std, trajectory: sample.stepRelL2, trajectoryName: `trajectory ${sample.index} (${sample.which})`, current: shown });
+    const data = stepErrorTraces({ mean: steps.mean, std: steps.std, trajectory: sample.stepRelL2, trajectoryName: `trajectory ${sample.index} (${sample.which})`, current: shown, n: res!.n });
     const layout = {
       xaxis: { title: 'rollout step', dtick: 1, range: [0.7, steps.mean.length + 0.3] },
       yaxis: { title: 'relL2 (decoded)', rangemode: 'tozero' },
       shapes: [currentStepShape(shown)],
       // Legend at the right: below the plot it wrapped onto the x-axis title in narrow layouts.
       margin: { l: 60, r: 20, t: 30, b: 50 },
-      title: `Step-wise relL2 over ${res!.n} validation trajectories`,
+      title: res!.n === 1 ? 'Step-wise relL2 of the 1 validation trajectory' : `Step-wise relL2 over ${res!.n} validation trajectories`,
     };
     return { data, layout };
   }, [res, sample, shown]);

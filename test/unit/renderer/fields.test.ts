@@ -71,7 +71,7 @@ test('resolution sweep: one row per evaluated grid (training first), exported as
   ]);
   assert.equal(toCsv(SWEEP_COLUMNS, rows), 'Grid,Role,relL2 (normalized),relL2 (decoded),Samples\r\n12×12,training,0.1,0.2,2\r\n6×6,transfer,0.2,0.4,2\r\n');
   const tex = toLatex(SWEEP_COLUMNS, rows, { caption: 'Resolution sweep' });
-  assert.match(tex, /\\toprule\nGrid & Role & relL2 \(normalized\) & relL2 \(decoded\) & Samples \\\\\n\\midrule\n12×12 & training & 0\.1 & 0\.2 & 2 \\\\/);
+  assert.match(tex, /\\toprule\nGrid & Role & relL2 \(normalized\) & relL2 \(decoded\) & Samples \\\\\n\\midrule\n12×12 & training & 0\.1000 & 0\.2000 & 2 \\\\/);
 });
 
 test('resolution choice: suggested coarser/finer grids, typed lists validated, the training grid left out', () => {

@@ -54,6 +54,9 @@ test('the ±1 std band is one closed polygon of 2T points, floored at zero, arou
   assert.deepEqual(all.map((t) => t.name), ['±1 std (validation)', 'mean (validation)', 'trajectory 0 (best)', 'shown step (2)']);
   assert.deepEqual(all[2]!.x, [1, 2, 3]);
   assert.deepEqual([all[3]!.x, all[3]!.y], [[2], [0.3]]);
+  // One validation trajectory: no (empty) band; the legend says "1 trajectory".
+  const one = stepErrorTraces({ mean, std: [0, 0, 0], n: 1 });
+  assert.deepEqual(one.map((t) => t.name), ['validation (1 trajectory, no ±1 std)']);
 });
 
 test('paper figure: rows reference / prediction / |error| by chosen steps, two colour axes, "t = k" titles', () => {
