@@ -76,6 +76,15 @@ function drawn(page: Page, testId: string) {
   }, testId);
 }
 
+/** A heatmap's drawn z (rows as arrays) and its axes' orientation and titles. */
+function drawnField(page: Page, testId: string) {
+  return page.evaluate((id) => {
+    const el = (globalThis as any).document.querySelector(`[data-testid="${id}"] .js-plotly-plot`);
+    // Inline (no named helpers): the test runner's transform would wrap them in a __name the page lacks.
+    return { z: el.data[0].z.map((r: any) => Array.from(r)) as number[][], yAutorange: el.layout.yaxis.autorange, fullYRange: el._fullLayout.yaxis.range.slice() as number[], titles: [el._fullLayout.xaxis.title.text, el._fullLayout.yaxis.title.text] as string[] };
+  }, testId);
+}
+
 async function lastEvaluation(runId: string): Promise<EvaluationResult> {
   const jobs = (await suite.host.service.call('jobs.list', {})) as JobSummary[];
   const mine = jobs.filter((j) => j.kind === 'evaluate' && j.state === 'done' && (j.result as EvaluationResult).runId === runId);
@@ -123,6 +132,7 @@ test('fields view: resolution sweep (12² and 6²), any index and an out-of-rang
   await page.getByTestId('fields-index-show').click();
   await page.getByTestId('fields-info').filter({ hasText: /^validation sample 1, / }).waitFor({ timeout: 30_000 });
   assert.equal(await page.getByTestId('fields-index-error').count(), 0);
+  const fieldsRef = await drawnField(page, 'field-reference');
 
   // Linked zoom: a drag box in the input panel zooms every panel to the same ranges.
   const panels = ['field-input', 'field-reference', 'field-prediction', 'field-error'];
@@ -158,6 +168,27 @@ test('fields view: resolution sweep (12² and 6²), any index and an out-of-rang
   await assertAccessible(page, 'Fields view (zoomed, hovered)');
   await page.getByTestId('fields-info').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/fields.png` });
+
+  // The same validation sample in Datasets: the same drawn array, the same orientation (y upward,
+  // x across: the stored [x, y] field transposed), axes labelled x and y.
+  const stored = (await lastEvaluation(runIds[0]!)).resolutions[0]!.fields!.find((f) => f.which === 'index' && f.index === 1)!.reference[0]!;
+  assert.deepEqual(fieldsRef.z[2]!.slice(0, 3), [stored[2]!, stored[12 + 2]!, stored[24 + 2]!], 'Fields: z[y][x] = field[x][y]');
+  await goto(page, 'Datasets');
+  await page.getByTestId('datasets-list').getByRole('button', { name: /darcy/i }).first().click();
+  await page.getByTestId('sample-index').fill('1');
+  await page.waitForFunction(() => {
+    const fig = (globalThis as any).document.querySelector('[data-testid="preview-target"]');
+    return /sample 1 \(val\)/.test(fig?.querySelector('[role="img"]')?.getAttribute('aria-label') ?? '') && fig.querySelector('.js-plotly-plot')?.data?.[0]?.z?.length === 12;
+  }, undefined, { timeout: 30_000 });
+  await new Promise((r) => setTimeout(r, 300));
+  const datasetsRef = await drawnField(page, 'preview-target');
+  assert.deepEqual([datasetsRef.z.length, datasetsRef.z[0]!.length], [12, 12]);
+  datasetsRef.z.flat().forEach((v, i) => assert.ok(Math.abs(v - fieldsRef.z.flat()[i]!) <= 1e-5 * (1 + Math.abs(v)), `z[${i}]: Datasets ${v} vs Fields ${fieldsRef.z.flat()[i]}`));
+  assert.equal(datasetsRef.yAutorange, true);
+  assert.equal(fieldsRef.yAutorange, true, 'y upward in both (never reversed)');
+  assert.ok(datasetsRef.fullYRange[0]! < datasetsRef.fullYRange[1]!, `Datasets y range increases upward: ${datasetsRef.fullYRange}`);
+  assert.deepEqual(datasetsRef.titles, ['x index', 'y index']);
+  assert.deepEqual(fieldsRef.titles, ['x index', 'y index']);
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -168,6 +199,14 @@ test('fields view, compare mode: the same sample from two runs on the same data 
   await page.getByTestId('run-picker').selectOption(runIds[0]!);
   await page.getByTestId('fields-index').fill('1');
   await page.getByTestId('fields-mode-compare').click();
+  // Which mode is on shows: aria-pressed, and a filled button (not only to screen readers).
+  const modeLook = () => page.evaluate(() => ['single', 'compare'].map((m) => {
+    const b = (globalThis as any).document.querySelector(`[data-testid="fields-mode-${m}"]`);
+    return { pressed: b.getAttribute('aria-pressed'), bg: (globalThis as any).getComputedStyle(b).backgroundColor as string };
+  }));
+  const look = await modeLook();
+  assert.deepEqual(look.map((l) => l.pressed), ['false', 'true']);
+  assert.notEqual(look[1]!.bg, look[0]!.bg, `the active mode is drawn differently: ${JSON.stringify(look)}`);
   await page.getByTestId(`compare-pick-${runIds[1]!}`).check();
   assert.equal(await page.getByTestId(`compare-pick-${runIds[0]!}`).isChecked(), true);
   await page.getByTestId('compare-evaluate').click();
