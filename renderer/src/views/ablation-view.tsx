@@ -12,7 +12,7 @@ import { ablationFigure } from '../plots/ablation-figure';
 import { absError } from '../plots/abs-error';
 import { TableExportBar } from '../export/table-export-bar';
 import type { TableColumn, TableRow } from '../export/table';
-import { ablationKey, baseSeed, runBaseName, fullConfig, fullGroup, variantConfig, variantGroup, VARIANTS, type Variant, type VariantKey } from '../store/ablation-plan';
+import { ablationKey, baseSeed, groupLabel, runBaseName, fullConfig, fullGroup, variantConfig, variantGroup, VARIANTS, type Variant, type VariantKey } from '../store/ablation-plan';
 import { useAblation } from '../store/ablation-store';
 import { aggregateGroup, benchmarkOf, formatPercent, gridSamples, paperReference, percentDiff, type GroupAggregate } from '../store/ablation-results';
 
@@ -308,7 +308,7 @@ export function AblationView() {
             <ul className="ablation-progress" data-testid="ablation-progress">
               {plan.map((p) => (
                 <li key={p.variant.key} data-testid={`ablation-progress-${p.variant.key}`}>
-                  <strong>{p.variant.label}</strong> <code>{p.group}</code>{p.reuse ? ' (the base run\'s own seed group)' : ''}:{' '}
+                  <strong>{p.variant.label}</strong> <code title={p.group}>{groupLabel(p.group, runs)}</code>{p.reuse ? ' (the base run\'s own seed group)' : ''}:{' '}
                   {!p.config ? (
                     <span className="muted">not applicable (this component is already off in the base run)</span>
                   ) : p.members.length === 0 ? (
