@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { assertAccessible } from '../helpers/axe';
 import { openPage as openSessionPage, gotoView } from '../helpers/page';
+import { COMPONENT_COLORS, NEUTRAL_COLOR } from '../../renderer/src/plots/component-colors';
 
 const PDFTOTEXT = '/usr/bin/pdftotext';
 const suite = browserSuite();
@@ -67,11 +68,22 @@ test('ablation: launch the three "without" variants and the full model with 2 se
   // Bar chart: one bar per variant with ±1 std error bars.
   await page.getByTestId('ablation-bars').locator('.main-svg').first().waitFor({ timeout: 30_000 });
   const bars = await page.evaluate(() => {
-    const d = (globalThis as any).document.querySelector('[data-testid="ablation-bars"] .js-plotly-plot').data[0];
-    return { type: d.type, x: Array.from(d.x), y: Array.from(d.y), err: Array.from(d.error_y.array) };
+    const el = (globalThis as any).document.querySelector('[data-testid="ablation-bars"] .js-plotly-plot');
+    const d = el.data[0];
+    return { type: d.type, x: Array.from(d.x), y: Array.from(d.y), err: Array.from(d.error_y.array), colors: d.marker.color, axis: el.layout.yaxis.type };
   });
   assert.equal(bars.type, 'bar');
   assert.deepEqual(bars.x, LABELS);
+  // Each "without" bar in the colour of the component it switches off (as in Gates); full is neutral.
+  assert.deepEqual(bars.colors, [NEUTRAL_COLOR, COMPONENT_COLORS.reflection, COMPONENT_COLORS.refraction, COMPONENT_COLORS.scattering]);
+  // A linear value axis by default (bars a few percent apart look it), log on request.
+  assert.equal(bars.axis, 'linear');
+  const barAxis = () => page.evaluate(() => (globalThis as any).document.querySelector('[data-testid="ablation-bars"] .js-plotly-plot')._fullLayout.yaxis.type as string);
+  assert.equal(await barAxis(), 'linear');
+  await page.getByTestId('ablation-log-axis').check();
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="ablation-bars"] .js-plotly-plot')?._fullLayout?.yaxis?.type === 'log');
+  await page.getByTestId('ablation-log-axis').uncheck();
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="ablation-bars"] .js-plotly-plot')?._fullLayout?.yaxis?.type === 'linear');
   assert.ok(Math.abs((bars.y[3] as number) - g.valRelL2.mean) < 1e-12 && Math.abs((bars.err[3] as number) - g.valRelL2.std) < 1e-12);
 
   // The table to LaTeX (booktabs).
@@ -102,6 +114,16 @@ test('ablation: launch the three "without" variants and the full model with 2 se
   assert.equal(grid.traces.filter((t: { axis: string }) => t.axis === 'coloraxis2').length, 4 * cols, 'every error panel on the one shared axis');
   assert.deepEqual([grid.cividis, grid.cmin], ['#00224e', 0]);
   assert.ok(grid.traces.some((t: { name: string }) => t.name.startsWith('|error| LiNO w/o scattering · ')));
+
+  // Parameter counts in the table and its LaTeX export (4 variants, each its own model size).
+  for (const v of VARIANTS) await table.getByTestId(`ablation-row-${v}`).locator('td').nth(4).filter({ hasText: /^[\d,]+$/ }).waitFor({ timeout: 30_000 });
+  const knownTex = new Set(readdirSync(exportsDir));
+  await page.getByRole('button', { name: 'Export Ablation as LaTeX' }).click();
+  await page.getByTestId('table-export-status').filter({ hasText: /Saved exports\/ablation.*\.tex$/ }).waitFor({ timeout: 30_000 });
+  const tex2 = readFileSync(join(exportsDir, readdirSync(exportsDir).find((n) => !knownTex.has(n) && n.endsWith('.tex'))!), 'utf8');
+  const params = LABELS.map((l) => tex2.split('\n').find((line) => line.startsWith(`${l} & `))!.split(' & ')[5]!);
+  for (const p of params) assert.match(p, /^\d+$/, `a parameter count in the LaTeX table: ${params}`);
+  assert.ok(Number(params[0]) > Number(params[3]!), 'the full model has more parameters than the one without scattering');
 
   // The composed figure to SVG, labels kept as text.
   const before = new Set(readdirSync(exportsDir));
@@ -152,6 +174,31 @@ test('ablation: launch the three "without" variants and the full model with 2 se
   await page.getByRole('button', { name: 'Light theme' }).click();
   assert.deepEqual(problems, []);
   await page.close();
+
+  // Gates: a component keeps its colour whichever others the run has (full vs w/o reflection), and
+  // tau is explained as full scattering's (these runs use efficient scattering).
+  const gates = await openSessionPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+  await gotoView(gates.page, 'Gates');
+  const gateColors = async (runId: string) => {
+    await gates.page.getByTestId('run-picker').selectOption(runId);
+    await gates.page.waitForFunction((n) => (globalThis as any).document.querySelector('[data-testid="alpha-bars"] .js-plotly-plot')?.data?.length === n, runId === fullRun ? 3 : 2, { timeout: 30_000 });
+    return gates.page.evaluate(() => Object.fromEntries((globalThis as any).document.querySelector('[data-testid="alpha-bars"] .js-plotly-plot').data.map((d: any) => [d.name, d.marker.color])));
+  };
+  const fullRun = mine.find((r) => r.group === `${baseId}/full`)!.id;
+  const noRefl = mine.find((r) => r.group === `${baseId}/no-reflection`)!.id;
+  assert.deepEqual(await gateColors(fullRun), { reflection: COMPONENT_COLORS.reflection, refraction: COMPONENT_COLORS.refraction, scattering: COMPONENT_COLORS.scattering });
+  assert.deepEqual(await gateColors(noRefl), { refraction: COMPONENT_COLORS.refraction, scattering: COMPONENT_COLORS.scattering });
+  assert.match((await gates.page.getByTestId('gates-absent-tau').textContent()) ?? '', /full scattering.*this run uses efficient scattering/);
+
+  // Runs: the ablation's groups and runs go by the base run's name, not its id.
+  await gotoView(gates.page, 'Runs');
+  const fullGroupRow = gates.page.getByTestId(`group-${baseId}/full`);
+  await fullGroupRow.waitFor({ timeout: 30_000 });
+  assert.equal(await fullGroupRow.locator('th').textContent(), 'abl base/full (2 seeds)');
+  assert.equal(await fullGroupRow.locator('td').nth(1).textContent(), 'abl base/full');
+  assert.match((await gates.page.getByTestId(`run-row-${fullRun}`).textContent()) ?? '', /^abl base\/full \(seed ([56])\)abl base\/full \(seed \1\)/);
+  assert.deepEqual(gates.problems, []);
+  await gates.page.close();
 
   // A fresh page (as after a restart) finds the same ablation from the group names alone.
   const again = await openPage();

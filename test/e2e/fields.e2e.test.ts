@@ -2,6 +2,7 @@
 // two tiny LiNO runs on the same tiny generated Darcy set (12² grid), any-index evaluation and the
 // engine's message for an index out of range, a zoom in one panel applied to all, linked hover,
 // the resolution sweep table (12² and 6²) and its CSV export, compare mode on one colour range,
+// one sample of a stored Darcy set drawn the same way in Datasets and Fields (one orientation),
 // and a tiny airfoil stand-in set previewed on its curvilinear C-grid. Screenshots:
 // test-results/screenshots/fields.png, fields-compare.png, airfoil-mesh.png.
 import { test } from 'node:test';
@@ -20,6 +21,9 @@ const DATA = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 8,
 /** Two Darcy runs (compare mode), then one on the airfoil set. */
 const runIds: string[] = [];
 let airfoilId = '';
+/** A stored tiny Darcy set (29², 10 samples) and a run on it: one sample drawn in Datasets and in Fields. */
+let darcyId = '';
+let darcyRunId = '';
 
 async function poll<T>(what: string, ms: number, f: () => Promise<T | undefined>): Promise<T> {
   for (const t0 = Date.now(); Date.now() - t0 < ms; await new Promise((r) => setTimeout(r, 200))) {
@@ -34,6 +38,7 @@ async function poll<T>(what: string, ms: number, f: () => Promise<T | undefined>
 const suite = browserSuite(async (host: TestHost) => {
   const call = (m: string, p: unknown) => host.service.call(m as never, p as never) as Promise<unknown>;
   const gen = (await call('datasets.generate', { benchmark: 'airfoil', preset: 'tiny' })) as JobSummary;
+  const genDarcy = (await call('datasets.generate', { benchmark: 'darcy', preset: 'tiny', samples: 10 })) as JobSummary;
   for (const [name, components] of [['fields A', undefined], ['fields B', ['reflection', 'refraction']]] as const) {
     const r = (await call('train.start', { config: { name, data: DATA, model: { width: 4, depth: 1, ...(components ? { components } : {}) }, epochs: 1, batchSize: 2 } })) as { runId: string };
     runIds.push(r.runId);
@@ -44,6 +49,11 @@ const suite = browserSuite(async (host: TestHost) => {
   // A tiny run on the airfoil set, for its fields on the mesh.
   const af = (await call('train.start', { config: { name: 'fields airfoil', data: { kind: 'dataset', id: airfoilId }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2 } })) as { runId: string };
   runIds.push(af.runId);
+  const gd = await poll('darcy generation', 120_000, async () => ((await call('jobs.list', {})) as JobSummary[]).find((j) => j.id === genDarcy.id && ['done', 'failed', 'cancelled'].includes(j.state)));
+  assert.equal(gd.state, 'done', gd.error);
+  darcyId = (gd.result as { id: string }).id;
+  darcyRunId = ((await call('train.start', { config: { name: 'fields stored darcy', data: { kind: 'dataset', id: darcyId }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2 } })) as { runId: string }).runId;
+  runIds.push(darcyRunId);
   const runs = await poll('the runs to finish', 150_000, async () => {
     const l = (await call('runs.list', {})) as RunSummary[];
     return runIds.every((id) => l.find((r) => r.id === id && ['done', 'failed', 'stopped'].includes(r.state))) ? l : undefined;
@@ -73,6 +83,15 @@ function drawn(page: Page, testId: string) {
       y: fl.yaxis.range.slice() as [number, number],
       shapes: (el.layout.shapes ?? []).map((s: any) => [s.x0, s.x1, s.y0, s.y1]) as number[][],
     };
+  }, testId);
+}
+
+/** A heatmap's drawn z (rows as arrays) and its axes' orientation and titles. */
+function drawnField(page: Page, testId: string) {
+  return page.evaluate((id) => {
+    const el = (globalThis as any).document.querySelector(`[data-testid="${id}"] .js-plotly-plot`);
+    // Inline (no named helpers): the test runner's transform would wrap them in a __name the page lacks.
+    return { z: el.data[0].z.map((r: any) => Array.from(r)) as number[][], yAutorange: el.layout.yaxis.autorange, fullYRange: el._fullLayout.yaxis.range.slice() as number[], titles: [el._fullLayout.xaxis.title.text, el._fullLayout.yaxis.title.text] as string[] };
   }, testId);
 }
 
@@ -158,6 +177,42 @@ test('fields view: resolution sweep (12² and 6²), any index and an out-of-rang
   await assertAccessible(page, 'Fields view (zoomed, hovered)');
   await page.getByTestId('fields-info').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/fields.png` });
+
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('one field orientation: the same validation sample drawn in Datasets and in Fields has the same z array, y upward, axes x index / y index', { skip, timeout: 90_000 }, async () => {
+  const { page, problems } = await openPage();
+  await goto(page, 'Fields');
+  await page.getByTestId('run-picker').selectOption(darcyRunId);
+  if ((await page.getByTestId('fields-mode-single').getAttribute('aria-pressed')) !== 'true') await page.getByTestId('fields-mode-single').click();
+  await page.getByTestId('fields-index').fill('1');
+  await page.getByTestId('fields-index-show').click();
+  await page.getByTestId('fields-info').filter({ hasText: /^validation sample 1, / }).waitFor({ timeout: 60_000 });
+  const fieldsRef = await drawnField(page, 'field-reference');
+  const grid = (await lastEvaluation(darcyRunId)).resolutions[0]!.grid;
+  const n = grid[1]!;
+  // The same validation sample in Datasets: the same drawn array, the same orientation (y upward,
+  // x across: the stored [x, y] field transposed), axes labelled x and y.
+  const stored = (await lastEvaluation(darcyRunId)).resolutions[0]!.fields!.find((f) => f.which === 'index' && f.index === 1)!.reference[0]!;
+  assert.deepEqual(fieldsRef.z[2]!.slice(0, 3), [stored[2]!, stored[n + 2]!, stored[2 * n + 2]!], 'Fields: z[y][x] = field[x][y]');
+  await goto(page, 'Datasets');
+  await page.getByTestId('datasets-list').getByRole('button', { name: /^darcy/i }).first().click();
+  await page.getByTestId('sample-index').fill('1');
+  await page.waitForFunction(() => {
+    const fig = (globalThis as any).document.querySelector('[data-testid="preview-target"]');
+    return /sample 1 \(val\)/.test(fig?.querySelector('[role="img"]')?.getAttribute('aria-label') ?? '') && fig.querySelector('.js-plotly-plot')?.data?.[0]?.z?.length > 1;
+  }, undefined, { timeout: 30_000 });
+  await new Promise((r) => setTimeout(r, 300));
+  const datasetsRef = await drawnField(page, 'preview-target');
+  assert.deepEqual([datasetsRef.z.length, datasetsRef.z[0]!.length], [grid[1], grid[0]]);
+  datasetsRef.z.flat().forEach((v, i) => assert.ok(Math.abs(v - fieldsRef.z.flat()[i]!) <= 1e-5 * (1 + Math.abs(v)), `z[${i}]: Datasets ${v} vs Fields ${fieldsRef.z.flat()[i]}`));
+  assert.equal(datasetsRef.yAutorange, true);
+  assert.equal(fieldsRef.yAutorange, true, 'y upward in both (never reversed)');
+  assert.ok(datasetsRef.fullYRange[0]! < datasetsRef.fullYRange[1]!, `Datasets y range increases upward: ${datasetsRef.fullYRange}`);
+  assert.deepEqual(datasetsRef.titles, ['x index', 'y index']);
+  assert.deepEqual(fieldsRef.titles, ['x index', 'y index']);
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -168,6 +223,14 @@ test('fields view, compare mode: the same sample from two runs on the same data 
   await page.getByTestId('run-picker').selectOption(runIds[0]!);
   await page.getByTestId('fields-index').fill('1');
   await page.getByTestId('fields-mode-compare').click();
+  // Which mode is on shows: aria-pressed, and a filled button (not only to screen readers).
+  const modeLook = () => page.evaluate(() => ['single', 'compare'].map((m) => {
+    const b = (globalThis as any).document.querySelector(`[data-testid="fields-mode-${m}"]`);
+    return { pressed: b.getAttribute('aria-pressed'), bg: (globalThis as any).getComputedStyle(b).backgroundColor as string };
+  }));
+  const look = await modeLook();
+  assert.deepEqual(look.map((l) => l.pressed), ['false', 'true']);
+  assert.notEqual(look[1]!.bg, look[0]!.bg, `the active mode is drawn differently: ${JSON.stringify(look)}`);
   await page.getByTestId(`compare-pick-${runIds[1]!}`).check();
   assert.equal(await page.getByTestId(`compare-pick-${runIds[0]!}`).isChecked(), true);
   await page.getByTestId('compare-evaluate').click();

@@ -56,6 +56,9 @@ async function latestEvaluation(): Promise<EvaluationResult> {
   return jobs[jobs.length - 1]!.result as EvaluationResult;
 }
 
+/** A drawn field back in stored [x, y] order (plots/traces.ts fieldZ draws z[j][i] = field[i][j]). */
+const stored = (z: number[][]) => z[0]!.flatMap((_, i) => z.map((row) => row[i]!));
+
 const near = (a: number[], b: number[], what: string) => {
   assert.equal(a.length, b.length, `${what}: lengths`);
   a.forEach((v, i) => assert.ok(Math.abs(v - b[i]!) <= 1e-6 * (1 + Math.abs(b[i]!)), `${what}[${i}]: ${v} vs ${b[i]}`));
@@ -93,7 +96,7 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
     const d = (await plotData(page, id))!;
     assert.deepEqual([d.length, d[0]!.type, d[0]!.z!.length, d[0]!.z![0]!.length], [1, 'heatmap', 16, 16], id);
   }
-  near((await plotData(page, 'rollout-reference'))![0]!.z!.flat(), worst.reference[0]!, 'reference t=1');
+  near(stored((await plotData(page, 'rollout-reference'))![0]!.z!), worst.reference[0]!, 'reference t=1');
 
   // The filmstrip: rows over all 3 steps, the shown column outlined.
   const stripShape = () => page.evaluate(() => (globalThis as any).document.querySelector('[data-testid="rollout-strip"] .js-plotly-plot')?.layout?.shapes?.[0]?.x0 as number);
@@ -107,9 +110,9 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   await page.getByTestId('rollout-step').filter({ hasText: /^t = 2 \/ 3$/ }).waitFor();
   assert.equal(await slider.getAttribute('aria-valuetext'), 'step 2 of 3');
   await page.waitForFunction(() => /t = 2/.test((globalThis as any).document.querySelector('[data-testid="rollout-prediction"] .js-plotly-plot')?.layout?.title?.text ?? ''));
-  near((await plotData(page, 'rollout-prediction'))![0]!.z!.flat(), worst.prediction[1]!, 'prediction t=2');
+  near(stored((await plotData(page, 'rollout-prediction'))![0]!.z!), worst.prediction[1]!, 'prediction t=2');
   assert.ok((await stripShape()) > outlined1, 'the outline moved to the next column');
-  const err = (await plotData(page, 'rollout-error'))![0]!.z!.flat();
+  const err = stored((await plotData(page, 'rollout-error'))![0]!.z!);
   near(err, worst.reference[1]!.map((v, i) => Math.abs(worst.prediction[1]![i]! - v)), '|error| t=2');
   await page.keyboard.press('Home');
   await page.getByTestId('rollout-step').filter({ hasText: /^t = 1 \/ 3$/ }).waitFor();
@@ -153,7 +156,14 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   const fig = page.getByTestId('rollout-paper');
   // Exported at the size the figure is laid out for (shown next to it).
   const [w, h] = ((await page.getByTestId('rollout-paper-size').textContent()) ?? '').match(/(\d+) × (\d+) px/)!.slice(1);
-  // The export bar offers that size as a preset.
+  // The figure keeps its own export size, starting at that one: no other plot's size changes with
+  // it. Typed away from it, the export bar offers the figure's size back.
+  const curveWidth = () => page.getByTestId('rollout-curve').getByLabel('Width', { exact: true }).inputValue();
+  const otherWidth = await curveWidth();
+  assert.equal(await fig.getByLabel('Width', { exact: true }).inputValue(), w, 'starts at the figure size');
+  await fig.getByLabel('Width', { exact: true }).fill('1234');
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="rollout-paper"] [data-testid="export-figure-size"]') != null);
+  assert.equal(await curveWidth(), otherWidth, 'another plot keeps its width');
   await fig.getByTestId('export-figure-size').click();
   // The inputs follow the chosen size after React's effects have run.
   await fig.getByTestId('export-figure-size').waitFor({ state: 'detached' });
@@ -164,6 +174,7 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   }, [w!, h!], { timeout: 10_000 });
   assert.equal(await fig.getByLabel('Width', { exact: true }).inputValue(), w);
   assert.equal(await fig.getByLabel('Height', { exact: true }).inputValue(), h);
+  assert.equal(await curveWidth(), otherWidth, '"Use figure size" resizes this figure only');
   await fig.getByRole('button', { name: 'Export Rollout paper figure as SVG' }).click();
   await fig.getByTestId('export-status').filter({ hasText: /Saved exports\/.*\.svg$/ }).waitFor({ timeout: 60_000 });
   const svgName = readdirSync(exportsDir).find((n) => !before.has(n) && n.endsWith('.svg'))!;
@@ -206,7 +217,7 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   await page.getByTestId('rollout-evaluate').click();
   await page.getByTestId('rollout-info').filter({ hasText: /^Validation trajectory 1 \(chosen by index\)/ }).waitFor({ timeout: 60_000 });
   const byIndex = (await latestEvaluation()).resolutions[0]!.fields!.find((f) => f.which === 'index')!;
-  near((await plotData(page, 'rollout-reference'))![0]!.z!.flat(), byIndex.reference[0]!, 'index 1 reference t=1');
+  near(stored((await plotData(page, 'rollout-reference'))![0]!.z!), byIndex.reference[0]!, 'index 1 reference t=1');
 
   // Fits a 1366×768 window without sideways scrolling; accessible.
   assert.ok(await page.evaluate(() => {

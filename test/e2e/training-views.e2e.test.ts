@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { assertAccessible } from '../helpers/axe';
 import { openPage as openSessionPage, gotoView } from '../helpers/page';
+import { formatSeconds } from '../../renderer/src/store/run-metrics';
 
 const suite = browserSuite();
 const skip = suite.skip;
@@ -35,7 +36,10 @@ test('quick start: on an empty workspace one click generates tiny Darcy ("fast")
   const card = page.getByTestId('quick-start');
   await card.waitFor({ timeout: 30_000 });
   await assertAccessible(page, 'Workspace view with the quick start card');
-  await card.getByTestId('quick-fast').check();
+  // The shortest option is the default (and listed first).
+  assert.equal(await card.getByTestId('quick-fast').isChecked(), true);
+  assert.equal(await card.getByTestId('quick-quick').isChecked(), false);
+  assert.deepEqual(await card.locator('input[type="radio"]').evaluateAll((els: any[]) => els.map((e) => e.value)), ['fast', 'quick']);
   await card.getByTestId('quick-start-go').click();
   await page.getByRole('heading', { name: 'Training', level: 1 }).waitFor({ timeout: 30_000 });
   assert.match((await page.getByTestId('run-picker').locator('option:checked').textContent()) ?? '', /^Quick start: Darcy tiny/);
@@ -153,13 +157,19 @@ test('training view: reopening loads the history with runs.metrics; pause, resum
   await state.filter({ hasText: /^running$/ }).waitFor({ timeout: 60_000 }).catch(why);
   const steps = () => page.evaluate(() => (globalThis as any).document.querySelector('[data-testid="loss-plot"] .js-plotly-plot')?.data?.[1]?.x?.length ?? 0);
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('[data-testid="loss-plot"] .js-plotly-plot')?.data?.[1]?.x?.length ?? 0) >= 3, undefined, { timeout: 60_000 });
+  // An ETA once an epoch is recorded; paused, it stands still and says so.
+  await page.getByTestId('stat-eta').filter({ hasText: /\d/ }).waitFor({ timeout: 60_000 });
   await page.getByTestId('run-pause').click();
   await state.filter({ hasText: /^paused$/ }).waitFor({ timeout: 60_000 }).catch(why);
+  const eta = page.getByTestId('stat-eta');
+  await eta.filter({ hasText: /\(paused\)$/ }).waitFor({ timeout: 10_000 });
+  const etaAtPause = await eta.textContent();
   // The last step's metrics message may trail the state change (messages are throttled to 20/s).
   await new Promise((r) => setTimeout(r, 500));
   const atPause = await steps();
   await new Promise((r) => setTimeout(r, 1500));
   assert.equal(await steps(), atPause, 'no steps while paused');
+  assert.equal(await eta.textContent(), etaAtPause, 'the ETA does not count while paused');
   await page.getByTestId('run-resume').click();
   await state.filter({ hasText: /^running$/ }).waitFor({ timeout: 30_000 }).catch(why);
   await page.waitForFunction((n) => ((globalThis as any).document.querySelector('[data-testid="loss-plot"] .js-plotly-plot')?.data?.[1]?.x?.length ?? 0) > n, atPause, { timeout: 60_000 });
@@ -204,6 +214,20 @@ test('runs view: table with config differences, a seed group as mean ± std with
   assert.deepEqual(overlay.map((d) => d.name), ['e2e tiny', 'e2e-g ±1 std', 'e2e-g (mean of 2)']);
   assert.deepEqual(overlay[2]!.x, [1, 2]);
   assert.equal(overlay[1]!.x.length, 4, 'band: upper and lower edges');
+  // Train time apart from queue time: the engine's trainSeconds, or the recorded epochs' durations.
+  const listed = ((await suite.host.service.call('runs.list', {})) as ({ id: string; trainSeconds?: number | null })[]).find((x) => x.id === runId)!;
+  const epochs = (await suite.host.service.call('runs.metrics', { id: runId, type: 'epoch' })) as { records: { epochSeconds: number }[] };
+  const train = typeof listed.trainSeconds === 'number' ? listed.trainSeconds : epochs.records.reduce((a, e) => a + e.epochSeconds, 0);
+  await row.getByTestId('run-train-time').filter({ hasText: formatSeconds(train) }).waitFor({ timeout: 30_000 });
+  assert.match((await row.getByTestId('run-queue-time').textContent()) ?? '', /^\d+ s$/);
+  // The overlay picks come back after a reload (workspace UI state).
+  await page.waitForTimeout(1500); // the UI state is saved debounced
+  await page.reload();
+  await page.getByTestId('engine-backend').waitFor({ timeout: 60_000 });
+  await page.getByRole('heading', { name: 'Runs', level: 1 }).waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('[data-testid="runs-overlay"] .js-plotly-plot')?.data?.length ?? 0) === 3, undefined, { timeout: 30_000 });
+  assert.equal(await table.getByTestId(`run-row-${runId}`).getByRole('checkbox').isChecked(), true);
+  assert.equal(await table.getByTestId('group-e2e-g').getByRole('checkbox').isChecked(), true);
   await assertAccessible(page, 'Runs view');
   await page.screenshot({ path: `${SHOTS}/runs.png` });
 
@@ -213,8 +237,8 @@ test('runs view: table with config differences, a seed group as mean ± std with
   await page.getByRole('button', { name: 'Export Runs as LaTeX' }).click();
   await page.getByTestId('table-export-status').filter({ hasText: /Saved exports\/runs-.*\.tex$/ }).waitFor({ timeout: 30_000 });
   const tex = readFileSync(join(exportsDir, readdirSync(exportsDir).find((n) => !known.has(n) && n.endsWith('.tex'))!), 'utf8');
-  assert.match(tex, /\\toprule\nRun & Group & Status & Epochs & Best val relL2 \(normalized\) & Best epoch & Configuration differences & Created & Wall time \(s\) \\\\\n\\midrule/);
-  assert.match(tex, /^e2e tiny &  & done & 2\/2 & .* & \d{4}-\d\d-\d\d \d\d:\d\d:\d\d & [\d.]+ \\\\$/m);
+  assert.match(tex, /\\toprule\nRun & Group & Status & Epochs & Best val relL2 \(normalized\) & Best epoch & Configuration differences & Created & Train time \(s\) & Queued \(s\) \\\\\n\\midrule/);
+  assert.match(tex, /^e2e tiny &  & done & 2\/2 & .* & \d{4}-\d\d-\d\d \d\d:\d\d:\d\d & [\d.]+ & [\d.]+ \\\\$/m);
   assert.match(tex, /^e2e-g \(2 seeds\) & e2e-g &  & -- & [\d.]+ \$\\pm\$ [\d.e-]+ & -- /m);
 
   // Delete with confirmation: nothing happens until confirmed.

@@ -134,6 +134,16 @@ test('model view: engine estimate matches a real model; toggles redraw the diagr
   assert.equal(await page.getByTestId('wasm-warning').count(), 0, 'the default configuration fits');
   assert.equal(await page.getByTestId('est-params').textContent(), expectedParams.toLocaleString('en-US'));
   assert.equal(await page.getByTestId('branch-reflection').getAttribute('data-state'), 'on');
+  // Channels come from the data: shown derived (no input to type into), and the estimate's note
+  // names no source file.
+  assert.equal(await page.getByTestId('field-inChannels').count(), 0);
+  assert.equal(await page.getByTestId('model-channels').textContent(), '2D, 1 in → 1 out');
+  assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /\.ts\b|main\//, 'no source path in the view');
+  await page.getByTestId('model-data').selectOption('navier-stokes');
+  await page.getByTestId('model-channels').filter({ hasText: '2D, 10 in → 1 out' }).waitFor();
+  await page.waitForFunction((n) => (globalThis as any).document.querySelector('[data-testid="est-params"]')?.textContent !== n, expectedParams.toLocaleString('en-US'));
+  await page.getByTestId('model-data').selectOption('darcy');
+  await page.getByTestId('est-params').filter({ hasText: expectedParams.toLocaleString('en-US') }).waitFor({ timeout: 30_000 });
 
   await page.getByTestId('toggle-reflection').uncheck();
   await page.getByTestId('branch-reflection').and(page.locator('[data-state="off"]')).waitFor();
@@ -257,6 +267,12 @@ test('datasets view: generate a tiny Darcy set with progress, preview samples as
   await page.getByTestId('gen-benchmark').selectOption('darcy');
   await page.getByTestId('gen-preset').selectOption('tiny');
   assert.equal(await page.getByTestId('gen-samples').inputValue(), '6', "the tiny preset's sample count");
+  // The parameter list shows what will be generated: the typed sample count, the preset's beside it.
+  await page.getByText('Preset parameters').click();
+  assert.equal(await page.getByTestId('gen-param-samples').textContent(), '6');
+  await page.getByTestId('gen-samples').fill('4');
+  assert.equal(await page.getByTestId('gen-param-samples').textContent(), '4 (preset 6)');
+  await page.getByTestId('gen-samples').fill('6');
   await page.getByTestId('gen-start').click();
   await page.getByTestId('gen-job-done').waitFor({ timeout: 90_000 });
   const list = page.getByTestId('datasets-list');

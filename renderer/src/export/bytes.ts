@@ -37,9 +37,14 @@ export function dataUrlToBytes(url: string): { mime: string; bytes: Uint8Array }
   return { mime, bytes: utf8Bytes(decodeURIComponent(m[3]!)) };
 }
 
+/** A title as a slug of at most 60 characters ([a-z0-9-]). */
+export function exportFileSlug(title: string): string {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'export';
+}
+
 /** A file name for an export: a slug of the title plus a UTC timestamp, never a path. */
 export function exportFileName(title: string, ext: string, now = new Date()): string {
-  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'export';
+  const slug = exportFileSlug(title);
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   return `${slug}-${stamp}.${ext.replace(/^\./, '')}`;
 }

@@ -13,13 +13,27 @@ export interface TableColumn {
 export type Cell = string | number | null | undefined | { mean: number; std: number };
 export type TableRow = Record<string, Cell>;
 
-function formatNumber(v: number, digits: number): string {
+/**
+ * The one number format of table exports (CSV and LaTeX). `digits` >= 17: the shortest exact round
+ * trip (CSV is data). Otherwise exactly `digits` significant digits, trailing zeros kept, so a
+ * column reads "0.9630" next to "0.9627", never "0.963"; `integers` (a column holding only whole
+ * numbers, e.g. parameter counts) prints them whole. Magnitudes below 1e-4 or from 1e6 go to
+ * exponent form; whole parts longer than `digits` are rounded to `digits` figures ("1260").
+ */
+export function formatNumber(v: number, digits: number, integers = false): string {
   if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Inf' : '-Inf';
   if (digits >= 17) return String(v); // shortest exact round trip
-  if (Number.isInteger(v) && Math.abs(v) < 1e15) return String(v);
+  if (integers && Number.isInteger(v) && Math.abs(v) < 1e15) return String(v);
   const a = Math.abs(v);
   if (a !== 0 && (a < 1e-4 || a >= 1e6)) return v.toExponential(digits - 1);
-  return String(Number(v.toPrecision(digits)));
+  if (a !== 0 && Math.floor(Math.log10(a)) >= digits - 1) return String(Number(v.toPrecision(digits)));
+  return v.toPrecision(digits);
+}
+
+/** Whether every number in a column is whole (printed without decimals). */
+function wholeColumn(rows: TableRow[], key: string): boolean {
+  const nums = rows.map((r) => r[key]).filter((c): c is number => typeof c === 'number' && Number.isFinite(c));
+  return nums.length > 0 && nums.every((v) => Number.isInteger(v)) && rows.every((r) => r[key] == null || typeof r[key] !== 'object');
 }
 
 function plainCell(c: Cell, digits: number): string {
@@ -74,17 +88,17 @@ export function latexEscape(s: string): string {
   return s.replace(/[\\&%$#_{}~^]/g, (ch) => LATEX_SPECIALS[ch]!);
 }
 
-function latexNumber(v: number, digits: number): string {
-  const s = formatNumber(v, digits);
+function latexNumber(v: number, digits: number, integers = false): string {
+  const s = formatNumber(v, digits, integers);
   const m = /^(-?[\d.]+)e([+-])(\d+)$/.exec(s);
   if (m) return `$${m[1]} \\times 10^{${m[2] === '-' ? '-' : ''}${Number(m[3])}}$`;
   return s === 'NaN' || s.endsWith('Inf') ? `\\text{${s}}` : s;
 }
 
-function latexCell(c: Cell, digits: number, bold: boolean): string {
+function latexCell(c: Cell, digits: number, bold: boolean, integers: boolean): string {
   if (c == null) return '--';
   let s: string;
-  if (typeof c === 'number') s = latexNumber(c, digits);
+  if (typeof c === 'number') s = latexNumber(c, digits, integers);
   else if (typeof c === 'object') s = `${latexNumber(c.mean, digits)} $\\pm$ ${latexNumber(c.std, digits)}`;
   else s = latexEscape(c);
   return bold ? `\\textbf{${s}}` : s;
@@ -107,8 +121,9 @@ export function toLatex(columns: TableColumn[], rows: TableRow[], opts: LatexOpt
   out.push(`\\begin{tabular}{${spec}}`, '\\toprule');
   out.push(columns.map((c) => latexEscape(c.label)).join(' & ') + ' \\\\');
   out.push('\\midrule');
+  const whole = new Set(columns.filter((c) => wholeColumn(rows, c.key)).map((c) => c.key));
   rows.forEach((r, i) => {
-    out.push(columns.map((c) => latexCell(r[c.key], c.digits ?? 4, opts.bold?.[c.key] === i)).join(' & ') + ' \\\\');
+    out.push(columns.map((c) => latexCell(r[c.key], c.digits ?? 4, opts.bold?.[c.key] === i, whole.has(c.key))).join(' & ') + ' \\\\');
   });
   out.push('\\bottomrule', '\\end{tabular}', '\\end{table}');
   return out.join('\n') + '\n';

@@ -4,25 +4,19 @@
 // smaller error; the reference row has its own (viridis). Row and column labels are annotations,
 // so they stay text in SVG and PDF exports. Pure: data and layout only.
 import { colorScale } from './colorscales';
-import type { Trace } from './traces';
+import { fieldZ, type Trace } from './traces';
 
 export interface AblationFigureInput {
-  /** [ny, nx] of every field (2D: heatmaps), or [n] (1D: lines, error rows on one shared y range). */
+  /** [nx, ny] of every field (2D: heatmaps drawn by plots/traces.ts fieldZ), or [n] (1D: lines, error rows on one shared y range). */
   grid: number[];
   /** Column headings, one per sample. */
   samples: string[];
-  /** Reference field per sample (row-major, ny × nx). */
+  /** Reference field per sample (stored [nx, ny], row-major). */
   reference: ArrayLike<number>[];
   /** One row per variant: its |error| field per sample, or null where it has none. */
   rows: { label: string; errors: (ArrayLike<number> | null)[] }[];
   /** Shown in the reference colour bar. */
   referenceTitle?: string;
-}
-
-function toRows(values: ArrayLike<number>, nx: number, ny: number): number[][] {
-  const z: number[][] = [];
-  for (let r = 0; r < ny; r++) z.push(Array.from({ length: nx }, (_, c) => values[r * nx + c]!));
-  return z;
 }
 
 function finiteRange(fields: ArrayLike<number>[], floorAtZero: boolean): [number, number] {
@@ -51,7 +45,7 @@ const LINE = { reference: '#009e73', error: '#e69f00' };
  */
 export function ablationFigure(input: AblationFigureInput): { data: Trace[]; layout: Record<string, unknown>; errorRange: [number, number]; widthFor: (height: number) => number } {
   const oneD = input.grid.length === 1;
-  const [ny, nx] = oneD ? [1, input.grid[0]!] : (input.grid as [number, number]);
+  const [nx, ny] = oneD ? [input.grid[0]!, 1] : (input.grid as [number, number]);
   const nCols = input.samples.length;
   const labels = ['Reference', ...input.rows.map((r) => `|error| ${r.label}`)];
   const nRows = labels.length;
@@ -116,7 +110,7 @@ export function ablationFigure(input: AblationFigureInput): { data: Trace[]; lay
       }
       data.push({
         type: 'heatmap',
-        z: toRows(values, nx, ny),
+        z: fieldZ(values, nx, ny),
         name: `${labels[r]} · ${input.samples[c]}`,
         coloraxis: r === 0 ? 'coloraxis' : 'coloraxis2',
         xaxis: `x${suffix}`,

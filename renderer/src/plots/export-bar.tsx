@@ -3,7 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { useApp } from '../store/app-store';
 import { exportFigure, MIME, type Figure, type ImageFormat, type ImageSize } from '../export/plot-export';
 import { usePersisted } from '../store/persisted-state';
-import { exportFileName } from '../export/bytes';
+import { exportFileName, exportFileSlug } from '../export/bytes';
 import { saveExport } from '../export/save';
 import { SaveCopyButton } from '../export/save-copy-button';
 
@@ -11,8 +11,14 @@ export function PlotExportBar({ title, figure, preferredSize }: { title: string;
   const api = useApp((s) => s.api);
   const host = useApp((s) => s.host);
   const refreshWorkspace = useApp((s) => s.refreshWorkspace);
-  // One export size for every plot, kept with the workbench state (a paper's figure width).
-  const [size, setSize] = usePersisted<ImageSize>('export.size', DEFAULT_SIZE, validSize);
+  // One export size for every plain plot, kept with the workbench state (a paper's figure width).
+  // A figure laid out for its own size (preferredSize: the paper figures) keeps its own choice under
+  // its title, starting at that size, so sizing it never resizes every other plot.
+  const [shared, setShared] = usePersisted<ImageSize>('export.size', DEFAULT_SIZE, validSize);
+  const [own, setOwn] = usePersisted<ImageSize | null>(`export.size.${exportFileSlug(title)}`, null, (v) => v === null || validSize(v));
+  const natural: ImageSize | null = preferredSize ? { width: clampPx(preferredSize.width), height: clampPx(preferredSize.height), scale: DEFAULT_SIZE.scale } : null;
+  const size = natural ? own ?? natural : shared;
+  const setSize = (f: (p: ImageSize) => ImageSize) => (natural ? setOwn((p) => f(p ?? natural)) : setShared(f));
   const { width, height, scale } = size;
   const [busy, setBusy] = useState<ImageFormat | null>(null);
   const [status, setStatus] = useState<{ ok: boolean; text: string; name?: string } | null>(null);

@@ -3,24 +3,17 @@
 // shared reference/prediction scale (viridis) and one for |error| (cividis). Plain data + layout,
 // so the same object is drawn in the view and handed to the export bar (PNG/SVG/PDF).
 import { colorScale, sharedRange } from './colorscales';
-import type { Trace } from './traces';
+import { fieldZ, type Trace } from './traces';
 import { absError } from './abs-error';
 
 export interface RolloutFrames {
-  /** One flat row-major frame (ny*nx) per rollout step. */
+  /** One stored frame ([nx, ny] row-major, plots/traces.ts fieldZ) per rollout step. */
   reference: ArrayLike<number>[];
   prediction: ArrayLike<number>[];
-  /** [ny, nx] */
+  /** [nx, ny] */
   grid: number[];
 }
 
-
-/** Row views of a flat row-major field, as Plotly's heatmap z. */
-export function zRows(values: ArrayLike<number>, nx: number, ny: number): Float64Array[] {
-  if (values.length !== nx * ny) throw new Error(`zRows: ${values.length} values for a ${ny}x${nx} grid`);
-  const flat = values instanceof Float64Array ? values : Float64Array.from(values);
-  return Array.from({ length: ny }, (_, r) => flat.subarray(r * nx, (r + 1) * nx));
-}
 
 export const ROW_NAMES = ['Reference', 'Prediction', '|Error|'] as const;
 
@@ -51,7 +44,7 @@ export interface RolloutFigureOptions {
 
 export function rolloutPaperFigure(f: RolloutFrames, steps: number[], o: RolloutFigureOptions = {}): { data: Trace[]; layout: Record<string, unknown> } {
   if (f.grid.length !== 2) throw new Error(`rolloutPaperFigure: a 2D grid expected, got [${f.grid.join(', ')}]`);
-  const [ny, nx] = f.grid as [number, number];
+  const [nx, ny] = f.grid as [number, number];
   const total = Math.min(f.reference.length, f.prediction.length);
   const bad = steps.find((k) => !Number.isInteger(k) || k < 1 || k > total);
   if (bad !== undefined) throw new Error(`rolloutPaperFigure: step ${bad} is outside 1..${total}`);
@@ -89,7 +82,7 @@ export function rolloutPaperFigure(f: RolloutFrames, steps: number[], o: Rollout
       const ax = i === 1 ? '' : String(i);
       data.push({
         type: 'heatmap',
-        z: zRows(values, nx, ny),
+        z: fieldZ(values, nx, ny),
         coloraxis: r === 2 ? 'coloraxis2' : 'coloraxis',
         xaxis: `x${ax}`,
         yaxis: `y${ax}`,

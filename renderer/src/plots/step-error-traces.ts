@@ -11,6 +11,8 @@ export interface StepErrorInput {
   trajectoryName?: string;
   /** 1-based step to mark, if any. */
   current?: number;
+  /** Trajectories behind mean and std; with one there is no spread to draw, and the legend says so. */
+  n?: number;
 }
 
 /**
@@ -39,9 +41,10 @@ export function stepBandTrace(mean: number[], std: number[]): Trace {
 
 export function stepErrorTraces(o: StepErrorInput): Trace[] {
   const x = o.mean.map((_, i) => i + 1);
+  const one = o.n === 1;
   const out: Trace[] = [
-    stepBandTrace(o.mean, o.std),
-    { type: 'scatter', mode: 'lines+markers', x, y: o.mean, name: 'mean (validation)', line: { color: '#0072b2', width: 2 }, marker: { size: 5 } },
+    ...(one ? [] : [stepBandTrace(o.mean, o.std)]),
+    { type: 'scatter', mode: 'lines+markers', x, y: o.mean, name: one ? 'validation (1 trajectory, no ±1 std)' : 'mean (validation)', line: { color: '#0072b2', width: 2 }, marker: { size: 5 } },
   ];
   if (o.trajectory) {
     const t = o.trajectory;

@@ -4,8 +4,33 @@ import { minMaxDownsample, indexAxis } from './downsample';
 
 export type Trace = Record<string, unknown>;
 
+/**
+ * The one orientation of every field on a regular grid (docs/data.md, "Axis convention"): a 2-D
+ * field is stored [x-index, y-index] (first axis x, as FNO's get_grid and ns_2d.py), so x runs
+ * across and y upwards (y = 0 at the bottom). Plotly draws z[row][col] at (col, row): the stored
+ * field is transposed here, z[j][i] = values[i * ny + j].
+ */
+export function fieldZ(values: ArrayLike<number>, nx: number, ny: number): Float64Array[] {
+  if (values.length !== nx * ny) throw new Error(`fieldZ: ${values.length} values for a ${nx}x${ny} grid`);
+  const z: Float64Array[] = [];
+  for (let j = 0; j < ny; j++) {
+    const row = new Float64Array(nx);
+    for (let i = 0; i < nx; i++) row[i] = values[i * ny + j]!;
+    z.push(row);
+  }
+  return z;
+}
+
+/** Axes of a field plot: labelled x and y, y upward (autorange true, never 'reversed'), equal aspect. */
+export function fieldAxes(constrain: 'range' | 'domain' = 'domain'): { xaxis: Record<string, unknown>; yaxis: Record<string, unknown> } {
+  return { xaxis: { title: 'x index', scaleanchor: 'y', constrain }, yaxis: { title: 'y index', autorange: true, constrain } };
+}
+
+/** The flat index of node (x index i, y index j) of a stored [nx, ny] field. */
+export const fieldNode = (i: number, j: number, ny: number) => i * ny + j;
+
 export interface HeatmapOptions {
-  /** Row-major values, ny rows of nx. */
+  /** The stored field, [nx, ny] row-major (first axis x); drawn by fieldZ's convention. */
   values: ArrayLike<number>;
   nx: number;
   ny: number;
@@ -20,11 +45,8 @@ export interface HeatmapOptions {
 }
 
 export function heatmapTrace(o: HeatmapOptions): Trace {
-  if (o.values.length !== o.nx * o.ny) throw new Error(`heatmapTrace: ${o.values.length} values for a ${o.ny}x${o.nx} grid`);
-  // Rows are views into one typed array (no per-value copies); Plotly reads typed-array rows.
-  const flat = o.values instanceof Float32Array || o.values instanceof Float64Array ? o.values : Float64Array.from(o.values);
-  const z: (Float32Array | Float64Array)[] = [];
-  for (let r = 0; r < o.ny; r++) z.push(flat.subarray(r * o.nx, (r + 1) * o.nx));
+  if (o.values.length !== o.nx * o.ny) throw new Error(`heatmapTrace: ${o.values.length} values for a ${o.nx}x${o.ny} grid`);
+  const z = fieldZ(o.values, o.nx, o.ny);
   const scale = o.scale ?? 'viridis';
   const [zmin, zmax] = o.range ?? (scale === 'RdBu' ? symmetricRange(o.values) : sharedRange(o.values));
   return {

@@ -94,14 +94,15 @@ const NOT_INHERITED = ['id', 'createdAt', 'resolvedData', 'name', 'group', 'seed
  * group: train.start with `seeds` runs seed, seed + 1, ... Everything else (data, width, depth,
  * scattering, epochs, optimizer, schedule) stays the base's, so only the component differs.
  */
-export function variantConfig(base: Record<string, unknown>, variant: Variant, o: { key: string; seed: number }): TrainConfigInput | null {
+export function variantConfig(base: Record<string, unknown>, variant: Variant, o: { key: string; seed: number; name?: string }): TrainConfigInput | null {
   const components = variantComponents(baseComponents(base), variant);
   if (!components) return null;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(base)) if (!NOT_INHERITED.includes(k)) out[k] = v;
   const group = variantGroup(o.key, variant.key);
   out.model = { ...((base.model ?? {}) as Record<string, unknown>), components };
-  out.name = group;
+  // Named after the base run ('darcy-a/full'), grouped by the key (the base's id or group).
+  out.name = o.name ? `${o.name}/${variant.key}`.slice(0, 200) : group;
   out.group = group;
   out.seed = o.seed;
   return out as TrainConfigInput;
@@ -112,4 +113,20 @@ export function baseSeed(config: Record<string, unknown>, groupSeeds: (number | 
   const seeds = groupSeeds.filter((s): s is number => typeof s === 'number');
   if (seeds.length > 0) return Math.min(...seeds);
   return typeof config.seed === 'number' ? config.seed : 42;
+}
+
+/** A run's name without the ' (seed N)' a seed group adds (the engine's baseName when it sends one). */
+export function runBaseName(run: { name: string; baseName?: string }): string {
+  return run.baseName ?? run.name.replace(/ \(seed \d+\)$/, '');
+}
+
+/**
+ * How a group is shown: an ablation keyed by a run id ('20261126-042037-7f0ac5/full') by that
+ * run's name ('darcy-a/full'); any other group by its own name. The key itself stays the id (names
+ * are not unique; the Ablation view finds its groups by it).
+ */
+export function groupLabel(group: string, runs: { id: string; name: string; baseName?: string }[]): string {
+  const parsed = parseAblationGroup(group);
+  const base = parsed ? runs.find((r) => r.id === parsed.key) : undefined;
+  return base && parsed ? `${runBaseName(base)}/${parsed.variant}` : group;
 }

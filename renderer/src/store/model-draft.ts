@@ -130,3 +130,32 @@ export function formatFlops(n: number): string {
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
+
+/**
+ * The data a model is sized for. Channels come from the data (a run takes them from its dataset),
+ * so the builder derives them from this choice instead of letting them be typed.
+ */
+export const DATA_SHAPES = [
+  { key: 'burgers', label: 'Burgers (1D): a → u', dims: 1, inChannels: 1, outChannels: 1 },
+  { key: 'darcy', label: 'Darcy (2D): coefficient → solution', dims: 2, inChannels: 1, outChannels: 1 },
+  { key: 'navier-stokes', label: 'Navier–Stokes (2D): 10 vorticity frames → the next', dims: 2, inChannels: 10, outChannels: 1 },
+  { key: 'airfoil', label: 'Airfoil (2D mesh): X, Y → Mach', dims: 2, inChannels: 2, outChannels: 1 },
+] as const;
+export type DataShapeKey = (typeof DATA_SHAPES)[number]['key'];
+
+/** The data choice a draft corresponds to (its dims and channels), else the first of its dims. */
+export function draftDataShape(d: Pick<ModelDraft, 'dims' | 'inChannels' | 'outChannels'>): (typeof DATA_SHAPES)[number] {
+  return DATA_SHAPES.find((s) => s.dims === d.dims && s.inChannels === d.inChannels && s.outChannels === d.outChannels) ?? DATA_SHAPES.find((s) => s.dims === d.dims)!;
+}
+
+/** The draft sized for `key`'s data: dims and channels from it, a grid of its dimension. */
+export function withDataShape(d: ModelDraft, key: DataShapeKey): ModelDraft {
+  const s = DATA_SHAPES.find((x) => x.key === key)!;
+  return { ...d, dims: s.dims, inChannels: s.inChannels, outChannels: s.outChannels, gridSide: s.dims === d.dims ? d.gridSide : s.dims === 1 ? 1024 : 64 };
+}
+
+/** The estimate's provenance for people: without the engine's source file path. */
+export function estimateNote(source: string): string {
+  const text = source.replace(/\S+\.(ts|js|mjs|tsx)\b/g, '').replace(/^\s*\(\s*/, '').replace(/\s*\)\s*$/, '').replace(/\s+/g, ' ').trim();
+  return text ? text[0]!.toUpperCase() + text.slice(1) : '';
+}

@@ -105,3 +105,34 @@ export function formatSeconds(s: number): string {
   if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
   return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
 }
+
+/** Engine fields newer engines add to RunSummary (absent from older ones). */
+export interface RunTimingFields {
+  trainSeconds?: number | null;
+  queueSeconds?: number | null;
+}
+
+/**
+ * Train and queue time of a run. The engine's own fields when it sends them; otherwise train time
+ * is the sum of the recorded epochs' durations and the rest of the wall time (queue, start-up and
+ * pauses) is reported as waiting, marked `estimated`.
+ */
+export function runTimes(run: RunTimingFields, wallSeconds: number | null, epochSeconds: number[] | undefined): { train: number | null; queue: number | null; estimated: boolean } {
+  if (typeof run.trainSeconds === 'number') return { train: run.trainSeconds, queue: typeof run.queueSeconds === 'number' ? run.queueSeconds : null, estimated: false };
+  if (!epochSeconds) return { train: null, queue: null, estimated: true };
+  const train = epochSeconds.reduce((a, b) => a + b, 0);
+  return { train, queue: wallSeconds == null ? null : Math.max(0, wallSeconds - train), estimated: true };
+}
+
+/**
+ * Seconds left for `remaining` epochs: the median duration of the last (up to) five epochs, so an
+ * epoch that held a pause (the engine's epochSeconds is wall time) does not stretch the estimate.
+ * Computed from the records only, no clock: it stands still while the run is paused.
+ */
+export function etaFromEpochs(epochSeconds: number[], remaining: number): number | null {
+  const recent = epochSeconds.filter((s) => Number.isFinite(s) && s >= 0).slice(-5).sort((a, b) => a - b);
+  if (recent.length === 0 || !(remaining >= 0)) return null;
+  const mid = recent.length >> 1;
+  const median = recent.length % 2 ? recent[mid]! : (recent[mid - 1]! + recent[mid]!) / 2;
+  return remaining * median;
+}

@@ -1,17 +1,18 @@
 import { useEffect, useId, useMemo, useState } from 'react';
-import { usePersisted } from '../store/persisted-state';
-import type { EvaluationResult, Result } from '../../../main/api/contract';
+import { oneOf, usePersisted } from '../store/persisted-state';
+import type { EvaluationResult, Result, RunSummary } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
 import { useTraining } from '../store/training-store';
 import { RunPicker } from '../components/run-picker';
 import { Plot } from '../plots/plot';
 import { PLOT_COLORS } from '../plots/theme';
+import { componentColor } from '../plots/component-colors';
 import type { Trace } from '../plots/traces';
 import { ablationFigure } from '../plots/ablation-figure';
 import { absError } from '../plots/abs-error';
 import { TableExportBar } from '../export/table-export-bar';
 import type { TableColumn, TableRow } from '../export/table';
-import { ablationKey, baseSeed, fullConfig, fullGroup, variantConfig, variantGroup, VARIANTS, type Variant, type VariantKey } from '../store/ablation-plan';
+import { ablationKey, baseSeed, groupLabel, runBaseName, fullConfig, fullGroup, variantConfig, variantGroup, VARIANTS, type Variant, type VariantKey } from '../store/ablation-plan';
 import { useAblation } from '../store/ablation-store';
 import { aggregateGroup, benchmarkOf, formatPercent, gridSamples, paperReference, percentDiff, type GroupAggregate } from '../store/ablation-results';
 
@@ -41,6 +42,8 @@ export function AblationView() {
   const refreshRuns = useTraining((s) => s.refreshRuns);
   const base = runs.find((r) => r.id === baseId) ?? null;
   const [seedsText, setSeedsText] = usePersisted<string>('ablation.seeds', '3', (v) => typeof v === 'string' && v.length <= 4);
+  // Linear by default: on a log axis errors a few percent apart drew as bars of one height.
+  const [barScale, setBarScale] = usePersisted<'linear' | 'log'>('ablation.barScale', 'linear', oneOf('linear', 'log'));
   const [config, setConfig] = useState<{ id: string; config: Record<string, unknown> } | null>(null);
   const [configError, setConfigError] = useState<string | null>(null);
   const [launching, setLaunching] = useState(false);
@@ -90,7 +93,7 @@ export function AblationView() {
     return VARIANTS.map((v) => {
       const group = v.key === 'full' ? full.group : variantGroup(key, v.key);
       const members = runs.filter((r) => r.group === group).sort((a, b) => (a.seed ?? 0) - (b.seed ?? 0));
-      return { variant: v, group, reuse: v.key === 'full' && full.reuse, config: variantConfig(cfg, v, { key, seed }), members };
+      return { variant: v, group, reuse: v.key === 'full' && full.reuse, config: variantConfig(cfg, v, { key, seed, name: runBaseName(base) }), members };
     });
   }, [base, key, config, groupSizes, seeds, seedsValid, runs]);
   const benchmark = config ? benchmarkOf(config.config) : null;
@@ -151,7 +154,9 @@ export function AblationView() {
     { key: 'diff', label: 'vs full (%)', align: 'r', digits: 3 },
     ...(paper ? [{ key: 'paper', label: `Paper (${paper.setting})`, align: 'r' as const, digits: 3 }] : []),
   ];
-  const paramsFor = (k: VariantKey) => params?.[k] ?? null;
+  // The runs' own parameter count when the engine records it (RunSummary.params), else the
+  // estimate made with the error-field evaluation.
+  const paramsFor = (k: VariantKey) => recordedParams(rows.find((r) => r.variant.key === k)?.members ?? []) ?? params?.[k] ?? null;
   const tableRows: TableRow[] = rows.map((r) => ({
     variant: r.variant.label,
     off: r.variant.off,
@@ -168,20 +173,21 @@ export function AblationView() {
   const bars = useMemo((): Trace[] => {
     const withData = rows.filter((r) => r.agg.valRelL2);
     if (withData.length === 0) return [];
-    const c = PLOT_COLORS[theme].lines;
+    const fg = PLOT_COLORS[theme].fg;
     const out: Trace[] = [{
       type: 'bar',
       name: 'mean over seeds (±1 std)',
       x: withData.map((r) => r.variant.label),
       y: withData.map((r) => r.agg.valRelL2!.mean),
       error_y: { type: 'data', array: withData.map((r) => r.agg.valRelL2!.std), visible: true, thickness: 1.5, width: 6 },
-      marker: { color: c[0] },
+      // The component a variant switches off gives its bar's colour (the full model's is neutral).
+      marker: { color: withData.map((r) => componentColor(r.variant.off)) },
       hovertemplate: '%{x}: %{y:.4g} ± %{error_y.array:.2g}<extra></extra>',
     }];
-    if (paper) out.push({ type: 'scatter', mode: 'markers', name: `paper (${paper.setting})`, x: withData.map((r) => r.variant.label), y: withData.map((r) => paper.values[r.variant.key]), marker: { symbol: 'diamond-open', size: 10, color: c[1] } });
+    if (paper) out.push({ type: 'scatter', mode: 'markers', name: `paper (${paper.setting})`, x: withData.map((r) => r.variant.label), y: withData.map((r) => paper.values[r.variant.key]), marker: { symbol: 'diamond-open', size: 10, color: fg } });
     return out;
   }, [rows, paper, theme]);
-  const barLayout = useMemo(() => ({ xaxis: { title: 'Variant' }, yaxis: { title: 'Best val relL2 (normalized)', type: 'log' }, legend: { orientation: 'h', y: 1.02, yanchor: 'bottom', x: 0 }, margin: { l: 70, r: 20, t: 40, b: 60 } }), []);
+  const barLayout = useMemo(() => ({ xaxis: { title: 'Variant' }, yaxis: { title: 'Best val relL2 (normalized)', type: barScale, ...(barScale === 'linear' ? { rangemode: 'tozero' } : {}) }, legend: { orientation: 'h', y: 1.02, yanchor: 'bottom', x: 0 }, margin: { l: 70, r: 20, t: 40, b: 60 } }), [barScale]);
 
   // ---- error fields for the same samples ----
   const firstDone = (r: (typeof rows)[number]) => r.members.find((m) => m.state === 'done') ?? null;
@@ -302,7 +308,7 @@ export function AblationView() {
             <ul className="ablation-progress" data-testid="ablation-progress">
               {plan.map((p) => (
                 <li key={p.variant.key} data-testid={`ablation-progress-${p.variant.key}`}>
-                  <strong>{p.variant.label}</strong> <code>{p.group}</code>{p.reuse ? ' (the base run\'s own seed group)' : ''}:{' '}
+                  <strong>{p.variant.label}</strong> <code title={p.group}>{groupLabel(p.group, runs)}</code>{p.reuse ? ' (the base run\'s own seed group)' : ''}:{' '}
                   {!p.config ? (
                     <span className="muted">not applicable (this component is already off in the base run)</span>
                   ) : p.members.length === 0 ? (
@@ -351,7 +357,12 @@ export function AblationView() {
           </div>
           <TableExportBar title="Ablation" columns={columns} rows={tableRows} latex={{ label: `tab:ablation-${key}`, bold: bestRow >= 0 ? { norm: bestRow } : undefined }} />
           {bars.length > 0 ? (
+            <>
+            <label className="inline">
+              <input type="checkbox" checked={barScale === 'log'} onChange={(e) => setBarScale(e.target.checked ? 'log' : 'linear')} data-testid="ablation-log-axis" /> Log axis
+            </label>
             <Plot title="Ablation: best validation relL2 per variant" data={bars} layout={barLayout} height={300} testId="ablation-bars" />
+            </>
           ) : (
             <p className="muted">The bar chart appears once a variant has a finished seed.</p>
           )}
@@ -379,4 +390,13 @@ export function AblationView() {
       )}
     </section>
   );
+}
+
+/** The parameter count the engine recorded for a variant's runs (one model, so any member's). */
+function recordedParams(members: RunSummary[]): number | null {
+  for (const m of members) {
+    const p = (m as RunSummary & { params?: number | null }).params;
+    if (typeof p === 'number' && Number.isFinite(p)) return p;
+  }
+  return null;
 }

@@ -3,8 +3,9 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { DatasetSample, Result } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
+import { effectiveParams } from '../store/generate-params';
 import { Plot } from '../plots/plot';
-import { heatmapTrace, lineTrace, type Trace } from '../plots/traces';
+import { fieldAxes, heatmapTrace, lineTrace, type Trace } from '../plots/traces';
 import { isMeshDataset, meshPreviewPlots } from '../plots/mesh-field';
 import { OpenFileCard } from '../components/open-file-card';
 import { DatasetExportCard, DatasetStatsCard } from '../components/dataset-tools';
@@ -39,6 +40,9 @@ function GenerateCard() {
   useEffect(() => {
     if (params && typeof params.samples === 'number') setSamples(String(params.samples));
   }, [benchmark, preset, presets]);
+
+  // What will be generated: the preset's parameters with the typed samples and seed in place.
+  const shown = useMemo(() => (params ? effectiveParams(params, { samples, seed }) : []), [params, samples, seed]);
 
   const start = async () => {
     if (!api) return;
@@ -91,9 +95,9 @@ function GenerateCard() {
       {params && (
         <details>
           <summary>Preset parameters</summary>
-          <dl className="stats small">
-            {Object.entries(params).filter(([k]) => k !== 'benchmark').map(([k, v]) => (
-              <div key={k} className="contents"><dt>{k}</dt><dd>{String(v)}</dd></div>
+          <dl className="stats small" data-testid="gen-params">
+            {shown.map(([k, v, preset]) => (
+              <div key={k} className="contents"><dt>{k}</dt><dd data-testid={`gen-param-${k}`}>{v}{preset !== undefined && <span className="muted"> (preset {preset})</span>}</dd></div>
             ))}
           </dl>
         </details>
@@ -164,13 +168,13 @@ function SamplePreview({ id }: { id: string }) {
       return [{ key: 'lines', title: `Sample ${sample.index} (${sample.split}): input and target`, data, layout: { xaxis: { title: 'Grid point' }, yaxis: { title: 'Value' } } }];
     }
     if (sample.grid.length === 2 && sample.x.length >= 2 && isMeshDataset(sample.benchmark, sample.x.map((c) => c.name))) return meshPreviewPlots(sample, y);
-    const [ny, nx] = [sample.grid[0]!, sample.grid[1]!];
-    // Rows of the grid run down the first axis; draw them top to bottom like the published figures.
+    const [nx, ny] = [sample.grid[0]!, sample.grid[1]!];
+    // The same orientation as every other field plot (plots/traces.ts fieldZ).
     const panel = (c: { name: string; values: number[] }, role: string, scale: 'viridis' | 'cividis') => ({
       key: `${role}-${c.name}`,
       title: `${role} ${c.name}, sample ${sample.index} (${sample.split})`,
       data: [heatmapTrace({ values: c.values, nx, ny, scale, colorbarTitle: c.name })],
-      layout: { xaxis: { title: 'x index' }, yaxis: { title: 'y index', autorange: 'reversed', scaleanchor: 'x' }, margin: { l: 50, r: 10, t: 36, b: 40 } },
+      layout: { ...fieldAxes('domain'), margin: { l: 50, r: 10, t: 36, b: 40 } },
     });
     return [panel(x, 'Input', 'viridis'), panel(y, 'Target', 'viridis')];
   }, [sample, xc, yc]);

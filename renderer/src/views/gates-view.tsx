@@ -5,15 +5,10 @@ import { EMPTY_CURVES } from '../store/run-metrics';
 import { Plot } from '../plots/plot';
 import { colorScale } from '../plots/colorscales';
 import { PLOT_COLORS } from '../plots/theme';
+import { componentColor } from '../plots/component-colors';
 import type { Trace } from '../plots/traces';
 import { RunPicker } from '../components/run-picker';
-
-const SCALARS: { key: string; label: string }[] = [
-  { key: 'beta', label: 'β (efficient scattering)' },
-  { key: 'eta', label: 'η (refraction)' },
-  { key: 'sigma', label: 'σ (scattering)' },
-  { key: 'tau', label: 'τ (full scattering)' },
-];
+import { SCALARS, absentScalarReason } from '../store/block-scalars';
 
 /** Which light mechanism each block relies on: gate α per block and component, and the block scalars. */
 export function GatesView() {
@@ -48,15 +43,15 @@ export function GatesView() {
     if (!last) return null;
     const comps = [...new Set(last.blocks.flatMap((b) => b.components))];
     const blocks = last.blocks.map((_, i) => `block ${i + 1}`);
-    const data: Trace[] = comps.map((c, ci) => ({
+    const data: Trace[] = comps.map((c) => ({
       type: 'bar', name: c, x: blocks,
       y: last.blocks.map((b) => { const k = b.components.indexOf(c); return k >= 0 ? b.alphaMean[k] : null; }),
       error_y: { type: 'data', array: last.blocks.map((b) => { const k = b.components.indexOf(c); return k >= 0 ? b.alphaStd[k] : 0; }), visible: true },
-      marker: { color: colors[ci % colors.length] },
+      marker: { color: componentColor(c) },
     }));
     const layout = { barmode: 'group', xaxis: { title: 'Block' }, yaxis: { title: 'α (mean ± std over samples)', range: [0, 1] }, title: `Epoch ${last.epoch}`, legend: { orientation: 'h', y: 1.0, yanchor: 'bottom', x: 1, xanchor: 'right' }, margin: { l: 60, r: 20, t: 50, b: 50 } };
     return { data, layout };
-  }, [last, colors]);
+  }, [last]);
 
   const scalarPlots = useMemo(() => {
     const out: { key: string; label: string; data: Trace[]; layout: Record<string, unknown> }[] = [];
@@ -72,6 +67,7 @@ export function GatesView() {
     }
     return out;
   }, [withBlocks, last, colors]);
+  const absent = useMemo(() => SCALARS.map((s) => ({ ...s, why: last ? absentScalarReason(s.key, last.blocks) : null })).filter((s) => s.why), [last]);
 
   return (
     <section aria-labelledby="gates-title">
@@ -89,6 +85,11 @@ export function GatesView() {
             <div className="plot-grid">
               {scalarPlots.map((p) => <Plot key={p.key} title={`Block scalar ${p.key} over epochs`} data={p.data} layout={p.layout} height={260} testId={`scalar-${p.key}`} />)}
             </div>
+          )}
+          {absent.length > 0 && (
+            <ul className="muted small" data-testid="gates-absent" aria-label="Block scalars this run does not have">
+              {absent.map((s) => <li key={s.key} data-testid={`gates-absent-${s.key}`}>{s.label}: {s.why}.</li>)}
+            </ul>
           )}
         </>
       )}

@@ -5,7 +5,12 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { useApp } from '../store/app-store';
 import {
   COMPONENT_NAMES,
+  DATA_SHAPES,
   LIMITS,
+  draftDataShape,
+  estimateNote,
+  withDataShape,
+  type DataShapeKey,
   enabledComponents,
   formatBytes,
   formatCount,
@@ -161,17 +166,16 @@ export function ModelView() {
           <fieldset>
             <legend>Problem</legend>
             <div className="field">
-              <label htmlFor="model-dims">Dimensions</label>
-              <select id="model-dims" value={draft.dims} onChange={(e) => {
-                const dims = Number(e.target.value) as 1 | 2;
-                setDraft({ ...draft, dims, gridSide: dims === 1 ? 1024 : 64 });
-              }}>
-                <option value={1}>1D (Burgers)</option>
-                <option value={2}>2D (Darcy, Navier–Stokes, airfoil)</option>
+              <label htmlFor="model-data">Data</label>
+              <select id="model-data" data-testid="model-data" value={draftDataShape(draft).key} onChange={(e) => setDraft(withDataShape(draft, e.target.value as DataShapeKey))}>
+                {DATA_SHAPES.map((s) => <option key={s.key} value={s.key}>{s.label}</option>)}
               </select>
             </div>
-            <NumberField label="Input channels" field="inChannels" draft={draft} set={setDraft} error={errors.inChannels} />
-            <NumberField label="Output channels" field="outChannels" draft={draft} set={setDraft} error={errors.outChannels} />
+            {/* Derived, not typed: a run takes its channels from its dataset. */}
+            <div className="field">
+              <span className="label" id="model-channels-label">Channels (from the data)</span>
+              <output aria-labelledby="model-channels-label" data-testid="model-channels">{draft.dims}D, {draft.inChannels} in → {draft.outChannels} out</output>
+            </div>
             <NumberField label={draft.dims === 1 ? 'Grid points' : 'Grid points per axis'} field="gridSide" draft={draft} set={setDraft} error={errors.gridSide} />
             <NumberField label="Batch size" field="batch" draft={draft} set={setDraft} error={errors.batch} />
           </fieldset>
@@ -206,7 +210,7 @@ export function ModelView() {
                   {draft.scattering === 'full' && draft.components.scattering ? ', switch to efficient scattering (full scattering grows as N²)' : ''}, or train on the GPU backend.
                 </p>
               )}
-              <p className="muted small">Numbers from {result.source}.</p>
+              <p className="muted small" data-testid="estimate-note">{estimateNote(result.source)}.</p>
               {summary && <TableExportBar title="LiNO model size and cost" columns={summary.columns} rows={summary.rows} latex={{ label: 'tab:lino-size' }} />}
             </>
           )}

@@ -6,7 +6,7 @@ import { useApp } from '../store/app-store';
 import { useTraining } from '../store/training-store';
 import { rolloutSpecOf, type RolloutSpec } from '../store/rollout-spec';
 import { Plot } from '../plots/plot';
-import { heatmapTrace } from '../plots/traces';
+import { fieldAxes, heatmapTrace } from '../plots/traces';
 import { sharedRange } from '../plots/colorscales';
 import { highlightColumn, rolloutPaperFigure, rolloutPaperSize } from '../plots/rollout-paper-figure';
 import { absError } from '../plots/abs-error';
@@ -130,10 +130,10 @@ export function RolloutView() {
   const grid = res?.grid ?? [];
   const frames = useMemo(() => {
     if (!sample || !ranges || grid.length !== 2) return null;
-    const [ny, nx] = grid as [number, number];
+    const [nx, ny] = grid as [number, number];
     const ref = sample.reference[shown - 1]!;
     const pred = sample.prediction[shown - 1]!;
-    const axes = { xaxis: { title: 'x index', scaleanchor: 'y', constrain: 'domain' }, yaxis: { title: 'y index', constrain: 'domain' }, margin: { l: 50, r: 10, t: 30, b: 45 } };
+    const axes = { ...fieldAxes('domain'), margin: { l: 50, r: 10, t: 30, b: 45 } };
     return {
       reference: { data: [heatmapTrace({ values: ref, nx, ny, range: ranges.field, colorbarTitle: 'u' })], layout: { ...axes, title: `Reference, t = ${shown}` } },
       prediction: { data: [heatmapTrace({ values: pred, nx, ny, range: ranges.field, colorbarTitle: 'u' })], layout: { ...axes, title: `Prediction, t = ${shown}` } },
@@ -144,14 +144,14 @@ export function RolloutView() {
   const curve = useMemo(() => {
     const steps = res?.metrics.steps;
     if (!steps || !sample?.stepRelL2) return null;
-    const data = stepErrorTraces({ mean: steps.mean, std: steps.std, trajectory: sample.stepRelL2, trajectoryName: `trajectory ${sample.index} (${sample.which})`, current: shown });
+    const data = stepErrorTraces({ mean: steps.mean, std: steps.std, trajectory: sample.stepRelL2, trajectoryName: `trajectory ${sample.index} (${sample.which})`, current: shown, n: res!.n });
     const layout = {
       xaxis: { title: 'rollout step', dtick: 1, range: [0.7, steps.mean.length + 0.3] },
       yaxis: { title: 'relL2 (decoded)', rangemode: 'tozero' },
       shapes: [currentStepShape(shown)],
       // Legend at the right: below the plot it wrapped onto the x-axis title in narrow layouts.
       margin: { l: 60, r: 20, t: 30, b: 50 },
-      title: `Step-wise relL2 over ${res!.n} validation trajectories`,
+      title: res!.n === 1 ? 'Step-wise relL2 of the 1 validation trajectory' : `Step-wise relL2 over ${res!.n} validation trajectories`,
     };
     return { data, layout };
   }, [res, sample, shown]);

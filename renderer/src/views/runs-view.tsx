@@ -2,7 +2,9 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Result, RunSummary } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
 import { useTraining } from '../store/training-store';
-import { configDifferences, formatSeconds, meanStdByEpoch } from '../store/run-metrics';
+import { configDifferences, formatSeconds, meanStdByEpoch, runTimes, type RunTimingFields } from '../store/run-metrics';
+import { groupLabel } from '../store/ablation-plan';
+import { usePersisted } from '../store/persisted-state';
 import { Plot } from '../plots/plot';
 import { PLOT_COLORS } from '../plots/theme';
 import type { Trace } from '../plots/traces';
@@ -17,6 +19,11 @@ function wallSeconds(r: RunSummary): number | null {
   if (!r.updatedAt) return null;
   const s = (Date.parse(r.updatedAt) - Date.parse(r.createdAt)) / 1000;
   return Number.isFinite(s) && s >= 0 ? s : null;
+}
+
+/** Restored overlay picks: a short list of 'run:'/'group:' keys. */
+function validPicks(v: unknown): boolean {
+  return Array.isArray(v) && v.length <= 200 && v.every((k) => typeof k === 'string' && k.length <= 220 && /^(run|group):/.test(k));
 }
 
 const fmtMs = (g: { mean: number; std: number } | null | undefined) => (g ? `${g.mean.toPrecision(4)} ± ${g.std.toPrecision(2)}` : '—');
@@ -39,7 +46,12 @@ export function RunsView() {
   const runErrors = useTraining((s) => s.runErrors);
   const [configs, setConfigs] = useState<Record<string, Record<string, unknown>>>({});
   const [groups, setGroups] = useState<Record<string, Group>>({});
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  // Overlay picks ('run:<id>', 'group:<name>') survive a reload with the workspace's UI state.
+  const [picked, setPicked] = usePersisted<string[]>('runs.overlay', [], validPicks);
+  const selected = useMemo(() => new Set(picked), [picked]);
+  const setSelected = (f: (s: Set<string>) => Set<string>) => setPicked((p) => [...f(new Set(p))]);
+  // Per run, its epochs' durations (train time where the engine sends no trainSeconds), by epoch count.
+  const [epochTimes, setEpochTimes] = useState<Record<string, { key: string; seconds: number[] }>>({});
   const [confirm, setConfirm] = useState<string | null>(null);
   const [deleteError, setDeleteError] = useState<{ id: string; text: string } | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -60,7 +72,10 @@ export function RunsView() {
         const got = await Promise.all(missing.map((r) => api.call('runs.get', { id: r.id }).then((g) => [r.id, g.config] as const)));
         const names = [...new Set(runs.map((r) => r.group).filter((g): g is string => !!g))];
         const gs = await Promise.all(names.map((g) => api.call('runs.group', { group: g })));
+        const untimed = runs.filter((r) => typeof (r as RunSummary & RunTimingFields).trainSeconds !== 'number' && epochTimes[r.id]?.key !== `${r.epochsDone}`);
+        const times = await Promise.all(untimed.map((r) => api.call('runs.metrics', { id: r.id, type: 'epoch' }).then((m) => [r.id, { key: `${r.epochsDone}`, seconds: m.records.flatMap((x) => (x.type === 'epoch' ? [x.epochSeconds] : [])) }] as const)));
         if (!live) return;
+        if (times.length > 0) setEpochTimes((t) => ({ ...t, ...Object.fromEntries(times) }));
         if (got.length > 0) setConfigs((c) => ({ ...c, ...Object.fromEntries(got) }));
         setGroups(Object.fromEntries(gs.map((g) => [g.group, g])));
         setLoadError(null);
@@ -148,12 +163,15 @@ export function RunsView() {
     { key: 'bestEpoch', label: 'Best epoch', align: 'r' },
     { key: 'diff', label: 'Configuration differences' },
     { key: 'created', label: 'Created' },
-    { key: 'wall', label: 'Wall time (s)', align: 'r', digits: 3 },
+    { key: 'train', label: 'Train time (s)', align: 'r', digits: 3 },
+    { key: 'queue', label: 'Queued (s)', align: 'r', digits: 3 },
   ];
+  const label = (g: string) => groupLabel(g, runs);
+  const times = (r: RunSummary) => runTimes(r as RunSummary & RunTimingFields, wallSeconds(r), epochTimes[r.id]?.seconds);
   const tableRows: TableRow[] = ordered.map((o) =>
     o.kind === 'group'
-      ? { name: `${o.name} (${o.members.length} seeds)`, group: o.name, state: '', epochs: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', created: '', wall: null }
-      : { name: o.run.name, group: o.run.group ?? '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', created: o.run.createdAt.replace('T', ' ').slice(0, 19), wall: wallSeconds(o.run) },
+      ? { name: `${label(o.name)} (${o.members.length} seeds)`, group: label(o.name), state: '', epochs: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', created: '', train: null, queue: null }
+      : { name: o.run.name, group: o.run.group ? label(o.run.group) : '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', created: o.run.createdAt.replace('T', ' ').slice(0, 19), train: times(o.run).train, queue: times(o.run).queue },
   );
 
   // Electron opens the folder in the file manager; a browser page cannot, so it shows the path to copy.
@@ -209,10 +227,11 @@ export function RunsView() {
                       <tr key={`g-${o.name}`} className="group-row" data-testid={`group-${o.name}`}>
                         <td><input type="checkbox" aria-label={`Overlay group ${o.name}`} checked={selected.has(`group:${o.name}`)} onChange={() => toggle(`group:${o.name}`)} /></td>
                         <th scope="row">{String(row.name)}</th>
-                        <td>{o.name}</td>
+                        <td title={o.name}>{String(row.group)}</td>
                         <td>{o.members.map((m) => m.state).join(', ')}</td>
                         <td />
                         <td className="num"><span data-testid="group-best">{fmtMs(g?.valRelL2)}</span><br /><span className="small muted">decoded {fmtMs(g?.valRelL2Decoded)}</span></td>
+                        <td />
                         <td />
                         <td />
                         <td />
@@ -228,14 +247,15 @@ export function RunsView() {
                     <tr key={r.id} className={o.inGroup ? 'in-group' : undefined} data-testid={`run-row-${r.id}`}>
                       <td><input type="checkbox" aria-label={`Overlay run ${r.name}`} checked={selected.has(`run:${r.id}`)} onChange={() => toggle(`run:${r.id}`)} /></td>
                       <th scope="row">{r.name}</th>
-                      <td>{r.group ?? ''}{r.seed != null && r.group ? ` (seed ${r.seed})` : ''}</td>
+                      <td title={r.group ?? undefined}>{String(row.group)}{r.seed != null && r.group ? ` (seed ${r.seed})` : ''}</td>
                       <td><span className={`state state-${r.state}`} title={r.reason}>{r.state}</span></td>
                       <td className="num">{String(row.epochs)}</td>
                       <td className="num">{fmt(r.bestValRelL2)}</td>
                       <td className="num">{r.bestEpoch ?? '—'}</td>
                       <td className="small">{String(row.diff) || '—'}</td>
                       <td className="small">{String(row.created)}</td>
-                      <td className="num small">{row.wall == null ? '—' : formatSeconds(row.wall as number)}</td>
+                      <td className="num small" data-testid="run-train-time">{row.train == null ? '—' : formatSeconds(row.train as number)}</td>
+                      <td className="num small" data-testid="run-queue-time" title={times(r).estimated ? 'wall time minus train time: queue, start-up and pauses' : undefined}>{row.queue == null ? '—' : formatSeconds(row.queue as number)}</td>
                       <td>
                         <div className="row wrap">
                           {canResume && <button onClick={() => control(r.id, 'resume')} aria-label={`Resume ${r.name}`}>Resume</button>}

@@ -3,7 +3,7 @@ import type { DataSpec, EpochMetrics, RunSummary } from '../../../main/api/contr
 import { useApp } from '../store/app-store';
 import { useTraining } from '../store/training-store';
 import { draftToTrainModel, enabledComponents, formatBytes } from '../store/model-draft';
-import { emaSmooth, EMPTY_CURVES, formatSeconds } from '../store/run-metrics';
+import { emaSmooth, EMPTY_CURVES, etaFromEpochs, formatSeconds } from '../store/run-metrics';
 import { Plot } from '../plots/plot';
 import { lineTrace, type Trace } from '../plots/traces';
 import { PLOT_COLORS } from '../plots/theme';
@@ -152,7 +152,8 @@ function RunControls({ run }: { run: RunSummary }) {
   );
 }
 
-function Stats({ run, last, lastLr }: { run: RunSummary; last: EpochMetrics | undefined; lastLr: number | undefined }) {
+function Stats({ run, last, lastLr, epochSeconds }: { run: RunSummary; last: EpochMetrics | undefined; lastLr: number | undefined; epochSeconds: number[] }) {
+  const eta = last && run.epochs != null ? etaFromEpochs(epochSeconds, Math.max(0, run.epochs - last.epoch)) : null;
   return (
     <dl className="stats" data-testid="run-stats">
       <dt>Epoch</dt>
@@ -164,7 +165,7 @@ function Stats({ run, last, lastLr }: { run: RunSummary; last: EpochMetrics | un
       <dt>Samples / s</dt>
       <dd data-testid="stat-throughput">{last ? last.samplesPerSec.toFixed(1) : '—'}</dd>
       <dt>ETA</dt>
-      <dd data-testid="stat-eta">{last && (run.state === 'running' || run.state === 'paused') ? formatSeconds(last.etaSeconds) : '—'}</dd>
+      <dd data-testid="stat-eta">{eta != null && (run.state === 'running' || run.state === 'paused') ? `${formatSeconds(eta)}${run.state === 'paused' ? ' (paused)' : ''}` : '—'}</dd>
       <dt>Backend</dt>
       <dd data-testid="stat-backend">{last?.backend ?? run.backend ?? '—'}</dd>
       <dt>Memory</dt>
@@ -250,6 +251,7 @@ export function TrainingView() {
   }, [refreshRuns]);
   const last = curves?.epochs[curves.epochs.length - 1];
   const lastLr = curves?.steps[curves.steps.length - 1]?.lr ?? last?.lr;
+  const epochSeconds = useMemo(() => (curves?.epochs ?? []).map((e) => e.epochSeconds), [curves]);
   return (
     <section aria-labelledby="training-title" className="training-view">
       <h1 id="training-title">Training</h1>
@@ -269,7 +271,7 @@ export function TrainingView() {
           {run && (
             <>
               <RunControls run={run} />
-              <Stats run={run} last={last} lastLr={lastLr} />
+              <Stats run={run} last={last} lastLr={lastLr} epochSeconds={epochSeconds} />
             </>
           )}
         </div>

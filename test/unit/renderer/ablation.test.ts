@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TrainConfig } from '../../../main/api/contract';
-import { ablationKey, baseSeed, fullConfig, fullGroup, parseAblationGroup, variantComponents, variantConfig, variantGroup, VARIANTS } from '../../../renderer/src/store/ablation-plan';
+import { ablationKey, baseSeed, fullConfig, fullGroup, parseAblationGroup, variantComponents, variantConfig, variantGroup, VARIANTS, groupLabel, runBaseName } from '../../../renderer/src/store/ablation-plan';
 import { aggregateGroup, benchmarkOf, formatPercent, gridSamples, meanStd, paperReference, percentDiff } from '../../../renderer/src/store/ablation-results';
 import { ablationFigure } from '../../../renderer/src/plots/ablation-figure';
 import { absError } from '../../../renderer/src/plots/abs-error';
@@ -50,6 +50,19 @@ test('variant configs: the base with exactly one component off, same everything 
   assert.equal(variantComponents(['reflection', 'scattering'], v('no-refraction')), null);
   assert.equal(variantComponents(['scattering'], v('no-scattering')), null);
   assert.deepEqual(variantComponents(['reflection', 'scattering'], v('no-reflection')), ['scattering']);
+});
+
+test('ablation groups are keyed by the base run id but named and shown after the run\'s name ("darcy-a/full")', () => {
+  const c = variantConfig(stored as Record<string, unknown>, v('full'), { key: '20261126-042037-7f0ac5', seed: 7, name: 'darcy-a' })!;
+  assert.equal(c.group, '20261126-042037-7f0ac5/full');
+  assert.equal(c.name, 'darcy-a/full');
+  const runs = [{ id: '20261126-042037-7f0ac5', name: 'darcy-a' }, { id: 'r2', name: 'darcy-a/full (seed 7)' }];
+  assert.equal(groupLabel('20261126-042037-7f0ac5/no-scattering', runs), 'darcy-a/no-scattering');
+  assert.equal(groupLabel('sweep-lq2', runs), 'sweep-lq2', 'a plain seed group keeps its name');
+  assert.equal(groupLabel('gone/full', runs), 'gone/full', 'base deleted: the key');
+  assert.equal(runBaseName({ name: 'darcy-a (seed 43)' }), 'darcy-a');
+  assert.equal(runBaseName({ name: 'darcy-a (seed 43)', baseName: 'darcy-a' }), 'darcy-a');
+  assert.equal(groupLabel('g1/full', [{ id: 'g1', name: 'x (seed 42)' }]), 'x/full');
 });
 
 test('a run of the ablation plans the same variants: its missing component is put back', () => {
@@ -121,7 +134,7 @@ test('error-field figure: reference row + one row per variant, one column per sa
   assert.deepEqual([layout.coloraxis.cmin, layout.coloraxis.cmax], [0, 5]);
   assert.deepEqual(f.data.map((d) => d.coloraxis), ['coloraxis', 'coloraxis', 'coloraxis2', 'coloraxis2', 'coloraxis2']);
   assert.deepEqual(f.data.map((d) => `${d.xaxis}/${d.yaxis}`), ['x/y', 'x2/y2', 'x3/y3', 'x4/y4', 'x5/y5']);
-  assert.deepEqual((f.data[0]!.z as number[][]), [[0, 1, 2], [3, 4, 5]]);
+  assert.deepEqual((f.data[0]!.z as Float64Array[]).map((r) => Array.from(r)), [[0, 3], [1, 4], [2, 5]], 'stored [x, y], drawn x across and y up');
   // Labels are annotations (text in SVG/PDF): 3 row labels, 2 column titles.
   assert.deepEqual(layout.annotations.map((a: { text: string }) => a.text), ['Reference', '|error| full', '|error| w/o scattering', 'best (#0)', 'worst (#1)']);
   // Panels do not overlap: rows go down, columns right.
@@ -131,7 +144,7 @@ test('error-field figure: reference row + one row per variant, one column per sa
   assert.ok(f.widthFor(600) > f.widthFor(300));
   const cell = (w: number, h: number) => ({ w: (w - 190 - 90) * (layout.xaxis.domain[1] - layout.xaxis.domain[0]), h: (h - 40) * (layout.yaxis.domain[1] - layout.yaxis.domain[0]) });
   const c = cell(f.widthFor(600), 600);
-  assert.ok(Math.abs(c.w / c.h - 3 / 2) < 0.02, `a 2x3 grid's panel is 3:2 (${c.w} x ${c.h})`);
+  assert.ok(Math.abs(c.w / c.h - 2 / 3) < 0.02, `a [2, 3] field's panel is 2 wide, 3 high (${c.w} x ${c.h})`);
 });
 
 test('1D error-field figure: lines, the error rows on one shared y range from 0, the reference row on its own', () => {

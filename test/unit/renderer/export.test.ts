@@ -1,7 +1,7 @@
 // Table export (CSV, booktabs LaTeX) and the byte helpers used to ship exports to the host.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { toCsv, toLatex, latexEscape, type TableColumn } from '../../../renderer/src/export/table';
+import { formatNumber, toCsv, toLatex, latexEscape, type TableColumn } from '../../../renderer/src/export/table';
 import { bytesToBase64, dataUrlToBytes, exportFileName, utf8Bytes } from '../../../renderer/src/export/bytes';
 
 const columns: TableColumn[] = [
@@ -27,7 +27,7 @@ test('LaTeX: booktabs rules, escaped specials, mean $\\pm$ std, bold best, expon
   const tex = toLatex(columns, [...rows, { name: 'tiny_x', err: 1.5e-5, params: 7 }], { caption: 'Ablation (Darcy)', label: 'tab:abl', bold: { err: 0 } });
   assert.match(tex, /\\begin\{tabular\}\{lrr\}/);
   assert.match(tex, /\\toprule\nRun & relL2 \(test\) & \\# params \\\\\n\\midrule/);
-  assert.match(tex, /lino\\_full, seed "1" & \\textbf\{0\.0123 \$\\pm\$ 0\.00041\} & 123456 \\\\/);
+  assert.match(tex, /lino\\_full, seed "1" & \\textbf\{0\.0123 \$\\pm\$ 0\.000410\} & 123456 \\\\/);
   assert.match(tex, /w\/o scattering \\& 50\\% & 0\.0234 & -- \\\\/);
   assert.match(tex, /tiny\\_x & \$1\.50 \\times 10\^\{-5\}\$ & 7 \\\\/);
   assert.match(tex, /\\bottomrule\n\\end\{tabular\}\n\\end\{table\}\n$/);
@@ -36,6 +36,21 @@ test('LaTeX: booktabs rules, escaped specials, mean $\\pm$ std, bold best, expon
   for (const line of tex.split('\n').filter((l) => l.endsWith('\\\\'))) assert.equal(line.split(' & ').length, 3, line);
   assert.equal(latexEscape('a_b^c~d\\e{f}#$'), 'a\\_b\\textasciicircum{}c\\textasciitilde{}d\\textbackslash{}e\\{f\\}\\#\\$');
   assert.throws(() => toLatex([], []), /at least one column/);
+});
+
+test('one number format for CSV and LaTeX: LaTeX columns keep the same significant digits ("0.9630", not "0.963"); CSV keeps full precision', () => {
+  const cols: TableColumn[] = [{ key: 'v', label: 'relL2', align: 'r' }, { key: 'n', label: 'Parameters', align: 'r' }, { key: 't', label: 'Wall (s)', align: 'r', digits: 3 }];
+  const data = [{ v: 0.963, n: 1200, t: 3 }, { v: 0.96271, n: 980, t: 25.04 }, { v: 1, n: null, t: 1257.3 }, { v: { mean: 0.5, std: 0.02 }, n: 4, t: 0.5 }];
+  const body = toLatex(cols, data).split('\n').filter((l) => l.endsWith('\\\\')).slice(1).map((l) => l.slice(0, -3).split(' & '));
+  assert.deepEqual(body.map((r) => r[0]), ['0.9630', '0.9627', '1.000', '0.5000 $\\pm$ 0.02000'], 'every relL2 with 4 significant digits');
+  assert.deepEqual(body.map((r) => r[1]), ['1200', '980', '--', '4'], 'a whole-number column stays whole');
+  assert.deepEqual(body.map((r) => r[2]), ['3.00', '25.0', '1260', '0.500'], 'digits: 3 for the whole column');
+  const digits = (s: string) => s.replace(/^-?0\.0*|\./g, '').length;
+  for (const s of body.slice(0, 2).map((r) => r[0]!)) assert.equal(digits(s), 4, s);
+  assert.equal(formatNumber(0.963, 4), '0.9630');
+  assert.equal(formatNumber(2e-5, 3), '2.00e-5');
+  assert.equal(formatNumber(0.1 + 0.2, 17), '0.30000000000000004', 'CSV: the exact value');
+  assert.equal(toCsv(cols, data).split('\r\n')[1], '0.963,,1200,3', 'mean ± std columns split in two');
 });
 
 test('base64 matches Node for every length remainder; data URLs decode (base64 and percent-encoded)', () => {

@@ -38,14 +38,15 @@ test('linked zoom: every panel is drawn with the shared ranges, keeping its own 
 });
 
 test('linked hover: heatmap and mesh points map to one node, marked at the same place in every panel', () => {
-  const grid = { kind: 'grid' as const, nx: 12 };
-  assert.equal(hoveredNode({ x: 3, y: 2, curveNumber: 0, pointNumber: [2, 3] }, grid), 27);
-  assert.equal(hoveredNode({ x: 3, y: 2, curveNumber: 0, pointNumber: 0 }, grid), 27, 'from the coordinates when no [row, col]');
+  // A stored [12, 12] field drawn x across, y up: Plotly's [row, col] = [y, x]; node (x 3, y 2) = 3 * 12 + 2.
+  const grid = { kind: 'grid' as const, ny: 12 };
+  assert.equal(hoveredNode({ x: 3, y: 2, curveNumber: 0, pointNumber: [2, 3] }, grid), 38);
+  assert.equal(hoveredNode({ x: 3, y: 2, curveNumber: 0, pointNumber: 0 }, grid), 38, 'from the coordinates when no [row, col]');
   assert.equal(hoveredNode(null, grid), null);
   const mesh = { kind: 'mesh' as const, x: [0, 1, 2], y: [5, 6, 7] };
   assert.equal(hoveredNode({ x: 1, y: 6, curveNumber: 2, pointNumber: 0, customdata: [1, 0.5] }, mesh), 1, 'the node the marker carries');
   assert.equal(hoveredNode({ x: 1, y: 6, curveNumber: 0, pointNumber: 0 }, mesh), null, 'not a node marker');
-  const [h, v] = nodeMarkShapes(27, grid, 1);
+  const [h, v] = nodeMarkShapes(38, grid, 1);
   assert.deepEqual([h!.x0, h!.x1, h!.y0, h!.y1], [2, 4, 2, 2]);
   assert.deepEqual([v!.x0, v!.x1, v!.y0, v!.y1], [3, 3, 1, 3]);
   const [mh] = nodeMarkShapes(2, mesh, 0.5);
@@ -70,7 +71,7 @@ test('resolution sweep: one row per evaluated grid (training first), exported as
   ]);
   assert.equal(toCsv(SWEEP_COLUMNS, rows), 'Grid,Role,relL2 (normalized),relL2 (decoded),Samples\r\n12×12,training,0.1,0.2,2\r\n6×6,transfer,0.2,0.4,2\r\n');
   const tex = toLatex(SWEEP_COLUMNS, rows, { caption: 'Resolution sweep' });
-  assert.match(tex, /\\toprule\nGrid & Role & relL2 \(normalized\) & relL2 \(decoded\) & Samples \\\\\n\\midrule\n12×12 & training & 0\.1 & 0\.2 & 2 \\\\/);
+  assert.match(tex, /\\toprule\nGrid & Role & relL2 \(normalized\) & relL2 \(decoded\) & Samples \\\\\n\\midrule\n12×12 & training & 0\.1000 & 0\.2000 & 2 \\\\/);
 });
 
 test('resolution choice: suggested coarser/finer grids, typed lists validated, the training grid left out', () => {
@@ -172,8 +173,11 @@ test('sample panels: heatmaps with reference and prediction on one range; mesh s
   const e = p.panels.error.data[0] as Record<string, any>;
   assert.deepEqual([r.zmin, r.zmax], [0, 9]);
   assert.deepEqual([q.zmin, q.zmax], [0, 9]);
-  assert.deepEqual(Array.from(e.z[1]), [0, 0, 4]);
-  assert.deepEqual(p.placement, { kind: 'grid', nx: 3 });
+  // grid [2, 3]: x has 2 nodes, y 3; drawn row j holds y index j across x.
+  assert.deepEqual(Array.from(e.z[2]), [0, 4]);
+  assert.equal(e.z.length, 3);
+  assert.deepEqual(p.placement, { kind: 'grid', ny: 3 });
+  assert.equal((p.panels.reference.layout as Record<string, any>).yaxis.autorange, true, 'y upward');
   assert.deepEqual((p.panels.input.layout as Record<string, any>).margin, (p.panels.error.layout as Record<string, any>).margin, 'one plot area for every panel');
 
   const mesh = cGrid();

@@ -1,7 +1,7 @@
 // The model builder's store logic: validation, the at-least-one-component rule, the config it sends.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_DRAFT, draftGrid, draftToConfig, draftToTrainModel, formatBytes, formatFlops, toggleComponent, validateDraft } from '../../../renderer/src/store/model-draft';
+import { DATA_SHAPES, DEFAULT_DRAFT, draftDataShape, estimateNote, withDataShape, draftGrid, draftToConfig, draftToTrainModel, formatBytes, formatFlops, toggleComponent, validateDraft } from '../../../renderer/src/store/model-draft';
 import { parseParams, TrainConfig } from '../../../main/api/contract';
 import { useApp } from '../../../renderer/src/store/app-store';
 
@@ -65,4 +65,18 @@ test("the draft's model block is a valid TrainConfig model for the Training view
   const d = toggleComponent({ ...DEFAULT_DRAFT, width: 48, scattering: 'full' }, 'refraction');
   const cfg = TrainConfig.parse({ model: draftToTrainModel(d), data: { kind: 'synthetic', grid: [16, 16], train: 4, val: 2 } });
   assert.deepEqual(cfg.model, { kind: 'lino', width: 48, depth: DEFAULT_DRAFT.depth, scattering: 'full', components: ['reflection', 'scattering'] });
+});
+
+test('channels are derived from the data choice, not typed; the estimate note carries no source path', () => {
+  assert.equal(draftDataShape(DEFAULT_DRAFT).key, 'darcy');
+  const ns = withDataShape(DEFAULT_DRAFT, 'navier-stokes');
+  assert.deepEqual([ns.dims, ns.inChannels, ns.outChannels, ns.gridSide], [2, 10, 1, DEFAULT_DRAFT.gridSide]);
+  assert.equal(draftDataShape(ns).key, 'navier-stokes');
+  const b = withDataShape(DEFAULT_DRAFT, 'burgers');
+  assert.deepEqual([b.dims, b.inChannels, b.outChannels, b.gridSide], [1, 1, 1, 1024]);
+  assert.equal(draftDataShape({ dims: 2, inChannels: 7, outChannels: 3 }).key, 'darcy', 'an old saved draft falls back to its dimension');
+  assert.equal(new Set(DATA_SHAPES.map((s) => `${s.dims}:${s.inChannels}:${s.outChannels}`)).size, DATA_SHAPES.length, 'every choice is told apart by its shape');
+  const note = estimateNote('main/model/lino/estimate.ts (exact parameter count; FLOPs and memory fitted to tfjs 4.22)');
+  assert.equal(note, 'Exact parameter count; FLOPs and memory fitted to tfjs 4.22');
+  assert.doesNotMatch(note, /\.ts|main\//);
 });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { minMaxDownsample, indexAxis } from '../../../renderer/src/plots/downsample';
 import { COLOR_SCALES, colorScale, sharedRange, symmetricRange } from '../../../renderer/src/plots/colorscales';
 import { themedLayout, PLOT_COLORS } from '../../../renderer/src/plots/theme';
-import { heatmapTrace, lineTrace } from '../../../renderer/src/plots/traces';
+import { fieldAxes, fieldNode, fieldZ, heatmapTrace, lineTrace } from '../../../renderer/src/plots/traces';
 
 function noisyCurve(n: number, seed = 1): { x: number[]; y: number[] } {
   let s = seed;
@@ -85,9 +85,14 @@ test('themed layouts: colours follow the theme, the caller keeps its titles and 
   assert.notEqual(themedLayout('light').paper_bgcolor, l.paper_bgcolor);
 });
 
-test('traces: heatmap rows from a row-major field with the named scale; lines downsampled', () => {
+test('traces: a stored [x, y] field drawn with x across and y upward (z[j][i] = field[i][j]), labelled axes, the named scale; lines downsampled', () => {
+  // Field [nx = 3, ny = 2]: f[i][j] = 2 i + j + 1.
   const h = heatmapTrace({ values: [1, 2, 3, 4, 5, 6], nx: 3, ny: 2, scale: 'cividis' });
-  assert.deepEqual((h.z as ArrayLike<number>[]).map((r) => Array.from(r)), [[1, 2, 3], [4, 5, 6]]);
+  assert.deepEqual((h.z as ArrayLike<number>[]).map((r) => Array.from(r)), [[1, 3, 5], [2, 4, 6]]);
+  assert.deepEqual(fieldZ([1, 2, 3, 4, 5, 6], 3, 2).map((r) => Array.from(r)), [[1, 3, 5], [2, 4, 6]]);
+  assert.equal(fieldNode(2, 1, 2), 5, 'node (x 2, y 1) is the last stored value');
+  assert.deepEqual(fieldAxes().yaxis, { title: 'y index', autorange: true, constrain: 'domain' }, 'y upward, never reversed');
+  assert.equal(fieldAxes().xaxis.title, 'x index');
   assert.equal(h.colorscale, COLOR_SCALES.cividis);
   assert.deepEqual([h.zmin, h.zmax], [1, 6]);
   const e = heatmapTrace({ values: [-1, 0.5], nx: 2, ny: 1, scale: 'RdBu' });

@@ -54,6 +54,9 @@ test('the ±1 std band is one closed polygon of 2T points, floored at zero, arou
   assert.deepEqual(all.map((t) => t.name), ['±1 std (validation)', 'mean (validation)', 'trajectory 0 (best)', 'shown step (2)']);
   assert.deepEqual(all[2]!.x, [1, 2, 3]);
   assert.deepEqual([all[3]!.x, all[3]!.y], [[2], [0.3]]);
+  // One validation trajectory: no (empty) band; the legend says "1 trajectory".
+  const one = stepErrorTraces({ mean, std: [0, 0, 0], n: 1 });
+  assert.deepEqual(one.map((t) => t.name), ['validation (1 trajectory, no ±1 std)']);
 });
 
 test('paper figure: rows reference / prediction / |error| by chosen steps, two colour axes, "t = k" titles', () => {
@@ -62,7 +65,7 @@ test('paper figure: rows reference / prediction / |error| by chosen steps, two c
   const frame = (t: number, shift = 0) => Array.from({ length: nx * ny }, (_, i) => t + i / 10 + shift);
   const reference = [1, 2, 3, 4].map((t) => frame(t));
   const prediction = [1, 2, 3, 4].map((t) => frame(t, 0.5 * t));
-  const f = rolloutPaperFigure({ reference, prediction, grid: [ny, nx] }, [1, 4]);
+  const f = rolloutPaperFigure({ reference, prediction, grid: [nx, ny] }, [1, 4]);
   assert.equal(f.data.length, 6);
   assert.deepEqual(f.data.map((d) => d.coloraxis), ['coloraxis', 'coloraxis', 'coloraxis', 'coloraxis', 'coloraxis2', 'coloraxis2']);
   assert.deepEqual(f.data.map((d) => d.xaxis), ['x', 'x2', 'x3', 'x4', 'x5', 'x6']);
@@ -78,7 +81,7 @@ test('paper figure: rows reference / prediction / |error| by chosen steps, two c
   assert.equal(layout.xaxis3.visible, false);
   assert.ok(layout.xaxis.domain[1] < layout.xaxis2.domain[0], 'columns do not overlap');
   assert.ok(layout.yaxis.domain[0] > layout.yaxis3.domain[1], 'reference row above prediction row');
-  assert.throws(() => rolloutPaperFigure({ reference, prediction, grid: [ny, nx] }, [5]), /step 5 is outside 1\.\.4/);
+  assert.throws(() => rolloutPaperFigure({ reference, prediction, grid: [nx, ny] }, [5]), /step 5 is outside 1\.\.4/);
   // Laid out in pixels: at its natural size the tiles are square.
   const { width, height } = rolloutPaperSize(2);
   const px = (d: number[], n: number) => (d[1]! - d[0]!) * n;

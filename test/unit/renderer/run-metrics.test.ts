@@ -2,7 +2,7 @@
 // statistics and config differences.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { configDifferences, emaSmooth, mergeByKey, meanStdByEpoch, formatSeconds } from '../../../renderer/src/store/run-metrics';
+import { configDifferences, emaSmooth, mergeByKey, meanStdByEpoch, formatSeconds, etaFromEpochs, runTimes } from '../../../renderer/src/store/run-metrics';
 
 const k = (r: { k: number }) => r.k;
 const recs = (...ks: number[]) => ks.map((x) => ({ k: x, v: `v${x}` }));
@@ -48,4 +48,19 @@ test('configDifferences: only choices that differ, ignoring identity fields', ()
   ]);
   assert.deepEqual(d, [{ 'model.width': '8' }, { 'model.width': '16' }]);
   assert.equal(formatSeconds(125), '2 min 5 s');
+});
+
+test('runTimes: the engine\'s train and queue seconds when sent; else the epochs\' durations and the rest of the wall time', () => {
+  assert.deepEqual(runTimes({ trainSeconds: 3.1, queueSeconds: 22 }, 25.1, [1, 1]), { train: 3.1, queue: 22, estimated: false });
+  assert.deepEqual(runTimes({}, 25, [1.5, 1.5]), { train: 3, queue: 22, estimated: true });
+  assert.deepEqual(runTimes({}, 2, [1.5, 1.5]), { train: 3, queue: 0, estimated: true }, 'never negative');
+  assert.deepEqual(runTimes({}, 25, undefined), { train: null, queue: null, estimated: true });
+});
+
+test('etaFromEpochs: remaining epochs times the median recent epoch, so an epoch that held a pause does not stretch it', () => {
+  assert.equal(etaFromEpochs([2, 2, 2], 10), 20);
+  assert.equal(etaFromEpochs([2, 2, 62, 2], 10), 20, 'a 60 s pause inside an epoch');
+  assert.equal(etaFromEpochs([1, 3], 2), 4);
+  assert.equal(etaFromEpochs([], 5), null);
+  assert.equal(etaFromEpochs([9, 9, 9, 9, 9, 1, 1, 1, 1, 1], 1), 1, 'the last five epochs');
 });

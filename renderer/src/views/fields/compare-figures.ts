@@ -1,7 +1,7 @@
 // Compare mode: the same sample from several runs in one grid (a reference row, then one row
 // per run with its prediction and |error|), all predictions and the reference on ONE colour
 // range and all errors on another, so colours mean the same value in every cell.
-import { heatmapTrace } from '../../plots/traces';
+import { fieldAxes, heatmapTrace } from '../../plots/traces';
 import { sharedRange } from '../../plots/colorscales';
 import { meshFieldTraces, meshLayout } from '../../plots/mesh-field';
 import { absError } from '../../plots/abs-error';
@@ -26,9 +26,9 @@ export function compareGrid(rows: CompareRow[], grid: number[], mesh: boolean): 
   const errors = rows.map((r) => absError(r.sample.reference[0]!, r.sample.prediction[0]!));
   const fieldRange = sharedRange(ref, ...rows.map((r) => r.sample.prediction[0]!));
   const errorRange = sharedRange(...errors);
-  const [ny, nx] = grid as [number, number];
+  const [nx, ny] = grid as [number, number];
   const m = mesh ? sampleMesh(rows[0]!.sample, grid) : null;
-  const axes = { xaxis: { title: 'x index', scaleanchor: 'y', constrain: 'domain' }, yaxis: { title: 'y index', constrain: 'domain' }, margin: { l: 45, r: 10, t: 30, b: 40 } };
+  const axes = { ...fieldAxes('domain'), margin: { l: 45, r: 10, t: 30, b: 40 } };
   const figure = (values: ArrayLike<number>, range: [number, number], kind: 'u' | 'err', title: string, id: string): Figure =>
     m
       ? { data: meshFieldTraces({ mesh: m, values, range, scale: kind === 'u' ? 'viridis' : 'cividis', colorbarTitle: kind === 'u' ? 'u' : '|error|', id }), layout: meshLayout(m, title) }

@@ -2,7 +2,7 @@
 // heatmaps on regular grids, filled contours on the mesh for mesh datasets (airfoil), and lines
 // for 1D. Pure: the panels component adds the shared view and the hover mark.
 import type { EvaluationResult } from '../../../../main/api/contract';
-import { heatmapTrace, lineTrace, type Trace } from '../../plots/traces';
+import { fieldAxes, heatmapTrace, lineTrace, type Trace } from '../../plots/traces';
 import { sharedRange } from '../../plots/colorscales';
 import { absError } from '../../plots/abs-error';
 import { meshFieldTraces, meshFocus, meshLayout, meshLinesTraces, type Mesh } from '../../plots/mesh-field';
@@ -49,7 +49,7 @@ export interface Panels1D {
 export const PANEL_MARGIN = { l: 50, r: 95, t: 30, b: 45, autoexpand: false };
 // Equal aspect by widening ranges (constrain 'range'): the drawn ranges then depend only on the
 // shared view and the plot area, never on a panel's earlier state.
-const GRID_AXES = { xaxis: { title: 'x index', scaleanchor: 'y', constrain: 'range' }, yaxis: { title: 'y index', constrain: 'range' }, margin: PANEL_MARGIN };
+const GRID_AXES = { ...fieldAxes('range'), margin: PANEL_MARGIN };
 
 /** Panels for one sample on `grid`; `mesh` true draws on the mesh the input channels describe. */
 export function samplePanels(sample: FieldSample, grid: number[], mesh: boolean): Panels1D | Panels2D {
@@ -88,7 +88,7 @@ export function samplePanels(sample: FieldSample, grid: number[], mesh: boolean)
       markSpan: span,
     };
   }
-  const [ny, nx] = grid as [number, number];
+  const [nx, ny] = grid as [number, number];
   return {
     oneD: false,
     panels: {
@@ -97,7 +97,7 @@ export function samplePanels(sample: FieldSample, grid: number[], mesh: boolean)
       prediction: { data: [heatmapTrace({ values: pred, nx, ny, range, colorbarTitle: 'u' })], layout: { ...GRID_AXES, title: 'Prediction' } },
       error: { data: [heatmapTrace({ values: err, nx, ny, scale: 'cividis', colorbarTitle: '|error|' })], layout: { ...GRID_AXES, title: '|Prediction − reference|' } },
     },
-    placement: { kind: 'grid', nx },
+    placement: { kind: 'grid', ny },
     values: { input: inp, reference: ref, prediction: pred, error: err },
     markSpan: Math.max(1, Math.min(nx, ny) / 20),
   };

@@ -2,7 +2,7 @@
 // all) and linked hover (the hovered node is marked in every panel and its values read out).
 import { useEffect, useMemo, useState } from 'react';
 import { Plot, type HoverPoint } from '../../plots/plot';
-import { hoveredNode, nodeMarkShapes, sameView, viewFromRelayout, withView, type SharedView } from './linked-view';
+import { gridXY, hoveredNode, nodeMarkShapes, sameView, viewFromRelayout, withView, type SharedView } from './linked-view';
 import { PANEL_TITLES, type Panels1D, type Panels2D, type PanelName } from './field-figures';
 
 const PANELS: PanelName[] = ['input', 'reference', 'prediction', 'error'];
@@ -39,7 +39,7 @@ export function FieldPanels({ figures, resetKey }: { figures: Panels2D; resetKey
     return a && node !== null && node < a.length ? a[node]!.toPrecision(4) : '–';
   };
   const where =
-    node === null ? null : figures.placement.kind === 'grid' ? `node (x ${node % figures.placement.nx}, y ${Math.floor(node / figures.placement.nx)})` : `mesh node ${node} (x ${figures.placement.x[node]!.toFixed(3)}, y ${figures.placement.y[node]!.toFixed(3)})`;
+    node === null ? null : figures.placement.kind === 'grid' ? `node (x ${gridXY(node, figures.placement.ny)[0]}, y ${gridXY(node, figures.placement.ny)[1]})` : `mesh node ${node} (x ${figures.placement.x[node]!.toFixed(3)}, y ${figures.placement.y[node]!.toFixed(3)})`;
 
   return (
     <>

@@ -47,25 +47,33 @@ export function withView(layout: Layout, view: SharedView): Layout {
   return out;
 }
 
-/** Where a node is drawn: heatmaps at (column, row) index coordinates, meshes at the node's coordinates. */
-export type NodePlacement = { kind: 'grid'; nx: number } | { kind: 'mesh'; x: ArrayLike<number>; y: ArrayLike<number> };
+/**
+ * Where a node is drawn: grid fields at (x index, y index) of a stored [nx, ny] field (plots/traces.ts
+ * fieldZ: Plotly's [row, col] is [y, x]), meshes at the node's coordinates.
+ */
+export type NodePlacement = { kind: 'grid'; ny: number } | { kind: 'mesh'; x: ArrayLike<number>; y: ArrayLike<number> };
 
-/** The flat (row-major) node index under a hovered point, or null. */
+/** The flat (row-major, stored) node index under a hovered point, or null. */
 export function hoveredNode(p: { curveNumber: number; pointNumber: number | number[]; x: number; y: number; customdata?: unknown } | null, placement: NodePlacement): number | null {
   if (!p) return null;
   if (placement.kind === 'grid') {
-    if (Array.isArray(p.pointNumber)) return p.pointNumber[0]! * placement.nx + p.pointNumber[1]!;
-    return Number.isFinite(p.x) && Number.isFinite(p.y) ? Math.round(p.y) * placement.nx + Math.round(p.x) : null;
+    if (Array.isArray(p.pointNumber)) return p.pointNumber[1]! * placement.ny + p.pointNumber[0]!;
+    return Number.isFinite(p.x) && Number.isFinite(p.y) ? Math.round(p.x) * placement.ny + Math.round(p.y) : null;
   }
   // Mesh panels hover on the node markers, which carry [node index, value] (plots/mesh-field.ts).
   if (Array.isArray(p.customdata) && typeof p.customdata[0] === 'number') return p.customdata[0];
   return null;
 }
 
+/** (x index, y index) of stored node k of an [nx, ny] field. */
+export function gridXY(k: number, ny: number): [number, number] {
+  return [Math.floor(k / ny), k % ny];
+}
+
 /** A cross marking node k in a panel (layout shapes, redrawn without recomputing the traces). */
 export function nodeMarkShapes(k: number | null, placement: NodePlacement, span: number): Layout[] {
   if (k === null) return [];
-  const [cx, cy] = placement.kind === 'grid' ? [k % placement.nx, Math.floor(k / placement.nx)] : [placement.x[k]!, placement.y[k]!];
+  const [cx, cy] = placement.kind === 'grid' ? gridXY(k, placement.ny) : [placement.x[k]!, placement.y[k]!];
   const line = { color: '#ff1f5b', width: 2 };
   return [
     { type: 'line', xref: 'x', yref: 'y', x0: cx - span, x1: cx + span, y0: cy, y1: cy, line },
