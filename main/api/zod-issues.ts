@@ -61,21 +61,29 @@ function unionBranch(i: Extract<Issue, { code: 'invalid_union' }>): Issue[] | nu
   return deepest[0]!;
 }
 
-function one(i: Issue, root: unknown, prefix: Path): string {
+/** zod's own wording; any other message was written for the schema and says more. */
+const ZOD_WORDING = /^(Invalid|Too (small|big)|Unrecognized)/;
+
+/** The issue's field (through a union, the branch's) and what is wrong with it, without the field. */
+export function describeIssue(i: Issue, root: unknown = NO_ROOT, prefix: Path = []): { field: string; text: string } {
   const path = [...prefix, ...i.path];
-  const field = `field '${path.map(String).join('.') || '(root)'}'`;
+  const field = path.map(String).join('.');
   if (i.code === 'invalid_union') {
     const branch = unionBranch(i);
-    if (branch) return one(branch[0]!, root, path);
+    if (branch) return describeIssue(branch[0]!, root, path);
     const alts = i.errors.map((b) => (b[0] ? expectation(b[0]) : null)).filter((x): x is string => !!x);
-    if (alts.length) return `${field}: expected ${[...new Set(alts)].join(' or ')}${got(root, path)}`;
-    return `${field}: ${i.message}`;
+    if (alts.length) return { field, text: `expected ${[...new Set(alts)].join(' or ')}${got(root, path)}` };
+    return { field, text: i.message };
   }
-  if (i.code === 'unrecognized_keys') return `${field}: unknown field${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `'${k}'`).join(', ')}`;
-  if (i.code === 'custom') return `${field}: ${i.message}`;
+  if (i.code === 'unrecognized_keys') return { field, text: `unknown field${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `'${k}'`).join(', ')}` };
   const want = expectation(i);
-  if (!want) return `${field}: ${i.message}`;
-  return `${field}: expected ${want}${got(root, path, i.code === 'too_small' || i.code === 'too_big')}`;
+  if (!want || !ZOD_WORDING.test(i.message)) return { field, text: i.message };
+  return { field, text: `expected ${want}${got(root, path, i.code === 'too_small' || i.code === 'too_big')}` };
+}
+
+function one(i: Issue, root: unknown, prefix: Path): string {
+  const d = describeIssue(i, root, prefix);
+  return `field '${d.field || '(root)'}': ${d.text}`;
 }
 
 const NO_ROOT = Symbol('no input');

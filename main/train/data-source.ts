@@ -2,7 +2,7 @@
 // synthetic smoke data, a generated benchmark (main/data/generate) or a data file, the last two
 // through the data pipeline (main/data/pipeline.ts: split, resize, windows, normalizer, coordinates).
 import type { DataSpec } from '../api/contract';
-import { syntheticData, type TrainData } from './data';
+import { syntheticDataAsync, type TrainData } from './data';
 import { generateDataset } from '../data/generate/index';
 import { prepareDataset, releaseOptions, type DataSource } from '../data/pipeline';
 import type { PipelineOptions } from '../data/dataset';
@@ -37,7 +37,7 @@ export function pipelineOptions(spec: PipelineSpec, samples: number): PipelineOp
 export async function loadTrainData(spec: DataSpec, ctx: DataContext = {}): Promise<TrainData> {
   switch (spec.kind) {
     case 'synthetic':
-      return syntheticData(spec);
+      return syntheticDataAsync(spec, ctx.signal);
     case 'generate': {
       const ds = await generateDataset(
         spec.benchmark as BenchmarkName,
@@ -58,13 +58,16 @@ export async function loadTrainData(spec: DataSpec, ctx: DataContext = {}): Prom
     }
     case 'file': {
       const source: DataSource = { kind: 'file', path: spec.path, ...(spec.input ? { input: spec.input } : {}), ...(spec.target ? { target: spec.target } : {}) };
+      ctx.signal?.throwIfAborted();
       // The split size needs the sample count: the pipeline scales the release's split itself when given large counts.
       const opts = pipelineOptions(spec, Number.MAX_SAFE_INTEGER);
       return withHash(await prepareDataset(source, opts, { onWarning: (m) => ctx.onProgress?.(`warning: ${m}`) }));
     }
     case 'dataset': {
       if (!ctx.workspace) throw new Error(`data: field 'id': dataset '${spec.id}' needs a workspace to be looked up in`);
-      return (await new DatasetStore(ctx.workspace).open(spec.id)) as unknown as TrainData;
+      const ds = (await new DatasetStore(ctx.workspace).open(spec.id)) as unknown as TrainData;
+      ctx.signal?.throwIfAborted();
+      return ds;
     }
   }
 }
