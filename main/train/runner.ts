@@ -90,6 +90,7 @@ type Prepared = { cfg: TrainConfig; data: TrainData; plan: MemoryPlan; checkpoin
 async function prepare(run: RunHandle, cfg: TrainConfig, raw: Record<string, unknown>, backend: string, hooks: RunHooks, log: (m: string) => void): Promise<Prepared | Preflight> {
   const early = refuseBeforeStart(cfg, backend);
   if (early) return early;
+  if (!hooks.data) log(`preparing the data (${cfg.data.kind})`);
   const data = hooks.data ?? (await loadTrainData(cfg.data, { workspace: hooks.workspace, signal: hooks.signal, onProgress: log }));
   if (hooks.signal?.aborted) throw new StopRequested();
   const ar = autoregressiveSpec(data);
