@@ -104,11 +104,16 @@ export class TrainingJobs {
   private readonly runJobs = new Map<string, { jobId: string; workspace: string }>();
   private readonly gates = new Map<string, Gate>();
   private active: string | null = null;
+  /** Folder of the run training now: its lock (held by the worker thread) goes when the engine exits. */
+  private activeDir: string | null = null;
   private worker: Worker | null = null;
   /** Where training loops run: a worker thread (default) or the engine's main thread (LINO_TRAIN_IN_THREAD=1). */
   inThread = process.env.LINO_TRAIN_IN_THREAD === '1';
 
   constructor(private readonly jobs: JobQueue, private readonly emit: (e: WorkbenchEvent) => void) {
+    process.on('exit', () => {
+      if (this.activeDir) releaseOwnLeftoverLock(this.activeDir);
+    });
     jobs.register('train', { label: (p) => `Train run ${String(p.runId)}`, run: (p, ctx) => this.runJob(p, ctx) });
     jobs.register('evaluate', { label: (p) => `Evaluate run ${String(p.runId)} (${String(p.checkpoint ?? 'best')})`, run: (p, ctx) => this.evaluateJob(p, ctx) });
   }
@@ -248,6 +253,7 @@ export class TrainingJobs {
     let stepsPerEpoch = 1;
     let lastProgress = 0;
     this.active = runId;
+    this.activeDir = run.dir;
     this.runEvent(runId, 'running');
     try {
       const hooks: LoopHooks = {
@@ -316,6 +322,7 @@ export class TrainingJobs {
       throw e;
     } finally {
       this.active = null;
+      this.activeDir = null;
       this.gates.delete(runId);
       releaseOwnLeftoverLock(run.dir);
     }

@@ -17,7 +17,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import { Trainer, NonFiniteError, modelConfigFor, type EpochRecord, type StepRecord } from './trainer';
 import { ParallelGradients, MAX_WORKERS } from './parallel-grads';
 import { loadTrainData } from './data-source';
-import { choosePlan, preflightMemory, syntheticShape, type DataShape, type MemoryPlan, type Preflight } from './memory';
+import { choosePlan, preflightMemory, ramBytes, syntheticShape, type DataShape, type MemoryPlan, type Preflight } from './memory';
 import { autoregressiveSpec } from './data';
 import type { TrainData } from './data';
 
@@ -72,7 +72,7 @@ export function refuseBeforeStart(cfg: TrainConfig, backend: string): Preflight 
  * this process or another, is refused with RunLockedError before it touches anything.
  */
 export async function trainRun(run: RunHandle, hooks: RunHooks = {}): Promise<RunOutcome> {
-  const lock = acquireRunLock(run.id, run.dir, hooks.owner ?? `process ${process.pid}`, (m) => {
+  const lock = acquireRunLock(run.id, run.dir, hooks.owner ?? 'a trainer', (m) => {
     run.log(m);
     hooks.onLog?.(m);
     process.stderr.write(`${m}\n`);
@@ -115,6 +115,12 @@ async function prepare(run: RunHandle, cfg: TrainConfig, raw: Record<string, unk
   const { plan, checkpointBlocks } = choosePlan(input, cfg, backend, cfg.model.kind === 'lino');
   hooks.onPlan?.(plan);
   if (!plan.fits) return { fits: false, field: 'model.width', params, plan, message: plan.message };
+  // Native and cpu backends put the step's tensors next to the data, in the same memory.
+  const held = [data.train, data.val, data.test].reduce((a, s) => a + (s ? 4 * (s.x.data.length + s.y.data.length) : 0), 0);
+  if (backend !== 'wasm' && held + plan.estimateBytes > ramBytes()) {
+    const g = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GiB`;
+    return { fits: false, field: 'data.train', params, plan, message: `does not fit: the data (${g(held)}) and one training step (${g(plan.estimateBytes)}) need ${g(held + plan.estimateBytes)}, this machine allows ${g(ramBytes())}. Use fewer samples, a smaller grid or a smaller model.` };
+  }
   return { cfg, data, plan, checkpointBlocks, params };
 }
 
