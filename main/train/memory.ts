@@ -5,6 +5,8 @@
 // (sample x point^2)); parameters, gradients and the two AdamW moments: 16 bytes per parameter.
 import { totalmem } from 'node:os';
 import { linoParamCount } from '../model/lino/estimate';
+import { resolveParams } from '../data/generate/presets';
+import type { BenchmarkName, PresetName } from '../data/generate/types';
 
 export const WASM_CAP_BYTES = 4 * 1024 ** 3;
 
@@ -215,4 +217,28 @@ export function preflightMemory(cfg: RunSizing, backend: string, shape: DataShap
     };
   }
   return { fits: true, params, plan, checkpointBlocks, message: `data ${gib(data)}; ${plan.message}` };
+}
+
+/**
+ * float32 bytes a benchmark generator allocates for its arrays (the published layouts: Darcy coeff
+ * and sol [N,s,s], Burgers a and u [N,s], Navier-Stokes a [N,s,s] and u [N,s,s,T], airfoil X, Y
+ * [N,ni,nj] and Q [N,5,ni,nj]), times two for the pipeline's prepared copy. Null when the generator
+ * will refuse the options itself (it says why better).
+ */
+export function generatedBytes(spec: { benchmark: BenchmarkName; preset: PresetName; samples?: number; generateResolution?: number; frames?: number }): { bytes: number; what: string } | null {
+  let p;
+  try {
+    p = resolveParams(spec.benchmark, { preset: spec.preset, ...(spec.samples !== undefined ? { samples: spec.samples } : {}), ...(spec.generateResolution !== undefined ? { resolution: spec.generateResolution } : {}), ...(spec.frames !== undefined ? { frames: spec.frames } : {}) });
+  } catch {
+    return null;
+  }
+  let perSample: number;
+  let grid: string;
+  switch (p.benchmark) {
+    case 'darcy': perSample = 2 * p.resolution ** 2; grid = `${p.resolution}x${p.resolution} x 2 fields`; break;
+    case 'burgers': perSample = 2 * p.resolution; grid = `${p.resolution} points x 2 fields`; break;
+    case 'navier-stokes': perSample = p.resolution ** 2 * (p.frames + 1); grid = `${p.resolution}x${p.resolution} x ${p.frames + 1} frames`; break;
+    case 'airfoil': perSample = 7 * p.ni * p.nj; grid = `${p.ni}x${p.nj} x 7 fields`; break;
+  }
+  return { bytes: p.samples * perSample * 4 * 2, what: `${p.samples.toLocaleString('en-US')} samples x ${grid} x 4 bytes x 2 copies (generated, prepared)` };
 }

@@ -17,7 +17,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import { Trainer, NonFiniteError, modelConfigFor, type EpochRecord, type StepRecord } from './trainer';
 import { ParallelGradients, MAX_WORKERS } from './parallel-grads';
 import { loadTrainData } from './data-source';
-import { choosePlan, preflightMemory, ramBytes, syntheticShape, type DataShape, type MemoryPlan, type Preflight } from './memory';
+import { choosePlan, generatedBytes, preflightMemory, ramBytes, syntheticShape, type DataShape, type MemoryPlan, type Preflight } from './memory';
 import { autoregressiveSpec } from './data';
 import type { TrainData } from './data';
 
@@ -64,7 +64,13 @@ export function specShape(cfg: TrainConfig): DataShape | null {
 /** Why a run is refused before anything is allocated (params, data and one step from the config), or null. */
 export function refuseBeforeStart(cfg: TrainConfig, backend: string): Preflight | null {
   const pre = preflightMemory(cfg, backend, specShape(cfg));
-  return pre.fits ? null : pre;
+  if (!pre.fits) return pre;
+  const gen = cfg.data.kind === 'generate' ? generatedBytes(cfg.data) : null;
+  if (gen && gen.bytes > ramBytes()) {
+    const g = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GiB`;
+    return { fits: false, field: 'data.samples', params: pre.params, message: `does not fit: the generated data need ${g(gen.bytes)} (${gen.what}), this machine allows ${g(ramBytes())}. Lower data.samples (or data.generateResolution, data.frames).` };
+  }
+  return null;
 }
 
 /**

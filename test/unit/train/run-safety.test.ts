@@ -102,6 +102,11 @@ test('synthetic data too large for memory are refused before one sample is made,
   assert.match(out.reason!, /does not fit: the data need [\d.]+ GiB \(1,000,000,001 samples x 1024x1024 points x 4 channels x 4 bytes x 2 copies while they are made\), this machine allows [\d.]+ GiB\. Lower data\.train/);
   assert.ok(performance.now() - t0 < 1000);
   assert.ok(process.memoryUsage().rss - rss0 < 200 * 1024 ** 2, 'nothing large was allocated');
+  // A generated benchmark is sized from its preset and overrides before the generator starts.
+  const g = store.create(config({ data: { kind: 'generate', benchmark: 'darcy', preset: 'quick', samples: 1_000_000, generateResolution: 421 } }), 'huge-generated');
+  const out2 = await trainRun(g, { workspace: ws.path });
+  assert.equal(out2.state, 'failed');
+  assert.match(out2.reason!, /does not fit: the generated data need [\d.]+ GiB \(1,000,000 samples x 421x421 x 2 fields x 4 bytes x 2 copies \(generated, prepared\)\), this machine allows [\d.]+ GiB\. Lower data\.samples/);
 });
 
 test('a stop during the preparation of synthetic data ends it at once, stopped and resumable', async () => {
