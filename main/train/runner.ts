@@ -135,11 +135,11 @@ function restore(run: RunHandle, trainer: Trainer, cfg: TrainConfig, backend: st
   const ckpt = loadCheckpoint(run.dir, 'last');
   const lastDir = `${run.dir}/checkpoints/last`;
   if (!ckpt) {
-    // Epochs were checkpointed before (status.json counts them, or metrics.jsonl has an epoch
-    // after the first) but checkpoints/last is gone: starting over would drop their metrics.
+    // Epochs were checkpointed before but checkpoints/last is gone: starting over would drop their
+    // metrics. An epoch's record is written just before its checkpoint, so a second record proves
+    // the first was saved; a single one was saved when status.json (written after the save) says so.
     const epochs = run.readMetrics().records.filter((r) => r.type === 'epoch').length;
-    const st = run.readStatus();
-    const done = Math.max(st.epoch ?? 0, epochs >= 2 ? epochs : 0);
+    const done = epochs >= 2 || (epochs === 1 && (run.readStatus().epoch ?? 0) >= 1) ? epochs : 0;
     if (done > 0) {
       const best = (() => {
         try {
@@ -287,7 +287,8 @@ async function trainLocked(run: RunHandle, hooks: RunHooks): Promise<RunOutcome>
     const goodState = saved > 0 ? `checkpoints/last (epoch ${saved}) is the last good state` : 'no epoch was saved yet: start the run again';
     if (e instanceof NonFiniteError || e instanceof NonFiniteWeightsError) {
       const reason = `${e.message}; ${goodState}`;
-      const where = e instanceof NonFiniteError ? { epoch: e.epoch, step: e.step } : { epoch: e.epoch, step: trainer?.globalStep ?? 0 };
+      // non-finite weights: the status keeps the last saved epoch (nothing of this one was kept)
+      const where = e instanceof NonFiniteError ? { epoch: e.epoch, step: e.step } : { epoch: saved, step: trainer?.globalStep ?? 0 };
       run.writeStatus({ state: 'failed', pid: process.pid, backend, reason, ...where });
       log(`failed: ${reason}`);
       return { state: 'failed', reason, ...where };

@@ -163,6 +163,8 @@ test('non-finite weights are never saved as the last good state', async () => {
   assert.match(out.reason!, /no epoch was saved yet/);
   assert.equal(readCheckpointState(h.dir, 'last'), null, 'no checkpoint holds them');
   assert.equal(readCheckpointState(h.dir, 'best'), null);
+  // Resuming it starts over (nothing was saved), not "checkpoints/last is missing".
+  assert.match((await trainRun(h)).reason!, /non-finite weights/);
 });
 
 test('a deleted checkpoints/last is refused, not restarted from epoch 1; a run without epochs starts over', async () => {
@@ -178,6 +180,10 @@ test('a deleted checkpoints/last is refused, not restarted from epoch 1; a run w
   const out = await trainRun(h);
   assert.equal(out.state, 'done');
   assert.deepEqual(metricsKeys('nolast').filter((k) => k.startsWith('epoch')), ['epoch1', 'epoch2', 'epoch3', 'epoch4'], `resumed from epoch ${best.epoch}, metrics past it dropped`);
+  // A run that failed in its first epoch (status.json names that epoch, no epoch record) starts over.
+  const f = store.create(config({ epochs: 1 }), 'failedfirst');
+  f.writeStatus({ state: 'failed', pid: null, reason: 'non-finite loss (NaN) at epoch 1, step 2', epoch: 1, step: 2 });
+  assert.equal((await trainRun(f)).state, 'done');
   // Killed during its first epoch (steps recorded, no epoch): it simply starts over.
   const k = store.create(config({ epochs: 1 }), 'firstepoch');
   k.appendMetrics([{ type: 'step', epoch: 1, step: 1, loss: 1 }]);
