@@ -1,9 +1,9 @@
 // A run from its folder to its end: takes the run's lock (one writer per run), reads config.json,
-// refuses a configuration whose memory estimate cannot fit (from the configuration, before the
-// data or the model exist), prepares the data, resumes from checkpoints/last when there is one, trains epoch
-// by epoch appending every step and epoch record to metrics.jsonl, writes checkpoints/last (and
-// best) at every epoch end, and records the outcome in status.json and events.log.
-// Shared by the engine's 'train' job and `lino train`.
+// refuses a configuration whose memory cannot fit (from the configuration, before the data or the
+// model exist, then again with the data), prepares the data, resumes from checkpoints/last when
+// there is one, trains epoch by epoch appending every step and epoch record to metrics.jsonl,
+// writes checkpoints/last (and best) at every epoch end, and records the outcome in status.json
+// and events.log. Shared by the engine's 'train' job and `lino train`.
 import * as tf from '@tensorflow/tfjs';
 import { TrainConfig } from '../api/contract';
 import type { RunHandle, RunState } from '../runs/run-store';
