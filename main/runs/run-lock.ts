@@ -131,8 +131,12 @@ function create(path: string, info: LockInfo): boolean {
 export function acquireRunLock(runId: string, runDir: string, owner: string, onTakeover: (message: string) => void = () => {}): RunLock {
   const path = join(runDir, LOCK_FILE);
   const info: LockInfo = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), owner, token: randomBytes(8).toString('hex') };
+  let tookOver: string | null = null;
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (create(path, info)) return held(path, info);
+    if (create(path, info)) {
+      if (tookOver) onTakeover(`took over the run lock of run '${runId}': ${tookOver}`);
+      return held(path, info);
+    }
     const cur = readLock(runDir);
     if (cur === null) continue; // released between our two calls: try again
     const v = judge(runDir, cur);
@@ -145,7 +149,7 @@ export function acquireRunLock(runId: string, runDir: string, owner: string, onT
     } catch {
       continue;
     }
-    const moved = readLock2(aside);
+    const moved = readLockAt(aside);
     if (cur === 'unreadable' ? moved !== null : moved?.token !== cur.token) {
       try {
         linkSync(aside, path); // never over a lock created meanwhile
@@ -156,12 +160,12 @@ export function acquireRunLock(runId: string, runDir: string, owner: string, onT
       continue;
     }
     rmSync(aside, { force: true });
-    onTakeover(`took over the run lock of run '${runId}': ${v.why}`);
+    tookOver = v.why;
   }
   throw new RunLockedError(runId, null, `run '${runId}': cannot take its lock ${path} (other processes keep taking it)`);
 }
 
-function readLock2(path: string): LockInfo | null {
+function readLockAt(path: string): LockInfo | null {
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as LockInfo;
   } catch {
@@ -178,7 +182,7 @@ function held(path: string, info: LockInfo): RunLock {
     heldHere.delete(info.token);
     process.off('exit', release);
     // Only our own lock: never remove one another process took over meanwhile.
-    if (readLock2(path)?.token === info.token) rmSync(path, { force: true });
+    if (readLockAt(path)?.token === info.token) rmSync(path, { force: true });
   };
   process.on('exit', release);
   return { info, release };

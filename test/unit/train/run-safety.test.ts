@@ -135,6 +135,7 @@ test('state.json on resume: an epoch past the configuration, a truncated file an
   await assert.rejects(trainRun(h), /state\.json: field 'globalStep': expected an integer, got 2\.5/);
   writeFileSync(statePath, good.slice(0, good.length >> 1));
   await assert.rejects(trainRun(h), /checkpoints\/last\/state\.json: not valid JSON .*damaged \(truncated\?\)/);
+  assert.equal(existsSync(join(h.dir, LOCK_FILE)), false, 'a failure releases the lock');
   writeFileSync(statePath, good);
   assert.equal((await trainRun(h)).state, 'done');
 });
@@ -162,6 +163,7 @@ test('non-finite weights are never saved as the last good state', async () => {
   assert.match(out.reason!, /non-finite weights \(.* holds (-?Infinity|NaN)\) at the end of epoch 1; not saved as a checkpoint/);
   assert.match(out.reason!, /no epoch was saved yet/);
   assert.equal(readCheckpointState(h.dir, 'last'), null, 'no checkpoint holds them');
+  assert.equal(existsSync(join(h.dir, LOCK_FILE)), false, 'released on failure');
   assert.equal(readCheckpointState(h.dir, 'best'), null);
   // Resuming it starts over (nothing was saved), not "checkpoints/last is missing".
   assert.match((await trainRun(h)).reason!, /non-finite weights/);
