@@ -58,16 +58,13 @@ export async function loadTrainData(spec: DataSpec, ctx: DataContext = {}): Prom
     }
     case 'file': {
       const source: DataSource = { kind: 'file', path: spec.path, ...(spec.input ? { input: spec.input } : {}), ...(spec.target ? { target: spec.target } : {}) };
-      ctx.signal?.throwIfAborted();
       // The split size needs the sample count: the pipeline scales the release's split itself when given large counts.
       const opts = pipelineOptions(spec, Number.MAX_SAFE_INTEGER);
       return withHash(await prepareDataset(source, opts, { onWarning: (m) => ctx.onProgress?.(`warning: ${m}`) }));
     }
     case 'dataset': {
       if (!ctx.workspace) throw new Error(`data: field 'id': dataset '${spec.id}' needs a workspace to be looked up in`);
-      const ds = (await new DatasetStore(ctx.workspace).open(spec.id)) as unknown as TrainData;
-      ctx.signal?.throwIfAborted();
-      return ds;
+      return (await new DatasetStore(ctx.workspace).open(spec.id)) as unknown as TrainData;
     }
   }
 }

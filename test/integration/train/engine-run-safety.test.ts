@@ -59,9 +59,11 @@ test('a backend that cannot start fails the job and leaves the run failed (resum
 test('models and data too large for memory are refused at once, with numbers; the engine keeps answering', async () => {
   let t0 = Date.now();
   await assert.rejects(service.call('train.start', { config: tiny({ name: 'wide', model: { width: 4096, depth: 64 } }) }), /does not fit: the model has [\d,]+ parameters \(width 4096, depth 64\).* need [\d.]+ GiB.* Lower model\.width or model\.depth/);
+  console.log(`width 4096, depth 64 refused after ${Date.now() - t0} ms`);
   assert.ok(Date.now() - t0 < 3000, `refused after ${Date.now() - t0} ms`);
   t0 = Date.now();
   await assert.rejects(service.call('train.start', { config: tiny({ name: 'huge data', data: { kind: 'synthetic', grid: [1024, 1024], train: 1e9, val: 1 } }) }), /the data need [\d.]+ GiB .* Lower data\.train/);
+  console.log(`1e9 samples of 1024x1024 refused after ${Date.now() - t0} ms`);
   assert.ok(Date.now() - t0 < 3000, `refused after ${Date.now() - t0} ms`);
   assert.ok((await pingMs()) < 1000);
   for (const name of ['wide', 'huge data']) {
@@ -83,6 +85,7 @@ test('train.stop while synthetic data are being generated stops the run at once'
   assert.deepEqual(await service.call('train.stop', { id: runId }), { ok: true });
   const end = await runEnd(runId, from, 30_000);
   assert.equal(end.state, 'stopped');
+  console.log(`stopped ${Date.now() - t0} ms after train.stop, during the data's preparation`);
   assert.ok(Date.now() - t0 < 3000, `stopped ${Date.now() - t0} ms after train.stop`);
   assert.deepEqual(await service.call('runs.delete', { id: runId }), { ok: true });
 });
