@@ -4,6 +4,7 @@
 // service, and the renderer's types come from here, so a renamed call is a compile error.
 // Types and schemas only: no I/O, importable from the renderer.
 import { z } from 'zod';
+import { describeIssue } from './zod-issues';
 
 /** An opaque handle for a file the user chose (dialog or in-app browser); never a raw path from the renderer. */
 export const FileRef = z.string().regex(/^f_[A-Za-z0-9_-]{8,64}$/, 'a file reference issued by the host');
@@ -679,9 +680,10 @@ export function parseParams<M extends MethodName>(method: M, params: unknown): z
   const schema = methods[method].params as z.ZodType;
   const r = schema.safeParse(params ?? {});
   if (!r.success) {
-    const issue = r.error.issues[0];
-    const field = issue.path.join('.') || '(params)';
-    throw new ApiError(`${method}: invalid parameter '${field}': ${issue.message}`, 'invalid_params', { field });
+    // through unions too (train.start's config or resume): the field and what it expected
+    const d = describeIssue(r.error.issues[0], params ?? {});
+    const field = d.field || '(params)';
+    throw new ApiError(`${method}: invalid parameter '${field}': ${d.text}`, 'invalid_params', { field });
   }
   return r.data as never;
 }

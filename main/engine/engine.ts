@@ -71,7 +71,7 @@ export function startEngine(parent: ParentChannel): void {
     },
     'train.pause': (p: { id: string }) => ({ ok: training.pause(p.id) }),
     'train.resume': (p: { workspace: string; id: string }) => training.resume(p.workspace, p.id),
-    'train.stop': (p: { id: string }) => ({ ok: training.stop(p.id) }),
+    'train.stop': (p: { id: string; workspace?: string }) => ({ ok: training.stop(p.id, p.workspace) }),
     'runs.evaluate': async (p: { workspace: string; id: string } & Record<string, unknown>) => {
       await initBackend();
       const { workspace, id, ...rest } = p;

@@ -10,12 +10,13 @@ import type { RunOutcome } from '../train/runner';
 import type { JobSummary, WorkbenchEvent, RunState } from '../api/contract';
 import { ApiError } from '../api/contract';
 import type { JobContext, JobQueue } from './jobs';
-import { RunStore } from '../runs/run-store';
-import { trainRun } from '../train/runner';
+import { RunStore, type RunHandle } from '../runs/run-store';
+import { refuseBeforeStart, parseRunConfig, trainRun } from '../train/runner';
+import { assertRunUnlocked, releaseOwnLeftoverLock, runLockHolder, RunLockedError } from '../runs/run-lock';
 import { evaluateRun } from '../train/evaluate-run';
 import type { StepRecord, EpochRecord } from '../train/trainer';
 import { initBackend, tf } from './tf-runtime';
-import { selectBackend } from '../ops/backend';
+import { BACKEND_ORDER, isBackendChoice, selectBackend } from '../ops/backend';
 
 export const MIN_EVENT_INTERVAL_MS = 50; // <= 20 messages per second
 
@@ -103,11 +104,16 @@ export class TrainingJobs {
   private readonly runJobs = new Map<string, { jobId: string; workspace: string }>();
   private readonly gates = new Map<string, Gate>();
   private active: string | null = null;
+  /** Folder of the run training now: its lock (held by the worker thread) goes when the engine exits. */
+  private activeDir: string | null = null;
   private worker: Worker | null = null;
   /** Where training loops run: a worker thread (default) or the engine's main thread (LINO_TRAIN_IN_THREAD=1). */
   inThread = process.env.LINO_TRAIN_IN_THREAD === '1';
 
   constructor(private readonly jobs: JobQueue, private readonly emit: (e: WorkbenchEvent) => void) {
+    process.on('exit', () => {
+      if (this.activeDir) releaseOwnLeftoverLock(this.activeDir);
+    });
     jobs.register('train', { label: (p) => `Train run ${String(p.runId)}`, run: (p, ctx) => this.runJob(p, ctx) });
     jobs.register('evaluate', { label: (p) => `Evaluate run ${String(p.runId)} (${String(p.checkpoint ?? 'best')})`, run: (p, ctx) => this.evaluateJob(p, ctx) });
   }
@@ -123,7 +129,11 @@ export class TrainingJobs {
     this.emit({ type: 'run', runId, state, ...extra });
   }
 
-  /** Queues a run (new or to resume from its last checkpoint). */
+  /**
+   * Queues a run (new or to resume from its last checkpoint). Refused at once, before anything is
+   * allocated: a run another process trains (its lock), an unknown backend, a configuration whose
+   * parameters, data or step cannot fit in memory (the last two leave the run failed, not queued).
+   */
   start(workspace: string, runId: string): JobSummary {
     const store = this.store(workspace);
     const run = store.open(runId);
@@ -131,13 +141,37 @@ export class TrainingJobs {
     if (existing && this.jobs.list().some((j) => j.id === existing.jobId && (j.state === 'queued' || j.state === 'running'))) {
       throw new ApiError(`run '${runId}' is already queued or training`, 'invalid_params', { field: 'id' });
     }
+    try {
+      assertRunUnlocked(runId, run.dir);
+    } catch (e) {
+      throw new ApiError((e as Error).message, 'invalid_params', { field: 'id' });
+    }
     const st = run.readStatus(this.isActive);
     if (st.state === 'done') throw new ApiError(`run '${runId}' is done; start a new run to train further`, 'invalid_params', { field: 'id' });
+    let cfg;
+    try {
+      cfg = parseRunConfig(run.readConfig(), run.configPath);
+    } catch (e) {
+      throw this.refuse(run, st.epoch, (e as Error).message, 'config');
+    }
+    if (cfg.backend !== undefined && !isBackendChoice(cfg.backend)) {
+      throw this.refuse(run, st.epoch, `${run.configPath}: field 'backend': expected one of ${BACKEND_ORDER.join(', ')}, got '${cfg.backend}'`, 'backend');
+    }
+    const pre = refuseBeforeStart(cfg, cfg.backend ?? process.env.LINO_BACKEND ?? tf.getBackend());
+    if (pre) throw this.refuse(run, st.epoch, `run '${runId}' ${pre.message}`, pre.field ?? 'config', 'memory: ');
     run.writeStatus({ state: 'queued', pid: process.pid, ...(st.epoch !== undefined ? { epoch: st.epoch } : {}) });
     const job = this.jobs.start('train', { workspace, runId });
     this.runJobs.set(runId, { jobId: job.id, workspace });
     this.runEvent(runId, 'queued');
     return job;
+  }
+
+  /** Marks a run refused before it started as failed (not left queued) and says why. */
+  private refuse(run: RunHandle, epoch: number | undefined, message: string, field: string, prefix = ''): ApiError {
+    run.writeStatus({ state: 'failed', pid: null, reason: `${prefix}${message}`, ...(epoch !== undefined ? { epoch } : {}) });
+    run.log(`refused before starting: ${message}`);
+    this.runEvent(run.id, 'failed', { reason: message });
+    return new ApiError(message, 'invalid_params', { field });
   }
 
   pause(runId: string): boolean {
@@ -165,11 +199,15 @@ export class TrainingJobs {
     return { ok: true, job: this.start(workspace, runId) };
   }
 
-  stop(runId: string): boolean {
+  /**
+   * Stops a run's job; a run with no job here that is left queued or interrupted (its job failed
+   * or its engine died) is marked stopped, so it can be deleted or resumed. A run another process
+   * trains is not this engine's to stop.
+   */
+  stop(runId: string, workspace?: string): boolean {
     const rec = this.runJobs.get(runId);
-    if (!rec) return false;
-    const job = this.jobs.list().find((j) => j.id === rec.jobId);
-    if (!job || (job.state !== 'queued' && job.state !== 'running')) return false;
+    const job = rec ? this.jobs.list().find((j) => j.id === rec.jobId) : undefined;
+    if (!rec || !job || (job.state !== 'queued' && job.state !== 'running')) return workspace ? this.stopOrphan(workspace, runId) : false;
     if (job.state === 'queued') {
       const run = this.store(rec.workspace).open(runId);
       const st = run.readStatus();
@@ -185,6 +223,24 @@ export class TrainingJobs {
     return ok;
   }
 
+  private stopOrphan(workspace: string, runId: string): boolean {
+    let run;
+    try {
+      run = this.store(workspace).open(runId);
+    } catch {
+      return false;
+    }
+    const st = run.readStatus(this.isActive);
+    if (st.state !== 'queued' && st.state !== 'interrupted') return false;
+    const holder = runLockHolder(run.dir);
+    if (holder && holder.pid !== process.pid) return false;
+    const reason = `stopped by the user (${st.state === 'queued' ? 'it was queued with no job to run it' : st.reason ?? 'interrupted'})`;
+    run.writeStatus({ state: 'stopped', pid: null, reason, ...(st.epoch !== undefined ? { epoch: st.epoch } : {}) });
+    run.log(reason);
+    this.runEvent(runId, 'stopped', { reason });
+    return true;
+  }
+
   private async runJob(p: Record<string, unknown>, ctx: JobContext): Promise<unknown> {
     const workspace = String(p.workspace);
     const runId = String(p.runId);
@@ -197,6 +253,7 @@ export class TrainingJobs {
     let stepsPerEpoch = 1;
     let lastProgress = 0;
     this.active = runId;
+    this.activeDir = run.dir;
     this.runEvent(runId, 'running');
     try {
       const hooks: LoopHooks = {
@@ -232,6 +289,7 @@ export class TrainingJobs {
           await selectBackend(cfgBackend);
         }
         out = await trainRun(run, {
+          owner: 'the engine',
           workspace,
           signal: ctx.signal,
           waitIfPaused: () => this.gates.get(runId)?.promise ?? Promise.resolve(),
@@ -247,13 +305,26 @@ export class TrainingJobs {
       return { runId, state: out.state, epoch: out.epoch, step: out.step, val: out.last?.val ?? null };
     } catch (e) {
       await throttle.drain();
+      // Another process took the run between start and now: its status is that writer's.
+      if (e instanceof RunLockedError) {
+        this.runEvent(runId, run.readStatus().state, { reason: e.message });
+        throw e;
+      }
       const st = run.readStatus();
-      if (st.state !== 'failed' && st.state !== 'stopped') this.runEvent(runId, 'failed', { reason: (e as Error).message });
-      else if (st.state === 'failed') this.runEvent(runId, 'failed', { ...(st.reason ? { reason: st.reason } : {}) });
+      if (st.state !== 'failed' && st.state !== 'stopped' && st.state !== 'done') {
+        // The loop never recorded its end (a backend that would not start, a worker that died):
+        // the run must not stay queued or running for good.
+        const reason = (e as Error).message;
+        run.writeStatus({ state: 'failed', pid: process.pid, reason, ...(st.epoch !== undefined ? { epoch: st.epoch } : {}), ...(st.step !== undefined ? { step: st.step } : {}) });
+        run.log(`failed: ${reason}`);
+        this.runEvent(runId, 'failed', { reason });
+      } else if (st.state === 'failed') this.runEvent(runId, 'failed', { ...(st.reason ? { reason: st.reason } : {}) });
       throw e;
     } finally {
       this.active = null;
+      this.activeDir = null;
       this.gates.delete(runId);
+      releaseOwnLeftoverLock(run.dir);
     }
   }
 
@@ -284,7 +355,7 @@ export class TrainingJobs {
           case 'plan': return hooks.onPlan(m.plan);
           case 'log': return hooks.onLog(m.message);
           case 'done': return settle(() => resolve(m.outcome));
-          case 'error': return settle(() => (m.backendFailed ? resolve('backend-failed') : reject(new Error(m.message))));
+          case 'error': return settle(() => (m.backendFailed ? resolve('backend-failed') : reject(m.locked ? new RunLockedError(input.runId, null, m.message) : new Error(m.message))));
           default: return undefined;
         }
       });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { selectBackend } from '../ops/backend';
 import { RunStore } from '../runs/run-store';
 import { trainRun } from '../train/runner';
+import { RunLockedError } from '../runs/run-lock';
 import type { EpochRecord, StepRecord } from '../train/trainer';
 import type { MemoryPlan } from '../train/memory';
 import type { RunOutcome } from '../train/runner';
@@ -26,7 +27,7 @@ export type FromTrainWorker =
   | { type: 'paused' }
   | { type: 'log'; message: string }
   | { type: 'done'; outcome: RunOutcome }
-  | { type: 'error'; message: string; backendFailed?: boolean };
+  | { type: 'error'; message: string; backendFailed?: boolean; locked?: boolean };
 
 const port = parentPort!;
 const input = workerData as TrainWorkerInput;
@@ -61,6 +62,7 @@ async function main() {
   try {
     const run = new RunStore(join(input.workspace, 'runs')).open(input.runId);
     const outcome = await trainRun(run, {
+      owner: 'the engine',
       workspace: input.workspace,
       signal: controller.signal,
       waitIfPaused: () => gate?.promise ?? Promise.resolve(),
@@ -71,7 +73,7 @@ async function main() {
     });
     send({ type: 'done', outcome });
   } catch (e) {
-    send({ type: 'error', message: e instanceof Error ? e.message : String(e) });
+    send({ type: 'error', message: e instanceof Error ? e.message : String(e), ...(e instanceof RunLockedError ? { locked: true } : {}) });
   }
 }
 

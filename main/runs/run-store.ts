@@ -4,13 +4,15 @@
 //   metrics.jsonl  append-only, one JSON record per line; a torn last line after a crash is ignored
 //   checkpoints/   last/ and best/ (./checkpoint.ts)
 //   events.log     human-readable log lines
-// A run whose status says running/paused but whose trainer process is gone lists as 'interrupted'
-// and can resume from its last checkpoint.
+// A run whose status says running/paused/queued but whose trainer (or engine) process is gone
+// lists as 'interrupted' and can resume from its last checkpoint. train.lock (./run-lock.ts) is
+// held by whoever trains the run: one writer at a time.
 import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
 import { readCheckpointState } from './checkpoint';
+import { assertRunUnlocked } from './run-lock';
 
 export type RunState = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'stopped' | 'interrupted';
 
@@ -82,6 +84,10 @@ export class RunHandle {
       const mine = s.pid === process.pid;
       const live = mine ? (isActive ? isActive(this.id) : true) : pidAlive(s.pid);
       if (!live) return { ...s, state: 'interrupted', reason: `trainer process ${s.pid} is gone` };
+    }
+    // Queued by an engine that has since died: nothing will ever start it.
+    if (s.state === 'queued' && s.pid && s.pid !== process.pid && !pidAlive(s.pid)) {
+      return { ...s, state: 'interrupted', reason: `queued by engine process ${s.pid}, which is gone` };
     }
     return s;
   }
@@ -232,8 +238,10 @@ export class RunStore {
       .map((n) => new RunHandle(n, join(this.root, n)).summary(isActive));
   }
 
+  /** Deletes a run's folder; refused while a live process trains it (its lock). */
   delete(id: string): void {
     const h = this.open(id);
+    assertRunUnlocked(id, h.dir);
     rmSync(h.dir, { recursive: true, force: true });
   }
 }

@@ -2,7 +2,7 @@
 // synthetic smoke data, a generated benchmark (main/data/generate) or a data file, the last two
 // through the data pipeline (main/data/pipeline.ts: split, resize, windows, normalizer, coordinates).
 import type { DataSpec } from '../api/contract';
-import { syntheticData, type TrainData } from './data';
+import { syntheticDataAsync, type TrainData } from './data';
 import { generateDataset } from '../data/generate/index';
 import { prepareDataset, releaseOptions, type DataSource } from '../data/pipeline';
 import type { PipelineOptions } from '../data/dataset';
@@ -37,7 +37,7 @@ export function pipelineOptions(spec: PipelineSpec, samples: number): PipelineOp
 export async function loadTrainData(spec: DataSpec, ctx: DataContext = {}): Promise<TrainData> {
   switch (spec.kind) {
     case 'synthetic':
-      return syntheticData(spec);
+      return syntheticDataAsync(spec, ctx.signal);
     case 'generate': {
       const ds = await generateDataset(
         spec.benchmark as BenchmarkName,

@@ -75,7 +75,32 @@ const EPS = 1e-5;
  * autoregressive: frames f_t = sum of random modes travelling with their own speed.
  * Normalized as the pipeline does (scalar mean/std of the training split) with coordinates appended.
  */
-export function syntheticData(spec: { task: 'operator' | 'autoregressive'; grid: number[]; train: number; val: number; test?: number; seed?: number; tIn?: number; tOut?: number }): TrainData {
+type SyntheticSpec = { task: 'operator' | 'autoregressive'; grid: number[]; train: number; val: number; test?: number; seed?: number; tIn?: number; tOut?: number };
+
+export function syntheticData(spec: SyntheticSpec): TrainData {
+  const gen = syntheticSteps(spec);
+  for (let r = gen.next(); ; r = gen.next()) if (r.done) return r.value;
+}
+
+/**
+ * syntheticData that gives the event loop a turn every ~20 ms, so a stop (an abort of `signal`)
+ * ends a long generation at once instead of after it (the run's memory check bounds its size).
+ */
+export async function syntheticDataAsync(spec: SyntheticSpec, signal?: AbortSignal): Promise<TrainData> {
+  const gen = syntheticSteps(spec);
+  let t = performance.now();
+  for (let r = gen.next(); ; r = gen.next()) {
+    if (r.done) return r.value;
+    if (performance.now() - t > 20) {
+      await new Promise<void>((res) => setImmediate(res));
+      t = performance.now();
+    }
+    signal?.throwIfAborted();
+  }
+}
+
+/** The generation, one sample (then one split) per step. */
+function* syntheticSteps(spec: SyntheticSpec): Generator<void, TrainData, void> {
   const rng = new Rng(spec.seed ?? 0);
   const grid = spec.grid;
   const P = grid.reduce((a, b) => a * b, 1);
@@ -120,6 +145,7 @@ export function syntheticData(spec: { task: 'operator' | 'autoregressive'; grid:
     }
     xs.push(x);
     ys.push(y);
+    yield;
   }
   const sx = stats(xs.slice(0, spec.train)), sy = ar ? sx : stats(ys.slice(0, spec.train));
   const pack = (from: number, n: number): TrainSplit => {
@@ -136,6 +162,11 @@ export function syntheticData(spec: { task: 'operator' | 'autoregressive'; grid:
     }
     return { x: { data: X, shape: [n, ...grid, cx + D] }, y: { data: Y, shape: [n, ...grid, cy] } };
   };
+  const train = pack(0, spec.train);
+  yield;
+  const val = pack(spec.train, spec.val);
+  yield;
+  const test = spec.test ? pack(spec.train + spec.val, spec.test) : undefined;
   return {
     manifest: {
       id: `synthetic-${spec.task}-${grid.join('x')}-${spec.seed ?? 0}`,
@@ -144,8 +175,8 @@ export function syntheticData(spec: { task: 'operator' | 'autoregressive'; grid:
       normalization: { x: sx, y: sy, eps: EPS, applied: true },
       ...(ar ? { parameters: { ns: { tIn, tOut, normalizer: 'shared' } } } : {}),
     },
-    train: pack(0, spec.train),
-    val: pack(spec.train, spec.val),
-    ...(spec.test ? { test: pack(spec.train + spec.val, spec.test) } : {}),
+    train,
+    val,
+    ...(test ? { test } : {}),
   };
 }

@@ -4,6 +4,9 @@
 // training step, measured with tf.profile on tfjs 4.22 (efficient ~1200, full ~892 plus ~47 per
 // (sample x point^2)); parameters, gradients and the two AdamW moments: 16 bytes per parameter.
 import { totalmem } from 'node:os';
+import { linoParamCount } from '../model/lino/estimate';
+import { resolveParams } from '../data/generate/presets';
+import type { BenchmarkName, PresetName } from '../data/generate/types';
 
 export const WASM_CAP_BYTES = 4 * 1024 ** 3;
 
@@ -71,4 +74,171 @@ export function planMemory(m: MemoryInput, batchSize: number, backend: string, m
     ? `estimated ${gib(estimateBytes)} per step at micro-batch ${mb} of ${batchSize}${ck} (${backend} limit ${gib(capBytes)})`
     : `does not fit: one sample needs about ${gib(est(1))} per step (${gib(perSampleBytes)} of activations${m.rollout && !m.rollout.checkpointing ? ', rollout without checkpointing' : ''} + ${gib(fixedBytes)} of parameters and optimizer state); the ${backend} backend allows ${gib(capBytes)}. Use a smaller width, depth or grid${m.checkpointBlocks ? '' : ', block checkpointing'}${m.rollout && !m.rollout.checkpointing ? ', or turn on rollout checkpointing' : ''}${backend === 'wasm' ? ', or a native backend' : ''}.`;
   return { backend, capBytes, batchSize, microBatch: mb, estimateBytes, perSampleBytes, fixedBytes, fits, message };
+}
+
+// ---- Before anything is allocated: the whole run's needs from its configuration -------------------
+
+/** What the data of a run hold, known from the configuration before they exist. */
+export interface DataShape {
+  grid: number[];
+  /** Model input channels (data channels + coordinates) and target channels of a sample. */
+  xChannels: number;
+  yChannels: number;
+  /** The model's output channels (autoregressive: one frame). */
+  outChannels: number;
+  samples: number;
+  rollout?: { tOut: number };
+  /** Copies alive at the peak of preparation (synthetic data: generated fields + packed splits). */
+  copies: number;
+}
+
+/** The data a synthetic spec will produce (the other kinds are known only once read). */
+export function syntheticShape(spec: { task: 'operator' | 'autoregressive'; grid: number[]; train: number; val: number; test?: number; tIn?: number; tOut?: number }): DataShape {
+  const ar = spec.task === 'autoregressive';
+  const cx = ar ? spec.tIn ?? 3 : 1;
+  const cy = ar ? spec.tOut ?? 3 : 1;
+  return {
+    grid: spec.grid,
+    xChannels: cx + spec.grid.length,
+    yChannels: cy,
+    outChannels: 1,
+    samples: spec.train + spec.val + (spec.test ?? 0),
+    ...(ar ? { rollout: { tOut: cy } } : {}),
+    copies: 2,
+  };
+}
+
+/** float32 bytes of the data at their peak: samples x points x channels x 4 (x copies). */
+export function dataBytes(s: DataShape): number {
+  const points = s.grid.reduce((a, b) => a * b, 1);
+  return s.samples * points * (s.xChannels + s.yChannels) * 4 * s.copies;
+}
+
+/** The memory the machine lends a run's data and (native backends) its tensors. */
+export function ramBytes(): number {
+  return Math.floor(totalmem() * 0.7);
+}
+
+export interface ModelSizing {
+  width: number;
+  depth: number;
+  scattering: 'efficient' | 'full' | 'standard';
+  components: string[];
+}
+
+export interface RunSizing {
+  model: ModelSizing;
+  batchSize: number;
+  microBatch: number | 'auto';
+  checkpointBlocks: boolean | 'auto';
+  rollout: { checkpointing: boolean };
+}
+
+/**
+ * The step plan for a run, with block recomputation when the configuration asks for it ('auto':
+ * only when the whole batch, or the configured micro-batch, would not fit otherwise).
+ */
+export function choosePlan(input: Omit<MemoryInput, 'checkpointBlocks'>, cfg: RunSizing, backend: string, canCheckpointBlocks: boolean): { plan: MemoryPlan; checkpointBlocks: boolean } {
+  let checkpointBlocks = cfg.checkpointBlocks === true && canCheckpointBlocks;
+  let plan = planMemory({ ...input, checkpointBlocks }, cfg.batchSize, backend, cfg.microBatch);
+  const wanted = Math.min(cfg.batchSize, cfg.microBatch === 'auto' ? cfg.batchSize : cfg.microBatch);
+  if (cfg.checkpointBlocks === 'auto' && canCheckpointBlocks && (!plan.fits || plan.microBatch < wanted)) {
+    const withBlocks = planMemory({ ...input, checkpointBlocks: true }, cfg.batchSize, backend, cfg.microBatch);
+    if (withBlocks.fits && (!plan.fits || withBlocks.microBatch > plan.microBatch)) {
+      plan = withBlocks;
+      checkpointBlocks = true;
+    }
+  }
+  return { plan, checkpointBlocks };
+}
+
+export interface Preflight {
+  fits: boolean;
+  /** The configuration field to lower when it does not fit. */
+  field?: string;
+  message: string;
+  /** Parameters counted from the configuration (not from a built model). */
+  params: number;
+  plan?: MemoryPlan;
+  checkpointBlocks?: boolean;
+}
+
+/**
+ * Refuses, from the configuration alone, a run whose parameters, data or training step cannot fit:
+ * parameters and optimizer state (16 bytes per parameter, counted from width/depth/components),
+ * the data (when their shape is known) and one step's activations. Nothing is allocated.
+ */
+export function preflightMemory(cfg: RunSizing, backend: string, shape: DataShape | null): Preflight {
+  const cap = capFor(backend);
+  const ram = ramBytes();
+  const m = cfg.model;
+  const params = linoParamCount({
+    dims: shape?.grid.length === 2 ? 2 : 1,
+    inChannels: shape?.xChannels ?? 1,
+    outChannels: shape?.outChannels ?? 1,
+    width: m.width,
+    depth: m.depth,
+    scattering: m.scattering,
+    components: m.components,
+  });
+  const fixed = 16 * params;
+  if (fixed > Math.min(cap, ram)) {
+    return {
+      fits: false,
+      field: 'model.width',
+      params,
+      message: `does not fit: the model has ${params.toLocaleString('en-US')} parameters (width ${m.width}, depth ${m.depth}); with their gradients and optimizer state they need ${gib(fixed)}, the ${backend} backend allows ${gib(Math.min(cap, ram))}. Lower model.width or model.depth.`,
+    };
+  }
+  if (!shape) return { fits: true, params, message: `parameters and optimizer state: ${gib(fixed)} (${backend} limit ${gib(Math.min(cap, ram))})` };
+  const data = dataBytes(shape);
+  const points = shape.grid.reduce((a, b) => a * b, 1);
+  const dataWhat = `${shape.samples.toLocaleString('en-US')} samples x ${shape.grid.join('x')} points x ${shape.xChannels + shape.yChannels} channels x 4 bytes${shape.copies > 1 ? ` x ${shape.copies} copies while they are made` : ''}`;
+  if (data > ram) {
+    return {
+      fits: false,
+      field: 'data.train',
+      params,
+      message: `does not fit: the data need ${gib(data)} (${dataWhat}), this machine allows ${gib(ram)}. Lower data.train (or data.val, data.test, data.grid).`,
+    };
+  }
+  const input = { ...m, inChannels: shape.xChannels, outChannels: shape.outChannels, params, grid: shape.grid, ...(shape.rollout ? { rollout: { tOut: shape.rollout.tOut, checkpointing: cfg.rollout.checkpointing } } : {}) };
+  const { plan, checkpointBlocks } = choosePlan(input, cfg, backend, true);
+  if (!plan.fits) return { fits: false, field: 'model.width', params, plan, checkpointBlocks, message: plan.message };
+  // Native and cpu backends keep tensors in the same memory as the data.
+  if (backend !== 'wasm' && data + plan.estimateBytes > ram) {
+    return {
+      fits: false,
+      field: 'data.train',
+      params,
+      plan,
+      checkpointBlocks,
+      message: `does not fit: the data (${gib(data)}, ${dataWhat}) and one training step (${gib(plan.estimateBytes)}) need ${gib(data + plan.estimateBytes)}, this machine allows ${gib(ram)}. Lower data.train, the grid (${points} points) or the model.`,
+    };
+  }
+  return { fits: true, params, plan, checkpointBlocks, message: `data ${gib(data)}; ${plan.message}` };
+}
+
+/**
+ * float32 bytes a benchmark generator allocates for its arrays (the published layouts: Darcy coeff
+ * and sol [N,s,s], Burgers a and u [N,s], Navier-Stokes a [N,s,s] and u [N,s,s,T], airfoil X, Y
+ * [N,ni,nj] and Q [N,5,ni,nj]), times two for the pipeline's prepared copy. Null when the generator
+ * will refuse the options itself (it says why better).
+ */
+export function generatedBytes(spec: { benchmark: BenchmarkName; preset: PresetName; samples?: number; generateResolution?: number; frames?: number }): { bytes: number; what: string } | null {
+  let p;
+  try {
+    p = resolveParams(spec.benchmark, { preset: spec.preset, ...(spec.samples !== undefined ? { samples: spec.samples } : {}), ...(spec.generateResolution !== undefined ? { resolution: spec.generateResolution } : {}), ...(spec.frames !== undefined ? { frames: spec.frames } : {}) });
+  } catch {
+    return null;
+  }
+  let perSample: number;
+  let grid: string;
+  switch (p.benchmark) {
+    case 'darcy': perSample = 2 * p.resolution ** 2; grid = `${p.resolution}x${p.resolution} x 2 fields`; break;
+    case 'burgers': perSample = 2 * p.resolution; grid = `${p.resolution} points x 2 fields`; break;
+    case 'navier-stokes': perSample = p.resolution ** 2 * (p.frames + 1); grid = `${p.resolution}x${p.resolution} x ${p.frames + 1} frames`; break;
+    case 'airfoil': perSample = 7 * p.ni * p.nj; grid = `${p.ni}x${p.nj} x 7 fields`; break;
+  }
+  return { bytes: p.samples * perSample * 4 * 2, what: `${p.samples.toLocaleString('en-US')} samples x ${grid} x 4 bytes x 2 copies (generated, prepared)` };
 }

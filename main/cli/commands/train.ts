@@ -1,6 +1,7 @@
 // `lino train --config run.json [--workspace DIR]`: the engine's training, headless, in this
 // process: creates runs/<id>/ in the workspace (or resumes one), shows a progress bar with ETA,
-// prints the final metrics. Ctrl-C stops at the next step; the run stays resumable (--resume ID).
+// prints the final metrics. Ctrl-C (or SIGTERM) stops at the next step; the run stays resumable
+// (--resume ID). A run another process trains is refused (its lock, main/runs/run-lock.ts).
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CliCommand } from '../lino';
@@ -8,6 +9,7 @@ import { parseFlags } from '../args';
 import { selectBackend, formatBackendReport } from '../../ops/backend';
 import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
 import { RunStore } from '../../runs/run-store';
+import { assertRunUnlocked } from '../../runs/run-lock';
 import { trainRun, parseRunConfig } from '../../train/runner';
 import type { EpochRecord, StepRecord } from '../../train/trainer';
 
@@ -42,7 +44,7 @@ async function runGroup(values: GroupFlags): Promise<number> {
     const seed = base.seed + i;
     const run = store.create({ ...base, name: `${base.name ?? group} (seed ${seed})`, seed, group } as unknown as Record<string, unknown>, `${group}-s${seed}`);
     const t0 = Date.now();
-    const out = await trainRun(run, { workspace: ws.path });
+    const out = await trainRun(run, { workspace: ws.path, owner: 'lino train' });
     const epochs = run.readMetrics().records.filter((r) => r.type === 'epoch') as unknown as EpochRecord[];
     const best = epochs.reduce((a, b) => (b.val.relL2 < a.val.relL2 ? b : a), epochs[0]!);
     rows.push({ seed, id: run.id, state: out.state, best: best.val.relL2, bestDec: best.val.relL2Decoded, epoch: best.epoch, ...(best.test ? { test: best.test.relL2 } : {}) });
@@ -90,6 +92,7 @@ lino train --resume ID [--workspace DIR] [--backend NAME]
       run = store.create(cfg as unknown as Record<string, unknown>, values.id);
     } else {
       run = store.open(values.resume!);
+      assertRunUnlocked(run.id, run.dir); // before the backend loads: refuse a second writer at once
     }
     const cfg = parseRunConfig(run.readConfig(), run.configPath);
     const report = await selectBackend(values.backend ?? cfg.backend);
@@ -98,12 +101,15 @@ lino train --resume ID [--workspace DIR] [--backend NAME]
     console.log(`run ${run.id} in ${run.dir}`);
     if (!values.quiet) console.log(formatBackendReport(report));
     const controller = new AbortController();
-    const onSig = () => {
-      if (controller.signal.aborted) process.exit(130);
-      out.write('\nstopping after this step (Ctrl-C again to quit at once)\n');
+    // The first signal stops at the next step (status, checkpoint and lock in order); a second
+    // quits at once (the lock is still released on exit).
+    const onSig = (sig: NodeJS.Signals) => {
+      if (controller.signal.aborted) process.exit(sig === 'SIGTERM' ? 143 : 130);
+      out.write(`\n${sig}: stopping after this step (${sig === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again to quit at once)\n`);
       controller.abort();
     };
     process.on('SIGINT', onSig);
+    process.on('SIGTERM', onSig);
     const t0 = Date.now();
     let stepsPerEpoch = 1;
     let stepInEpoch = 0;
@@ -128,6 +134,7 @@ lino train --resume ID [--workspace DIR] [--backend NAME]
     };
     try {
       const result = await trainRun(run, {
+        owner: 'lino train',
         signal: controller.signal,
         workspace: ws.path,
         onPlan: (p) => {
@@ -163,6 +170,7 @@ lino train --resume ID [--workspace DIR] [--backend NAME]
       return result.state === 'done' || result.state === 'stopped' ? 0 : 1;
     } finally {
       process.off('SIGINT', onSig);
+      process.off('SIGTERM', onSig);
     }
   },
 };
