@@ -200,6 +200,16 @@ export const RunSummary = z.object({
   seed: z.number().nullable(),
   /** When status.json last changed (start, epoch, pause, end): with createdAt, the run's wall time. */
   updatedAt: z.string().optional(),
+  /** The run's name without the ' (seed N)' suffix a seed group adds: what an ablation's groups are named after ('darcy-a/full'). */
+  baseName: z.string().optional(),
+  /** Trainable parameters (counted from the stored weights); null before the first checkpoint. */
+  params: z.number().nullable().optional(),
+  /** Queued (created) and first started; queueSeconds is the wait between them. */
+  queuedAt: z.string().nullable().optional(),
+  startedAt: z.string().nullable().optional(),
+  queueSeconds: z.number().nullable().optional(),
+  /** Seconds in the running state (no queue, no pause), up to the last status write. */
+  trainSeconds: z.number().nullable().optional(),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
@@ -211,6 +221,10 @@ export const RunStatus = z.object({
   epoch: z.number().optional(),
   step: z.number().optional(),
   backend: z.string().optional(),
+  queuedAt: z.string().optional(),
+  startedAt: z.string().optional(),
+  trainSeconds: z.number().optional(),
+  runningSince: z.string().optional(),
 });
 
 /** One optimizer step (metrics.jsonl type 'step'). */
@@ -542,7 +556,7 @@ export const methods = {
     params: z.object({ group: z.string().max(200) }).strict(),
     result: z.object({
       group: z.string(),
-      runs: z.array(z.object({ id: z.string(), seed: z.number().nullable(), state: RunState, bestEpoch: z.number().nullable(), valRelL2: z.number().nullable(), valRelL2Decoded: z.number().nullable(), testRelL2: z.number().nullable() })),
+      runs: z.array(z.object({ id: z.string(), name: z.string().optional(), seed: z.number().nullable(), state: RunState, params: z.number().nullable().optional(), trainSeconds: z.number().nullable().optional(), bestEpoch: z.number().nullable(), valRelL2: z.number().nullable(), valRelL2Decoded: z.number().nullable(), testRelL2: z.number().nullable() })),
       valRelL2: z.object({ mean: z.number(), std: z.number() }).nullable(),
       valRelL2Decoded: z.object({ mean: z.number(), std: z.number() }).nullable(),
       testRelL2: z.object({ mean: z.number(), std: z.number() }).nullable(),
