@@ -246,6 +246,9 @@ export const SplitMetrics = z.object({
   relL2Decoded: z.number(),
   steps: z.object({ mean: z.array(z.number()), std: z.array(z.number()) }).optional(),
   stepMeanRelL2: z.number().optional(),
+  /** Autoregressive: relL2 of all rolled-out frames at once (the release's "full rollout"); relL2 itself is the mean over steps. */
+  rolloutRelL2: z.number().optional(),
+  rolloutRelL2Decoded: z.number().optional(),
 });
 
 /** One epoch (metrics.jsonl type 'epoch'): train/val(/test) metrics, gate statistics, block scalars, throughput. */
@@ -254,6 +257,8 @@ export const EpochMetrics = z.object({
   epoch: z.number(),
   lr: z.number(),
   train: z.object({ loss: z.number(), relL2: z.number() }),
+  /** What train.relL2 and val.relL2 mean (the same for both): a label for the plots. */
+  relL2Definition: z.string().optional(),
   val: SplitMetrics,
   test: SplitMetrics.optional(),
   blocks: z.array(z.object({
