@@ -14,8 +14,10 @@ export interface DarcyParams {
   /** Grid the coefficient is drawn and the PDE solved on; stored = solve grid strided. */
   solveResolution: number;
   alpha: number; tau: number; high: number; low: number;
-  /** Relative residual of the float64 multigrid-PCG solve. */
+  /** Relative residual of the iterative solve on grids above DIRECT_MAX_K (smaller grids are solved directly). */
   tol: number;
+  /** Clamp the splined coefficient to [low, high] before solving: NOT FNO's solve_gwf.m (off by default; kept for the older data). */
+  clamp: boolean;
 }
 
 export interface BurgersParams {
@@ -66,7 +68,7 @@ export interface AirfoilParams {
 export type GeneratorParams = DarcyParams | BurgersParams | NavierStokesParams | AirfoilParams;
 
 const darcy = (samples: number, resolution: number, solveResolution = resolution): DarcyParams => ({
-  benchmark: 'darcy', samples, resolution, solveResolution, alpha: 2, tau: 3, high: 12, low: 3, tol: 1e-8,
+  benchmark: 'darcy', samples, resolution, solveResolution, alpha: 2, tau: 3, high: 12, low: 3, tol: 1e-10, clamp: false,
 });
 const burgers = (samples: number, resolution: number, solveResolution: number): BurgersParams => ({
   benchmark: 'burgers', samples, resolution, solveResolution, modes: solveResolution / 2,
@@ -118,6 +120,11 @@ export function resolveParams(benchmark: BenchmarkName, options: GenerateOptions
   if (options.samples !== undefined) {
     if (!Number.isInteger(options.samples) || options.samples < 1 || options.samples > 1_000_000) bad('samples', options.samples, 'an integer in 1..1000000');
     p.samples = options.samples;
+  }
+  if (options.clamp !== undefined) {
+    if (p.benchmark !== 'darcy') bad('clamp', options.clamp, 'only for darcy');
+    if (typeof options.clamp !== 'boolean') bad('clamp', options.clamp, 'true or false');
+    p.clamp = options.clamp;
   }
   if (options.seed !== undefined && (!Number.isSafeInteger(options.seed) || options.seed < 0)) bad('seed', options.seed, 'a non-negative integer');
   if (options.frames !== undefined) {

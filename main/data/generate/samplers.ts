@@ -27,7 +27,7 @@ export const SAMPLERS: Record<BenchmarkName, () => Promise<Sampler>> = {
     sample: (seed, index, p) => {
       if (p.benchmark !== 'darcy') throw new Error('darcy sampler: wrong parameters');
       const r = darcySample(seed, index, p);
-      return { arrays: { coeff: r.coeff, sol: r.sol }, stats: { iterations: r.stats.iterations, relResidual: r.stats.relResidual } };
+      return { arrays: { coeff: r.coeff, sol: r.sol }, stats: { iterations: r.stats.iterations, relResidual: r.stats.relResidual, minNodalCoefficient: r.stats.minCoef } };
     },
   }),
   burgers: async () => (await import('./burgers')).burgersSampler,

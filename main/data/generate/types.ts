@@ -16,6 +16,8 @@ export interface GenerateOptions {
   seed?: number;
   /** Navier-Stokes: number of recorded frames (t = 1..T). */
   frames?: number;
+  /** Darcy: clamp the splined coefficient to the data's range (not FNO's; recorded in the manifest). */
+  clamp?: boolean;
 }
 
 export interface GenerateProgress {
