@@ -115,6 +115,7 @@ export async function generateDataset(
 
   const variables: Record<string, NdArray> = {};
   for (const [name, shape] of Object.entries(shapes)) variables[name] = ndarray(out[name], [N, ...shape], 'float32');
+  for (const [name, c] of Object.entries(sampler.constants?.(params) ?? {})) variables[name] = ndarray(c.data, c.shape, 'float32');
   return { benchmark, variables, manifest: manifestOf(benchmark, options, params, seed, stats, (performance.now() - t0) / 1000, nWorkers) };
 }
 
@@ -231,7 +232,7 @@ function manifestOf(
     generator: 'lino-workbench/main/data/generate',
     benchmark,
     preset: options.preset,
-    overrides: { resolution: options.resolution, samples: options.samples, frames: options.frames, clamp: options.clamp },
+    overrides: { resolution: options.resolution, samples: options.samples, frames: options.frames, clamp: options.clamp, tIn: options.tIn, tOut: options.tOut },
     params,
     seed,
     rng: 'xoshiro128** per sample, seeded by SplitMix32 mixing of (seed, benchmark, sample index); normals by Box-Muller',

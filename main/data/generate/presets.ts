@@ -49,6 +49,11 @@ export interface NavierStokesParams {
   cfl: number;
   /** Forcing amplitude (0.1 in FNO). */
   forcing: number;
+  /**
+   * The training window this set is made for (history frames in, frames rolled out): import and
+   * training use it unless told otherwise, and generation refuses frames < tIn + tOut.
+   */
+  tIn: number; tOut: number;
 }
 
 export interface AirfoilParams {
@@ -75,7 +80,7 @@ const burgers = (samples: number, resolution: number, solveResolution: number): 
   nu: 0.1, T: 1, gamma: 2, tau: 5, sigma: 25, cfl: 0.5,
 });
 const ns = (samples: number, resolution: number, solveResolution: number, frames: number, dt: number | null): NavierStokesParams => ({
-  benchmark: 'navier-stokes', samples, resolution, solveResolution, frames, nu: 1e-3, alpha: 2.5, tau: 7, dt, cfl: 0.1, forcing: 0.1,
+  benchmark: 'navier-stokes', samples, resolution, solveResolution, frames, nu: 1e-3, alpha: 2.5, tau: 7, dt, cfl: 0.1, forcing: 0.1, tIn: 10, tOut: 10,
 });
 const airfoil = (samples: number): AirfoilParams => ({
   benchmark: 'airfoil', samples, ni: 221, nj: 51, wake: 30, machInf: 0.5, displacement: 0.05, farField: 20,
@@ -93,7 +98,7 @@ export const PRESETS: Record<BenchmarkName, Record<PresetName, GeneratorParams>>
     paper: burgers(2048, 8192, 8192),  // published file: 8192 points, the paper trains at 256
   },
   'navier-stokes': {
-    tiny: ns(2, 32, 32, 3, null),
+    tiny: ns(4, 32, 32, 20, null),     // the release's 10 -> 10 window (about 1 s); 3 train / 1 validation trajectories
     quick: ns(300, 64, 64, 20, null),
     paper: ns(5000, 64, 256, 50, 1e-4),
   },
@@ -131,6 +136,17 @@ export function resolveParams(benchmark: BenchmarkName, options: GenerateOptions
     if (p.benchmark !== 'navier-stokes') bad('frames', options.frames, 'only for navier-stokes');
     if (!Number.isInteger(options.frames) || options.frames < 1 || options.frames > 1000) bad('frames', options.frames, 'an integer in 1..1000');
     p.frames = options.frames;
+  }
+  for (const k of ['tIn', 'tOut'] as const) {
+    const v = options[k];
+    if (v === undefined) continue;
+    if (p.benchmark !== 'navier-stokes') bad(k, v, 'only for navier-stokes');
+    if (!Number.isInteger(v) || v < 1 || v > 1000) bad(k, v, 'an integer in 1..1000');
+    p[k] = v;
+  }
+  // A set whose trajectories are shorter than its training window cannot be imported: refuse it here.
+  if (p.benchmark === 'navier-stokes' && p.frames < p.tIn + p.tOut) {
+    bad('frames', p.frames, `at least tIn + tOut = ${p.tIn} + ${p.tOut} = ${p.tIn + p.tOut} (the training window); lower tIn/tOut for a shorter set`);
   }
   const r = options.resolution;
   if (r !== undefined) {

@@ -16,6 +16,8 @@ export interface Sampler {
   shapes(p: GeneratorParams): Record<string, number[]>;
   /** `report(fraction)` may be called during a long sample (e.g. per recorded frame). */
   sample(seed: number, index: number, p: GeneratorParams, report?: (fraction: number) => void): SampleResult;
+  /** Variables that are not per sample (Navier-Stokes `t`), written after the per-sample ones. */
+  constants?(p: GeneratorParams): Record<string, { data: Float32Array; shape: number[] }>;
 }
 
 export const SAMPLERS: Record<BenchmarkName, () => Promise<Sampler>> = {
