@@ -80,9 +80,7 @@ export function solveGwf(coefCells: Float64Array, K: number, o: SolveGwfOptions 
   const nodalCoef = spline2(coefCells, plan(K, true));
   let lo = Infinity, hi = -Infinity;
   for (let i = 0; i < K * K; i++) { lo = Math.min(lo, coefCells[i]); hi = Math.max(hi, coefCells[i]); }
-  const clamped = new Float64Array(K * K);
-  for (let i = 0; i < K * K; i++) clamped[i] = Math.min(hi, Math.max(lo, nodalCoef[i]));
-  if (o.clamp) nodalCoef.set(clamped);
+  if (o.clamp) for (let i = 0; i < K * K; i++) nodalCoef[i] = Math.min(hi, Math.max(lo, nodalCoef[i]));
   let minCoef = Infinity;
   for (let i = 0; i < K * K; i++) minCoef = Math.min(minCoef, nodalCoef[i]);
   const A = darcyStencil(nodalCoef, K);
@@ -93,7 +91,7 @@ export function solveGwf(coefCells: Float64Array, K: number, o: SolveGwfOptions 
   let u: Float64Array, stats: SolveStats;
   if (solver === 'minres') {
     try {
-      ({ u, stats } = solveMinres(K - 1, A, darcyStencil(clamped, K), f, tol));
+      ({ u, stats } = solveMinres(K - 1, A, darcyStencil(precondCoef(nodalCoef, lo), K), f, tol));
     } catch (e) {
       if (o.solver || K > DIRECT_MAX_K) throw e;
       solver = 'banded-lu';
@@ -149,4 +147,17 @@ export function darcySample(seed: number, index: number, p: DarcyParams): { coef
       sol[i * s + j] = cells[i * r * K + j * r];
     }
   return { coeff, sol, stats };
+}
+
+/**
+ * The coefficient the MINRES preconditioner's multigrid is built from: the true one with a positive
+ * floor (a quarter of the low value), so its operator is SPD. Only the floor differs from the true
+ * operator (the overshoot above the high value is kept): 10-11 iterations at 85^2, where clamping to
+ * [low, high] needed 14-16.
+ */
+function precondCoef(c: Float64Array, low: number): Float64Array {
+  const floor = low / 4;
+  const out = new Float64Array(c.length);
+  for (let i = 0; i < c.length; i++) out[i] = Math.max(c[i], floor);
+  return out;
 }

@@ -2,8 +2,8 @@
 // large for the banded direct solve. Without the clamp the spline's overshoot makes the operator
 // symmetric but possibly indefinite (non-positive face coefficients next to the boundary), which CG
 // does not handle and MINRES does. The preconditioner must be symmetric positive definite: one
-// multigrid V-cycle of the operator built from the coefficient clamped to the data's range (which
-// differs from the true one only where the spline overshoots), so iterations stay few.
+// multigrid V-cycle of an operator close to the true one but with positive face coefficients
+// (darcy.ts floors the coefficient), so iterations stay few.
 import { applyStencil, MultigridPreconditioner, type Level, type SolveStats } from './multigrid';
 
 function dot(L: Level, a: Float64Array, b: Float64Array): number {
