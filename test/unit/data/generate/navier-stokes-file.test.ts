@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateDataset } from '../../../../main/data/generate/index';
 import { nsGrf } from '../../../../main/data/generate/grf';
@@ -73,4 +73,25 @@ test('navier-stokes: ns_2d.py\'s scheme (dt 1e-4) from the quick preset\'s t = 1
   const rel = await parity(backend!);
   console.log(`quick preset (64^2, adaptive CN/AB2) vs ns_2d.py's scheme on ${backend}, t = 1 -> 2: relative L2 ${rel.toExponential(2)}`);
   assert.ok(rel < 1e-4, `relative L2 ${rel}`);
+});
+
+test('navier-stokes: the CLI refuses a set shorter than its training window before writing anything', async () => {
+  const dir = tempDir('lino-ns-cli-');
+  try {
+    const cli = (await import('../../../../main/cli/commands/data-generate')).default;
+    await assert.rejects(cli.run(['navier-stokes', '--preset', 'tiny', '--frames', '5', '--out', dir.path]), /"frames" = 5: expected at least tIn \+ tOut = 10 \+ 10 = 20/);
+    assert.deepEqual(readdirSync(dir.path), [], 'no file written');
+    // with a window that fits, the same frames are fine, and the manifest records the window
+    const log = console.log;
+    console.log = () => {};
+    try {
+      assert.equal(await cli.run(['navier-stokes', '--preset', 'tiny', '--samples', '1', '--frames', '5', '--t-in', '3', '--t-out', '2', '--out', dir.path]), 0);
+    } finally {
+      console.log = log;
+    }
+    const manifest = JSON.parse(readFileSync(join(dir.path, readdirSync(dir.path).find((f) => f.endsWith('.manifest.json'))!), 'utf8'));
+    assert.deepEqual([manifest.params.frames, manifest.params.tIn, manifest.params.tOut], [5, 3, 2]);
+  } finally {
+    dir.cleanup();
+  }
 });
