@@ -92,7 +92,7 @@ export default async function main(): Promise<void> {
     const [, cold] = timed(() => darcySample(seed, 1, p));
     console.log(`Darcy 421^2, first sample in this process (cold JIT): ${fmt(cold)}`);
     const [r, ts] = timed(() => darcySample(seed, 0, p));
-    let py: Timing | null = null, agree = `PCG ${r.stats.iterations} iterations, residual ${r.stats.relResidual.toExponential(1)}`;
+    let py: Timing | null = null, agree = `${r.stats.solver} ${r.stats.iterations} iterations, residual ${r.stats.relResidual.toExponential(1)}`;
     if (numpy) {
       const ref = runRef({ case: 'darcy', s: 421, samples: 1 }, { 'xi.f64': f64(darcyNormals(seed, 0, 421)) });
       py = refTiming(ref);

@@ -216,6 +216,16 @@ export const RunSummary = z.object({
   seed: z.number().nullable(),
   /** When status.json last changed (start, epoch, pause, end): with createdAt, the run's wall time. */
   updatedAt: z.string().optional(),
+  /** The run's name without the ' (seed N)' suffix a seed group adds: what an ablation's groups are named after ('darcy-a/full'). */
+  baseName: z.string().optional(),
+  /** Trainable parameters (counted from the stored weights); null before the first checkpoint. */
+  params: z.number().nullable().optional(),
+  /** Queued (created) and first started; queueSeconds is the wait between them. */
+  queuedAt: z.string().nullable().optional(),
+  startedAt: z.string().nullable().optional(),
+  queueSeconds: z.number().nullable().optional(),
+  /** Seconds in the running state (no queue, no pause), up to the last status write. */
+  trainSeconds: z.number().nullable().optional(),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
@@ -227,6 +237,10 @@ export const RunStatus = z.object({
   epoch: z.number().optional(),
   step: z.number().optional(),
   backend: z.string().optional(),
+  queuedAt: z.string().optional(),
+  startedAt: z.string().optional(),
+  trainSeconds: z.number().optional(),
+  runningSince: z.string().optional(),
 });
 
 /** One optimizer step (metrics.jsonl type 'step'). */
@@ -248,6 +262,9 @@ export const SplitMetrics = z.object({
   relL2Decoded: z.number(),
   steps: z.object({ mean: z.array(z.number()), std: z.array(z.number()) }).optional(),
   stepMeanRelL2: z.number().optional(),
+  /** Autoregressive: relL2 of all rolled-out frames at once (the release's "full rollout"); relL2 itself is the mean over steps. */
+  rolloutRelL2: z.number().optional(),
+  rolloutRelL2Decoded: z.number().optional(),
 });
 
 /** One epoch (metrics.jsonl type 'epoch'): train/val(/test) metrics, gate statistics, block scalars, throughput. */
@@ -256,6 +273,8 @@ export const EpochMetrics = z.object({
   epoch: z.number(),
   lr: z.number(),
   train: z.object({ loss: z.number(), relL2: z.number() }),
+  /** What train.relL2 and val.relL2 mean (the same for both): a label for the plots. */
+  relL2Definition: z.string().optional(),
   val: SplitMetrics,
   test: SplitMetrics.optional(),
   blocks: z.array(z.object({
@@ -565,7 +584,7 @@ export const methods = {
     params: z.object({ group: z.string().max(200) }).strict(),
     result: z.object({
       group: z.string(),
-      runs: z.array(z.object({ id: z.string(), seed: z.number().nullable(), state: RunState, bestEpoch: z.number().nullable(), valRelL2: z.number().nullable(), valRelL2Decoded: z.number().nullable(), testRelL2: z.number().nullable() })),
+      runs: z.array(z.object({ id: z.string(), name: z.string().optional(), seed: z.number().nullable(), state: RunState, params: z.number().nullable().optional(), trainSeconds: z.number().nullable().optional(), bestEpoch: z.number().nullable(), valRelL2: z.number().nullable(), valRelL2Decoded: z.number().nullable(), testRelL2: z.number().nullable() })),
       valRelL2: z.object({ mean: z.number(), std: z.number() }).nullable(),
       valRelL2Decoded: z.object({ mean: z.number(), std: z.number() }).nullable(),
       testRelL2: z.object({ mean: z.number(), std: z.number() }).nullable(),

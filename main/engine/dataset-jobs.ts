@@ -6,7 +6,7 @@ import { generateDataset, PRESETS } from '../data/generate/index';
 import type { BenchmarkName } from '../data/generate/types';
 import { DatasetStore } from '../data/dataset-store';
 import { decodeValues, type PreparedDataset, type SplitName } from '../data/dataset';
-import { pipelineOptions } from '../train/data-source';
+import { generatedWindow, pipelineOptions } from '../train/data-source';
 import type { JobContext } from './jobs';
 import { inspectDataFile } from '../data/formats/index';
 import { releaseOptions } from '../data/pipeline';
@@ -39,7 +39,8 @@ export async function runGenerate(params: Record<string, unknown>, ctx: JobConte
   );
   if (ctx.signal.aborted) throw new Error('cancelled');
   const n = Object.values(ds.variables)[0]?.shape[0] ?? 0;
-  const opts = pipelineOptions({ kind: 'generate', benchmark, preset, nsNormalizer: 'separate', ...opt('resolution') } as never, n);
+  // a Navier-Stokes set is prepared with the window it was generated for (its manifest's tIn / tOut)
+  const opts = pipelineOptions({ kind: 'generate', benchmark, preset, nsNormalizer: 'separate', ...opt('resolution') } as never, n, generatedWindow(ds.manifest));
   // Keep the generated grid unless the user asked for another (as training does for tiny/quick).
   if (params.resolution === undefined && preset !== 'paper') delete opts.resolution;
   ctx.progress(0.96, 'splitting, normalizing and storing');

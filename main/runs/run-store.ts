@@ -7,11 +7,11 @@
 // A run whose status says running/paused/queued but whose trainer (or engine) process is gone
 // lists as 'interrupted' and can resume from its last checkpoint. train.lock (./run-lock.ts) is
 // held by whoever trains the run: one writer at a time.
-import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
-import { readCheckpointState } from './checkpoint';
+import { readCheckpointState, weightsPath } from './checkpoint';
 import { assertRunUnlocked } from './run-lock';
 
 export type RunState = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'stopped' | 'interrupted';
@@ -27,6 +27,14 @@ export interface RunStatus {
   epoch?: number;
   step?: number;
   backend?: string;
+  /** When the run was queued (created, or re-queued to resume). */
+  queuedAt?: string;
+  /** When a trainer first reported it running (queue time = startedAt - queuedAt). */
+  startedAt?: string;
+  /** Seconds spent in the 'running' state, summed over every call that trained it (no queue, no pause). */
+  trainSeconds?: number;
+  /** Set while running: when the current running stretch began (trainSeconds excludes it until the next write). */
+  runningSince?: string;
 }
 
 export interface RunSummary {
@@ -42,6 +50,16 @@ export interface RunSummary {
   backend: string | null;
   group: string | null;
   seed: number | null;
+  /** The name without the ' (seed N)' suffix that a seed group adds: what ablation groups are named after. */
+  baseName: string;
+  /** Trainable parameters of the model (from the stored weights); null before the first checkpoint. */
+  params: number | null;
+  queuedAt: string | null;
+  startedAt: string | null;
+  /** Seconds between queuing and the first start. */
+  queueSeconds: number | null;
+  /** Seconds spent training (running state only), up to the last status write. */
+  trainSeconds: number | null;
 }
 
 const ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -92,8 +110,31 @@ export class RunHandle {
     return s;
   }
 
-  writeStatus(s: Omit<RunStatus, 'updatedAt'>): void {
-    writeJsonAtomic(this.statusPath, { ...s, updatedAt: new Date().toISOString() });
+  /**
+   * Writes the status. The timing fields are kept by the store, whatever the caller passes: queuedAt
+   * (set when queued), startedAt (first time running) and trainSeconds (time in 'running', summed at
+   * each write that leaves or continues a running stretch), so queue and pause time never count as training.
+   */
+  writeStatus(s: Omit<RunStatus, 'updatedAt' | 'queuedAt' | 'startedAt' | 'trainSeconds' | 'runningSince'>): void {
+    const now = new Date();
+    let prev: Partial<RunStatus> = {};
+    try {
+      prev = JSON.parse(readFileSync(this.statusPath, 'utf8')) as RunStatus;
+    } catch {
+      prev = {};
+    }
+    let trainSeconds = prev.trainSeconds ?? 0;
+    if (prev.state === 'running' && prev.runningSince && prev.pid === s.pid) {
+      trainSeconds += Math.max(0, (now.getTime() - Date.parse(prev.runningSince)) / 1000);
+    }
+    const iso = now.toISOString();
+    const timing: Pick<RunStatus, 'queuedAt' | 'startedAt' | 'trainSeconds' | 'runningSince'> = {
+      queuedAt: prev.queuedAt ?? iso,
+      ...(s.state === 'running' || prev.startedAt ? { startedAt: prev.startedAt ?? iso } : {}),
+      trainSeconds,
+      ...(s.state === 'running' ? { runningSince: iso } : {}),
+    };
+    writeJsonAtomic(this.statusPath, { ...s, ...timing, updatedAt: iso });
   }
 
   /** Appends records as JSON lines (one write); `sync` fsyncs (at epoch ends, before checkpoints). */
@@ -162,9 +203,11 @@ export class RunHandle {
     } catch {
       last = null;
     }
+    const name = String(cfg.name ?? this.id);
+    const queueSeconds = st.queuedAt && st.startedAt ? Math.max(0, (Date.parse(st.startedAt) - Date.parse(st.queuedAt)) / 1000) : null;
     return {
       id: this.id,
-      name: String(cfg.name ?? this.id),
+      name,
       state: st.state,
       createdAt: String(cfg.createdAt ?? statSafe(this.dir)),
       ...(st.reason ? { reason: st.reason } : {}),
@@ -175,9 +218,45 @@ export class RunHandle {
       backend: st.backend ?? last?.backend ?? null,
       group: typeof cfg.group === 'string' ? cfg.group : null,
       seed: typeof cfg.seed === 'number' ? cfg.seed : null,
+      baseName: name.replace(/ \(seed -?\d+\)$/, ''),
+      params: paramCount(this.dir),
+      queuedAt: st.queuedAt ?? null,
+      startedAt: st.startedAt ?? null,
+      queueSeconds,
+      trainSeconds: st.trainSeconds ?? (st.startedAt ? 0 : null),
       ...(st.updatedAt ? { updatedAt: st.updatedAt } : {}),
     };
   }
+}
+
+/**
+ * Parameter count from the weights of checkpoints/last (or best): the safetensors header lists every
+ * parameter's shape, so only the header is read. Null when no checkpoint exists yet.
+ */
+export function paramCount(runDir: string): number | null {
+  for (const name of ['last', 'best'] as const) {
+    const path = weightsPath(runDir, name);
+    if (!path) continue;
+    let fd: number | null = null;
+    try {
+      fd = openSync(path, 'r');
+      const head = Buffer.alloc(8);
+      if (readSync(fd, head, 0, 8, 0) !== 8) continue;
+      const len = Number(head.readBigUInt64LE(0));
+      if (len <= 0 || len > 1 << 26) continue;
+      const json = Buffer.alloc(len);
+      if (readSync(fd, json, 0, len, 8) !== len) continue;
+      const header = JSON.parse(json.toString('utf8')) as Record<string, { shape?: number[] }>;
+      let n = 0;
+      for (const [k, e] of Object.entries(header)) if (k !== '__metadata__' && Array.isArray(e.shape)) n += e.shape.reduce((a, b) => a * b, 1);
+      return n;
+    } catch {
+      continue;
+    } finally {
+      if (fd !== null) closeSync(fd);
+    }
+  }
+  return null;
 }
 
 function statSafe(p: string): string {
@@ -251,7 +330,7 @@ export function groupSummary(store: RunStore, group: string) {
   const runs = store.list().filter((r) => r.group === group).map((r) => {
     const epochs = store.open(r.id).readMetrics().records.filter((x) => x.type === 'epoch') as { epoch: number; val: { relL2: number; relL2Decoded: number }; test?: { relL2: number } }[];
     const best = epochs.length ? epochs.reduce((a, b) => (b.val.relL2 < a.val.relL2 ? b : a)) : null;
-    return { id: r.id, seed: r.seed, state: r.state, bestEpoch: best?.epoch ?? null, valRelL2: best?.val.relL2 ?? null, valRelL2Decoded: best?.val.relL2Decoded ?? null, testRelL2: best?.test?.relL2 ?? null };
+    return { id: r.id, name: r.name, seed: r.seed, state: r.state, params: r.params, trainSeconds: r.trainSeconds, bestEpoch: best?.epoch ?? null, valRelL2: best?.val.relL2 ?? null, valRelL2Decoded: best?.val.relL2Decoded ?? null, testRelL2: best?.test?.relL2 ?? null };
   });
   const stat = (v: (number | null)[]) => {
     const xs = v.filter((x): x is number => x !== null);

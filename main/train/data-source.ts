@@ -18,8 +18,11 @@ export interface DataContext {
 
 type PipelineSpec = Extract<DataSpec, { kind: 'generate' | 'file' }>;
 
-/** The release's pipeline options for the benchmark, with the spec's overrides. */
-export function pipelineOptions(spec: PipelineSpec, samples: number): PipelineOptions {
+/**
+ * The release's pipeline options for the benchmark, with the spec's overrides. `window`: the
+ * Navier-Stokes window a generated set was made for (its manifest's params), used unless the spec sets one.
+ */
+export function pipelineOptions(spec: PipelineSpec, samples: number, window?: { tIn?: number; tOut?: number }): PipelineOptions {
   const base = releaseOptions(spec.benchmark, samples);
   const split = { ...(base.split as { train: number; val: number; test?: number; seed?: number; shuffle?: boolean }) };
   if (spec.train !== undefined) split.train = spec.train;
@@ -29,7 +32,7 @@ export function pipelineOptions(spec: PipelineSpec, samples: number): PipelineOp
   const o: PipelineOptions = { ...base, split };
   if (spec.resolution !== undefined) o.resolution = spec.resolution;
   if (spec.benchmark === 'navier-stokes') {
-    o.ns = { tIn: spec.tIn ?? base.ns?.tIn ?? 10, tOut: spec.tOut ?? base.ns?.tOut ?? 10, normalizer: spec.nsNormalizer };
+    o.ns = { tIn: spec.tIn ?? window?.tIn ?? base.ns?.tIn ?? 10, tOut: spec.tOut ?? window?.tOut ?? base.ns?.tOut ?? 10, normalizer: spec.nsNormalizer };
   }
   return o;
 }
@@ -47,11 +50,13 @@ export async function loadTrainData(spec: DataSpec, ctx: DataContext = {}): Prom
           ...(spec.generateResolution !== undefined ? { resolution: spec.generateResolution } : {}),
           ...(spec.frames !== undefined ? { frames: spec.frames } : {}),
           ...(spec.seed !== undefined ? { seed: spec.seed } : {}),
+          ...(spec.benchmark === 'navier-stokes' && spec.tIn !== undefined ? { tIn: spec.tIn } : {}),
+          ...(spec.benchmark === 'navier-stokes' && spec.tOut !== undefined ? { tOut: spec.tOut } : {}),
         },
         { signal: ctx.signal, onProgress: (p) => ctx.onProgress?.(p.message ?? `generating ${p.done}/${p.total}`) },
       );
       const n = firstDim(ds.variables);
-      const opts = pipelineOptions(spec, n);
+      const opts = pipelineOptions(spec, n, generatedWindow(ds.manifest));
       if (spec.resolution === undefined && spec.preset !== 'paper') delete opts.resolution; // keep the generated grid
       const source: DataSource = { kind: 'generated', dataset: ds };
       return withHash(await prepareDataset(source, opts, { onWarning: (m) => ctx.onProgress?.(`warning: ${m}`) }));
@@ -67,6 +72,13 @@ export async function loadTrainData(spec: DataSpec, ctx: DataContext = {}): Prom
       return (await new DatasetStore(ctx.workspace).open(spec.id)) as unknown as TrainData;
     }
   }
+}
+
+/** The Navier-Stokes training window a generator manifest records (params.tIn / params.tOut). */
+export function generatedWindow(manifest: Record<string, unknown>): { tIn?: number; tOut?: number } | undefined {
+  const p = manifest.params as { tIn?: unknown; tOut?: unknown } | undefined;
+  if (!p || typeof p.tIn !== 'number' || typeof p.tOut !== 'number') return undefined;
+  return { tIn: p.tIn, tOut: p.tOut };
 }
 
 function firstDim(vars: Record<string, { shape: readonly number[] }>): number {

@@ -12,6 +12,8 @@ import { modelFor } from './trainer';
 import { loadTrainData } from './data-source';
 import { autoregressiveSpec, type TrainData, type TrainSplit } from './data';
 import { evaluateSplit } from './evaluate';
+import { preparedAtResolution } from '../data/resize-prepared';
+import type { PreparedDataset } from '../data/dataset';
 
 export interface EvaluateRunOptions {
   /** Evaluate on other data than the run's own (same channels); normalized with the run's training statistics. */
@@ -113,8 +115,15 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
       let data: TrainData = base;
       if (k > 0) {
         const r = extra[k - 1]!;
-        const spec = dataSpec.kind === 'synthetic' ? { ...dataSpec, grid: dataSpec.grid.map(() => r) } : { ...dataSpec, resolution: r };
-        data = await loadTrainData(spec as typeof dataSpec, { signal: o.signal, workspace });
+        if (dataSpec.kind === 'dataset') {
+          // a stored dataset has no resolution option: prepare its source file again, or resize its arrays
+          data = (await preparedAtResolution(base as unknown as PreparedDataset, baseGrid.map(() => r))).dataset as unknown as TrainData;
+        } else {
+          const spec = dataSpec.kind === 'synthetic' ? { ...dataSpec, grid: dataSpec.grid.map(() => r) } : { ...dataSpec, resolution: r };
+          data = await loadTrainData(spec as typeof dataSpec, { signal: o.signal, workspace });
+        }
+        const got = data.manifest.grid;
+        if (got.length !== baseGrid.length || got.some((g) => g !== r)) throw new Error(`evaluate: resolution ${r} asked for, the data came out at ${got.join('x')}`);
       }
       const split = data[splitName];
       if (!split || split.x.shape[0] === 0) throw new Error(`evaluate: the '${splitName}' split of this run's data is empty`);

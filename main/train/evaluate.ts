@@ -6,7 +6,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { NeuralOperator } from '../model/types';
 import { decode, relL2PerSample, relL2DecodedPerSample, type NormStats } from './loss';
-import { rollout, stepRelL2 } from './rollout';
+import { meanOverSteps, rollout, stepRelL2 } from './rollout';
 import { countOf, gatherRows, type TrainSplit } from './data';
 import type { SplitMetrics } from './trainer';
 
@@ -51,7 +51,7 @@ export function evaluateSplit(model: NeuralOperator, split: TrainSplit, o: Evalu
   if (ar && ar.steps > T) throw new Error(`evaluate: rollout of ${ar.steps} steps asked, the targets hold ${T} frames`);
   const stepVals: number[][] = Array.from({ length: T }, () => []);
   const sampleSteps: number[][] = [];
-  let stepNormSum = 0;
+  let stepNormSum = 0, wholeSum = 0, wholeDecSum = 0;
   const cOut = ar ? T : split.y.shape[split.y.shape.length - 1]!;
   const per = grid.reduce((a, b) => a * b, 1) * cOut;
   const preds = o.keepPredictions ? new Float32Array(n * per) : undefined;
@@ -69,14 +69,19 @@ export function evaluateSplit(model: NeuralOperator, split: TrainSplit, o: Evalu
       } else {
         pred = model.forward(x).y;
       }
-      const rel = relL2PerSample(pred, y).dataSync();
-      const relDec = relL2DecodedPerSample(pred, y, o.yStats).dataSync();
+      const whole = relL2PerSample(pred, y).dataSync();
+      const wholeDec = relL2DecodedPerSample(pred, y, o.yStats).dataSync();
       const mse = tf.mean(tf.square(tf.sub(pred, y)), [...Array(pred.rank - 1).keys()].map((k) => k + 1)).dataSync();
       const steps = ar ? stepRelL2(decode(pred, o.yStats), decode(y, o.yStats)).map((t) => t.dataSync()) : [];
       const stepsNorm = ar ? stepRelL2(pred, y).map((t) => t.dataSync()) : [];
       const dec = preds ? decode(pred, o.yStats).dataSync() : undefined;
-      return { rel, relDec, mse, steps, stepsNorm, dec };
+      // autoregressive: per sample the mean over the steps, as the trainer reports it (RELL2_DEFINITION)
+      const rel = ar ? meanOverSteps(stepsNorm, rows.length) : whole;
+      const relDec = ar ? meanOverSteps(steps, rows.length) : wholeDec;
+      return { rel, relDec, whole, wholeDec, mse, steps, stepsNorm, dec };
     });
+    for (const v of r.whole) wholeSum += v;
+    for (const v of r.wholeDec) wholeDecSum += v;
     rows.forEach((row, k) => perSample.push({ index: row, relL2: r.rel[k]!, relL2Decoded: r.relDec[k]!, mse: r.mse[k]! }));
     r.steps.forEach((s, k) => stepVals[k]!.push(...s));
     if (ar) rows.forEach((_, k) => sampleSteps.push(r.steps.map((s) => s[k]!)));
@@ -93,6 +98,8 @@ export function evaluateSplit(model: NeuralOperator, split: TrainSplit, o: Evalu
   if (ar) {
     metrics.steps = { mean: stepVals.map(mean), std: stepVals.map(std) };
     metrics.stepMeanRelL2 = stepNormSum / Math.max(1, n * T);
+    metrics.rolloutRelL2 = wholeSum / Math.max(1, n);
+    metrics.rolloutRelL2Decoded = wholeDecSum / Math.max(1, n);
   }
   const order = [...perSample].sort((a, b) => a.relL2 - b.relL2).map((p) => p.index);
   return {

@@ -88,6 +88,13 @@ export function stepRelL2(pred: tf.Tensor, y: tf.Tensor): tf.Tensor1D[] {
   });
 }
 
+/** Per sample b, the mean over steps k of v[k][b] (the reported autoregressive relL2 per sample). */
+export function meanOverSteps(v: ArrayLike<number>[], rows: number): Float32Array {
+  const acc = new Float64Array(rows);
+  for (const s of v) for (let b = 0; b < rows; b++) acc[b]! += s[b]! / v.length;
+  return Float32Array.from(acc); // a tf.tidy result holds no Float64Array
+}
+
 /**
  * The autoregressive objective's share for a micro-batch of b samples out of a batch of B:
  * MSE(all frames) * b/B + sum_k sum_b relL2_k / B (adds up to MSE + sum_k mean_b relL2_k).

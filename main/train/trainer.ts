@@ -11,11 +11,17 @@ import { clipByGlobalNorm, globalNorm } from './clip';
 import { StepLR } from './schedule';
 import { Rng, type RngState } from './rng';
 import { relL2PerSample, relL2DecodedPerSample, decode, type NormStats } from './loss';
-import { rollout, rolloutWithDiagnostics, stepRelL2 } from './rollout';
+import { meanOverSteps, rollout, rolloutWithDiagnostics, stepRelL2 } from './rollout';
 import { supportsBlockCheckpointing } from './recompute';
 import { predictTrain, shareGradients, type GradOptions, type ShareGrads } from './batch-grads';
 import type { ParallelGradients } from './parallel-grads';
 import { autoregressiveSpec, countOf, gatherRows, targetStats, type TrainData, type TrainSplit } from './data';
+
+/** What `relL2` means in train and validation records (both use it). */
+export const RELL2_DEFINITION = {
+  operator: 'mean over samples of ||pred - y|| / ||y|| on normalized fields (the paper\'s validation relL2)',
+  autoregressive: 'mean over samples and over the T_out rollout steps of the per-step relL2 on normalized fields (the release\'s "one-step", the paper\'s Navier-Stokes number)',
+} as const;
 
 export interface StepRecord {
   type: 'step';
@@ -31,10 +37,13 @@ export interface StepRecord {
 export interface SplitMetrics {
   /** Mean squared error on normalized fields. */
   mse: number;
-  /** Mean relL2 on normalized fields (the paper's convention). */
+  /** Mean relL2 on normalized fields (the paper's convention); autoregressive: see RELL2_DEFINITION. */
   relL2: number;
-  /** Mean relL2 on decoded fields (FNO's published convention). */
+  /** Mean relL2 on decoded fields (FNO's published convention); autoregressive: mean over the steps too. */
   relL2Decoded: number;
+  /** Autoregressive: relL2 of all rolled-out frames at once (the release's "full rollout"), normalized and decoded. */
+  rolloutRelL2?: number;
+  rolloutRelL2Decoded?: number;
   /** Autoregressive: per rollout step, mean and std over samples of relL2 on decoded fields. */
   steps?: { mean: number[]; std: number[] };
   /** Autoregressive: mean over steps of per-step relL2 on normalized fields (the release's "one-step"). */
@@ -54,6 +63,8 @@ export interface EpochRecord {
   epoch: number;
   lr: number;
   train: { loss: number; relL2: number };
+  /** What train.relL2 and val.relL2 are (one definition for both; RELL2_DEFINITION). */
+  relL2Definition: string;
   val: SplitMetrics;
   test?: SplitMetrics;
   blocks: BlockStats[];
@@ -168,15 +179,22 @@ export class Trainer {
    */
   computeGrads(rows: readonly number[]): { grads: Map<string, tf.Tensor>; loss: number; relL2: number } {
     const { grads, loss, relSum } = this.shareGrads(rows, rows.length);
-    // relL2 reported per sample (autoregressive: summed over steps, as in the objective).
-    return { grads, loss, relL2: relSum / rows.length };
+    return { grads, loss, relL2: relSum / (rows.length * this.relSteps) };
   }
 
   /** Data-parallel gradients (config.workers > 1): the same batch gradient over several threads. */
   async computeGradsParallel(rows: readonly number[]): Promise<{ grads: Map<string, tf.Tensor>; loss: number; relL2: number }> {
     if (!this.parallel) return this.computeGrads(rows);
     const r = await this.parallel.compute(this.model, rows, (share) => ({ x: gatherRows(this.data.train.x, share), y: gatherRows(this.data.train.y, share) }), (share) => this.shareGrads(share, rows.length));
-    return { grads: r.grads, loss: r.loss, relL2: r.relSum / rows.length };
+    return { grads: r.grads, loss: r.loss, relL2: r.relSum / (rows.length * this.relSteps) };
+  }
+
+  /**
+   * The objective sums relL2 over the rollout steps; the reported train relL2 is the mean over steps
+   * (the release's "one-step", RELL2_DEFINITION), on the same scale as validation.
+   */
+  private get relSteps(): number {
+    return this.ar?.tOut ?? 1;
   }
 
   /** One optimizer step on `rows` across the data-parallel threads (one thread without them). */
@@ -227,7 +245,7 @@ export class Trainer {
   evaluateSplit(split: TrainSplit, withBlocks = false): { metrics: SplitMetrics; blocks: BlockStats[] } {
     const n = countOf(split);
     const bs = Math.max(1, this.microBatch);
-    let mseSum = 0, relSum = 0, relDecSum = 0;
+    let mseSum = 0, relSum = 0, relDecSum = 0, wholeSum = 0, wholeDecSum = 0;
     const T = this.ar?.tOut ?? 0;
     const stepVals: number[][] = Array.from({ length: T }, () => []);
     let stepNormSum = 0;
@@ -255,22 +273,27 @@ export class Trainer {
           diag = f.diagnostics;
         }
         const sq = tf.sum(tf.square(tf.sub(pred, y))).dataSync()[0]!;
-        const rel = relL2PerSample(pred, y).dataSync();
-        const relDec = relL2DecodedPerSample(pred, y, this.yStats).dataSync();
+        const whole = relL2PerSample(pred, y).dataSync();
+        const wholeDec = relL2DecodedPerSample(pred, y, this.yStats).dataSync();
         const steps = this.ar ? stepRelL2(decode(pred, this.yStats), decode(y, this.yStats)).map((t) => t.dataSync()) : [];
         const stepsNorm = this.ar ? stepRelL2(pred, y).map((t) => t.dataSync()) : [];
+        // autoregressive: per sample, the mean over steps (as the train metric); else the whole field
+        const rel = this.ar ? meanOverSteps(stepsNorm, rows.length) : whole;
+        const relDec = this.ar ? meanOverSteps(steps, rows.length) : wholeDec;
         const perStep = stepDiag.length ? stepDiag : diag ? [diag] : [];
         // alphas[block] = rows of every step's samples
         const alphas: number[][][] = [];
         // (alpha tensors outlive the forward's tidy: disposed here)
         for (const d of perStep) d!.forEach((blk, b) => { (alphas[b] ??= []).push(...(blk.alpha.arraySync() as number[][])); blk.alpha.dispose(); });
-        return { sq, rel, relDec, steps, stepsNorm, alphas, comps: diag?.map((d) => d.components) ?? [], scal: diag?.map((d) => d.scalars) ?? [], size: y.size };
+        return { sq, rel, relDec, whole, wholeDec, steps, stepsNorm, alphas, comps: diag?.map((d) => d.components) ?? [], scal: diag?.map((d) => d.scalars) ?? [], size: y.size };
       });
       x.dispose();
       y.dispose();
       mseSum += r.sq / (r.size / rows.length);
       for (const v of r.rel) relSum += v;
       for (const v of r.relDec) relDecSum += v;
+      for (const v of r.whole) wholeSum += v;
+      for (const v of r.wholeDec) wholeDecSum += v;
       r.steps.forEach((s, k) => stepVals[k]!.push(...s));
       r.stepsNorm.forEach((s) => { for (const v of s) stepNormSum += v; });
       if (r.alphas.length) {
@@ -288,6 +311,8 @@ export class Trainer {
     if (this.ar) {
       metrics.steps = { mean: stepVals.map((v) => meanStd(v)[0]), std: stepVals.map((v) => meanStd(v)[1]) };
       metrics.stepMeanRelL2 = stepNormSum / (n * T);
+      metrics.rolloutRelL2 = wholeSum / n;
+      metrics.rolloutRelL2Decoded = wholeDecSum / n;
     }
     const blocks: BlockStats[] = alphaRows.map((rowsOfBlock, b) => {
       const K = rowsOfBlock[0]?.length ?? 0;
@@ -332,6 +357,7 @@ export class Trainer {
       epoch: this.epoch,
       lr: lrUsed,
       train: { loss: lossSum / batches, relL2: relSum / batches },
+      relL2Definition: this.ar ? RELL2_DEFINITION.autoregressive : RELL2_DEFINITION.operator,
       val,
       ...(test ? { test } : {}),
       blocks,

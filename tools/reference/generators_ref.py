@@ -43,7 +43,7 @@ def solve_gwf(a):
     K = a.shape[0]
     xc = (2 * np.arange(K) + 1) / (2 * K)
     xn = np.linspace(0, 1, K)
-    c = np.clip(spline2(a, xc, xn), a.min(), a.max())  # same clamp as the TypeScript solver
+    c = spline2(a, xc, xn)  # unclamped, as solve_gwf.m and the TypeScript solver
     m = K - 2
     C = c[1:-1, 1:-1]
     N = (C + c[:-2, 1:-1]) / 2

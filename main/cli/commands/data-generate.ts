@@ -8,6 +8,7 @@ import type { BenchmarkName, PresetName } from '../../data/generate/types';
 import { writeGeneratedDataset, type ExportFormat } from '../../data/export';
 import { DatasetStore } from '../../data/dataset-store';
 import { releaseOptions } from '../../data/pipeline';
+import { generatedWindow } from '../../train/data-source';
 
 const BENCHMARKS: BenchmarkName[] = ['darcy', 'burgers', 'navier-stokes', 'airfoil'];
 
@@ -35,11 +36,12 @@ function progressPrinter(): (done: number, total: number, message?: string) => v
 
 const command: CliCommand = {
   summary: 'generate a benchmark dataset offline (darcy, burgers, navier-stokes, airfoil)',
-  usage: 'lino data generate darcy|burgers|navier-stokes|airfoil --preset tiny|quick|paper [--resolution N] [--samples N] [--seed S] [--frames T] --out DIR [--format mat73|npy] [--workspace DIR]\n  writes the variables in the published files\' layout (MAT v7.3 by default; airfoil as NACA_Cylinder_*.npy);\n  --workspace also prepares the dataset with the release\'s split and caches it in DIR/datasets',
+  usage: 'lino data generate darcy|burgers|navier-stokes|airfoil --preset tiny|quick|paper [--resolution N] [--samples N] [--seed S] [--frames T] [--t-in N --t-out N] [--clamp] --out DIR [--format mat73|npy] [--workspace DIR]\n  --t-in/--t-out: the Navier-Stokes training window the set is made for (frames >= t-in + t-out; default 10 + 10); --clamp: Darcy with the coefficient clamped to [3, 12] (not FNO\'s);\n  writes the variables in the published files\' layout (MAT v7.3 by default; airfoil as NACA_Cylinder_*.npy);\n  --workspace also prepares the dataset with the release\'s split and caches it in DIR/datasets',
   async run(argv) {
     const { values, positionals } = parseFlags(argv, {
       preset: { type: 'string' }, resolution: { type: 'string' }, samples: { type: 'string' }, seed: { type: 'string' },
       frames: { type: 'string' }, out: { type: 'string' }, format: { type: 'string' }, workspace: { type: 'string' },
+      't-in': { type: 'string' }, 't-out': { type: 'string' }, clamp: { type: 'boolean' },
     });
     const benchmark = positionals[0] as BenchmarkName;
     if (!BENCHMARKS.includes(benchmark)) throw new Error(`unknown benchmark '${positionals[0] ?? ''}' (expected ${BENCHMARKS.join(', ')})`);
@@ -56,6 +58,8 @@ const command: CliCommand = {
       const gen = await generateDataset(benchmark, {
         preset, resolution: intFlag(values.resolution, 'resolution'), samples: intFlag(values.samples, 'samples'),
         seed: intFlag(values.seed, 'seed'), frames: intFlag(values.frames, 'frames'),
+        tIn: intFlag(values['t-in'], 't-in'), tOut: intFlag(values['t-out'], 't-out'),
+        ...(values.clamp ? { clamp: true } : {}),
       }, { signal: ac.signal, onProgress: (p) => show(p.done, p.total, p.message) });
       const files = await writeGeneratedDataset(gen, out, format);
       console.log(`generated ${benchmark} (${preset}) in ${((Date.now() - t0) / 1000).toFixed(1)} s:`);
@@ -63,6 +67,8 @@ const command: CliCommand = {
       if (values.workspace) {
         const N = Object.values(gen.variables)[0].shape[0];
         const opts = { ...releaseOptions(benchmark, N), resolution: undefined };
+        const w = generatedWindow(gen.manifest); // a Navier-Stokes set is prepared with the window it was made for
+        if (opts.ns && w) opts.ns = { ...opts.ns, tIn: w.tIn!, tOut: w.tOut! };
         const { dataset, cached } = await new DatasetStore(values.workspace).prepare({ kind: 'generated', dataset: gen }, opts);
         console.log(`dataset ${dataset.manifest.id} ${cached ? 'already cached' : 'prepared and cached'} (train/val ${dataset.manifest.counts.train}/${dataset.manifest.counts.val})`);
       }

@@ -69,7 +69,7 @@ const command: CliCommand = {
       if (r.metrics.steps) {
         console.log(`  per-step relL2 on decoded fields (mean ± std):`);
         r.metrics.steps.mean.forEach((m, k) => console.log(`    step ${String(k + 1).padStart(3)}  ${sci(m)} ± ${sci(r.metrics.steps!.std[k]!)}`));
-        console.log(`  mean over steps (normalized, the release's "one-step"): ${sci(r.metrics.stepMeanRelL2!)}`);
+        console.log(`  relL2 above is the mean over steps (normalized, the release's "one-step"); full rollout (all frames at once, normalized): ${sci(r.metrics.rolloutRelL2!)}, decoded ${sci(r.metrics.rolloutRelL2Decoded!)}`);
       }
       if (r.predictionsFile) console.log(`  predictions: ${r.predictionsFile}`);
     }

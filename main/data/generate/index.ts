@@ -115,6 +115,7 @@ export async function generateDataset(
 
   const variables: Record<string, NdArray> = {};
   for (const [name, shape] of Object.entries(shapes)) variables[name] = ndarray(out[name], [N, ...shape], 'float32');
+  for (const [name, c] of Object.entries(sampler.constants?.(params) ?? {})) variables[name] = ndarray(c.data, c.shape, 'float32');
   return { benchmark, variables, manifest: manifestOf(benchmark, options, params, seed, stats, (performance.now() - t0) / 1000, nWorkers) };
 }
 
@@ -202,8 +203,10 @@ function summarize(stats: Record<string, number>[]): Record<string, { min: numbe
 const NOTES: Record<BenchmarkName, string> = {
   darcy:
     "FNO's procedure (GRF.m, solve_gwf.m): thresholded cosine-transform GRF as cell-centred coefficient, not-a-knot spline to the nodal grid, " +
-    '5-point FD with face averages, float64 multigrid-preconditioned CG, spline back to the cell centres. Deviation: the splined nodal ' +
-    'coefficient is clamped to [low, high] (the spline overshoots and its extrapolation to the boundary nodes goes negative) so the operator stays SPD.',
+    '5-point FD with face averages on the unclamped splined coefficient (as solve_gwf.m: the spline overshoots and its extrapolation to the ' +
+    'boundary nodes can go negative), solved in float64 by banded LU with partial pivoting (as MATLAB\'s direct A\\F) up to 160 points, ' +
+    'MINRES preconditioned by a multigrid V-cycle of the clamped operator above; spline back to the cell centres. params.clamp = true ' +
+    'clamps the coefficient to [low, high] instead (not FNO; multigrid-PCG).',
   burgers:
     "FNO's GRF1 periodic initial data (half-period shift omitted: same law); pseudo-spectral, diffusion integrated exactly (integrating factor), " +
     'nonlinear term explicit RK4 with 2/3 dealiasing; stored values stride the solve grid.',
@@ -229,7 +232,7 @@ function manifestOf(
     generator: 'lino-workbench/main/data/generate',
     benchmark,
     preset: options.preset,
-    overrides: { resolution: options.resolution, samples: options.samples, frames: options.frames },
+    overrides: { resolution: options.resolution, samples: options.samples, frames: options.frames, clamp: options.clamp, tIn: options.tIn, tOut: options.tOut },
     params,
     seed,
     rng: 'xoshiro128** per sample, seeded by SplitMix32 mixing of (seed, benchmark, sample index); normals by Box-Muller',

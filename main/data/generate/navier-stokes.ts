@@ -166,7 +166,7 @@ export function nsSolve(w0: Float64Array, s: number, o: NsOptions): NsRun {
   return { frames, steps, minDt, maxDt };
 }
 
-export function nsSample(seed: number, index: number, p: NavierStokesParams, report?: (fraction: number) => void): { u: Float32Array; steps: number; minDt: number; maxDt: number } {
+export function nsSample(seed: number, index: number, p: NavierStokesParams, report?: (fraction: number) => void): { a: Float32Array; u: Float32Array; steps: number; minDt: number; maxDt: number } {
   const S = p.solveResolution, s = p.resolution, T = p.frames;
   const r = S / s;
   const w0 = nsGrf(sampleRng(seed, 'navier-stokes', index), S, p.alpha, p.tau);
@@ -181,17 +181,25 @@ export function nsSample(seed: number, index: number, p: NavierStokesParams, rep
     const f = run.frames[t];
     for (let i = 0; i < s; i++) for (let j = 0; j < s; j++) u[(i * s + j) * T + t] = f[i * r * S + j * r];
   }
-  return { u, steps: run.steps, minDt: run.minDt, maxDt: run.maxDt };
+  // the initial vorticity at t = 0, strided like the frames (FNO's `a`)
+  const a = new Float32Array(s * s);
+  for (let i = 0; i < s; i++) for (let j = 0; j < s; j++) a[i * s + j] = w0[i * r * S + j * r];
+  return { a, u, steps: run.steps, minDt: run.minDt, maxDt: run.maxDt };
 }
 
 export const navierStokesSampler: Sampler = {
   shapes: (p: GeneratorParams) => {
     const q = p as NavierStokesParams;
-    return { u: [q.resolution, q.resolution, q.frames] };
+    return { a: [q.resolution, q.resolution], u: [q.resolution, q.resolution, q.frames] };
   },
   sample: (seed, index, p, report) => {
     if (p.benchmark !== 'navier-stokes') throw new Error('navier-stokes sampler: wrong parameters');
     const r = nsSample(seed, index, p, report);
-    return { arrays: { u: r.u }, stats: { steps: r.steps, minDt: r.minDt, maxDt: r.maxDt } };
+    return { arrays: { a: r.a, u: r.u }, stats: { steps: r.steps, minDt: r.minDt, maxDt: r.maxDt } };
+  },
+  // ns_2d.py saves its record times as `t` (savemat stores the 1-D array as 1 x T): frames are at t = 1..T
+  constants: (p: GeneratorParams) => {
+    const T = (p as NavierStokesParams).frames;
+    return { t: { data: Float32Array.from({ length: T }, (_, k) => k + 1), shape: [1, T] } };
   },
 };

@@ -14,8 +14,10 @@ export interface DarcyParams {
   /** Grid the coefficient is drawn and the PDE solved on; stored = solve grid strided. */
   solveResolution: number;
   alpha: number; tau: number; high: number; low: number;
-  /** Relative residual of the float64 multigrid-PCG solve. */
+  /** Relative residual of the float64 iterative solve (1e-8: the solution is then within ~3e-10 of a direct solve). */
   tol: number;
+  /** Clamp the splined coefficient to [low, high] before solving: NOT FNO's solve_gwf.m (off by default; kept for the older data). */
+  clamp: boolean;
 }
 
 export interface BurgersParams {
@@ -47,6 +49,11 @@ export interface NavierStokesParams {
   cfl: number;
   /** Forcing amplitude (0.1 in FNO). */
   forcing: number;
+  /**
+   * The training window this set is made for (history frames in, frames rolled out): import and
+   * training use it unless told otherwise, and generation refuses frames < tIn + tOut.
+   */
+  tIn: number; tOut: number;
 }
 
 export interface AirfoilParams {
@@ -66,14 +73,14 @@ export interface AirfoilParams {
 export type GeneratorParams = DarcyParams | BurgersParams | NavierStokesParams | AirfoilParams;
 
 const darcy = (samples: number, resolution: number, solveResolution = resolution): DarcyParams => ({
-  benchmark: 'darcy', samples, resolution, solveResolution, alpha: 2, tau: 3, high: 12, low: 3, tol: 1e-8,
+  benchmark: 'darcy', samples, resolution, solveResolution, alpha: 2, tau: 3, high: 12, low: 3, tol: 1e-8, clamp: false,
 });
 const burgers = (samples: number, resolution: number, solveResolution: number): BurgersParams => ({
   benchmark: 'burgers', samples, resolution, solveResolution, modes: solveResolution / 2,
   nu: 0.1, T: 1, gamma: 2, tau: 5, sigma: 25, cfl: 0.5,
 });
 const ns = (samples: number, resolution: number, solveResolution: number, frames: number, dt: number | null): NavierStokesParams => ({
-  benchmark: 'navier-stokes', samples, resolution, solveResolution, frames, nu: 1e-3, alpha: 2.5, tau: 7, dt, cfl: 0.1, forcing: 0.1,
+  benchmark: 'navier-stokes', samples, resolution, solveResolution, frames, nu: 1e-3, alpha: 2.5, tau: 7, dt, cfl: 0.1, forcing: 0.1, tIn: 10, tOut: 10,
 });
 const airfoil = (samples: number): AirfoilParams => ({
   benchmark: 'airfoil', samples, ni: 221, nj: 51, wake: 30, machInf: 0.5, displacement: 0.05, farField: 20,
@@ -91,7 +98,7 @@ export const PRESETS: Record<BenchmarkName, Record<PresetName, GeneratorParams>>
     paper: burgers(2048, 8192, 8192),  // published file: 8192 points, the paper trains at 256
   },
   'navier-stokes': {
-    tiny: ns(2, 32, 32, 3, null),
+    tiny: ns(4, 32, 32, 20, null),     // the release's 10 -> 10 window (about 1 s); 3 train / 1 validation trajectories
     quick: ns(300, 64, 64, 20, null),
     paper: ns(5000, 64, 256, 50, 1e-4),
   },
@@ -119,11 +126,27 @@ export function resolveParams(benchmark: BenchmarkName, options: GenerateOptions
     if (!Number.isInteger(options.samples) || options.samples < 1 || options.samples > 1_000_000) bad('samples', options.samples, 'an integer in 1..1000000');
     p.samples = options.samples;
   }
+  if (options.clamp !== undefined) {
+    if (p.benchmark !== 'darcy') bad('clamp', options.clamp, 'only for darcy');
+    if (typeof options.clamp !== 'boolean') bad('clamp', options.clamp, 'true or false');
+    p.clamp = options.clamp;
+  }
   if (options.seed !== undefined && (!Number.isSafeInteger(options.seed) || options.seed < 0)) bad('seed', options.seed, 'a non-negative integer');
   if (options.frames !== undefined) {
     if (p.benchmark !== 'navier-stokes') bad('frames', options.frames, 'only for navier-stokes');
     if (!Number.isInteger(options.frames) || options.frames < 1 || options.frames > 1000) bad('frames', options.frames, 'an integer in 1..1000');
     p.frames = options.frames;
+  }
+  for (const k of ['tIn', 'tOut'] as const) {
+    const v = options[k];
+    if (v === undefined) continue;
+    if (p.benchmark !== 'navier-stokes') bad(k, v, 'only for navier-stokes');
+    if (!Number.isInteger(v) || v < 1 || v > 1000) bad(k, v, 'an integer in 1..1000');
+    p[k] = v;
+  }
+  // A set whose trajectories are shorter than its training window cannot be imported: refuse it here.
+  if (p.benchmark === 'navier-stokes' && p.frames < p.tIn + p.tOut) {
+    bad('frames', p.frames, `at least tIn + tOut = ${p.tIn} + ${p.tOut} = ${p.tIn + p.tOut} (the training window); lower tIn/tOut for a shorter set`);
   }
   const r = options.resolution;
   if (r !== undefined) {

@@ -16,6 +16,8 @@ export interface Sampler {
   shapes(p: GeneratorParams): Record<string, number[]>;
   /** `report(fraction)` may be called during a long sample (e.g. per recorded frame). */
   sample(seed: number, index: number, p: GeneratorParams, report?: (fraction: number) => void): SampleResult;
+  /** Variables that are not per sample (Navier-Stokes `t`), written after the per-sample ones. */
+  constants?(p: GeneratorParams): Record<string, { data: Float32Array; shape: number[] }>;
 }
 
 export const SAMPLERS: Record<BenchmarkName, () => Promise<Sampler>> = {
@@ -27,7 +29,7 @@ export const SAMPLERS: Record<BenchmarkName, () => Promise<Sampler>> = {
     sample: (seed, index, p) => {
       if (p.benchmark !== 'darcy') throw new Error('darcy sampler: wrong parameters');
       const r = darcySample(seed, index, p);
-      return { arrays: { coeff: r.coeff, sol: r.sol }, stats: { iterations: r.stats.iterations, relResidual: r.stats.relResidual } };
+      return { arrays: { coeff: r.coeff, sol: r.sol }, stats: { iterations: r.stats.iterations, relResidual: r.stats.relResidual, minNodalCoefficient: r.stats.minCoef } };
     },
   }),
   burgers: async () => (await import('./burgers')).burgersSampler,

@@ -1,6 +1,7 @@
 // Contract between the benchmark generators and everything that uses them (CLI, engine jobs, UI).
 // A generator returns its arrays in exactly the layout of the published benchmark files
-// (Burgers `a`,`u` [N,s]; Darcy `coeff`,`sol` [N,s,s]; Navier-Stokes `u` [N,s,s,T];
+// (Burgers `a`,`u` [N,s]; Darcy `coeff`,`sol` [N,s,s]; Navier-Stokes `a` [N,s,s] (initial vorticity),
+// `u` [N,s,s,T] and `t` [1,T] (record times);
 // airfoil `NACA_Cylinder_X`,`_Y` [N,221,51] and `_Q` [N,5,221,51]) so that the data
 // pipeline treats generated data and loaded files the same way.
 import type { NdArray } from '../ndarray';
@@ -16,6 +17,11 @@ export interface GenerateOptions {
   seed?: number;
   /** Navier-Stokes: number of recorded frames (t = 1..T). */
   frames?: number;
+  /** Navier-Stokes: the training window (history frames in, frames out) the set is made for; frames >= tIn + tOut. */
+  tIn?: number;
+  tOut?: number;
+  /** Darcy: clamp the splined coefficient to the data's range (not FNO's; recorded in the manifest). */
+  clamp?: boolean;
 }
 
 export interface GenerateProgress {

@@ -46,10 +46,13 @@ test('navier-stokes: the adaptive CN/AB2 step matches the paper scheme (forward 
   assert.ok(Math.sqrt(d / m) < 2e-4, `relative difference ${Math.sqrt(d / m)}`);
 });
 
-test('navier-stokes: tiny preset [N, s, s, T] float32, finite, deterministic', async () => {
+test('navier-stokes: tiny preset [N, s, s, T] float32, finite, deterministic, long enough for its training window', async () => {
   const ds = await generateDataset('navier-stokes', { preset: 'tiny', seed: 2 });
   const u = ds.variables.u;
-  assert.deepEqual(u.shape, [2, 32, 32, 3]);
+  assert.deepEqual(u.shape, [4, 32, 32, 20]);
+  const p = ds.manifest.params as { tIn: number; tOut: number; frames: number };
+  assert.deepEqual([p.tIn, p.tOut], [10, 10], 'the manifest records the window the set is made for');
+  assert.ok(p.frames >= p.tIn + p.tOut);
   assert.equal(u.dtype, 'float32');
   let amp = 0;
   for (const v of u.data as Float32Array) { assert.ok(Number.isFinite(v)); amp = Math.max(amp, Math.abs(v)); }
@@ -62,7 +65,7 @@ test('navier-stokes: tiny preset [N, s, s, T] float32, finite, deterministic', a
 test('navier-stokes: a running trajectory reports its progress before it finishes', async () => {
   for (const workers of [0, 1]) {
     const messages: string[] = [];
-    await generateDataset('navier-stokes', { preset: 'quick', samples: 1, frames: 4, resolution: 32 }, {
+    await generateDataset('navier-stokes', { preset: 'quick', samples: 1, frames: 4, tIn: 2, tOut: 2, resolution: 32 }, {
       onProgress: (p) => { if (p.done === 0) messages.push(p.message ?? ''); },
     }, { workers });
     assert.ok(messages.some((m) => /counting running ones/.test(m)), `workers=${workers}: ${messages.join(' | ')}`);
