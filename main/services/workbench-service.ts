@@ -282,6 +282,11 @@ export class WorkbenchService {
 
   private useWorkspace(path: string): Workspace {
     const ws = Workspace.open(path);
+    for (const l of ws.removedLeftovers) {
+      const message = `removed a temp file left by a stopped process: ${l.path} (${(l.bytes / 1e6).toFixed(1)} MB)`;
+      console.warn(message);
+      this.emit({ type: 'log', level: 'info', message });
+    }
     writeSettings({ ...readSettings(), lastWorkspace: ws.path });
     return ws;
   }
