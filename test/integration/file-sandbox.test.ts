@@ -4,13 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError, type JobSummary } from '../../main/api/contract';
 import { encodeNpy } from '../../main/data/formats/npy';
 import { ndarray } from '../../main/data/ndarray';
 import { engineService } from '../helpers/engine-service';
 import { tempDir } from '../helpers/env';
+import { ROOT } from '../helpers/host';
 
 const home = tempDir('lino-sandbox-home-');
 const outside = tempDir('lino-sandbox-outside-');
@@ -62,6 +63,21 @@ test('train.start with data {kind:"file", path} outside home is refused; a run i
   await refused(service.call('train.start', { config }), 'config.data.path', /not the data file of a run in this workspace/);
   await refused(service.call('train.start', { config: { ...config, data: { kind: 'file', file: 'f_notissuedbythehost', benchmark: 'custom' } } }), 'config.data.file', /unknown file reference/);
   assert.deepEqual(await service.call('runs.list', {}), []);
+});
+
+
+test('train.start with data.file stores the path the host resolved; that path is then accepted again (a copied configuration)', async () => {
+  copyFileSync(join(ROOT, 'test/fixtures/data/darcy_v5.mat'), join(home.path, 'darcy.mat'));
+  const base = { epochs: 1, batchSize: 2, model: { width: 4, depth: 1 }, backend: 'cpu' };
+  const data = { kind: 'file', benchmark: 'darcy', train: 3, val: 2, resolution: 5 } as const;
+  const a = (await service.call('train.start', { config: { ...base, name: 'from ref', data: { ...data, file: entry('darcy.mat')!.ref! } } })) as { runId: string; job: JobSummary };
+  await settled(a.job.id, 180_000);
+  const stored = ((await service.call('runs.get', { id: a.runId })) as { config: { data: Record<string, unknown> } }).config.data;
+  assert.equal(stored.path, realpathSync(join(home.path, 'darcy.mat')));
+  assert.equal('file' in stored, false);
+  const b = (await service.call('train.start', { config: { ...base, name: 'copy', data: { ...data, path: stored.path as string } } })) as { runId: string; job: JobSummary };
+  await settled(b.job.id, 180_000);
+  await refused(service.call('train.start', { config: { ...base, data: { ...data, path: stored.path as string, file: entry('darcy.mat')!.ref! } } }), 'config.data.file', /config\.data\.file/);
 });
 
 test('a symlink in home leading outside gets no reference, and a reference retargeted outside is refused by workspace.open', async () => {
