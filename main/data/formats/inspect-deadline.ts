@@ -8,8 +8,8 @@ import { DataError } from './errors';
 import { inspectDataFile } from './index';
 import type { InspectReply } from './inspect-worker';
 
-/** How long a listing may take (ms). */
-export const INSPECT_DEADLINE_MS = 30_000;
+/** How long a listing may take (ms); LINO_INSPECT_DEADLINE_MS overrides it (slow network mounts, tests). */
+export const INSPECT_DEADLINE_MS = Number(process.env.LINO_INSPECT_DEADLINE_MS) > 0 ? Number(process.env.LINO_INSPECT_DEADLINE_MS) : 30_000;
 
 let workerUrlOverride: URL | null = null;
 /** Bundled builds point this at their compiled worker entry (the sources use ./inspect-worker.ts through tsx). */
