@@ -1,6 +1,7 @@
 // The engine: answers calls from a host over a ParentChannel. All tensor work happens here,
 // in its own process, never in a UI thread.
 import { ApiError, type MethodName } from '../api/contract';
+import { DataError } from '../data/formats/errors';
 import type { ParentChannel, ToEngine } from './protocol';
 import { JobQueue } from './jobs';
 import { initBackend, tf } from './tf-runtime';
@@ -92,7 +93,9 @@ export function startEngine(parent: ParentChannel): void {
       const result = await handler(msg.params);
       parent.send({ type: 'result', id: msg.id, ok: true, result });
     } catch (e) {
-      parent.send({ type: 'result', id: msg.id, ok: false, error: ApiError.from(e).toJSON() });
+      // A data file's problem carries the file to the view (its message names it as well).
+      const err = e instanceof DataError && e.file ? new ApiError(e.message, 'failed', { file: e.file }) : ApiError.from(e);
+      parent.send({ type: 'result', id: msg.id, ok: false, error: err.toJSON() });
     }
   });
   parent.send({ type: 'ready', pid: process.pid });

@@ -131,7 +131,9 @@ test('datasets.inspect of a FIFO named x.npy is refused naming the file, and the
   execFileSync('mkfifo', [fifo]);
   const ref = entry('f.npy')!.ref!;
   const t0 = Date.now();
-  await assert.rejects(service.call('datasets.inspect', { file: ref }), /f\.npy: is not a regular file \(it is a FIFO \(named pipe\)\)/);
+  const e = await service.call('datasets.inspect', { file: ref }).then(() => assert.fail('a FIFO was listed'), (x) => ApiError.from(x));
+  assert.match(e.message, /f\.npy: is not a regular file \(it is a FIFO \(named pipe\)\)/);
+  assert.equal(e.details.file, realpathSync(fifo));
   assert.ok(Date.now() - t0 < 30_000);
   const pong = (await service.call('engine.ping', { t: 7 })) as { t: number };
   assert.equal(pong.t, 7);
