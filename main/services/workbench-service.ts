@@ -298,14 +298,13 @@ export class WorkbenchService {
    */
   listFiles(rootName: 'home' | 'workspace', rel: string): Result<'files.list'> {
     const root = realpathSync(rootName === 'home' ? (this.opts.homeRoot ?? homedir()) : this.workspace.path);
-    if (rel.includes('\uFFFD')) {
-      throw new ApiError(`'${rel}' has a name that is not valid UTF-8; rename it to open it`, 'invalid_params', { field: 'rel' });
-    }
     const target = resolve(root, rel || '.');
     let real: string;
     try {
       real = realpathSync(target);
     } catch {
+      // A listed name that is not valid UTF-8 comes back with U+FFFD in it and names nothing on disk.
+      if (rel.includes('\uFFFD')) throw new ApiError(`'${rel}' has a name that is not valid UTF-8; rename it to open it`, 'invalid_params', { field: 'rel' });
       throw new ApiError(`folder '${rel}' does not exist under ${rootName}`, 'not_found', { field: 'rel' });
     }
     if (!isInside(root, real)) {
