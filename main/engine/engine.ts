@@ -1,6 +1,7 @@
 // The engine: answers calls from a host over a ParentChannel. All tensor work happens here,
 // in its own process, never in a UI thread.
 import { ApiError, type MethodName } from '../api/contract';
+import { DataError } from '../data/formats/errors';
 import type { ParentChannel, ToEngine } from './protocol';
 import { JobQueue } from './jobs';
 import { initBackend, tf } from './tf-runtime';
@@ -41,7 +42,9 @@ export function startEngine(parent: ParentChannel): void {
     }),
     'engine.ping': (p: { t: number }) => ({ t: p.t, engineTime: Date.now() }),
     'jobs.start': async (p: { kind: string; params: Record<string, unknown> }) => {
-      if ((p.kind === 'train' || p.kind === 'evaluate') && typeof p.params.workspace !== 'string') {
+      // Train and evaluate jobs name a workspace and a run: they start only through train.start and
+      // runs.evaluate, whose workspace the host fills in, never through a client's jobs.start.
+      if (p.kind === 'train' || p.kind === 'evaluate') {
         throw new ApiError(`jobs.start: '${p.kind}' jobs start through ${p.kind === 'train' ? 'train.start' : 'runs.evaluate'}`, 'invalid_params', { field: 'kind' });
       }
       await initBackend();
@@ -90,7 +93,9 @@ export function startEngine(parent: ParentChannel): void {
       const result = await handler(msg.params);
       parent.send({ type: 'result', id: msg.id, ok: true, result });
     } catch (e) {
-      parent.send({ type: 'result', id: msg.id, ok: false, error: ApiError.from(e).toJSON() });
+      // A data file's problem carries the file to the view (its message names it as well).
+      const err = e instanceof DataError && e.file ? new ApiError(e.message, 'failed', { file: e.file }) : ApiError.from(e);
+      parent.send({ type: 'result', id: msg.id, ok: false, error: err.toJSON() });
     }
   });
   parent.send({ type: 'ready', pid: process.pid });
