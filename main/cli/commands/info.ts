@@ -40,8 +40,6 @@ export function inferLinoConfig(f: SafetensorsFile, source = 'weights'): Inferre
 }
 
 const command: CliCommand = {
-  summary: 'print keys, shapes and the inferred config of a weights file',
-  usage: 'lino info --weights w.safetensors [--json]',
   async run(argv) {
     const { values } = parseFlags(argv, { weights: { type: 'string' }, json: { type: 'boolean' } });
     const path = requireFlag(values, 'weights');
