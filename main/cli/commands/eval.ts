@@ -24,7 +24,7 @@ const command: CliCommand = {
       json: { type: 'boolean', default: false },
       backend: { type: 'string' },
     });
-    const run = RunStore.openDir(requireFlag(values, 'run'));
+    const runDir = requireFlag(values, 'run');
     if (values.checkpoint !== 'best' && values.checkpoint !== 'last') throw new UsageError(`--checkpoint is '${values.checkpoint}', expected best or last`);
     if (!['val', 'test', 'train'].includes(values.split!)) throw new UsageError(`--split is '${values.split}', expected val, test or train`);
     const resolutions = values.resolutions ? values.resolutions.split(',').map((s) => {
@@ -39,6 +39,7 @@ const command: CliCommand = {
       if (!r.success) throw new Error(`--data: field '${r.error.issues[0]!.path.join('.')}': ${r.error.issues[0]!.message}`);
       data = r.data;
     }
+    const run = RunStore.openDir(runDir); // after the flags are checked: a usage error comes first
     await selectBackend(values.backend);
     const res = await evaluateRun(run, {
       checkpoint: values.checkpoint,
