@@ -1,5 +1,6 @@
 // Checkpoints: runs/<id>/checkpoints/{last,best}/ each hold
-//   weights.safetensors   parameters only, the release's state_dict names (loads in PyTorch)
+//   weights.safetensors   parameters only, the release's state_dict names (loads in PyTorch);
+//                         its metadata holds the model config and normalizers (weightsMetadata)
 //   optimizer.safetensors AdamW moments: exp_avg.<name>, exp_avg_sq.<name>
 //   state.json            epoch, step, optimizer step and hyper-parameters, scheduler, RNG,
 //                         normalizer statistics, best validation, backend (written last)
@@ -9,7 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
-import { readSafetensorsFile, serializeSafetensors, stateDict, toFloat32, type F32Entry } from './safetensors';
+import { readSafetensorsFile, serializeSafetensors, stateDict, toFloat32, weightsMetadata, type F32Entry } from './safetensors';
 import type { NeuralOperator } from '../model/types';
 
 export type CheckpointName = 'last' | 'best';
@@ -90,7 +91,7 @@ export function saveCheckpoint(runDir: string, name: CheckpointName, model: Neur
   const tmp = join(root, tmpName(name));
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp);
-  writeFileAtomic(join(tmp, 'weights.safetensors'), serializeSafetensors(stateDict(model), { format: 'pt' }));
+  writeFileAtomic(join(tmp, 'weights.safetensors'), serializeSafetensors(stateDict(model), weightsMetadata(model, state.normalizer)));
   const moments = new Map<string, F32Entry>();
   for (const [k, e] of opt.expAvg) moments.set(`exp_avg.${k}`, e);
   for (const [k, e] of opt.expAvgSq) moments.set(`exp_avg_sq.${k}`, e);
