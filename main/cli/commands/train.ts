@@ -66,6 +66,7 @@ const command: CliCommand = {
       seeds: { type: 'string' },
       json: { type: 'boolean', default: false },
     });
+    if (values.seeds !== undefined && values.json) throw new UsageError('--json is not available with --seeds (each run\'s metrics.jsonl holds its records)');
     if (values.seeds !== undefined) return runGroup(values as GroupFlags);
     if (!values.config === !values.resume) throw new UsageError('give exactly one of --config FILE or --resume ID');
     const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
