@@ -103,10 +103,10 @@ function pipelineFields() {
     splitSeed: z.number().int().optional(),
     /** Training resolution (resize as the release does); default: the release's per benchmark. */
     resolution: z.union([z.number().int().min(2), z.array(z.number().int().min(2))]).optional(),
-    /** Navier-Stokes: history and rollout lengths; normalizer 'separate' (the release's, default) or 'shared'. */
+    /** Navier-Stokes: history and rollout lengths; normalizer 'separate' or 'shared' (default: the release's 'separate', DEFAULT_NS_NORMALIZER in main/data/pipeline.ts). */
     tIn: z.number().int().min(1).optional(),
     tOut: z.number().int().min(1).optional(),
-    nsNormalizer: z.enum(['separate', 'shared']).default('separate'),
+    nsNormalizer: z.enum(['separate', 'shared']).optional(),
   };
 }
 

@@ -23,7 +23,7 @@ export interface PipelineOptions {
   coords?: boolean;
   /** Apply the unit-Gaussian normalizer (default true; statistics are recorded either way). */
   normalize?: boolean;
-  /** Navier-Stokes windows; `normalizer` 'shared' (one set of statistics for every vorticity frame, default) or 'separate' (the release: history and targets apart). */
+  /** Navier-Stokes windows; `normalizer` 'separate' (the release: history and targets apart, the default, DEFAULT_NS_NORMALIZER in pipeline.ts) or 'shared' (one set of statistics for every vorticity frame). */
   ns?: WindowSpec & { normalizer?: 'shared' | 'separate' };
 }
 

@@ -16,7 +16,7 @@ import { gridCoords } from './stages/coords';
 import { NORM_EPS, encodeInPlace, scalarStats, type ScalarStats } from './stages/normalize';
 import { cutWindows, windowStarts } from './stages/ns-windows';
 import { resizeSpatial } from './stages/resize';
-import { makeSplit } from './stages/split';
+import { defaultSplit, makeSplit, type SplitRequest } from './stages/split';
 import { MACH_CHANNEL } from './formats/geofno-airfoil';
 import { totalmem } from 'node:os';
 
@@ -43,15 +43,51 @@ export const DEFAULT_VARIABLES: Record<DatasetBenchmark, { input: string[]; targ
 
 const SPATIAL_RANK: Record<DatasetBenchmark, number | null> = { burgers: 1, darcy: 2, 'navier-stokes': 2, airfoil: 2, custom: null };
 
-/** The release's settings for a benchmark, scaled down (80/20) when the source has fewer samples. */
-export function releaseOptions(benchmark: DatasetBenchmark, samples: number): PipelineOptions {
-  const fit = (train: number, val: number) => (train + val <= samples ? { train, val } : { train: Math.max(1, Math.floor(samples * 0.8)), val: samples - Math.max(1, Math.floor(samples * 0.8)) });
+/** Navier-Stokes normalizer when none is chosen: the release's (history and target frames apart). */
+export const DEFAULT_NS_NORMALIZER = 'separate' as const;
+
+/** The release's published train/validation counts; custom data has none. */
+const RELEASE_COUNTS: Record<DatasetBenchmark, { train: number; val: number } | undefined> = {
+  burgers: { train: 1600, val: 448 }, darcy: { train: 800, val: 224 }, 'navier-stokes': { train: 2000, val: 1000 }, airfoil: { train: 1000, val: 200 }, custom: undefined,
+};
+
+/**
+ * The release's settings for a benchmark with `samples` samples in the source; the split sizes
+ * follow the one rule of stages/split.ts (`defaultSplit`), with the counts asked for kept.
+ */
+export function releaseOptions(benchmark: DatasetBenchmark, samples: number, asked: SplitRequest = {}): PipelineOptions {
+  const c = defaultSplit(samples, RELEASE_COUNTS[benchmark], asked);
+  const counts = { train: c.train, val: c.val, ...(c.test ? { test: c.test } : {}) };
+  const seed = asked.seed ?? 42;
   switch (benchmark) {
-    case 'burgers': return { benchmark, split: { ...fit(1600, 448), seed: 42 }, resolution: 256 };
-    case 'darcy': return { benchmark, split: { ...fit(800, 224), seed: 42 }, resolution: 85 };
-    case 'navier-stokes': return { benchmark, split: { ...fit(2000, 1000), seed: 42 }, ns: { tIn: 10, tOut: 10, normalizer: 'shared' } };
-    case 'airfoil': return { benchmark, split: { ...fit(1000, 200), shuffle: false } };
-    default: return { benchmark, split: { ...fit(samples, 0), seed: 42 } };
+    case 'burgers': return { benchmark, split: { ...counts, seed }, resolution: 256 };
+    case 'darcy': return { benchmark, split: { ...counts, seed }, resolution: 85 };
+    case 'navier-stokes': return { benchmark, split: { ...counts, seed }, ns: { tIn: 10, tOut: 10, normalizer: DEFAULT_NS_NORMALIZER } };
+    case 'airfoil': return { benchmark, split: { ...counts, shuffle: false } };
+    default: return { benchmark, split: { ...counts, seed } };
+  }
+}
+
+/**
+ * The number of samples (trajectories for Navier-Stokes) a source holds, from its listing only
+ * (nothing is read), so a split can be sized before the pipeline runs.
+ */
+export async function countSamples(source: DataSource, benchmark: DatasetBenchmark): Promise<number> {
+  const target = source.target ?? DEFAULT_VARIABLES[benchmark]?.target;
+  if (source.kind !== 'file') {
+    const vars = airfoilAliases(source.kind === 'generated' ? source.dataset.variables : source.variables);
+    return (target ? vars[target] : Object.values(vars)[0])?.shape[0] ?? 0;
+  }
+  const path = resolve(source.path);
+  const f = await openDataFile(path);
+  try {
+    const vars = f.variables();
+    const v = vars.find((x) => x.name === target);
+    if (!target) throw new DataError(path, 'variables', 'no target variable chosen', 'input and target variable names for a custom dataset');
+    if (!v) throw new DataError(path, target, 'no such variable', vars.map((k) => `'${k.name}'`).join(', ') || 'a numeric variable');
+    return v.shape[0] ?? 0;
+  } finally {
+    f.close();
   }
 }
 
@@ -286,7 +322,7 @@ export async function prepareDataset(source: DataSource, options: PipelineOption
     // statistics from the training split only
     hooks.onProgress?.({ stage: 'normalizing', done: 3, total: 3 });
     let sx: ScalarStats, sy: ScalarStats, scope: string;
-    if (isNS && (ns.normalizer ?? 'shared') === 'shared') {
+    if (isNS && (ns.normalizer ?? DEFAULT_NS_NORMALIZER) === 'shared') {
       sx = sy = scalarStats([raw.train.x, raw.train.y], 'normalizer');
       scope = 'one scalar mean/std over every history and target frame of the training windows';
     } else {
@@ -319,7 +355,7 @@ export async function prepareDataset(source: DataSource, options: PipelineOption
     const coordNames = benchmark === 'airfoil' ? ['xi', 'eta'] : rank === 1 ? ['x'] : rank === 2 ? ['x', 'y'] : Array.from({ length: rank }, (_, k) => `x${k}`);
     const xChannels = isNS ? Array.from({ length: ns.tIn }, (_, t) => `${src.target.name}[t${t}]`) : src.input.map((s) => s.name);
     const yChannels = isNS ? Array.from({ length: ns.tOut }, (_, t) => `${src.target.name}[t${ns.tIn + t}]`) : [src.target.name];
-    const resolved: PipelineOptions = { ...options, resolution: res, resizeMode: mode, coords, normalize: applied, ...(isNS ? { ns: { normalizer: 'shared', ...ns } } : {}) };
+    const resolved: PipelineOptions = { ...options, resolution: res, resizeMode: mode, coords, normalize: applied, ...(isNS ? { ns: { normalizer: DEFAULT_NS_NORMALIZER, ...ns } } : {}) };
     const cacheKey = cacheKeyFor(src.desc, options);
     const manifest: DatasetManifest = {
       format: 'lino-dataset', version: 1,

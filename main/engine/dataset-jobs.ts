@@ -11,7 +11,6 @@ import type { JobContext } from './jobs';
 import { inspectWithDeadline } from '../data/formats/inspect-deadline';
 import { releaseOptions } from '../data/pipeline';
 import type { PipelineOptions } from '../data/dataset';
-import type { CountSplit } from '../data/stages/split';
 import { basename } from 'node:path';
 
 export function datasetPresets() {
@@ -40,7 +39,7 @@ export async function runGenerate(params: Record<string, unknown>, ctx: JobConte
   if (ctx.signal.aborted) throw new Error('cancelled');
   const n = Object.values(ds.variables)[0]?.shape[0] ?? 0;
   // a Navier-Stokes set is prepared with the window it was generated for (its manifest's tIn / tOut)
-  const opts = pipelineOptions({ kind: 'generate', benchmark, preset, nsNormalizer: 'separate', ...opt('resolution') } as never, n, generatedWindow(ds.manifest));
+  const opts = pipelineOptions({ kind: 'generate', benchmark, preset, ...opt('resolution') } as never, n, generatedWindow(ds.manifest));
   // Keep the generated grid unless the user asked for another (as training does for tiny/quick).
   if (params.resolution === undefined && preset !== 'paper') delete opts.resolution;
   ctx.progress(0.96, 'splitting, normalizing and storing');
@@ -121,11 +120,11 @@ export async function runImport(params: Record<string, unknown>, ctx: JobContext
   const listing = await inspectWithDeadline(path, undefined, ctx.signal);
   const first = listing.variables.find((v) => v.name === target);
   if (!first) throw new ApiError(`${path}: variable '${target}' not found (the file has ${listing.variables.map((v) => v.name).join(', ')})`, 'invalid_params', { field: 'target', file: path });
-  const opts = releaseOptions(benchmark, first.shape[0] ?? 0);
-  if (params.train !== undefined || params.val !== undefined) {
-    const counts = opts.split as CountSplit; // releaseOptions always gives counts
-    opts.split = { ...counts, train: Number(params.train ?? counts.train), val: Number(params.val ?? counts.val) };
-  }
+  // Split sizes by the one rule (main/data/stages/split.ts), the counts the user gave kept.
+  const opts = releaseOptions(benchmark, first.shape[0] ?? 0, {
+    ...(params.train !== undefined ? { train: Number(params.train) } : {}),
+    ...(params.val !== undefined ? { val: Number(params.val) } : {}),
+  });
   if (params.resolution !== undefined) opts.resolution = Number(params.resolution);
   if (ctx.signal.aborted) throw new Error('cancelled');
   ctx.progress(0.05, 'splitting, resizing, normalizing and storing');

@@ -1,5 +1,6 @@
 // Checkpoints: runs/<id>/checkpoints/{last,best}/ each hold
-//   weights.safetensors   parameters only, the release's state_dict names (loads in PyTorch)
+//   weights.safetensors   parameters only, the release's state_dict names (loads in PyTorch);
+//                         its metadata holds the model config and normalizers (weightsMetadata)
 //   optimizer.safetensors AdamW moments: exp_avg.<name>, exp_avg_sq.<name>
 //   state.json            epoch, step, optimizer step and hyper-parameters, scheduler, RNG,
 //                         normalizer statistics, best validation, backend, the sha256 of the two
@@ -13,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { formatZodIssues } from '../api/zod-issues';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
-import { parseSafetensors, serializeSafetensors, stateDict, toFloat32, type F32Entry } from './safetensors';
+import { parseSafetensors, serializeSafetensors, stateDict, toFloat32, weightsMetadata, type F32Entry } from './safetensors';
 import type { NeuralOperator } from '../model/types';
 
 export type CheckpointName = 'last' | 'best';
@@ -155,7 +156,7 @@ export function saveCheckpoint(runDir: string, name: CheckpointName, model: Neur
   // Never keep non-finite weights as a good state: the previous checkpoint stays in place.
   const bad = firstNonFinite(weights) ?? firstNonFinite(moments);
   if (bad) throw new NonFiniteWeightsError(state.epoch, bad.name, bad.value);
-  const wBytes = serializeSafetensors(weights, { format: 'pt' });
+  const wBytes = serializeSafetensors(weights, weightsMetadata(model, state.normalizer));
   const oBytes = serializeSafetensors(moments);
   writeFileAtomic(join(tmp, 'weights.safetensors'), wBytes);
   writeFileAtomic(join(tmp, 'optimizer.safetensors'), oBytes);

@@ -149,6 +149,33 @@ export function writeSafetensorsFile(path: string, tensors: Map<string, F32Entry
   renameSync(tmp, path);
 }
 
+// ---- metadata: what a weights file needs to be used on its own ------------------------------
+
+/**
+ * The `__metadata__` of a checkpoint's weights file (safetensors metadata is string -> string, so
+ * values are JSON text): `format: pt` (PyTorch's loaders expect it), the model's registry name and
+ * configuration, and the normalizer statistics, so the file alone rebuilds the model and maps
+ * physical inputs to its inputs and its outputs back (docs/model.md, "Use in PyTorch"):
+ *   lino.model             registry name, e.g. "lino"
+ *   lino.model_config      {"dims", "inChannels", "outChannels", "width", "depth", "scattering", "components"}
+ *   lino.x_normalizer      {"mean", "std", "eps"}: x_normalized = (x - mean) / (std + eps)
+ *   lino.y_normalizer      {"mean", "std", "eps"}: y = y_normalized * (std + eps) + mean
+ *   lino.normalized        "true", or "false" when the run trained on unnormalized data
+ *   lino.normalizer_scope  which values the statistics were taken over
+ */
+export function weightsMetadata(model: Pick<NeuralOperator, 'kind' | 'config'>, normalizer: unknown): Record<string, string> {
+  const meta: Record<string, string> = { format: 'pt', 'lino.model': model.kind, 'lino.model_config': JSON.stringify(model.config) };
+  const n = normalizer as { x?: { mean: number; std: number }; y?: { mean: number; std: number }; eps?: number; applied?: boolean; scope?: string } | null | undefined;
+  if (n?.x && n.y) {
+    const eps = n.eps ?? 1e-5;
+    meta['lino.x_normalizer'] = JSON.stringify({ mean: n.x.mean, std: n.x.std, eps });
+    meta['lino.y_normalizer'] = JSON.stringify({ mean: n.y.mean, std: n.y.std, eps });
+    meta['lino.normalized'] = String(n.applied !== false);
+    if (n.scope) meta['lino.normalizer_scope'] = n.scope;
+  }
+  return meta;
+}
+
 // ---- state dict exchange -------------------------------------------------------------------
 
 /** The model's parameters only, keyed by state_dict name (what PyTorch's strict load_state_dict accepts). */

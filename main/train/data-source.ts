@@ -4,7 +4,7 @@
 import type { DataSpec } from '../api/contract';
 import { syntheticDataAsync, type TrainData } from './data';
 import { generateDataset } from '../data/generate/index';
-import { prepareDataset, releaseOptions, type DataSource } from '../data/pipeline';
+import { DEFAULT_NS_NORMALIZER, countSamples, prepareDataset, releaseOptions, type DataSource } from '../data/pipeline';
 import type { PipelineOptions } from '../data/dataset';
 import type { BenchmarkName } from '../data/generate/types';
 import { DatasetStore, contentHash } from '../data/dataset-store';
@@ -19,20 +19,22 @@ export interface DataContext {
 type PipelineSpec = Extract<DataSpec, { kind: 'generate' | 'file' }>;
 
 /**
- * The release's pipeline options for the benchmark, with the spec's overrides. `window`: the
- * Navier-Stokes window a generated set was made for (its manifest's params), used unless the spec sets one.
+ * The release's pipeline options for the benchmark, with the spec's overrides (split sizes by the
+ * one rule, stages/split.ts). `window`: the Navier-Stokes window a generated set was made for (its
+ * manifest's params), used unless the spec sets one.
  */
 export function pipelineOptions(spec: PipelineSpec, samples: number, window?: { tIn?: number; tOut?: number }): PipelineOptions {
-  const base = releaseOptions(spec.benchmark, samples);
-  const split = { ...(base.split as { train: number; val: number; test?: number; seed?: number; shuffle?: boolean }) };
-  if (spec.train !== undefined) split.train = spec.train;
-  if (spec.val !== undefined) split.val = spec.val;
-  if (spec.test !== undefined) split.test = spec.test;
-  if (spec.splitSeed !== undefined) split.seed = spec.splitSeed;
-  const o: PipelineOptions = { ...base, split };
+  const asked = {
+    ...(spec.train !== undefined ? { train: spec.train } : {}),
+    ...(spec.val !== undefined ? { val: spec.val } : {}),
+    ...(spec.test !== undefined ? { test: spec.test } : {}),
+    ...(spec.splitSeed !== undefined ? { seed: spec.splitSeed } : {}),
+  };
+  const base = releaseOptions(spec.benchmark, samples, asked);
+  const o: PipelineOptions = { ...base };
   if (spec.resolution !== undefined) o.resolution = spec.resolution;
   if (spec.benchmark === 'navier-stokes') {
-    o.ns = { tIn: spec.tIn ?? window?.tIn ?? base.ns?.tIn ?? 10, tOut: spec.tOut ?? window?.tOut ?? base.ns?.tOut ?? 10, normalizer: spec.nsNormalizer };
+    o.ns = { tIn: spec.tIn ?? window?.tIn ?? base.ns?.tIn ?? 10, tOut: spec.tOut ?? window?.tOut ?? base.ns?.tOut ?? 10, normalizer: spec.nsNormalizer ?? DEFAULT_NS_NORMALIZER };
   }
   return o;
 }
@@ -63,8 +65,8 @@ export async function loadTrainData(spec: DataSpec, ctx: DataContext = {}): Prom
     }
     case 'file': {
       const source: DataSource = { kind: 'file', path: spec.path, ...(spec.input ? { input: spec.input } : {}), ...(spec.target ? { target: spec.target } : {}) };
-      // The split size needs the sample count: the pipeline scales the release's split itself when given large counts.
-      const opts = pipelineOptions(spec, Number.MAX_SAFE_INTEGER);
+      // The split is sized from the file's sample count (its listing), by the same rule as everywhere.
+      const opts = pipelineOptions(spec, await countSamples(source, spec.benchmark));
       return withHash(await prepareDataset(source, opts, { onWarning: (m) => ctx.onProgress?.(`warning: ${m}`) }));
     }
     case 'dataset': {

@@ -3,19 +3,17 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { CliCommand } from '../lino';
-import { parseFlags, requireFlag } from '../args';
+import { UsageError, parseFlags, requireFlag } from '../args';
 import { DatasetStore } from '../../data/dataset-store';
 import { exportDataset, type ExportFormat, type ExportLayout } from '../../data/export';
 
 const command: CliCommand = {
-  summary: 'export a stored dataset to .npy files or a MATLAB v7.3 file',
-  usage: 'lino data export DATASET --format npy|mat73 --out DIR [--layout raw|prepared] [--workspace DIR]\n  DATASET: a dataset id in WORKSPACE/datasets, or the path of a dataset folder\n  raw (default): decoded fields in the published layout (a/u, coeff/sol, u, X/Y/mach), rows train, val, test\n  prepared: normalized channels-last arrays and the normalizer statistics',
   async run(argv) {
     const { values, positionals } = parseFlags(argv, {
       format: { type: 'string' }, out: { type: 'string' }, layout: { type: 'string' }, workspace: { type: 'string' },
     });
     const ref = positionals[0];
-    if (!ref) throw new Error('missing DATASET (try lino data export --help)');
+    if (!ref) throw new UsageError('missing DATASET');
     const format = requireFlag(values, 'format') as ExportFormat;
     const out = requireFlag(values, 'out');
     const layout = (values.layout ?? 'raw') as ExportLayout;

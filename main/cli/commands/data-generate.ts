@@ -2,7 +2,7 @@
 // progress, Ctrl-C cancels), writes the data in the published layout, and with --workspace also
 // prepares and caches the dataset (release split/resize) exactly as the UI does.
 import type { CliCommand } from '../lino';
-import { parseFlags, requireFlag } from '../args';
+import { UsageError, parseFlags, requireFlag } from '../args';
 import { generateDataset } from '../../data/generate/index';
 import type { BenchmarkName, PresetName } from '../../data/generate/types';
 import { writeGeneratedDataset, type ExportFormat } from '../../data/export';
@@ -15,7 +15,7 @@ const BENCHMARKS: BenchmarkName[] = ['darcy', 'burgers', 'navier-stokes', 'airfo
 function intFlag(v: unknown, name: string): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer, got '${v}'`);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer, got '${v}'`);
   return n;
 }
 
@@ -35,8 +35,6 @@ function progressPrinter(): (done: number, total: number, message?: string) => v
 }
 
 const command: CliCommand = {
-  summary: 'generate a benchmark dataset offline (darcy, burgers, navier-stokes, airfoil)',
-  usage: 'lino data generate darcy|burgers|navier-stokes|airfoil --preset tiny|quick|paper [--resolution N] [--samples N] [--seed S] [--frames T] [--t-in N --t-out N] [--clamp] --out DIR [--format mat73|npy] [--workspace DIR]\n  --t-in/--t-out: the Navier-Stokes training window the set is made for (frames >= t-in + t-out; default 10 + 10); --clamp: Darcy with the coefficient clamped to [3, 12] (not FNO\'s);\n  writes the variables in the published files\' layout (MAT v7.3 by default; airfoil as NACA_Cylinder_*.npy);\n  --workspace also prepares the dataset with the release\'s split and caches it in DIR/datasets',
   async run(argv) {
     const { values, positionals } = parseFlags(argv, {
       preset: { type: 'string' }, resolution: { type: 'string' }, samples: { type: 'string' }, seed: { type: 'string' },
@@ -44,11 +42,11 @@ const command: CliCommand = {
       't-in': { type: 'string' }, 't-out': { type: 'string' }, clamp: { type: 'boolean' },
     });
     const benchmark = positionals[0] as BenchmarkName;
-    if (!BENCHMARKS.includes(benchmark)) throw new Error(`unknown benchmark '${positionals[0] ?? ''}' (expected ${BENCHMARKS.join(', ')})`);
+    if (!BENCHMARKS.includes(benchmark)) throw new UsageError(`unknown benchmark '${positionals[0] ?? ''}' (expected ${BENCHMARKS.join(', ')})`);
     const preset = requireFlag(values, 'preset') as PresetName;
     const out = requireFlag(values, 'out');
     const format = (values.format ?? 'mat73') as ExportFormat;
-    if (format !== 'mat73' && format !== 'npy') throw new Error(`--format must be mat73 or npy, got '${format}'`);
+    if (format !== 'mat73' && format !== 'npy') throw new UsageError(`--format must be mat73 or npy, got '${format}'`);
     const ac = new AbortController();
     const onSigint = () => ac.abort(new Error('cancelled (Ctrl-C)'));
     process.once('SIGINT', onSigint);

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CliCommand } from '../lino';
-import { parseFlags } from '../args';
+import { UsageError, parseFlags } from '../args';
 import { openDataFile } from '../../data/formats/index';
 import type { DatasetManifest } from '../../data/dataset';
 import { readFileSync } from 'node:fs';
@@ -16,12 +16,10 @@ function human(bytes: number): string {
 }
 
 const command: CliCommand = {
-  summary: 'list the variables of a data file (format, names, shapes, dtypes, sizes)',
-  usage: 'lino data inspect FILE|FOLDER [--json]\n  FILE: .mat (v5/v7.3), .npy, .npz, .h5/.hdf5; FOLDER: a Geo-FNO airfoil folder or a stored dataset',
   async run(argv) {
     const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' } });
     const path = positionals[0];
-    if (!path) throw new Error('missing FILE (try lino data inspect --help)');
+    if (!path) throw new UsageError('missing FILE');
     if (existsSync(join(path, 'manifest.json'))) {
       const m: DatasetManifest = JSON.parse(readFileSync(join(path, 'manifest.json'), 'utf8'));
       if (values.json) { console.log(JSON.stringify(m, null, 2)); return 0; }

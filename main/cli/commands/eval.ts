@@ -3,7 +3,7 @@
 // every requested resolution (resolution transfer). --data evaluates on other data.
 import { readFileSync } from 'node:fs';
 import type { CliCommand } from '../lino';
-import { parseFlags, requireFlag } from '../args';
+import { UsageError, parseFlags, requireFlag } from '../args';
 import { selectBackend } from '../../ops/backend';
 import { RunStore } from '../../runs/run-store';
 import { evaluateRun } from '../../train/evaluate-run';
@@ -12,15 +12,6 @@ import { DataSpec } from '../../api/contract';
 const sci = (v: number) => v.toExponential(3);
 
 const command: CliCommand = {
-  summary: 'evaluate a run checkpoint (both relL2 conventions, per sample, per step, per resolution)',
-  usage: `lino eval --run DIR [--checkpoint best|last] [--split val|test|train] [--resolutions 21,43]
-          [--steps N] [--data spec.json | --data '{"kind":"generate",...}'] [--export DIR] [--json] [--backend NAME]
-
-  --run          a run folder (workspace/runs/<id>)
-  --data         a data specification (as a run config's "data"); default: the run's own data
-  --resolutions  evaluate also at these resolutions (resolution transfer)
-  --steps        autoregressive runs: rollout length (default: the run's T_out)
-  --export       write decoded predictions as .npy into DIR`,
   async run(argv) {
     const { values } = parseFlags(argv, {
       run: { type: 'string' },
@@ -33,12 +24,12 @@ const command: CliCommand = {
       json: { type: 'boolean', default: false },
       backend: { type: 'string' },
     });
-    const run = RunStore.openDir(requireFlag(values, 'run'));
-    if (values.checkpoint !== 'best' && values.checkpoint !== 'last') throw new Error(`--checkpoint is '${values.checkpoint}', expected best or last`);
-    if (!['val', 'test', 'train'].includes(values.split!)) throw new Error(`--split is '${values.split}', expected val, test or train`);
+    const runDir = requireFlag(values, 'run');
+    if (values.checkpoint !== 'best' && values.checkpoint !== 'last') throw new UsageError(`--checkpoint is '${values.checkpoint}', expected best or last`);
+    if (!['val', 'test', 'train'].includes(values.split!)) throw new UsageError(`--split is '${values.split}', expected val, test or train`);
     const resolutions = values.resolutions ? values.resolutions.split(',').map((s) => {
       const n = Number(s);
-      if (!Number.isInteger(n) || n < 2) throw new Error(`--resolutions: '${s}' is not an integer >= 2`);
+      if (!Number.isInteger(n) || n < 2) throw new UsageError(`--resolutions: '${s}' is not an integer >= 2`);
       return n;
     }) : [];
     let data: DataSpec | undefined;
@@ -48,6 +39,7 @@ const command: CliCommand = {
       if (!r.success) throw new Error(`--data: field '${r.error.issues[0]!.path.join('.')}': ${r.error.issues[0]!.message}`);
       data = r.data;
     }
+    const run = RunStore.openDir(runDir); // after the flags are checked: a usage error comes first
     await selectBackend(values.backend);
     const res = await evaluateRun(run, {
       checkpoint: values.checkpoint,

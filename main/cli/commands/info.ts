@@ -40,8 +40,6 @@ export function inferLinoConfig(f: SafetensorsFile, source = 'weights'): Inferre
 }
 
 const command: CliCommand = {
-  summary: 'print keys, shapes and the inferred config of a weights file',
-  usage: 'lino info --weights w.safetensors [--json]',
   async run(argv) {
     const { values } = parseFlags(argv, { weights: { type: 'string' }, json: { type: 'boolean' } });
     const path = requireFlag(values, 'weights');
@@ -55,7 +53,7 @@ const command: CliCommand = {
     });
     const { notes, ...config } = cfg;
     if (values.json) {
-      console.log(JSON.stringify({ file: path, params, config, notes, tensors: rows }, null, 1));
+      console.log(JSON.stringify({ file: path, params, config, notes, metadata: f.metadata, tensors: rows }, null, 1));
       return 0;
     }
     console.log(`${path}: ${rows.length} tensors, ${params} parameters`);
@@ -63,6 +61,8 @@ const command: CliCommand = {
     for (const r of rows) console.log(`  ${r.key.padEnd(w)}  ${r.dtype}  [${r.shape.join(', ')}]`);
     console.log(`inferred config: ${JSON.stringify(config)}`);
     for (const n of notes) console.log(`note: ${n}`);
+    // a checkpoint's own record: model config and normalizers (main/runs/safetensors.ts weightsMetadata)
+    for (const [k, v] of Object.entries(f.metadata)) if (k.startsWith('lino.')) console.log(`${k}: ${v}`);
     return 0;
   },
 };

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
 import type { CliCommand } from '../lino';
-import { parseFlags, requireFlag } from '../args';
+import { UsageError, parseFlags, requireFlag } from '../args';
 import { selectBackend } from '../../ops/backend';
 import { parseLinoConfig } from '../../model/lino/config';
 import { LinoOperator } from '../../model/lino/operator';
@@ -19,16 +19,6 @@ export function readInputF32(path: string): { shape: number[]; data: Float32Arra
 }
 
 const command: CliCommand = {
-  summary: 'run a LiNO operator on an .npy input and write the raw output',
-  usage: `lino predict --config model.json --weights w.safetensors --input x.npy --out y.npy [--backend NAME] [--batch-size N]
-
-  model.json  {"dims": 1|2, "inChannels": n, "outChannels": n, "width": M, "depth": L,
-               "scattering": "efficient"|"full"|"standard", "components": ["reflection","refraction","scattering"]}
-  x.npy       float32, channels-last, batch first: [B, Q, C_in] or [B, H, W, C_in], already normalized,
-              coordinate channels included (exactly what the operator takes)
-  y.npy       float32 [B, ..., C_out], the raw projection (not de-normalized)
-  --backend   tensorflow-gpu | tensorflow | wasm | cpu (default: first that works, in that order)
-  --batch-size  samples per forward pass (default 8) to bound memory`,
   async run(argv) {
     const { values } = parseFlags(argv, {
       config: { type: 'string' }, weights: { type: 'string' }, input: { type: 'string' }, out: { type: 'string' },
@@ -39,7 +29,7 @@ const command: CliCommand = {
     const input = requireFlag(values, 'input');
     const out = requireFlag(values, 'out');
     const bs = Number(values['batch-size'] ?? 8);
-    if (!Number.isInteger(bs) || bs < 1) throw new Error(`--batch-size must be a positive integer, got '${values['batch-size']}'`);
+    if (!Number.isInteger(bs) || bs < 1) throw new UsageError(`--batch-size must be a positive integer, got '${values['batch-size']}'`);
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(cfgPath, 'utf8'));

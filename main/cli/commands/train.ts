@@ -1,11 +1,13 @@
 // `lino train --config run.json [--workspace DIR]`: the engine's training, headless, in this
 // process: creates runs/<id>/ in the workspace (or resumes one), shows a progress bar with ETA,
 // prints the final metrics. Ctrl-C (or SIGTERM) stops at the next step; the run stays resumable
-// (--resume ID). A run another process trains is refused (its lock, main/runs/run-lock.ts).
+// (--resume ID) and the status is 130. A run another process trains is refused (its lock,
+// main/runs/run-lock.ts). Results go to stdout, progress (backend, memory plan, bar) to stderr;
+// --json makes stdout one JSON object per line: each step and epoch record, then the summary.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CliCommand } from '../lino';
-import { parseFlags } from '../args';
+import { UsageError, parseFlags } from '../args';
 import { selectBackend, formatBackendReport } from '../../ops/backend';
 import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
 import { RunStore } from '../../runs/run-store';
@@ -31,8 +33,8 @@ const meanStd = (v: number[]) => {
 /** Trains the configuration once per seed, one run after another, and summarizes the group. */
 async function runGroup(values: GroupFlags): Promise<number> {
   const n = Number(values.seeds);
-  if (!Number.isInteger(n) || n < 1 || n > 100) throw new Error(`--seeds is '${values.seeds}', expected an integer 1..100`);
-  if (!values.config) throw new Error('--seeds needs --config FILE');
+  if (!Number.isInteger(n) || n < 1 || n > 100) throw new UsageError(`--seeds is '${values.seeds}', expected an integer 1..100`);
+  if (!values.config) throw new UsageError('--seeds needs --config FILE');
   const raw = JSON.parse(readFileSync(values.config, 'utf8'));
   const base = parseRunConfig(raw, values.config);
   const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
@@ -55,17 +57,6 @@ async function runGroup(values: GroupFlags): Promise<number> {
 }
 
 const command: CliCommand = {
-  summary: 'train a run headless (progress bar, ETA, final metrics)',
-  usage: `lino train --config run.json [--workspace DIR] [--backend NAME] [--id ID] [--quiet]
-lino train --resume ID [--workspace DIR] [--backend NAME]
-
-  run.json   a run configuration (TrainConfig in main/api/contract.ts; defaults = the paper's protocol),
-             e.g. {"name": "darcy", "data": {"kind": "generate", "benchmark": "darcy", "preset": "quick"},
-                   "model": {"width": 32, "depth": 4}, "epochs": 50}
-  --workspace  folder holding runs/ (default: ~/LiNO-Workbench)
-  --resume     continue a stopped or interrupted run from its checkpoints/last
-  --seeds N    a run group: the same configuration with seeds seed, seed+1, ... (one run each),
-               then the best validation relL2 as mean ± std over the seeds`,
   async run(argv) {
     const { values } = parseFlags(argv, {
       config: { type: 'string' },
@@ -75,9 +66,11 @@ lino train --resume ID [--workspace DIR] [--backend NAME]
       id: { type: 'string' },
       quiet: { type: 'boolean', default: false },
       seeds: { type: 'string' },
+      json: { type: 'boolean', default: false },
     });
+    if (values.seeds !== undefined && values.json) throw new UsageError('--json is not available with --seeds (each run\'s metrics.jsonl holds its records)');
     if (values.seeds !== undefined) return runGroup(values as GroupFlags);
-    if (!values.config === !values.resume) throw new Error('give exactly one of --config FILE or --resume ID');
+    if (!values.config === !values.resume) throw new UsageError('give exactly one of --config FILE or --resume ID');
     const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
     const store = new RunStore(ws.dir('runs'));
     let run;
@@ -98,8 +91,13 @@ lino train --resume ID [--workspace DIR] [--backend NAME]
     const report = await selectBackend(values.backend ?? cfg.backend);
     const out = process.stderr;
     const tty = out.isTTY && !values.quiet;
-    console.log(`run ${run.id} in ${run.dir}`);
-    if (!values.quiet) console.log(formatBackendReport(report));
+    const json = values.json === true;
+    // --json: stdout carries only JSON lines; the human lines go to stderr
+    const say = json ? (line: string) => void out.write(`${line}\n`) : (line: string) => console.log(line);
+    const emit = (obj: unknown) => { if (json) process.stdout.write(`${JSON.stringify(obj)}\n`); };
+    out.write(`run ${run.id} in ${run.dir}\n`);
+    emit({ type: 'run', id: run.id, dir: run.dir, backend: report.active });
+    if (!values.quiet) out.write(`${formatBackendReport(report)}\n`);
     const controller = new AbortController();
     // The first signal stops at the next step (status, checkpoint and lock in order); a second
     // quits at once (the lock is still released on exit).
@@ -140,33 +138,42 @@ lino train --resume ID [--workspace DIR] [--backend NAME]
         onPlan: (p) => {
           const c = run.readConfig() as { resolvedData?: { counts?: { train?: number } } };
           stepsPerEpoch = Math.ceil((c.resolvedData?.counts?.train ?? 1) / cfg.batchSize);
-          if (!values.quiet) console.log(`memory: ${p.message}`);
+          if (!values.quiet) out.write(`memory: ${p.message}\n`);
         },
         onStep: (s) => {
           stepInEpoch = ((s.step - 1) % stepsPerEpoch) + 1;
+          emit(s);
           bar(s);
         },
         onEpoch: (e) => {
           firstEpoch ??= e;
           lastEpoch = e;
+          emit(e);
           if (tty) out.write('\r'.padEnd(111) + '\r');
           if (!values.quiet || !tty) {
-            console.log(`epoch ${e.epoch}/${cfg.epochs}  train loss ${sci(e.train.loss)}  val relL2 ${sci(e.val.relL2)} (decoded ${sci(e.val.relL2Decoded)})  mse ${sci(e.val.mse)}${e.best ? ' *' : ''}  ${e.samplesPerSec.toFixed(1)} samples/s  ETA ${fmtTime(e.etaSeconds)}`);
+            say(`epoch ${e.epoch}/${cfg.epochs}  train loss ${sci(e.train.loss)}  val relL2 ${sci(e.val.relL2)} (decoded ${sci(e.val.relL2Decoded)})  mse ${sci(e.val.mse)}${e.best ? ' *' : ''}  ${e.samplesPerSec.toFixed(1)} samples/s  ETA ${fmtTime(e.etaSeconds)}`);
           }
         },
         onLog: (m) => {
-          if (m.startsWith('resuming') || m.startsWith('refused') || m.startsWith('failed')) console.log(m);
+          if (m.startsWith('resuming') || m.startsWith('refused') || m.startsWith('failed')) out.write(`${m}\n`);
         },
       });
       if (tty) out.write('\n');
-      console.log(`\nrun ${run.id}: ${result.state}${result.reason ? ` (${result.reason})` : ''} after ${result.epoch} epochs, ${result.step} steps, ${fmtTime((Date.now() - t0) / 1000)}`);
+      say(`\nrun ${run.id}: ${result.state}${result.reason ? ` (${result.reason})` : ''} after ${result.epoch} epochs, ${result.step} steps, ${fmtTime((Date.now() - t0) / 1000)}`);
       if (lastEpoch) {
         const v = lastEpoch.val;
-        console.log(`final   train loss ${sci(lastEpoch.train.loss)}  val relL2 ${sci(v.relL2)} (normalized, paper)  ${sci(v.relL2Decoded)} (decoded, FNO)  val mse ${sci(v.mse)}`);
-        if (v.steps) console.log(`per-step val relL2 (decoded): ${v.steps.mean.map((m, i) => `${sci(m)}±${v.steps!.std[i]!.toExponential(1)}`).join('  ')}`);
-        console.log(`best    val relL2 ${sci(lastEpoch.bestValRelL2)} at epoch ${lastEpoch.bestEpoch}` + (lastEpoch.bestTestRelL2 !== undefined ? `; test relL2 at that epoch ${sci(lastEpoch.bestTestRelL2)} (decoded ${sci(lastEpoch.bestTestRelL2Decoded!)})` : ''));
+        say(`final   train loss ${sci(lastEpoch.train.loss)}  val relL2 ${sci(v.relL2)} (normalized, paper)  ${sci(v.relL2Decoded)} (decoded, FNO)  val mse ${sci(v.mse)}`);
+        if (v.steps) say(`per-step val relL2 (decoded): ${v.steps.mean.map((m, i) => `${sci(m)}±${v.steps!.std[i]!.toExponential(1)}`).join('  ')}`);
+        say(`best    val relL2 ${sci(lastEpoch.bestValRelL2)} at epoch ${lastEpoch.bestEpoch}` + (lastEpoch.bestTestRelL2 !== undefined ? `; test relL2 at that epoch ${sci(lastEpoch.bestTestRelL2)} (decoded ${sci(lastEpoch.bestTestRelL2Decoded!)})` : ''));
       }
-      console.log(`checkpoints: ${join(run.dir, 'checkpoints')}`);
+      say(`checkpoints: ${join(run.dir, 'checkpoints')}`);
+      emit({
+        type: 'summary', id: run.id, dir: run.dir, state: result.state, ...(result.reason ? { reason: result.reason } : {}),
+        epoch: result.epoch, step: result.step, seconds: (Date.now() - t0) / 1000, checkpoints: join(run.dir, 'checkpoints'),
+        ...(lastEpoch ? { final: { trainLoss: lastEpoch.train.loss, val: lastEpoch.val }, best: { epoch: lastEpoch.bestEpoch, valRelL2: lastEpoch.bestValRelL2, ...(lastEpoch.bestTestRelL2 !== undefined ? { testRelL2: lastEpoch.bestTestRelL2 } : {}) } } : {}),
+      });
+      // Ctrl-C: the run stopped at a step boundary with checkpoints/last written; say "interrupted"
+      if (controller.signal.aborted) return 130;
       return result.state === 'done' || result.state === 'stopped' ? 0 : 1;
     } finally {
       process.off('SIGINT', onSig);

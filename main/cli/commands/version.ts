@@ -2,8 +2,6 @@ import { readFileSync } from 'node:fs';
 import type { CliCommand } from '../lino';
 
 const command: CliCommand = {
-  summary: 'print the workbench version',
-  usage: 'lino version',
   async run() {
     const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
     console.log(`${pkg.productName} ${pkg.version} (node ${process.version})`);

@@ -7,6 +7,27 @@ export interface CountSplit { train: number; val: number; test?: number; seed?: 
 export interface IndexSplit { indices: { train: number[]; val: number[]; test?: number[] } }
 export type SplitSpec = CountSplit | IndexSplit;
 export interface SplitIndices { train: number[]; val: number[]; test: number[] }
+/** Counts a caller asked for; any of them may be missing. */
+export interface SplitRequest { train?: number; val?: number; test?: number; seed?: number }
+
+/**
+ * The one rule for split sizes, used by every path that prepares data (run configs with generated
+ * or file data, `lino data generate --workspace`, the app's generate and import): counts given are
+ * kept; test defaults to 0; when train and val are both missing, the release's counts if the
+ * `n - test` samples hold them, else 80 % train (at least one) and the rest validation; when only
+ * one of them is given, the other is the release's (or 80/20) count capped at what is left.
+ * `release` is undefined for data with no published split (custom files): 80/20.
+ */
+export function defaultSplit(n: number, release: { train: number; val: number } | undefined, asked: SplitRequest = {}): { train: number; val: number; test: number } {
+  const test = asked.test ?? 0;
+  const avail = Math.max(0, n - test);
+  const fitted = release && release.train + release.val <= avail
+    ? { train: release.train, val: release.val }
+    : { train: Math.max(1, Math.floor(avail * 0.8)), val: avail - Math.max(1, Math.floor(avail * 0.8)) };
+  const train = asked.train ?? (asked.val !== undefined ? Math.max(1, Math.min(fitted.train, avail - asked.val)) : fitted.train);
+  const val = asked.val ?? (asked.train !== undefined ? Math.max(0, Math.min(fitted.val, avail - asked.train)) : Math.max(0, fitted.val));
+  return { train, val, test };
+}
 
 /** splitmix32-seeded xorshift: small, fast, and the same on every platform. */
 export function seededRandom(seed: number): () => number {

@@ -149,22 +149,22 @@ test('pipeline: upsampling warns; Burgers 1D with FNO striding; files read row b
 
 test('pipeline: Navier-Stokes release windows and sliding windows from a v7.3 file', async () => {
   const e = expected['ns_v73.mat:u'];
-  const ds = await prepareDataset({ kind: 'file', path: fix('ns_v73.mat') }, { benchmark: 'navier-stokes', split: { train: 2, val: 1, seed: 3 }, ns: { tIn: 5, tOut: 4 } });
+  const ds = await prepareDataset({ kind: 'file', path: fix('ns_v73.mat') }, { benchmark: 'navier-stokes', split: { train: 2, val: 1, seed: 3 }, ns: { tIn: 5, tOut: 4, normalizer: 'shared' } });
   assert.deepEqual([...ds.train.x.shape], [2, 8, 8, 7]);
   assert.deepEqual([...ds.train.y.shape], [2, 8, 8, 4]);
   const s = ds.manifest.normalization;
-  assert.equal(s.x.mean, s.y.mean, 'shared normalizer by default');
+  assert.equal(s.x.mean, s.y.mean, 'shared normalizer when asked');
   const traj = ds.val.indices[0];
   // x channel t at point p = u[traj, p, t]; y channel t = u[traj, p, 5 + t]
   for (const p of [0, 17, 63]) {
     for (let t = 0; t < 5; t++) assert.ok(Math.abs(decodeValues(ds, [(ds.val.x.data as Float32Array)[p * 7 + t]], 'x')[0] - e.values[(traj * 64 + p) * 12 + t]) < 1e-4);
     for (let t = 0; t < 4; t++) assert.ok(Math.abs(decodeValues(ds, [(ds.val.y.data as Float32Array)[p * 4 + t]])[0] - e.values[(traj * 64 + p) * 12 + 5 + t]) < 1e-4);
   }
-  const sl = await prepareDataset({ kind: 'file', path: fix('ns_v73.mat') }, { benchmark: 'navier-stokes', split: { train: 2, val: 1, seed: 3 }, ns: { tIn: 5, tOut: 4, sliding: true, normalizer: 'separate' } });
+  const sl = await prepareDataset({ kind: 'file', path: fix('ns_v73.mat') }, { benchmark: 'navier-stokes', split: { train: 2, val: 1, seed: 3 }, ns: { tIn: 5, tOut: 4, sliding: true } });
   assert.equal(sl.train.x.shape[0], 8, '2 trajectories x 4 windows');
   assert.equal(sl.val.x.shape[0], 1, 'validation keeps the release window');
   assert.deepEqual(Array.from(sl.train.windowStart!), [0, 1, 2, 3, 0, 1, 2, 3]);
-  assert.notEqual(sl.manifest.normalization.x.mean, sl.manifest.normalization.y.mean);
+  assert.notEqual(sl.manifest.normalization.x.mean, sl.manifest.normalization.y.mean, 'separate (the release\'s) by default');
 });
 
 test('pipeline: airfoil triple (unshuffled), PDEBench HDF5 with chosen paths, npz, in-memory arrays', async () => {

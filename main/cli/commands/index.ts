@@ -1,0 +1,98 @@
+// The command table: name, summary and usage of every `lino` command, importable without loading
+// any command (so `lino help` and `lino CMD --help` do not load TensorFlow.js); `load()` imports
+// the command's module (commands/<cmd>.ts or commands/<cmd>-<sub>.ts) only when it runs.
+import type { CliCommand } from '../lino';
+
+export interface CommandEntry {
+  /** 'train', or 'data generate' for a subcommand of the 'data' group. */
+  name: string;
+  /** One line for `lino help`. */
+  summary: string;
+  /** What `lino help CMD` and `lino CMD --help` print. */
+  usage: string;
+  load(): Promise<{ default: CliCommand }>;
+}
+
+export const COMMANDS: CommandEntry[] = [
+  {
+    name: 'train',
+    summary: 'train a run headless (progress bar, ETA, final metrics)',
+    usage: `lino train --config run.json [--workspace DIR] [--backend NAME] [--id ID] [--quiet] [--json]
+lino train --resume ID [--workspace DIR] [--backend NAME] [--json]
+
+  run.json   a run configuration (TrainConfig in main/api/contract.ts; defaults = the paper's protocol),
+             e.g. {"name": "darcy", "data": {"kind": "generate", "benchmark": "darcy", "preset": "quick"},
+                   "model": {"width": 32, "depth": 4}, "epochs": 50}
+  --workspace  folder holding runs/ (default: ~/LiNO-Workbench)
+  --resume     continue a stopped or interrupted run from its checkpoints/last
+  --seeds N    a run group: the same configuration with seeds seed, seed+1, ... (one run each),
+               then the best validation relL2 as mean ± std over the seeds
+  --json       stdout: one JSON object per line ({"type":"run"}, each "step" and "epoch" record as
+               in metrics.jsonl, then {"type":"summary"}); progress and messages go to stderr
+  Ctrl-C stops after the current step (checkpoints/last holds the last finished epoch; resume
+  with --resume ID) and exits with status 130; a second Ctrl-C quits at once`,
+    load: () => import('./train'),
+  },
+  {
+    name: 'eval',
+    summary: 'evaluate a run checkpoint (both relL2 conventions, per sample, per step, per resolution)',
+    usage: `lino eval --run DIR [--checkpoint best|last] [--split val|test|train] [--resolutions 21,43]
+          [--steps N] [--data spec.json | --data '{"kind":"generate",...}'] [--export DIR] [--json] [--backend NAME]
+
+  --run          a run folder (workspace/runs/<id>)
+  --data         a data specification (as a run config's "data"); default: the run's own data
+  --resolutions  evaluate also at these resolutions (resolution transfer)
+  --steps        autoregressive runs: rollout length (default: the run's T_out)
+  --export       write decoded predictions as .npy into DIR`,
+    load: () => import('./eval'),
+  },
+  {
+    name: 'predict',
+    summary: 'run a LiNO operator on an .npy input and write the raw output',
+    usage: `lino predict --config model.json --weights w.safetensors --input x.npy --out y.npy [--backend NAME] [--batch-size N]
+
+  model.json  {"dims": 1|2, "inChannels": n, "outChannels": n, "width": M, "depth": L,
+               "scattering": "efficient"|"full"|"standard", "components": ["reflection","refraction","scattering"]}
+  x.npy       float32, channels-last, batch first: [B, Q, C_in] or [B, H, W, C_in], already normalized,
+              coordinate channels included (exactly what the operator takes)
+  y.npy       float32 [B, ..., C_out], the raw projection (not de-normalized)
+  --backend   tensorflow-gpu | tensorflow | wasm | cpu (default: first that works, in that order)
+  --batch-size  samples per forward pass (default 8) to bound memory`,
+    load: () => import('./predict'),
+  },
+  {
+    name: 'info',
+    summary: 'print keys, shapes and the inferred config of a weights file',
+    usage: 'lino info --weights w.safetensors [--json]',
+    load: () => import('./info'),
+  },
+  {
+    name: 'data generate',
+    summary: 'generate a benchmark dataset offline (darcy, burgers, navier-stokes, airfoil)',
+    usage: 'lino data generate darcy|burgers|navier-stokes|airfoil --preset tiny|quick|paper [--resolution N] [--samples N] [--seed S] [--frames T] [--t-in N --t-out N] [--clamp] --out DIR [--format mat73|npy] [--workspace DIR]\n  --t-in/--t-out: the Navier-Stokes training window the set is made for (frames >= t-in + t-out; default 10 + 10); --clamp: Darcy with the coefficient clamped to [3, 12] (not FNO\'s);\n  writes the variables in the published files\' layout (MAT v7.3 by default; airfoil as NACA_Cylinder_*.npy);\n  --workspace also prepares the dataset with the release\'s split and caches it in DIR/datasets',
+    load: () => import('./data-generate'),
+  },
+  {
+    name: 'data inspect',
+    summary: 'list the variables of a data file (format, names, shapes, dtypes, sizes)',
+    usage: 'lino data inspect FILE|FOLDER [--json]\n  FILE: .mat (v5/v7.3), .npy, .npz, .h5/.hdf5; FOLDER: a Geo-FNO airfoil folder or a stored dataset',
+    load: () => import('./data-inspect'),
+  },
+  {
+    name: 'data export',
+    summary: 'export a stored dataset to .npy files or a MATLAB v7.3 file',
+    usage: 'lino data export DATASET --format npy|mat73 --out DIR [--layout raw|prepared] [--workspace DIR]\n  DATASET: a dataset id in WORKSPACE/datasets, or the path of a dataset folder\n  raw (default): decoded fields in the published layout (a/u, coeff/sol, u, X/Y/mach), rows train, val, test\n  prepared: normalized channels-last arrays and the normalizer statistics',
+    load: () => import('./data-export'),
+  },
+  {
+    name: 'version',
+    summary: 'print the workbench version',
+    usage: 'lino version',
+    load: () => import('./version'),
+  },
+];
+
+/** Groups of subcommands ('data'): the first word of a two-word command. */
+export const GROUPS: Record<string, string> = {
+  data: 'datasets: generate a benchmark, inspect a file, export a stored dataset',
+};
