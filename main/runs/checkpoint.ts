@@ -83,14 +83,15 @@ export function peekCheckpointDir(runDir: string, name: CheckpointName): string 
   return null;
 }
 
-export function saveCheckpoint(runDir: string, name: CheckpointName, model: NeuralOperator, opt: { expAvg: Map<string, F32Entry>; expAvgSq: Map<string, F32Entry> }, state: CheckpointState): void {
+/** `weights`: the model's stateDict (read by the caller: GPU backends read asynchronously). */
+export function saveCheckpoint(runDir: string, name: CheckpointName, weights: Map<string, F32Entry>, opt: { expAvg: Map<string, F32Entry>; expAvgSq: Map<string, F32Entry> }, state: CheckpointState): void {
   const root = join(runDir, 'checkpoints');
   mkdirSync(root, { recursive: true });
   checkpointDir(runDir, name); // repair first, so the swap below starts from a clean state
   const tmp = join(root, tmpName(name));
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp);
-  writeFileAtomic(join(tmp, 'weights.safetensors'), serializeSafetensors(stateDict(model), { format: 'pt' }));
+  writeFileAtomic(join(tmp, 'weights.safetensors'), serializeSafetensors(weights, { format: 'pt' }));
   const moments = new Map<string, F32Entry>();
   for (const [k, e] of opt.expAvg) moments.set(`exp_avg.${k}`, e);
   for (const [k, e] of opt.expAvgSq) moments.set(`exp_avg_sq.${k}`, e);

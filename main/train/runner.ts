@@ -8,7 +8,7 @@ import { TrainConfig } from '../api/contract';
 import type { RunHandle, RunState } from '../runs/run-store';
 import { writeJsonAtomic } from '../util/atomic-file';
 import { loadCheckpoint, saveCheckpoint, type CheckpointState } from '../runs/checkpoint';
-import { loadStateDict } from '../runs/safetensors';
+import { loadStateDict, stateDict } from '../runs/safetensors';
 import { availableParallelism, totalmem } from 'node:os';
 import { Trainer, NonFiniteError, modelConfigFor, type EpochRecord, type StepRecord } from './trainer';
 import { ParallelGradients, MAX_WORKERS } from './parallel-grads';
@@ -162,7 +162,8 @@ export async function trainRun(run: RunHandle, hooks: RunHooks = {}): Promise<Ru
       });
       run.appendMetrics([rec], true);
       records++;
-      const optState = trainer.opt.getState();
+      const optState = await trainer.opt.getState();
+      const weights = await stateDict(trainer.model);
       const state: CheckpointState = {
         format: 'lino-checkpoint',
         version: 1,
@@ -179,8 +180,8 @@ export async function trainRun(run: RunHandle, hooks: RunHooks = {}): Promise<Ru
       };
       // best before last: whenever `last` exists, `best` does too (a crash between them re-runs
       // the epoch from the previous `last`, which reproduces it exactly).
-      if (rec.best) saveCheckpoint(run.dir, 'best', trainer.model, optState, state);
-      saveCheckpoint(run.dir, 'last', trainer.model, optState, state);
+      if (rec.best) saveCheckpoint(run.dir, 'best', weights, optState, state);
+      saveCheckpoint(run.dir, 'last', weights, optState, state);
       status = { epoch: trainer.epoch, step: trainer.globalStep };
       run.writeStatus({ state: 'running', pid: process.pid, backend, ...status });
       last = rec;

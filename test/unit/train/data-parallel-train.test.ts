@@ -61,7 +61,7 @@ for (const task of ['operator', 'autoregressive'] as const) {
         const d = maxRelDiff(two.model.variables.get(k)!.dataSync(), v.dataSync());
         assert.ok(d < 1e-5, `parameter ${k} differs by ${d}`);
       }
-      const m1 = one.opt.getState(), m2 = two.opt.getState();
+      const m1 = await one.opt.getState(), m2 = await two.opt.getState();
       assert.equal(m2.step, m1.step);
       for (const [k, a] of m1.expAvg) assert.ok(maxRelDiff(m2.expAvg.get(k)!.data, a.data) < 1e-4, `exp_avg ${k}`);
       assert.deepEqual(e2[1]!.blocks.map((b) => b.components), e1[1]!.blocks.map((b) => b.components));
