@@ -9,8 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
-import { readSafetensorsFile, serializeSafetensors, stateDict, toFloat32, type F32Entry } from './safetensors';
-import type { NeuralOperator } from '../model/types';
+import { readSafetensorsFile, serializeSafetensors, toFloat32, type F32Entry } from './safetensors';
 
 export type CheckpointName = 'last' | 'best';
 
