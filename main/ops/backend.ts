@@ -39,13 +39,13 @@ const lostError = () => new Error(`GPU device lost (${lostReason}): the run stop
 
 /** Throws when the webgpu device was lost (driver reset, GPU removed, out of memory). */
 export function checkDeviceLost(): void {
-  if (lostReason !== null) throw lostError();
+  if (lostReason !== null && tf.getBackend() === 'webgpu') throw lostError();
 }
 
 /** A read that fails with a readable error if the device is lost while it waits. */
 export async function readValues(t: tf.Tensor): Promise<Float32Array> {
-  checkDeviceLost();
   if (tf.getBackend() !== 'webgpu') return (await t.data()) as Float32Array;
+  checkDeviceLost();
   return Promise.race([t.data() as Promise<Float32Array>, new Promise<never>((_, reject) => lostWaiters.push(reject))]);
 }
 
