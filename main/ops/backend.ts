@@ -140,5 +140,6 @@ export async function selectBackend(force: string | undefined = process.env.LINO
 
 export function formatBackendReport(r: BackendReport): string {
   const lines = r.attempts.map((a) => `  ${a.ok ? '*' : '-'} ${a.name.padEnd(15)} ${a.ok ? 'active: ' : 'skipped: '}${a.reason}`);
-  return `backend: ${r.active}\n${lines.join('\n')}`;
+  const adapter = r.adapter ? `\nadapter: ${formatAdapter(r.adapter)} (vendor '${r.adapter.vendor}', architecture '${r.adapter.architecture}')` : '';
+  return `backend: ${r.active}${adapter}\n${lines.join('\n')}`;
 }

@@ -226,7 +226,8 @@ export function dataParallelWorkers(cfg: TrainConfig, backend: string, log: (m: 
   const asked = cfg.workers === 'auto' ? Math.min(availableParallelism(), MAX_WORKERS) : cfg.workers;
   if (asked <= 1) return 1;
   if (backend !== 'wasm' && backend !== 'cpu') {
-    log(`workers: ${asked} asked, training with 1: backend '${backend}' already uses every core`);
+    // webgpu: one device queue, driven by one thread (a second thread would only contend for it)
+    log(`workers: ${asked} asked, training with 1: backend '${backend}' ${backend === 'webgpu' ? 'runs on the GPU from one thread' : 'already uses every core'}`);
     return 1;
   }
   let n = Math.min(asked, cfg.batchSize);

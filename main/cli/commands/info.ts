@@ -3,6 +3,7 @@ import type { CliCommand } from '../lino';
 import { parseFlags, requireFlag } from '../args';
 import { readSafetensorsFile, type SafetensorsFile } from '../../runs/safetensors';
 import { COMPONENTS } from '../../model/lino/config';
+import { formatBackendReport, selectBackend } from '../../ops/backend';
 
 export interface InferredConfig {
   dims?: 1 | 2;
@@ -40,10 +41,16 @@ export function inferLinoConfig(f: SafetensorsFile, source = 'weights'): Inferre
 }
 
 const command: CliCommand = {
-  summary: 'print keys, shapes and the inferred config of a weights file',
-  usage: 'lino info --weights w.safetensors [--json]',
+  summary: 'print keys, shapes and the inferred config of a weights file, or the compute backends (--backends)',
+  usage: `lino info --weights w.safetensors [--json]
+lino info --backends [--backend NAME] [--json]   which backend training would use, why the others were skipped, and the WebGPU adapter`,
   async run(argv) {
-    const { values } = parseFlags(argv, { weights: { type: 'string' }, json: { type: 'boolean' } });
+    const { values } = parseFlags(argv, { weights: { type: 'string' }, json: { type: 'boolean' }, backends: { type: 'boolean' }, backend: { type: 'string' } });
+    if (values.backends) {
+      const report = await selectBackend(values.backend);
+      console.log(values.json ? JSON.stringify(report, null, 1) : formatBackendReport(report));
+      return 0;
+    }
     const path = requireFlag(values, 'weights');
     const f = readSafetensorsFile(path);
     const cfg = inferLinoConfig(f, path);

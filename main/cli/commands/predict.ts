@@ -27,7 +27,7 @@ const command: CliCommand = {
   x.npy       float32, channels-last, batch first: [B, Q, C_in] or [B, H, W, C_in], already normalized,
               coordinate channels included (exactly what the operator takes)
   y.npy       float32 [B, ..., C_out], the raw projection (not de-normalized)
-  --backend   tensorflow-gpu | tensorflow | wasm | cpu (default: first that works, in that order)
+  --backend   tensorflow-gpu | webgpu | tensorflow | wasm | cpu (default: first that works, in that order)
   --batch-size  samples per forward pass (default 8) to bound memory`,
   async run(argv) {
     const { values } = parseFlags(argv, {
