@@ -1,7 +1,7 @@
 // ms per training step on every backend available here (cpu, wasm, webgpu when an adapter exists,
 // software ones included and marked) against PyTorch CPU in the same run, for Darcy 32² M32 L4 B4
-// efficient; on wasm also the host AdamW against the device (tensor-op) AdamW, which decides the
-// path wasm trains with.   npm run bench backends   (LINO_BENCH_QUICK=1: fewer steps)
+// efficient; on wasm with the host AdamW (what wasm trains with) and with the device (tensor-op)
+// AdamW.   npm run bench backends   (LINO_BENCH_QUICK=1: fewer steps)
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
@@ -76,7 +76,7 @@ export default async function bench(): Promise<void> {
       const host = await oursMs(n, false);
       const dev = await oursMs(n, true);
       console.log(`  wasm, host AdamW      ${fmt(host.ms)}${ratio(host.ms)}`);
-      console.log(`  wasm, device AdamW    ${fmt(dev.ms)}${ratio(dev.ms)}   (host/device ${(host.ms / dev.ms).toFixed(2)}; training on wasm uses the ${host.ms <= dev.ms ? 'host' : 'device'} path's winner: see main/train/adamw.ts)`);
+      console.log(`  wasm, device AdamW    ${fmt(dev.ms)}${ratio(dev.ms)}   (host/device ${(host.ms / dev.ms).toFixed(2)}; the optimizer alone: npm run bench optimizer-path)`);
       continue;
     }
     const r = await oursMs(n);
