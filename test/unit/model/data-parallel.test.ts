@@ -11,13 +11,13 @@ import { relErr } from './parity-helpers';
 
 test('setup: cpu backend', async () => { assert.ok(await tf.setBackend('cpu')); });
 
-test('AdamW: decoupled decay then bias-corrected Adam, as torch.optim.AdamW', () => {
+test('AdamW: decoupled decay then bias-corrected Adam, as torch.optim.AdamW', async () => {
   const p = tf.variable(tf.tensor1d([1, -2, 0.5]));
   const opt = new AdamW(new Map([['w', p]]), { lr: 0.1, weightDecay: 0.01, eps: 1e-8 });
   const g1 = [0.5, -1, 2];
   const g2 = [1, 1, -1];
-  opt.apply(new Map([['w', tf.tensor1d(g1)]]));
-  opt.apply(new Map([['w', tf.tensor1d(g2)]]));
+  await opt.apply(new Map([['w', tf.tensor1d(g1)]]));
+  await opt.apply(new Map([['w', tf.tensor1d(g2)]]));
   // reference in float64
   let w = [1, -2, 0.5];
   const m = [0, 0, 0], v = [0, 0, 0];
