@@ -130,7 +130,7 @@ test('a crashed worker fails the run with a readable reason; the run resumes fro
   assert.equal(h.readStatus().epoch, 2);
 });
 
-test('worker count: auto = cores (max 8), capped by the batch size and the RAM; 1 on tfjs-node with the reason logged', () => {
+test('worker count: auto = cores (max 8), capped by the batch size and the RAM; 1 on tfjs-node and webgpu with the reason logged', () => {
   const cfg = (o: Record<string, unknown>) => parseRunConfig({ ...config(), ...o });
   const logs: string[] = [];
   const log = (m: string) => logs.push(m);
@@ -139,6 +139,8 @@ test('worker count: auto = cores (max 8), capped by the batch size and the RAM; 
   assert.match(logs.at(-1)!, /4 asked, 2 used \(batch size 2\)/);
   assert.equal(dataParallelWorkers(cfg({ workers: 4 }), 'tensorflow', log), 1);
   assert.match(logs.at(-1)!, /backend 'tensorflow' already uses every core/);
+  assert.equal(dataParallelWorkers(cfg({ workers: 4 }), 'webgpu', log), 1);
+  assert.match(logs.at(-1)!, /4 asked, training with 1: backend 'webgpu' runs on the GPU from one thread/);
   assert.equal(dataParallelWorkers(cfg({ workers: 3 }), 'wasm', log, totalmem() * 0.3), 2);
   assert.match(logs.at(-1)!, /3 threads would need about .* GiB \(.* GiB usable\); 2 used/);
 });
