@@ -66,6 +66,11 @@ export default async function bench(): Promise<void> {
     try {
       const r = await selectBackend(name);
       if (r.adapter) label = `webgpu on ${formatAdapter(r.adapter)}`;
+      // SwiftShader runs every kernel on the CPU: ~10 ms each here, minutes per step of this model
+      if (r.adapter?.fallback && !process.env.LINO_BENCH_SOFTWARE) {
+        console.log(`  ${label}: skipped, a software adapter (minutes per step here; LINO_BENCH_SOFTWARE=1 times it). No hardware GPU adapter on this machine.`);
+        continue;
+      }
     } catch (e) {
       console.log(`  ${name.padEnd(20)}  skipped: ${(e as Error).message}`);
       continue;
