@@ -46,6 +46,10 @@ if [ -n "$DEBS" ]; then
   for d in usr/lib/x86_64-linux-gnu lib/x86_64-linux-gnu; do [ -d "$WORK/gl/$d" ] && LD_LIBRARY_PATH="$WORK/gl/$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; done
   export LD_LIBRARY_PATH
 fi
+# NVIDIA's ICD names libGLX_nvidia.so.0 without a path: the driver's libraries must be findable
+for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib; do
+  case ":${LD_LIBRARY_PATH:-}:" in *":$d:"*) ;; *) [ -d "$d" ] && export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$d" ;; esac
+done
 if [ -z "${VK_ICD_FILENAMES:-}" ]; then
   if [ -n "$SOFTWARE" ] && [ -f /usr/lib/chromium/vk_swiftshader_icd.json ]; then export VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json
   elif [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then export VK_ICD_FILENAMES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json; fi
