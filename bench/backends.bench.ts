@@ -33,24 +33,30 @@ function torchMs(steps: number): { ms: number; threads: number } | string {
   return best!;
 }
 
-async function oursMs(steps: number, device?: boolean): Promise<{ ms: number; device: boolean }> {
-  const model = new LinoOperator({ ...CFG, seed: 1 });
-  const x = tf.randomNormal([B, ...GRID, CFG.inChannels], 0, 1, 'float32', 1);
-  const y = tf.randomNormal([B, ...GRID, CFG.outChannels], 0, 1, 'float32', 2);
-  const s = makeTrainStep(model, x, y, device === undefined ? {} : { device });
+/** Median step time of each variant, steps interleaved after one warm-up step each (the first steps tier up wasm code). */
+async function oursMs(steps: number, variants: (boolean | undefined)[]): Promise<{ ms: number; device: boolean }[]> {
+  const runs = variants.map((device) => {
+    const model = new LinoOperator({ ...CFG, seed: 1 });
+    const x = tf.randomNormal([B, ...GRID, CFG.inChannels], 0, 1, 'float32', 1);
+    const y = tf.randomNormal([B, ...GRID, CFG.outChannels], 0, 1, 'float32', 2);
+    return { model, x, y, s: makeTrainStep(model, x, y, device === undefined ? {} : { device }), times: [] as number[] };
+  });
   try {
-    await s.step(); // warm-up: shader compilation, wasm tier-up
-    const times: number[] = [];
+    for (const r of runs) await r.s.step();
     for (let i = 0; i < steps; i++) {
-      const t0 = performance.now();
-      await s.step();
-      times.push(performance.now() - t0);
+      for (const r of runs) {
+        const t0 = performance.now();
+        await r.s.step();
+        r.times.push(performance.now() - t0);
+      }
     }
-    return { ms: median(times), device: s.opt.device };
+    return runs.map((r) => ({ ms: median(r.times), device: r.s.opt.device }));
   } finally {
-    s.dispose();
-    model.dispose();
-    tf.dispose([x, y]);
+    for (const r of runs) {
+      r.s.dispose();
+      r.model.dispose();
+      tf.dispose([r.x, r.y]);
+    }
   }
 }
 
@@ -78,14 +84,13 @@ export default async function bench(): Promise<void> {
     // the plain-JS cpu backend and a software GPU are slow: fewer steps there
     const n = name === 'wasm' ? steps : Math.min(steps, 2);
     if (name === 'wasm') {
-      const host = await oursMs(n, false);
-      const dev = await oursMs(n, true);
-      console.log(`  wasm, host AdamW      ${fmt(host.ms)}${ratio(host.ms)}`);
-      console.log(`  wasm, device AdamW    ${fmt(dev.ms)}${ratio(dev.ms)}   (host/device ${(host.ms / dev.ms).toFixed(2)}; the optimizer alone: npm run bench optimizer-path)`);
+      const [host, dev] = await oursMs(n, [false, true]);
+      console.log(`  wasm, host AdamW      ${fmt(host!.ms)}${ratio(host!.ms)}`);
+      console.log(`  wasm, device AdamW    ${fmt(dev!.ms)}${ratio(dev!.ms)}   (host/device ${(host!.ms / dev!.ms).toFixed(2)}; the optimizer alone: npm run bench optimizer-path)`);
       continue;
     }
-    const r = await oursMs(n);
-    console.log(`  ${label.padEnd(20)}  ${fmt(r.ms)}${ratio(r.ms)}  (${r.device ? 'device' : 'host'} AdamW)`);
+    const [r] = await oursMs(n, [undefined]);
+    console.log(`  ${label.padEnd(20)}  ${fmt(r!.ms)}${ratio(r!.ms)}  (${r!.device ? 'device' : 'host'} AdamW)`);
   }
   await tf.setBackend('cpu');
 }
