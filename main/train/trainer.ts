@@ -209,9 +209,13 @@ export class Trainer {
     let flat: tf.Tensor | null = null;
     let clipped: tf.Tensor | null = null;
     try {
-      for (const k of keys) if (!share.grads.has(k)) throw new Error(`no gradient for parameter '${k}': the model does not use it`);
+      // a parameter the forward did not use has no gradient: zeros for the norm, no update (PyTorch's grad None)
+      const missing = keys.some((k) => !share.grads.has(k));
       const { f, stats } = tf.tidy(() => {
-        const f = tf.concat(keys.map((k) => tf.reshape(share.grads.get(k)!, [-1])));
+        const f = tf.concat(keys.map((k) => {
+          const g = share.grads.get(k);
+          return g ? tf.reshape(g, [-1]) : tf.zeros([this.model.variables.get(k)!.size]);
+        }));
         const s = tf.stack([share.loss, share.relSum, flatNorm(f)]);
         return { f, stats: this.opt.device ? s : tf.concat([f, s]) };
       });
@@ -226,7 +230,14 @@ export class Trainer {
       if (!Number.isFinite(loss)) throw new NonFiniteError('loss', this.epoch + 1, nextStep, loss);
       if (!Number.isFinite(gradNorm)) throw new NonFiniteError('gradient', this.epoch + 1, nextStep, gradNorm);
       const coef = this.config.clipNorm > 0 ? clipCoef(gradNorm, this.config.clipNorm) : 1;
-      if (this.opt.device) {
+      if (missing) {
+        const scaled = new Map([...share.grads].map(([k, g]) => [k, coef < 1 ? tf.mul(g, coef) : g]));
+        try {
+          await this.opt.apply(scaled, lr);
+        } finally {
+          if (coef < 1) tf.dispose([...scaled.values()]);
+        }
+      } else if (this.opt.device) {
         clipped = coef < 1 ? tf.mul(flat, coef) : flat;
         await this.opt.applyFlat(clipped, lr);
       } else {
