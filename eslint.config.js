@@ -12,4 +12,16 @@ export default tseslint.config(
     },
   },
   { files: ['electron/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
+  {
+    // GPU backends (webgpu) cannot read tensors synchronously in Node, and a synchronous read stalls
+    // the device queue: the engine reads with `await tensor.data()`. An exception needs an
+    // eslint-disable comment that names the synchronous backend it relies on.
+    files: ['main/train/**/*.ts', 'main/engine/**/*.ts', 'main/model/**/*.ts', 'main/ops/**/*.ts', 'main/runs/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: 'MemberExpression[property.name=/^(dataSync|arraySync|bufferSync)$/]',
+        message: 'synchronous tensor reads throw on webgpu in Node: use `await tensor.data()` (or readValues from main/ops/backend)',
+      }],
+    },
+  },
 );

@@ -4,9 +4,9 @@ import type { NeuralOperator } from '../main/model/types';
 import type { AdamW } from '../main/train/adamw';
 import { mseGradients } from '../main/train/grad-step';
 
-export function trainStep(model: NeuralOperator, opt: AdamW, x: tf.Tensor, y: tf.Tensor, microBatch: number): number {
-  const { loss, grads } = mseGradients(model, x, y, microBatch);
-  opt.apply(grads);
+export async function trainStep(model: NeuralOperator, opt: AdamW, x: tf.Tensor, y: tf.Tensor, microBatch: number): Promise<number> {
+  const { loss, grads } = await mseGradients(model, x, y, microBatch);
+  await opt.apply(grads);
   tf.dispose([...grads.values()]);
   return loss;
 }

@@ -47,8 +47,8 @@ async function oursInProcess(cfg: LinoConfig, grid: number[], batch: number) {
   const y = tf.randomNormal([batch, ...grid, cfg.outChannels], 0, 1, 'float32', 2);
   return {
     microBatch: mb,
-    step: async () => { trainStep(model, opt, x, y, mb); },
-    peakBytes: async () => (await tf.profile(() => { trainStep(model, opt, x, y, mb); })).peakBytes,
+    step: async () => { await trainStep(model, opt, x, y, mb); },
+    peakBytes: async () => (await tf.profile(async () => { await trainStep(model, opt, x, y, mb); })).peakBytes,
     close: async () => { model.dispose(); tf.dispose([x, y]); },
   };
 }

@@ -15,6 +15,8 @@ export const BackendReport = z.object({
   active: z.string(),
   tfBackend: z.string(),
   attempts: z.array(z.object({ name: z.string(), ok: z.boolean(), reason: z.string() })),
+  /** webgpu: the GPU adapter it runs on (fallback: a software one such as SwiftShader). */
+  adapter: z.object({ vendor: z.string(), architecture: z.string(), device: z.string(), description: z.string(), fallback: z.boolean() }).optional(),
 });
 export type BackendReport = z.infer<typeof BackendReport>;
 
@@ -188,7 +190,7 @@ export const TrainConfig = z.object({
   rollout: z.object({ checkpointing: z.boolean().default(true) }).strict().prefault({}),
   /** LiNO: recompute each block during backward so a step holds one block's intermediates; 'auto' = only when the step would not fit otherwise. */
   checkpointBlocks: z.union([z.boolean(), z.literal('auto')]).default('auto'),
-  /** Force a backend (tensorflow-gpu, tensorflow, wasm, cpu); default: the engine's choice. */
+  /** Force a backend (tensorflow-gpu, webgpu, tensorflow, wasm, cpu); default: the engine's choice. */
   backend: z.string().optional(),
   /**
    * Data-parallel threads per step (wasm/cpu backends: each thread its own backend); the batch is

@@ -14,8 +14,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { formatZodIssues } from '../api/zod-issues';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
-import { parseSafetensors, serializeSafetensors, stateDict, toFloat32, weightsMetadata, type F32Entry } from './safetensors';
-import type { NeuralOperator } from '../model/types';
+import { parseSafetensors, serializeSafetensors, toFloat32, type F32Entry } from './safetensors';
 
 export type CheckpointName = 'last' | 'best';
 
@@ -142,21 +141,24 @@ export function peekCheckpointDir(runDir: string, name: CheckpointName): string 
   return null;
 }
 
-export function saveCheckpoint(runDir: string, name: CheckpointName, model: NeuralOperator, opt: { expAvg: Map<string, F32Entry>; expAvgSq: Map<string, F32Entry> }, state: CheckpointState): void {
+/**
+ * `weights`: the model's stateDict (read by the caller: GPU backends read asynchronously); `meta`:
+ * the weights file's safetensors metadata (weightsMetadata: model config and normalizers).
+ */
+export function saveCheckpoint(runDir: string, name: CheckpointName, weights: Map<string, F32Entry>, opt: { expAvg: Map<string, F32Entry>; expAvgSq: Map<string, F32Entry> }, state: CheckpointState, meta: Record<string, string> = { format: 'pt' }): void {
   const root = join(runDir, 'checkpoints');
   mkdirSync(root, { recursive: true });
   checkpointDir(runDir, name); // repair first, so the swap below starts from a clean state
   const tmp = join(root, tmpName(name));
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp);
-  const weights = stateDict(model);
   const moments = new Map<string, F32Entry>();
   for (const [k, e] of opt.expAvg) moments.set(`exp_avg.${k}`, e);
   for (const [k, e] of opt.expAvgSq) moments.set(`exp_avg_sq.${k}`, e);
   // Never keep non-finite weights as a good state: the previous checkpoint stays in place.
   const bad = firstNonFinite(weights) ?? firstNonFinite(moments);
   if (bad) throw new NonFiniteWeightsError(state.epoch, bad.name, bad.value);
-  const wBytes = serializeSafetensors(weights, weightsMetadata(model, state.normalizer));
+  const wBytes = serializeSafetensors(weights, meta);
   const oBytes = serializeSafetensors(moments);
   writeFileAtomic(join(tmp, 'weights.safetensors'), wBytes);
   writeFileAtomic(join(tmp, 'optimizer.safetensors'), oBytes);

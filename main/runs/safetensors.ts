@@ -179,14 +179,15 @@ export function weightsMetadata(model: Pick<NeuralOperator, 'kind' | 'config'>, 
 // ---- state dict exchange -------------------------------------------------------------------
 
 /** The model's parameters only, keyed by state_dict name (what PyTorch's strict load_state_dict accepts). */
-export function stateDict(model: NeuralOperator): Map<string, F32Entry> {
+// Async: GPU backends cannot read synchronously in Node.
+export async function stateDict(model: NeuralOperator): Promise<Map<string, F32Entry>> {
   const out = new Map<string, F32Entry>();
-  for (const [k, v] of model.variables) out.set(k, { shape: v.shape, data: Float32Array.from(v.dataSync() as Float32Array) });
+  for (const [k, v] of model.variables) out.set(k, { shape: v.shape, data: Float32Array.from((await v.data()) as Float32Array) });
   return out;
 }
 
-export function saveWeights(model: NeuralOperator, path: string): void {
-  writeSafetensorsFile(path, stateDict(model));
+export async function saveWeights(model: NeuralOperator, path: string): Promise<void> {
+  writeSafetensorsFile(path, await stateDict(model));
 }
 
 const fmt = (s: readonly number[]) => `[${s.join(', ')}]`;

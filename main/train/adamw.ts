@@ -1,13 +1,16 @@
 // AdamW exactly as PyTorch's torch.optim.AdamW: decoupled weight decay p *= 1 - lr*wd first,
 // then the bias-corrected Adam update p -= lr * (m / (1-b1^t)) / (sqrt(v / (1-b2^t)) + eps).
-// The update runs in plain JS over Float32Arrays (float64 arithmetic, one rounding per value):
-// on tfjs backends the ~12 tiny kernels per parameter tensor cost more than the whole update,
-// and data-parallel workers deliver their gradients as Float32Arrays anyway.
-// (Same design as the model bench's minimal version; the training engine adds the options
-// object, checkpointable state and PyTorch's "no gradient, no update" rule.)
-// Checked against PyTorch step by step in test/unit/train/optim.test.ts.
+// Two paths with the same state and checkpoints:
+// - host (wasm, cpu): plain JS over Float32Arrays (float64 arithmetic, one rounding per value);
+//   there the ~12 tiny kernels per parameter tensor cost more than the whole update, and
+//   data-parallel workers deliver their gradients as Float32Arrays anyway
+//   (bench/optimizer-path.bench.ts: on wasm 1.3 ms host against 29 ms device for Darcy M32 L4);
+// - device (webgpu, tfjs-node): the moments are two flat tf.Variables and one step is ~15 kernels
+//   over all parameters at once plus one slice per parameter, so nothing leaves the GPU.
+// Checked against PyTorch step by step in test/unit/train/optim.test.ts (both paths).
 import * as tf from '@tensorflow/tfjs';
 import type { F32Entry } from '../runs/safetensors';
+import { isDeviceBackend, readValues } from '../ops/backend';
 
 export interface AdamWOptions {
   lr?: number;
@@ -34,6 +37,13 @@ export class AdamW {
   readonly eps: number;
   readonly weightDecay: number;
   step = 0;
+  /** Moments and update as tensors on the backend (GPU backends) rather than on the host. */
+  readonly device: boolean;
+  /** Parameter names in the order of the flat gradient applyFlat takes. */
+  readonly keys: string[];
+  private readonly sizes: number[];
+  private mD: tf.Variable | null = null;
+  private vD: tf.Variable | null = null;
   private readonly m = new Map<string, Float32Array>();
   private readonly v = new Map<string, Float32Array>();
   // Host copies of the variables' values and the dataId they were taken from: re-read only if
@@ -41,16 +51,25 @@ export class AdamW {
   private readonly host = new Map<string, { values: Float32Array; dataId: object }>();
 
   /** params: the model's variables (apply) or master copies as flat arrays (applyArrays). */
-  constructor(private readonly params: ReadonlyMap<string, tf.Variable | Float32Array>, o: AdamWOptions = {}) {
+  constructor(private readonly params: ReadonlyMap<string, tf.Variable | Float32Array>, o: AdamWOptions = {}, path: { device?: boolean } = {}) {
     this.lr = o.lr ?? 1e-3;
     this.beta1 = o.beta1 ?? 0.9;
     this.beta2 = o.beta2 ?? 0.999;
     this.eps = o.eps ?? 1e-8;
     this.weightDecay = o.weightDecay ?? 1e-2; // PyTorch's default
-    for (const [k, p] of params) {
-      const n = p instanceof Float32Array ? p.length : p.size;
-      this.m.set(k, new Float32Array(n));
-      this.v.set(k, new Float32Array(n));
+    this.keys = [...params.keys()];
+    this.sizes = [...params.values()].map((p) => (p instanceof Float32Array ? p.length : p.size));
+    const arrays = [...params.values()].some((p) => p instanceof Float32Array);
+    this.device = !arrays && (path.device ?? isDeviceBackend());
+    if (this.device) {
+      const n = this.sizes.reduce((a, b) => a + b, 0);
+      this.mD = tf.tidy(() => tf.variable(tf.zeros([n]), false));
+      this.vD = tf.tidy(() => tf.variable(tf.zeros([n]), false));
+    } else {
+      this.keys.forEach((k, i) => {
+        this.m.set(k, new Float32Array(this.sizes[i]!));
+        this.v.set(k, new Float32Array(this.sizes[i]!));
+      });
     }
   }
 
@@ -76,17 +95,61 @@ export class AdamW {
    * (state_dict names), as tensors or flat arrays; a parameter without a gradient is left alone,
    * as PyTorch does for grad None.
    */
-  apply(grads: ReadonlyMap<string, tf.Tensor | Float32Array>, lr?: number): void {
+  async apply(grads: ReadonlyMap<string, tf.Tensor | Float32Array>, lr?: number): Promise<void> {
+    for (const [k, p] of this.params) {
+      if (p instanceof Float32Array) throw new Error('AdamW.apply needs tf.Variables; use applyArrays for arrays');
+      const g = grads.get(k);
+      const n = g === undefined ? p.size : g instanceof Float32Array ? g.length : g.size;
+      if (n !== p.size) throw new Error(`AdamW: gradient of '${k}' has ${n} values, parameter has ${p.size}`);
+    }
+    const present = this.keys.map((k) => grads.has(k));
+    if (this.device) {
+      const flat = tf.tidy(() => tf.concat(this.keys.map((k, i) => {
+        const g = grads.get(k);
+        return g === undefined ? tf.zeros([this.sizes[i]!]) : g instanceof Float32Array ? tf.tensor1d(g) : tf.reshape(g, [-1]);
+      })));
+      try {
+        this.applyDevice(flat, lr, present.every(Boolean) ? null : present);
+      } finally {
+        flat.dispose();
+      }
+      return;
+    }
+    const host = new Map<string, Float32Array>();
+    for (const [k, g] of grads) host.set(k, g instanceof Float32Array ? g : await readValues(g));
+    await this.applyHost((k) => host.get(k), lr);
+  }
+
+  /**
+   * One step on a flat gradient holding every parameter's, in `keys` order (the trainer's path):
+   * a tensor on device paths, a Float32Array on host paths.
+   */
+  async applyFlat(flat: tf.Tensor | Float32Array, lr?: number): Promise<void> {
+    if (this.device) {
+      const t = flat instanceof Float32Array ? tf.tensor1d(flat) : flat;
+      try {
+        this.applyDevice(t, lr, null);
+      } finally {
+        if (t !== flat) t.dispose();
+      }
+      return;
+    }
+    const g = flat instanceof Float32Array ? flat : await readValues(flat);
+    const at = new Map<string, Float32Array>();
+    let off = 0;
+    this.keys.forEach((k, i) => { at.set(k, g.subarray(off, off + this.sizes[i]!)); off += this.sizes[i]!; });
+    await this.applyHost((k) => at.get(k), lr);
+  }
+
+  private async applyHost(gradOf: (k: string) => Float32Array | undefined, lr?: number): Promise<void> {
     if (lr !== undefined) this.lr = lr;
     this.step += 1;
     for (const [k, p] of this.params) {
       if (p instanceof Float32Array) throw new Error('AdamW.apply needs tf.Variables; use applyArrays for arrays');
-      const g = grads.get(k);
-      if (g === undefined) continue;
-      const gv = g instanceof Float32Array ? g : (g.dataSync() as Float32Array);
-      if (gv.length !== p.size) throw new Error(`AdamW: gradient of '${k}' has ${gv.length} values, parameter has ${p.size}`);
+      const gv = gradOf(k);
+      if (gv === undefined) continue;
       let h = this.host.get(k);
-      if (!h || h.dataId !== p.dataId) h = { values: Float32Array.from(p.dataSync() as Float32Array), dataId: p.dataId };
+      if (!h || h.dataId !== p.dataId) h = { values: Float32Array.from(await readValues(p)), dataId: p.dataId };
       this.updateArray(k, h.values, gv);
       // a copy: the cpu backend keeps the array it is given, and h.values is updated in place
       const t = tf.tensor(h.values.slice(), p.shape, 'float32');
@@ -94,6 +157,35 @@ export class AdamW {
       t.dispose();
       this.host.set(k, { values: h.values, dataId: p.dataId });
     }
+  }
+
+  /** The update on the backend: float32 tensor ops in PyTorch's order; `present` masks params without a gradient. */
+  private applyDevice(g: tf.Tensor, lr: number | undefined, present: boolean[] | null): void {
+    if (lr !== undefined) this.lr = lr;
+    this.step += 1;
+    const { beta1: b1, beta2: b2, eps } = this;
+    const bc1 = 1 - b1 ** this.step;
+    const sbc2 = Math.sqrt(1 - b2 ** this.step);
+    const decay = 1 - this.lr * this.weightDecay;
+    const stepSize = this.lr / bc1;
+    const vars = this.keys.map((k) => this.params.get(k) as tf.Variable);
+    tf.tidy(() => {
+      const m = tf.add(tf.mul(this.mD!, b1), tf.mul(g, 1 - b1));
+      const v = tf.add(tf.mul(this.vD!, b2), tf.mul(tf.mul(g, g), 1 - b2));
+      const p = tf.concat(vars.map((x) => tf.reshape(x, [-1])));
+      let next = tf.sub(tf.mul(p, decay), tf.div(tf.mul(m, stepSize), tf.add(tf.div(tf.sqrt(v), sbc2), eps)));
+      let [mN, vN] = [m, v];
+      if (present) {
+        const mask = tf.concat(present.map((on, i) => tf.fill([this.sizes[i]!], on ? 1 : 0, 'bool')));
+        next = tf.where(mask, next, p);
+        mN = tf.where(mask, m, this.mD!);
+        vN = tf.where(mask, v, this.vD!);
+      }
+      this.mD!.assign(mN);
+      this.vD!.assign(vN);
+      const parts = tf.split(next, this.sizes);
+      vars.forEach((x, i) => x.assign(tf.reshape(parts[i]!, x.shape)));
+    });
   }
 
   /**
@@ -109,32 +201,50 @@ export class AdamW {
     }
   }
 
-  getState(): AdamWState {
-    const dump = (src: Map<string, Float32Array>) => {
+  /** The moments as checkpoint entries (device path: read from the backend). */
+  async getState(): Promise<AdamWState> {
+    const entries = async (host: Map<string, Float32Array>, dev: tf.Variable | null) => {
+      const flat = dev ? await readValues(dev) : null;
       const out = new Map<string, F32Entry>();
-      for (const [k, a] of src) {
+      let off = 0;
+      this.keys.forEach((k, i) => {
         const p = this.params.get(k)!;
+        const n = this.sizes[i]!;
         // Master copies (data-parallel training) are flat: their state is stored flat too.
-        out.set(k, { shape: p instanceof Float32Array ? [p.length] : p.shape, data: Float32Array.from(a) });
-      }
+        out.set(k, { shape: p instanceof Float32Array ? [p.length] : p.shape, data: flat ? flat.slice(off, off + n) : Float32Array.from(host.get(k)!) });
+        off += n;
+      });
       return out;
     };
-    return { step: this.step, expAvg: dump(this.m), expAvgSq: dump(this.v) };
+    return { step: this.step, expAvg: await entries(this.m, this.mD), expAvgSq: await entries(this.v, this.vD) };
   }
 
   setState(s: AdamWState, source = 'optimizer state'): void {
-    for (const [name, src, dst] of [['expAvg', s.expAvg, this.m], ['expAvgSq', s.expAvgSq, this.v]] as const) {
-      for (const [k, a] of dst) {
+    for (const [name, src, host, dev] of [['expAvg', s.expAvg, this.m, this.mD], ['expAvgSq', s.expAvgSq, this.v, this.vD]] as const) {
+      const flat = dev ? new Float32Array(dev.size) : null;
+      let off = 0;
+      this.keys.forEach((k, i) => {
+        const n = this.sizes[i]!;
         const e = src.get(k);
         if (!e) throw new Error(`${source}: field '${name}.${k}' is missing`);
-        if (e.data.length !== a.length) throw new Error(`${source}: field '${name}.${k}' has ${e.data.length} values, expected ${a.length}`);
-        a.set(e.data);
+        if (e.data.length !== n) throw new Error(`${source}: field '${name}.${k}' has ${e.data.length} values, expected ${n}`);
+        if (flat) flat.set(e.data, off);
+        else host.get(k)!.set(e.data);
+        off += n;
+      });
+      if (dev && flat) {
+        const t = tf.tensor1d(flat);
+        dev.assign(t);
+        t.dispose();
       }
     }
     this.step = s.step;
   }
 
   dispose(): void {
+    this.mD?.dispose();
+    this.vD?.dispose();
+    this.mD = this.vD = null;
     this.m.clear();
     this.v.clear();
     this.host.clear();

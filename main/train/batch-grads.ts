@@ -3,6 +3,7 @@
 // whole batch) and the data-parallel workers (theirs), so every path runs the same maths.
 import * as tf from '@tensorflow/tfjs';
 import type { NeuralOperator } from '../model/types';
+import { readValues } from '../ops/backend';
 import { microObjective } from './loss';
 import { rollout, rolloutMicroObjective } from './rollout';
 import { forwardBlockCheckpointed, supportsBlockCheckpointing } from './recompute';
@@ -14,6 +15,13 @@ export interface GradOptions {
   checkpointBlocks: boolean;
   /** Rollout gradient checkpointing (config.rollout.checkpointing). */
   rolloutCheckpointing: boolean;
+}
+
+/** A share's gradient with its loss terms still on the backend (read once per step by the caller). */
+export interface ShareGradTensors {
+  grads: Map<string, tf.Tensor>;
+  loss: tf.Scalar;
+  relSum: tf.Scalar;
 }
 
 export interface ShareGrads {
@@ -32,14 +40,21 @@ export function predictTrain(model: NeuralOperator, x: tf.Tensor, o: GradOptions
 
 /**
  * Gradients of the share's terms of the objective of a batch of `batchSize` samples; the share has
- * `n` samples and `tensors(i, k)` gives rows i..i+k of it as tensors (disposed here).
+ * `n` samples and `tensors(i, k)` gives rows i..i+k of it as tensors (disposed here). Nothing is
+ * read back: the loss and relL2 sums stay tensors (the caller disposes them with the grads).
  */
-export function shareGradients(model: NeuralOperator, n: number, batchSize: number, tensors: (i: number, k: number) => { x: tf.Tensor; y: tf.Tensor }, o: GradOptions): ShareGrads {
+export function shareGradientTensors(model: NeuralOperator, n: number, batchSize: number, tensors: (i: number, k: number) => { x: tf.Tensor; y: tf.Tensor }, o: GradOptions): ShareGradTensors {
   const vars = [...model.variables.values()];
   const varNames = new Map([...model.variables].map(([k, v]) => [v.name, k]));
   let acc: Map<string, tf.Tensor> | null = null;
-  let loss = 0;
-  let relSum = 0;
+  let loss: tf.Scalar | null = null;
+  let relSum: tf.Scalar | null = null;
+  const add = (prev: tf.Scalar | null, t: tf.Scalar): tf.Scalar => {
+    if (!prev) return t;
+    const s = tf.add(prev, t) as tf.Scalar;
+    tf.dispose([prev, t]);
+    return s;
+  };
   for (let i = 0; i < n; i += o.microBatch) {
     const { x, y } = tensors(i, Math.min(o.microBatch, n - i));
     let relT: tf.Scalar | null = null;
@@ -51,10 +66,8 @@ export function shareGradients(model: NeuralOperator, n: number, batchSize: numb
     }, vars);
     x.dispose();
     y.dispose();
-    loss += value.dataSync()[0]!;
-    relSum += relT!.dataSync()[0]!;
-    value.dispose();
-    relT!.dispose();
+    loss = add(loss, value);
+    relSum = add(relSum, relT!);
     if (!acc) {
       acc = new Map();
       for (const [name, g] of Object.entries(grads)) acc.set(varNames.get(name)!, g);
@@ -68,5 +81,21 @@ export function shareGradients(model: NeuralOperator, n: number, batchSize: numb
       }
     }
   }
-  return { grads: acc ?? new Map(), loss, relSum };
+  return { grads: acc ?? new Map(), loss: loss ?? tf.scalar(0), relSum: relSum ?? tf.scalar(0) };
+}
+
+/** shareGradientTensors with the loss terms read (one read): for data-parallel shares. */
+export async function shareGradients(model: NeuralOperator, n: number, batchSize: number, tensors: (i: number, k: number) => { x: tf.Tensor; y: tf.Tensor }, o: GradOptions): Promise<ShareGrads> {
+  const r = shareGradientTensors(model, n, batchSize, tensors, o);
+  const both = tf.stack([r.loss, r.relSum]);
+  tf.dispose([r.loss, r.relSum]);
+  try {
+    const [loss, relSum] = await readValues(both);
+    return { grads: r.grads, loss: loss!, relSum: relSum! };
+  } catch (e) {
+    tf.dispose([...r.grads.values()]);
+    throw e;
+  } finally {
+    both.dispose();
+  }
 }

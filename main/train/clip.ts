@@ -1,28 +1,41 @@
 // Gradient clipping by global norm, as torch.nn.utils.clip_grad_norm_ (torch 1.13):
 // total = ||concat(all grads)||_2 ; coef = min(1, max_norm / (total + 1e-6)) ; g <- g * coef.
-// Returns the clipped grads and the norm before clipping (NaN/Inf when a gradient is not finite,
-// which the trainer turns into a stop with the step named).
+// The norm stays a tensor on the backend (flatNorm) until the trainer reads it once per step with
+// the loss; a NaN/Inf norm means a gradient is not finite, which the trainer turns into a stop
+// with the step named.
 import * as tf from '@tensorflow/tfjs';
+import { readValues } from '../ops/backend';
 
-export function globalNorm(grads: Iterable<tf.Tensor>): number {
-  const list = [...grads];
-  if (list.length === 0) return 0;
-  // Sum of squares in float64 on the host would differ from PyTorch's float32 reduction order
-  // anyway; keep it on the backend in float32 like torch.norm(stack(norms)).
-  const t = tf.tidy(() => tf.norm(tf.stack(list.map((g) => tf.norm(g)))));
-  const v = t.dataSync()[0]!;
-  t.dispose();
-  return v;
+/** ||g||_2 of a flat gradient (every parameter's, concatenated), in float32 on the backend. */
+export function flatNorm(flat: tf.Tensor): tf.Scalar {
+  return tf.tidy(() => tf.sqrt(tf.sum(tf.square(flat))) as tf.Scalar);
 }
 
-export function clipByGlobalNorm<K>(grads: Map<K, tf.Tensor>, maxNorm: number): { grads: Map<K, tf.Tensor>; norm: number; coef: number } {
-  const norm = globalNorm(grads.values());
+/** PyTorch's clip coefficient (float32), 1 when no clipping applies or the norm is not finite. */
+export function clipCoef(norm: number, maxNorm: number): number {
   const coef = Math.min(1, Math.fround(maxNorm / (norm + 1e-6)));
-  const out = new Map<K, tf.Tensor>();
-  if (!Number.isFinite(norm) || coef >= 1) {
-    for (const [k, g] of grads) out.set(k, tf.clone(g));
-    return { grads: out, norm, coef: 1 };
+  return Number.isFinite(norm) && coef < 1 ? coef : 1;
+}
+
+/** The global norm as a tensor, torch.norm(stack([norm(g) for g])) (float32 on the backend). */
+export function globalNormTensor(grads: Iterable<tf.Tensor>): tf.Scalar {
+  const list = [...grads];
+  return tf.tidy(() => (list.length === 0 ? tf.scalar(0) : tf.norm(tf.stack(list.map((g) => tf.norm(g))))) as tf.Scalar);
+}
+
+export async function globalNorm(grads: Iterable<tf.Tensor>): Promise<number> {
+  const t = globalNormTensor(grads);
+  try {
+    return (await readValues(t))[0]!;
+  } finally {
+    t.dispose();
   }
-  for (const [k, g] of grads) out.set(k, tf.mul(g, coef));
+}
+
+export async function clipByGlobalNorm<K>(grads: Map<K, tf.Tensor>, maxNorm: number): Promise<{ grads: Map<K, tf.Tensor>; norm: number; coef: number }> {
+  const norm = await globalNorm(grads.values());
+  const coef = clipCoef(norm, maxNorm);
+  const out = new Map<K, tf.Tensor>();
+  for (const [k, g] of grads) out.set(k, coef < 1 ? tf.mul(g, coef) : tf.clone(g));
   return { grads: out, norm, coef };
 }

@@ -37,18 +37,18 @@ function assignParams(m: NeuralOperator, params: Record<string, Float32Array>): 
   }
 }
 
-function trainStep(msg: TrainStepMsg): void {
+async function trainStep(msg: TrainStepMsg): Promise<void> {
   const m = model!;
   assignParams(m, msg.params);
   const n = msg.xShape[0]!;
   const xPer = msg.x.length / n, yPer = msg.y.length / n;
   const t0 = performance.now();
-  const r = shareGradients(m, n, msg.batchSize, (i, k) => ({
+  const r = await shareGradients(m, n, msg.batchSize, (i, k) => ({
     x: tf.tensor(msg.x.subarray(i * xPer, (i + k) * xPer), [k, ...msg.xShape.slice(1)], 'float32'),
     y: tf.tensor(msg.y.subarray(i * yPer, (i + k) * yPer), [k, ...msg.yShape.slice(1)], 'float32'),
   }), grad!);
   const out: Record<string, Float32Array> = {};
-  for (const [k, g] of r.grads) out[k] = g.dataSync() as Float32Array;
+  for (const [k, g] of r.grads) out[k] = (await g.data()) as Float32Array;
   tf.dispose([...r.grads.values()]);
   parentPort!.postMessage({ type: 'train-grads', loss: r.loss, relSum: r.relSum, grads: out, ms: performance.now() - t0 }, Object.values(out).map((a) => a.buffer as ArrayBuffer));
 }
@@ -61,7 +61,7 @@ parentPort!.on('message', async (msg: InitMsg | StepMsg | TrainInitMsg | TrainSt
       grad = msg.grad;
       parentPort!.postMessage({ type: 'ready', backend: report.active });
     } else if (msg.type === 'train-step') {
-      trainStep(msg);
+      await trainStep(msg);
     } else if (msg.type === 'init') {
       const report = await selectBackend(msg.backend);
       model = createModel(msg.kind, msg.config);
@@ -78,9 +78,9 @@ parentPort!.on('message', async (msg: InitMsg | StepMsg | TrainInitMsg | TrainSt
       const x = tf.tensor(msg.x, msg.xShape, 'float32');
       const y = tf.tensor(msg.y, msg.yShape, 'float32');
       const t0 = performance.now();
-      const { loss, grads } = mseGradients(m, x, y, msg.microBatch, msg.scale);
+      const { loss, grads } = await mseGradients(m, x, y, msg.microBatch, msg.scale);
       const out: Record<string, Float32Array> = {};
-      for (const [k, g] of grads) out[k] = g.dataSync() as Float32Array;
+      for (const [k, g] of grads) out[k] = (await g.data()) as Float32Array;
       tf.dispose([x, y, ...grads.values()]);
       parentPort!.postMessage({ type: 'grads', loss, grads: out, ms: performance.now() - t0 }, Object.values(out).map((a) => a.buffer as ArrayBuffer));
     } else if (msg.type === 'close') {

@@ -136,7 +136,7 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
       const bad = indices.find((i) => i >= n);
       if (bad !== undefined) throw new Error(`evaluate: indices: sample ${bad} asked for, the '${splitName}' split at ${data.manifest.grid.join('x')} has ${n} samples (0..${n - 1})`);
       o.onProgress?.(k / total, `evaluating ${splitName} at ${data.manifest.grid.join('x')}`);
-      const ev = evaluateSplit(model, enc, {
+      const ev = await evaluateSplit(model, enc, {
         yStats: trainStats.applied ? { mean: trainStats.y.mean, std: trainStats.y.std, eps: trainStats.eps } : { mean: 0, std: 1, eps: 0 },
         batchSize: cfg.batchSize,
         keepPredictions: !!o.exportDir || !!o.fields,

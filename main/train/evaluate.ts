@@ -4,6 +4,7 @@
 // (the same model evaluated on data prepared at other resolutions, normalized with the
 // TRAINING statistics from the checkpoint, coordinates recomputed for each grid).
 import * as tf from '@tensorflow/tfjs';
+import { readValues } from '../ops/backend';
 import type { NeuralOperator } from '../model/types';
 import { decode, relL2PerSample, relL2DecodedPerSample, type NormStats } from './loss';
 import { meanOverSteps, rollout, stepRelL2 } from './rollout';
@@ -41,7 +42,7 @@ export interface EvaluateOptions {
   keepPredictions?: boolean;
 }
 
-export function evaluateSplit(model: NeuralOperator, split: TrainSplit, o: EvaluateOptions): SplitEvaluation {
+export async function evaluateSplit(model: NeuralOperator, split: TrainSplit, o: EvaluateOptions): Promise<SplitEvaluation> {
   const n = countOf(split);
   const bs = Math.max(1, o.batchSize ?? 4);
   const grid = [...split.x.shape.slice(1, -1)];
@@ -59,7 +60,7 @@ export function evaluateSplit(model: NeuralOperator, split: TrainSplit, o: Evalu
     const rows = Array.from({ length: Math.min(bs, n - i) }, (_, k) => i + k);
     const gx = gatherRows(split.x, rows);
     const gy = gatherRows(split.y, rows);
-    const r = tf.tidy(() => {
+    const t = tf.tidy(() => {
       const x = tf.tensor(gx.data, gx.shape, 'float32');
       let y = tf.tensor(gy.data, gy.shape, 'float32');
       let pred: tf.Tensor;
@@ -69,24 +70,36 @@ export function evaluateSplit(model: NeuralOperator, split: TrainSplit, o: Evalu
       } else {
         pred = model.forward(x).y;
       }
-      const whole = relL2PerSample(pred, y).dataSync();
-      const wholeDec = relL2DecodedPerSample(pred, y, o.yStats).dataSync();
-      const mse = tf.mean(tf.square(tf.sub(pred, y)), [...Array(pred.rank - 1).keys()].map((k) => k + 1)).dataSync();
-      const steps = ar ? stepRelL2(decode(pred, o.yStats), decode(y, o.yStats)).map((t) => t.dataSync()) : [];
-      const stepsNorm = ar ? stepRelL2(pred, y).map((t) => t.dataSync()) : [];
-      const dec = preds ? decode(pred, o.yStats).dataSync() : undefined;
-      // autoregressive: per sample the mean over the steps, as the trainer reports it (RELL2_DEFINITION)
-      const rel = ar ? meanOverSteps(stepsNorm, rows.length) : whole;
-      const relDec = ar ? meanOverSteps(steps, rows.length) : wholeDec;
-      return { rel, relDec, whole, wholeDec, mse, steps, stepsNorm, dec };
+      const whole = relL2PerSample(pred, y);
+      const wholeDec = relL2DecodedPerSample(pred, y, o.yStats);
+      const mse = tf.mean(tf.square(tf.sub(pred, y)), [...Array(pred.rank - 1).keys()].map((k) => k + 1));
+      const steps = ar ? stepRelL2(decode(pred, o.yStats), decode(y, o.yStats)) : [];
+      const stepsNorm = ar ? stepRelL2(pred, y) : [];
+      const dec = preds ? decode(pred, o.yStats) : undefined;
+      return { whole, wholeDec, mse, steps, stepsNorm, dec };
     });
+    const owned = [t.whole, t.wholeDec, t.mse, ...t.steps, ...t.stepsNorm, ...(t.dec ? [t.dec] : [])];
+    let r;
+    try {
+      const whole = await readValues(t.whole), wholeDec = await readValues(t.wholeDec);
+      const steps = await Promise.all(t.steps.map((v) => readValues(v))), stepsNorm = await Promise.all(t.stepsNorm.map((v) => readValues(v)));
+      r = {
+        whole, wholeDec, mse: await readValues(t.mse), steps, stepsNorm,
+        // autoregressive: per sample the mean over the steps, as the trainer reports it (RELL2_DEFINITION)
+        rel: ar ? meanOverSteps(stepsNorm, rows.length) : whole,
+        relDec: ar ? meanOverSteps(steps, rows.length) : wholeDec,
+        dec: t.dec ? await readValues(t.dec) : undefined,
+      };
+    } finally {
+      tf.dispose(owned);
+    }
     for (const v of r.whole) wholeSum += v;
     for (const v of r.wholeDec) wholeDecSum += v;
     rows.forEach((row, k) => perSample.push({ index: row, relL2: r.rel[k]!, relL2Decoded: r.relDec[k]!, mse: r.mse[k]! }));
     r.steps.forEach((s, k) => stepVals[k]!.push(...s));
     if (ar) rows.forEach((_, k) => sampleSteps.push(r.steps.map((s) => s[k]!)));
     r.stepsNorm.forEach((s) => { for (const v of s) stepNormSum += v; });
-    if (preds && r.dec) preds.set(r.dec as Float32Array, i * per);
+    if (preds && r.dec) preds.set(r.dec, i * per);
   }
   const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
   const std = (v: number[]) => { const m = mean(v); return Math.sqrt(mean(v.map((q) => (q - m) ** 2))); };

@@ -4,24 +4,26 @@
 // workers; the training engineer owns this folder.
 import * as tf from '@tensorflow/tfjs';
 import type { NeuralOperator } from '../model/types';
+import { readValues } from '../ops/backend';
 
 /**
  * Gradients of scale * mean((model(x) - y)^2), keyed by state_dict name. `scale` lets
  * data-parallel workers weight their share of a larger batch (n_worker / B_total).
  */
-export function mseGradients(model: NeuralOperator, x: tf.Tensor, y: tf.Tensor, microBatch: number, scale = 1): { loss: number; grads: Map<string, tf.Tensor> } {
+export async function mseGradients(model: NeuralOperator, x: tf.Tensor, y: tf.Tensor, microBatch: number, scale = 1): Promise<{ loss: number; grads: Map<string, tf.Tensor> }> {
   const B = x.shape[0]!;
   const names = [...model.variables.keys()];
   const vars = [...model.variables.values()];
   const acc = new Map<string, tf.Tensor>();
-  let loss = 0;
+  let loss: tf.Scalar | null = null;
   for (let s = 0; s < B; s += microBatch) {
     const n = Math.min(microBatch, B - s);
     const xb = n === B ? x : tf.slice(x, s, n);
     const yb = n === B ? y : tf.slice(y, s, n);
     const { value, grads } = tf.variableGrads(() => tf.mul(tf.mean(tf.squaredDifference(model.forward(xb).y, yb)), (scale * n) / B) as tf.Scalar, vars);
-    loss += value.dataSync()[0]!;
-    value.dispose();
+    const prevLoss: tf.Scalar | null = loss;
+    loss = prevLoss ? (tf.add(prevLoss, value) as tf.Scalar) : value;
+    if (prevLoss) tf.dispose([prevLoss, value]);
     names.forEach((k, i) => {
       const g = grads[vars[i]!.name]!;
       const prev = acc.get(k);
@@ -33,5 +35,8 @@ export function mseGradients(model: NeuralOperator, x: tf.Tensor, y: tf.Tensor, 
     });
     if (xb !== x) tf.dispose([xb, yb]);
   }
-  return { loss, grads: acc };
+  // one read per call: the loss, after every micro-batch was queued
+  const lossValue = loss ? (await readValues(loss))[0]! : 0;
+  loss?.dispose();
+  return { loss: lossValue, grads: acc };
 }

@@ -59,10 +59,10 @@ export class ParallelGradients {
    * The whole batch's gradient: shares 1.. go to the helper threads (posted first), share 0 is
    * computed here by `own` meanwhile, then the helpers' gradients are added in share order.
    */
-  async compute(model: NeuralOperator, rows: readonly number[], gather: (rows: readonly number[]) => { x: Gathered; y: Gathered }, own: (rows: readonly number[]) => ShareGrads): Promise<ShareGrads> {
+  async compute(model: NeuralOperator, rows: readonly number[], gather: (rows: readonly number[]) => { x: Gathered; y: Gathered }, own: (rows: readonly number[]) => Promise<ShareGrads>): Promise<ShareGrads> {
     const shares = splitShares(rows.length, this.handles.length + 1);
     const params: Record<string, Float32Array> = {};
-    if (shares.length > 1) for (const [k, v] of model.variables) params[k] = v.dataSync() as Float32Array;
+    if (shares.length > 1) for (const [k, v] of model.variables) params[k] = (await v.data()) as Float32Array;
     const jobs = shares.slice(1).map((s, i) => {
       const { x, y } = gather(rows.slice(s.start, s.start + s.n));
       const msg: TrainStepMsg = { type: 'train-step', params, x: x.data, xShape: x.shape, y: y.data, yShape: y.shape, batchSize: rows.length };
@@ -72,7 +72,7 @@ export class ParallelGradients {
     const settled = Promise.allSettled(jobs);
     let mine: ShareGrads;
     try {
-      mine = own(rows.slice(0, shares[0]!.n));
+      mine = await own(rows.slice(0, shares[0]!.n));
     } catch (e) {
       await settled;
       throw e;

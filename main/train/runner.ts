@@ -12,7 +12,7 @@ import { firstNonFinite, loadCheckpoint, NonFiniteWeightsError, readCheckpointSt
 import { acquireRunLock } from '../runs/run-lock';
 import { formatZodIssues } from '../api/zod-issues';
 import { linoParamCount } from '../model/lino/estimate';
-import { loadStateDict } from '../runs/safetensors';
+import { loadStateDict, stateDict, weightsMetadata } from '../runs/safetensors';
 import { availableParallelism, totalmem } from 'node:os';
 import { Trainer, NonFiniteError, modelConfigFor, type EpochRecord, type StepRecord } from './trainer';
 import { ParallelGradients, MAX_WORKERS } from './parallel-grads';
@@ -170,8 +170,8 @@ function restore(run: RunHandle, trainer: Trainer, cfg: TrainConfig, backend: st
   return ckpt.state.metricsRecords;
 }
 
-function checkpointStateOf(trainer: Trainer, cfg: TrainConfig, data: TrainData, backend: string, records: number): { state: CheckpointState; optState: ReturnType<Trainer['opt']['getState']> } {
-  const optState = trainer.opt.getState();
+async function checkpointStateOf(trainer: Trainer, cfg: TrainConfig, data: TrainData, backend: string, records: number): Promise<{ state: CheckpointState; optState: Awaited<ReturnType<Trainer['opt']['getState']>> }> {
+  const optState = await trainer.opt.getState();
   const state: CheckpointState = {
     format: 'lino-checkpoint',
     version: 1,
@@ -262,11 +262,13 @@ async function trainLocked(run: RunHandle, hooks: RunHooks): Promise<RunOutcome>
       });
       run.appendMetrics([rec], true);
       records++;
-      const { state, optState } = checkpointStateOf(trainer, cfg, data, backend, records);
+      const { state, optState } = await checkpointStateOf(trainer, cfg, data, backend, records);
+      const weights = await stateDict(trainer.model);
+      const meta = weightsMetadata(trainer.model, state.normalizer);
       // best before last: whenever `last` exists, `best` does too (a crash between them re-runs
       // the epoch from the previous `last`, which reproduces it exactly). Both refuse non-finite weights.
-      if (rec.best) saveCheckpoint(run.dir, 'best', trainer.model, optState, state);
-      saveCheckpoint(run.dir, 'last', trainer.model, optState, state);
+      if (rec.best) saveCheckpoint(run.dir, 'best', weights, optState, state, meta);
+      saveCheckpoint(run.dir, 'last', weights, optState, state, meta);
       saved = trainer.epoch;
       status = { epoch: trainer.epoch, step: trainer.globalStep };
       run.writeStatus({ state: 'running', pid: process.pid, backend, ...status });
@@ -315,7 +317,8 @@ export function dataParallelWorkers(cfg: TrainConfig, backend: string, log: (m: 
   const asked = cfg.workers === 'auto' ? Math.min(availableParallelism(), MAX_WORKERS) : cfg.workers;
   if (asked <= 1) return 1;
   if (backend !== 'wasm' && backend !== 'cpu') {
-    log(`workers: ${asked} asked, training with 1: backend '${backend}' already uses every core`);
+    // webgpu: one device queue, driven by one thread (a second thread would only contend for it)
+    log(`workers: ${asked} asked, training with 1: backend '${backend}' ${backend === 'webgpu' ? 'runs on the GPU from one thread' : 'already uses every core'}`);
     return 1;
   }
   let n = Math.min(asked, cfg.batchSize);

@@ -7,13 +7,15 @@ import type { TrainConfig } from '../api/contract';
 import type { NeuralOperator } from '../model/types';
 import { createModel } from '../model/registry';
 import { AdamW } from './adamw';
-import { clipByGlobalNorm, globalNorm } from './clip';
+import { clipCoef, flatNorm } from './clip';
 import { StepLR } from './schedule';
 import { Rng, type RngState } from './rng';
 import { relL2PerSample, relL2DecodedPerSample, decode, type NormStats } from './loss';
 import { meanOverSteps, rollout, rolloutWithDiagnostics, stepRelL2 } from './rollout';
 import { supportsBlockCheckpointing } from './recompute';
-import { predictTrain, shareGradients, type GradOptions, type ShareGrads } from './batch-grads';
+import { predictTrain, shareGradientTensors, type GradOptions, type ShareGradTensors } from './batch-grads';
+import { readScalars } from '../model/lino/params';
+import { checkDeviceLost, readValues } from '../ops/backend';
 import type { ParallelGradients } from './parallel-grads';
 import { autoregressiveSpec, countOf, gatherRows, targetStats, type TrainData, type TrainSplit } from './data';
 
@@ -169,24 +171,34 @@ export class Trainer {
   }
 
   /** Gradients of `rows`' terms of the objective of a batch of `batchSize` samples (this thread). */
-  private shareGrads(rows: readonly number[], batchSize: number): ShareGrads {
-    return shareGradients(this.model, rows.length, batchSize, (i, k) => this.tensors(this.data.train, rows.slice(i, i + k)), this.gradOptions);
+  private shareGrads(rows: readonly number[], batchSize: number): ShareGradTensors {
+    return shareGradientTensors(this.model, rows.length, batchSize, (i, k) => this.tensors(this.data.train, rows.slice(i, i + k)), this.gradOptions);
   }
 
   /**
    * Gradients of the batch objective over `rows`, accumulated over micro-batches.
    * Returns grads keyed by state_dict name (caller disposes), the batch loss and mean relL2.
    */
-  computeGrads(rows: readonly number[]): { grads: Map<string, tf.Tensor>; loss: number; relL2: number } {
-    const { grads, loss, relSum } = this.shareGrads(rows, rows.length);
-    return { grads, loss, relL2: relSum / (rows.length * this.relSteps) };
+  async computeGrads(rows: readonly number[]): Promise<{ grads: Map<string, tf.Tensor>; loss: number; relL2: number }> {
+    const r = await this.computeShare(rows);
+    const both = tf.stack([r.loss, r.relSum]);
+    tf.dispose([r.loss, r.relSum]);
+    const [loss, relSum] = await readValues(both);
+    both.dispose();
+    return { grads: r.grads, loss: loss!, relL2: relSum! / (rows.length * this.relSteps) };
   }
 
-  /** Data-parallel gradients (config.workers > 1): the same batch gradient over several threads. */
-  async computeGradsParallel(rows: readonly number[]): Promise<{ grads: Map<string, tf.Tensor>; loss: number; relL2: number }> {
-    if (!this.parallel) return this.computeGrads(rows);
-    const r = await this.parallel.compute(this.model, rows, (share) => ({ x: gatherRows(this.data.train.x, share), y: gatherRows(this.data.train.y, share) }), (share) => this.shareGrads(share, rows.length));
-    return { grads: r.grads, loss: r.loss, relL2: r.relSum / (rows.length * this.relSteps) };
+  /** This thread's gradient, or the data-parallel one (config.workers > 1): same batch gradient. */
+  private async computeShare(rows: readonly number[]): Promise<ShareGradTensors> {
+    if (!this.parallel) return this.shareGrads(rows, rows.length);
+    const own = async (share: readonly number[]) => {
+      const t = this.shareGrads(share, rows.length);
+      const [loss, relSum] = [(await readValues(t.loss))[0]!, (await readValues(t.relSum))[0]!];
+      tf.dispose([t.loss, t.relSum]);
+      return { grads: t.grads, loss, relSum };
+    };
+    const r = await this.parallel.compute(this.model, rows, (share) => ({ x: gatherRows(this.data.train.x, share), y: gatherRows(this.data.train.y, share) }), own);
+    return { grads: r.grads, loss: tf.scalar(r.loss), relSum: tf.scalar(r.relSum) };
   }
 
   /**
@@ -197,52 +209,75 @@ export class Trainer {
     return this.ar?.tOut ?? 1;
   }
 
-  /** One optimizer step on `rows` across the data-parallel threads (one thread without them). */
-  async stepAsync(rows: readonly number[]): Promise<StepRecord> {
-    if (!this.parallel) return this.step(rows);
+  /** One optimizer step on `rows` (across the data-parallel threads when there are); throws NonFiniteError before touching the weights. */
+  async step(rows: readonly number[]): Promise<StepRecord> {
     const t0 = performance.now();
-    return this.applyStep(await this.computeGradsParallel(rows), t0);
+    return this.applyStep(await this.computeShare(rows), rows.length, t0);
   }
 
-  /** One optimizer step on `rows`; throws NonFiniteError before touching the weights. */
-  step(rows: readonly number[]): StepRecord {
-    const t0 = performance.now();
-    return this.applyStep(this.computeGrads(rows), t0);
-  }
-
-  /** Clip, AdamW at the scheduler's lr; the same for one thread and data-parallel gradients. */
-  private applyStep(computed: { grads: Map<string, tf.Tensor>; loss: number; relL2: number }, t0: number): StepRecord {
+  /**
+   * Clip and AdamW at the scheduler's lr; the same for one thread and data-parallel gradients.
+   * The gradients are concatenated into one flat tensor; the loss, relL2 sum and gradient norm are
+   * read together, once (host AdamW reads the flat gradient in the same read).
+   */
+  private async applyStep(share: ShareGradTensors, n: number, t0: number): Promise<StepRecord> {
     const lr = this.sched.lr;
     const nextStep = this.globalStep + 1;
-    const { grads, loss, relL2 } = computed;
+    const keys = this.opt.keys;
+    let flat: tf.Tensor | null = null;
+    let clipped: tf.Tensor | null = null;
     try {
-      if (!Number.isFinite(loss)) throw new NonFiniteError('loss', this.epoch + 1, nextStep, loss);
-      let applied = grads;
-      let gradNorm: number;
-      if (this.config.clipNorm > 0) {
-        const c = clipByGlobalNorm(grads, this.config.clipNorm);
-        gradNorm = c.norm;
-        applied = c.grads;
-      } else {
-        gradNorm = globalNorm(grads.values());
-      }
+      // a parameter the forward did not use has no gradient: zeros for the norm, no update (PyTorch's grad None)
+      const missing = keys.some((k) => !share.grads.has(k));
+      const { f, stats } = tf.tidy(() => {
+        const f = tf.concat(keys.map((k) => {
+          const g = share.grads.get(k);
+          return g ? tf.reshape(g, [-1]) : tf.zeros([this.model.variables.get(k)!.size]);
+        }));
+        const s = tf.stack([share.loss, share.relSum, flatNorm(f)]);
+        return { f, stats: this.opt.device ? s : tf.concat([f, s]) };
+      });
+      flat = f;
+      let values: Float32Array;
       try {
-        if (!Number.isFinite(gradNorm)) throw new NonFiniteError('gradient', this.epoch + 1, nextStep, gradNorm);
-        this.opt.apply(applied, lr);
+        values = await readValues(stats);
       } finally {
-        if (applied !== grads) for (const g of applied.values()) g.dispose();
+        stats.dispose();
       }
+      const [loss, relSum, gradNorm] = [...values.subarray(values.length - 3)] as [number, number, number];
+      if (!Number.isFinite(loss)) throw new NonFiniteError('loss', this.epoch + 1, nextStep, loss);
+      if (!Number.isFinite(gradNorm)) throw new NonFiniteError('gradient', this.epoch + 1, nextStep, gradNorm);
+      const coef = this.config.clipNorm > 0 ? clipCoef(gradNorm, this.config.clipNorm) : 1;
+      if (missing) {
+        const scaled = new Map([...share.grads].map(([k, g]) => [k, coef < 1 ? tf.mul(g, coef) : g]));
+        try {
+          await this.opt.apply(scaled, lr);
+        } finally {
+          if (coef < 1) tf.dispose([...scaled.values()]);
+        }
+      } else if (this.opt.device) {
+        clipped = coef < 1 ? tf.mul(flat, coef) : flat;
+        await this.opt.applyFlat(clipped, lr);
+      } else {
+        const g = values.subarray(0, values.length - 3);
+        // float32 like the backend's multiply (torch: g.mul_(clip_coef_clamped))
+        if (coef < 1) for (let i = 0; i < g.length; i++) g[i] = Math.fround(g[i]! * coef);
+        await this.opt.applyFlat(g, lr);
+      }
+      checkDeviceLost();
       this.globalStep = nextStep;
       const rss = process.memoryUsage().rss;
       if (rss > this.peakRss) this.peakRss = rss;
-      return { type: 'step', epoch: this.epoch + 1, step: nextStep, loss, relL2, lr, gradNorm, stepMs: performance.now() - t0 };
+      return { type: 'step', epoch: this.epoch + 1, step: nextStep, loss, relL2: relSum / (n * this.relSteps), lr, gradNorm, stepMs: performance.now() - t0 };
     } finally {
-      for (const g of grads.values()) g.dispose();
+      if (clipped && clipped !== flat) clipped.dispose();
+      flat?.dispose();
+      tf.dispose([...share.grads.values(), share.loss, share.relSum]);
     }
   }
 
   /** Metrics over a split, batched by the micro-batch size; with blocks, alpha statistics too. */
-  evaluateSplit(split: TrainSplit, withBlocks = false): { metrics: SplitMetrics; blocks: BlockStats[] } {
+  async evaluateSplit(split: TrainSplit, withBlocks = false): Promise<{ metrics: SplitMetrics; blocks: BlockStats[] }> {
     const n = countOf(split);
     const bs = Math.max(1, this.microBatch);
     let mseSum = 0, relSum = 0, relDecSum = 0, wholeSum = 0, wholeDecSum = 0;
@@ -252,10 +287,12 @@ export class Trainer {
     const alphaRows: number[][][] = [];
     let comps: string[][] = [];
     let scalars: Record<string, number>[] = [];
+    // the diagnostics' block scalars come from scalar variables: read them to the host first
+    if (withBlocks) await readScalars(this.model.variables.values());
     for (let i = 0; i < n; i += bs) {
       const rows = Array.from({ length: Math.min(bs, n - i) }, (_, k) => i + k);
       const { x, y } = this.tensors(split, rows);
-      const r = tf.tidy(() => {
+      const t = tf.tidy(() => {
         let pred: tf.Tensor;
         let diag: { alpha: tf.Tensor2D; components: string[]; scalars: Record<string, number> }[] | undefined;
         // Autoregressive: gate statistics over every rollout step (each step's samples are rows).
@@ -272,23 +309,43 @@ export class Trainer {
           pred = f.y;
           diag = f.diagnostics;
         }
-        const sq = tf.sum(tf.square(tf.sub(pred, y))).dataSync()[0]!;
-        const whole = relL2PerSample(pred, y).dataSync();
-        const wholeDec = relL2DecodedPerSample(pred, y, this.yStats).dataSync();
-        const steps = this.ar ? stepRelL2(decode(pred, this.yStats), decode(y, this.yStats)).map((t) => t.dataSync()) : [];
-        const stepsNorm = this.ar ? stepRelL2(pred, y).map((t) => t.dataSync()) : [];
-        // autoregressive: per sample, the mean over steps (as the train metric); else the whole field
-        const rel = this.ar ? meanOverSteps(stepsNorm, rows.length) : whole;
-        const relDec = this.ar ? meanOverSteps(steps, rows.length) : wholeDec;
+        const sq = tf.sum(tf.square(tf.sub(pred, y)));
+        const whole = relL2PerSample(pred, y);
+        const wholeDec = relL2DecodedPerSample(pred, y, this.yStats);
+        const steps = this.ar ? stepRelL2(decode(pred, this.yStats), decode(y, this.yStats)) : [];
+        const stepsNorm = this.ar ? stepRelL2(pred, y) : [];
         const perStep = stepDiag.length ? stepDiag : diag ? [diag] : [];
-        // alphas[block] = rows of every step's samples
-        const alphas: number[][][] = [];
-        // (alpha tensors outlive the forward's tidy: disposed here)
-        for (const d of perStep) d!.forEach((blk, b) => { (alphas[b] ??= []).push(...(blk.alpha.arraySync() as number[][])); blk.alpha.dispose(); });
-        return { sq, rel, relDec, whole, wholeDec, steps, stepsNorm, alphas, comps: diag?.map((d) => d.components) ?? [], scal: diag?.map((d) => d.scalars) ?? [], size: y.size };
+        // alpha tensors outlive the forward's tidy: returned here and disposed after the read
+        const alphaT = perStep.map((d) => d!.map((blk) => blk.alpha));
+        return { sq, whole, wholeDec, steps, stepsNorm, alphaT, comps: diag?.map((d) => d.components) ?? [], scal: diag?.map((d) => d.scalars) ?? [], size: y.size };
       });
       x.dispose();
       y.dispose();
+      const owned = [t.sq, t.whole, t.wholeDec, ...t.steps, ...t.stepsNorm, ...t.alphaT.flat()];
+      let r;
+      try {
+        const read = async (v: tf.Tensor) => [...(await readValues(v))];
+        // alphas[block] = rows of every step's samples
+        const alphas: number[][][] = [];
+        for (const blocks of t.alphaT) {
+          for (const [b, a] of blocks.entries()) {
+            const vals = await read(a);
+            const K = a.shape[1]!;
+            for (let q = 0; q < a.shape[0]!; q++) (alphas[b] ??= []).push(vals.slice(q * K, (q + 1) * K));
+          }
+        }
+        const whole = await read(t.whole), wholeDec = await read(t.wholeDec);
+        const steps = await Promise.all(t.steps.map(read)), stepsNorm = await Promise.all(t.stepsNorm.map(read));
+        r = {
+          sq: (await read(t.sq))[0]!, whole, wholeDec, steps, stepsNorm,
+          // autoregressive: per sample, the mean over steps (as the train metric); else the whole field
+          rel: this.ar ? meanOverSteps(stepsNorm, rows.length) : whole,
+          relDec: this.ar ? meanOverSteps(steps, rows.length) : wholeDec,
+          alphas, comps: t.comps, scal: t.scal, size: t.size,
+        };
+      } finally {
+        tf.dispose(owned);
+      }
       mseSum += r.sq / (r.size / rows.length);
       for (const v of r.rel) relSum += v;
       for (const v of r.relDec) relDecSum += v;
@@ -334,7 +391,7 @@ export class Trainer {
     for (let i = 0; i < n; i += this.config.batchSize) {
       await (hooks.between ? hooks.between() : yieldToEvents());
       const rows = perm.slice(i, i + this.config.batchSize);
-      const rec = this.parallel ? await this.stepAsync(rows) : this.step(rows);
+      const rec = await this.step(rows);
       lossSum += rec.loss;
       relSum += rec.relL2;
       batches++;
@@ -343,8 +400,8 @@ export class Trainer {
     const trainSeconds = (performance.now() - t0) / 1000;
     const lrUsed = this.sched.lr;
     this.epoch += 1;
-    const { metrics: val, blocks } = this.evaluateSplit(this.data.val, true);
-    const test = this.data.test && countOf(this.data.test) > 0 ? this.evaluateSplit(this.data.test).metrics : undefined;
+    const { metrics: val, blocks } = await this.evaluateSplit(this.data.val, true);
+    const test = this.data.test && countOf(this.data.test) > 0 ? (await this.evaluateSplit(this.data.test)).metrics : undefined;
     const isBest = !this.best || val.relL2 < this.best.valRelL2;
     if (isBest) this.best = { epoch: this.epoch, valRelL2: val.relL2, ...(test ? { testRelL2: test.relL2, testRelL2Decoded: test.relL2Decoded } : {}) };
     this.sched.step();

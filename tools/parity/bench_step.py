@@ -15,6 +15,8 @@ ap.add_argument("--batch", type=int, default=4)
 ap.add_argument("--threads", type=int, default=1)
 ap.add_argument("--steps", type=int, default=5)
 ap.add_argument("--warmup", type=int, default=1)
+ap.add_argument("--device", default="cpu", help="cpu or cuda (the GPU bench, bench/gpu)")
+ap.add_argument("--profile", action="store_true", help="also count the forward's top-level aten ops")
 a = ap.parse_args()
 
 import torch  # noqa: E402
@@ -24,18 +26,29 @@ from lino_ref import from_config  # noqa: E402
 
 cfg = json.loads(a.config)
 torch.manual_seed(0)
-model = from_config(cfg)
+dev = torch.device(a.device)
+model = from_config(cfg).to(dev)
 opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=1e-5, betas=(0.9, 0.999), eps=1e-8)
-x = torch.randn([a.batch] + a.grid + [cfg["inChannels"]])
-y = torch.randn([a.batch] + a.grid + [cfg["outChannels"]])
+x = torch.randn([a.batch] + a.grid + [cfg["inChannels"]]).to(dev)
+y = torch.randn([a.batch] + a.grid + [cfg["outChannels"]]).to(dev)
+sync = torch.cuda.synchronize if dev.type == "cuda" else (lambda: None)
 times = []
 for i in range(a.warmup + a.steps):
+    sync()
     t0 = time.perf_counter()
     opt.zero_grad(set_to_none=True)
     loss = ((model(x) - y) ** 2).mean()
     loss.backward()
     opt.step()
+    sync()
     dt = (time.perf_counter() - t0) * 1e3
     if i >= a.warmup:
         times.append(dt)
-print(json.dumps({"median_ms": statistics.median(times), "times_ms": times, "threads": a.threads, "steps": a.steps, "torch": torch.__version__}))
+ops = None
+if a.profile:
+    from torch.profiler import profile, ProfilerActivity
+    with torch.no_grad(), profile(activities=[ProfilerActivity.CPU]) as prof:
+        model(x)
+    # top-level aten ops: events with no parent (children are the ops they dispatch to)
+    ops = sum(1 for e in prof.events() if e.cpu_parent is None and e.name.startswith("aten::"))
+print(json.dumps({"median_ms": statistics.median(times), "times_ms": times, "threads": a.threads, "steps": a.steps, "torch": torch.__version__, "device": a.device, "aten_ops": ops}))

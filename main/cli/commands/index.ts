@@ -56,14 +56,15 @@ lino train --resume ID [--workspace DIR] [--backend NAME] [--json]
   x.npy       float32, channels-last, batch first: [B, Q, C_in] or [B, H, W, C_in], already normalized,
               coordinate channels included (exactly what the operator takes)
   y.npy       float32 [B, ..., C_out], the raw projection (not de-normalized)
-  --backend   tensorflow-gpu | tensorflow | wasm | cpu (default: first that works, in that order)
+  --backend   tensorflow-gpu | webgpu | tensorflow | wasm | cpu (default: first that works, in that order)
   --batch-size  samples per forward pass (default 8) to bound memory`,
     load: () => import('./predict'),
   },
   {
     name: 'info',
-    summary: 'print keys, shapes and the inferred config of a weights file',
-    usage: 'lino info --weights w.safetensors [--json]',
+    summary: 'print keys, shapes and the inferred config of a weights file, or the compute backends (--backends)',
+    usage: `lino info --weights w.safetensors [--json]
+lino info --backends [--backend NAME] [--json]   which backend training would use, why the others were skipped, and the WebGPU adapter`,
     load: () => import('./info'),
   },
   {

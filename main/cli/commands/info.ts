@@ -3,6 +3,7 @@ import type { CliCommand } from '../lino';
 import { parseFlags, requireFlag } from '../args';
 import { readSafetensorsFile, type SafetensorsFile } from '../../runs/safetensors';
 import { COMPONENTS } from '../../model/lino/config';
+import { formatBackendReport, selectBackend } from '../../ops/backend';
 
 export interface InferredConfig {
   dims?: 1 | 2;
@@ -41,7 +42,12 @@ export function inferLinoConfig(f: SafetensorsFile, source = 'weights'): Inferre
 
 const command: CliCommand = {
   async run(argv) {
-    const { values } = parseFlags(argv, { weights: { type: 'string' }, json: { type: 'boolean' } });
+    const { values } = parseFlags(argv, { weights: { type: 'string' }, json: { type: 'boolean' }, backends: { type: 'boolean' }, backend: { type: 'string' } });
+    if (values.backends) {
+      const report = await selectBackend(values.backend);
+      console.log(values.json ? JSON.stringify(report, null, 1) : formatBackendReport(report));
+      return 0;
+    }
     const path = requireFlag(values, 'weights');
     const f = readSafetensorsFile(path);
     const cfg = inferLinoConfig(f, path);

@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { DataSpec, EpochMetrics, RunSummary } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
+import { formatAdapter } from '../components/engine-status';
 import { useTraining } from '../store/training-store';
 import { draftToTrainModel, enabledComponents, formatBytes } from '../store/model-draft';
 import { emaSmooth, EMPTY_CURVES, etaFromEpochs, formatSeconds } from '../store/run-metrics';
@@ -154,6 +155,8 @@ function RunControls({ run }: { run: RunSummary }) {
 
 function Stats({ run, last, lastLr, epochSeconds }: { run: RunSummary; last: EpochMetrics | undefined; lastLr: number | undefined; epochSeconds: number[] }) {
   const eta = last && run.epochs != null ? etaFromEpochs(epochSeconds, Math.max(0, run.epochs - last.epoch)) : null;
+  const adapter = useApp((s) => s.engine?.backend.adapter);
+  const backend = last?.backend ?? run.backend;
   return (
     <dl className="stats" data-testid="run-stats">
       <dt>Epoch</dt>
@@ -167,7 +170,7 @@ function Stats({ run, last, lastLr, epochSeconds }: { run: RunSummary; last: Epo
       <dt>ETA</dt>
       <dd data-testid="stat-eta">{eta != null && (run.state === 'running' || run.state === 'paused') ? `${formatSeconds(eta)}${run.state === 'paused' ? ' (paused)' : ''}` : '—'}</dd>
       <dt>Backend</dt>
-      <dd data-testid="stat-backend">{last?.backend ?? run.backend ?? '—'}</dd>
+      <dd data-testid="stat-backend">{backend ?? '—'}{backend === 'webgpu' && adapter ? ` on ${formatAdapter(adapter)}` : ''}</dd>
       <dt>Memory</dt>
       <dd data-testid="stat-memory">{last ? `${formatBytes(last.peakRssBytes)} peak RSS, ${formatBytes(last.tfBytes)} tensors` : '—'}</dd>
     </dl>

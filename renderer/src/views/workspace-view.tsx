@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { useApp } from '../store/app-store';
+import { formatAdapter } from '../components/engine-status';
 import { FileBrowser } from '../components/file-browser';
 import { QuickStartCard } from '../components/quick-start';
 
 /** The home view: where the workspace is, what it holds, and a check that the engine computes. */
 export function WorkspaceView() {
-  const { workspace, host, api, jobs, refreshWorkspace, reportError } = useApp();
+  const { workspace, host, api, jobs, engine, refreshWorkspace, reportError } = useApp();
   const [browsing, setBrowsing] = useState(false);
 
   const switchWorkspace = async () => {
@@ -73,6 +74,7 @@ export function WorkspaceView() {
         </div>
         <div className="card">
           <h2>Engine</h2>
+          {engine && <p data-testid="workspace-backend">Backend: {engine.backend.active}{engine.backend.adapter ? ` on ${formatAdapter(engine.backend.adapter)}` : ''}</p>}
           <p>Runs a short tensor computation in the engine process.</p>
           <button onClick={selfTest} data-testid="selftest">Run engine self-test</button>
           <ul className="jobs">

@@ -11,13 +11,13 @@ import { relErr } from './parity-helpers';
 
 test('setup: cpu backend', async () => { assert.ok(await tf.setBackend('cpu')); });
 
-test('AdamW: decoupled decay then bias-corrected Adam, as torch.optim.AdamW', () => {
+test('AdamW: decoupled decay then bias-corrected Adam, as torch.optim.AdamW', async () => {
   const p = tf.variable(tf.tensor1d([1, -2, 0.5]));
   const opt = new AdamW(new Map([['w', p]]), { lr: 0.1, weightDecay: 0.01, eps: 1e-8 });
   const g1 = [0.5, -1, 2];
   const g2 = [1, 1, -1];
-  opt.apply(new Map([['w', tf.tensor1d(g1)]]));
-  opt.apply(new Map([['w', tf.tensor1d(g2)]]));
+  await opt.apply(new Map([['w', tf.tensor1d(g1)]]));
+  await opt.apply(new Map([['w', tf.tensor1d(g2)]]));
   // reference in float64
   let w = [1, -2, 0.5];
   const m = [0, 0, 0], v = [0, 0, 0];
@@ -44,8 +44,8 @@ test('data-parallel gradient over 2 workers equals the full-batch gradient; step
   const ys = [3, 6, 5, 1];
   const x = tf.randomNormal(xs, 0, 1, 'float32', 1);
   const y = tf.randomNormal(ys, 0, 1, 'float32', 2);
-  const ref = mseGradients(m, x, y, 3);
-  const refMb = mseGradients(m, x, y, 1); // micro-batching gives the same gradient
+  const ref = await mseGradients(m, x, y, 3);
+  const refMb = await mseGradients(m, x, y, 1); // micro-batching gives the same gradient
   const init = new Map([...m.variables].map(([k, v]) => [k, Float32Array.from(v.dataSync() as Float32Array)]));
   const dp = await DataParallelTrainer.create('lino', cfg, init, { workers: 2, backend: 'cpu', adamw: { weightDecay: 1e-5 } });
   try {
@@ -62,12 +62,12 @@ test('data-parallel gradient over 2 workers equals the full-batch gradient; step
     const opt = new AdamW(m.variables, { weightDecay: 1e-5 });
     for (let s = 0; s < 2; s++) {
       await dp.step(xd, xs, yd, ys);
-      const { grads } = mseGradients(m, x, y, 3);
-      opt.apply(grads);
+      const { grads } = await mseGradients(m, x, y, 3);
+      await opt.apply(grads);
       tf.dispose([...grads.values()]);
     }
     const after = await dp.gradients(xd, xs, yd, ys);
-    const local = mseGradients(m, x, y, 3);
+    const local = await mseGradients(m, x, y, 3);
     for (const [k, g] of local.grads) assert.ok(relErr(after.grads.get(k)!, g.dataSync() as Float32Array) < 1e-4, `${k} after steps`);
     for (const [k, v] of m.variables) assert.ok(relErr(dp.params.get(k)!, v.dataSync() as Float32Array) < 1e-5, `${k} params`);
   } finally {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { LinoOperator } from '../../../main/model/lino/operator';
+import { readScalars } from '../../../main/model/lino/params';
 import { loadWeights, readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
 
 export const FIXTURES = new URL('../../fixtures/parity/', import.meta.url).pathname;
@@ -26,7 +27,8 @@ export function relErr(ours: Float32Array | number[], ref: Float32Array): number
 
 export interface CaseResult { forward: number; alpha: number; grads: Map<string, number> }
 
-export function runCase(c: Case): CaseResult {
+/** Async reads throughout, so the same helper runs on webgpu (no synchronous reads in Node). */
+export async function runCase(c: Case): Promise<CaseResult> {
   const model = new LinoOperator(c.config);
   try {
     loadWeights(model, join(FIXTURES, `${c.name}.weights.safetensors`));
@@ -34,13 +36,14 @@ export function runCase(c: Case): CaseResult {
     const t = (k: string) => tf.tensor(toFloat32(io.get(k)!), io.get(k)!.shape);
     const x = t('x');
     const w = t('loss_weight');
+    await readScalars(model.variables.values());
     const { y, diagnostics } = model.forward(x, { diagnostics: true });
-    const forward = relErr(y.dataSync() as Float32Array, toFloat32(io.get('y')!));
+    const forward = relErr((await y.data()) as Float32Array, toFloat32(io.get('y')!));
     let alpha = 0;
-    diagnostics!.forEach((d, i) => {
-      alpha = Math.max(alpha, relErr(d.alpha.dataSync() as Float32Array, toFloat32(io.get(`alpha.${i}`)!)));
+    for (const [i, d] of diagnostics!.entries()) {
+      alpha = Math.max(alpha, relErr((await d.alpha.data()) as Float32Array, toFloat32(io.get(`alpha.${i}`)!)));
       d.alpha.dispose();
-    });
+    }
     y.dispose();
     const { value, grads } = tf.variableGrads(() => tf.sum(tf.mul(model.forward(x).y, w)) as tf.Scalar, [...model.variables.values()]);
     value.dispose();
@@ -48,7 +51,7 @@ export function runCase(c: Case): CaseResult {
     for (const [k, v] of model.variables) {
       const g = grads[v.name];
       if (!g) throw new Error(`no gradient for ${k}`);
-      out.set(k, relErr(g.dataSync() as Float32Array, toFloat32(io.get(`grad.${k}`)!)));
+      out.set(k, relErr((await g.data()) as Float32Array, toFloat32(io.get(`grad.${k}`)!)));
     }
     tf.dispose(Object.values(grads));
     tf.dispose([x, w]);

@@ -13,9 +13,9 @@ for (const backend of ['cpu', 'wasm']) {
     const cases = listCases();
     assert.equal(cases.length, 14);
     for (const c of cases) {
-      await t.test(c.name, () => {
+      await t.test(c.name, async () => {
         const before = tf.memory().numTensors;
-        const r = runCase(c);
+        const r = await runCase(c);
         assert.ok(r.forward <= 1e-5, `${c.name}: forward rel. error ${r.forward}`);
         assert.ok(r.alpha <= 1e-5, `${c.name}: alpha rel. error ${r.alpha}`);
         assert.ok(r.grads.size > 0);

@@ -73,10 +73,10 @@ test('a file written by PyTorch (fixture) loads with exact names and shapes', ()
   m.dispose();
 });
 
-test('mismatched weights are rejected with the first mismatches listed', () => {
+test('mismatched weights are rejected with the first mismatches listed', async () => {
   const src = new LinoOperator({ dims: 2, inChannels: 3, outChannels: 1, width: 8, depth: 2, scattering: 'full' });
   const path = join(tmp, 'full.safetensors');
-  saveWeights(src, path);
+  await saveWeights(src, path);
   const eff = new LinoOperator({ dims: 2, inChannels: 3, outChannels: 1, width: 8, depth: 2, scattering: 'efficient' });
   assert.throws(() => loadWeights(eff, path), (e: Error) => {
     assert.match(e.message, /full\.safetensors: 16 mismatch\(es\)/);
@@ -89,12 +89,12 @@ test('mismatched weights are rejected with the first mismatches listed', () => {
   for (const m of [src, eff, wide]) m.dispose();
 });
 
-test('save -> load in a fresh model reproduces the forward exactly', () => {
+test('save -> load in a fresh model reproduces the forward exactly', async () => {
   const cfg = { dims: 1, inChannels: 2, outChannels: 1, width: 8, depth: 2, scattering: 'efficient', seed: 3 } as const;
   const a = new LinoOperator(cfg);
   const b = new LinoOperator({ ...cfg, seed: 4 });
   const path = join(tmp, 'rt.safetensors');
-  saveWeights(a, path);
+  await saveWeights(a, path);
   loadWeights(b, path);
   const x = tf.randomNormal([2, 10, 2], 0, 1, 'float32', 1);
   assert.deepEqual(Array.from(a.forward(x).y.dataSync()), Array.from(b.forward(x).y.dataSync()));
@@ -102,7 +102,7 @@ test('save -> load in a fresh model reproduces the forward exactly', () => {
   b.dispose();
 });
 
-test('a file we write loads in PyTorch with strict load_state_dict and gives our forward', { skip: noTorch }, () => {
+test('a file we write loads in PyTorch with strict load_state_dict and gives our forward', { skip: noTorch }, async () => {
   for (const cfg of [
     { dims: 2, inChannels: 3, outChannels: 2, width: 8, depth: 2, scattering: 'efficient', seed: 9 },
     { dims: 1, inChannels: 2, outChannels: 1, width: 6, depth: 1, scattering: 'standard', components: ['reflection', 'scattering'], seed: 10 },
@@ -112,7 +112,7 @@ test('a file we write loads in PyTorch with strict load_state_dict and gives our
     const cpath = join(tmp, 'model.json');
     const io = join(tmp, 'x.safetensors');
     const out = join(tmp, 'y.safetensors');
-    saveWeights(m, wpath);
+    await saveWeights(m, wpath);
     writeFileSync(cpath, JSON.stringify(cfg));
     const x = tf.randomNormal(cfg.dims === 2 ? [2, 5, 4, cfg.inChannels] : [2, 9, cfg.inChannels], 0, 1, 'float32', 2);
     writeSafetensorsFile(io, { x: { shape: x.shape, data: x.dataSync() as Float32Array } });

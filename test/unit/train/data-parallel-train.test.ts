@@ -61,7 +61,7 @@ for (const task of ['operator', 'autoregressive'] as const) {
         const d = maxRelDiff(two.model.variables.get(k)!.dataSync(), v.dataSync());
         assert.ok(d < 1e-5, `parameter ${k} differs by ${d}`);
       }
-      const m1 = one.opt.getState(), m2 = two.opt.getState();
+      const m1 = await one.opt.getState(), m2 = await two.opt.getState();
       assert.equal(m2.step, m1.step);
       for (const [k, a] of m1.expAvg) assert.ok(maxRelDiff(m2.expAvg.get(k)!.data, a.data) < 1e-4, `exp_avg ${k}`);
       assert.deepEqual(e2[1]!.blocks.map((b) => b.components), e1[1]!.blocks.map((b) => b.components));
@@ -130,7 +130,7 @@ test('a crashed worker fails the run with a readable reason; the run resumes fro
   assert.equal(h.readStatus().epoch, 2);
 });
 
-test('worker count: auto = cores (max 8), capped by the batch size and the RAM; 1 on tfjs-node with the reason logged', () => {
+test('worker count: auto = cores (max 8), capped by the batch size and the RAM; 1 on tfjs-node and webgpu with the reason logged', () => {
   const cfg = (o: Record<string, unknown>) => parseRunConfig({ ...config(), ...o });
   const logs: string[] = [];
   const log = (m: string) => logs.push(m);
@@ -139,6 +139,8 @@ test('worker count: auto = cores (max 8), capped by the batch size and the RAM; 
   assert.match(logs.at(-1)!, /4 asked, 2 used \(batch size 2\)/);
   assert.equal(dataParallelWorkers(cfg({ workers: 4 }), 'tensorflow', log), 1);
   assert.match(logs.at(-1)!, /backend 'tensorflow' already uses every core/);
+  assert.equal(dataParallelWorkers(cfg({ workers: 4 }), 'webgpu', log), 1);
+  assert.match(logs.at(-1)!, /4 asked, training with 1: backend 'webgpu' runs on the GPU from one thread/);
   assert.equal(dataParallelWorkers(cfg({ workers: 3 }), 'wasm', log, totalmem() * 0.3), 2);
   assert.match(logs.at(-1)!, /3 threads would need about .* GiB \(.* GiB usable\); 2 used/);
 });

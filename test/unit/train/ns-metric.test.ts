@@ -26,10 +26,10 @@ test('autoregressive: train relL2 equals validation relL2 on the same batch (mea
   const rec = await t.runEpoch(); // trained weights
   assert.equal(rec.relL2Definition, RELL2_DEFINITION.autoregressive);
   // the same batch (the whole training split) through the train path and the validation paths
-  const g = t.computeGrads([0, 1, 2, 3]);
+  const g = await t.computeGrads([0, 1, 2, 3]);
   for (const v of g.grads.values()) v.dispose();
-  const val = t.evaluateSplit(data.train).metrics;
-  const ev = evaluateSplit(t.model, data.train, { yStats: targetStats(data), batchSize: 2, autoregressive: { tIn, steps: tOut } }).metrics;
+  const val = (await t.evaluateSplit(data.train)).metrics;
+  const ev = (await evaluateSplit(t.model, data.train, { yStats: targetStats(data), batchSize: 2, autoregressive: { tIn, steps: tOut } })).metrics;
   console.log(`train relL2 ${g.relL2}, validation relL2 ${val.relL2}, run evaluation ${ev.relL2}, full rollout ${val.rolloutRelL2}`);
   assert.ok(Math.abs(g.relL2 - val.relL2) <= 1e-5 * val.relL2, `train ${g.relL2} vs validation ${val.relL2}`);
   assert.ok(Math.abs(ev.relL2 - val.relL2) <= 1e-5 * val.relL2, `run evaluation ${ev.relL2} vs validation ${val.relL2}`);
@@ -46,9 +46,9 @@ test('operator learning: train relL2 equals validation relL2 on the same batch',
   const t = new Trainer(cfg, data, 'cpu');
   const rec = await t.runEpoch();
   assert.equal(rec.relL2Definition, RELL2_DEFINITION.operator);
-  const g = t.computeGrads([0, 1, 2]);
+  const g = await t.computeGrads([0, 1, 2]);
   for (const v of g.grads.values()) v.dispose();
-  const val = t.evaluateSplit(data.train).metrics;
+  const val = (await t.evaluateSplit(data.train)).metrics;
   assert.ok(Math.abs(g.relL2 - val.relL2) <= 1e-5 * val.relL2, `train ${g.relL2} vs validation ${val.relL2}`);
   assert.equal(val.rolloutRelL2, undefined);
   t.dispose();

@@ -17,14 +17,16 @@ function close(actual: ArrayLike<number>, expected: number[], tol: number, what:
   }
 }
 
-for (const name of ['clipped', 'unclipped'] as const) {
-  test(`AdamW + clip + StepLR replay PyTorch step by step (${name})`, async () => {
+for (const [name, device] of [['clipped', false], ['unclipped', false], ['clipped', true], ['unclipped', true]] as const) {
+  // device: the tensor-op path GPU backends take (here on cpu), same PyTorch numbers
+  test(`AdamW + clip + StepLR replay PyTorch step by step (${name}, ${device ? 'device' : 'host'} path)`, async () => {
     await tf.setBackend('cpu');
     const sc = fx[name];
     const before = tf.memory().numTensors;
     const vars = new Map<string, tf.Variable>();
-    for (const k of Object.keys(sc.shapes)) vars.set(k, tf.tidy(() => tf.variable(tf.tensor(sc.init[k], sc.shapes[k]), true, `t-${name}-${k}`)));
-    const opt = new AdamW(vars, { lr: sc.lr, weightDecay: sc.weightDecay });
+    for (const k of Object.keys(sc.shapes)) vars.set(k, tf.tidy(() => tf.variable(tf.tensor(sc.init[k], sc.shapes[k]), true, `t-${name}-${device}-${k}`)));
+    const opt = new AdamW(vars, { lr: sc.lr, weightDecay: sc.weightDecay }, { device });
+    assert.equal(opt.device, device);
     const sched = new StepLR(sc.lr, { stepSize: sc.stepSize, gamma: sc.gamma });
     let epoch = 0;
     let clippedSteps = 0;
@@ -36,10 +38,10 @@ for (const name of ['clipped', 'unclipped'] as const) {
       assert.equal(sched.lr, st.lr, `step ${i}: learning rate`);
       const grads = new Map<string, tf.Tensor>();
       for (const k of vars.keys()) grads.set(k, tf.tensor(st.grads[k], sc.shapes[k]));
-      const clipped = clipByGlobalNorm(grads, sc.maxNorm);
+      const clipped = await clipByGlobalNorm(grads, sc.maxNorm);
       close([clipped.norm], [st.normBeforeClip], 1e-6, `step ${i}: norm before clipping`);
       if (clipped.coef < 1) clippedSteps++;
-      opt.apply(clipped.grads, sched.lr);
+      await opt.apply(clipped.grads, sched.lr);
       for (const g of [...grads.values(), ...clipped.grads.values()]) g.dispose();
       for (const [k, v] of vars) close(v.dataSync(), st.params[k], 2e-6, `step ${i}: ${k}`);
     }
@@ -51,20 +53,22 @@ for (const name of ['clipped', 'unclipped'] as const) {
   });
 }
 
-test('AdamW state round-trips (moments and step) and continues identically', async () => {
+for (const [from, to] of [[false, false], [true, false], [false, true]] as const) test(`AdamW state round-trips (moments and step) and continues identically (${from ? 'device' : 'host'} to ${to ? 'device' : 'host'})`, async () => {
   await tf.setBackend('cpu');
   const mk = () => new Map([['w', tf.variable(tf.tensor([0.5, -1, 2]), true)]]);
   const a = mk();
   const b = mk();
-  const oa = new AdamW(a, { lr: 0.1, weightDecay: 0.1 });
+  const oa = new AdamW(a, { lr: 0.1, weightDecay: 0.1 }, { device: from });
   const g = () => new Map([['w', tf.tensor([0.3, -0.2, 0.7])]]);
-  for (let i = 0; i < 3; i++) oa.apply(g(), 0.1);
-  const ob = new AdamW(b, { lr: 0.1, weightDecay: 0.1 });
+  for (let i = 0; i < 3; i++) await oa.apply(g(), 0.1);
+  const ob = new AdamW(b, { lr: 0.1, weightDecay: 0.1 }, { device: to });
   b.get('w')!.assign(a.get('w')!);
-  ob.setState(oa.getState());
-  oa.apply(g(), 0.05);
-  ob.apply(g(), 0.05);
-  assert.deepEqual([...a.get('w')!.dataSync()], [...b.get('w')!.dataSync()]);
+  ob.setState(await oa.getState());
+  await oa.apply(g(), 0.05);
+  await ob.apply(g(), 0.05);
+  const [wa, wb] = [[...a.get('w')!.dataSync()], [...b.get('w')!.dataSync()]];
+  if (from === to) assert.deepEqual(wb, wa);
+  else wa.forEach((v, i) => assert.ok(Math.abs(v - wb[i]!) <= 1e-6 * (1 + Math.abs(v)), `w[${i}]: ${wb[i]} vs ${v}`));
   assert.equal(ob.step, 4);
 });
 
@@ -77,4 +81,23 @@ test('StepLR(5, 0.96) matches PyTorch over 500 epochs exactly', () => {
     s.step();
   }
   assert.deepEqual(lrs, f.lrs);
+});
+
+test('a parameter without a gradient is left alone (PyTorch grad None), on the host and the device path', async () => {
+  await tf.setBackend('cpu');
+  const out: number[][][] = [];
+  for (const device of [false, true]) {
+    const vars = new Map([['a', tf.variable(tf.tensor([0.5, -1]), true)], ['b', tf.variable(tf.tensor([2, 3, 4]), true)]]);
+    const opt = new AdamW(vars, { lr: 0.1, weightDecay: 0.1 }, { device });
+    await opt.apply(new Map([['a', tf.tensor([0.3, -0.2])], ['b', tf.tensor([1, 1, 1])]]));
+    await opt.apply(new Map([['a', tf.tensor([0.1, 0.4])]]));
+    const b = [...vars.get('b')!.dataSync()];
+    const st = await opt.getState();
+    out.push([[...vars.get('a')!.dataSync()], b, [...st.expAvg.get('b')!.data]]);
+    assert.equal(opt.step, 2);
+  }
+  const [host, dev] = out as [number[][], number[][]];
+  dev.forEach((row, r) => row.forEach((v, i) => assert.ok(Math.abs(v - host[r]![i]!) <= 1e-6 * (1 + Math.abs(v)), `row ${r}[${i}]: device ${v} vs host ${host[r]![i]}`)));
+  // b moved once (step 1) and kept its moments through step 2
+  assert.deepEqual(host[2]!.map((v) => Math.fround(v)), [0.1, 0.1, 0.1].map((v) => Math.fround(v)));
 });

@@ -24,7 +24,7 @@ test('autoregressive validation: gate alpha mean/std over every rollout step and
   const t = new Trainer(cfg, data, 'cpu');
   await t.runEpoch(); // trained weights: gates differ from their initial values
   const n0 = tf.memory().numTensors;
-  const { blocks } = t.evaluateSplit(data.val, true);
+  const { blocks } = await t.evaluateSplit(data.val, true);
   assert.equal(tf.memory().numTensors, n0, 'no tensors left behind');
   assert.equal(blocks.length, 2);
 

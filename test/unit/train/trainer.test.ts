@@ -30,15 +30,15 @@ function maxRelDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 for (const task of ['operator', 'autoregressive'] as const) {
-  test(`micro-batching gives the whole batch's gradients and updates (${task})`, () => {
+  test(`micro-batching gives the whole batch's gradients and updates (${task})`, async () => {
     const cfg = cfgOf({ data: { kind: 'synthetic', task, grid: [8, 8], train: 8, val: 2, tIn: 2, tOut: 2 } });
     const data = syntheticData(cfg.data as Parameters<typeof syntheticData>[0]);
     const whole = new Trainer(cfg, data, 'cpu', { microBatch: 4 });
     const rows = [5, 0, 3, 6];
-    const gw = whole.computeGrads(rows);
+    const gw = await whole.computeGrads(rows);
     for (const mb of [1, 3]) {
       const part = new Trainer(cfg, data, 'cpu', { microBatch: mb });
-      const gp = part.computeGrads(rows);
+      const gp = await part.computeGrads(rows);
       assert.ok(Math.abs(gp.loss - gw.loss) <= 1e-5 * Math.abs(gw.loss), `micro-batch ${mb}: loss ${gp.loss} vs ${gw.loss}`);
       for (const [k, g] of gw.grads) {
         const a = g.dataSync(), b = gp.grads.get(k)!.dataSync();
@@ -49,7 +49,7 @@ for (const task of ['operator', 'autoregressive'] as const) {
       for (const g of gp.grads.values()) g.dispose();
       // Three optimizer steps later the weights still agree to float tolerance.
       const w2 = new Trainer(cfg, data, 'cpu', { microBatch: 4 });
-      for (let s = 0; s < 3; s++) { w2.step(rows); part.step(rows); }
+      for (let s = 0; s < 3; s++) { await w2.step(rows); await part.step(rows); }
       for (const [k, v] of w2.model.variables) {
         const d = maxRelDiff(part.model.variables.get(k)!.dataSync(), v.dataSync());
         assert.ok(d < 1e-3, `micro-batch ${mb}: parameter ${k} after 3 steps differs by ${d}`);
@@ -121,15 +121,15 @@ test('checkpointed rollout: same loss and gradients as the plain rollout', () =>
   t.dispose();
 });
 
-test('block checkpointing: same gradients as the plain forward (operator and rollout), less memory held', () => {
+test('block checkpointing: same gradients as the plain forward (operator and rollout), less memory held', async () => {
   for (const task of ['operator', 'autoregressive'] as const) {
     const cfg = cfgOf({ model: { width: 8, depth: 3 }, data: { kind: 'synthetic', task, grid: [8, 8], train: 2, val: 1, tIn: 2, tOut: 3 } });
     const data = syntheticData(cfg.data as Parameters<typeof syntheticData>[0]);
     const plain = new Trainer(cfg, data, 'cpu', { checkpointBlocks: false });
     const ck = new Trainer(cfg, data, 'cpu', { checkpointBlocks: true });
     assert.equal(ck.checkpointBlocks, true);
-    const a = plain.computeGrads([0, 1]);
-    const b = ck.computeGrads([0, 1]);
+    const a = await plain.computeGrads([0, 1]);
+    const b = await ck.computeGrads([0, 1]);
     assert.ok(Math.abs(a.loss - b.loss) <= 1e-6 * Math.abs(a.loss), `${task}: loss ${a.loss} vs ${b.loss}`);
     for (const [k, g] of a.grads) {
       const x = g.dataSync(), y = b.grads.get(k)!.dataSync();

@@ -1,0 +1,54 @@
+// The GPU bench's Node side (bundled by scripts/build-gpu-bench.mjs; run by run-gpu-bench.sh):
+// the engine's LinoOperator training step on webgpu for the cases of issue 13, median of N steps
+// after W warm-up steps, and kernels per step (tf.profile). Prints one JSON line per case.
+//   node bench.mjs [--smoke] [--software]
+import * as tf from '@tensorflow/tfjs';
+import { formatAdapter, importWebgpuBackend } from '../../main/ops/webgpu-env';
+import { LinoOperator } from '../../main/model/lino/operator';
+import type { LinoConfig } from '../../main/model/lino/config';
+import { makeTrainStep } from '../train-step';
+import { gpuBenchCases } from './cases';
+
+const args = process.argv.slice(2);
+const smoke = args.includes('--smoke');
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
+
+async function main(): Promise<void> {
+  if (args.includes('--print-cases')) {
+    console.log(JSON.stringify(gpuBenchCases(smoke)));
+    return;
+  }
+  const adapter = await importWebgpuBackend({ allowSoftware: args.includes('--software') });
+  if (!adapter) throw new Error('no WebGPU adapter: is VK_ICD_FILENAMES pointing at the NVIDIA ICD and libvulkan.so.1 on LD_LIBRARY_PATH?');
+  if (adapter.fallback && !args.includes('--software')) throw new Error(`only a software adapter (${formatAdapter(adapter)}): pass --software to time it anyway`);
+  if (!(await tf.setBackend('webgpu'))) throw new Error('tf.setBackend("webgpu") failed');
+  tf.enableProdMode();
+  console.log(JSON.stringify({ adapter: formatAdapter(adapter), fallback: adapter.fallback, tfjs: tf.version.tfjs }));
+  const { warmup, steps, cases } = gpuBenchCases(smoke);
+  for (const c of cases) {
+    const cfg: LinoConfig = c.config;
+    const model = new LinoOperator({ ...cfg, seed: 1 });
+    const x = tf.randomNormal([c.batch, ...c.grid, cfg.inChannels], 0, 1, 'float32', 1);
+    const y = tf.randomNormal([c.batch, ...c.grid, cfg.outChannels], 0, 1, 'float32', 2);
+    const s = makeTrainStep(model, x, y);
+    for (let i = 0; i < warmup; i++) await s.step();
+    const times: number[] = [];
+    for (let i = 0; i < steps; i++) {
+      const t0 = performance.now();
+      await s.step();
+      times.push(performance.now() - t0);
+    }
+    // read before the next profile call: tfjs reuses the result object
+    const kernels = (await tf.profile(async () => { await s.step(); })).kernels.length;
+    const fwdKernels = (await tf.profile(() => tf.tidy(() => model.forward(x).y))).kernels.length;
+    console.log(JSON.stringify({ name: c.name, ms: median(times), times, kernelsPerStep: kernels, kernelsPerForward: fwdKernels, device: s.opt.device }));
+    s.dispose();
+    model.dispose();
+    tf.dispose([x, y]);
+  }
+}
+
+main().then(() => process.exit(0), (e) => {
+  console.error(`gpu bench failed: ${(e as Error).stack ?? e}`);
+  process.exit(1);
+});
