@@ -1,7 +1,7 @@
 // `lino train --config run.json [--workspace DIR]`: the engine's training, headless, in this
 // process: creates runs/<id>/ in the workspace (or resumes one), shows a progress bar with ETA,
 // prints the final metrics. Ctrl-C (or SIGTERM) stops at the next step; the run stays resumable
-// (--resume ID) and the status is 130. A run another process trains is refused (its lock,
+// (--resume ID) and the status is 130 (SIGTERM: 143). A run another process trains is refused (its lock,
 // main/runs/run-lock.ts). Results go to stdout, progress (backend, memory plan, bar) to stderr;
 // --json makes stdout one JSON object per line: each step and epoch record, then the summary.
 import { readFileSync } from 'node:fs';
@@ -99,10 +99,12 @@ const command: CliCommand = {
     emit({ type: 'run', id: run.id, dir: run.dir, backend: report.active });
     if (!values.quiet) out.write(`${formatBackendReport(report)}\n`);
     const controller = new AbortController();
+    let stoppedBy: NodeJS.Signals | null = null;
     // The first signal stops at the next step (status, checkpoint and lock in order); a second
     // quits at once (the lock is still released on exit).
     const onSig = (sig: NodeJS.Signals) => {
       if (controller.signal.aborted) process.exit(sig === 'SIGTERM' ? 143 : 130);
+      stoppedBy = sig;
       out.write(`\n${sig}: stopping after this step (${sig === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again to quit at once)\n`);
       controller.abort();
     };
@@ -172,8 +174,9 @@ const command: CliCommand = {
         epoch: result.epoch, step: result.step, seconds: (Date.now() - t0) / 1000, checkpoints: join(run.dir, 'checkpoints'),
         ...(lastEpoch ? { final: { trainLoss: lastEpoch.train.loss, val: lastEpoch.val }, best: { epoch: lastEpoch.bestEpoch, valRelL2: lastEpoch.bestValRelL2, ...(lastEpoch.bestTestRelL2 !== undefined ? { testRelL2: lastEpoch.bestTestRelL2 } : {}) } } : {}),
       });
-      // Ctrl-C: the run stopped at a step boundary with checkpoints/last written; say "interrupted"
-      if (controller.signal.aborted) return 130;
+      // A signal: the run stopped at a step boundary with checkpoints/last written; exit as the
+      // shell reports a process ended by it (128 + signal number: SIGINT 130, SIGTERM 143)
+      if (stoppedBy) return stoppedBy === 'SIGTERM' ? 143 : 130;
       return result.state === 'done' || result.state === 'stopped' ? 0 : 1;
     } finally {
       process.off('SIGINT', onSig);
