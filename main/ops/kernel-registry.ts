@@ -39,18 +39,21 @@ export interface WgslProgram {
 /**
  * One thread per index in [0, threads): `body` is WGSL run with `index: i32` in scope, reading
  * the inputs as flat arrays named after `variableNames` and writing `result[...]`. Sizes are baked
- * into the code (and the shader key), so each shape compiles once.
+ * into the code (the thread count and output shape also into the shader key; `key` must name any
+ * other baked size), so each shape compiles once.
  */
 export function wgslProgram(key: string, variableNames: string[], outputShape: number[], threads: number, body: string): WgslProgram {
   const wg = 64;
   return {
     variableNames,
     outputShape,
-    shaderKey: key,
+    shaderKey: `${key}_t${threads}_o${outputShape.join('x')}`, // sizes are baked into the code: part of the key
     dispatchLayout: { x: outputShape.map((_, i) => i) },
     dispatch: [Math.ceil(threads / wg), 1, 1],
     workgroupSize: [wg, 1, 1],
-    getUserCode: () => `fn main(index : i32) {\n if (index >= ${threads}) { return; }\n${body}\n}`,
+    // phony reads keep every binding tfjs binds in the pipeline layout ('auto' drops unused ones,
+    // and then the whole command buffer is invalid)
+    getUserCode: () => `fn main(index : i32) {\n _ = uniforms.NAN;\n${variableNames.map((v) => ` _ = ${v}[0];`).join('\n')}\n if (index >= ${threads}) { return; }\n${body}\n}`,
   };
 }
 
