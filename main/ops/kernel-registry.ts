@@ -23,7 +23,8 @@ export function hasFusedKernel(name: string): boolean {
 
 export interface JsOut { shape: number[]; values: Float32Array }
 /** Pure function of the inputs' values (float32) and shapes. */
-export type JsKernelBody = (inputs: Float32Array[], shapes: number[][]) => JsOut[];
+export type Attrs = Record<string, number>;
+export type JsKernelBody = (inputs: Float32Array[], shapes: number[][], attrs: Attrs) => JsOut[];
 
 /** A WebGPU program as tfjs-backend-webgpu 4.22 runs it (backend.runWebGPUProgram). */
 export interface WgslProgram {
@@ -59,11 +60,11 @@ export function wgslProgram(key: string, variableNames: string[], outputShape: n
 
 type WebgpuBackend = { runWebGPUProgram(p: WgslProgram, inputs: tf.TensorInfo[], dtype: string): tf.TensorInfo };
 /** Runs a fused kernel's programs on webgpu; one program per output. */
-export type WgslKernelBody = (inputs: tf.TensorInfo[], run: (p: WgslProgram, inputs: tf.TensorInfo[]) => tf.TensorInfo) => tf.TensorInfo[];
+export type WgslKernelBody = (inputs: tf.TensorInfo[], run: (p: WgslProgram, inputs: tf.TensorInfo[]) => tf.TensorInfo, attrs: Attrs) => tf.TensorInfo[];
 
 type CpuBackend = { data: { get(id: object): { values: Float32Array } }; makeTensorInfo(shape: number[], dtype: string, values: Float32Array): tf.TensorInfo };
 type WasmBackend = { typedArrayFromHeap(t: tf.TensorInfo): Float32Array; makeOutput(shape: number[], dtype: string): tf.TensorInfo };
-type KernelArgs = { inputs: Record<string, tf.TensorInfo>; backend: unknown };
+type KernelArgs = { inputs: Record<string, tf.TensorInfo>; backend: unknown; attrs?: Attrs };
 
 function checkFloat(name: string, infos: tf.TensorInfo[]): void {
   for (const t of infos) if (t.dtype !== 'float32') throw new Error(`${name}: inputs must be float32, got ${t.dtype}`);
@@ -84,7 +85,7 @@ export function registerFusedKernel(name: string, order: string[], js: JsKernelB
       const infos = infosOf(args);
       checkFloat(name, infos);
       const be = args.backend as CpuBackend;
-      const outs = js(infos.map((t) => be.data.get(t.dataId).values), infos.map((t) => t.shape));
+      const outs = js(infos.map((t) => be.data.get(t.dataId).values), infos.map((t) => t.shape), args.attrs ?? {});
       return outs.map((o) => be.makeTensorInfo(o.shape, 'float32', o.values));
     }) as never,
   });
@@ -94,7 +95,7 @@ export function registerFusedKernel(name: string, order: string[], js: JsKernelB
       const infos = infosOf(args);
       checkFloat(name, infos);
       const be = args.backend as WasmBackend;
-      const outs = js(infos.map((t) => be.typedArrayFromHeap(t)), infos.map((t) => t.shape));
+      const outs = js(infos.map((t) => be.typedArrayFromHeap(t)), infos.map((t) => t.shape), args.attrs ?? {});
       // heap views are taken after each makeOutput: allocating may grow (and move) the heap
       return outs.map((o) => {
         const info = be.makeOutput(o.shape, 'float32');
@@ -110,14 +111,14 @@ export function registerFusedKernel(name: string, order: string[], js: JsKernelB
         const infos = infosOf(args);
         checkFloat(name, infos);
         const be = args.backend as WebgpuBackend;
-        return wgsl(infos, (p, ins) => be.runWebGPUProgram(p, ins, 'float32'));
+        return wgsl(infos, (p, ins) => be.runWebGPUProgram(p, ins, 'float32'), args.attrs ?? {});
       }) as never,
     });
   }
 }
 
 /** Runs a registered fused kernel through the engine (so it is taped and counted like any op). */
-export function runFused(name: string, inputs: Record<string, tf.Tensor>): tf.Tensor[] {
-  const out = tf.engine().runKernel(name, inputs as tf.NamedTensorMap, {});
+export function runFused(name: string, inputs: Record<string, tf.Tensor>, attrs: Attrs = {}): tf.Tensor[] {
+  const out = tf.engine().runKernel(name, inputs as tf.NamedTensorMap, attrs as never);
   return (Array.isArray(out) ? out : [out]) as tf.Tensor[];
 }

@@ -6,6 +6,8 @@ import { linear } from '../../ops/linear';
 import { gelu } from '../../ops/gelu';
 import { bmm } from '../../ops/batch-matmul';
 import { depthwiseConv } from '../../ops/depthwise-conv';
+import { positiveFeature as phiOf } from '../../ops/positive-feature';
+import { scatteringOutput } from '../../ops/scattering-output';
 import { coordinateTensor } from './coords';
 import type { GridConstants } from './constants';
 import { scalarValue, type ParamStore } from './params';
@@ -52,10 +54,9 @@ export class ScatteringEfficient {
   /** phi(q), phi(k) as [B, N, M] from h [B*N, M]; the coordinate encoding c [N, M] broadcasts over the batch. */
   private features(h: tf.Tensor2D, batch: number, grid: readonly number[], consts: GridConstants): [tf.Tensor3D, tf.Tensor3D] {
     const p = consts.get('coords', grid, () => coordinateTensor(grid));
-    const c = linear(gelu(linear(p, this.coord0.weight, this.coord0.bias)), this.coord2.weight, this.coord2.bias);
+    const c = linear(gelu(linear(p, this.coord0.weight, this.coord0.bias)), this.coord2.weight, this.coord2.bias) as tf.Tensor2D;
     const scale = 1 / Math.sqrt(this.width);
-    const M = this.width;
-    const feat = (w: tf.Tensor) => positiveFeature(tf.add(tf.reshape(tf.mul(linear(h, w), scale), [batch, -1, M]), c)) as tf.Tensor3D;
+    const feat = (w: tf.Tensor) => phiOf(linear(h, w) as tf.Tensor2D, c, scale);
     return [feat(this.wq), feat(this.wk)];
   }
 
@@ -70,13 +71,11 @@ export class ScatteringEfficient {
     // sum_j phi(kt_j) and phi(qt_i).ksum as batched products (fast on wasm, no Sum gradient)
     const ksum = bmm(phk, tf.ones([B, N, 1]) as tf.Tensor3D, true); // [B, d, 1]
     const num = bmm(phq, kv); // [B, N, M]
-    const den = tf.add(bmm(phq, ksum), 1e-6); // [B, N, 1]
-    const yGlob = tf.reshape(tf.div(num, den), [rows, M]);
+    const qk = bmm(phq, ksum); // [B, N, 1]
     const conv = depthwiseConv(tf.reshape(h, [B, ...grid, M]), this.localConv);
-    const yLoc = linear(tf.reshape(conv, [rows, M]), this.localProj);
-    const beta = tf.sigmoid(this.localGate);
-    const y = tf.add(tf.mul(yGlob, tf.sub(1, beta)), tf.mul(yLoc, beta));
-    return tf.mul(tf.sub(y, h), tf.exp(this.logSigma)) as tf.Tensor2D;
+    const yLoc = linear(tf.reshape(conv, [rows, M]), this.localProj) as tf.Tensor2D;
+    // y_glob = num / (qk + 1e-6), the beta mixture with y_loc and exp(lambda_s)(y - h): one fused op
+    return scatteringOutput(num, qk, yLoc, h, this.localGate, this.logSigma);
   }
 
   betaValue(): number {
