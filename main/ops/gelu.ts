@@ -1,5 +1,6 @@
 // GELU, exact erf form as PyTorch's nn.GELU() (tfjs has no GELU op). Fused where the backend has
-// the kernels (cpu, wasm: JS; webgpu: WGSL): one kernel forward, one backward
+// the kernels (cpu: JS; webgpu: WGSL; wasm's SIMD composed ops are faster than a JS loop with exp):
+// one kernel forward, one backward
 // dy * (Phi(x) + x phi(x)). erf is Abramowitz-Stegun 7.1.26 (|error| <= 1.5e-7), as tfjs's own.
 // Otherwise composed with the same custom gradient reusing the forward's Phi: fewer full-size
 // passes than autodiff through erf (which also inserts casts and copies on wasm).
@@ -38,7 +39,7 @@ registerFusedKernel(FWD, ['x'], ([x], [shape]) => {
   p.getUserCode = () => `${WGSL_ERF}\n${code()}`;
   p.shaderKey += `_${n}`;
   return [run(p, [x!])];
-});
+}, { wasm: false });
 
 registerFusedKernel(BWD, ['dy', 'x'], ([dy, x], [shape]) => {
   const dx = new Float32Array(x!.length);
@@ -55,7 +56,7 @@ registerFusedKernel(BWD, ['dy', 'x'], ([dy, x], [shape]) => {
   p.getUserCode = () => `${WGSL_ERF}\n${code()}`;
   p.shaderKey += `_${n}`;
   return [run(p, [dy!, x!])];
-});
+}, { wasm: false });
 
 const fused = tf.customGrad(((x: tf.Tensor, save: tf.GradSaveFunc) => {
   save([x]);

@@ -70,8 +70,12 @@ function checkFloat(name: string, infos: tf.TensorInfo[]): void {
   for (const t of infos) if (t.dtype !== 'float32') throw new Error(`${name}: inputs must be float32, got ${t.dtype}`);
 }
 
-/** Registers `name` on cpu and wasm (JS body) and on webgpu (WGSL body, when given). Inputs are passed in `order` ('name?' = optional). */
-export function registerFusedKernel(name: string, order: string[], js: JsKernelBody, wgsl?: WgslKernelBody): void {
+/**
+ * Registers `name` on cpu and wasm (JS body) and on webgpu (WGSL body, when given). Inputs are
+ * passed in `order` ('name?' = optional). `wasm: false` leaves wasm on the composed ops: its SIMD
+ * kernels beat a JS loop where the maths is elementwise with exp/erf (JS Math.exp is ~5 ns).
+ */
+export function registerFusedKernel(name: string, order: string[], js: JsKernelBody, wgsl?: WgslKernelBody, opts: { wasm?: boolean } = {}): void {
   if (tf.getKernel(name, 'cpu')) return; // idempotent (module loaded twice by a bundler)
   // inputs named with a trailing '?' are optional (variadic kernels); the others are required
   const infosOf = (args: KernelArgs) => order.flatMap((k) => {
@@ -89,7 +93,7 @@ export function registerFusedKernel(name: string, order: string[], js: JsKernelB
       return outs.map((o) => be.makeTensorInfo(o.shape, 'float32', o.values));
     }) as never,
   });
-  tf.registerKernel({
+  if (opts.wasm !== false) tf.registerKernel({
     kernelName: name, backendName: 'wasm',
     kernelFunc: ((args: KernelArgs) => {
       const infos = infosOf(args);

@@ -1,5 +1,5 @@
 // LayerNorm over the last axis: biased variance, eps 1e-5, learnable scale and shift (nn.LayerNorm).
-// Fused where the backend has the kernels (cpu, wasm: JS; webgpu: WGSL): one kernel forward
+// Fused where the backend has the kernels (cpu: JS; webgpu: WGSL; wasm measured no faster fused): one kernel forward
 // (output + per-row mean and 1/std, kept for the backward) and one backward (dx, dw, db).
 // Otherwise composed on 2-D views with a custom gradient (the standard closed form): autodiff
 // through mean/variance costs about twice the full-size passes, and the scale/shift gradients are
@@ -42,7 +42,7 @@ registerFusedKernel(FWD, ['x', 'w', 'b'], ([x, w, b], [shape]) => {
   const stats = run(wgslProgram(`lino_ln_stats_${M}`, ['X'], [R, 2], R, `${head}
   result[2 * index] = mean; result[2 * index + 1] = rstd;`), [x!]);
   return [y, stats];
-});
+}, { wasm: false });
 
 registerFusedKernel(BWD, ['dy', 'x', 'w', 'stats'], ([dy, x, w, st], [shape]) => {
   const [R, M] = shape as [number, number];
@@ -79,7 +79,7 @@ registerFusedKernel(BWD, ['dy', 'x', 'w', 'stats'], ([dy, x, w, st], [shape]) =>
   for (var r = 0; r < ${R}; r++) { let i = r * ${M} + index; acc += ${term}; }
   result[index] = acc;`), ins);
   return [dx, col('dw', 'DY[i] * (X[i] - S[2 * r]) * S[2 * r + 1]'), col('db', 'DY[i]')];
-});
+}, { wasm: false });
 
 const fused2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor1D, b: tf.Tensor1D, save: tf.GradSaveFunc) => {
   const [y, stats] = runFused(FWD, { x, w, b });

@@ -1,7 +1,8 @@
 // Per-sample convex mixture of branch outputs: out[r] = sum_k alpha[b(r), k] branch_k[r], where
 // the rows r of each branch [B*N, M] belong to sample b(r) = floor(r / N). One fused kernel
 // forward and one backward (d branch_k = alpha_k g; d alpha[b, k] = sum over the sample's rows of
-// g . branch_k) where the backend has them (cpu, wasm: JS; webgpu: WGSL), composed tf ops otherwise.
+// g . branch_k) where the backend has them (cpu: JS; webgpu: WGSL), composed tf ops otherwise (wasm:
+// its SIMD multiply-adds beat the JS loop).
 import * as tf from '@tensorflow/tfjs';
 import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';
 
@@ -29,7 +30,7 @@ registerFusedKernel(FWD, ['alpha', ...branchNames(MAX_K).map((n) => `${n}?`)], (
   const names = ['Alpha', ...br.map((_, k) => `B${k}`)];
   const sum = br.map((_, k) => `Alpha[b * ${K} + ${k}] * B${k}[index]`).join(' + ');
   return [run(wgslProgram(`lino_mix_${K}_${per}`, names, br[0]!.shape, size, `let b = index / ${per};\n  result[index] = ${sum};`), [alpha!, ...br])];
-});
+}, { wasm: false });
 
 registerFusedKernel(BWD, ['g', 'alpha', ...branchNames(MAX_K).map((n) => `${n}?`)], ([g, alpha, ...br], [, aShape, bShape]) => {
   const [B, K] = aShape as [number, number];
@@ -60,7 +61,7 @@ registerFusedKernel(BWD, ['g', 'alpha', ...branchNames(MAX_K).map((n) => `${n}?`
   result[index] = acc;`), ins);
   const dBr = br.map((_, k) => run(wgslProgram(`lino_mix_db_${K}_${k}_${per}`, names, br[0]!.shape, size, `let b = index / ${per};\n  result[index] = Alpha[b * ${K} + ${k}] * G[index];`), ins));
   return [dAlpha, ...dBr];
-});
+}, { wasm: false });
 
 const fusedFor = new Map<number, (alpha: tf.Tensor, ...br: tf.Tensor[]) => tf.Tensor>();
 function fused(k: number) {
