@@ -7,15 +7,20 @@
 import * as tf from '@tensorflow/tfjs';
 import { plainMatMulOnly } from './kernel-registry';
 
+/** Backends whose _FusedMatMul kernel takes 2-D operands as they are. */
+const DIRECT_FUSED = new Set(['cpu', 'webgpu']);
+
 const affine2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, save: tf.GradSaveFunc) => {
   save([x, w]);
   const plain = plainMatMulOnly();
   // fused bias add: one kernel, one pass less over the output
-  // elsewhere the fused kernel itself, on the 2-D operands: tf.fused.matMul would add three
-  // reshapes to 3-D and a customGrad of its own (wasm's kernel needs 3-D operands)
+  // on cpu and webgpu the fused kernel itself, on the 2-D operands (checked there): tf.fused.matMul
+  // would add three reshapes to 3-D and a customGrad of its own (wasm's kernel needs 3-D operands)
   const value = plain
     ? tf.fused.matMul({ a: x, b: tf.transpose(w), bias: b })
-    : (tf.engine().runKernel('_FusedMatMul', { a: x, b: w, bias: b }, { transposeA: false, transposeB: true, activation: 'linear', leakyreluAlpha: 0 }) as tf.Tensor2D);
+    : DIRECT_FUSED.has(tf.getBackend())
+      ? (tf.engine().runKernel('_FusedMatMul', { a: x, b: w, bias: b }, { transposeA: false, transposeB: true, activation: 'linear', leakyreluAlpha: 0 }) as tf.Tensor2D)
+      : tf.fused.matMul({ a: x, b: w, transposeB: true, bias: b });
   return {
     value,
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {

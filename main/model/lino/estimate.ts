@@ -43,7 +43,7 @@ export function linoParamCount(config: unknown): number {
 // more than the batched backends (its per-sample products stack slices); it is the default, the
 // larger, for callers that budget memory without naming a backend.
 const ACT = {
-  wasm: { efficient: 620, full: 405, fullNN: 79 },
+  wasm: { efficient: 780, full: 405, fullNN: 74 }, // efficient: B=1 steps (the bench) peak higher than B=2
   batched: { efficient: 490, full: 300, fullNN: 43 }, // cpu, webgpu, tensorflow
 } as const;
 
