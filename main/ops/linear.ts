@@ -1,18 +1,32 @@
 // Affine map y = x W^T + b with W stored [out, in] (PyTorch's layout, so state_dict keys load as-is).
-// x of any rank is flattened to 2-D first: the gradient of a rank-3 x rank-2 matMul is wrong in
-// tfjs 4.22, and wasm matMul is fast only on plain untransposed 2-D operands, so the forward and
-// the custom gradient below use explicit transposes and plain 2-D products only.
+// x of any rank is flattened to 2-D first (the model keeps activations 2-D, [B*N, C], so this is
+// free there): the gradient of a rank-3 x rank-2 matMul is wrong in tfjs 4.22. Per backend:
+// wasm's matMul is fast only on plain untransposed 2-D operands, so there the forward and the
+// custom gradient use explicit transposes; elsewhere the transposes ride on the matMul's flags
+// (one kernel per product instead of two).
 import * as tf from '@tensorflow/tfjs';
+import { plainMatMulOnly } from './kernel-registry';
+
+/** Backends whose _FusedMatMul kernel takes 2-D operands as they are. */
+const DIRECT_FUSED = new Set(['cpu', 'webgpu']);
 
 const affine2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, save: tf.GradSaveFunc) => {
   save([x, w]);
+  const plain = plainMatMulOnly();
   // fused bias add: one kernel, one pass less over the output
-  const value = tf.fused.matMul({ a: x, b: tf.transpose(w), bias: b });
+  // on cpu and webgpu the fused kernel itself, on the 2-D operands (checked there): tf.fused.matMul
+  // would add three reshapes to 3-D and a customGrad of its own (wasm's kernel needs 3-D operands)
+  const value = plain
+    ? tf.fused.matMul({ a: x, b: tf.transpose(w), bias: b })
+    : DIRECT_FUSED.has(tf.getBackend())
+      ? (tf.engine().runKernel('_FusedMatMul', { a: x, b: w, bias: b }, { transposeA: false, transposeB: true, activation: 'linear', leakyreluAlpha: 0 }) as tf.Tensor2D)
+      : tf.fused.matMul({ a: x, b: w, transposeB: true, bias: b });
   return {
     value,
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [xs, ws] = saved as [tf.Tensor2D, tf.Tensor2D];
       const dy2 = dy as tf.Tensor2D;
+      if (!plain) return [tf.matMul(dy2, ws), tf.matMul(dy2, xs, true, false), tf.sum(dy2, 0)];
       const dyT = tf.transpose(dy2);
       // bias gradient as an innermost-axis sum of the transpose we need anyway (an axis-0 sum
       // transposes internally on wasm)
@@ -23,13 +37,14 @@ const affine2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D,
 
 const linear2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor2D, save: tf.GradSaveFunc) => {
   save([x, w]);
-  const value = tf.matMul(x, tf.transpose(w));
+  const plain = plainMatMulOnly();
+  const value = plain ? tf.matMul(x, tf.transpose(w)) : tf.matMul(x, w, false, true);
   return {
     value,
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [xs, ws] = saved as [tf.Tensor2D, tf.Tensor2D];
       const dy2 = dy as tf.Tensor2D;
-      return [tf.matMul(dy2, ws), tf.matMul(tf.transpose(dy2), xs)];
+      return [tf.matMul(dy2, ws), plain ? tf.matMul(tf.transpose(dy2), xs) : tf.matMul(dy2, xs, true, false)];
     },
   };
 }) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor2D, w: tf.Tensor2D) => tf.Tensor2D;

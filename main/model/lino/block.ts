@@ -46,18 +46,28 @@ export class LightBlock {
     this.ffn2 = store.affine(`${prefix}.ffn.net.2`, 2 * M, M);
   }
 
-  /** x: [B, N, M]; grid: spatial shape with product N. */
-  apply(x: tf.Tensor3D, grid: readonly number[], consts: GridConstants): { y: tf.Tensor3D; alpha: tf.Tensor2D } {
-    const h = layerNorm(x, this.norm1.weight, this.norm1.bias) as tf.Tensor3D;
-    const branches: tf.Tensor3D[] = [];
-    if (this.reflection) branches.push(this.reflection.apply(h) as tf.Tensor3D);
-    if (this.refraction) branches.push(this.refraction.apply(h) as tf.Tensor3D);
-    if (this.scattering) branches.push(this.scattering.apply(h, grid, consts));
-    const alpha = this.gate.weights(h);
+  /**
+   * x: [B*N, M], B samples of a flattened grid (activations stay 2-D through the block: no
+   * reshape churn around the 2-D matMuls); grid: spatial shape with product N.
+   */
+  applyRows(x: tf.Tensor2D, batch: number, grid: readonly number[], consts: GridConstants): { y: tf.Tensor2D; alpha: tf.Tensor2D } {
+    const h = layerNorm(x, this.norm1.weight, this.norm1.bias) as tf.Tensor2D;
+    const branches: tf.Tensor2D[] = [];
+    if (this.reflection) branches.push(this.reflection.apply(h) as tf.Tensor2D);
+    if (this.refraction) branches.push(this.refraction.apply(h) as tf.Tensor2D);
+    if (this.scattering) branches.push(this.scattering.apply(h, batch, grid, consts));
+    const alpha = this.gate.weights(h, batch);
     const mix = mixBranches(alpha, branches);
     const x1 = tf.add(x, linear(mix, this.outProj.weight, this.outProj.bias));
     const f = linear(gelu(linear(layerNorm(x1, this.norm2.weight, this.norm2.bias), this.ffn0.weight, this.ffn0.bias)), this.ffn2.weight, this.ffn2.bias);
-    return { y: tf.add(x1, f) as tf.Tensor3D, alpha };
+    return { y: tf.add(x1, f) as tf.Tensor2D, alpha };
+  }
+
+  /** x: [B, N, M] (the 3-D form, e.g. for per-block gradient checkpointing): applyRows with a reshape at each edge. */
+  apply(x: tf.Tensor3D, grid: readonly number[], consts: GridConstants): { y: tf.Tensor3D; alpha: tf.Tensor2D } {
+    const [B, N, M] = x.shape;
+    const r = this.applyRows(tf.reshape(x, [B * N, M]) as tf.Tensor2D, B, grid, consts);
+    return { y: tf.reshape(r.y, [B, N, M]) as tf.Tensor3D, alpha: r.alpha };
   }
 
   /** beta (efficient scattering), eta (refraction), sigma (scattering), tau (full scattering). */

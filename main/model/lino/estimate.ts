@@ -39,11 +39,16 @@ export function linoParamCount(config: unknown): number {
 }
 
 // Bytes tfjs keeps per (sample x point x channel) and per block during a training step, and per
-// (sample x point^2) for full scattering: fitted to tf.profile().peakBytes (cpu and wasm, 12^2..64^2).
-const ACT_PER_BNM = { efficient: 1200, full: 892 } as const;
-const ACT_PER_BNN_FULL = 70;
+// (sample x point^2) for full scattering: fitted to tf.profile().peakBytes (12^2..32^2). wasm keeps
+// more than the batched backends (its per-sample products stack slices); it is the default, the
+// larger, for callers that budget memory without naming a backend.
+const ACT = {
+  wasm: { efficient: 780, full: 405, fullNN: 74 }, // efficient: B=1 steps (the bench) peak higher than B=2
+  batched: { efficient: 490, full: 300, fullNN: 43 }, // cpu, webgpu, tensorflow
+} as const;
 
-export function estimateLino(config: unknown, grid: readonly number[], batch: number): LinoEstimate {
+/** backend: the tfjs backend the step runs on (wasm's figures when omitted). */
+export function estimateLino(config: unknown, grid: readonly number[], batch: number, backend = 'wasm'): LinoEstimate {
   const c = parseLinoConfig(config);
   const N = grid.reduce((a, b) => a * b, 1);
   const M = c.width;
@@ -60,8 +65,9 @@ export function estimateLino(config: unknown, grid: readonly number[], batch: nu
   const trainStepFlops = 3 * forwardFlops + 12 * params;
   const paramStateBytes = 16 * params;
   const scat = c.components.includes('scattering') ? c.scattering : 'efficient';
-  let activationBytes = c.depth * batch * N * M * ACT_PER_BNM[scat];
-  if (scat === 'full' && c.components.includes('scattering')) activationBytes += c.depth * batch * N * N * ACT_PER_BNN_FULL;
+  const act = backend === 'wasm' ? ACT.wasm : ACT.batched;
+  let activationBytes = c.depth * batch * N * M * act[scat];
+  if (scat === 'full' && c.components.includes('scattering')) activationBytes += c.depth * batch * N * N * act.fullNN;
   activationBytes += 4 * batch * N * (c.inChannels + 2 * M + c.outChannels);
   return { params, forwardFlops, trainStepFlops, paramStateBytes, activationBytes, peakBytes: paramStateBytes + activationBytes };
 }

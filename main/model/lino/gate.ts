@@ -3,6 +3,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { linear } from '../../ops/linear';
 import { gelu } from '../../ops/gelu';
+import { mixRows } from '../../ops/mix';
 import type { ParamStore } from './params';
 
 export class Gate {
@@ -14,21 +15,14 @@ export class Gate {
     this.l2 = store.affine(`${prefix}.2`, 2 * width, k);
   }
 
-  /** h: [B, N, M] -> alpha [B, K]. */
-  weights(h: tf.Tensor3D): tf.Tensor2D {
-    const hbar = tf.mean(h, 1);
+  /** h: [B*N, M] (B samples) -> alpha [B, K]. */
+  weights(h: tf.Tensor2D, batch: number): tf.Tensor2D {
+    const hbar = tf.mean(tf.reshape(h, [batch, -1, h.shape[1]]), 1);
     return tf.softmax(linear(gelu(linear(hbar, this.l0.weight, this.l0.bias)), this.l2.weight, this.l2.bias)) as tf.Tensor2D;
   }
 }
 
-/** sum_k alpha[:, k] * branches[k]; branches [B, N, M], alpha [B, K]. */
-export function mixBranches(alpha: tf.Tensor2D, branches: tf.Tensor3D[]): tf.Tensor3D {
-  const B = alpha.shape[0];
-  const cols = branches.length === 1 ? [alpha] : tf.split(alpha, branches.length, 1);
-  let mix: tf.Tensor | undefined;
-  branches.forEach((b, k) => {
-    const term = tf.mul(b, tf.reshape(cols[k]!, [B, 1, 1]));
-    mix = mix ? tf.add(mix, term) : term;
-  });
-  return mix as tf.Tensor3D;
+/** sum_k alpha[:, k] * branches[k]; branches [B*N, M] (B samples), alpha [B, K] -> [B*N, M]. */
+export function mixBranches(alpha: tf.Tensor2D, branches: tf.Tensor2D[]): tf.Tensor2D {
+  return mixRows(alpha, branches) as tf.Tensor2D;
 }

@@ -46,9 +46,10 @@ export class LinoOperator implements NeuralOperator {
     const N = grid.reduce((a, b) => a * b, 1);
     const diagnostics: BlockDiagnostics[] = [];
     const y = tf.tidy(() => {
-      let h = tf.reshape(linear(x, this.lifting.weight, this.lifting.bias), [B, N, cfg.width]) as tf.Tensor3D;
+      // activations stay 2-D, [B*N, M], from lifting to projection: one reshape at each edge
+      let h = linear(tf.reshape(x, [B * N, cfg.inChannels]), this.lifting.weight, this.lifting.bias) as tf.Tensor2D;
       for (const blk of this.blocks) {
-        const r = blk.apply(h, grid, this.consts);
+        const r = blk.applyRows(h, B, grid, this.consts);
         h = r.y;
         if (opts.diagnostics) diagnostics.push(blk.diagnostics(tf.keep(r.alpha)));
       }

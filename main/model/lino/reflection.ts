@@ -2,8 +2,8 @@
 // R(h) = h - 2 <h, vhat> vhat with vhat = unit(Affine_r(h)). Pointwise; matrix-free O(M).
 import * as tf from '@tensorflow/tfjs';
 import { linear } from '../../ops/linear';
-import { unitNormalize } from '../../ops/unit-normalize';
 import { rowDot } from '../../ops/row-dot';
+import { householder } from '../../ops/householder';
 import type { ParamStore } from './params';
 
 export function reflect(h: tf.Tensor, vhat: tf.Tensor): tf.Tensor {
@@ -21,8 +21,8 @@ export class Reflection {
     this.bias = a.bias!;
   }
 
-  /** h: [..., M] (normalized block input). */
+  /** h: [..., M] (normalized block input). One fused kernel for the per-point maths (ops/householder.ts). */
   apply(h: tf.Tensor): tf.Tensor {
-    return reflect(h, unitNormalize(linear(h, this.weight, this.bias)));
+    return householder(h, linear(h, this.weight, this.bias), -2);
   }
 }

@@ -2,8 +2,8 @@
 // T(h) = h + (eta - 1) <h, vhat> vhat. Pointwise rank-one deformation of the identity.
 import * as tf from '@tensorflow/tfjs';
 import { linear } from '../../ops/linear';
-import { unitNormalize } from '../../ops/unit-normalize';
 import { rowDot } from '../../ops/row-dot';
+import { householder } from '../../ops/householder';
 import { scalarValue, type ParamStore } from './params';
 
 export const RHO = 0.25;
@@ -34,7 +34,8 @@ export class Refraction {
     return 1 + RHO * Math.tanh(scalarValue(this.gamma));
   }
 
+  /** h: [..., M]. One fused kernel for the per-point maths (ops/householder.ts), c = eta - 1. */
   apply(h: tf.Tensor): tf.Tensor {
-    return refract(h, unitNormalize(linear(h, this.weight, this.bias)), this.eta());
+    return householder(h, linear(h, this.weight, this.bias), tf.mul(tf.tanh(this.gamma), RHO));
   }
 }

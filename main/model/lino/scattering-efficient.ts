@@ -4,8 +4,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { linear } from '../../ops/linear';
 import { gelu } from '../../ops/gelu';
-import { bmm, transposeLast } from '../../ops/batch-matmul';
+import { bmm } from '../../ops/batch-matmul';
 import { depthwiseConv } from '../../ops/depthwise-conv';
+import { positiveFeature as phiOf } from '../../ops/positive-feature';
+import { scatteringOutput } from '../../ops/scattering-output';
 import { coordinateTensor } from './coords';
 import type { GridConstants } from './constants';
 import { scalarValue, type ParamStore } from './params';
@@ -43,37 +45,37 @@ export class ScatteringEfficient {
 
   /** Global branch's normalized weights, [B, N, N]: phi(q_i).phi(k_j) / (phi(q_i).sum_j phi(k_j) + 1e-6). For tests; O(N^2). */
   globalWeights(h: tf.Tensor3D, grid: readonly number[], consts: GridConstants): tf.Tensor3D {
-    const [phq, phk] = this.features(h, grid, consts);
-    const raw = bmm(phq, transposeLast(phk));
+    const [B, N, M] = h.shape;
+    const [phq, phk] = this.features(tf.reshape(h, [B * N, M]) as tf.Tensor2D, B, grid, consts);
+    const raw = bmm(phq, phk, false, true);
     return tf.div(raw, tf.add(tf.sum(raw, -1, true), 1e-6)) as tf.Tensor3D;
   }
 
-  private features(h: tf.Tensor3D, grid: readonly number[], consts: GridConstants): [tf.Tensor3D, tf.Tensor3D] {
+  /** phi(q), phi(k) as [B, N, M] from h [B*N, M]; the coordinate encoding c [N, M] broadcasts over the batch. */
+  private features(h: tf.Tensor2D, batch: number, grid: readonly number[], consts: GridConstants): [tf.Tensor3D, tf.Tensor3D] {
     const p = consts.get('coords', grid, () => coordinateTensor(grid));
-    const c = linear(gelu(linear(p, this.coord0.weight, this.coord0.bias)), this.coord2.weight, this.coord2.bias);
+    const c = linear(gelu(linear(p, this.coord0.weight, this.coord0.bias)), this.coord2.weight, this.coord2.bias) as tf.Tensor2D;
     const scale = 1 / Math.sqrt(this.width);
-    const qt = tf.add(tf.mul(linear(h, this.wq), scale), c);
-    const kt = tf.add(tf.mul(linear(h, this.wk), scale), c);
-    return [positiveFeature(qt) as tf.Tensor3D, positiveFeature(kt) as tf.Tensor3D];
+    const feat = (w: tf.Tensor) => phiOf(linear(h, w) as tf.Tensor2D, c, scale);
+    return [feat(this.wq), feat(this.wk)];
   }
 
-  /** h: [B, N, M] flattened grid. */
-  apply(h: tf.Tensor3D, grid: readonly number[], consts: GridConstants): tf.Tensor3D {
-    const [B, N, M] = h.shape;
-    const [phq, phk] = this.features(h, grid, consts);
-    const z = linear(h, this.wv) as tf.Tensor3D;
-    const phkT = transposeLast(phk); // [B, d, N], shared by both products (one transpose each way)
-    const kv = bmm(phkT, z); // [B, d, M]
-    // sum_j phi(kt_j) and phi(qt_i).ksum as per-sample 2-D products (fast on wasm, no Sum gradient)
-    const ksum = bmm(phkT, tf.ones([B, N, 1]) as tf.Tensor3D); // [B, d, 1]
+  /** h: [B*N, M], B samples of a flattened grid -> [B*N, M]. */
+  apply(h: tf.Tensor2D, batch: number, grid: readonly number[], consts: GridConstants): tf.Tensor2D {
+    const [rows, M] = h.shape;
+    const B = batch;
+    const N = rows / B;
+    const [phq, phk] = this.features(h, B, grid, consts);
+    const z = tf.reshape(linear(h, this.wv), [B, N, M]) as tf.Tensor3D;
+    const kv = bmm(phk, z, true); // phi(k)^T z: [B, d, M]
+    // sum_j phi(kt_j) and phi(qt_i).ksum as batched products (fast on wasm, no Sum gradient)
+    const ksum = bmm(phk, tf.ones([B, N, 1]) as tf.Tensor3D, true); // [B, d, 1]
     const num = bmm(phq, kv); // [B, N, M]
-    const den = tf.add(bmm(phq, ksum), 1e-6); // [B, N, 1]
-    const yGlob = tf.div(num, den);
+    const qk = bmm(phq, ksum); // [B, N, 1]
     const conv = depthwiseConv(tf.reshape(h, [B, ...grid, M]), this.localConv);
-    const yLoc = linear(tf.reshape(conv, [B, N, M]), this.localProj);
-    const beta = tf.sigmoid(this.localGate);
-    const y = tf.add(tf.mul(yGlob, tf.sub(1, beta)), tf.mul(yLoc, beta));
-    return tf.mul(tf.sub(y, h), tf.exp(this.logSigma)) as tf.Tensor3D;
+    const yLoc = linear(tf.reshape(conv, [rows, M]), this.localProj) as tf.Tensor2D;
+    // y_glob = num / (qk + 1e-6), the beta mixture with y_loc and exp(lambda_s)(y - h): one fused op
+    return scatteringOutput(num, qk, yLoc, h, this.localGate, this.logSigma);
   }
 
   betaValue(): number {

@@ -2,7 +2,7 @@
 // positional bias, S(h) = exp(lambda_s) (K z - h). O(N^2) time and memory.
 import * as tf from '@tensorflow/tfjs';
 import { linear } from '../../ops/linear';
-import { bmm, transposeLast } from '../../ops/batch-matmul';
+import { bmm } from '../../ops/batch-matmul';
 import { pairwiseSquaredDistances } from './coords';
 import type { GridConstants } from './constants';
 import { scalarValue, type ParamStore } from './params';
@@ -24,19 +24,27 @@ export class ScatteringFull {
     this.logTau = store.constant(`${prefix}.log_tau`, [], 0);
   }
 
-  /** Row-stochastic kernel K [B, N, N] (exposed for the property tests). */
+  /** Row-stochastic kernel K [B, N, N] from h [B, N, M] (exposed for the property tests). */
   kernel(h: tf.Tensor3D, grid: readonly number[], consts: GridConstants): tf.Tensor3D {
+    const [B, N, M] = h.shape;
+    return this.kernelRows(tf.reshape(h, [B * N, M]) as tf.Tensor2D, B, grid, consts);
+  }
+
+  private kernelRows(h: tf.Tensor2D, batch: number, grid: readonly number[], consts: GridConstants): tf.Tensor3D {
     const dist = consts.get('dist', grid, () => pairwiseSquaredDistances(grid));
-    const q = linear(h, this.wq) as tf.Tensor3D;
-    const k = linear(h, this.wk) as tf.Tensor3D;
-    const logits = tf.sub(tf.mul(bmm(q, transposeLast(k)), 1 / Math.sqrt(this.width)), tf.mul(tf.softplus(this.logTau), dist));
+    const M = this.width;
+    const q = tf.reshape(linear(h, this.wq), [batch, -1, M]) as tf.Tensor3D;
+    const k = tf.reshape(linear(h, this.wk), [batch, -1, M]) as tf.Tensor3D;
+    const logits = tf.sub(tf.mul(bmm(q, k, false, true), 1 / Math.sqrt(this.width)), tf.mul(tf.softplus(this.logTau), dist));
     return tf.softmax(logits, -1) as tf.Tensor3D;
   }
 
-  /** h: [B, N, M] flattened grid. */
-  apply(h: tf.Tensor3D, grid: readonly number[], consts: GridConstants): tf.Tensor3D {
-    const y = bmm(this.kernel(h, grid, consts), linear(h, this.wv) as tf.Tensor3D);
-    return tf.mul(tf.sub(y, h), tf.exp(this.logSigma)) as tf.Tensor3D;
+  /** h: [B*N, M], B samples of a flattened grid -> [B*N, M]. */
+  apply(h: tf.Tensor2D, batch: number, grid: readonly number[], consts: GridConstants): tf.Tensor2D {
+    const [rows, M] = h.shape;
+    const z = tf.reshape(linear(h, this.wv), [batch, -1, M]) as tf.Tensor3D;
+    const y = tf.reshape(bmm(this.kernelRows(h, batch, grid, consts), z), [rows, M]);
+    return tf.mul(tf.sub(y, h), tf.exp(this.logSigma)) as tf.Tensor2D;
   }
 
   sigmaValue(): number {

@@ -37,7 +37,7 @@ test('memory estimate within 35% of tf.profile peak of a real training step; ful
       value.dispose();
       tf.dispose(Object.values(grads));
     });
-    const est = estimateLino(cfg, [12, 12], 2);
+    const est = estimateLino(cfg, [12, 12], 2, 'cpu');
     const ratio = est.activationBytes / p.peakBytes;
     assert.ok(ratio > 0.65 && ratio < 1.35, `${scattering}: estimate ${est.activationBytes} vs measured ${p.peakBytes}`);
     m.dispose();

@@ -1,0 +1,111 @@
+// Kernels launched per forward, per forward+backward and per training step of LiNO, per
+// backend (cpu, wasm, and webgpu when it can be registered: a hardware adapter, or SwiftShader
+// here), beside PyTorch's top-level aten op count for the same model (tools/parity/count_ops.py)
+// in the same run. A "kernel" is one registered-kernel dispatch through tfjs's engine (what
+// tf.profile lists, without customGrad scopes); on webgpu also the GPU programs actually run.
+//   npm run bench kernels
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as tf from '@tensorflow/tfjs';
+import '@tensorflow/tfjs-backend-wasm';
+import { LinoOperator } from '../main/model/lino/operator';
+import type { LinoConfig } from '../main/model/lino/config';
+import { AdamW } from '../main/train/adamw';
+import { trainStep } from './model-step';
+import { webgpuUnavailable } from '../test/helpers/webgpu-env';
+
+const PY = '/usr/bin/python3';
+const COMPONENTS: LinoConfig['components'] = ['reflection', 'refraction', 'scattering'];
+const CASES: { name: string; config: LinoConfig; grid: number[]; batch: number }[] = [
+  { name: 'Darcy 32^2, M32 L4 B4, efficient', config: { dims: 2, inChannels: 3, outChannels: 1, width: 32, depth: 4, scattering: 'efficient', components: COMPONENTS }, grid: [32, 32], batch: 4 },
+  { name: 'Burgers 256, M32 L4 B4, full', config: { dims: 1, inChannels: 2, outChannels: 1, width: 32, depth: 4, scattering: 'full', components: COMPONENTS }, grid: [256], batch: 4 },
+];
+
+type Counts = Map<string, number>;
+
+/** Counts registered-kernel dispatches (engine.runKernelFunc with a kernelName) while f runs. */
+export async function countKernels(f: () => unknown | Promise<unknown>): Promise<{ total: number; byName: Counts; programs?: number }> {
+  const engine = tf.engine() as unknown as { runKernelFunc(p: { kernelName?: string }): unknown };
+  const byName: Counts = new Map();
+  const orig = engine.runKernelFunc;
+  engine.runKernelFunc = function (this: unknown, p: { kernelName?: string }) {
+    if (p.kernelName) byName.set(p.kernelName, (byName.get(p.kernelName) ?? 0) + 1);
+    return orig.call(this, p);
+  };
+  // webgpu: the GPU programs dispatched (reshapes of contiguous data run none)
+  const be = tf.backend() as unknown as { runWebGPUProgram?: (...a: unknown[]) => unknown };
+  const origProg = be.runWebGPUProgram;
+  let programs = 0;
+  if (origProg) be.runWebGPUProgram = function (this: unknown, ...a: unknown[]) { programs++; return origProg.apply(this, a); };
+  try {
+    await f();
+  } finally {
+    engine.runKernelFunc = orig;
+    if (origProg) be.runWebGPUProgram = origProg;
+  }
+  let total = 0;
+  for (const n of byName.values()) total += n;
+  return { total, byName, programs: origProg ? programs : undefined };
+}
+
+const top = (m: Counts, n = 8) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${k} ${v}`).join(', ');
+
+async function countBackend(backend: string, c: (typeof CASES)[number]): Promise<void> {
+  const model = new LinoOperator({ ...c.config, seed: 1 });
+  const x = tf.randomNormal([c.batch, ...c.grid, c.config.inChannels], 0, 1, 'float32', 1);
+  const y = tf.randomNormal([c.batch, ...c.grid, c.config.outChannels], 0, 1, 'float32', 2);
+  const vars = [...model.variables.values()];
+  const fwd = () => tf.dispose(model.forward(x).y);
+  const fwdBwd = () => {
+    const { value, grads } = tf.variableGrads(() => tf.mean(tf.squaredDifference(model.forward(x).y, y)) as tf.Scalar, vars);
+    tf.dispose([value, ...Object.values(grads)]);
+  };
+  try {
+    fwdBwd(); // warm-up: grid constants are built on the first call
+    const f = await countKernels(fwd);
+    const fb = await countKernels(fwdBwd);
+    const prog = (r: { programs?: number }) => (r.programs === undefined ? '' : ` (${r.programs} GPU programs)`);
+    console.log(`  ${backend.padEnd(6)} forward ${String(f.total).padStart(5)}${prog(f)}: ${top(f.byName)}`);
+    console.log(`  ${backend.padEnd(6)} fwd+bwd ${String(fb.total).padStart(5)}${prog(fb)}: ${top(fb.byName)}`);
+    let step = '';
+    try {
+      const opt = new AdamW(model.variables, { lr: 1e-3, weightDecay: 1e-5 });
+      trainStep(model, opt, x, y, c.batch);
+      const s = await countKernels(() => trainStep(model, opt, x, y, c.batch));
+      step = `${s.total}${prog(s)}: ${top(s.byName)}`;
+    } catch (e) {
+      step = `not measured (${(e as Error).message.split('\n')[0]})`;
+    }
+    console.log(`  ${backend.padEnd(6)} step    ${step.padStart(5)}`);
+  } finally {
+    model.dispose();
+    tf.dispose([x, y]);
+  }
+}
+
+function torchCounts(c: (typeof CASES)[number]): string {
+  if (!existsSync(PY)) return `skipped: ${PY} not found`;
+  const script = new URL('../tools/parity/count_ops.py', import.meta.url).pathname;
+  const r = spawnSync(PY, [script, '--config', JSON.stringify(c.config), '--grid', ...c.grid.map(String), '--batch', String(c.batch)], { encoding: 'utf8' });
+  if (r.status !== 0) return `skipped: ${r.stderr.trim().split('\n').pop()}`;
+  const j = JSON.parse(r.stdout.trim().split('\n').pop()!) as { forward: number; forward_backward: number; by_name: Record<string, number>; torch: string };
+  const names = Object.entries(j.by_name).slice(0, 6).map(([k, v]) => `${k.replace('aten::', '')} ${v}`).join(', ');
+  return `forward ${j.forward}, fwd+bwd ${j.forward_backward} top-level aten ops (torch ${j.torch}; forward: ${names})`;
+}
+
+export default async function bench(): Promise<void> {
+  const backends = ['cpu', 'wasm'];
+  const noGpu = await webgpuUnavailable();
+  if (noGpu) console.log(`webgpu skipped: ${noGpu}`);
+  else backends.push('webgpu');
+  const prev = tf.getBackend();
+  for (const c of CASES) {
+    console.log(`\n${c.name}: kernels launched (engine dispatches; top kernel names)`);
+    console.log(`  PyTorch ${torchCounts(c)}`);
+    for (const b of backends) {
+      await tf.setBackend(b);
+      await countBackend(b, c);
+    }
+  }
+  if (prev) await tf.setBackend(prev);
+}
