@@ -50,7 +50,9 @@ export async function countKernels(f: () => unknown | Promise<unknown>): Promise
 
 const top = (m: Counts, n = 8) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${k} ${v}`).join(', ');
 
-async function countBackend(backend: string, c: (typeof CASES)[number]): Promise<void> {
+type TorchCounts = { forward: number; forward_backward: number } | undefined;
+
+async function countBackend(backend: string, c: (typeof CASES)[number], torch: TorchCounts): Promise<void> {
   const model = new LinoOperator({ ...c.config, seed: 1 });
   const x = tf.randomNormal([c.batch, ...c.grid, c.config.inChannels], 0, 1, 'float32', 1);
   const y = tf.randomNormal([c.batch, ...c.grid, c.config.outChannels], 0, 1, 'float32', 2);
@@ -65,8 +67,9 @@ async function countBackend(backend: string, c: (typeof CASES)[number]): Promise
     const f = await countKernels(fwd);
     const fb = await countKernels(fwdBwd);
     const prog = (r: { programs?: number }) => (r.programs === undefined ? '' : ` (${r.programs} GPU programs)`);
-    console.log(`  ${backend.padEnd(6)} forward ${String(f.total).padStart(5)}${prog(f)}: ${top(f.byName)}`);
-    console.log(`  ${backend.padEnd(6)} fwd+bwd ${String(fb.total).padStart(5)}${prog(fb)}: ${top(fb.byName)}`);
+    const ratio = (n: number, ref?: number) => (ref ? ` = ${(n / ref).toFixed(2)}x PyTorch` : '');
+    console.log(`  ${backend.padEnd(6)} forward ${String(f.total).padStart(5)}${ratio(f.total, torch?.forward)}${prog(f)}: ${top(f.byName)}`);
+    console.log(`  ${backend.padEnd(6)} fwd+bwd ${String(fb.total).padStart(5)}${ratio(fb.total, torch?.forward_backward)}${prog(fb)}: ${top(fb.byName)}`);
     let step = '';
     try {
       const opt = new AdamW(model.variables, { lr: 1e-3, weightDecay: 1e-5 });
@@ -83,14 +86,14 @@ async function countBackend(backend: string, c: (typeof CASES)[number]): Promise
   }
 }
 
-function torchCounts(c: (typeof CASES)[number]): string {
-  if (!existsSync(PY)) return `skipped: ${PY} not found`;
+function torchCounts(c: (typeof CASES)[number]): { line: string; counts?: TorchCounts } {
+  if (!existsSync(PY)) return { line: `skipped: ${PY} not found` };
   const script = new URL('../tools/parity/count_ops.py', import.meta.url).pathname;
   const r = spawnSync(PY, [script, '--config', JSON.stringify(c.config), '--grid', ...c.grid.map(String), '--batch', String(c.batch)], { encoding: 'utf8' });
-  if (r.status !== 0) return `skipped: ${r.stderr.trim().split('\n').pop()}`;
+  if (r.status !== 0) return { line: `skipped: ${r.stderr.trim().split('\n').pop()}` };
   const j = JSON.parse(r.stdout.trim().split('\n').pop()!) as { forward: number; forward_backward: number; by_name: Record<string, number>; torch: string };
   const names = Object.entries(j.by_name).slice(0, 6).map(([k, v]) => `${k.replace('aten::', '')} ${v}`).join(', ');
-  return `forward ${j.forward}, fwd+bwd ${j.forward_backward} top-level aten ops (torch ${j.torch}; forward: ${names})`;
+  return { line: `forward ${j.forward}, fwd+bwd ${j.forward_backward} top-level aten ops (torch ${j.torch}; forward: ${names})`, counts: j };
 }
 
 export default async function bench(): Promise<void> {
@@ -101,10 +104,11 @@ export default async function bench(): Promise<void> {
   const prev = tf.getBackend();
   for (const c of CASES) {
     console.log(`\n${c.name}: kernels launched (engine dispatches; top kernel names)`);
-    console.log(`  PyTorch ${torchCounts(c)}`);
+    const torch = torchCounts(c);
+    console.log(`  PyTorch ${torch.line}`);
     for (const b of backends) {
       await tf.setBackend(b);
-      await countBackend(b, c);
+      await countBackend(b, c, torch.counts);
     }
   }
   if (prev) await tf.setBackend(prev);
