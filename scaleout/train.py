@@ -14,6 +14,7 @@ import os
 import resource
 import sys
 import time
+import warnings
 
 import numpy as np
 import torch
@@ -25,6 +26,9 @@ from .data import load_export
 from .rng import Rng
 from .runfmt import RunFolder, write_json_atomic, now_iso
 from .protocol import predict, share_objective, evaluate_split
+
+# The depthwise conv's weight gradient has its own strides; DDP copies it into its bucket anyway.
+warnings.filterwarnings("ignore", message="Grad strides do not match bucket view strides")
 
 DEFAULTS = {"epochs": 500, "batchSize": 4, "seed": 42, "clipNorm": 1.0,
             "optimizer": {"lr": 1e-3, "weightDecay": 1e-5, "beta1": 0.9, "beta2": 0.999, "eps": 1e-8},

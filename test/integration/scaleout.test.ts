@@ -57,6 +57,23 @@ function runPy(cmd: string, args: string[], cwd: string): Promise<string> {
 }
 
 type Rec = Record<string, unknown> & { type: string };
+
+/** Every number of `want` (an epoch record's metrics) agrees with `got` to `tol` relative. */
+function assertClose(got: unknown, want: unknown, tol: number, path: string): void {
+  if (typeof want === 'number') {
+    assert.equal(typeof got, 'number', `${path}: a number`);
+    assert.ok(Math.abs((got as number) - want) <= tol * Math.max(1, Math.abs(want)), `${path}: workbench ${got} vs PyTorch ${want}`);
+  } else if (Array.isArray(want)) {
+    assert.equal((got as unknown[]).length, want.length, `${path}: length`);
+    want.forEach((w, i) => assertClose((got as unknown[])[i], w, tol, `${path}[${i}]`));
+  } else if (want && typeof want === 'object') {
+    for (const [k, w] of Object.entries(want)) assertClose((got as Record<string, unknown>)[k], w, tol, `${path}.${k}`);
+  } else {
+    assert.deepEqual(got, want, path);
+  }
+}
+const PROTOCOL_FIELDS = ['lr', 'train', 'val', 'test', 'blocks', 'best', 'bestEpoch', 'bestValRelL2', 'bestTestRelL2', 'bestTestRelL2Decoded'] as const;
+const protocolPart = (r: Rec) => Object.fromEntries(PROTOCOL_FIELDS.filter((k) => k in r).map((k) => [k, r[k]]));
 const metrics = (dir: string): Rec[] => readFileSync(join(dir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Rec);
 const losses = (recs: Rec[]) => recs.filter((r) => r.type === 'step').map((r) => r.loss as number);
 
@@ -128,5 +145,40 @@ test('export-run -> torchrun DDP (2 gloo processes) = one process; the workbench
   assert.equal(wb.filter((r) => r.type === 'epoch').length, 3);
   const wbThird = losses(wb).slice(6);
   wbThird.forEach((l, i) => assert.ok(Math.abs(l - torchThird[i]!) <= 1e-4 * Math.abs(torchThird[i]!), `resumed step ${7 + i}: workbench ${l} vs PyTorch ${torchThird[i]}`));
+  assertClose(protocolPart(wb.at(-1)!), protocolPart(metrics(ddpDir).at(-1)!), 1e-5, 'epoch 3');
   console.log(`# export ${((tExport - t0) / 1000).toFixed(1)} s, torchrun(2) + 1-process ${((tTrain - tExport) / 1000).toFixed(1)} s, resume ${((tResume - tTrain) / 1000).toFixed(1)} s; max |DDP - 1 process| ${Math.max(...a.map((l, i) => Math.abs(l - b[i]!))).toExponential(2)}; resumed epoch losses workbench ${wbThird.map((x) => x.toFixed(6)).join(', ')} vs PyTorch ${torchThird.map((x) => x.toFixed(6)).join(', ')}`);
+});
+
+test('rollout mode (autoregressive): a PyTorch epoch and the workbench\'s resumed one agree in every metric', { skip, timeout: 120_000 }, async () => {
+  const cfg = {
+    name: 'ar',
+    model: { width: 8, depth: 1, components: ['reflection', 'scattering'] },
+    data: { kind: 'synthetic', task: 'autoregressive', grid: [6, 6], train: 6, val: 3, test: 2, seed: 1, tIn: 2, tOut: 3 },
+    epochs: 2,
+    batchSize: 3,
+    seed: 9,
+    optimizer: { lr: 3e-3 },
+  };
+  store.create(cfg, 'ar');
+  const out = join(ws.path, 'cluster-ar');
+  const log = console.log;
+  console.log = () => {};
+  try {
+    assert.equal(await exportRun.run(['ar', '--out', out, '--workspace', ws.path]), 0);
+  } finally {
+    console.log = log;
+  }
+  const args = ['-m', 'scaleout.train', '--run', 'runs/ar-cluster', '--data', 'data', '--config', 'config.json', '--threads', '1'];
+  await runPy(PY, [...args, '--max-epochs', '1'], out);
+  const dir = join(out, 'runs', 'ar-cluster');
+  cpSync(dir, join(store.root, 'ar-cluster'), { recursive: true });
+  await runPy(PY, args, out); // PyTorch's own second epoch: the reference
+  const outcome = await trainRun(store.open('ar-cluster'), { workspace: ws.path, owner: 'test' });
+  assert.equal(outcome.state, 'done', outcome.reason);
+  const torch = metrics(dir), wb = metrics(join(store.root, 'ar-cluster'));
+  assert.equal(wb.length, torch.length);
+  losses(wb).forEach((l, i) => assert.ok(Math.abs(l - losses(torch)[i]!) <= 1e-5 * Math.abs(l), `step ${i + 1}: workbench ${l} vs PyTorch ${losses(torch)[i]}`));
+  const e = wb.at(-1)!;
+  assert.equal((e.val as { steps: { mean: number[] } }).steps.mean.length, 3, 'per-step rollout errors');
+  assertClose(protocolPart(e), protocolPart(torch.at(-1)!), 1e-5, 'epoch 2');
 });
