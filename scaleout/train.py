@@ -57,11 +57,12 @@ def model_config(s, data):
 def setup():
     """(rank, world, device, backend label): a process group when torchrun started us."""
     world = int(os.environ.get("WORLD_SIZE", "1"))
-    if world == 1:
+    if "RANK" not in os.environ:  # plain `python -m scaleout.train`: no process group
         dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
         return 0, 1, dev, f"torch-{dev.type}"
     backend = "nccl" if torch.cuda.is_available() else "gloo"
     dist.init_process_group(backend)
+    world = dist.get_world_size()
     dev = torch.device("cpu")
     if backend == "nccl":
         dev = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))
@@ -107,7 +108,7 @@ def train_step(ddp, opt, data, rows, rank, world, s, device):
         loss, rel_sum = loss * 0.0, rel_sum * 0.0
     (loss * world).backward()  # DDP averages over ranks: times world, the sum of the shares
     totals = torch.stack([loss.detach(), rel_sum.detach()]).double().cpu()
-    if world > 1:
+    if dist.is_initialized():
         dist.all_reduce(totals)
     params = [p for p in ddp.parameters() if p.grad is not None]
     if s["clipNorm"] > 0:
@@ -139,12 +140,12 @@ def main(argv=None):
         os.makedirs(os.path.join(run.dir, "checkpoints"), exist_ok=True)
         with open(a.config) as f:
             write_json_atomic(run.config_path, json.load(f))
-    if world > 1:
+    if dist.is_initialized():
         dist.barrier()
     try:
         fit(run, a, rank, world, device, backend)
     finally:
-        if world > 1:
+        if dist.is_initialized():
             dist.destroy_process_group()
 
 
@@ -164,7 +165,7 @@ def fit(run, a, rank, world, device, backend):
     torch.manual_seed(s["seed"])
     net = from_config(model_config(s, data)).to(device)
     names = [k for k, _ in net.named_parameters()]
-    ddp = DDP(net, device_ids=[device.index] if device.type == "cuda" else None) if world > 1 else net
+    ddp = DDP(net, device_ids=[device.index] if device.type == "cuda" else None) if dist.is_initialized() else net
     o = s["optimizer"]
     opt = torch.optim.AdamW(net.parameters(), lr=o["lr"], betas=(o["beta1"], o["beta2"]), eps=o["eps"], weight_decay=o["weightDecay"])
     sched = torch.optim.lr_scheduler.StepLR(opt, step_size=s["schedule"]["stepSize"], gamma=s["schedule"]["gamma"])
@@ -185,7 +186,7 @@ def fit(run, a, rank, world, device, backend):
             done_this_call += 1
             if rank == 0:
                 save(run, net, opt, sched, names, s, data, ts, backend, rec)
-            if world > 1:
+            if dist.is_initialized():
                 dist.barrier()
         if rank == 0:
             run.write_status("done", epoch=ts["epoch"], step=ts["globalStep"], backend=backend)
@@ -234,7 +235,7 @@ def run_epoch(run, ddp, net, opt, sched, data, s, ts, rank, world, device, backe
                "tfBytes": torch.cuda.max_memory_allocated() if device.type == "cuda" else 0, "backend": backend}
         run.append_metrics([rec], sync=True)
         ts["records"] += 1
-    if world > 1:  # every rank keeps the same best record (only rank 0 evaluates)
+    if dist.is_initialized():  # every rank keeps the same best record (only rank 0 evaluates)
         box = [ts["best"]]
         dist.broadcast_object_list(box, src=0)
         ts["best"] = box[0]
