@@ -149,15 +149,16 @@ test('export-run -> torchrun DDP (2 gloo processes) = one process; the workbench
   console.log(`# export ${((tExport - t0) / 1000).toFixed(1)} s, torchrun(2) + 1-process ${((tTrain - tExport) / 1000).toFixed(1)} s, resume ${((tResume - tTrain) / 1000).toFixed(1)} s; max |DDP - 1 process| ${Math.max(...a.map((l, i) => Math.abs(l - b[i]!))).toExponential(2)}; resumed epoch losses workbench ${wbThird.map((x) => x.toFixed(6)).join(', ')} vs PyTorch ${torchThird.map((x) => x.toFixed(6)).join(', ')}`);
 });
 
-test('rollout mode (autoregressive): a PyTorch epoch and the workbench\'s resumed one agree in every metric', { skip, timeout: 120_000 }, async () => {
+test('rollout mode, both ways: PyTorch epoch 1, workbench epoch 2, PyTorch epoch 3 = PyTorch alone, every metric to 1e-5', { skip, timeout: 120_000 }, async () => {
   const cfg = {
     name: 'ar',
     model: { width: 8, depth: 1, components: ['reflection', 'scattering'] },
     data: { kind: 'synthetic', task: 'autoregressive', grid: [6, 6], train: 6, val: 3, test: 2, seed: 1, tIn: 2, tOut: 3 },
-    epochs: 2,
+    epochs: 3,
     batchSize: 3,
     seed: 9,
     optimizer: { lr: 3e-3 },
+    schedule: { stepSize: 1, gamma: 0.7 },
   };
   store.create(cfg, 'ar');
   const out = join(ws.path, 'cluster-ar');
@@ -168,17 +169,24 @@ test('rollout mode (autoregressive): a PyTorch epoch and the workbench\'s resume
   } finally {
     console.log = log;
   }
-  const args = ['-m', 'scaleout.train', '--run', 'runs/ar-cluster', '--data', 'data', '--config', 'config.json', '--threads', '1'];
-  await runPy(PY, [...args, '--max-epochs', '1'], out);
-  const dir = join(out, 'runs', 'ar-cluster');
-  cpSync(dir, join(store.root, 'ar-cluster'), { recursive: true });
-  await runPy(PY, args, out); // PyTorch's own second epoch: the reference
-  const outcome = await trainRun(store.open('ar-cluster'), { workspace: ws.path, owner: 'test' });
-  assert.equal(outcome.state, 'done', outcome.reason);
-  const torch = metrics(dir), wb = metrics(join(store.root, 'ar-cluster'));
-  assert.equal(wb.length, torch.length);
-  losses(wb).forEach((l, i) => assert.ok(Math.abs(l - losses(torch)[i]!) <= 1e-5 * Math.abs(l), `step ${i + 1}: workbench ${l} vs PyTorch ${losses(torch)[i]}`));
-  const e = wb.at(-1)!;
-  assert.equal((e.val as { steps: { mean: number[] } }).steps.mean.length, 3, 'per-step rollout errors');
-  assertClose(protocolPart(e), protocolPart(torch.at(-1)!), 1e-5, 'epoch 2');
+  const py = (run: string, extra: string[] = []) => runPy(PY, ['-m', 'scaleout.train', '--run', run, '--data', 'data', '--config', 'config.json', '--threads', '1', ...extra], out);
+  await py('runs/ar-cluster', ['--max-epochs', '1']);
+  const ref = join(out, 'runs', 'ar-cluster');
+  const wbDir = join(store.root, 'ar-cluster');
+  cpSync(ref, wbDir, { recursive: true });
+  await py('runs/ar-cluster'); // PyTorch alone for epochs 2 and 3: the reference
+  const o = await trainRun(store.open('ar-cluster'), { workspace: ws.path, owner: 'test', maxEpochsThisCall: 1 });
+  assert.equal(o.epoch, 2, o.reason);
+  // and back: the workbench's checkpoint (weights, AdamW moments, StepLR, sfc32 state) resumes in PyTorch
+  const back = join(out, 'runs', 'ar-back');
+  cpSync(wbDir, back, { recursive: true });
+  await py('runs/ar-back');
+  const want = metrics(ref), wb = metrics(wbDir), got = metrics(back);
+  assert.equal(got.length, want.length);
+  const lw = losses(want), lg = losses(got);
+  lg.forEach((l, i) => assert.ok(Math.abs(l - lw[i]!) <= 1e-5 * Math.abs(lw[i]!), `step ${i + 1}: ${l} vs PyTorch alone ${lw[i]}`));
+  const epochs = (r: Rec[]) => r.filter((x) => x.type === 'epoch');
+  assert.equal((epochs(wb)[1]!.val as { steps: { mean: number[] } }).steps.mean.length, 3, 'per-step rollout errors');
+  assertClose(protocolPart(epochs(wb)[1]!), protocolPart(epochs(want)[1]!), 1e-5, 'epoch 2 (workbench)');
+  assertClose(protocolPart(epochs(got)[2]!), protocolPart(epochs(want)[2]!), 1e-5, 'epoch 3 (PyTorch after the workbench)');
 });
