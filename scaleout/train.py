@@ -1,6 +1,6 @@
 """The workbench's training protocol under torch.distributed (DistributedDataParallel):
 
-  torchrun --nproc_per_node=N -m scaleout.train --run RUN_DIR --data EXPORT_DIR [--config CONFIG.json]
+  torchrun --nproc_per_node=N -m scaleout.train --run-dir RUN_DIR --data EXPORT_DIR [--config CONFIG.json]
   python -m scaleout.train ...            (one process, no process group: the same maths)
 
 Per epoch: the batch order is the workbench's seeded sfc32 permutation (scaleout/rng.py); each batch
@@ -107,7 +107,7 @@ def train_step(ddp, opt, data, rows, rank, world, s, device):
     if not len(share):
         loss, rel_sum = loss * 0.0, rel_sum * 0.0
     (loss * world).backward()  # DDP averages over ranks: times world, the sum of the shares
-    totals = torch.stack([loss.detach(), rel_sum.detach()]).double().cpu()
+    totals = torch.stack([loss.detach(), rel_sum.detach()]).double()  # on the device: NCCL reduces CUDA tensors only
     if dist.is_initialized():
         dist.all_reduce(totals)
     params = [p for p in ddp.parameters() if p.grad is not None]
@@ -124,9 +124,10 @@ def train_step(ddp, opt, data, rows, rank, world, s, device):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="scaleout.train", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--run", required=True, help="run folder (created from --config when it has no config.json)")
+    # not --run: newer torchrun reads it (after -m MODULE) as an abbreviation of its own --run-path
+    ap.add_argument("--run-dir", dest="run", required=True, help="run folder (created from --config when it has no config.json)")
     ap.add_argument("--data", required=True, help="dataset exported by the workbench (prepared layout, .npy)")
-    ap.add_argument("--config", help="the run's config.json, copied into --run on first start")
+    ap.add_argument("--config", help="the run's config.json, copied into --run-dir on first start")
     ap.add_argument("--max-epochs", type=int, help="stop after this many epochs in this call (the run stays resumable)")
     ap.add_argument("--threads", type=int, help="torch.set_num_threads per process")
     a = ap.parse_args(argv)

@@ -109,8 +109,8 @@ test('export-run -> torchrun DDP (2 gloo processes) = one process; the workbench
   // --redirects/--tee 2: torch 1.13's torchrun cannot parse their default '0' under Python 3.11 (Std is an IntFlag).
   const common = ['--data', 'data', '--config', 'config.json', '--max-epochs', '2', '--threads', '1'];
   await Promise.all([
-    runPy(TORCHRUN, ['--standalone', '--nproc_per_node=2', '--redirects', '2', '--tee', '2', '-m', 'scaleout.train', '--run', 'runs/smoke-cluster', ...common], out),
-    runPy(PY, ['-m', 'scaleout.train', '--run', 'runs/single', ...common], out),
+    runPy(TORCHRUN, ['--standalone', '--nproc_per_node=2', '--redirects', '2', '--tee', '2', '-m', 'scaleout.train', '--run-dir', 'runs/smoke-cluster', ...common], out),
+    runPy(PY, ['-m', 'scaleout.train', '--run-dir', 'runs/single', ...common], out),
   ]);
   const tTrain = performance.now();
   const ddpDir = join(out, 'runs', 'smoke-cluster');
@@ -133,7 +133,7 @@ test('export-run -> torchrun DDP (2 gloo processes) = one process; the workbench
   assert.equal(ck.scheduler.lastEpoch, 2);
   assert.equal(ck.optimizer.step, 6);
   // The PyTorch side resumes its own checkpoint for the third epoch too: the reference the workbench must follow.
-  await runPy(PY, ['-m', 'scaleout.train', '--run', 'runs/smoke-cluster', '--data', 'data', '--threads', '1'], out);
+  await runPy(PY, ['-m', 'scaleout.train', '--run-dir', 'runs/smoke-cluster', '--data', 'data', '--threads', '1'], out);
   const torchThird = losses(metrics(ddpDir)).slice(6);
   const outcome = await trainRun(store.open('smoke-cluster'), { workspace: ws.path, owner: 'test' });
   const tResume = performance.now();
@@ -169,7 +169,7 @@ test('rollout mode, both ways: PyTorch epoch 1, workbench epoch 2, PyTorch epoch
   } finally {
     console.log = log;
   }
-  const py = (run: string, extra: string[] = []) => runPy(PY, ['-m', 'scaleout.train', '--run', run, '--data', 'data', '--config', 'config.json', '--threads', '1', ...extra], out);
+  const py = (run: string, extra: string[] = []) => runPy(PY, ['-m', 'scaleout.train', '--run-dir', run, '--data', 'data', '--config', 'config.json', '--threads', '1', ...extra], out);
   await py('runs/ar-cluster', ['--max-epochs', '1']);
   const ref = join(out, 'runs', 'ar-cluster');
   const wbDir = join(store.root, 'ar-cluster');

@@ -71,7 +71,7 @@ export async function exportRunForCluster(run: RunHandle, outDir: string, o: Clu
     files.push(join(out, 'scaleout', f));
   }
   const runDir = `runs/${run.id}-cluster`;
-  const args = `-m scaleout.train --run ${shellQuote(runDir)} --data data --config config.json`;
+  const args = `-m scaleout.train --run-dir ${shellQuote(runDir)} --data data --config config.json`;
   const n = o.nprocPerNode;
   writeFileAtomic(join(out, 'run.sh'), [
     '#!/bin/sh',
