@@ -9,6 +9,7 @@ up to the single-process loss) times the world size, because DDP averages gradie
 the all-reduced gradient is the single-process gradient of the batch. Then global-norm clipping on
 the full gradient, torch.optim.AdamW, StepLR stepped per epoch; validation every epoch on rank 0."""
 import argparse
+import datetime
 import json
 import os
 import resource
@@ -61,7 +62,9 @@ def setup():
         dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
         return 0, 1, dev, f"torch-{dev.type}"
     backend = "nccl" if torch.cuda.is_available() else "gloo"
-    dist.init_process_group(backend)
+    # Only rank 0 evaluates while the others wait in a collective: a long validation on a large
+    # set must not trip the process group's watchdog (10 to 30 minutes by default).
+    dist.init_process_group(backend, timeout=datetime.timedelta(hours=4))
     world = dist.get_world_size()
     dev = torch.device("cpu")
     if backend == "nccl":

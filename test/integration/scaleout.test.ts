@@ -89,6 +89,12 @@ test('the batch order is the workbench\'s: sfc32 permutations agree with main/tr
   assert.deepEqual(JSON.parse(py.stdout), want);
 });
 
+test('the Python side\'s own protocol tests pass (scaleout/tests: shares add up to the batch objective, checkpoint checksums, torn metrics line)', { skip }, () => {
+  const r = spawnSync(PY, ['-m', 'unittest', 'scaleout.tests.test_protocol'], { encoding: 'utf8', cwd: new URL('../..', import.meta.url).pathname, env: { ...process.env, OMP_NUM_THREADS: '1' } });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /Ran 3 tests[\s\S]*OK/);
+});
+
 test('export-run -> torchrun DDP (2 gloo processes) = one process; the workbench opens and resumes the run', { skip, timeout: 240_000 }, async () => {
   const t0 = performance.now();
   const run = store.create(config, 'smoke');

@@ -128,6 +128,9 @@ Several machines: run on every node (the same command; the rendezvous joins them
 
 or submit \`sbatch slurm.sbatch\` (edit partition, account and time first).
 
+With Debian's python3-torch 1.13 under Python 3.11, torchrun stops at start with
+\`'NoneType' object has no attribute 'get'\`: add \`--redirects 2 --tee 2\` (newer PyTorch is fine).
+
 The batch size in config.json is the global batch: it is split between all processes, and the run
 follows the same trajectory (up to float rounding) as a one-process run. Running the command again
 resumes from \`${runDir}/checkpoints/last\`; \`--max-epochs K\` stops after K epochs of this call.
