@@ -1,0 +1,275 @@
+"""The workbench's training protocol under torch.distributed (DistributedDataParallel):
+
+  torchrun --nproc_per_node=N -m scaleout.train --run-dir RUN_DIR --data EXPORT_DIR [--config CONFIG.json]
+  python -m scaleout.train ...            (one process, no process group: the same maths)
+
+Per epoch: the batch order is the workbench's seeded sfc32 permutation (scaleout/rng.py); each batch
+of B rows is split between the ranks, rank r's loss is its share of the batch objective (shares add
+up to the single-process loss) times the world size, because DDP averages gradients over ranks; so
+the all-reduced gradient is the single-process gradient of the batch. Then global-norm clipping on
+the full gradient, torch.optim.AdamW, StepLR stepped per epoch; validation every epoch on rank 0."""
+import argparse
+import datetime
+import json
+import os
+import resource
+import sys
+import time
+import warnings
+
+import numpy as np
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+from .model import from_config
+from .data import load_export
+from .rng import Rng
+from .runfmt import RunFolder, write_json_atomic, now_iso
+from .protocol import predict, share_objective, evaluate_split
+
+# The depthwise conv's weight gradient has its own strides; DDP copies it into its bucket anyway.
+warnings.filterwarnings("ignore", message="Grad strides do not match bucket view strides")
+
+DEFAULTS = {"epochs": 500, "batchSize": 4, "seed": 42, "clipNorm": 1.0,
+            "optimizer": {"lr": 1e-3, "weightDecay": 1e-5, "beta1": 0.9, "beta2": 0.999, "eps": 1e-8},
+            "schedule": {"stepSize": 5, "gamma": 0.96},
+            "model": {"width": 128, "depth": 8, "scattering": "efficient", "components": ["reflection", "refraction", "scattering"]}}
+
+
+def settings(cfg, path):
+    """The run config with the workbench's defaults (main/api/contract.ts TrainConfig) filled in."""
+    kind = (cfg.get("model") or {}).get("kind", "lino")
+    if kind != "lino":
+        raise SystemExit(f"{path}: field 'model.kind' is {kind!r}, expected 'lino' (the only model the registry has)")
+    s = {k: cfg.get(k, v) for k, v in DEFAULTS.items() if not isinstance(v, dict)}
+    for k in ("optimizer", "schedule", "model"):
+        s[k] = {**DEFAULTS[k], **(cfg.get(k) or {})}
+    return s
+
+
+def model_config(s, data):
+    x, y = data["splits"]["train"]
+    return {"dims": len(data["grid"]), "inChannels": x.shape[-1], "outChannels": 1 if data["ar"] else y.shape[-1],
+            "width": s["model"]["width"], "depth": s["model"]["depth"], "scattering": s["model"]["scattering"],
+            "components": s["model"]["components"]}
+
+
+def setup():
+    """(rank, world, device, backend label): a process group when torchrun started us."""
+    world = int(os.environ.get("WORLD_SIZE", "1"))
+    if "RANK" not in os.environ:  # plain `python -m scaleout.train`: no process group
+        dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        return 0, 1, dev, f"torch-{dev.type}"
+    backend = "nccl" if torch.cuda.is_available() else "gloo"
+    # Only rank 0 evaluates while the others wait in a collective: a long validation on a large
+    # set must not trip the process group's watchdog (10 to 30 minutes by default).
+    dist.init_process_group(backend, timeout=datetime.timedelta(hours=4))
+    world = dist.get_world_size()
+    dev = torch.device("cpu")
+    if backend == "nccl":
+        dev = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))
+        torch.cuda.set_device(dev)
+    return dist.get_rank(), world, dev, f"torch-ddp-{backend}x{world}"
+
+
+def restore(run, net, opt, sched, names, s, log):
+    """checkpoints/last (written here or by the workbench) into model, AdamW, StepLR; returns trainer state."""
+    ck = run.load_checkpoint("last")
+    if ck is None:
+        return {"epoch": 0, "globalStep": 0, "rng": Rng(s["seed"]), "best": None, "records": 0}
+    state, weights, m, v = ck
+    net.load_state_dict({k: torch.from_numpy(a) for k, a in weights.items()}, strict=True)
+    params = dict(net.named_parameters())
+    for k in names:
+        p = params[k]
+        opt.state[p] = {"step": torch.tensor(float(state["optimizer"]["step"])),
+                        "exp_avg": torch.from_numpy(m[k]).reshape(p.shape).to(p.device),
+                        "exp_avg_sq": torch.from_numpy(v[k]).reshape(p.shape).to(p.device)}
+    sched.last_epoch = state["scheduler"]["lastEpoch"]
+    for g in opt.param_groups:
+        g["lr"] = state["scheduler"]["lr"]
+    sched._last_lr = [state["scheduler"]["lr"]]
+    log(f"resuming from checkpoints/last: epoch {state['epoch']}, step {state['globalStep']} (saved on {state.get('backend')})")
+    return {"epoch": state["epoch"], "globalStep": state["globalStep"], "rng": Rng(state["rng"]), "best": state["best"],
+            "records": state["metricsRecords"]}
+
+
+def train_step(ddp, opt, data, rows, rank, world, s, device):
+    """One optimizer step on the global batch `rows`; returns (loss, relL2, gradNorm) of the whole batch."""
+    x_all, y_all = data["splits"]["train"]
+    B = len(rows)
+    share = np.array_split(np.asarray(rows), world)[rank]
+    # A rank without rows still runs forward/backward (DDP's all-reduce needs every rank) on a
+    # stand-in row whose loss is multiplied by zero.
+    idx = share if len(share) else np.asarray(rows[:1])
+    x = torch.from_numpy(x_all[idx]).to(device)
+    y = torch.from_numpy(y_all[idx]).to(device)
+    opt.zero_grad(set_to_none=True)
+    loss, rel_sum = share_objective(predict(ddp, x, data["ar"]), y, B, data["ar"])
+    if not len(share):
+        loss, rel_sum = loss * 0.0, rel_sum * 0.0
+    (loss * world).backward()  # DDP averages over ranks: times world, the sum of the shares
+    totals = torch.stack([loss.detach(), rel_sum.detach()]).double()  # on the device: NCCL reduces CUDA tensors only
+    if dist.is_initialized():
+        dist.all_reduce(totals)
+    params = [p for p in ddp.parameters() if p.grad is not None]
+    if s["clipNorm"] > 0:
+        norm = torch.nn.utils.clip_grad_norm_(params, s["clipNorm"])
+    else:
+        norm = torch.norm(torch.stack([p.grad.norm() for p in params]))
+    loss_v, rel_v, norm_v = float(totals[0]), float(totals[1]) / B, float(norm)
+    if not np.isfinite(loss_v) or not np.isfinite(norm_v):
+        raise FloatingPointError(f"non-finite {'loss' if not np.isfinite(loss_v) else 'gradient'} ({loss_v if not np.isfinite(loss_v) else norm_v})")
+    opt.step()
+    return loss_v, rel_v, norm_v
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="scaleout.train", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    # not --run: newer torchrun reads it (after -m MODULE) as an abbreviation of its own --run-path
+    ap.add_argument("--run-dir", dest="run", required=True, help="run folder (created from --config when it has no config.json)")
+    ap.add_argument("--data", required=True, help="dataset exported by the workbench (prepared layout, .npy)")
+    ap.add_argument("--config", help="the run's config.json, copied into --run-dir on first start")
+    ap.add_argument("--max-epochs", type=int, help="stop after this many epochs in this call (the run stays resumable)")
+    ap.add_argument("--threads", type=int, help="torch.set_num_threads per process")
+    a = ap.parse_args(argv)
+    if a.threads:
+        torch.set_num_threads(a.threads)
+    rank, world, device, backend = setup()
+    run = RunFolder(a.run)
+    if rank == 0 and not os.path.exists(run.config_path):
+        if not a.config:
+            raise SystemExit(f"{run.config_path}: missing; give --config CONFIG.json to start a new run there")
+        os.makedirs(os.path.join(run.dir, "checkpoints"), exist_ok=True)
+        with open(a.config) as f:
+            write_json_atomic(run.config_path, json.load(f))
+    if dist.is_initialized():
+        dist.barrier()
+    try:
+        fit(run, a, rank, world, device, backend)
+    finally:
+        if dist.is_initialized():
+            dist.destroy_process_group()
+
+
+def log_fn(run, rank):
+    def log(m):
+        if rank == 0:
+            run.log(m)
+            print(m, file=sys.stderr, flush=True)
+    return log
+
+
+def fit(run, a, rank, world, device, backend):
+    cfg = run.read_config()
+    s = settings(cfg, run.config_path)
+    data = load_export(a.data)
+    log = log_fn(run, rank)
+    torch.manual_seed(s["seed"])
+    net = from_config(model_config(s, data)).to(device)
+    names = [k for k, _ in net.named_parameters()]
+    ddp = DDP(net, device_ids=[device.index] if device.type == "cuda" else None) if dist.is_initialized() else net
+    o = s["optimizer"]
+    opt = torch.optim.AdamW(net.parameters(), lr=o["lr"], betas=(o["beta1"], o["beta2"]), eps=o["eps"], weight_decay=o["weightDecay"])
+    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=s["schedule"]["stepSize"], gamma=s["schedule"]["gamma"])
+    ts = restore(run, net, opt, sched, names, s, log)  # every rank loads the same checkpoint
+    if rank == 0:
+        run.truncate_metrics(ts["records"])
+        run.write_status("running", epoch=ts["epoch"], step=ts["globalStep"], backend=backend)
+    log(f"training on {backend} ({device}): {sum(p.numel() for p in net.parameters())} parameters, batch {s['batchSize']} over {world} process{'es' if world > 1 else ''}")
+    n = data["splits"]["train"][0].shape[0]
+    done_this_call, peak = 0, 0
+    try:
+        while ts["epoch"] < s["epochs"]:
+            if a.max_epochs is not None and done_this_call >= a.max_epochs:
+                if rank == 0:
+                    run.write_status("stopped", reason="epoch limit of this call", epoch=ts["epoch"], step=ts["globalStep"], backend=backend)
+                return
+            rec = run_epoch(run, ddp, net, opt, sched, data, s, ts, rank, world, device, backend, n)
+            done_this_call += 1
+            if rank == 0:
+                save(run, net, opt, sched, names, s, data, ts, backend, rec)
+            if dist.is_initialized():
+                dist.barrier()
+        if rank == 0:
+            run.write_status("done", epoch=ts["epoch"], step=ts["globalStep"], backend=backend)
+            log(f"done: {ts['epoch']} epochs, best validation relL2 {ts['best']['valRelL2']} at epoch {ts['best']['epoch']}")
+    except FloatingPointError as e:
+        if rank == 0:
+            run.write_status("failed", reason=f"{e} at epoch {ts['epoch'] + 1}, step {ts['globalStep'] + 1}", epoch=ts["epoch"], step=ts["globalStep"], backend=backend)
+        raise
+
+
+def run_epoch(run, ddp, net, opt, sched, data, s, ts, rank, world, device, backend, n):
+    t0 = time.perf_counter()
+    perm = ts["rng"].permutation(n)  # every rank draws the same permutation
+    lr = opt.param_groups[0]["lr"]
+    loss_sum = rel_sum = 0.0
+    steps = []
+    ddp.train()
+    for i in range(0, n, s["batchSize"]):
+        ts0 = time.perf_counter()
+        loss, rel, norm = train_step(ddp, opt, data, perm[i:i + s["batchSize"]], rank, world, s, device)
+        ts["globalStep"] += 1
+        rec = {"type": "step", "epoch": ts["epoch"] + 1, "step": ts["globalStep"], "loss": loss, "relL2": rel, "lr": lr,
+               "gradNorm": norm, "stepMs": (time.perf_counter() - ts0) * 1e3}
+        loss_sum, rel_sum = loss_sum + loss, rel_sum + rel
+        steps.append(rec)
+        if rank == 0:
+            run.append_metrics([rec])
+            ts["records"] += 1
+    train_s = time.perf_counter() - t0
+    ts["epoch"] += 1
+    rec = None
+    if rank == 0:
+        net.eval()
+        val, blocks = evaluate_split(net, *data["splits"]["val"], data["ystats"], data["ar"], s["batchSize"], device, True)
+        test = evaluate_split(net, *data["splits"]["test"], data["ystats"], data["ar"], s["batchSize"], device)[0] if "test" in data["splits"] else None
+        best = ts["best"]
+        is_best = best is None or val["relL2"] < best["valRelL2"]
+        if is_best:
+            ts["best"] = best = {"epoch": ts["epoch"], "valRelL2": val["relL2"], **({"testRelL2": test["relL2"], "testRelL2Decoded": test["relL2Decoded"]} if test else {})}
+        epoch_s = time.perf_counter() - t0
+        rec = {"type": "epoch", "epoch": ts["epoch"], "lr": lr, "train": {"loss": loss_sum / len(steps), "relL2": rel_sum / len(steps)},
+               "val": val, **({"test": test} if test else {}), "blocks": blocks, "best": is_best, "bestEpoch": best["epoch"],
+               "bestValRelL2": best["valRelL2"], **({"bestTestRelL2": best["testRelL2"], "bestTestRelL2Decoded": best["testRelL2Decoded"]} if "testRelL2" in best else {}),
+               "samplesPerSec": n / max(1e-9, train_s), "epochSeconds": epoch_s, "etaSeconds": max(0, s["epochs"] - ts["epoch"]) * epoch_s,
+               "peakRssBytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+               "tfBytes": torch.cuda.max_memory_allocated() if device.type == "cuda" else 0, "backend": backend}
+        run.append_metrics([rec], sync=True)
+        ts["records"] += 1
+    if dist.is_initialized():  # every rank keeps the same best record (only rank 0 evaluates)
+        box = [ts["best"]]
+        dist.broadcast_object_list(box, src=0)
+        ts["best"] = box[0]
+    sched.step()
+    return rec
+
+
+def save(run, net, opt, sched, names, s, data, ts, backend, rec):
+    """checkpoints/best (when best) then last, as the workbench's runner does, and status.json."""
+    params = dict(net.named_parameters())
+    weights = {k: v.detach().cpu().numpy().astype(np.float32) for k, v in net.state_dict().items()}
+    m, v, step = {}, {}, 0
+    for k in names:
+        st = opt.state.get(params[k], {})
+        m[k] = st["exp_avg"].detach().cpu().numpy().astype(np.float32) if st else np.zeros(params[k].shape, np.float32)
+        v[k] = st["exp_avg_sq"].detach().cpu().numpy().astype(np.float32) if st else np.zeros(params[k].shape, np.float32)
+        step = max(step, int(st["step"]) if st else 0)
+    o = s["optimizer"]
+    state = {"format": "lino-checkpoint", "version": 1, "epoch": ts["epoch"], "globalStep": ts["globalStep"],
+             "optimizer": {"name": "adamw", "step": step, "lr": opt.param_groups[0]["lr"], "weightDecay": o["weightDecay"],
+                           "beta1": o["beta1"], "beta2": o["beta2"], "eps": o["eps"]},
+             "scheduler": {"name": "steplr", "lastEpoch": sched.last_epoch, "lr": opt.param_groups[0]["lr"],
+                           "stepSize": s["schedule"]["stepSize"], "gamma": s["schedule"]["gamma"]},
+             "rng": ts["rng"].get_state(), "normalizer": data["manifest"]["normalization"], "best": ts["best"],
+             "backend": backend, "savedAt": now_iso(), "metricsRecords": ts["records"]}
+    if rec["best"]:
+        run.save_checkpoint("best", weights, m, v, state)
+    run.save_checkpoint("last", weights, m, v, state)
+    run.write_status("running", epoch=ts["epoch"], step=ts["globalStep"], backend=backend)
+
+
+if __name__ == "__main__":
+    main()
