@@ -1,0 +1,58 @@
+// `lino import CHECKPOINT.pt`: a PyTorch checkpoint (the release's best_model.pt / last_model.pt,
+// or a bare state_dict) becomes a run of the workspace, listed and explored like any other.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CliCommand } from '../lino';
+import { parseFlags } from '../args';
+import { DataSpec } from '../../api/contract';
+import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
+import { RunStore } from '../../runs/run-store';
+import { importTorchCheckpoint } from '../../train/import-checkpoint';
+
+/** --data: a JSON spec, a .json file holding one, or the id of a dataset in the workspace. */
+export function parseDataFlag(value: string): DataSpec {
+  const text = value.trim().startsWith('{') ? value : value.endsWith('.json') && existsSync(value) ? readFileSync(value, 'utf8') : null;
+  let raw: unknown = { kind: 'dataset', id: value };
+  if (text !== null) {
+    try {
+      raw = JSON.parse(text);
+    } catch (e) {
+      throw new Error(`--data: not valid JSON (${(e as Error).message})`);
+    }
+  }
+  const r = DataSpec.safeParse(raw);
+  if (!r.success) throw new Error(`--data: field '${r.error.issues[0]!.path.join('.') || '(root)'}': ${r.error.issues[0]!.message}`);
+  return r.data;
+}
+
+const command: CliCommand = {
+  summary: 'import a PyTorch checkpoint (.pt) as a run; prints its id',
+  usage: `lino import CHECKPOINT.pt [--data DATASET|SPEC] [--name NAME] [--workspace DIR] [--json]
+
+  CHECKPOINT.pt  a torch.save file: the release's {model_state_dict, args, x_normalizer, y_normalizer,
+                 epoch, best_val_rel, optimizer_state_dict, scheduler_state_dict} or a bare state_dict.
+                 Read with an allowlisting unpickler: any other Python global is refused, never run.
+  --data         the run's data: a dataset id of the workspace, a JSON spec ('{"kind":"generate",...}')
+                 or a .json file holding one; its channels are checked against the checkpoint.
+                 Without it the run is imported but cannot be evaluated (Fields, Gates, Rollout).
+  --workspace    folder holding runs/ (default: ~/LiNO-Workbench)
+  --json         print {id, dir, config, notes} as JSON instead of the id`,
+  async run(argv) {
+    const { values, positionals } = parseFlags(argv, { data: { type: 'string' }, name: { type: 'string' }, workspace: { type: 'string' }, json: { type: 'boolean' } });
+    if (positionals.length !== 1) throw new Error(`expected one checkpoint file, got ${positionals.length ? positionals.join(' ') : 'none'} (usage: lino import CHECKPOINT.pt)`);
+    const file = resolve(positionals[0]!);
+    if (!existsSync(file)) throw new Error(`${file}: no such file`);
+    const data = values.data ? parseDataFlag(values.data) : undefined;
+    const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
+    const store = new RunStore(ws.dir('runs'));
+    const { run, notes } = await importTorchCheckpoint(store, file, { ...(data ? { data } : {}), ...(values.name ? { name: values.name } : {}), workspace: ws.path });
+    if (values.json) {
+      console.log(JSON.stringify({ id: run.id, dir: run.dir, config: run.readConfig(), notes }, null, 1));
+      return 0;
+    }
+    for (const n of notes) console.error(`note: ${n}`);
+    console.log(run.id);
+    return 0;
+  },
+};
+export default command;
