@@ -3,11 +3,12 @@
 // into the workbench's terms: float32 weights under the release's names, the architecture
 // (from the keys and shapes, cross-checked against args), the scalar normalizers, and the
 // AdamW moments when they map one-to-one onto the parameters. A bare state_dict is accepted too.
+import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { inferLinoConfigFromShapes } from '../model/lino/infer-config';
 import type { Component } from '../model/lino/config';
-import type { F32Entry } from './safetensors';
-import { isTensor, readTorchCheckpointFile, toJson, type TorchTensor } from './torch-checkpoint';
+import type { F32Entry, SafetensorsFile } from './safetensors';
+import { isTensor, looksLikeZip, readTorchCheckpointFile, toJson, type TorchTensor } from './torch-checkpoint';
 import { typeName, type PyDict, type PyValue } from './torch-pickle';
 
 type Stats = { mean: number; std: number };
@@ -163,4 +164,23 @@ export function readReleaseCheckpoint(path: string): ReleaseCheckpoint {
     scheduler: sch ? { stepSize: num(sch.get('step_size')), gamma: num(sch.get('gamma')), lastEpoch: num(sch.get('last_epoch')), lr: Array.isArray(lastLr) ? num(lastLr[0]) : undefined } : null,
     notes,
   };
+}
+
+/** Float32 weights in the shape loadStateDict takes (what a safetensors file parses to). */
+export function weightsAsFile(weights: Map<string, F32Entry>): SafetensorsFile {
+  return { tensors: new Map([...weights].map(([k, e]) => [k, { dtype: 'F32' as const, shape: [...e.shape], bytes: new Uint8Array(e.data.buffer, e.data.byteOffset, e.data.byteLength) }])), metadata: {} };
+}
+
+/** A .pt / .pth file or any zip (torch.save), as opposed to safetensors. */
+export function isTorchFile(path: string): boolean {
+  if (/\.(pt|pth|ckpt)$/i.test(path)) return true;
+  try {
+    const fd = openSync(path, 'r');
+    const head = new Uint8Array(4);
+    readSync(fd, head, 0, 4, 0);
+    closeSync(fd);
+    return looksLikeZip(head);
+  } catch {
+    return false;
+  }
 }

@@ -7,7 +7,8 @@ import { parseFlags, requireFlag } from '../args';
 import { selectBackend } from '../../ops/backend';
 import { parseLinoConfig } from '../../model/lino/config';
 import { LinoOperator } from '../../model/lino/operator';
-import { loadWeights } from '../../runs/safetensors';
+import { loadStateDict, loadWeights } from '../../runs/safetensors';
+import { isTorchFile, readReleaseCheckpoint, weightsAsFile } from '../../runs/release-checkpoint';
 import { decodeNpy, writeNpy } from '../../data/formats/npy';
 import { ndarray } from '../../data/ndarray';
 
@@ -20,12 +21,14 @@ export function readInputF32(path: string): { shape: number[]; data: Float32Arra
 
 const command: CliCommand = {
   summary: 'run a LiNO operator on an .npy input and write the raw output',
-  usage: `lino predict --config model.json --weights w.safetensors --input x.npy --out y.npy [--backend NAME] [--batch-size N]
+  usage: `lino predict --config model.json --weights w.safetensors|CHECKPOINT.pt --input x.npy --out y.npy [--backend NAME] [--batch-size N]
 
   model.json  {"dims": 1|2, "inChannels": n, "outChannels": n, "width": M, "depth": L,
                "scattering": "efficient"|"full"|"standard", "components": ["reflection","refraction","scattering"]}
   x.npy       float32, channels-last, batch first: [B, Q, C_in] or [B, H, W, C_in], already normalized,
               coordinate channels included (exactly what the operator takes)
+  --weights   safetensors, or a PyTorch .pt (torch.save; read with an allowlisting unpickler): then
+              --config may be left out when the checkpoint fixes dims (efficient scattering)
   y.npy       float32 [B, ..., C_out], the raw projection (not de-normalized)
   --backend   tensorflow-gpu | tensorflow | wasm | cpu (default: first that works, in that order)
   --batch-size  samples per forward pass (default 8) to bound memory`,
@@ -34,17 +37,23 @@ const command: CliCommand = {
       config: { type: 'string' }, weights: { type: 'string' }, input: { type: 'string' }, out: { type: 'string' },
       backend: { type: 'string' }, 'batch-size': { type: 'string' },
     });
-    const cfgPath = requireFlag(values, 'config');
     const weights = requireFlag(values, 'weights');
+    const torch = isTorchFile(weights) ? readReleaseCheckpoint(weights) : null;
     const input = requireFlag(values, 'input');
     const out = requireFlag(values, 'out');
     const bs = Number(values['batch-size'] ?? 8);
     if (!Number.isInteger(bs) || bs < 1) throw new Error(`--batch-size must be a positive integer, got '${values['batch-size']}'`);
+    const cfgPath = torch && !values.config ? weights : requireFlag(values, 'config');
     let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(cfgPath, 'utf8'));
-    } catch (e) {
-      throw new Error(`${cfgPath}: ${(e as Error).message}`);
+    if (cfgPath === weights && torch) {
+      if (!torch.dims) throw new Error(`${weights}: the checkpoint does not fix dims (${torch.model.scattering} scattering); pass --config model.json`);
+      raw = { dims: torch.dims, inChannels: torch.inChannels, outChannels: torch.outChannels, ...torch.model };
+    } else {
+      try {
+        raw = JSON.parse(readFileSync(cfgPath, 'utf8'));
+      } catch (e) {
+        throw new Error(`${cfgPath}: ${(e as Error).message}`);
+      }
     }
     const cfg = parseLinoConfig(raw, cfgPath);
     const report = await selectBackend(values.backend);
@@ -54,7 +63,8 @@ const command: CliCommand = {
     }
     const model = new LinoOperator(cfg);
     try {
-      loadWeights(model, weights);
+      if (torch) loadStateDict(model, weightsAsFile(torch.weights), weights);
+      else loadWeights(model, weights);
       const t0 = performance.now();
       const B = x.shape[0]!;
       const per = x.data.length / B;
