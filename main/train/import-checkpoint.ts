@@ -8,6 +8,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import type { z } from 'zod';
 import { TrainConfig, type DataSpec } from '../api/contract';
 import { formatZodIssues } from '../api/zod-issues';
 import { readReleaseCheckpoint, type ReleaseCheckpoint } from '../runs/release-checkpoint';
@@ -21,7 +22,8 @@ import { modelConfigFor } from './trainer';
 import { Rng } from './rng';
 
 export interface ImportOptions {
-  data?: DataSpec;
+  /** Validated with the run's config (defaults filled in). */
+  data?: z.input<typeof DataSpec>;
   name?: string;
   /** Where the data spec's dataset ids resolve. */
   workspace?: string;
