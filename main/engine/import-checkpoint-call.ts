@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import { ApiError, type DataSpec } from '../api/contract';
 import { RunStore } from '../runs/run-store';
 import { importTorchCheckpoint } from '../train/import-checkpoint';
+import { initBackend } from './tf-runtime';
 
 export async function importCheckpointCall(p: { path: string; workspace: string; data?: DataSpec; name?: string }): Promise<{ runId: string; notes: string[] }> {
+  // With data the imported weights are evaluated once (the run's metrics record).
+  if (p.data) await initBackend();
   try {
     const { run, notes } = await importTorchCheckpoint(new RunStore(join(p.workspace, 'runs')), p.path, { workspace: p.workspace, ...(p.data ? { data: p.data } : {}), ...(p.name ? { name: p.name } : {}) });
     return { runId: run.id, notes };

@@ -1,7 +1,8 @@
 // Import of a PyTorch checkpoint (the release's best_model.pt / last_model.pt, or a bare
 // state_dict) as a run of the workspace: runs/<id>/ with a config.json (the architecture from the
 // checkpoint, the data spec when one is given), checkpoints/best and checkpoints/last holding the
-// imported state as the run store writes them, an empty metrics.jsonl, status 'done' and an
+// imported state as the run store writes them, metrics.jsonl with one epoch record (the weights
+// evaluated on the data; empty without data), status 'done' and an
 // events.log line naming the file. With data, the data's channels and dimensions are checked
 // against the checkpoint before anything is written; without, the run lists but the views that
 // need data say that config.json has no 'data'.
@@ -17,7 +18,9 @@ import type { CheckpointName, CheckpointState } from '../runs/checkpoint';
 import type { RunHandle, RunStore } from '../runs/run-store';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
 import { loadTrainData } from './data-source';
-import { autoregressiveSpec } from './data';
+import { autoregressiveSpec, type TrainData } from './data';
+import { importEpochRecord } from './import-metrics';
+import type { EpochRecord } from './trainer';
 import { modelConfigFor } from './trainer';
 import { Rng } from './rng';
 
@@ -64,7 +67,7 @@ function runConfig(ck: ReleaseCheckpoint, path: string, o: ImportOptions): Recor
 }
 
 /** Refuses data whose channels or dimensions do not fit the checkpoint's model. */
-async function checkData(ck: ReleaseCheckpoint, path: string, cfg: Record<string, unknown>, o: ImportOptions): Promise<Record<string, unknown>> {
+async function checkData(ck: ReleaseCheckpoint, path: string, cfg: Record<string, unknown>, o: ImportOptions): Promise<{ resolved: Record<string, unknown>; data: TrainData }> {
   const parsed = TrainConfig.parse(cfg);
   const data = await loadTrainData(parsed.data, { workspace: o.workspace, signal: o.signal });
   const mc = modelConfigFor(parsed, data);
@@ -74,7 +77,8 @@ async function checkData(ck: ReleaseCheckpoint, path: string, cfg: Record<string
   if (ck.dims && mc.dims !== ck.dims) problems.push(`the data are ${mc.dims}D, the checkpoint's scattering kernel is ${ck.dims}D`);
   if (problems.length) throw new Error(`${path}: does not fit the data (${JSON.stringify(parsed.data)}): ${problems.join('; ')}`);
   const m = data.manifest;
-  return { id: m.id ?? null, contentHash: m.contentHash ?? null, grid: m.grid, counts: { train: data.train.x.shape[0], val: data.val.x.shape[0], test: data.test?.x.shape[0] ?? 0 }, normalization: m.normalization, autoregressive: autoregressiveSpec(data) };
+  const resolved = { id: m.id ?? null, contentHash: m.contentHash ?? null, grid: m.grid, counts: { train: data.train.x.shape[0], val: data.val.x.shape[0], test: data.test?.x.shape[0] ?? 0 }, normalization: m.normalization, autoregressive: autoregressiveSpec(data) };
+  return { resolved, data };
 }
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -122,15 +126,20 @@ export async function importTorchCheckpoint(store: RunStore, path: string, o: Im
   const ck = readReleaseCheckpoint(abs);
   const cfg = runConfig(ck, abs, o);
   const notes = [...ck.notes];
-  if (o.data) cfg.resolvedData = await checkData(ck, abs, cfg, o);
-  else notes.push("no data given: config.json has no 'data', so the views that evaluate the run (Fields, Gates, Rollout) refuse until it is imported again with --data");
+  let record: EpochRecord | null = null;
+  if (o.data) {
+    const { resolved, data } = await checkData(ck, abs, cfg, o);
+    cfg.resolvedData = resolved;
+    // Gates and the curves read metrics.jsonl: one record, the imported weights on these data.
+    record = importEpochRecord(TrainConfig.parse(cfg), data, ck, abs);
+  } else notes.push("no data given: config.json has no 'data', so the views that evaluate the run (Fields, Gates, Rollout) refuse until it is imported again with --data");
   const run = store.create(cfg);
   try {
     const parsed = TrainConfig.parse(o.data ? cfg : { ...cfg, data: { kind: 'dataset', id: 'placeholder' } });
-    const state = checkpointState(ck, parsed, abs);
+    const state = { ...checkpointState(ck, parsed, abs), metricsRecords: record ? 1 : 0 };
     writeCheckpoint(run.dir, 'best', ck, state);
     writeCheckpoint(run.dir, 'last', ck, state);
-    writeFileSync(run.metricsPath, '');
+    writeFileSync(run.metricsPath, record ? `${JSON.stringify(record)}\n` : '');
     run.writeStatus({ state: 'done', pid: null, backend: 'pytorch', ...(ck.epoch !== null ? { epoch: ck.epoch } : {}) });
     run.log(`imported from ${abs} (PyTorch checkpoint${ck.epoch !== null ? `, epoch ${ck.epoch}` : ''}) as checkpoints/best and checkpoints/last`);
     for (const n of notes) run.log(`import note: ${n}`);

@@ -8,6 +8,7 @@ import { DataSpec } from '../../api/contract';
 import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
 import { RunStore } from '../../runs/run-store';
 import { importTorchCheckpoint } from '../../train/import-checkpoint';
+import { selectBackend } from '../../ops/backend';
 
 /** --data: a JSON spec, a .json file holding one, or the id of a dataset in the workspace. */
 export function parseDataFlag(value: string): DataSpec {
@@ -27,7 +28,7 @@ export function parseDataFlag(value: string): DataSpec {
 
 const command: CliCommand = {
   summary: 'import a PyTorch checkpoint (.pt) as a run; prints its id',
-  usage: `lino import CHECKPOINT.pt [--data DATASET|SPEC] [--name NAME] [--workspace DIR] [--json]
+  usage: `lino import CHECKPOINT.pt [--data DATASET|SPEC] [--name NAME] [--workspace DIR] [--backend NAME] [--json]
 
   CHECKPOINT.pt  a torch.save file: the release's {model_state_dict, args, x_normalizer, y_normalizer,
                  epoch, best_val_rel, optimizer_state_dict, scheduler_state_dict} or a bare state_dict.
@@ -35,14 +36,19 @@ const command: CliCommand = {
   --data         the run's data: a dataset id of the workspace, a JSON spec ('{"kind":"generate",...}')
                  or a .json file holding one; its channels are checked against the checkpoint.
                  Without it the run is imported but cannot be evaluated (Fields, Gates, Rollout).
+                 With it, the weights are evaluated once on the train and val splits: the run's one
+                 metrics record (val errors, gate statistics and block scalars for the Gates view).
   --workspace    folder holding runs/ (default: ~/LiNO-Workbench)
+  --backend      for that evaluation: tensorflow-gpu | tensorflow | wasm | cpu (default: first that works)
   --json         print {id, dir, config, notes} as JSON instead of the id`,
   async run(argv) {
-    const { values, positionals } = parseFlags(argv, { data: { type: 'string' }, name: { type: 'string' }, workspace: { type: 'string' }, json: { type: 'boolean' } });
+    const { values, positionals } = parseFlags(argv, { data: { type: 'string' }, name: { type: 'string' }, workspace: { type: 'string' }, json: { type: 'boolean' }, backend: { type: 'string' } });
     if (positionals.length !== 1) throw new Error(`expected one checkpoint file, got ${positionals.length ? positionals.join(' ') : 'none'} (usage: lino import CHECKPOINT.pt)`);
     const file = resolve(positionals[0]!);
     if (!existsSync(file)) throw new Error(`${file}: no such file`);
     const data = values.data ? parseDataFlag(values.data) : undefined;
+    // With data the imported weights are evaluated once (the run's metrics record).
+    if (data) await selectBackend(values.backend);
     const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
     const store = new RunStore(ws.dir('runs'));
     const { run, notes } = await importTorchCheckpoint(store, file, { ...(data ? { data } : {}), ...(values.name ? { name: values.name } : {}), workspace: ws.path });

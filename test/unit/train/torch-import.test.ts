@@ -194,7 +194,17 @@ test('lino import makes a run that lists as done and evaluates with the checkpoi
   assert.equal(summary.bestValRelL2, c.bestValRel);
   const run = store.open(id);
   assert.match(readFileSync(run.eventsPath, 'utf8'), /imported from .*release-2d-eff\.pt/);
-  assert.equal(run.readMetrics().records.length, 0);
+  // One metrics record: the imported weights on these data, with the Gates view's statistics.
+  const recs = run.readMetrics().records as { type: string; epoch: number; val: { relL2: number }; blocks: { components: string[]; alphaMean: number[]; scalars: Record<string, number> }[] }[];
+  assert.equal(recs.length, 1);
+  assert.equal(recs[0]!.type, 'epoch');
+  assert.equal(recs[0]!.epoch, c.epoch);
+  assert.equal(recs[0]!.blocks.length, c.config.depth);
+  for (const b of recs[0]!.blocks) {
+    assert.deepEqual(b.components, c.config.components);
+    assert.ok(Math.abs(b.alphaMean.reduce((x, y) => x + y, 0) - 1) < 1e-5, 'gate weights sum to 1');
+    assert.ok(Object.keys(b.scalars).length > 0);
+  }
   for (const which of ['best', 'last'] as const) {
     const ck = loadCheckpoint(run.dir, which)!;
     assert.deepEqual(Object.fromEntries([...ck.weights].map(([k, e]) => [k, [...e.shape]])), c.keys);
@@ -203,6 +213,8 @@ test('lino import makes a run that lists as done and evaluates with the checkpoi
   }
   const ev = await evaluateRun(run, { fields: true });
   assert.equal(ev.epoch, c.epoch);
+  // Evaluation and the import's record use the same normalizer: the same validation error.
+  assert.ok(Math.abs(ev.resolutions[0]!.metrics.relL2 - recs[0]!.val.relL2) < 1e-6, `${ev.resolutions[0]!.metrics.relL2} vs ${recs[0]!.val.relL2}`);
   assert.equal(ev.resolutions[0]!.fields!.length, 3);
   assert.ok(Number.isFinite(ev.resolutions[0]!.metrics.relL2));
 });
