@@ -19,6 +19,8 @@ export const isTensor = (v: PyValue | undefined): v is PyOpaque & { value: Torch
 interface Storage { dtype: TorchDType; bytes: Uint8Array; numel: number; key: string }
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+/** Largest entry read (a typed array's practical limit; LiNO checkpoints are megabytes). */
+const MAX_ENTRY = 2 ** 31 - 1;
 
 /** True when the bytes start like a zip (a torch.save file since torch 1.6, or an .npz). */
 export function looksLikeZip(buf: Uint8Array): boolean {
@@ -81,11 +83,20 @@ export function parseTorchCheckpoint(buf: Uint8Array, source: string): PyValue {
     throw new Error(`${source}: not a torch.save zip archive${legacy ? ' (it looks like the legacy format of torch < 1.6; re-save it with torch.save on torch >= 1.6)' : ` (first bytes ${[...buf.subarray(0, 4)].map((b) => b.toString(16).padStart(2, '0')).join(' ')}, expected 50 4b 03 04)`}`);
   }
   let files: Record<string, Uint8Array>;
+  const tooBig: string[] = [];
   try {
-    files = unzipSync(buf);
+    // torch.save stores entries uncompressed; a deflated entry claiming far more than the file holds is a zip bomb.
+    files = unzipSync(buf, {
+      filter: (f) => {
+        const ok = f.originalSize <= MAX_ENTRY && (f.compression === 0 || f.originalSize <= Math.max(64 * f.size, 1 << 20));
+        if (!ok) tooBig.push(`'${f.name}' (${f.originalSize} bytes from ${f.size})`);
+        return ok;
+      },
+    });
   } catch (e) {
     throw new Error(`${source}: the zip archive cannot be read (${(e as Error).message}): the file is truncated or damaged`);
   }
+  if (tooBig.length) throw new Error(`${source}: zip entry ${tooBig[0]} expands beyond what a checkpoint holds (at most ${MAX_ENTRY} bytes, compression at most 64:1); refused`);
   const pkl = Object.keys(files).filter((k) => /^[^/]+\/data\.pkl$/.test(k));
   if (pkl.length !== 1) throw new Error(`${source}: expected one '<prefix>/data.pkl' in the zip, found ${pkl.length ? pkl.join(', ') : 'none'}: not a torch.save checkpoint`);
   const prefix = pkl[0]!.slice(0, -'data.pkl'.length);

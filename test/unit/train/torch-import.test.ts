@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
+import { zipSync } from 'fflate';
 import { parseTorchCheckpoint, readTorchCheckpointFile, isTensor } from '../../../main/runs/torch-checkpoint';
 import { unpickle, PyTuple } from '../../../main/runs/torch-pickle';
 import { readReleaseCheckpoint, weightsAsFile } from '../../../main/runs/release-checkpoint';
@@ -21,6 +22,7 @@ import { RunStore } from '../../../main/runs/run-store';
 import { loadCheckpoint } from '../../../main/runs/checkpoint';
 import { importTorchCheckpoint } from '../../../main/train/import-checkpoint';
 import { evaluateRun } from '../../../main/train/evaluate-run';
+import { trainRun } from '../../../main/train/runner';
 import { main as lino } from '../../../main/cli/lino';
 
 const FIX = new URL('../../fixtures/pt/', import.meta.url).pathname;
@@ -262,4 +264,26 @@ test('damaged checkpoints (random byte changes) are refused with a message namin
     }
   }
   console.log(`# ${refused} of 300 mutated checkpoints refused, the rest still parsed`);
+});
+
+test('a deflated zip entry that would expand far beyond its size (zip bomb) is refused before it is inflated', () => {
+  const bomb = zipSync({ 'bomb/data.pkl': new Uint8Array(64 << 20) }, { level: 9 });
+  assert.ok(bomb.length < 1 << 20);
+  assert.throws(() => parseTorchCheckpoint(bomb, 'bomb.pt'), /bomb\.pt: zip entry 'bomb\/data\.pkl' \(67108864 bytes from \d+\) expands beyond what a checkpoint holds/);
+});
+
+test('an imported run resumes training from its checkpoint (AdamW moments, step and epoch carried over)', { timeout: 120_000 }, async () => {
+  const ws = join(tmp, 'ws-resume');
+  const store = new RunStore(join(ws, 'runs'));
+  const c = manifest.cases[0]!;
+  const { run } = await importTorchCheckpoint(store, join(FIX, `${c.name}.pt`), { data: { ...SYNTH_2D }, workspace: ws });
+  const before = loadCheckpoint(run.dir, 'last')!;
+  const out = await trainRun(run, { workspace: ws, maxEpochsThisCall: 1 });
+  assert.equal(out.epoch, c.epoch + 1, out.reason);
+  const after = loadCheckpoint(run.dir, 'last')!;
+  assert.equal(after.state.epoch, c.epoch + 1);
+  assert.equal(after.state.optimizer.step, before.state.optimizer.step + Math.ceil(SYNTH_2D.train / 4));
+  const recs = run.readMetrics().records;
+  assert.equal(recs[0]!.type, 'epoch', 'the import\'s record is kept');
+  assert.equal(recs.filter((r) => r.type === 'epoch').length, 2);
 });
