@@ -2,6 +2,7 @@
 import type { CliCommand } from '../lino';
 import { parseFlags, requireFlag } from '../args';
 import { readSafetensorsFile, type SafetensorsFile } from '../../runs/safetensors';
+import { isTorchFile, readReleaseCheckpoint, weightsAsFile } from '../../runs/release-checkpoint';
 import { inferLinoConfigFromShapes, type InferredConfig } from '../../model/lino/infer-config';
 
 export type { InferredConfig } from '../../model/lino/infer-config';
@@ -13,11 +14,11 @@ export function inferLinoConfig(f: SafetensorsFile, source = 'weights'): Inferre
 
 const command: CliCommand = {
   summary: 'print keys, shapes and the inferred config of a weights file',
-  usage: 'lino info --weights w.safetensors [--json]',
+  usage: 'lino info --weights w.safetensors|CHECKPOINT.pt [--json]',
   async run(argv) {
     const { values } = parseFlags(argv, { weights: { type: 'string' }, json: { type: 'boolean' } });
     const path = requireFlag(values, 'weights');
-    const f = readSafetensorsFile(path);
+    const f = isTorchFile(path) ? weightsAsFile(readReleaseCheckpoint(path).weights) : readSafetensorsFile(path);
     const cfg = inferLinoConfig(f, path);
     let params = 0;
     const rows = [...f.tensors].map(([k, t]) => {

@@ -287,3 +287,20 @@ test('an imported run resumes training from its checkpoint (AdamW moments, step 
   assert.equal(recs[0]!.type, 'epoch', 'the import\'s record is kept');
   assert.equal(recs.filter((r) => r.type === 'epoch').length, 2);
 });
+
+test('lino info reads a .pt checkpoint and refuses a hostile one', async () => {
+  const logs: string[] = [];
+  const errs: string[] = [];
+  const [log, err] = [console.log, console.error];
+  console.log = (...a: unknown[]) => { logs.push(a.join(' ')); };
+  console.error = (...a: unknown[]) => { errs.push(a.join(' ')); };
+  let codes: number[];
+  try {
+    codes = [await lino(['info', '--weights', join(FIX, 'release-2d-eff.pt')]), await lino(['info', '--weights', join(FIX, 'payload-os-system.pt')])];
+  } finally {
+    [console.log, console.error] = [log, err];
+  }
+  assert.deepEqual(codes, [0, 1]);
+  assert.ok(logs.some((l) => /inferred config: \{"dims":2,"inChannels":3,"outChannels":1,"width":8,"depth":2,"scattering":"efficient"/.test(l)), logs.join('\n'));
+  assert.match(errs.join('\n'), /refused global 'os\.system'/);
+});
