@@ -75,45 +75,70 @@ type Slot = PyValue | Mark;
 
 const MAX_MEMO = 10_000_000;
 
+/** Little-endian reads over the pickle; every read is bounds-checked (a short pickle fails, never reads past). */
+class ByteReader {
+  pos = 0;
+  /** Offset of the opcode being run, for the messages. */
+  at = 0;
+  private readonly dv: DataView;
+  private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
+  constructor(readonly buf: Uint8Array, readonly source: string) {
+    this.dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  }
+  fail(msg: string): never {
+    throw new PickleError(this.source, `${msg} (opcode at byte ${this.at})`);
+  }
+  need(n: number): void {
+    if (n < 0 || this.pos + n > this.buf.length) this.fail(`pickle ends after ${this.buf.length} bytes, ${n} more needed: the pickle is truncated`);
+  }
+  u8(): number { this.need(1); return this.buf[this.pos++]!; }
+  u16(): number { this.need(2); const v = this.dv.getUint16(this.pos, true); this.pos += 2; return v; }
+  i32(): number { this.need(4); const v = this.dv.getInt32(this.pos, true); this.pos += 4; return v; }
+  u32(): number { this.need(4); const v = this.dv.getUint32(this.pos, true); this.pos += 4; return v; }
+  /** A 64-bit length, which cannot exceed the pickle itself. */
+  u64(): number {
+    this.need(8);
+    const v = this.dv.getBigUint64(this.pos, true);
+    this.pos += 8;
+    if (v > BigInt(this.buf.length)) this.fail(`length ${v} exceeds the pickle's ${this.buf.length} bytes`);
+    return Number(v);
+  }
+  f64be(): number { this.need(8); const v = this.dv.getFloat64(this.pos, false); this.pos += 8; return v; }
+  str(n: number): string {
+    this.need(n);
+    try {
+      return this.utf8.decode(this.buf.subarray(this.pos, (this.pos += n)));
+    } catch {
+      return this.fail('string is not valid UTF-8');
+    }
+  }
+  line(): string {
+    const end = this.buf.indexOf(0x0a, this.pos);
+    if (end < 0) this.fail('GLOBAL name has no terminating newline: the pickle is truncated');
+    const s = new TextDecoder('latin1').decode(this.buf.subarray(this.pos, end));
+    this.pos = end + 1;
+    return s;
+  }
+  /** LONG1: n bytes of little-endian two's complement, kept only when exactly representable. */
+  long1(): number {
+    const n = this.u8();
+    this.need(n);
+    let v = 0n;
+    for (let i = n - 1; i >= 0; i--) v = (v << 8n) | BigInt(this.buf[this.pos + i]!);
+    if (n && this.buf[this.pos + n - 1]! & 0x80) v -= 1n << BigInt(8 * n);
+    this.pos += n;
+    if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) this.fail(`integer ${v} is outside the exactly representable range`);
+    return Number(v);
+  }
+}
+
 /** Runs the pickle in `buf` with the allowlist above; errors name `source`, the opcode and its offset. */
 export function unpickle(buf: Uint8Array, source: string, hooks: PickleHooks): PyValue {
-  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const r = new ByteReader(buf, source);
   const stack: Slot[] = [];
   const marks: number[] = [];
   const memo = new Map<number, PyValue>();
-  const utf8 = new TextDecoder('utf-8', { fatal: true });
-  let pos = 0;
-  let at = 0;
-  const fail = (msg: string): never => { throw new PickleError(source, `${msg} (opcode at byte ${at})`); };
-  const need = (n: number) => {
-    if (n < 0 || pos + n > buf.length) fail(`pickle ends after ${buf.length} bytes, ${n} more needed: the pickle is truncated`);
-  };
-  const u8 = () => { need(1); return buf[pos++]!; };
-  const u16 = () => { need(2); const v = dv.getUint16(pos, true); pos += 2; return v; };
-  const i32 = () => { need(4); const v = dv.getInt32(pos, true); pos += 4; return v; };
-  const u32 = () => { need(4); const v = dv.getUint32(pos, true); pos += 4; return v; };
-  const u64 = () => {
-    need(8);
-    const v = dv.getBigUint64(pos, true);
-    pos += 8;
-    if (v > BigInt(buf.length)) fail(`length ${v} exceeds the pickle's ${buf.length} bytes`);
-    return Number(v);
-  };
-  const str = (n: number) => {
-    need(n);
-    try {
-      return utf8.decode(buf.subarray(pos, (pos += n)));
-    } catch {
-      return fail('string is not valid UTF-8');
-    }
-  };
-  const line = () => {
-    const end = buf.indexOf(0x0a, pos);
-    if (end < 0) fail('GLOBAL name has no terminating newline: the pickle is truncated');
-    const s = new TextDecoder('latin1').decode(buf.subarray(pos, end));
-    pos = end + 1;
-    return s;
-  };
+  const fail = (msg: string): never => r.fail(msg);
   const pop = (): PyValue => {
     const v = stack.pop();
     if (v === undefined || v instanceof Mark) return fail('stack underflow: the pickle is malformed');
@@ -165,33 +190,23 @@ export function unpickle(buf: Uint8Array, source: string, hooks: PickleHooks): P
   };
 
   for (;;) {
-    at = pos;
-    const op = u8();
+    r.at = r.pos;
+    const op = r.u8();
     switch (op) {
-      case 0x80: { const p = u8(); if (p < 2 || p > 5) fail(`pickle protocol ${p}, expected 2 to 5`); break; } // PROTO
-      case 0x95: need(8); pos += 8; break; // FRAME: a size hint only
+      case 0x80: { const p = r.u8(); if (p < 2 || p > 5) fail(`pickle protocol ${p}, expected 2 to 5`); break; } // PROTO
+      case 0x95: r.need(8); r.pos += 8; break; // FRAME: a size hint only
       case 0x7d: stack.push(new Map()); break; // EMPTY_DICT
       case 0x5d: stack.push([]); break; // EMPTY_LIST
       case 0x29: stack.push(new PyTuple([])); break; // EMPTY_TUPLE
       case 0x28: marks.push(stack.length); stack.push(MARK); break; // MARK
-      case 0x58: stack.push(str(u32())); break; // BINUNICODE
-      case 0x8c: stack.push(str(u8())); break; // SHORT_BINUNICODE
-      case 0x8d: stack.push(str(u64())); break; // BINUNICODE8
-      case 0x4a: stack.push(i32()); break; // BININT
-      case 0x4b: stack.push(u8()); break; // BININT1
-      case 0x4d: stack.push(u16()); break; // BININT2
-      case 0x8a: { // LONG1: little-endian two's complement
-        const n = u8();
-        need(n);
-        let v = 0n;
-        for (let i = n - 1; i >= 0; i--) v = (v << 8n) | BigInt(buf[pos + i]!);
-        if (n && buf[pos + n - 1]! & 0x80) v -= 1n << BigInt(8 * n);
-        pos += n;
-        if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) fail(`integer ${v} is outside the exactly representable range`);
-        stack.push(Number(v));
-        break;
-      }
-      case 0x47: need(8); stack.push(dv.getFloat64(pos, false)); pos += 8; break; // BINFLOAT (big-endian)
+      case 0x58: stack.push(r.str(r.u32())); break; // BINUNICODE
+      case 0x8c: stack.push(r.str(r.u8())); break; // SHORT_BINUNICODE
+      case 0x8d: stack.push(r.str(r.u64())); break; // BINUNICODE8
+      case 0x4a: stack.push(r.i32()); break; // BININT
+      case 0x4b: stack.push(r.u8()); break; // BININT1
+      case 0x4d: stack.push(r.u16()); break; // BININT2
+      case 0x8a: stack.push(r.long1()); break; // LONG1
+      case 0x47: stack.push(r.f64be()); break; // BINFLOAT (big-endian)
       case 0x4e: stack.push(null); break; // NONE
       case 0x88: stack.push(true); break; // NEWTRUE
       case 0x89: stack.push(false); break; // NEWFALSE
@@ -203,12 +218,12 @@ export function unpickle(buf: Uint8Array, source: string, hooks: PickleHooks): P
       case 0x86: { const b = pop(); const a = pop(); stack.push(new PyTuple([a, b])); break; } // TUPLE2
       case 0x87: { const c = pop(); const b = pop(); const a = pop(); stack.push(new PyTuple([a, b, c])); break; } // TUPLE3
       case 0x74: stack.push(new PyTuple(popMark())); break; // TUPLE
-      case 0x71: put(u8()); break; // BINPUT
-      case 0x72: put(u32()); break; // LONG_BINPUT
+      case 0x71: put(r.u8()); break; // BINPUT
+      case 0x72: put(r.u32()); break; // LONG_BINPUT
       case 0x94: put(memo.size); break; // MEMOIZE
-      case 0x68: get(u8()); break; // BINGET
-      case 0x6a: get(u32()); break; // LONG_BINGET
-      case 0x63: { const module = line(); const name = line(); pushGlobal(module, name); break; } // GLOBAL
+      case 0x68: get(r.u8()); break; // BINGET
+      case 0x6a: get(r.u32()); break; // LONG_BINGET
+      case 0x63: { const module = r.line(); const name = r.line(); pushGlobal(module, name); break; } // GLOBAL
       case 0x93: { const name = pop(); const module = pop(); if (typeof module !== 'string' || typeof name !== 'string') fail('STACK_GLOBAL without two strings'); pushGlobal(module as string, name as string); break; } // STACK_GLOBAL
       case 0x52: { const args = pop(); const fn = pop(); stack.push(call(fn, args, 'REDUCE')); break; } // REDUCE
       case 0x81: { const args = pop(); const cls = pop(); stack.push(call(cls, args, 'NEWOBJ')); break; } // NEWOBJ

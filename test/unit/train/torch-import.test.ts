@@ -153,6 +153,9 @@ test('other globals are refused whether named by GLOBAL or STACK_GLOBAL, and RED
   const v = unpickle(cat([0x80, 2], enc('}(X'), [1, 0, 0, 0], enc('a'), [0x4b, 7], enc('X'), [1, 0, 0, 0], enc('b'), [0x88, 0x4e, 0x86], enc('u.')), 'x.pkl', hooks) as Map<string, unknown>;
   assert.equal(v.get('a'), 7);
   assert.ok(v.get('b') instanceof PyTuple);
+  // LONG1 (2^40 and -2), BININT (-5), BINFLOAT (big-endian 1.5), SHORT_BINUNICODE, MEMOIZE/BINGET in one list
+  const nums = unpickle(cat([0x80, 4, 0x5d, 0x28, 0x8a, 6, 0, 0, 0, 0, 0, 1, 0x8a, 1, 0xfe, 0x4a], [0xfb, 0xff, 0xff, 0xff], [0x47, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0], s('hi'), [0x94, 0x68, 0, 0x65, 0x2e]), 'x.pkl', hooks);
+  assert.deepEqual(nums, [2 ** 40, -2, -5, 1.5, 'hi', 'hi']);
 });
 
 test('an unknown opcode, a truncated zip and a too-short storage are refused naming the file and the problem', () => {
