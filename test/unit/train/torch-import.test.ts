@@ -15,6 +15,7 @@ import { parseTorchCheckpoint, readTorchCheckpointFile, isTensor } from '../../.
 import { unpickle, PyTuple } from '../../../main/runs/torch-pickle';
 import { readReleaseCheckpoint, weightsAsFile } from '../../../main/runs/release-checkpoint';
 import { decodeNpy } from '../../../main/data/formats/npy';
+import { sniffFile } from '../../../main/data/formats/sniff';
 import { parseLinoConfig } from '../../../main/model/lino/config';
 import { LinoOperator } from '../../../main/model/lino/operator';
 import { loadStateDict } from '../../../main/runs/safetensors';
@@ -306,4 +307,8 @@ test('lino info reads a .pt checkpoint and refuses a hostile one', async () => {
   assert.deepEqual(codes, [0, 1]);
   assert.ok(logs.some((l) => /inferred config: \{"dims":2,"inChannels":3,"outChannels":1,"width":8,"depth":2,"scattering":"efficient"/.test(l)), logs.join('\n'));
   assert.match(errs.join('\n'), /refused global 'os\.system'/);
+});
+
+test('a .pt opened as a data file is recognised as a checkpoint, not read as an empty .npz', () => {
+  assert.throws(() => sniffFile(join(FIX, 'release-2d-eff.pt')), /a PyTorch checkpoint \(torch\.save zip\), not a data file/);
 });
