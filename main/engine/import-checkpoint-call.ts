@@ -14,6 +14,7 @@ export async function importCheckpointCall(p: { path: string; workspace: string;
     return { runId: run.id, notes };
   } catch (e) {
     // Bad input (refused global, damaged zip, channels that do not fit) names the file; say which field it came from.
-    throw new ApiError((e as Error).message, 'invalid_params', { field: 'file', file: p.path });
+    const message = (e as Error).message;
+    throw new ApiError(message, 'invalid_params', { field: message.includes('does not fit the data') ? 'data' : 'file', file: p.path });
   }
 }
