@@ -636,6 +636,15 @@ export const methods = {
   'runs.delete': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
   /** Open a run's folder in the system's file manager (Electron); browser mode answers its path only. */
   'runs.reveal': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ path: z.string(), opened: z.boolean() }) },
+  /**
+   * Import a PyTorch checkpoint (.pt, torch.save: the release's best_model.pt / last_model.pt or a
+   * bare state_dict) chosen by the user as a new run; read with an allowlisting unpickler. With
+   * `data`, its channels are checked against the checkpoint and the run evaluates like any other.
+   */
+  'runs.importCheckpoint': {
+    params: z.object({ file: FileRef, data: DataSpec.optional(), name: z.string().min(1).max(200).optional() }).strict(),
+    result: z.object({ runId: z.string(), notes: z.array(z.string()) }),
+  },
   /** Evaluate a checkpoint (an 'evaluate' job; its result is an EvaluationResult). */
   'runs.evaluate': {
     params: z.object({

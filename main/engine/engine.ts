@@ -11,6 +11,7 @@ import { datasetInspect, datasetPresets, datasetSample, generateLabel, importLab
 import { TrainingJobs } from './train-jobs';
 import { datasetStats, datasetStore, exportLabel, runDatasetExport } from './dataset-export-jobs';
 import { RunStore } from '../runs/run-store';
+import { importCheckpointCall } from './import-checkpoint-call';
 import { join } from 'node:path';
 import { VERSION } from '../version';
 import { availableParallelism } from 'node:os';
@@ -81,6 +82,8 @@ export function startEngine(parent: ParentChannel): void {
       new RunStore(join(workspace, 'runs')).open(id);
       return jobs.start('evaluate', { workspace, runId: id, ...rest });
     },
+    // The host resolves the user's file reference to `path` and adds `workspace`.
+    'runs.importCheckpoint': importCheckpointCall,
     'runs.list': (p: { workspace: string }) => new RunStore(join(p.workspace, 'runs')).list(training.isActive),
   };
 

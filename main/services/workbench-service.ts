@@ -136,6 +136,11 @@ export class WorkbenchService {
     if (ENGINE_METHODS.includes(method)) return this.engine.call(method, params);
     if (ENGINE_WORKSPACE_METHODS.includes(method)) return this.engine.call(method, { ...params, workspace: this.workspace.path });
     if (DATASET_TOOL_METHODS.includes(method)) return this.engine.call(method, { ...params, workspace: this.workspace.path });
+    if (method === 'runs.importCheckpoint') {
+      // As for data files: the engine reads the path behind the user's reference, never one the renderer made up.
+      const { file, ...rest } = params as { file: string };
+      return this.engine.call(method, { ...rest, path: this.refs.resolve(file), workspace: this.workspace.path });
+    }
     if (method === 'datasets.inspect' || method === 'datasets.import') {
       // The engine gets the path behind the user's file reference, never one the renderer made up.
       const { file, ...rest } = params as { file: string };

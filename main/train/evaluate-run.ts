@@ -34,7 +34,7 @@ export interface EvaluateRunOptions {
 type Stats = { mean: number; std: number };
 
 /** Re-encodes a split normalized with `from` into the statistics `to` (coordinate channels untouched). */
-function reencode(split: TrainSplit, coord: number, from: { x: Stats; y: Stats; eps: number }, to: { x: Stats; y: Stats; eps: number }): TrainSplit {
+export function reencode(split: TrainSplit, coord: number, from: { x: Stats; y: Stats; eps: number }, to: { x: Stats; y: Stats; eps: number }): TrainSplit {
   const conv = (a: ArrayLike<number>, shape: readonly number[], f: Stats, t: Stats, skipLast: number) => {
     const C = shape[shape.length - 1]!;
     const out = new Float32Array(a.length);

@@ -7,7 +7,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync } from 'nod
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CliCommand } from '../lino';
-import { parseFlags, requireFlag } from '../args';
+import { UsageError, parseFlags, requireFlag } from '../args';
 import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
 import { RunStore, type RunHandle } from '../../runs/run-store';
 import { parseRunConfig } from '../../train/runner';
@@ -145,8 +145,6 @@ from its last checkpoint. On a shared or synced file system the app shows the ru
 }
 
 const command: CliCommand = {
-  summary: 'export a run for PyTorch on a cluster (torchrun, SLURM): data, config, scaleout package',
-  usage: 'lino export-run RUN --out DIR [--nproc-per-node N] [--nodes N] [--workspace DIR]\n  RUN: a run id in WORKSPACE/runs, or the path of a run folder\n  --nproc-per-node  GPUs (processes) per node for run.sh and slurm.sbatch (default 1)\n  --nodes           nodes for slurm.sbatch (default 1)',
   async run(argv) {
     const { values, positionals } = parseFlags(argv, {
       out: { type: 'string' }, workspace: { type: 'string' }, 'nproc-per-node': { type: 'string' }, nodes: { type: 'string' },
@@ -156,7 +154,7 @@ const command: CliCommand = {
     const out = requireFlag(values, 'out');
     const int = (name: string, v: string | undefined) => {
       const k = Number(v ?? '1');
-      if (!Number.isInteger(k) || k < 1) throw new Error(`--${name}: expected an integer >= 1, got '${v}'`);
+      if (!Number.isInteger(k) || k < 1) throw new UsageError(`--${name}: expected an integer >= 1, got '${v}'`);
       return k;
     };
     const nprocPerNode = int('nproc-per-node', values['nproc-per-node']);

@@ -49,12 +49,14 @@ lino train --resume ID [--workspace DIR] [--backend NAME] [--json]
   {
     name: 'predict',
     summary: 'run a LiNO operator on an .npy input and write the raw output',
-    usage: `lino predict --config model.json --weights w.safetensors --input x.npy --out y.npy [--backend NAME] [--batch-size N]
+    usage: `lino predict --config model.json --weights w.safetensors|CHECKPOINT.pt --input x.npy --out y.npy [--backend NAME] [--batch-size N]
 
   model.json  {"dims": 1|2, "inChannels": n, "outChannels": n, "width": M, "depth": L,
                "scattering": "efficient"|"full"|"standard", "components": ["reflection","refraction","scattering"]}
   x.npy       float32, channels-last, batch first: [B, Q, C_in] or [B, H, W, C_in], already normalized,
               coordinate channels included (exactly what the operator takes)
+  --weights   safetensors, or a PyTorch .pt (torch.save; read with an allowlisting unpickler): then
+              --config may be left out when the checkpoint fixes dims (efficient scattering)
   y.npy       float32 [B, ..., C_out], the raw projection (not de-normalized)
   --backend   tensorflow-gpu | webgpu | tensorflow | wasm | cpu (default: first that works, in that order)
   --batch-size  samples per forward pass (default 8) to bound memory`,
@@ -63,7 +65,7 @@ lino train --resume ID [--workspace DIR] [--backend NAME] [--json]
   {
     name: 'info',
     summary: 'print keys, shapes and the inferred config of a weights file, or the compute backends (--backends)',
-    usage: `lino info --weights w.safetensors [--json]
+    usage: `lino info --weights w.safetensors|CHECKPOINT.pt [--json]
 lino info --backends [--backend NAME] [--json]   which backend training would use, why the others were skipped, and the WebGPU adapter`,
     load: () => import('./info'),
   },
@@ -84,6 +86,30 @@ lino info --backends [--backend NAME] [--json]   which backend training would us
     summary: 'export a stored dataset to .npy files or a MATLAB v7.3 file',
     usage: 'lino data export DATASET --format npy|mat73 --out DIR [--layout raw|prepared] [--workspace DIR]\n  DATASET: a dataset id in WORKSPACE/datasets, or the path of a dataset folder\n  raw (default): decoded fields in the published layout (a/u, coeff/sol, u, X/Y/mach), rows train, val, test\n  prepared: normalized channels-last arrays and the normalizer statistics',
     load: () => import('./data-export'),
+  },
+  {
+    name: 'import',
+    summary: 'import a PyTorch checkpoint (.pt) as a run; prints its id',
+    usage: `lino import CHECKPOINT.pt [--data DATASET|SPEC] [--name NAME] [--workspace DIR] [--backend NAME] [--json]
+
+  CHECKPOINT.pt  a torch.save file: the release's {model_state_dict, args, x_normalizer, y_normalizer,
+                 epoch, best_val_rel, optimizer_state_dict, scheduler_state_dict} or a bare state_dict.
+                 Read with an allowlisting unpickler: any other Python global is refused, never run.
+  --data         the run's data: a dataset id of the workspace, a JSON spec ('{"kind":"generate",...}')
+                 or a .json file holding one; its channels are checked against the checkpoint.
+                 Without it the run is imported but cannot be evaluated (Fields, Gates, Rollout).
+                 With it, the weights are evaluated once on the train and val splits: the run's one
+                 metrics record (val errors, gate statistics and block scalars for the Gates view).
+  --workspace    folder holding runs/ (default: ~/LiNO-Workbench)
+  --backend      for that evaluation: tensorflow-gpu | tensorflow | wasm | cpu (default: first that works)
+  --json         print {id, dir, config, notes} as JSON instead of the id`,
+    load: () => import('./import'),
+  },
+  {
+    name: 'export-run',
+    summary: 'export a run for PyTorch on a cluster (torchrun, SLURM): data, config, scaleout package',
+    usage: 'lino export-run RUN --out DIR [--nproc-per-node N] [--nodes N] [--workspace DIR]\n  RUN: a run id in WORKSPACE/runs, or the path of a run folder\n  --nproc-per-node  GPUs (processes) per node for run.sh and slurm.sbatch (default 1)\n  --nodes           nodes for slurm.sbatch (default 1)',
+    load: () => import('./export-run'),
   },
   {
     name: 'version',

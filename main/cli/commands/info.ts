@@ -2,42 +2,15 @@
 import type { CliCommand } from '../lino';
 import { parseFlags, requireFlag } from '../args';
 import { readSafetensorsFile, type SafetensorsFile } from '../../runs/safetensors';
-import { COMPONENTS } from '../../model/lino/config';
 import { formatBackendReport, selectBackend } from '../../ops/backend';
+import { isTorchFile, readReleaseCheckpoint, weightsAsFile } from '../../runs/release-checkpoint';
+import { inferLinoConfigFromShapes, type InferredConfig } from '../../model/lino/infer-config';
 
-export interface InferredConfig {
-  dims?: 1 | 2;
-  inChannels: number;
-  outChannels: number;
-  width: number;
-  depth: number;
-  scattering?: 'efficient' | 'full';
-  components: string[];
-  notes: string[];
-}
+export type { InferredConfig } from '../../model/lino/infer-config';
 
 /** Reads the architecture back from the release's key names and shapes. */
 export function inferLinoConfig(f: SafetensorsFile, source = 'weights'): InferredConfig {
-  const shape = (k: string) => f.tensors.get(k)?.shape;
-  const lift = shape('lifting.linear.weight');
-  const proj = shape('projection.linear.weight');
-  if (!lift || !proj) throw new Error(`${source}: no 'lifting.linear.weight'/'projection.linear.weight': not a LiNO state dict`);
-  const blocks = new Set<number>();
-  for (const k of f.tensors.keys()) {
-    const m = /^blocks\.(\d+)\./.exec(k);
-    if (m) blocks.add(Number(m[1]));
-  }
-  const components = COMPONENTS.filter((c) => [...f.tensors.keys()].some((k) => k.startsWith(`blocks.0.${c}.`)));
-  const notes: string[] = [];
-  let scattering: 'efficient' | 'full' | undefined;
-  let dims: 1 | 2 | undefined;
-  if (f.tensors.has('blocks.0.scattering.log_tau')) scattering = 'full';
-  if (f.tensors.has('blocks.0.scattering.local_gate')) scattering = 'efficient';
-  const conv = shape('blocks.0.scattering.local_conv.weight');
-  if (conv) dims = conv.length === 3 ? 1 : 2;
-  if (!dims) notes.push('dims is not determined by these weights (only efficient scattering has dimension-specific parameters)');
-  if (!scattering) notes.push('scattering kind does not matter: the scattering branch is disabled');
-  return { ...(dims ? { dims } : {}), inChannels: lift[1]!, outChannels: proj[0]!, width: lift[0]!, depth: blocks.size, ...(scattering ? { scattering } : {}), components, notes };
+  return inferLinoConfigFromShapes(f.tensors, source);
 }
 
 const command: CliCommand = {
@@ -49,7 +22,7 @@ const command: CliCommand = {
       return 0;
     }
     const path = requireFlag(values, 'weights');
-    const f = readSafetensorsFile(path);
+    const f = isTorchFile(path) ? weightsAsFile(readReleaseCheckpoint(path).weights) : readSafetensorsFile(path);
     const cfg = inferLinoConfig(f, path);
     let params = 0;
     const rows = [...f.tensors].map(([k, t]) => {

@@ -7,7 +7,8 @@ import { UsageError, parseFlags, requireFlag } from '../args';
 import { selectBackend } from '../../ops/backend';
 import { parseLinoConfig } from '../../model/lino/config';
 import { LinoOperator } from '../../model/lino/operator';
-import { loadWeights } from '../../runs/safetensors';
+import { loadStateDict, loadWeights } from '../../runs/safetensors';
+import { isTorchFile, readReleaseCheckpoint, weightsAsFile } from '../../runs/release-checkpoint';
 import { decodeNpy, writeNpy } from '../../data/formats/npy';
 import { ndarray } from '../../data/ndarray';
 
@@ -24,17 +25,23 @@ const command: CliCommand = {
       config: { type: 'string' }, weights: { type: 'string' }, input: { type: 'string' }, out: { type: 'string' },
       backend: { type: 'string' }, 'batch-size': { type: 'string' },
     });
-    const cfgPath = requireFlag(values, 'config');
     const weights = requireFlag(values, 'weights');
+    const torch = isTorchFile(weights) ? readReleaseCheckpoint(weights) : null;
     const input = requireFlag(values, 'input');
     const out = requireFlag(values, 'out');
     const bs = Number(values['batch-size'] ?? 8);
     if (!Number.isInteger(bs) || bs < 1) throw new UsageError(`--batch-size must be a positive integer, got '${values['batch-size']}'`);
+    const cfgPath = torch && !values.config ? weights : requireFlag(values, 'config');
     let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(cfgPath, 'utf8'));
-    } catch (e) {
-      throw new Error(`${cfgPath}: ${(e as Error).message}`);
+    if (cfgPath === weights && torch) {
+      if (!torch.dims) throw new Error(`${weights}: the checkpoint does not fix dims (${torch.model.scattering} scattering); pass --config model.json`);
+      raw = { dims: torch.dims, inChannels: torch.inChannels, outChannels: torch.outChannels, ...torch.model };
+    } else {
+      try {
+        raw = JSON.parse(readFileSync(cfgPath, 'utf8'));
+      } catch (e) {
+        throw new Error(`${cfgPath}: ${(e as Error).message}`);
+      }
     }
     const cfg = parseLinoConfig(raw, cfgPath);
     const report = await selectBackend(values.backend);
@@ -44,7 +51,8 @@ const command: CliCommand = {
     }
     const model = new LinoOperator(cfg);
     try {
-      loadWeights(model, weights);
+      if (torch) loadStateDict(model, weightsAsFile(torch.weights), weights);
+      else loadWeights(model, weights);
       const t0 = performance.now();
       const B = x.shape[0]!;
       const per = x.data.length / B;

@@ -15,6 +15,14 @@ function startsWith(b: Uint8Array, sig: number[], at = 0): boolean {
   return true;
 }
 
+/** torch.save writes `<prefix>/data.pkl` as the zip's first entry (name at byte 30 of its local header). */
+function isTorchSave(head: Uint8Array): boolean {
+  if (head.length < 30) return false;
+  const n = head[26]! | (head[27]! << 8);
+  const name = new TextDecoder('latin1').decode(head.subarray(30, Math.min(30 + n, head.length)));
+  return /^[^/]+\/data\.pkl$/.test(name);
+}
+
 export interface SniffResult {
   format: FormatName;
   /** mat5: byte order; hdf5/mat73: offset of the HDF5 superblock. */
@@ -25,6 +33,9 @@ export interface SniffResult {
 /** Classifies a header (at least the first 520 bytes when the file has them). */
 export function sniffBytes(head: Uint8Array, file = ''): SniffResult {
   if (startsWith(head, [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59])) return { format: 'npy' };
+  if (startsWith(head, [0x50, 0x4b, 0x03, 0x04]) && isTorchSave(head)) {
+    throw new DataError(file, 'header', 'a PyTorch checkpoint (torch.save zip), not a data file', 'a data file; import checkpoints as runs with `lino import` or the Runs view');
+  }
   if (startsWith(head, [0x50, 0x4b, 0x03, 0x04]) || startsWith(head, [0x50, 0x4b, 0x05, 0x06])) return { format: 'npz' };
   if (startsWith(head, HDF5_SIG)) return { format: 'hdf5', superblockOffset: 0 };
   const text = new TextDecoder('latin1').decode(head.subarray(0, Math.min(116, head.length)));

@@ -10,6 +10,7 @@ import { PLOT_COLORS } from '../plots/theme';
 import type { Trace } from '../plots/traces';
 import { TableExportBar } from '../export/table-export-bar';
 import type { TableColumn, TableRow } from '../export/table';
+import { ImportCheckpointCard } from '../components/import-checkpoint-card';
 
 type Group = Result<'runs.group'>;
 
@@ -204,6 +205,7 @@ export function RunsView() {
     <section aria-labelledby="runs-title">
       <h1 id="runs-title">Runs</h1>
       {loadError && <p className="error-message" role="alert">{loadError}</p>}
+      <ImportCheckpointCard />
       {runs.length === 0 ? (
         <p className="muted" data-testid="runs-empty">No runs yet. Start one from the Training view or the Workspace's quick start.</p>
       ) : (

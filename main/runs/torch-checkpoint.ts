@@ -1,0 +1,160 @@
+// PyTorch `torch.save` checkpoints (the zip format, torch >= 1.6): a zip holding
+//   <prefix>/data.pkl      the pickled object (read by ./torch-pickle.ts, allowlisted)
+//   <prefix>/data/<key>    one file per storage, raw bytes in the byte order of <prefix>/byteorder
+//   <prefix>/version       the format version
+// Tensors are rebuilt from (storage, offset, size, stride) into contiguous row-major copies.
+import { readFileSync } from 'node:fs';
+import { unzipSync } from 'fflate';
+import { PickleError, PyGlobal, PyOpaque, PyTuple, STORAGE_DTYPES, typeName, unpickle, type PyDict, type PyValue, type TorchDType } from './torch-pickle';
+
+export interface TorchTensor {
+  dtype: TorchDType;
+  shape: number[];
+  /** Row-major values; int64 as float64 numbers (exact below 2^53, enough for counters). */
+  data: Float32Array | Float64Array | Uint8Array;
+}
+
+export const isTensor = (v: PyValue | undefined): v is PyOpaque & { value: TorchTensor } => v instanceof PyOpaque && v.kind === 'tensor';
+
+interface Storage { dtype: TorchDType; bytes: Uint8Array; numel: number; key: string }
+
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+/** Largest entry read (a typed array's practical limit; LiNO checkpoints are megabytes). */
+const MAX_ENTRY = 2 ** 31 - 1;
+
+/** True when the bytes start like a zip (a torch.save file since torch 1.6, or an .npz). */
+export function looksLikeZip(buf: Uint8Array): boolean {
+  return ZIP_MAGIC.every((b, i) => buf[i] === b);
+}
+
+function decode(s: Storage, offset: number, shape: number[], stride: number[], source: string): TorchTensor {
+  const n = shape.reduce((a, b) => a * b, 1);
+  let last = offset;
+  for (let d = 0; d < shape.length; d++) if (shape[d]! > 0) last += (shape[d]! - 1) * stride[d]!;
+  if (n > 0 && (offset < 0 || last >= s.numel)) {
+    throw new Error(`${source}: tensor [${shape.join(', ')}] at storage offset ${offset} with stride (${stride.join(', ')}) reads element ${last}, storage '${s.key}' holds ${s.numel}: the storage is too short`);
+  }
+  const dv = new DataView(s.bytes.buffer, s.bytes.byteOffset, s.bytes.byteLength);
+  const out = s.dtype === 'float32' || s.dtype === 'float16' ? new Float32Array(n) : s.dtype === 'bool' ? new Uint8Array(n) : new Float64Array(n);
+  const read = (e: number): number => {
+    switch (s.dtype) {
+      case 'float32': return dv.getFloat32(4 * e, true);
+      case 'float64': return dv.getFloat64(8 * e, true);
+      case 'int64': return Number(dv.getBigInt64(8 * e, true));
+      case 'int32': return dv.getInt32(4 * e, true);
+      case 'float16': return f16(dv.getUint16(2 * e, true));
+      case 'bool': return dv.getUint8(e);
+    }
+  };
+  // Walk the index space row-major, following the strides (handles transposed and sliced views).
+  const idx = new Array<number>(shape.length).fill(0);
+  let src = offset;
+  for (let i = 0; i < n; i++) {
+    out[i] = read(src);
+    for (let d = shape.length - 1; d >= 0; d--) {
+      idx[d]!++;
+      src += stride[d]!;
+      if (idx[d]! < shape[d]!) break;
+      src -= idx[d]! * stride[d]!;
+      idx[d] = 0;
+    }
+  }
+  return { dtype: s.dtype, shape, data: out };
+}
+
+function f16(h: number): number {
+  const s = h & 0x8000 ? -1 : 1;
+  const e = (h >> 10) & 0x1f;
+  const f = h & 0x3ff;
+  if (e === 0) return s * 2 ** -14 * (f / 1024);
+  if (e === 31) return f ? NaN : s * Infinity;
+  return s * 2 ** (e - 15) * (1 + f / 1024);
+}
+
+const ints = (v: PyValue, what: string, source: string): number[] => {
+  if (!(v instanceof PyTuple) || !v.items.every((x) => Number.isInteger(x) && (x as number) >= 0)) throw new Error(`${source}: tensor ${what} is a ${typeName(v)}, expected a tuple of non-negative integers`);
+  return v.items as number[];
+};
+
+/** Reads a torch.save zip: the unpickled object with tensors as PyOpaque('tensor', TorchTensor). */
+export function parseTorchCheckpoint(buf: Uint8Array, source: string): PyValue {
+  if (!looksLikeZip(buf)) {
+    const legacy = buf[0] === 0x80 && buf[1] === 0x02;
+    throw new Error(`${source}: not a torch.save zip archive${legacy ? ' (it looks like the legacy format of torch < 1.6; re-save it with torch.save on torch >= 1.6)' : ` (first bytes ${[...buf.subarray(0, 4)].map((b) => b.toString(16).padStart(2, '0')).join(' ')}, expected 50 4b 03 04)`}`);
+  }
+  let files: Record<string, Uint8Array>;
+  const tooBig: string[] = [];
+  try {
+    // torch.save stores entries uncompressed; a deflated entry claiming far more than the file holds is a zip bomb.
+    files = unzipSync(buf, {
+      filter: (f) => {
+        const ok = f.originalSize <= MAX_ENTRY && (f.compression === 0 || f.originalSize <= Math.max(64 * f.size, 1 << 20));
+        if (!ok) tooBig.push(`'${f.name}' (${f.originalSize} bytes from ${f.size})`);
+        return ok;
+      },
+    });
+  } catch (e) {
+    throw new Error(`${source}: the zip archive cannot be read (${(e as Error).message}): the file is truncated or damaged`);
+  }
+  if (tooBig.length) throw new Error(`${source}: zip entry ${tooBig[0]} expands beyond what a checkpoint holds (at most ${MAX_ENTRY} bytes, compression at most 64:1); refused`);
+  const pkl = Object.keys(files).filter((k) => /^[^/]+\/data\.pkl$/.test(k));
+  if (pkl.length !== 1) throw new Error(`${source}: expected one '<prefix>/data.pkl' in the zip, found ${pkl.length ? pkl.join(', ') : 'none'}: not a torch.save checkpoint`);
+  const prefix = pkl[0]!.slice(0, -'data.pkl'.length);
+  const order = files[`${prefix}byteorder`];
+  if (order && new TextDecoder().decode(order).trim() !== 'little') throw new Error(`${source}: ${prefix}byteorder is '${new TextDecoder().decode(order).trim()}', only little-endian checkpoints are supported`);
+  const storages = new Map<string, Storage>();
+  const pklSource = `${source}: ${pkl[0]}`;
+  const value = unpickle(files[pkl[0]!]!, pklSource, {
+    persistentLoad(pid) {
+      const t = pid instanceof PyTuple ? pid.items : [];
+      const [tag, type, key, , numel] = t;
+      if (tag !== 'storage' || !(type instanceof PyGlobal) || typeof key !== 'string' || !Number.isInteger(numel)) {
+        throw new PickleError(pklSource, `persistent id is not ('storage', <Storage type>, key, location, numel)`);
+      }
+      const kind = STORAGE_DTYPES[type.name]!;
+      const cached = storages.get(key);
+      if (cached) return new PyOpaque('storage', cached);
+      const path = `${prefix}data/${key}`;
+      const bytes = files[path];
+      if (!bytes) throw new Error(`${source}: storage '${path}' named by the pickle is missing from the zip`);
+      const n = numel as number;
+      if (bytes.length < n * kind.bytes) throw new Error(`${source}: storage '${path}' has ${bytes.length} bytes, ${n} ${kind.dtype} elements need ${n * kind.bytes}: the storage is too short`);
+      const s: Storage = { dtype: kind.dtype, bytes, numel: n, key: path };
+      storages.set(key, s);
+      return new PyOpaque('storage', s);
+    },
+    rebuild(fn, args) {
+      if (fn === 'torch._utils._rebuild_parameter') {
+        if (!isTensor(args[0])) throw new Error(`${source}: _rebuild_parameter of a ${typeName(args[0])}, expected a tensor`);
+        return args[0];
+      }
+      const [st, offset, size, stride] = args;
+      if (!(st instanceof PyOpaque) || st.kind !== 'storage') throw new Error(`${source}: _rebuild_tensor_v2 of a ${typeName(st)}, expected a storage`);
+      if (!Number.isInteger(offset)) throw new Error(`${source}: tensor storage offset is a ${typeName(offset)}, expected an integer`);
+      const shape = ints(size!, 'size', source);
+      const strides = ints(stride!, 'stride', source);
+      if (shape.length !== strides.length) throw new Error(`${source}: tensor size has ${shape.length} dims, stride ${strides.length}`);
+      return new PyOpaque('tensor', decode(st.value as Storage, offset as number, shape, strides, source));
+    },
+  });
+  return value;
+}
+
+export function readTorchCheckpointFile(path: string): PyValue {
+  return parseTorchCheckpoint(new Uint8Array(readFileSync(path)), path);
+}
+
+/** A dict's entry by string key. */
+export function field(d: PyDict, k: string): PyValue | undefined {
+  return d.get(k);
+}
+
+/** Converts a pickled value with no tensors into JSON-able data (args, configs). */
+export function toJson(v: PyValue): unknown {
+  if (v === null || typeof v !== 'object') return typeof v === 'number' && !Number.isFinite(v) ? String(v) : v;
+  if (Array.isArray(v)) return v.map(toJson);
+  if (v instanceof PyTuple) return v.items.map(toJson);
+  if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [String(k), toJson(x)]));
+  if (isTensor(v)) return v.value.shape.length === 0 ? v.value.data[0] : `<tensor ${v.value.dtype} [${v.value.shape.join(', ')}]>`;
+  return `<${typeName(v)}>`;
+}
