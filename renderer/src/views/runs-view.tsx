@@ -2,12 +2,10 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Result, RunSummary } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
 import { useTraining } from '../store/training-store';
-import { configDifferences, formatSeconds, meanStdByEpoch, runTimes, type RunTimingFields } from '../store/run-metrics';
+import { configDifferences, formatSeconds, runTimes, type RunTimingFields } from '../store/run-metrics';
 import { groupLabel } from '../store/ablation-plan';
 import { usePersisted } from '../store/persisted-state';
-import { Plot } from '../plots/plot';
-import { PLOT_COLORS } from '../plots/theme';
-import type { Trace } from '../plots/traces';
+import { RunsCurves } from './runs-curves';
 import { TableExportBar } from '../export/table-export-bar';
 import type { TableColumn, TableRow } from '../export/table';
 
@@ -28,15 +26,9 @@ function validPicks(v: unknown): boolean {
 
 const fmtMs = (g: { mean: number; std: number } | null | undefined) => (g ? `${g.mean.toPrecision(4)} ± ${g.std.toPrecision(2)}` : '—');
 
-function hexToRgba(hex: string, a: number): string {
-  const n = parseInt(hex.slice(1), 16);
-  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${a})`;
-}
-
 /** All runs and seed groups: what differs, best errors, state; overlay curves, resume, delete. */
 export function RunsView() {
   const api = useApp((s) => s.api);
-  const theme = useApp((s) => s.theme);
   const runs = useTraining((s) => s.runs);
   const curves = useTraining((s) => s.curves);
   const refreshRuns = useTraining((s) => s.refreshRuns);
@@ -126,33 +118,6 @@ export function RunsView() {
       for (const id of ids) if (!curves[id]) void loadHistory(id);
     }
   }, [selected, runs]);
-
-  const overlay = useMemo((): Trace[] => {
-    const colors = PLOT_COLORS[theme].lines;
-    const out: Trace[] = [];
-    let i = 0;
-    for (const key of selected) {
-      const color = colors[i++ % colors.length]!;
-      if (key.startsWith('run:')) {
-        const id = key.slice(4);
-        const run = runs.find((r) => r.id === id);
-        const e = curves[id]?.epochs ?? [];
-        if (!run) continue;
-        out.push({ type: 'scatter', mode: 'lines+markers', name: run.name, x: e.map((r) => r.epoch), y: e.map((r) => r.val.relL2), line: { color } });
-      } else {
-        const name = key.slice(6);
-        const members = runs.filter((r) => r.group === name);
-        const stats = meanStdByEpoch(members.map((m) => (curves[m.id]?.epochs ?? []).map((r) => ({ epoch: r.epoch, value: r.val.relL2 }))));
-        if (stats.epoch.length === 0) continue;
-        const upper = stats.mean.map((m, k) => m + stats.std[k]!);
-        const lower = stats.mean.map((m, k) => Math.max(m - stats.std[k]!, 1e-12));
-        out.push({ type: 'scatter', mode: 'lines', x: [...stats.epoch, ...[...stats.epoch].reverse()], y: [...upper, ...lower.reverse()], fill: 'toself', fillcolor: hexToRgba(color, 0.2), line: { width: 0 }, name: `${name} ±1 std`, hoverinfo: 'skip' });
-        out.push({ type: 'scatter', mode: 'lines', x: stats.epoch, y: stats.mean, name: `${name} (mean of ${members.length})`, line: { color, width: 2.5 } });
-      }
-    }
-    return out;
-  }, [selected, runs, curves, theme]);
-  const overlayLayout = useMemo(() => ({ xaxis: { title: 'Epoch' }, yaxis: { title: 'Validation relL2 (normalized)', type: 'log' }, legend: { orientation: 'h', y: 1.02, yanchor: 'bottom', x: 0 }, margin: { l: 60, r: 20, t: 50, b: 50 } }), []);
 
   const columns: TableColumn[] = [
     { key: 'name', label: 'Run' },
@@ -284,11 +249,7 @@ export function RunsView() {
             </table>
           </div>
           <TableExportBar title="Runs" columns={columns} rows={tableRows} />
-          {selected.size > 0 ? (
-            <Plot title="Validation relL2 of the selected runs" data={overlay} layout={overlayLayout} height={320} testId="runs-overlay" />
-          ) : (
-            <p className="muted">Select runs or groups above to overlay their curves.</p>
-          )}
+          <RunsCurves selected={selected} />
         </>
       )}
     </section>
