@@ -6,6 +6,8 @@ import { configDifferences, formatSeconds, runTimes, type RunTimingFields } from
 import { groupLabel } from '../store/ablation-plan';
 import { usePersisted } from '../store/persisted-state';
 import { RunsCurves } from './runs-curves';
+import { RunNotes } from './run-notes';
+import { allTags, parseRunQuery, runMatches } from '../store/run-filter';
 import { TableExportBar } from '../export/table-export-bar';
 import type { TableColumn, TableRow } from '../export/table';
 
@@ -47,6 +49,10 @@ export function RunsView() {
   const [confirm, setConfirm] = useState<string | null>(null);
   const [deleteError, setDeleteError] = useState<{ id: string; text: string } | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  // Search words (and "tag:x") and the tag filter survive a reload like the overlay picks.
+  const [query, setQuery] = usePersisted<string>('runs.search', '', (v) => typeof v === 'string' && v.length <= 200);
+  const [tagFilter, setTagFilter] = usePersisted<string>('runs.tag', '', (v) => typeof v === 'string' && v.length <= 32);
   const [folder, setFolder] = useState<{ id: string; text: string; path?: string; ok: boolean } | null>(null);
 
   useEffect(() => {
@@ -86,21 +92,28 @@ export function RunsView() {
     return Object.fromEntries(withConfig.map((r, i) => [r.id, Object.entries(d[i]!).map(([k, v]) => `${k}=${v}`).join(', ')]));
   }, [runs, configs]);
 
-  // Rows: each group (with its runs under it), then ungrouped runs.
+  // Rows: each group (with its runs under it), then ungrouped runs; only runs the search matches
+  // (a group shows when any of its runs does).
+  const tags = useMemo(() => allTags(runs), [runs]);
   const ordered = useMemo(() => {
+    const q = parseRunQuery(query);
+    // A stored tag no run has any more (deleted, renamed) filters nothing.
+    if (tagFilter && tags.includes(tagFilter)) q.tags.push(tagFilter);
+    const shown = runs.filter((r) => runMatches(r, q, diffs[r.id]));
     const out: ({ kind: 'group'; name: string; members: RunSummary[] } | { kind: 'run'; run: RunSummary; inGroup: boolean })[] = [];
     const seen = new Set<string>();
-    for (const r of runs) {
+    for (const r of shown) {
       if (r.group) {
         if (seen.has(r.group)) continue;
         seen.add(r.group);
         const members = runs.filter((x) => x.group === r.group);
         out.push({ kind: 'group', name: r.group, members });
-        for (const m of members) out.push({ kind: 'run', run: m, inGroup: true });
+        for (const m of shown.filter((x) => x.group === r.group)) out.push({ kind: 'run', run: m, inGroup: true });
       } else out.push({ kind: 'run', run: r, inGroup: false });
     }
     return out;
-  }, [runs]);
+  }, [runs, query, tagFilter, tags, diffs]);
+  const editingRun = runs.find((r) => r.id === editing);
 
   const toggle = (key: string) => {
     setSelected((s) => {
@@ -127,6 +140,7 @@ export function RunsView() {
     { key: 'best', label: 'Best val relL2 (normalized)', align: 'r' },
     { key: 'bestEpoch', label: 'Best epoch', align: 'r' },
     { key: 'diff', label: 'Configuration differences' },
+    { key: 'tags', label: 'Tags' },
     { key: 'created', label: 'Created' },
     { key: 'train', label: 'Train time (s)', align: 'r', digits: 3 },
     { key: 'queue', label: 'Queued (s)', align: 'r', digits: 3 },
@@ -135,8 +149,8 @@ export function RunsView() {
   const times = (r: RunSummary) => runTimes(r as RunSummary & RunTimingFields, wallSeconds(r), epochTimes[r.id]?.seconds);
   const tableRows: TableRow[] = ordered.map((o) =>
     o.kind === 'group'
-      ? { name: `${label(o.name)} (${o.members.length} seeds)`, group: label(o.name), state: '', epochs: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', created: '', train: null, queue: null }
-      : { name: o.run.name, group: o.run.group ? label(o.run.group) : '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', created: o.run.createdAt.replace('T', ' ').slice(0, 19), train: times(o.run).train, queue: times(o.run).queue },
+      ? { name: `${label(o.name)} (${o.members.length} seeds)`, group: label(o.name), state: '', epochs: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', tags: '', created: '', train: null, queue: null }
+      : { name: o.run.name, group: o.run.group ? label(o.run.group) : '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', tags: (o.run.tags ?? []).join(' '), created: o.run.createdAt.replace('T', ' ').slice(0, 19), train: times(o.run).train, queue: times(o.run).queue },
   );
 
   // Electron opens the folder in the file manager; a browser page cannot, so it shows the path to copy.
@@ -173,6 +187,18 @@ export function RunsView() {
         <p className="muted" data-testid="runs-empty">No runs yet. Start one from the Training view or the Workspace's quick start.</p>
       ) : (
         <>
+          <div className="row wrap" role="search" aria-label="Filter runs">
+            <label className="small">Search{' '}
+              <input type="search" data-testid="runs-search" value={query} onChange={(e) => setQuery(e.target.value.slice(0, 200))} placeholder="name, notes, config… or tag:x" />
+            </label>
+            <label className="small">Tag{' '}
+              <select data-testid="runs-tag-filter" value={tags.includes(tagFilter) ? tagFilter : ''} onChange={(e) => setTagFilter(e.target.value)}>
+                <option value="">any</option>
+                {tags.map((t) => <option key={t} value={t}>{t}</option>)}
+              </select>
+            </label>
+            <span className="muted small" data-testid="runs-shown">{ordered.filter((o) => o.kind === 'run').length} of {runs.length} runs</span>
+          </div>
           <div className="table-wrap">
             <table className="runs-table" data-testid="runs-table">
               <caption className="muted">Select runs or groups to overlay their validation curves. Differences list only the settings that are not the same in every run.</caption>
@@ -202,6 +228,7 @@ export function RunsView() {
                         <td />
                         <td />
                         <td />
+                        <td />
                       </tr>
                     );
                   }
@@ -218,6 +245,7 @@ export function RunsView() {
                       <td className="num">{fmt(r.bestValRelL2)}</td>
                       <td className="num">{r.bestEpoch ?? '—'}</td>
                       <td className="small">{String(row.diff) || '—'}</td>
+                      <td className="small" data-testid="run-tags" title={r.notes}>{(r.tags ?? []).map((t) => <span key={t} className="tag">{t}</span>)}{r.notes ? <span className="muted" aria-label="has notes"> ✎</span> : null}</td>
                       <td className="small">{String(row.created)}</td>
                       <td className="num small" data-testid="run-train-time">{row.train == null ? '—' : formatSeconds(row.train as number)}</td>
                       <td className="num small" data-testid="run-queue-time" title={times(r).estimated ? 'wall time minus train time: queue, start-up and pauses' : undefined}>{row.queue == null ? '—' : formatSeconds(row.queue as number)}</td>
@@ -225,6 +253,7 @@ export function RunsView() {
                         <div className="row wrap">
                           {canResume && <button onClick={() => control(r.id, 'resume')} aria-label={`Resume ${r.name}`}>Resume</button>}
                           <button onClick={() => reveal(r.id)} aria-label={`Open the folder of ${r.name}`}>Folder</button>
+                          <button onClick={() => setEditing(r.id)} aria-label={`Notes and tags of ${r.name}`} data-testid="run-notes-open">Notes</button>
                           {confirm === r.id ? (
                             <span role="group" aria-label={`Confirm deleting ${r.name}`}>
                               Delete for good? <button onClick={() => remove(r.id)} data-testid="confirm-delete">Delete</button>{' '}
@@ -249,6 +278,7 @@ export function RunsView() {
             </table>
           </div>
           <TableExportBar title="Runs" columns={columns} rows={tableRows} />
+          {editingRun && <RunNotes run={editingRun} onClose={() => setEditing(null)} />}
           <RunsCurves selected={selected} />
         </>
       )}
