@@ -7,6 +7,7 @@ import { groupLabel } from '../store/ablation-plan';
 import { usePersisted } from '../store/persisted-state';
 import { RunsCurves } from './runs-curves';
 import { RunNotes } from './run-notes';
+import { RunsHparams } from './runs-hparams';
 import { allTags, parseRunQuery, runMatches } from '../store/run-filter';
 import { TableExportBar } from '../export/table-export-bar';
 import type { TableColumn, TableRow } from '../export/table';
@@ -280,6 +281,7 @@ export function RunsView() {
           <TableExportBar title="Runs" columns={columns} rows={tableRows} />
           {editingRun && <RunNotes run={editingRun} onClose={() => setEditing(null)} />}
           <RunsCurves selected={selected} />
+          <RunsHparams runs={runs} configs={configs} />
         </>
       )}
     </section>
