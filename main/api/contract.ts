@@ -601,6 +601,16 @@ export const methods = {
     params: z.object({ id: RunId, notes: RunMeta.shape.notes.unwrap().optional(), tags: RunMeta.shape.tags.unwrap().optional() }).strict(),
     result: RunMeta,
   },
+  /** A run's checkpoints (best, last) with epoch, optimizer step, weights size and date. */
+  'runs.checkpoints': {
+    params: z.object({ id: RunId }).strict(),
+    result: z.array(z.object({ checkpoint: z.enum(['best', 'last']), epoch: z.number(), step: z.number(), bytes: z.number(), savedAt: z.string(), bestValRelL2: z.number().nullable() })),
+  },
+  /** Copy a checkpoint's weights.safetensors into exports/ (then exports.read / exports.saveAs hand it over); answers the export's name. */
+  'runs.exportCheckpoint': {
+    params: z.object({ id: RunId, checkpoint: z.enum(['best', 'last']) }).strict(),
+    result: z.object({ name: z.string(), size: z.number() }),
+  },
   /** Evaluate a checkpoint (an 'evaluate' job; its result is an EvaluationResult). */
   'runs.evaluate': {
     params: z.object({

@@ -19,6 +19,7 @@ import { ENGINE_METHODS, ENGINE_WORKSPACE_METHODS } from '../engine/engine';
 import { DATASET_TOOL_METHODS } from '../engine/engine';
 import { RunStore, groupSummary } from '../runs/run-store';
 import { readRunMeta, updateRunMeta } from '../runs/run-meta';
+import { exportCheckpoint, listCheckpoints } from './checkpoint-files';
 import { EngineClient } from './engine-client';
 import type { EngineLauncher } from './engine-launcher';
 import { FileRefs } from './file-refs';
@@ -155,6 +156,12 @@ export class WorkbenchService {
       case 'runs.get': {
         const run = this.openRun(params.id);
         return { summary: withMeta(run.summary(), run.dir), config: run.readConfig(), status: run.readStatus() };
+      }
+      case 'runs.checkpoints':
+        return listCheckpoints(this.openRun(params.id).dir);
+      case 'runs.exportCheckpoint': {
+        const run = this.openRun(params.id);
+        return exportCheckpoint(run.dir, run.id, params.checkpoint, this.workspace.dir('exports'));
       }
       case 'runs.annotate': {
         const run = this.openRun(params.id);

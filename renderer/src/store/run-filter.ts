@@ -23,3 +23,8 @@ export function runMatches(run: RunSummary, q: { words: string[]; tags: string[]
 export function allTags(runs: RunSummary[]): string[] {
   return [...new Set(runs.flatMap((r) => r.tags ?? []))].sort((a, b) => a.localeCompare(b));
 }
+
+/** Tags typed into the notes form: separated by commas and/or spaces. */
+export function splitTags(text: string): string[] {
+  return text.split(/[\s,]+/).filter(Boolean);
+}

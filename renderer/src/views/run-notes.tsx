@@ -3,10 +3,7 @@
 import { useEffect, useId, useState } from 'react';
 import { RUN_NOTES_MAX, RUN_TAGS_MAX, RunTag, type RunSummary } from '../../../main/api/contract';
 import { useTraining } from '../store/training-store';
-
-export function splitTags(text: string): string[] {
-  return text.split(/[\s,]+/).filter(Boolean);
-}
+import { splitTags } from '../store/run-filter';
 
 export function RunNotes({ run, onClose }: { run: RunSummary; onClose: () => void }) {
   const annotate = useTraining((s) => s.annotate);

@@ -8,6 +8,7 @@ import { usePersisted } from '../store/persisted-state';
 import { RunsCurves } from './runs-curves';
 import { RunNotes } from './run-notes';
 import { RunsHparams } from './runs-hparams';
+import { RunCheckpoints } from './run-checkpoints';
 import { allTags, parseRunQuery, runMatches } from '../store/run-filter';
 import { TableExportBar } from '../export/table-export-bar';
 import type { TableColumn, TableRow } from '../export/table';
@@ -254,7 +255,7 @@ export function RunsView() {
                         <div className="row wrap">
                           {canResume && <button onClick={() => control(r.id, 'resume')} aria-label={`Resume ${r.name}`}>Resume</button>}
                           <button onClick={() => reveal(r.id)} aria-label={`Open the folder of ${r.name}`}>Folder</button>
-                          <button onClick={() => setEditing(r.id)} aria-label={`Notes and tags of ${r.name}`} data-testid="run-notes-open">Notes</button>
+                          <button onClick={() => setEditing(r.id)} aria-label={`Notes, tags and checkpoints of ${r.name}`} data-testid="run-notes-open">Details</button>
                           {confirm === r.id ? (
                             <span role="group" aria-label={`Confirm deleting ${r.name}`}>
                               Delete for good? <button onClick={() => remove(r.id)} data-testid="confirm-delete">Delete</button>{' '}
@@ -279,7 +280,12 @@ export function RunsView() {
             </table>
           </div>
           <TableExportBar title="Runs" columns={columns} rows={tableRows} />
-          {editingRun && <RunNotes run={editingRun} onClose={() => setEditing(null)} />}
+          {editingRun && (
+            <div className="plot-grid">
+              <RunNotes run={editingRun} onClose={() => setEditing(null)} />
+              <RunCheckpoints run={editingRun} />
+            </div>
+          )}
           <RunsCurves selected={selected} />
           <RunsHparams runs={runs} configs={configs} />
         </>

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allTags, parseRunQuery, runMatches } from '../../../renderer/src/store/run-filter';
-import { splitTags } from '../../../renderer/src/views/run-notes';
+import { allTags, parseRunQuery, runMatches, splitTags } from '../../../renderer/src/store/run-filter';
 import type { RunSummary } from '../../../main/api/contract';
 
 const run = (name: string, extra: Partial<RunSummary> = {}): RunSummary => ({ id: name, name, state: 'done', createdAt: '', epochsDone: 1, epochs: 1, bestValRelL2: null, bestEpoch: null, backend: null, group: null, seed: null, ...extra });
