@@ -108,11 +108,20 @@ test('training view: x by step, epoch and wall time, linear/log per axis (persis
   await radio(page, 'x-mode', 'wall').check();
   loss = await waitPlot(page, 'loss-plot', (p) => /^Wall time/.test(p.xTitle), 'x by wall time');
   assert.deepEqual(loss.data[0].x, stepX(rec.steps, rec.epochs, 'wall'));
-  const epochPlot = await waitPlot(page, 'epoch-plot', (p) => /^Wall time/.test(p.xTitle), 'epochs by wall time');
+  // Per-epoch plots have their own x: by epoch until asked otherwise.
+  let epochPlot = await waitPlot(page, 'epoch-plot', (p) => p.xTitle === 'Epoch', 'epochs by number');
+  assert.deepEqual(epochPlot.data.find((d) => d.name === 'val relL2 (normalized)').x, [1, 2]);
+  await radio(page, 'epoch-x-mode', 'step').check();
+  epochPlot = await waitPlot(page, 'epoch-plot', (p) => p.xTitle === 'Optimizer step', 'epochs by step');
+  assert.deepEqual(epochPlot.data.find((d) => d.name === 'val relL2 (normalized)').x, epochX(rec.steps, rec.epochs, 'step'));
+  assert.equal(epochPlot.data.find((d) => d.name === 'val relL2 (normalized)').x.at(-1), rec.steps.at(-1)!.step);
+  await radio(page, 'epoch-x-mode', 'wall').check();
+  epochPlot = await waitPlot(page, 'epoch-plot', (p) => /^Wall time/.test(p.xTitle), 'epochs by wall time');
   assert.deepEqual(epochPlot.data.find((d) => d.name === 'val relL2 (normalized)').x, epochX(rec.steps, rec.epochs, 'wall'));
+  assert.deepEqual((await waitPlot(page, 'system-plot', (p) => /^Wall time/.test(p.xTitle), 'throughput by wall time')).data[0].x, epochX(rec.steps, rec.epochs, 'wall'));
 
   // The choices survive a reload (workspace UI state, not browser storage).
-  for (const t0 = Date.now(); !/"training.xAxis":"wall"/.test(JSON.stringify(await call('ui.state.get', {}))); await page.waitForTimeout(100)) {
+  for (const t0 = Date.now(); !/"training.epochX":"wall"/.test(JSON.stringify(await call('ui.state.get', {}))); await page.waitForTimeout(100)) {
     if (Date.now() - t0 > 10_000) throw new Error('the axis choices were not saved');
   }
   assert.deepEqual(problems, []);
@@ -123,8 +132,10 @@ test('training view: x by step, epoch and wall time, linear/log per axis (persis
   loss = await waitPlot(page, 'loss-plot', (p) => p.data[0].x.length === rec.steps.length && /^Wall time/.test(p.xTitle), 'the restored axes');
   assert.deepEqual([loss.xType, loss.yType], ['log', 'linear']);
   assert.equal(await radio(page, 'epoch-y-scale', 'linear').isChecked(), true);
+  assert.equal((await plot(page, 'epoch-plot'))!.xTitle, 'Wall time (s, training)');
   // Back to the defaults for the other tests.
   await radio(page, 'x-mode', 'step').check();
+  await radio(page, 'epoch-x-mode', 'epoch').check();
   await radio(page, 'x-scale', 'linear').check();
   await radio(page, 'loss-y-scale', 'log').check();
   await radio(page, 'epoch-y-scale', 'log').check();

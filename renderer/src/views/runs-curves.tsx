@@ -114,7 +114,7 @@ export function RunsCurves({ selected }: { selected: Set<string> }) {
             <option value="linear">linear</option>
           </select>
         </label>
-        <button onClick={() => void exportCsv()} data-testid="curves-export" aria-label="Export the selected runs' curves as CSV">Export curves (CSV)</button>
+        <button onClick={() => void exportCsv()} data-testid="curves-export">Export curves (CSV)</button>
         {status && <span role="status" className={status.ok ? 'muted' : 'error-message'} data-testid="curves-export-status">{status.text}</span>}
         {status?.name && <SaveCopyButton name={status.name} />}
       </div>

@@ -255,7 +255,7 @@ export function RunsView() {
                         <div className="row wrap">
                           {canResume && <button onClick={() => control(r.id, 'resume')} aria-label={`Resume ${r.name}`}>Resume</button>}
                           <button onClick={() => reveal(r.id)} aria-label={`Open the folder of ${r.name}`}>Folder</button>
-                          <button onClick={() => setEditing(r.id)} aria-label={`Notes, tags and checkpoints of ${r.name}`} data-testid="run-notes-open">Details</button>
+                          <button onClick={() => setEditing(r.id)} aria-label={`Details of ${r.name}`} title="Notes, tags and checkpoints" data-testid="run-notes-open">Details</button>
                           {confirm === r.id ? (
                             <span role="group" aria-label={`Confirm deleting ${r.name}`}>
                               Delete for good? <button onClick={() => remove(r.id)} data-testid="confirm-delete">Delete</button>{' '}

@@ -192,13 +192,16 @@ function Choice<T extends string>({ label, value, options, onChange, testId }: {
 }
 
 const SCALES: [AxisScale, string][] = [['log', 'log'], ['linear', 'linear']];
+const X_OPTIONS: [XMode, string][] = [['step', 'step'], ['epoch', 'epoch'], ['wall', 'wall time']];
 
 function Curves({ runId }: { runId: string }) {
   const curves = useTraining((s) => s.curves[runId]) ?? EMPTY_CURVES;
   const theme = useApp((s) => s.theme);
   const [smoothing, setSmoothing] = useState(0.6);
   // Axis choices survive a reload (workspace UI state), like TensorBoard's per-chart toggles.
-  const [xMode, setXMode] = usePersisted<XMode>('training.xAxis', 'step', validXMode);
+  // Step records (loss, gradient norm, rate) and epoch records (relL2, throughput) each have their x.
+  const [xMode, setXMode] = usePersisted<XMode>('training.stepX', 'step', validXMode);
+  const [epochMode, setEpochMode] = usePersisted<XMode>('training.epochX', 'epoch', validXMode);
   const [xScale, setXScale] = usePersisted<AxisScale>('training.xScale', 'linear', validScale);
   const [lossY, setLossY] = usePersisted<AxisScale>('training.lossYScale', 'log', validScale);
   const [epochY, setEpochY] = usePersisted<AxisScale>('training.epochYScale', 'log', validScale);
@@ -206,7 +209,7 @@ function Curves({ runId }: { runId: string }) {
   const colors = PLOT_COLORS[theme].lines;
 
   const sx = useMemo(() => stepX(curves.steps, curves.epochs, xMode), [curves.steps, curves.epochs, xMode]);
-  const ex = useMemo(() => epochX(curves.steps, curves.epochs, xMode).map((v) => v ?? NaN), [curves.steps, curves.epochs, xMode]);
+  const ex = useMemo(() => epochX(curves.steps, curves.epochs, epochMode).map((v) => v ?? NaN), [curves.steps, curves.epochs, epochMode]);
 
   const lossData = useMemo((): Trace[] => {
     const loss = curves.steps.map((r) => r.loss);
@@ -259,10 +262,11 @@ function Curves({ runId }: { runId: string }) {
   const legend = { orientation: 'h', y: 1.02, yanchor: 'bottom', x: 0 };
   const margin = { l: 60, r: 20, t: 50, b: 50 };
   const xaxis = useMemo(() => ({ title: X_TITLES[xMode], type: xScale }), [xMode, xScale]);
+  const exaxis = useMemo(() => ({ title: X_TITLES[epochMode], type: xScale }), [epochMode, xScale]);
   const lossLayout = useMemo(() => ({ xaxis, yaxis: { title: 'Training objective / relL2', type: lossY }, legend, margin }), [xaxis, lossY]);
-  const epochLayout = useMemo(() => ({ xaxis: { ...xaxis, dtick: xMode === 'epoch' && xScale === 'linear' && curves.epochs.length < 10 ? 1 : undefined }, yaxis: { title: 'relL2', type: epochY }, legend, margin }), [xaxis, xMode, xScale, epochY, curves.epochs.length]);
+  const epochLayout = useMemo(() => ({ xaxis: { ...exaxis, dtick: epochMode === 'epoch' && xScale === 'linear' && curves.epochs.length < 10 ? 1 : undefined }, yaxis: { title: 'relL2', type: epochY }, legend, margin }), [exaxis, epochMode, xScale, epochY, curves.epochs.length]);
   const gradLayout = useMemo(() => ({ xaxis, yaxis: { title: 'Gradient norm (before clipping)', type: lossY }, legend, margin }), [xaxis, lossY]);
-  const systemLayout = useMemo(() => ({ xaxis, yaxis: { title: 'Samples / s', rangemode: 'tozero' }, yaxis2: { title: 'Memory (MiB)', overlaying: 'y', side: 'right', rangemode: 'tozero' }, legend, margin: { ...margin, r: 60 } }), [xaxis]);
+  const systemLayout = useMemo(() => ({ xaxis: exaxis, yaxis: { title: 'Samples / s', rangemode: 'tozero' }, yaxis2: { title: 'Memory (MiB)', overlaying: 'y', side: 'right', rangemode: 'tozero' }, legend, margin: { ...margin, r: 60 } }), [exaxis]);
   const lrLayout = useMemo(() => {
     // A constant rate (StepLR before its first step) would get an arbitrary autorange around it.
     const v = curves.steps.map((r) => r.lr);
@@ -281,7 +285,8 @@ function Curves({ runId }: { runId: string }) {
         <span className="muted small" data-testid="curve-points">{curves.steps.length} steps, {curves.epochs.length} epochs recorded</span>
       </div>
       <div className="row wrap" role="group" aria-label="Curve axes">
-        <Choice label="x axis" value={xMode} options={[['step', 'step'], ['epoch', 'epoch'], ['wall', 'wall time']]} onChange={setXMode} testId="x-mode" />
+        <Choice label="Per-step plots: x" value={xMode} options={X_OPTIONS} onChange={setXMode} testId="x-mode" />
+        <Choice label="Per-epoch plots: x" value={epochMode} options={X_OPTIONS} onChange={setEpochMode} testId="epoch-x-mode" />
         <Choice label="x scale" value={xScale} options={[['linear', 'linear'], ['log', 'log']]} onChange={setXScale} testId="x-scale" />
         <Choice label="Loss y scale" value={lossY} options={SCALES} onChange={setLossY} testId="loss-y-scale" />
         <Choice label="relL2 y scale" value={epochY} options={SCALES} onChange={setEpochY} testId="epoch-y-scale" />
