@@ -83,9 +83,10 @@ test('training view: x by step, epoch and wall time, linear/log per axis (persis
   let loss = await waitPlot(page, 'loss-plot', (p) => p.data[0].x.length === rec.steps.length, 'the steps');
   assert.deepEqual([loss.xType, loss.yType, loss.xTitle], ['linear', 'log', 'Optimizer step']);
   assert.deepEqual(loss.data[0].x, rec.steps.map((s) => s.step));
-  // Gradient norm: the raw trace is every stored step's gradNorm.
+  // Gradient norm: the raw trace is every stored step's gradNorm; the rate on the second axis.
   const grad = await waitPlot(page, 'grad-plot', (p) => p.data[0].y.length === rec.steps.length, 'gradient norms');
   assert.deepEqual(grad.data[0].y, rec.steps.map((s) => s.gradNorm));
+  assert.deepEqual([grad.data[2].name, grad.data[2].yaxis, grad.data[2].y], ['learning rate', 'y2', rec.steps.map((s) => s.lr)]);
   assert.ok(rec.steps.every((s) => Number.isFinite(s.gradNorm) && s.gradNorm > 0));
   // Throughput and memory over epochs, from the epoch records.
   const sys = await waitPlot(page, 'system-plot', (p) => p.data[0].y.length === 2, 'epochs');

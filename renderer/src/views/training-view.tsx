@@ -209,7 +209,9 @@ function Curves({ runId }: { runId: string }) {
   const colors = PLOT_COLORS[theme].lines;
 
   const sx = useMemo(() => stepX(curves.steps, curves.epochs, xMode), [curves.steps, curves.epochs, xMode]);
-  const ex = useMemo(() => epochX(curves.steps, curves.epochs, epochMode).map((v) => v ?? NaN), [curves.steps, curves.epochs, epochMode]);
+  // Epoch x needs the steps only by step: otherwise each live step would redraw the per-epoch plots.
+  const stepsForEpochX = epochMode === 'step' ? curves.steps : EMPTY_CURVES.steps;
+  const ex = useMemo(() => epochX(stepsForEpochX, curves.epochs, epochMode).map((v) => v ?? NaN), [stepsForEpochX, curves.epochs, epochMode]);
 
   const lossData = useMemo((): Trace[] => {
     const loss = curves.steps.map((r) => r.loss);
@@ -237,12 +239,15 @@ function Curves({ runId }: { runId: string }) {
     return out;
   }, [curves.epochs, ex, colors]);
 
-  // Global gradient norm before clipping (metrics.jsonl 'gradNorm'), smoothed like the loss.
+  // Global gradient norm before clipping (metrics.jsonl 'gradNorm'), smoothed like the loss, with
+  // the learning rate on a second axis: one plot, so a live step redraws no more plots than before.
   const gradData = useMemo((): Trace[] => {
     const g = curves.steps.map((r) => r.gradNorm);
+    const c = colors[5] ?? colors[0];
     return [
-      { ...lineTrace({ x: sx, y: g, name: 'gradient norm (raw)', opacity: 0.25, width: 1, color: colors[5] ?? colors[0] }), showlegend: false, hoverinfo: 'skip' },
-      lineTrace({ x: sx, y: emaSmooth(g, smoothing), name: 'gradient norm', color: colors[5] ?? colors[0] }),
+      { ...lineTrace({ x: sx, y: g, name: 'gradient norm (raw)', opacity: 0.25, width: 1, color: c }), showlegend: false, hoverinfo: 'skip' },
+      lineTrace({ x: sx, y: emaSmooth(g, smoothing), name: 'gradient norm', color: c }),
+      { ...lineTrace({ x: sx, y: curves.steps.map((r) => r.lr), name: 'learning rate', color: colors[0], dash: 'dot' }), yaxis: 'y2' },
     ];
   }, [curves.steps, sx, smoothing, colors]);
 
@@ -257,7 +262,6 @@ function Curves({ runId }: { runId: string }) {
     ];
   }, [curves.epochs, ex, colors]);
 
-  const lrData = useMemo((): Trace[] => [lineTrace({ x: sx, y: curves.steps.map((r) => r.lr), name: 'learning rate', color: colors[0] })], [curves.steps, sx, colors]);
 
   const legend = { orientation: 'h', y: 1.02, yanchor: 'bottom', x: 0 };
   const margin = { l: 60, r: 20, t: 50, b: 50 };
@@ -265,16 +269,21 @@ function Curves({ runId }: { runId: string }) {
   const exaxis = useMemo(() => ({ title: X_TITLES[epochMode], type: xScale }), [epochMode, xScale]);
   const lossLayout = useMemo(() => ({ xaxis, yaxis: { title: 'Training objective / relL2', type: lossY }, legend, margin }), [xaxis, lossY]);
   const epochLayout = useMemo(() => ({ xaxis: { ...exaxis, dtick: epochMode === 'epoch' && xScale === 'linear' && curves.epochs.length < 10 ? 1 : undefined }, yaxis: { title: 'relL2', type: epochY }, legend, margin }), [exaxis, epochMode, xScale, epochY, curves.epochs.length]);
-  const gradLayout = useMemo(() => ({ xaxis, yaxis: { title: 'Gradient norm (before clipping)', type: lossY }, legend, margin }), [xaxis, lossY]);
   const systemLayout = useMemo(() => ({ xaxis: exaxis, yaxis: { title: 'Samples / s', rangemode: 'tozero' }, yaxis2: { title: 'Memory (MiB)', overlaying: 'y', side: 'right', rangemode: 'tozero' }, legend, margin: { ...margin, r: 60 } }), [exaxis]);
-  const lrLayout = useMemo(() => {
+  const gradLayout = useMemo(() => {
     // A constant rate (StepLR before its first step) would get an arbitrary autorange around it.
     const v = curves.steps.map((r) => r.lr);
     const lo = Math.min(...v);
     const hi = Math.max(...v);
     const range = v.length > 0 && hi - lo <= hi * 1e-6 ? [0, hi * 1.2] : undefined;
-    return { xaxis, yaxis: { title: 'Learning rate', exponentformat: 'e', tickformat: '.2e', range, rangemode: 'tozero' }, showlegend: false };
-  }, [curves.steps, xaxis]);
+    return {
+      xaxis,
+      yaxis: { title: 'Gradient norm (before clipping)', type: lossY },
+      yaxis2: { title: 'Learning rate', overlaying: 'y', side: 'right', exponentformat: 'e', tickformat: '.1e', range, rangemode: 'tozero', showgrid: false },
+      legend,
+      margin: { ...margin, r: 70 },
+    };
+  }, [curves.steps, xaxis, lossY]);
 
   return (
     <>
@@ -294,9 +303,8 @@ function Curves({ runId }: { runId: string }) {
       <div className="plot-grid">
         <Plot title="Training loss per step" data={lossData} layout={lossLayout} height={300} testId="loss-plot" />
         <Plot title="Relative L2 error per epoch" data={epochData} layout={epochLayout} height={300} testId="epoch-plot" />
-        <Plot title="Gradient norm per step" data={gradData} layout={gradLayout} height={260} testId="grad-plot" />
+        <Plot title="Gradient norm and learning rate per step" data={gradData} layout={gradLayout} height={280} testId="grad-plot" />
         <Plot title="Throughput and memory per epoch" data={systemData} layout={systemLayout} height={260} testId="system-plot" />
-        <Plot title="Learning rate" data={lrData} layout={lrLayout} height={220} testId="lr-plot" />
       </div>
     </>
   );
