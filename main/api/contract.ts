@@ -212,6 +212,21 @@ export const ApiTrainConfig = TrainConfig.extend({
 
 export const RunState = z.enum(['queued', 'running', 'paused', 'done', 'failed', 'stopped', 'interrupted']);
 export type RunState = z.infer<typeof RunState>;
+/** A run tag: short, letters, digits and . _ + - (no spaces, so "tag:a tag:b" filters stay unambiguous). */
+export const RunTag = z.string().min(1).max(32).regex(/^[A-Za-z0-9][A-Za-z0-9._+-]*$/, 'a tag of at most 32 letters, digits, ".", "_", "+" or "-", starting with a letter or digit');
+export const RUN_NOTES_MAX = 4000;
+export const RUN_TAGS_MAX = 16;
+/** runs/<id>/meta.json: the user's notes and tags for a run (never read by training). */
+export const RunMeta = z.object({
+  notes: z.string().max(RUN_NOTES_MAX, `notes of at most ${RUN_NOTES_MAX} characters`)
+    .refine((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s), 'notes without control characters (newlines and tabs are fine)')
+    .default(''),
+  tags: z.array(RunTag).max(RUN_TAGS_MAX, `at most ${RUN_TAGS_MAX} tags`).default([]),
+}).strict();
+export type RunMeta = z.infer<typeof RunMeta>;
+/** A run id as the run store makes them: no path separators, no leading dot. */
+export const RunId = z.string().max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a run id (letters, digits, ".", "_", "-")');
+
 export const RunSummary = z.object({
   id: z.string(),
   name: z.string(),
@@ -237,6 +252,9 @@ export const RunSummary = z.object({
   queueSeconds: z.number().nullable().optional(),
   /** Seconds in the running state (no queue, no pause), up to the last status write. */
   trainSeconds: z.number().nullable().optional(),
+  /** From runs/<id>/meta.json (runs.annotate). */
+  notes: z.string().optional(),
+  tags: z.array(z.string()).optional(),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
@@ -644,6 +662,21 @@ export const methods = {
   'runs.importCheckpoint': {
     params: z.object({ file: FileRef, data: DataSpec.optional(), name: z.string().min(1).max(200).optional() }).strict(),
     result: z.object({ runId: z.string(), notes: z.array(z.string()) }),
+  },
+  /** Set a run's notes and/or tags (runs/<id>/meta.json); answers what is stored now. */
+  'runs.annotate': {
+    params: z.object({ id: RunId, notes: RunMeta.shape.notes.unwrap().optional(), tags: RunMeta.shape.tags.unwrap().optional() }).strict(),
+    result: RunMeta,
+  },
+  /** A run's checkpoints (best, last) with epoch, optimizer step, weights size and date. */
+  'runs.checkpoints': {
+    params: z.object({ id: RunId }).strict(),
+    result: z.array(z.object({ checkpoint: z.enum(['best', 'last']), epoch: z.number(), step: z.number(), bytes: z.number(), savedAt: z.string(), bestValRelL2: z.number().nullable() })),
+  },
+  /** Copy a checkpoint's weights.safetensors into exports/ (then exports.read / exports.saveAs hand it over); answers the export's name. */
+  'runs.exportCheckpoint': {
+    params: z.object({ id: RunId, checkpoint: z.enum(['best', 'last']) }).strict(),
+    result: z.object({ name: z.string(), size: z.number() }),
   },
   /** Evaluate a checkpoint (an 'evaluate' job; its result is an EvaluationResult). */
   'runs.evaluate': {

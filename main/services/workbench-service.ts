@@ -18,6 +18,8 @@ import {
 import { ENGINE_METHODS, ENGINE_WORKSPACE_METHODS } from '../engine/engine';
 import { DATASET_TOOL_METHODS } from '../engine/engine';
 import { RunStore, groupSummary } from '../runs/run-store';
+import { readRunMeta, updateRunMeta } from '../runs/run-meta';
+import { exportCheckpoint, listCheckpoints } from './checkpoint-files';
 import { EngineClient } from './engine-client';
 import type { EngineLauncher } from './engine-launcher';
 import { FileRefs, isInside } from './file-refs';
@@ -35,6 +37,12 @@ export interface HostDialogs {
   pickSave?(opts: { defaultName: string; title?: string }): Promise<string | null>;
   /** Show a folder in the system's file manager; resolves false when it could not. */
   openFolder?(path: string): Promise<boolean>;
+}
+
+/** A run's summary with its notes and tags (runs/<id>/meta.json) when it has any. */
+function withMeta<T extends object>(summary: T, runDir: string): T & { notes?: string; tags?: string[] } {
+  const m = readRunMeta(runDir);
+  return { ...summary, ...(m.notes ? { notes: m.notes } : {}), ...(m.tags.length ? { tags: m.tags } : {}) };
 }
 
 export interface WorkbenchServiceOptions {
@@ -147,11 +155,27 @@ export class WorkbenchService {
       return this.engine.call(method, { ...rest, path: this.refs.resolve(file, 'file'), workspace: this.workspace.path });
     }
     switch (method) {
-      case 'runs.list':
-        return this.runs().list();
+      case 'runs.list': {
+        const store = this.runs();
+        return store.list().map((r) => withMeta(r, join(store.root, r.id)));
+      }
       case 'runs.get': {
         const run = this.openRun(params.id);
-        return { summary: run.summary(), config: run.readConfig(), status: run.readStatus() };
+        return { summary: withMeta(run.summary(), run.dir), config: run.readConfig(), status: run.readStatus() };
+      }
+      case 'runs.checkpoints':
+        return listCheckpoints(this.openRun(params.id).dir);
+      case 'runs.exportCheckpoint': {
+        const run = this.openRun(params.id);
+        return exportCheckpoint(run.dir, run.id, params.checkpoint, this.workspace.dir('exports'));
+      }
+      case 'runs.annotate': {
+        const run = this.openRun(params.id);
+        try {
+          return updateRunMeta(run.dir, { notes: params.notes, tags: params.tags });
+        } catch (e) {
+          throw new ApiError((e as Error).message, 'invalid_params', { field: /: tags/.test((e as Error).message) ? 'tags' : 'notes', file: run.dir });
+        }
       }
       case 'runs.metrics': {
         const r = this.openRun(params.id).readMetrics(params.offset);

@@ -22,6 +22,8 @@ export interface TrainingState {
   start(params: Params<'train.start'>): Promise<string>;
   control(id: string, action: 'pause' | 'resume' | 'stop'): Promise<void>;
   deleteRun(id: string): Promise<void>;
+  /** Stores a run's notes and/or tags (runs.annotate) and shows them at once. */
+  annotate(id: string, patch: { notes?: string; tags?: string[] }): Promise<void>;
   applyEvent(e: WorkbenchEvent): void;
 }
 
@@ -126,6 +128,10 @@ export const useTraining = create<TrainingState>((set, get) => ({
     });
     await get().refreshRuns();
     void useApp.getState().refreshWorkspace();
+  },
+  async annotate(id, patch) {
+    const m = await api().call('runs.annotate', { id, ...patch });
+    set((s) => ({ runs: s.runs.map((r) => (r.id === id ? { ...r, notes: m.notes || undefined, tags: m.tags.length > 0 ? m.tags : undefined } : r)) }));
   },
   applyEvent(e) {
     if (e.type === 'metrics') {

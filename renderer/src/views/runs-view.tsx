@@ -2,12 +2,14 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Result, RunSummary } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
 import { useTraining } from '../store/training-store';
-import { configDifferences, formatSeconds, meanStdByEpoch, runTimes, type RunTimingFields } from '../store/run-metrics';
+import { configDifferences, formatSeconds, runTimes, type RunTimingFields } from '../store/run-metrics';
 import { groupLabel } from '../store/ablation-plan';
 import { usePersisted } from '../store/persisted-state';
-import { Plot } from '../plots/plot';
-import { PLOT_COLORS } from '../plots/theme';
-import type { Trace } from '../plots/traces';
+import { RunsCurves } from './runs-curves';
+import { RunNotes } from './run-notes';
+import { RunsHparams } from './runs-hparams';
+import { RunCheckpoints } from './run-checkpoints';
+import { allTags, parseRunQuery, runMatches } from '../store/run-filter';
 import { TableExportBar } from '../export/table-export-bar';
 import type { TableColumn, TableRow } from '../export/table';
 import { ImportCheckpointCard } from '../components/import-checkpoint-card';
@@ -29,15 +31,9 @@ function validPicks(v: unknown): boolean {
 
 const fmtMs = (g: { mean: number; std: number } | null | undefined) => (g ? `${g.mean.toPrecision(4)} ± ${g.std.toPrecision(2)}` : '—');
 
-function hexToRgba(hex: string, a: number): string {
-  const n = parseInt(hex.slice(1), 16);
-  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${a})`;
-}
-
 /** All runs and seed groups: what differs, best errors, state; overlay curves, resume, delete. */
 export function RunsView() {
   const api = useApp((s) => s.api);
-  const theme = useApp((s) => s.theme);
   const runs = useTraining((s) => s.runs);
   const curves = useTraining((s) => s.curves);
   const refreshRuns = useTraining((s) => s.refreshRuns);
@@ -56,6 +52,10 @@ export function RunsView() {
   const [confirm, setConfirm] = useState<string | null>(null);
   const [deleteError, setDeleteError] = useState<{ id: string; text: string } | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  // Search words (and "tag:x") and the tag filter survive a reload like the overlay picks.
+  const [query, setQuery] = usePersisted<string>('runs.search', '', (v) => typeof v === 'string' && v.length <= 200);
+  const [tagFilter, setTagFilter] = usePersisted<string>('runs.tag', '', (v) => typeof v === 'string' && v.length <= 32);
   const [folder, setFolder] = useState<{ id: string; text: string; path?: string; ok: boolean } | null>(null);
 
   useEffect(() => {
@@ -95,21 +95,28 @@ export function RunsView() {
     return Object.fromEntries(withConfig.map((r, i) => [r.id, Object.entries(d[i]!).map(([k, v]) => `${k}=${v}`).join(', ')]));
   }, [runs, configs]);
 
-  // Rows: each group (with its runs under it), then ungrouped runs.
+  // Rows: each group (with its runs under it), then ungrouped runs; only runs the search matches
+  // (a group shows when any of its runs does).
+  const tags = useMemo(() => allTags(runs), [runs]);
   const ordered = useMemo(() => {
+    const q = parseRunQuery(query);
+    // A stored tag no run has any more (deleted, renamed) filters nothing.
+    if (tagFilter && tags.includes(tagFilter)) q.tags.push(tagFilter);
+    const shown = runs.filter((r) => runMatches(r, q, diffs[r.id]));
     const out: ({ kind: 'group'; name: string; members: RunSummary[] } | { kind: 'run'; run: RunSummary; inGroup: boolean })[] = [];
     const seen = new Set<string>();
-    for (const r of runs) {
+    for (const r of shown) {
       if (r.group) {
         if (seen.has(r.group)) continue;
         seen.add(r.group);
         const members = runs.filter((x) => x.group === r.group);
         out.push({ kind: 'group', name: r.group, members });
-        for (const m of members) out.push({ kind: 'run', run: m, inGroup: true });
+        for (const m of shown.filter((x) => x.group === r.group)) out.push({ kind: 'run', run: m, inGroup: true });
       } else out.push({ kind: 'run', run: r, inGroup: false });
     }
     return out;
-  }, [runs]);
+  }, [runs, query, tagFilter, tags, diffs]);
+  const editingRun = runs.find((r) => r.id === editing);
 
   const toggle = (key: string) => {
     setSelected((s) => {
@@ -128,33 +135,6 @@ export function RunsView() {
     }
   }, [selected, runs]);
 
-  const overlay = useMemo((): Trace[] => {
-    const colors = PLOT_COLORS[theme].lines;
-    const out: Trace[] = [];
-    let i = 0;
-    for (const key of selected) {
-      const color = colors[i++ % colors.length]!;
-      if (key.startsWith('run:')) {
-        const id = key.slice(4);
-        const run = runs.find((r) => r.id === id);
-        const e = curves[id]?.epochs ?? [];
-        if (!run) continue;
-        out.push({ type: 'scatter', mode: 'lines+markers', name: run.name, x: e.map((r) => r.epoch), y: e.map((r) => r.val.relL2), line: { color } });
-      } else {
-        const name = key.slice(6);
-        const members = runs.filter((r) => r.group === name);
-        const stats = meanStdByEpoch(members.map((m) => (curves[m.id]?.epochs ?? []).map((r) => ({ epoch: r.epoch, value: r.val.relL2 }))));
-        if (stats.epoch.length === 0) continue;
-        const upper = stats.mean.map((m, k) => m + stats.std[k]!);
-        const lower = stats.mean.map((m, k) => Math.max(m - stats.std[k]!, 1e-12));
-        out.push({ type: 'scatter', mode: 'lines', x: [...stats.epoch, ...[...stats.epoch].reverse()], y: [...upper, ...lower.reverse()], fill: 'toself', fillcolor: hexToRgba(color, 0.2), line: { width: 0 }, name: `${name} ±1 std`, hoverinfo: 'skip' });
-        out.push({ type: 'scatter', mode: 'lines', x: stats.epoch, y: stats.mean, name: `${name} (mean of ${members.length})`, line: { color, width: 2.5 } });
-      }
-    }
-    return out;
-  }, [selected, runs, curves, theme]);
-  const overlayLayout = useMemo(() => ({ xaxis: { title: 'Epoch' }, yaxis: { title: 'Validation relL2 (normalized)', type: 'log' }, legend: { orientation: 'h', y: 1.02, yanchor: 'bottom', x: 0 }, margin: { l: 60, r: 20, t: 50, b: 50 } }), []);
-
   const columns: TableColumn[] = [
     { key: 'name', label: 'Run' },
     { key: 'group', label: 'Group' },
@@ -163,6 +143,7 @@ export function RunsView() {
     { key: 'best', label: 'Best val relL2 (normalized)', align: 'r' },
     { key: 'bestEpoch', label: 'Best epoch', align: 'r' },
     { key: 'diff', label: 'Configuration differences' },
+    { key: 'tags', label: 'Tags' },
     { key: 'created', label: 'Created' },
     { key: 'train', label: 'Train time (s)', align: 'r', digits: 3 },
     { key: 'queue', label: 'Queued (s)', align: 'r', digits: 3 },
@@ -171,8 +152,8 @@ export function RunsView() {
   const times = (r: RunSummary) => runTimes(r as RunSummary & RunTimingFields, wallSeconds(r), epochTimes[r.id]?.seconds);
   const tableRows: TableRow[] = ordered.map((o) =>
     o.kind === 'group'
-      ? { name: `${label(o.name)} (${o.members.length} seeds)`, group: label(o.name), state: '', epochs: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', created: '', train: null, queue: null }
-      : { name: o.run.name, group: o.run.group ? label(o.run.group) : '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', created: o.run.createdAt.replace('T', ' ').slice(0, 19), train: times(o.run).train, queue: times(o.run).queue },
+      ? { name: `${label(o.name)} (${o.members.length} seeds)`, group: label(o.name), state: '', epochs: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', tags: '', created: '', train: null, queue: null }
+      : { name: o.run.name, group: o.run.group ? label(o.run.group) : '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', tags: (o.run.tags ?? []).join(' '), created: o.run.createdAt.replace('T', ' ').slice(0, 19), train: times(o.run).train, queue: times(o.run).queue },
   );
 
   // Electron opens the folder in the file manager; a browser page cannot, so it shows the path to copy.
@@ -210,6 +191,18 @@ export function RunsView() {
         <p className="muted" data-testid="runs-empty">No runs yet. Start one from the Training view or the Workspace's quick start.</p>
       ) : (
         <>
+          <div className="row wrap" role="search" aria-label="Filter runs">
+            <label className="small">Search{' '}
+              <input type="search" data-testid="runs-search" value={query} onChange={(e) => setQuery(e.target.value.slice(0, 200))} placeholder="name, notes, config… or tag:x" />
+            </label>
+            <label className="small">Tag{' '}
+              <select data-testid="runs-tag-filter" value={tags.includes(tagFilter) ? tagFilter : ''} onChange={(e) => setTagFilter(e.target.value)}>
+                <option value="">any</option>
+                {tags.map((t) => <option key={t} value={t}>{t}</option>)}
+              </select>
+            </label>
+            <span className="muted small" data-testid="runs-shown">{ordered.filter((o) => o.kind === 'run').length} of {runs.length} runs</span>
+          </div>
           <div className="table-wrap">
             <table className="runs-table" data-testid="runs-table">
               <caption className="muted">Select runs or groups to overlay their validation curves. Differences list only the settings that are not the same in every run.</caption>
@@ -239,6 +232,7 @@ export function RunsView() {
                         <td />
                         <td />
                         <td />
+                        <td />
                       </tr>
                     );
                   }
@@ -255,6 +249,7 @@ export function RunsView() {
                       <td className="num">{fmt(r.bestValRelL2)}</td>
                       <td className="num">{r.bestEpoch ?? '—'}</td>
                       <td className="small">{String(row.diff) || '—'}</td>
+                      <td className="small" data-testid="run-tags" title={r.notes}>{(r.tags ?? []).map((t) => <span key={t} className="tag">{t}</span>)}{r.notes ? <span className="muted" aria-label="has notes"> ✎</span> : null}</td>
                       <td className="small">{String(row.created)}</td>
                       <td className="num small" data-testid="run-train-time">{row.train == null ? '—' : formatSeconds(row.train as number)}</td>
                       <td className="num small" data-testid="run-queue-time" title={times(r).estimated ? 'wall time minus train time: queue, start-up and pauses' : undefined}>{row.queue == null ? '—' : formatSeconds(row.queue as number)}</td>
@@ -262,6 +257,7 @@ export function RunsView() {
                         <div className="row wrap">
                           {canResume && <button onClick={() => control(r.id, 'resume')} aria-label={`Resume ${r.name}`}>Resume</button>}
                           <button onClick={() => reveal(r.id)} aria-label={`Open the folder of ${r.name}`}>Folder</button>
+                          <button onClick={() => setEditing(r.id)} aria-label={`Details of ${r.name}`} title="Notes, tags and checkpoints" data-testid="run-notes-open">Details</button>
                           {confirm === r.id ? (
                             <span role="group" aria-label={`Confirm deleting ${r.name}`}>
                               Delete for good? <button onClick={() => remove(r.id)} data-testid="confirm-delete">Delete</button>{' '}
@@ -286,11 +282,14 @@ export function RunsView() {
             </table>
           </div>
           <TableExportBar title="Runs" columns={columns} rows={tableRows} />
-          {selected.size > 0 ? (
-            <Plot title="Validation relL2 of the selected runs" data={overlay} layout={overlayLayout} height={320} testId="runs-overlay" />
-          ) : (
-            <p className="muted">Select runs or groups above to overlay their curves.</p>
+          {editingRun && (
+            <div className="plot-grid">
+              <RunNotes run={editingRun} onClose={() => setEditing(null)} />
+              <RunCheckpoints run={editingRun} />
+            </div>
           )}
+          <RunsCurves selected={selected} />
+          <RunsHparams runs={runs} configs={configs} />
         </>
       )}
     </section>

@@ -1,0 +1,76 @@
+// The Runs view's hyperparameter table and parallel-coordinates plot: each run's configuration
+// fields (config.json) next to its best validation error. Pure, so node:test checks it.
+import type { RunSummary } from '../../../main/api/contract';
+
+export interface HparamField {
+  key: string;
+  label: string;
+  /** Numbers are drawn on their own scale; text fields (scattering, components, data) as categories. */
+  kind: 'number' | 'text';
+  read(config: Record<string, any>): number | string | undefined;
+}
+
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+export const HPARAM_FIELDS: HparamField[] = [
+  { key: 'width', label: 'width M', kind: 'number', read: (c) => num(c.model?.width) },
+  { key: 'depth', label: 'depth L', kind: 'number', read: (c) => num(c.model?.depth) },
+  { key: 'scattering', label: 'scattering', kind: 'text', read: (c) => (typeof c.model?.scattering === 'string' ? c.model.scattering : undefined) },
+  { key: 'components', label: 'components', kind: 'text', read: (c) => (Array.isArray(c.model?.components) ? c.model.components.join('+') : undefined) },
+  { key: 'lr', label: 'lr', kind: 'number', read: (c) => num(c.optimizer?.lr) },
+  { key: 'weightDecay', label: 'weight decay', kind: 'number', read: (c) => num(c.optimizer?.weightDecay) },
+  { key: 'batch', label: 'batch', kind: 'number', read: (c) => num(c.batchSize) },
+  { key: 'epochs', label: 'epochs', kind: 'number', read: (c) => num(c.epochs) },
+  { key: 'seed', label: 'seed', kind: 'number', read: (c) => num(c.seed) },
+  {
+    key: 'data', label: 'data', kind: 'text', read: (c) => {
+      const d = c.data;
+      if (!d || typeof d !== 'object') return undefined;
+      return d.kind === 'dataset' ? String(d.id) : d.kind === 'generate' ? `${d.benchmark}/${d.preset ?? 'quick'}` : d.kind === 'file' ? `${d.benchmark} file` : String(d.kind);
+    },
+  },
+];
+
+export type HparamRow = Record<string, number | string | null> & { id: string; name: string; best: number | null };
+
+/** One row per run with a stored configuration. */
+export function hparamRows(runs: RunSummary[], configs: Record<string, Record<string, unknown>>): HparamRow[] {
+  return runs.filter((r) => configs[r.id]).map((r) => {
+    const row: HparamRow = { id: r.id, name: r.name, best: r.bestValRelL2 };
+    for (const f of HPARAM_FIELDS) row[f.key] = f.read(configs[r.id] as Record<string, any>) ?? null;
+    return row;
+  });
+}
+
+export function sortRows(rows: HparamRow[], key: string, dir: 'asc' | 'desc'): HparamRow[] {
+  const s = dir === 'asc' ? 1 : -1;
+  return [...rows].sort((a, b) => {
+    const x = a[key];
+    const y = b[key];
+    if (x == null || y == null) return x == null ? (y == null ? 0 : 1) : -1; // missing values last either way
+    return (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))) * s;
+  });
+}
+
+/**
+ * plotly parcoords of the runs that have a best validation error: one dimension per field that
+ * every such run has (text fields as categories, in sorted order), the error last and as the line
+ * colour. Null when fewer than one run qualifies.
+ */
+export function parcoordsTrace(rows: HparamRow[], colorscale: unknown = 'Viridis'): Record<string, unknown> | null {
+  const done = rows.filter((r) => typeof r.best === 'number' && Number.isFinite(r.best));
+  if (done.length === 0) return null;
+  const dimensions: Record<string, unknown>[] = [];
+  for (const f of HPARAM_FIELDS) {
+    const vals = done.map((r) => r[f.key]);
+    if (vals.some((v) => v == null)) continue;
+    if (f.kind === 'number') dimensions.push({ label: f.label, values: vals as number[] });
+    else {
+      const cats = [...new Set(vals as string[])].sort();
+      dimensions.push({ label: f.label, values: (vals as string[]).map((v) => cats.indexOf(v)), tickvals: cats.map((_, i) => i), ticktext: cats, range: [0, Math.max(cats.length - 1, 1)] });
+    }
+  }
+  const best = done.map((r) => r.best as number);
+  dimensions.push({ label: 'best val relL2', values: best });
+  return { type: 'parcoords', dimensions, line: { color: best, colorscale, reversescale: true, showscale: true, colorbar: { title: { text: 'best val relL2' } } }, customdata: done.map((r) => r.id) };
+}

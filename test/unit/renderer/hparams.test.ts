@@ -1,0 +1,26 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { hparamRows, parcoordsTrace, sortRows } from '../../../renderer/src/store/hparams';
+import type { RunSummary } from '../../../main/api/contract';
+
+const run = (id: string, best: number | null): RunSummary => ({ id, name: id, state: 'done', createdAt: '', epochsDone: 1, epochs: 1, bestValRelL2: best, bestEpoch: 1, backend: null, group: null, seed: null });
+const cfg = (width: number, lr: number, scattering: string) => ({ model: { width, depth: 2, scattering, components: ['reflection', 'scattering'] }, optimizer: { lr, weightDecay: 1e-5 }, batchSize: 2, epochs: 3, seed: 7, data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny' } });
+
+test('hyperparameters: rows from configs, sorting with missing values last, parcoords of finished runs', () => {
+  const runs = [run('a', 0.2), run('b', 0.1), run('c', null), run('d', 0.3)];
+  const rows = hparamRows(runs, { a: cfg(8, 1e-3, 'efficient'), b: cfg(16, 3e-3, 'full'), c: cfg(4, 1e-2, 'efficient') });
+  assert.deepEqual(rows.map((r) => r.id), ['a', 'b', 'c'], 'd has no config loaded yet');
+  assert.deepEqual([rows[0]!.width, rows[0]!.lr, rows[0]!.components, rows[0]!.data], [8, 1e-3, 'reflection+scattering', 'darcy/tiny']);
+  assert.deepEqual(sortRows(rows, 'best', 'asc').map((r) => r.id), ['b', 'a', 'c']);
+  assert.deepEqual(sortRows(rows, 'best', 'desc').map((r) => r.id), ['a', 'b', 'c']);
+  assert.deepEqual(sortRows(rows, 'scattering', 'asc').map((r) => r.id), ['a', 'c', 'b']);
+  const t = parcoordsTrace(rows)! as { type: string; dimensions: { label: string; values: number[]; ticktext?: string[] }[]; line: { color: number[] } };
+  assert.equal(t.type, 'parcoords');
+  const dim = (l: string) => t.dimensions.find((d) => d.label === l)!;
+  assert.deepEqual(dim('width M').values, [8, 16]);
+  assert.deepEqual(dim('lr').values, [1e-3, 3e-3]);
+  assert.deepEqual([dim('scattering').values, dim('scattering').ticktext], [[0, 1], ['efficient', 'full']]);
+  assert.deepEqual(t.dimensions.at(-1), { label: 'best val relL2', values: [0.2, 0.1] });
+  assert.deepEqual(t.line.color, [0.2, 0.1]);
+  assert.equal(parcoordsTrace([rows[2]!]), null, 'no finished run, no plot');
+});
