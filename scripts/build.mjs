@@ -42,6 +42,7 @@ if (want('engine')) {
     'worker.js': 'main/data/generate/worker.ts',
     'train-worker.js': 'main/engine/train-worker.ts',
     'data-parallel-worker.js': 'main/train/data-parallel-worker.ts',
+    'inspect-worker.js': 'main/data/formats/inspect-worker.ts',
   };
   for (const [out, src] of Object.entries(workers)) {
     await build({ ...node, entryPoints: [`${root}${src}`], outfile: `${root}dist/engine/${out}`, format: 'esm' });

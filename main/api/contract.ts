@@ -110,44 +110,44 @@ function pipelineFields() {
   };
 }
 
+const SyntheticData = z.object({
+  kind: z.literal('synthetic'),
+  task: z.enum(['operator', 'autoregressive']).default('operator'),
+  grid: z.array(z.number().int().min(2).max(1024)).min(1).max(2),
+  train: z.number().int().min(1),
+  val: z.number().int().min(1),
+  test: z.number().int().min(0).default(0),
+  seed: z.number().int().default(0),
+  /** autoregressive: history frames in, frames rolled out. */
+  tIn: z.number().int().min(1).default(3),
+  tOut: z.number().int().min(1).default(3),
+}).strict();
+/** A benchmark made by the generators (main/data/generate), prepared by the data pipeline. */
+const GenerateData = z.object({
+  kind: z.literal('generate'),
+  benchmark: z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil']),
+  preset: z.enum(['tiny', 'quick', 'paper']).default('quick'),
+  /** Generator overrides. */
+  samples: z.number().int().min(2).optional(),
+  generateResolution: z.number().int().min(2).optional(),
+  frames: z.number().int().min(2).optional(),
+  seed: z.number().int().min(0).optional(),
+  ...pipelineFields(),
+}).strict();
+/** A prepared dataset stored in the workspace (datasets/<id>/, main/data/dataset-store.ts). */
+const StoredData = z.object({ kind: z.literal('dataset'), id: z.string().min(1).max(200) }).strict();
+/** A data file (.mat, .npy, .npz, .h5) or airfoil folder, prepared by the data pipeline. */
+const FileData = z.object({
+  kind: z.literal('file'),
+  path: z.string().min(1).max(4096),
+  benchmark: z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil', 'custom']),
+  input: z.array(z.string()).optional(),
+  target: z.string().optional(),
+  ...pipelineFields(),
+}).strict();
+
 /** Where a run's data comes from. 'synthetic' is a smooth analytic map for smoke tests, not a benchmark. */
-export const DataSpec = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('synthetic'),
-    task: z.enum(['operator', 'autoregressive']).default('operator'),
-    grid: z.array(z.number().int().min(2).max(1024)).min(1).max(2),
-    train: z.number().int().min(1),
-    val: z.number().int().min(1),
-    test: z.number().int().min(0).default(0),
-    seed: z.number().int().default(0),
-    /** autoregressive: history frames in, frames rolled out. */
-    tIn: z.number().int().min(1).default(3),
-    tOut: z.number().int().min(1).default(3),
-  }).strict(),
-  /** A benchmark made by the generators (main/data/generate), prepared by the data pipeline. */
-  z.object({
-    kind: z.literal('generate'),
-    benchmark: z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil']),
-    preset: z.enum(['tiny', 'quick', 'paper']).default('quick'),
-    /** Generator overrides. */
-    samples: z.number().int().min(2).optional(),
-    generateResolution: z.number().int().min(2).optional(),
-    frames: z.number().int().min(2).optional(),
-    seed: z.number().int().min(0).optional(),
-    ...pipelineFields(),
-  }).strict(),
-  /** A prepared dataset stored in the workspace (datasets/<id>/, main/data/dataset-store.ts). */
-  z.object({ kind: z.literal('dataset'), id: z.string().min(1).max(200) }).strict(),
-  /** A data file (.mat, .npy, .npz, .h5) or airfoil folder, prepared by the data pipeline. */
-  z.object({
-    kind: z.literal('file'),
-    path: z.string().min(1).max(4096),
-    benchmark: z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil', 'custom']),
-    input: z.array(z.string()).optional(),
-    target: z.string().optional(),
-    ...pipelineFields(),
-  }).strict(),
-]);
+export const DataSpec = z.discriminatedUnion('kind', [SyntheticData, GenerateData, StoredData, FileData]);
 export type DataSpec = z.infer<typeof DataSpec>;
 
 /** A run's configuration (defaults = the paper's protocol); stored as runs/<id>/config.json. */
@@ -198,6 +198,15 @@ export const TrainConfig = z.object({
 }).strict();
 export type TrainConfig = z.infer<typeof TrainConfig>;
 export type TrainConfigInput = z.input<typeof TrainConfig>;
+
+/**
+ * A run configuration as a client sends it (train.start). A data file is a file reference
+ * (`data.file`) the host resolves to the stored `data.path`; a `data.path` is accepted only when the
+ * host chose it before (the data file of a run in the open workspace: a copied configuration).
+ */
+export const ApiTrainConfig = TrainConfig.extend({
+  data: z.discriminatedUnion('kind', [SyntheticData, GenerateData, StoredData, FileData.extend({ path: FileData.shape.path.optional(), file: FileRef.optional() })]),
+});
 
 export const RunState = z.enum(['queued', 'running', 'paused', 'done', 'failed', 'stopped', 'interrupted']);
 export type RunState = z.infer<typeof RunState>;
@@ -468,6 +477,60 @@ export const stateExportMethods = {
   },
 } as const;
 
+const GenerateParams = z
+  .object({
+    benchmark: Benchmark,
+    preset: z.enum(['tiny', 'quick', 'paper']),
+    samples: z.number().int().min(2).max(1_000_000).optional(),
+    resolution: z.number().int().min(8).max(65536).optional(),
+    seed: z.number().int().min(0).optional(),
+  })
+  .strict();
+
+const ImportParams = z
+  .object({
+    file: FileRef,
+    benchmark: z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil', 'custom']),
+    input: z.array(z.string().min(1).max(256)).max(8),
+    target: z.string().min(1).max(256),
+    train: z.number().int().min(1).optional(),
+    val: z.number().int().min(0).optional(),
+    resolution: z.number().int().min(2).max(65536).optional(),
+  })
+  .strict();
+
+/** The self-test clamps its own numbers (main/engine/selftest-job.ts); only the fields are checked here. */
+
+/** What jobs.start accepts per kind; train and evaluate jobs start through train.start and runs.evaluate. */
+const JOB_PARAMS: Partial<Record<JobKind, z.ZodType>> = { selftest: SelfTestParams.strict(), generate: GenerateParams, import: ImportParams };
+
+/**
+ * jobs.start: the kind's parameters are checked like its own call's, so `workspace`, `path` or any
+ * other field the host fills in is refused by name; the host adds the workspace and resolves `file`.
+ */
+const JobStartParams = z
+  .object({ kind: JobKind, params: z.record(z.string(), z.unknown()).default({}) })
+  .strict()
+  .transform((v, ctx) => {
+    const schema = JOB_PARAMS[v.kind];
+    if (!schema) {
+      ctx.addIssue({ code: 'custom', path: ['kind'], message: `'${v.kind}' jobs start through ${v.kind === 'train' ? 'train.start' : 'runs.evaluate'}` });
+      return z.NEVER;
+    }
+    const r = schema.safeParse(v.params);
+    if (!r.success) {
+      // A field the host fills in (workspace, path) is named first: it is the reason for the refusal.
+      const issues = [...r.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
+      for (const i of issues) {
+        const keys = i.code === 'unrecognized_keys' ? i.keys : [];
+        if (keys.length) for (const k of keys) ctx.addIssue({ code: 'custom', path: ['params', ...i.path, k], message: `not a parameter of '${v.kind}' jobs (paths and the workspace are chosen by the host)` });
+        else ctx.addIssue({ code: 'custom', path: ['params', ...i.path], message: i.message });
+      }
+      return z.NEVER;
+    }
+    return { kind: v.kind, params: r.data as Record<string, unknown> };
+  });
+
 /** Every call: name -> [params schema, result schema]. */
 export const methods = {
   ...stateExportMethods,
@@ -488,17 +551,8 @@ export const methods = {
     params: z.object({ directory: z.boolean().default(false), title: z.string().max(200).optional() }).strict(),
     result: z.object({ ref: FileRef, name: z.string() }).nullable(),
   },
-  'jobs.start': {
-    params: z
-      .object({ kind: JobKind, params: z.record(z.string(), z.unknown()).default({}) })
-      .strict()
-      .superRefine((v, ctx) => {
-        if (v.kind !== 'selftest') return;
-        const r = SelfTestParams.safeParse(v.params);
-        for (const issue of r.success ? [] : r.error.issues) ctx.addIssue({ code: 'custom', path: ['params', ...issue.path], message: issue.message });
-      }),
-    result: JobSummary,
-  },
+  /** Start a job by kind; its parameters are checked as the kind's own call checks them (no paths, no workspace). */
+  'jobs.start': { params: JobStartParams, result: JobSummary },
   'jobs.cancel': { params: z.object({ id: z.string().max(64) }).strict(), result: z.object({ ok: z.boolean() }) },
   'jobs.list': { params: empty, result: z.array(JobSummary) },
   /** Save an export (figure or table) into the workspace's exports/ folder; answers the name it got. */
@@ -519,15 +573,7 @@ export const methods = {
   },
   /** Generate a benchmark from a preset into the workspace's datasets/ (a 'generate' job: progress, ETA, cancel). */
   'datasets.generate': {
-    params: z
-      .object({
-        benchmark: Benchmark,
-        preset: z.enum(['tiny', 'quick', 'paper']),
-        samples: z.number().int().min(2).max(1_000_000).optional(),
-        resolution: z.number().int().min(8).max(65536).optional(),
-        seed: z.number().int().min(0).optional(),
-      })
-      .strict(),
+    params: GenerateParams,
     result: JobSummary,
   },
   /** The variables of a data file the user chose (format detected by magic bytes), before loading anything. */
@@ -541,17 +587,7 @@ export const methods = {
   },
   /** Prepare a chosen file into the workspace's dataset store (an 'import' job): input variables -> target. */
   'datasets.import': {
-    params: z
-      .object({
-        file: FileRef,
-        benchmark: z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil', 'custom']),
-        input: z.array(z.string().min(1).max(256)).max(8),
-        target: z.string().min(1).max(256),
-        train: z.number().int().min(1).optional(),
-        val: z.number().int().min(0).optional(),
-        resolution: z.number().int().min(2).max(65536).optional(),
-      })
-      .strict(),
+    params: ImportParams,
     result: JobSummary,
   },
   /** One sample of a stored dataset for preview: physical values per channel, row-major over the grid. */
@@ -623,7 +659,7 @@ export const methods = {
   'train.start': {
     params: z.union([
       /** seeds > 1: a run group, one run per seed (config.seed, +1, ...), queued one after another. */
-      z.object({ config: TrainConfig, seeds: z.number().int().min(1).max(20).default(1) }).strict(),
+      z.object({ config: ApiTrainConfig, seeds: z.number().int().min(1).max(20).default(1) }).strict(),
       z.object({ resume: z.string().max(128) }).strict(),
     ]),
     result: z.object({ runId: z.string(), job: JobSummary, group: z.array(z.object({ runId: z.string(), job: JobSummary })).optional() }),

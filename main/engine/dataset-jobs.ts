@@ -8,7 +8,7 @@ import { DatasetStore } from '../data/dataset-store';
 import { decodeValues, type PreparedDataset, type SplitName } from '../data/dataset';
 import { generatedWindow, pipelineOptions } from '../train/data-source';
 import type { JobContext } from './jobs';
-import { inspectDataFile } from '../data/formats/index';
+import { inspectWithDeadline } from '../data/formats/inspect-deadline';
 import { releaseOptions } from '../data/pipeline';
 import type { PipelineOptions } from '../data/dataset';
 import type { CountSplit } from '../data/stages/split';
@@ -96,9 +96,12 @@ export async function datasetSample(p: { workspace: string; id: string; split: S
   };
 }
 
-/** The file browser's listing of a chosen file: variables with shape, dtype and size, nothing loaded. */
+/**
+ * The file browser's listing of a chosen file: variables with shape, dtype and size, nothing loaded.
+ * In a worker with a deadline, so a pathological file is an error and the engine keeps answering.
+ */
 export async function datasetInspect(p: { path: string }) {
-  const r = await inspectDataFile(p.path);
+  const r = await inspectWithDeadline(p.path);
   return { name: basename(p.path), format: r.format, variables: r.variables.map((v) => ({ ...v, shape: [...v.shape] })) };
 }
 
@@ -115,7 +118,7 @@ export async function runImport(params: Record<string, unknown>, ctx: JobContext
   const input = params.input as string[];
   const target = String(params.target);
   ctx.progress(0.02, 'reading the file listing');
-  const listing = await inspectDataFile(path);
+  const listing = await inspectWithDeadline(path, undefined, ctx.signal);
   const first = listing.variables.find((v) => v.name === target);
   if (!first) throw new ApiError(`${path}: variable '${target}' not found (the file has ${listing.variables.map((v) => v.name).join(', ')})`, 'invalid_params', { field: 'target', file: path });
   const opts = releaseOptions(benchmark, first.shape[0] ?? 0);

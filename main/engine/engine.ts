@@ -41,7 +41,9 @@ export function startEngine(parent: ParentChannel): void {
     }),
     'engine.ping': (p: { t: number }) => ({ t: p.t, engineTime: Date.now() }),
     'jobs.start': async (p: { kind: string; params: Record<string, unknown> }) => {
-      if ((p.kind === 'train' || p.kind === 'evaluate') && typeof p.params.workspace !== 'string') {
+      // Train and evaluate jobs name a workspace and a run: they start only through train.start and
+      // runs.evaluate, whose workspace the host fills in, never through a client's jobs.start.
+      if (p.kind === 'train' || p.kind === 'evaluate') {
         throw new ApiError(`jobs.start: '${p.kind}' jobs start through ${p.kind === 'train' ? 'train.start' : 'runs.evaluate'}`, 'invalid_params', { field: 'kind' });
       }
       await initBackend();

@@ -1,24 +1,52 @@
 // Opaque references to files the user chose. The renderer only ever holds these tokens;
 // the host maps them back to absolute paths, so a renderer cannot name a path it made up.
+// Paths are resolved (symlinks included) when a reference is issued and again when it is used:
+// a reference from the in-app browser stays inside its root even if a link is retargeted later.
 import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { sep } from 'node:path';
 import { ApiError } from '../api/contract';
 
-export class FileRefs {
-  private readonly byRef = new Map<string, string>();
-  private readonly byPath = new Map<string, string>();
+interface Entry { path: string; root: string | null }
 
-  issue(absPath: string): string {
-    const existing = this.byPath.get(absPath);
+/** True when `path` is `root` or lies below it (both already resolved). */
+export function isInside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+export class FileRefs {
+  private readonly byRef = new Map<string, Entry>();
+  private readonly byKey = new Map<string, string>();
+
+  /**
+   * A reference for `absPath` (resolved here). `root`: the resolved folder it must stay inside
+   * (the in-app browser's roots); null for a path the user picked in a native dialog.
+   */
+  issue(absPath: string, root: string | null = null): string {
+    const path = realpathSync(absPath);
+    if (root !== null && !isInside(root, path)) throw new ApiError(`'${absPath}' resolves outside ${root}`, 'forbidden', { file: absPath });
+    const key = `${root ?? ''}\0${path}`;
+    const existing = this.byKey.get(key);
     if (existing) return existing;
     const ref = `f_${randomBytes(12).toString('base64url')}`;
-    this.byRef.set(ref, absPath);
-    this.byPath.set(absPath, ref);
+    this.byRef.set(ref, { path, root });
+    this.byKey.set(key, ref);
     return ref;
   }
 
-  resolve(ref: string): string {
-    const p = this.byRef.get(ref);
-    if (!p) throw new ApiError(`unknown file reference '${ref}' (choose the file again)`, 'not_found', { field: 'ref' });
-    return p;
+  /** The resolved path behind `ref`, checked again against its root; `field` names the parameter in errors. */
+  resolve(ref: string, field = 'ref'): string {
+    const e = this.byRef.get(ref);
+    if (!e) throw new ApiError(`unknown file reference '${ref}' (choose the file again)`, 'not_found', { field });
+    let real: string;
+    try {
+      real = realpathSync(e.path);
+    } catch (err) {
+      throw new ApiError(`'${e.path}' is gone (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); choose the file again`, 'not_found', { field, file: e.path });
+    }
+    if (e.root !== null && !isInside(e.root, real)) {
+      throw new ApiError(`'${e.path}' now resolves to '${real}', outside ${e.root}`, 'forbidden', { field, file: e.path });
+    }
+    return real;
   }
 }

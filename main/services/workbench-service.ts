@@ -20,7 +20,7 @@ import { DATASET_TOOL_METHODS } from '../engine/engine';
 import { RunStore, groupSummary } from '../runs/run-store';
 import { EngineClient } from './engine-client';
 import type { EngineLauncher } from './engine-launcher';
-import { FileRefs } from './file-refs';
+import { FileRefs, isInside } from './file-refs';
 import { saveExportFile } from './exports';
 import { copyExportTo, exportSource, listExportFiles, readExportFile } from './exports';
 import { readUiState, writeUiState } from './ui-state';
@@ -132,13 +132,14 @@ export class WorkbenchService {
 
   private async dispatch(method: MethodName, params: any): Promise<unknown> {
     if (method === 'jobs.cancel') return this.cancelJob(params.id);
+    if (method === 'jobs.start') return this.engine.call(method, this.jobStartParams(params));
     if (ENGINE_METHODS.includes(method)) return this.engine.call(method, params);
     if (ENGINE_WORKSPACE_METHODS.includes(method)) return this.engine.call(method, { ...params, workspace: this.workspace.path });
     if (DATASET_TOOL_METHODS.includes(method)) return this.engine.call(method, { ...params, workspace: this.workspace.path });
     if (method === 'datasets.inspect' || method === 'datasets.import') {
       // The engine gets the path behind the user's file reference, never one the renderer made up.
       const { file, ...rest } = params as { file: string };
-      return this.engine.call(method, { ...rest, path: this.refs.resolve(file), workspace: this.workspace.path });
+      return this.engine.call(method, { ...rest, path: this.refs.resolve(file, 'file'), workspace: this.workspace.path });
     }
     switch (method) {
       case 'runs.list':
@@ -170,7 +171,7 @@ export class WorkbenchService {
       case 'train.start': {
         if (!('config' in params)) return this.engine.call('train.start', { workspace: this.workspace.path, runId: this.openRun(params.resume).id });
         const seeds: number = params.seeds ?? 1;
-        const cfg = params.config as Record<string, unknown> & { seed: number; name?: string };
+        const cfg = this.withDataPath(params.config) as Record<string, unknown> & { seed: number; name?: string };
         if (seeds === 1) return this.engine.call('train.start', { workspace: this.workspace.path, runId: this.runs().create(cfg).id });
         const group = cfg.group ?? `${String(cfg.name ?? 'group').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60)}-${Date.now().toString(36)}`;
         const started: { runId: string; job: unknown }[] = [];
@@ -189,7 +190,7 @@ export class WorkbenchService {
       case 'workspace.get':
         return this.workspace.summary();
       case 'workspace.open': {
-        const dir = this.refs.resolve(params.dir);
+        const dir = this.refs.resolve(params.dir, 'dir');
         if (!statSync(dir).isDirectory()) throw new ApiError(`'${dir}' is not a folder`, 'invalid_params', { field: 'dir', file: dir });
         this.workspace = this.useWorkspace(dir);
         return this.workspace.summary();
@@ -200,7 +201,7 @@ export class WorkbenchService {
         if (!this.opts.dialogs) return null;
         const p = await this.opts.dialogs.pickOpen({ directory: params.directory, title: params.title });
         if (!p) return null;
-        return { ref: this.refs.issue(p), name: p.split(sep).pop() ?? p };
+        return { ref: this.refs.issue(p, null), name: p.split(sep).pop() ?? p };
       }
       case 'exports.save':
         return saveExportFile(this.workspace.dir('exports'), params.name, params.mime, params.data);
@@ -231,6 +232,42 @@ export class WorkbenchService {
     }
   }
 
+  /** jobs.start as the engine gets it: the open workspace added, a file reference resolved; the contract refused the rest. */
+  private jobStartParams(p: { kind: string; params: Record<string, unknown> }): { kind: string; params: Record<string, unknown> } {
+    if (p.kind === 'generate') return { kind: p.kind, params: { ...p.params, workspace: this.workspace.path } };
+    if (p.kind === 'import') {
+      const { file, ...rest } = p.params as { file: string };
+      return { kind: p.kind, params: { ...rest, path: this.refs.resolve(file, 'params.file'), workspace: this.workspace.path } };
+    }
+    return p;
+  }
+
+  /**
+   * A run's data file comes as a reference (`data.file`) and is stored as the path the host resolved
+   * it to; a bare `data.path` only when it is the data file of a run already in this workspace.
+   */
+  private withDataPath(config: Record<string, unknown>): Record<string, unknown> {
+    const data = config.data as { kind: string; file?: string; path?: string };
+    if (data.kind !== 'file') return config;
+    const { file, path, ...rest } = data;
+    if ((file === undefined) === (path === undefined)) {
+      throw new ApiError('train.start: a data file is given as config.data.file (a file reference from the file browser or a dialog)', 'invalid_params', { field: 'config.data.file' });
+    }
+    if (file !== undefined) return { ...config, data: { ...rest, path: this.refs.resolve(file, 'config.data.file') } };
+    const known = this.runs().list().some((r) => {
+      try {
+        const d = (this.runs().open(r.id).readConfig() as { data?: { kind?: string; path?: string } }).data;
+        return d?.kind === 'file' && d.path === path;
+      } catch {
+        return false;
+      }
+    });
+    if (!known) {
+      throw new ApiError(`train.start: config.data.path '${path}' is not the data file of a run in this workspace; choose the file (config.data.file) instead`, 'forbidden', { field: 'config.data.path' });
+    }
+    return { ...config, data: { ...rest, path } };
+  }
+
   private runs(): RunStore {
     return new RunStore(this.workspace.dir('runs'));
   }
@@ -245,13 +282,25 @@ export class WorkbenchService {
 
   private useWorkspace(path: string): Workspace {
     const ws = Workspace.open(path);
+    for (const l of ws.removedLeftovers) {
+      const message = `removed a temp file left by a stopped process: ${l.path} (${(l.bytes / 1e6).toFixed(1)} MB)`;
+      console.warn(message);
+      this.emit({ type: 'log', level: 'info', message });
+    }
     writeSettings({ ...readSettings(), lastWorkspace: ws.path });
     return ws;
   }
 
-  /** Lists a folder under an allowed root; refuses anything that resolves outside it (.., symlinks). */
+  /**
+   * Lists a folder under an allowed root; refuses anything that resolves outside it (.., symlinks).
+   * Entries are resolved too: a link leading outside the root is listed without a reference, and
+   * a name that is not valid UTF-8 is listed with a marker and no reference (it cannot be named back).
+   */
   listFiles(rootName: 'home' | 'workspace', rel: string): Result<'files.list'> {
     const root = realpathSync(rootName === 'home' ? (this.opts.homeRoot ?? homedir()) : this.workspace.path);
+    if (rel.includes('\uFFFD')) {
+      throw new ApiError(`'${rel}' has a name that is not valid UTF-8; rename it to open it`, 'invalid_params', { field: 'rel' });
+    }
     const target = resolve(root, rel || '.');
     let real: string;
     try {
@@ -259,18 +308,27 @@ export class WorkbenchService {
     } catch {
       throw new ApiError(`folder '${rel}' does not exist under ${rootName}`, 'not_found', { field: 'rel' });
     }
-    if (real !== root && !real.startsWith(root + sep)) {
+    if (!isInside(root, real)) {
       throw new ApiError(`'${rel}' is outside the ${rootName} folder`, 'forbidden', { field: 'rel' });
     }
     if (!statSync(real).isDirectory()) throw new ApiError(`'${rel}' is not a folder`, 'invalid_params', { field: 'rel' });
     const entries: FileEntry[] = [];
-    for (const name of readdirSync(real)) {
+    for (const raw of readdirSync(real, { encoding: 'buffer' })) {
+      const name = raw.toString('utf8');
       if (name.startsWith('.')) continue;
-      const abs = join(real, name);
+      const validName = Buffer.from(name, 'utf8').equals(raw);
+      const abs = validName ? join(real, name) : Buffer.concat([Buffer.from(real + sep), raw]);
       try {
         const st = statSync(abs);
         const kind = st.isDirectory() ? 'dir' : 'file';
-        entries.push({ name, kind, size: st.size, modified: st.mtime.toISOString(), ref: this.refs.issue(abs) });
+        const entry: FileEntry = { name, kind, size: st.size, modified: st.mtime.toISOString() };
+        if (!validName) entry.name = `${name} [name is not valid UTF-8: rename it to open it]`;
+        else {
+          const resolved = realpathSync(abs);
+          if (isInside(root, resolved)) entry.ref = this.refs.issue(resolved, root);
+          else entry.name = `${name} [link leading outside ${rootName}: not opened]`;
+        }
+        entries.push(entry);
       } catch {
         // Broken links and unreadable entries are left out of the listing.
       }

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { writeJsonAtomic } from '../util/atomic-file';
 import { RunStore } from '../runs/run-store';
 import type { WorkspaceSummary } from '../api/contract';
+import { removeLeftoverTemps, type Leftover } from './leftovers';
 
 export const WORKSPACE_DIRS = ['datasets', 'runs', 'exports'] as const;
 
@@ -15,9 +16,12 @@ export function defaultWorkspacePath(): string {
 
 export class Workspace {
   readonly path: string;
+  /** Temp files of killed writers removed when this workspace was opened (for the host's log). */
+  readonly removedLeftovers: Leftover[];
 
-  private constructor(path: string) {
+  private constructor(path: string, removed: Leftover[]) {
     this.path = path;
+    this.removedLeftovers = removed;
   }
 
   /** Opens (creating when needed) the workspace folder at `path`. */
@@ -29,7 +33,7 @@ export class Workspace {
     for (const d of WORKSPACE_DIRS) mkdirSync(join(abs, d), { recursive: true });
     const marker = join(abs, 'workspace.json');
     if (!existsSync(marker)) writeJsonAtomic(marker, { format: 'lino-workspace', version: 1, created: new Date().toISOString() });
-    return new Workspace(abs);
+    return new Workspace(abs, removeLeftoverTemps(abs));
   }
 
   dir(kind: (typeof WORKSPACE_DIRS)[number]): string {

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { WorkbenchService } from '../../main/services/workbench-service';
 import type { EngineLauncher } from '../../main/services/engine-launcher';
 import type { FromEngine, ToEngine } from '../../main/engine/protocol';
@@ -61,4 +61,12 @@ test('the bundled engine starts without tsx, generates a dataset and trains a ru
   assert.equal(end.state, 'done', end.reason);
   const log = readFileSync(`${ws.path}/runs/${runId}/events.log`, 'utf8');
   assert.match(log, ['wasm', 'cpu'].includes(info.backend.active) ? /data-parallel: 2 threads per step/ : /workers: 2 asked, training with 1/);
+});
+
+test('the bundled engine lists a data file in its inspect worker, shipped beside the bundle', { timeout: 60_000 }, async () => {
+  assert.ok(existsSync(`${ROOT}dist/engine/inspect-worker.js`), 'dist/engine/inspect-worker.js built');
+  copyFileSync(`${ROOT}test/fixtures/data/darcy_v5.mat`, `${ws.path}/darcy.mat`);
+  const ref = service.listFiles('workspace', '').entries.find((e) => e.name === 'darcy.mat')!.ref!;
+  const r = (await service.call('datasets.inspect', { file: ref })) as { variables: { name: string }[] };
+  assert.deepEqual(r.variables.map((v) => v.name).sort(), ['coeff', 'sol']);
 });

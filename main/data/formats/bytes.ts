@@ -1,8 +1,9 @@
 // Low-level helpers shared by the hand-written readers: positional file reads with bounds checks,
 // byte swapping, typed-array construction by dtype, and column-major -> row-major transposition.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import type { DType, TypedArray } from '../ndarray';
 import { DataError } from './errors';
+import { openRegularFile } from './regular-file';
 import { DTYPE_BYTES } from './types';
 
 /** A file read by offset, so headers and single variables can be read without loading the whole file. */
@@ -12,11 +13,7 @@ export class RandomAccessFile {
   private fd: number | null;
   constructor(path: string) {
     this.path = path;
-    try {
-      this.fd = openSync(path, 'r');
-    } catch (err) {
-      throw new DataError(path, '', `cannot open: ${(err as Error).message}`);
-    }
+    this.fd = openRegularFile(path);
     this.size = fstatSync(this.fd).size;
   }
   /** Reads exactly `length` bytes at `offset`; a request past the end is a DataError naming `field`. */

@@ -2,12 +2,14 @@
 // turned into JS exceptions (instead of printed diagnostics), dtype mapping, bounds checks and
 // reads in pieces (wasm32 memory cannot hold a >2 GiB slab; FNO files reach 1.5 GB per variable).
 import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import h5wasm from 'h5wasm/node';
 import type { Dataset, File as H5File, Group } from 'h5wasm/node';
 import type { DType, TypedArray } from '../ndarray';
 import { allocTyped, checkedSize } from './bytes';
 import { DataError } from './errors';
 import { DTYPE_BYTES } from './types';
+import { checkRegularFile } from './regular-file';
 
 export type H5 = typeof h5wasm;
 
@@ -20,8 +22,28 @@ async function load(): Promise<H5> {
   const h5: H5 = generation === 0 ? h5wasm : (await import(`${import.meta.resolve('h5wasm/node')}?instance=${generation}`)).default;
   const m = await h5.ready;
   (m as unknown as { activate_throwing_error_handler(): void }).activate_throwing_error_handler();
+  confineFileSystem((m as unknown as { FS: EmscriptenFS }).FS);
   return h5;
 }
+
+interface EmscriptenFS { open(path: string, flags: unknown, mode?: unknown): unknown; ErrnoError: new (errno: number) => Error }
+
+/** Files h5wasm may open now (absolute path -> open count): the ones our readers and writers chose. */
+const allowedFiles = new Map<string, number>();
+
+/**
+ * h5wasm reaches the host's files directly (NODERAWFS). HDF5 external links, virtual datasets and
+ * external raw storage name other files, which HDF5 would open on its own: anything but the file a
+ * reader opened is refused here (EACCES), so a chosen file cannot pull in one it points to.
+ */
+function confineFileSystem(FS: EmscriptenFS): void {
+  const open = FS.open;
+  FS.open = function (this: unknown, path: string, flags: unknown, mode?: unknown) {
+    if (typeof path !== 'string' || !allowedFiles.has(resolve(path))) throw new FS.ErrnoError(2 /* EACCES */);
+    return open.call(this, path, flags, mode);
+  };
+}
+
 
 /** The live h5wasm instance (HDF5 errors turned into exceptions instead of printed stacks). */
 export function h5lib(): Promise<H5> {
@@ -72,9 +94,37 @@ export function h5message(err: unknown): string {
   return (detail ? detail.replace(/^#\d+:\s*\S+ line \d+ in /, '') : lines[0] ?? 'HDF5 error').slice(0, 300);
 }
 
+/** Opens an HDF5 file (a regular file only) and lets h5wasm open that file and no other until it is closed. */
 export function openH5(h5: H5, path: string, mode: 'r' | 'w' = 'r'): H5File {
-  const f = guard(path, 'HDF5', 'cannot open', () => (mode === 'w' ? new h5.File(path, 'w', { libver: ['earliest', 'v108'] }) : new h5.File(path, 'r')));
-  if ((f as unknown as { file_id: bigint }).file_id < 0n) throw new DataError(path, 'HDF5', 'cannot open (not an HDF5 file or corrupt)');
+  if (mode === 'r') checkRegularFile(path);
+  const abs = resolve(path);
+  allowedFiles.set(abs, (allowedFiles.get(abs) ?? 0) + 1);
+  const release = () => {
+    const n = (allowedFiles.get(abs) ?? 1) - 1;
+    if (n > 0) allowedFiles.set(abs, n);
+    else allowedFiles.delete(abs);
+  };
+  let f: H5File;
+  try {
+    f = guard(path, 'HDF5', 'cannot open', () => (mode === 'w' ? new h5.File(path, 'w', { libver: ['earliest', 'v108'] }) : new h5.File(path, 'r')));
+  } catch (err) {
+    release();
+    throw err;
+  }
+  if ((f as unknown as { file_id: bigint }).file_id < 0n) {
+    release();
+    throw new DataError(path, 'HDF5', 'cannot open (not an HDF5 file or corrupt)');
+  }
+  const close = f.close.bind(f);
+  let open = true;
+  f.close = () => {
+    try {
+      return close();
+    } finally {
+      if (open) release();
+      open = false;
+    }
+  };
   return f;
 }
 
@@ -107,28 +157,72 @@ export function checkDatasetSize(path: string, field: string, ds: Dataset, shape
   return n;
 }
 
+/** Bounds of a group walk: deeper or larger files are refused with a message, never walked for minutes. */
+export const H5_MAX_DEPTH = 64;
+export const H5_MAX_OBJECTS = 10_000;
+/** Time a listing may take in the calling thread before it gives up (ms). */
+export const H5_WALK_BUDGET_MS = 10_000;
+
+export interface WalkLimits { maxDepth?: number; maxObjects?: number; budgetMs?: number }
+
 /**
- * Every dataset below `group`. Plain HDF5: HDF5's own object visit (each object once, so hard-link
- * cycles cannot loop). MAT v7.3: only the top-level variables, skipping MATLAB's #refs#/#subsystem#
- * bookkeeping; groups (structs) are listed as such.
+ * Every dataset below `group`. Plain HDF5: the link paths of HDF5's own visit (H5Lvisit: each
+ * object once, never through soft or external links), refused past `maxDepth` or `maxObjects`
+ * before anything else is asked. Paths with something below them are groups and are not asked
+ * about; only the others are (h5wasm's get() checks every prefix of a path: quadratic in its depth,
+ * so the depth bound is what keeps a deep file from taking minutes).
+ * MAT v7.3: only the top-level variables, skipping MATLAB's #refs#/#subsystem# bookkeeping;
+ * groups (structs) are listed as such.
  */
-export function listDatasets(h5: H5, group: Group, skipMatlabInternal: boolean, file = ''): Array<{ path: string; ds: Dataset | null; kind: string }> {
+export function listDatasets(h5: H5, group: Group, skipMatlabInternal: boolean, file = '', limits: WalkLimits = {}): Array<{ path: string; ds: Dataset | null; kind: string }> {
+  const maxDepth = limits.maxDepth ?? H5_MAX_DEPTH;
+  const maxObjects = limits.maxObjects ?? H5_MAX_OBJECTS;
+  const budgetMs = limits.budgetMs ?? H5_WALK_BUDGET_MS;
+  const t0 = performance.now();
   const out: Array<{ path: string; ds: Dataset | null; kind: string }> = [];
-  const MAX_ENTRIES = 100000;
-  const add = (p: string) => {
-    let e;
-    try { e = group.get(p); } catch (err) { if (isWasmAbort(err)) throw err; out.push({ path: p, ds: null, kind: 'unreadable object' }); return; }
+  const base = group.path === '/' ? '' : group.path;
+  const classify = (p: string, isGroup: boolean) => {
+    if (performance.now() - t0 > budgetMs) {
+      throw new DataError(file, '/', `listing took longer than ${budgetMs / 1000} s (stopped after ${out.length} objects)`, 'a file whose objects can be listed in time');
+    }
+    const full = `${base}/${p}`;
+    if (isGroup) {
+      if (skipMatlabInternal) out.push({ path: p, ds: null, kind: 'group' });
+      return;
+    }
+    let e: ReturnType<Group['get']> = null;
+    try {
+      e = group.get(full);
+    } catch (err) {
+      if (isWasmAbort(err)) throw err;
+      out.push({ path: p, ds: null, kind: 'unreadable object' });
+      return;
+    }
     if (e instanceof h5.Dataset) out.push({ path: p, ds: e, kind: 'dataset' });
     else if (e instanceof h5.Group) { if (skipMatlabInternal) out.push({ path: p, ds: null, kind: 'group' }); }
+    else if (e && 'filename' in e) out.push({ path: p, ds: null, kind: `external link to '${String(e.filename)}', not followed` });
     else out.push({ path: p, ds: null, kind: 'link' });
   };
   if (skipMatlabInternal) {
-    for (const key of group.keys()) if (!key.startsWith('#')) add(key);
+    const keys = group.keys().filter((k) => !k.startsWith('#'));
+    if (keys.length > maxObjects) throw new DataError(file, '/', `${keys.length} top-level variables`, `at most ${maxObjects}`);
+    for (const key of keys) classify(key, false);
     return out;
   }
   const paths = group.paths();
-  if (paths.length > MAX_ENTRIES) throw new DataError(file, '/', `${paths.length} objects`, `at most ${MAX_ENTRIES}`);
-  for (const p of paths) add(p);
+  if (paths.length > maxObjects) throw new DataError(file, '/', `${paths.length} objects, more than the ${maxObjects} a listing walks`, `at most ${maxObjects} groups and datasets`);
+  // Paths with something below them are groups reached by hard links: no need to open them.
+  const parents = new Set<string>();
+  let deepest = '';
+  let depth = 0;
+  for (const p of paths) {
+    const d = p.split('/').length;
+    if (d > depth) { depth = d; deepest = p; }
+    const i = p.lastIndexOf('/');
+    if (i > 0) parents.add(p.slice(0, i));
+  }
+  if (depth > maxDepth) throw new DataError(file, '/', `groups nested ${depth} deep (at '${deepest.slice(0, 80)}${deepest.length > 80 ? '...' : ''}')`, `at most ${maxDepth} levels`);
+  for (const p of paths) classify(p, parents.has(p));
   return out;
 }
 

@@ -1,8 +1,9 @@
 // Detects a file's format from its first bytes (never from its extension): a `.mat` may be
 // v5 or v7.3 and users rename files freely.
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataError } from './errors';
+import { openRegularFile } from './regular-file';
 import type { FormatName } from './types';
 
 const HDF5_SIG = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -55,7 +56,7 @@ export function sniffFile(path: string): SniffResult {
     if (missing.length === 0) return { format: 'geofno-airfoil' };
     throw new DataError(path, '', `folder is not a Geo-FNO airfoil set: missing ${missing.join(', ')}`, 'NACA_Cylinder_X.npy, _Y.npy and _Q.npy');
   }
-  const fd = openSync(path, 'r');
+  const fd = openRegularFile(path);
   try {
     const head = new Uint8Array(Math.min(st.size, 4096));
     readSync(fd, head, 0, head.length, 0);
