@@ -5,7 +5,8 @@
 //  2. The Electron runtime: Electron >= 42 has no postinstall; we try its download here and carry
 //     on without it where the host is unreachable (npm start then opens browser mode).
 //  3. Builds the renderer, the Electron host and the engine bundle.
-//  --test-deps also installs what the test suite needs from Debian (chromium, poppler-utils).
+//  --test-deps also installs what the test suite needs from Debian (chromium, poppler-utils,
+//  python3-h5py for the PDEBench layout tests' freshly written files).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { electronRuntime } from './electron-runtime.mjs';
@@ -16,15 +17,16 @@ const run = (cmd, argv, opts = {}) => spawnSync(cmd, argv, { cwd: root, stdio: '
 const summary = [];
 
 if (args.includes('--test-deps')) {
-  if (existsSync('/usr/bin/chromium') && existsSync('/usr/bin/pdftotext')) {
-    summary.push('test dependencies: chromium and pdftotext already installed');
+  const h5py = existsSync('/usr/lib/python3/dist-packages/h5py');
+  if (existsSync('/usr/bin/chromium') && existsSync('/usr/bin/pdftotext') && h5py) {
+    summary.push('test dependencies: chromium, pdftotext and python3-h5py already installed');
   } else if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
     run('apt-get', ['update', '-qq']);
-    const r = run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'poppler-utils'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    if (r.status !== 0) { console.error('setup: apt-get could not install chromium and poppler-utils'); process.exit(1); }
-    summary.push('test dependencies: installed chromium and poppler-utils from Debian');
+    const r = run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'poppler-utils', 'python3-h5py'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (r.status !== 0) { console.error('setup: apt-get could not install chromium, poppler-utils and python3-h5py'); process.exit(1); }
+    summary.push('test dependencies: installed chromium, poppler-utils and python3-h5py from Debian');
   } else {
-    summary.push('test dependencies: install Chromium (/usr/bin/chromium) and pdftotext yourself (needs root/apt); the browser tests skip without them');
+    summary.push('test dependencies: install Chromium (/usr/bin/chromium), pdftotext and python3-h5py yourself (needs root/apt); the tests that need them skip without them');
   }
 }
 
