@@ -8,7 +8,10 @@ import { ROOT } from '../helpers/host';
 import { browserSuite } from '../helpers/browser-suite';
 import { assertAccessible } from '../helpers/axe';
 
-const suite = browserSuite((host) => copyFileSync(`${ROOT}test/fixtures/data/darcy_v5.mat`, join(host.home, 'darcy_421.mat')));
+const suite = browserSuite((host) => {
+  copyFileSync(`${ROOT}test/fixtures/data/darcy_v5.mat`, join(host.home, 'darcy_421.mat'));
+  copyFileSync(`${ROOT}test/fixtures/data/pdebench/1d_time.h5`, join(host.home, 'pdebench_1d.h5'));
+});
 const skip = suite.skip;
 
 test('open a .mat file, see its variables, import it as a dataset', { skip, timeout: 120_000 }, async () => {
@@ -32,5 +35,27 @@ test('open a .mat file, see its variables, import it as a dataset', { skip, time
   await card.getByTestId('import-file').click();
   await card.getByTestId('import-done').waitFor({ timeout: 60_000 });
   await page.getByTestId('datasets-list').waitFor({ timeout: 10_000 });
+  await page.close();
+});
+
+test('a PDEBench time series: the dialog offers the time split, and an autoregressive import is done', { skip, timeout: 120_000 }, async () => {
+  const page = await suite.browser.context.newPage();
+  await page.goto(suite.host.host.url);
+  await page.getByRole('button', { name: 'Datasets' }).click();
+  const card = page.getByTestId('open-file');
+  await card.getByRole('button', { name: 'Choose a file…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Open a data file' });
+  await dialog.getByRole('combobox').selectOption('home');
+  await dialog.getByRole('button', { name: /pdebench_1d\.h5/ }).click();
+  await card.getByTestId('file-variables').waitFor();
+  assert.match((await card.getByTestId('layout-hints').textContent()) ?? '', /'tensor' \[6, 24, 16\] looks like a time series/);
+  await card.getByLabel('Benchmark').selectOption('custom');
+  await card.getByLabel('Target').selectOption('tensor');
+  await card.getByLabel('time split').selectOption('autoregressive');
+  await card.getByLabel('T_in').fill('5');
+  await card.getByLabel('T_out').fill('5');
+  await assertAccessible(page, 'import dialog with a time split');
+  await card.getByTestId('import-file').click();
+  await card.getByTestId('import-done').waitFor({ timeout: 60_000 });
   await page.close();
 });
