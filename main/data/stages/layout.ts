@@ -23,6 +23,7 @@ export interface SourceLayout {
 }
 
 const GROUP = /^(\d+)\/(.+)$/;
+const size = (b: number) => (b < 2 ** 20 ? `${(b / 1024).toFixed(1)} KiB` : b < 2 ** 30 ? `${(b / 2 ** 20).toFixed(1)} MiB` : `${(b / 2 ** 30).toFixed(2)} GiB`);
 const CHANNEL = /^(.+)\[(\d+)\]$/;
 /** A last axis at most this long on a per-sample member is its variables (PDEBench's C). */
 const MAX_CHANNELS = 16;
@@ -84,7 +85,7 @@ function lastChannel(a: NdArray, c: number, file: string, name: string): NdArray
 async function readVariable(f: DataFile, layout: SourceLayout, name: string, budget: number, groups: string[] | null): Promise<NdArray> {
   const info = f.variables();
   const check = (bytes: number) => {
-    if (bytes > budget) throw new DataError(f.path, name, `${(bytes / 2 ** 20).toFixed(0)} MiB to read whole for the layout`, `at most ${(budget / 2 ** 20).toFixed(0)} MiB (the memory budget)`);
+    if (bytes > budget) throw new DataError(f.path, name, `${size(bytes)} to read whole for the layout`, `at most ${size(budget)} (the memory budget)`);
   };
   const oriented = (a: NdArray) => (layout.axisOrder === 'reversed' ? reverseAxes(a) : a);
   if (groups) {
@@ -111,6 +112,16 @@ async function readVariable(f: DataFile, layout: SourceLayout, name: string, bud
   return oriented(await f.read(name));
 }
 
+/** A reader with hyperslabs (plain HDF5). */
+interface SlabFile extends DataFile { readSlab(name: string, ranges: Array<[number, number] | null>): Promise<NdArray> }
+
+function listed(f: DataFile, name: string): VariableInfo {
+  const v = f.variables().find((x) => x.name === name);
+  if (!v) throw new DataError(f.path, name, 'no such variable', f.variables().map((k) => `'${k.name}'`).join(', ') || 'a numeric variable');
+  if (v.unsupported) throw new DataError(f.path, name, v.unsupported, 'a real numeric array');
+  return v;
+}
+
 export interface LaidOut {
   variables: Record<string, NdArray>;
   input: string[];
@@ -129,20 +140,33 @@ export async function applyLayout(f: DataFile, layout: SourceLayout, input: stri
   const groups = layout.groups ? sampleGroups(f.variables())?.groups ?? null : null;
   if (layout.groups && !groups) throw new DataError(f.path, 'layout.groups', 'the file has no per-sample groups', "groups named '0000', '0001', ... each holding the same datasets");
   const names = [...new Set([...input, target])];
+  const t = layout.time;
+  // operator pairs from a plain HDF5 file: read just the two time steps (hyperslabs), not the series
+  const slab = t?.mode === 'operator' && !groups && layout.axisOrder !== 'reversed' && 'readSlab' in f ? (f as SlabFile) : null;
+  const shapes: Record<string, readonly number[]> = {};
   const raw: Record<string, NdArray> = {};
-  for (const n of names) raw[n] = await readVariable(f, layout, n, budget, groups);
+  for (const n of names) {
+    if (slab) shapes[n] = listed(f, n).shape;
+    else shapes[n] = (raw[n] = await readVariable(f, layout, n, budget, groups)).shape;
+  }
+  const take = async (n: string, axis: number, at: number): Promise<NdArray> => {
+    if (!slab) return takeAlong(raw[n], axis, at);
+    const v = listed(f, n);
+    if (v.bytes / v.shape[axis] > budget) throw new DataError(f.path, n, `${size(v.bytes / v.shape[axis])} per time step`, `at most ${size(budget)} (the memory budget)`);
+    const a = await slab.readSlab(n, v.shape.map((d, k) => (k === axis ? [at, at + 1] : null)));
+    return ndarray(a.data, v.shape.filter((_, k) => k !== axis), a.dtype);
+  };
   const notes: string[] = [];
   const how = [layout.groups ? `${groups!.length} groups as samples` : '', layout.axisOrder === 'reversed' ? 'axes reversed from the stored HDF5 order (MATLAB order)' : ''].filter(Boolean).join(', ');
-  const t = layout.time;
-  for (const n of names) notes.push(`read '${n}' as [${axesText(raw[n].shape, t ? t.axis : null)}]${how ? ` (${how})` : ''}`);
+  for (const n of names) notes.push(`read '${n}' as [${axesText(shapes[n], t ? t.axis : null)}]${how ? ` (${how})` : ''}`);
   if (!t) return { variables: raw, input, target, notes };
 
-  const shape = raw[target].shape;
+  const shape = shapes[target];
   if (!Number.isInteger(t.axis) || t.axis < 1 || t.axis >= shape.length) {
     throw new DataError(f.path, 'layout.time.axis', `axis ${t.axis} of '${target}' [${shape.join(', ')}]`, `an axis 1..${shape.length - 1} (axis 0 is the samples)`);
   }
   for (const n of names) {
-    if (raw[n].shape.join() !== shape.join()) throw new DataError(f.path, n, `shape [${raw[n].shape.join(', ')}] differs from '${target}' [${shape.join(', ')}]`, 'every variable of a time series with the same shape');
+    if (shapes[n].join() !== shape.join()) throw new DataError(f.path, n, `shape [${shapes[n].join(', ')}] differs from '${target}' [${shape.join(', ')}]`, 'every variable of a time series with the same shape');
   }
   const T = shape[t.axis];
   if (t.mode === 'operator') {
@@ -152,9 +176,10 @@ export async function applyLayout(f: DataFile, layout: SourceLayout, input: stri
     if (t.t0 === t.t1) throw new DataError(f.path, 'layout.time', `t0 = t1 = ${t.t0} is an identity task`, 'two different time steps');
     const ins = input.length ? input : [target];
     const variables: Record<string, NdArray> = {};
-    const inNames = ins.map((n) => { const k = `${n}@t${t.t0}`; variables[k] = takeAlong(raw[n], t.axis, t.t0); return k; });
+    const inNames: string[] = [];
+    for (const n of ins) { const k = `${n}@t${t.t0}`; variables[k] = await take(n, t.axis, t.t0); inNames.push(k); }
     const outName = `${target}@t${t.t1}`;
-    variables[outName] = takeAlong(raw[target], t.axis, t.t1);
+    variables[outName] = await take(target, t.axis, t.t1);
     notes.push(`operator: ${ins.map((n) => `'${n}'`).join(', ')} at t = ${t.t0} -> '${target}' at t = ${t.t1} (time axis ${t.axis})`);
     return { variables, input: inNames, target: outName, notes };
   }

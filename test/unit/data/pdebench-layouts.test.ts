@@ -49,6 +49,19 @@ function layouts(dir: string, label: string) {
     assert.ok(ds.manifest.warnings.some((w) => /read 'tensor' as \[N=6, T=24, x0=16\]/.test(w)), ds.manifest.warnings.join('\n'));
   });
 
+  test(`${label}: operator mode reads only the two time steps of an HDF5 series (a budget below the whole series)`, async () => {
+    const budget = 2000; // tensor is 6 * 24 * 16 float32 = 9216 bytes, one time step 384
+    const ds = await prepareDataset(
+      { kind: 'file', path: join(dir, '1d_time.h5'), input: ['tensor'], target: 'tensor', layout: { time: { axis: 1, mode: 'operator', t0: 0, t1: 23 } } },
+      raw('custom', 4, 2), { memoryBudgetBytes: budget },
+    );
+    assert.ok(close((ds.train.y.data as Float32Array)[16 + 1], 1 + 2.3 + 0.01));
+    await assert.rejects(
+      prepareDataset({ kind: 'file', path: join(dir, '1d_time.h5'), input: [], target: 'tensor', layout: { time: { axis: 1, mode: 'autoregressive', tIn: 4, tOut: 4 } } }, raw('custom', 4, 2), { memoryBudgetBytes: budget }),
+      /\[tensor\]: 0 MiB to read whole for the layout \(expected at most 0 MiB \(the memory budget\)\)/,
+    );
+  });
+
   test(`${label}: 1D time series, autoregressive T_in 4 -> T_out 6 on time axis 1`, async () => {
     const ds = await prepareDataset(
       { kind: 'file', path: join(dir, '1d_time.h5'), input: [], target: 'tensor', layout: { time: { axis: 1, mode: 'autoregressive', tIn: 4, tOut: 6 } } },
