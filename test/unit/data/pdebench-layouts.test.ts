@@ -58,7 +58,7 @@ function layouts(dir: string, label: string) {
     assert.ok(close((ds.train.y.data as Float32Array)[16 + 1], 1 + 2.3 + 0.01));
     await assert.rejects(
       prepareDataset({ kind: 'file', path: join(dir, '1d_time.h5'), input: [], target: 'tensor', layout: { time: { axis: 1, mode: 'autoregressive', tIn: 4, tOut: 4 } } }, raw('custom', 4, 2), { memoryBudgetBytes: budget }),
-      /\[tensor\]: 0 MiB to read whole for the layout \(expected at most 0 MiB \(the memory budget\)\)/,
+      /\[tensor\]: 9.0 KiB to read whole for the layout \(expected at most 2.0 KiB \(the memory budget\)\)/,
     );
   });
 
