@@ -492,6 +492,7 @@ const SourceLayout = z
   .object({
     axisOrder: z.enum(['stored', 'reversed']).optional(),
     groups: z.boolean().optional(),
+    targets: z.array(z.string().min(1).max(256)).max(8).optional(),
     time: z
       .discriminatedUnion('mode', [
         z.object({ axis: z.number().int().min(1).max(8), mode: z.literal('operator'), t0: TimeIndex, t1: TimeIndex }).strict(),

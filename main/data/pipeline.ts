@@ -91,6 +91,8 @@ function airfoilAliases(vars: Record<string, NdArray>): Record<string, NdArray> 
 
 interface OpenedSource {
   desc: SourceDescription; input: RowSource[]; target: RowSource; close(): void;
+  /** More target variables (a layout's `targets`): output channels after `target`. */
+  extraTargets?: RowSource[];
   /** Trajectories [N, ...grid, T] cut into these windows (a layout's autoregressive time split). */
   windows?: { tIn: number; tOut: number };
   notes?: string[];
@@ -124,7 +126,7 @@ async function openSource(source: DataSource, benchmark: DatasetBenchmark, budge
       const mem = (n: string) => memorySource(n, path, laid.variables[n]);
       return {
         desc: { kind: 'file', path, format: f.format, size: st.size, mtimeMs: Math.floor(st.mtimeMs), input: inputNames, target: targetName, layout },
-        input: laid.input.map(mem), target: mem(laid.target), close: () => f.close(), notes: laid.notes,
+        input: laid.input.map(mem), target: mem(laid.target), extraTargets: laid.extraTargets.map(mem), close: () => f.close(), notes: laid.notes,
         ...(laid.windows ? { windows: laid.windows } : {}),
       };
     }
@@ -249,7 +251,8 @@ export async function prepareDataset(source: DataSource, options: PipelineOption
       throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}] has ${tShape.length - 1} grid axes`, `${rank} for ${benchmark} ([N, ${Array(rank).fill('s').join(', ')}])`);
     }
     if (!isNS && src.input.length === 0) throw new DataError(file, 'input', 'no input variable chosen', 'at least one input variable');
-    for (const inp of src.input) {
+    if (isNS && src.extraTargets?.length) throw new DataError(file, src.extraTargets[0].name, 'Navier-Stokes windows take one variable', 'one target variable');
+    for (const inp of [...src.input, ...(src.extraTargets ?? [])]) {
       const s = squeezeRest(inp.shape);
       if (s.join() !== tShape.join()) {
         throw new DataError(file, inp.name, `shape [${inp.shape.join(', ')}] does not match target '${src.target.name}' [${src.target.shape.join(', ')}]`, 'the same number of samples and the same grid');
@@ -298,8 +301,9 @@ export async function prepareDataset(source: DataSource, options: PipelineOption
         for (const i of idx) for (const t0 of starts) { indices[k] = i; st[k] = t0; k++; }
         raw[part] = { x, y, n: idx.length * W, indices, starts: st };
       } else {
-        cIn = src.input.length; cOut = 1;
-        const x = new Float64Array(idx.length * P * cIn), y = new Float64Array(idx.length * P);
+        const outs = [src.target, ...(src.extraTargets ?? [])];
+        cIn = src.input.length; cOut = outs.length;
+        const x = new Float64Array(idx.length * P * cIn), y = new Float64Array(idx.length * P * cOut);
         for (const b of blocks) {
           const k = b.samples.length;
           for (let c = 0; c < cIn; c++) {
@@ -309,8 +313,13 @@ export async function prepareDataset(source: DataSource, options: PipelineOption
               for (let p = 0; p < P; p++) x[(o + p) * cIn + c] = r[q * P + p];
             }
           }
-          const r = resizeSpatial(ndarray(await gatherBlock(src.target, b), [k, ...grid0], 'float64'), res, mode, 'resolution').arr.data as Float64Array;
-          for (let q = 0; q < k; q++) y.set(r.subarray(q * P, (q + 1) * P), b.pos[q] * P);
+          for (let c = 0; c < cOut; c++) {
+            const r = resizeSpatial(ndarray(await gatherBlock(outs[c], b), [k, ...grid0], 'float64'), res, mode, 'resolution').arr.data as Float64Array;
+            for (let q = 0; q < k; q++) {
+              const o = b.pos[q] * P;
+              for (let p = 0; p < P; p++) y[(o + p) * cOut + c] = r[q * P + p];
+            }
+          }
         }
         raw[part] = { x, y, n: idx.length, indices: Int32Array.from(idx) };
       }
@@ -351,7 +360,7 @@ export async function prepareDataset(source: DataSource, options: PipelineOption
     }
     const coordNames = benchmark === 'airfoil' ? ['xi', 'eta'] : rank === 1 ? ['x'] : rank === 2 ? ['x', 'y'] : Array.from({ length: rank }, (_, k) => `x${k}`);
     const xChannels = isNS ? Array.from({ length: ns.tIn }, (_, t) => `${src.target.name}[t${t}]`) : src.input.map((s) => s.name);
-    const yChannels = isNS ? Array.from({ length: ns.tOut }, (_, t) => `${src.target.name}[t${ns.tIn + t}]`) : [src.target.name];
+    const yChannels = isNS ? Array.from({ length: ns.tOut }, (_, t) => `${src.target.name}[t${ns.tIn + t}]`) : [src.target, ...(src.extraTargets ?? [])].map((s) => s.name);
     const resolved: PipelineOptions = { ...options, resolution: res, resizeMode: mode, coords, normalize: applied, ...(isNS ? { ns: { normalizer: 'shared', ...ns } } : {}) };
     const cacheKey = cacheKeyFor(src.desc, options);
     const manifest: DatasetManifest = {

@@ -18,6 +18,8 @@ export interface SourceLayout {
   axisOrder?: 'stored' | 'reversed';
   /** Per-sample groups ('0000/data', '0001/data', ...): variable names are the groups' members. */
   groups?: boolean;
+  /** Several target variables as output channels (CFD: Vx, Vy, density, pressure), `target` among them; not with autoregressive windows. */
+  targets?: string[];
   /** Which axis (of the variables as read, samples on axis 0) is time, and how it is split. */
   time?: TimeSplit;
 }
@@ -126,6 +128,8 @@ export interface LaidOut {
   variables: Record<string, NdArray>;
   input: string[];
   target: string;
+  /** Further target variables, output channels after `target`. */
+  extraTargets: string[];
   /** Autoregressive windows over the trajectories [N, ...grid, T]. */
   windows?: { tIn: number; tOut: number };
   /** What was read as what, for the manifest's warnings. */
@@ -139,7 +143,10 @@ const axesText = (shape: readonly number[], time: number | null) =>
 export async function applyLayout(f: DataFile, layout: SourceLayout, input: string[], target: string, budget: number): Promise<LaidOut> {
   const groups = layout.groups ? sampleGroups(f.variables())?.groups ?? null : null;
   if (layout.groups && !groups) throw new DataError(f.path, 'layout.groups', 'the file has no per-sample groups', "groups named '0000', '0001', ... each holding the same datasets");
-  const names = [...new Set([...input, target])];
+  const targets = layout.targets?.length ? layout.targets : [target];
+  if (!targets.includes(target)) throw new DataError(f.path, 'layout.targets', `${targets.map((n) => `'${n}'`).join(', ')} leaves out the target '${target}'`, 'the target among the target variables');
+  const names = [...new Set([...input, ...targets])];
+  const extra = targets.filter((n) => n !== target);
   const t = layout.time;
   // operator pairs from a plain HDF5 file: read just the two time steps (hyperslabs), not the series
   const slab = t?.mode === 'operator' && !groups && layout.axisOrder !== 'reversed' && 'readSlab' in f ? (f as SlabFile) : null;
@@ -159,7 +166,7 @@ export async function applyLayout(f: DataFile, layout: SourceLayout, input: stri
   const notes: string[] = [];
   const how = [layout.groups ? `${groups!.length} groups as samples` : '', layout.axisOrder === 'reversed' ? 'axes reversed from the stored HDF5 order (MATLAB order)' : ''].filter(Boolean).join(', ');
   for (const n of names) notes.push(`read '${n}' as [${axesText(shapes[n], t ? t.axis : null)}]${how ? ` (${how})` : ''}`);
-  if (!t) return { variables: raw, input, target, notes };
+  if (!t) return { variables: raw, input, target, extraTargets: extra, notes };
 
   const shape = shapes[target];
   if (!Number.isInteger(t.axis) || t.axis < 1 || t.axis >= shape.length) {
@@ -178,11 +185,13 @@ export async function applyLayout(f: DataFile, layout: SourceLayout, input: stri
     const variables: Record<string, NdArray> = {};
     const inNames: string[] = [];
     for (const n of ins) { const k = `${n}@t${t.t0}`; variables[k] = await take(n, t.axis, t.t0); inNames.push(k); }
+    const outNames: string[] = [];
+    for (const n of targets) { const k = `${n}@t${t.t1}`; variables[k] = await take(n, t.axis, t.t1); outNames.push(k); }
+    notes.push(`operator: ${ins.map((n) => `'${n}'`).join(', ')} at t = ${t.t0} -> ${targets.map((n) => `'${n}'`).join(', ')} at t = ${t.t1} (time axis ${t.axis})`);
     const outName = `${target}@t${t.t1}`;
-    variables[outName] = await take(target, t.axis, t.t1);
-    notes.push(`operator: ${ins.map((n) => `'${n}'`).join(', ')} at t = ${t.t0} -> '${target}' at t = ${t.t1} (time axis ${t.axis})`);
-    return { variables, input: inNames, target: outName, notes };
+    return { variables, input: inNames, target: outName, extraTargets: outNames.filter((k) => k !== outName), notes };
   }
+  if (extra.length) throw new DataError(f.path, 'layout.targets', `autoregressive windows over ${targets.length} variables`, 'one target variable (its frames are the channels), or operator mode for several');
   if (input.some((n) => n !== target)) {
     throw new DataError(f.path, 'input', `autoregressive windows take one variable's own history; inputs ${input.map((n) => `'${n}'`).join(', ')} given`, `no inputs (the history of '${target}'), or operator mode for several variables as channels`);
   }
@@ -190,7 +199,7 @@ export async function applyLayout(f: DataFile, layout: SourceLayout, input: stri
   if (t.tIn + t.tOut > T) throw new DataError(f.path, target, `time axis ${t.axis} has ${T} steps, T_in + T_out = ${t.tIn + t.tOut}`, `at least ${t.tIn + t.tOut} steps on the time axis`);
   const traj = moveAxisLast(raw[target], t.axis);
   notes.push(`autoregressive: '${target}' frames 0..${t.tIn - 1} -> ${t.tIn}..${t.tIn + t.tOut - 1} along time axis ${t.axis}`);
-  return { variables: { [target]: traj }, input: [], target, windows: { tIn: t.tIn, tOut: t.tOut }, notes };
+  return { variables: { [target]: traj }, input: [], target, extraTargets: [], windows: { tIn: t.tIn, tOut: t.tOut }, notes };
 }
 
 /**

@@ -92,6 +92,13 @@ function layouts(dir: string, label: string) {
     // sample 0, point (0, 0): channels are the variables (offset 100 per variable)
     assert.deepEqual(Array.from(x.subarray(0, 4), (v) => Math.round(v)), [0, 100, 200, 300]);
     assert.ok(close((ds.train.y.data as Float32Array)[0], 200.1));
+    const all = await prepareDataset(
+      { kind: 'file', path, input: ['Vx', 'Vy', 'density', 'pressure'], target: 'Vx', layout: { targets: ['Vx', 'Vy', 'density', 'pressure'], time: { axis: 1, mode: 'operator', t0: 2, t1: 3 } } },
+      raw('custom', 3, 2),
+    );
+    assert.deepEqual([...all.train.y.shape], [3, 8, 8, 4], 'every variable is an output channel');
+    assert.deepEqual(all.manifest.yChannels, ['Vx@t3', 'Vy@t3', 'density@t3', 'pressure@t3']);
+    assert.deepEqual(Array.from((all.train.y.data as Float32Array).subarray(0, 4), (v) => Math.round(v * 10) / 10), [0.3, 100.3, 200.3, 300.3]);
     const ar = await prepareDataset(
       { kind: 'file', path, input: [], target: 'Vx', layout: { time: { axis: 1, mode: 'autoregressive', tIn: 10, tOut: 10 } } },
       raw('navier-stokes', 3, 2),
