@@ -17,7 +17,7 @@ import { NORM_EPS, encodeInPlace, scalarStats, type ScalarStats } from './stages
 import { cutWindows, windowStarts } from './stages/ns-windows';
 import { resizeSpatial } from './stages/resize';
 import { makeSplit } from './stages/split';
-import { applyLayout, shortTrajectoryAdvice, type SourceLayout } from './stages/layout';
+import { applyLayout, sampleGroups, shortTrajectoryAdvice, type SourceLayout } from './stages/layout';
 import { MACH_CHANNEL } from './formats/geofno-airfoil';
 import { totalmem } from 'node:os';
 
@@ -131,6 +131,13 @@ async function openSource(source: DataSource, benchmark: DatasetBenchmark, budge
       };
     }
     const listing = new Map(f.variables().map((v) => [v.name, v]));
+    const groups = sampleGroups(f.variables());
+    for (const n of [...inputNames, targetName]) {
+      const m = /^(\d+)\/(.+)$/.exec(n);
+      if (groups && m && groups.groups.includes(m[1])) {
+        throw new DataError(path, n, `is one sample of ${groups.groups.length} per-sample groups (its first axis would be taken as samples)`, `the groups read as samples (layout.groups) with the variable '${m[2]}'`);
+      }
+    }
     const pick = async (n: string): Promise<RowSource> => {
       const v = listing.get(n);
       if (!v) throw new DataError(path, n, 'no such variable', [...listing.keys()].map((k) => `'${k}'`).join(', ') || 'a numeric variable');
@@ -242,6 +249,10 @@ export async function prepareDataset(source: DataSource, options: PipelineOption
     const rank = isNS ? tShape.length - 2 : SPATIAL_RANK[benchmark] ?? tShape.length - 1;
     if (rank > 2) {
       throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}] would be a ${rank}-D grid`, 'a 1-D or 2-D grid (LiNO takes 1-D and 2-D fields); 3-D data cannot be trained here');
+    }
+    if (isNS && !src.windows && tShape.length === 4 && tShape[2] === tShape[3] && tShape[1] !== tShape[2] && !(source.kind === 'file' && source.layout)) {
+      // PDEBench stores time second: taking the last axis as frames would be silently wrong
+      throw new DataError(file, src.target.name, `shape [${tShape.join(', ')}] reads as [N=${tShape[0]}, H=${tShape[1]}, W=${tShape[2]}, T=${tShape[3]}], a non-square grid with as many frames as points`, `[N, s, s, T]; a PDEBench [N, T, H, W] series takes layout.time on axis 1 (autoregressive)`);
     }
     if (isNS) {
       if (src.input.length > 0) throw new DataError(file, src.input[0].name, 'Navier-Stokes takes its history from the trajectory itself', 'no input variables, target u [N, s, s, T]');

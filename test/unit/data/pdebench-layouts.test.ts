@@ -99,6 +99,11 @@ function layouts(dir: string, label: string) {
     assert.deepEqual([...all.train.y.shape], [3, 8, 8, 4], 'every variable is an output channel');
     assert.deepEqual(all.manifest.yChannels, ['Vx@t3', 'Vy@t3', 'density@t3', 'pressure@t3']);
     assert.deepEqual(Array.from((all.train.y.data as Float32Array).subarray(0, 4), (v) => Math.round(v * 10) / 10), [0.3, 100.3, 200.3, 300.3]);
+    await assert.rejects(
+      prepareDataset({ kind: 'file', path, target: 'Vx' }, { ...raw('navier-stokes', 3, 2), ns: { tIn: 10, tOut: 10 } }),
+      /reads as \[N=5, H=22, W=8, T=8\].*layout\.time on axis 1/,
+      'a PDEBench [N, T, H, W] series is not taken as [N, H, W, T] silently',
+    );
     const ar = await prepareDataset(
       { kind: 'file', path, input: [], target: 'Vx', layout: { time: { axis: 1, mode: 'autoregressive', tIn: 10, tOut: 10 } } },
       raw('navier-stokes', 3, 2),
@@ -124,6 +129,11 @@ function layouts(dir: string, label: string) {
     // group 2 (sample 2 adds 2), point 4, frame 10
     assert.ok(close((ds.train.y.data as Float32Array)[(2 * 16 + 4) * 10], 2 + 1.0 + 0.04));
 
+    await assert.rejects(
+      prepareDataset({ kind: 'file', path: join(dir, 'groups_1d.h5'), input: [], target: '0001/data' }, { ...raw('navier-stokes', 3, 2), ns: { tIn: 10, tOut: 10 } }),
+      /\[0001\/data\]: is one sample of 5 per-sample groups.*layout\.groups/,
+      'one group picked alone is refused, not read with time as samples',
+    );
     const f2 = await openDataFile(join(dir, 'groups_2d.h5'));
     assert.deepEqual(groupVariables(f2.variables()).map((v) => `${v.name} [${v.shape.join(', ')}]`), ['data[0] [4, 6, 8, 8]', 'data[1] [4, 6, 8, 8]']);
     f2.close();
