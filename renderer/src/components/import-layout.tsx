@@ -8,7 +8,7 @@ type Mode = 'none' | 'operator' | 'autoregressive';
 
 const num = (v: string, fallback: number) => (Number.isFinite(Number(v)) && v !== '' ? Math.max(0, Math.floor(Number(v))) : fallback);
 
-export function ImportLayout(p: { format: string; groupCount: number; hints: string[]; layout: Layout; onChange: (l: Layout) => void }) {
+export function ImportLayout(p: { format: string; groupCount: number; hints: string[]; layout: Layout; onChange: (l: Layout) => void; allTargets: boolean; onAllTargets: (v: boolean) => void }) {
   const { layout, onChange } = p;
   const t = layout.time;
   const mode: Mode = t?.mode ?? 'none';
@@ -57,6 +57,11 @@ export function ImportLayout(p: { format: string; groupCount: number; hints: str
         </label>
         {t && field('axis', 'time axis', axis)}
         {t?.mode === 'operator' && [field('t0', 't0', t.t0), field('t1', 't1', t.t1)]}
+        {t?.mode === 'operator' && (
+          <label>
+            <input type="checkbox" checked={p.allTargets} onChange={(e) => p.onAllTargets(e.target.checked)} /> every input is a target too (variables as output channels)
+          </label>
+        )}
         {t?.mode === 'autoregressive' && [field('tIn', 'T_in', t.tIn), field('tOut', 'T_out', t.tOut)]}
       </div>
     </div>

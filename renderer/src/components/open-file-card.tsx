@@ -27,6 +27,7 @@ export function OpenFileCard() {
   const [error, setError] = useState<string | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
   const [layout, setLayout] = useState<Layout>({});
+  const [allTargets, setAllTargets] = useState(false);
   const id = useId();
 
   const applyDefaults = (b: Bench, l: Result<'datasets.inspect'> | null) => {
@@ -66,7 +67,9 @@ export function OpenFileCard() {
     setError(null);
     try {
       const chosen = layout.groups || layout.time || layout.axisOrder === 'reversed';
-      const job = await api.call('datasets.import', { file: file.ref, benchmark, input, target, ...(chosen ? { layout } : {}) });
+      // CFD: all variables at t0 -> all at t1, the target first among the output channels
+      const targets = allTargets && layout.time?.mode === 'operator' ? { targets: [target, ...input.filter((n) => n !== target)] } : {};
+      const job = await api.call('datasets.import', { file: file.ref, benchmark, input, target, ...(chosen ? { layout: { ...layout, ...targets } } : {}) });
       setJobId(job.id);
     } catch (e) {
       setError(`Could not import: ${e instanceof Error ? e.message : String(e)}`);
@@ -134,7 +137,7 @@ export function OpenFileCard() {
               ))}
             </tbody>
           </table>
-          <ImportLayout format={listing.format} groupCount={listing.groups?.[0]?.shape[0] ?? 0} hints={listing.hints ?? []} layout={layout} onChange={changeLayout} />
+          <ImportLayout format={listing.format} groupCount={listing.groups?.[0]?.shape[0] ?? 0} hints={listing.hints ?? []} layout={layout} onChange={changeLayout} allTargets={allTargets} onAllTargets={setAllTargets} />
           <div className="row">
             <label>
               Benchmark{' '}
