@@ -224,7 +224,9 @@ export function layoutHints(format: string, vars: readonly VariableInfo[]): stri
     if (format === 'hdf5' && s.length === 4 && s[3] < s[0] && s[1] === s[2]) {
       out.push(`'${v.name}' [${s.join(', ')}] may be stored in MATLAB order: reversed it reads [N=${s[3]}, H=${s[2]}, W=${s[1]}, T=${s[0]}] (layout.axisOrder 'reversed')`);
     }
-    if (s.length === 3 || (s.length === 4 && s[2] === s[3] && s[1] !== s[2])) {
+    // [N, T, X] with T != X, or [N, T, H, W] with a square grid and T neither 1 (PDEBench Darcy's
+    // singleton) nor the grid size; a square [N, s, s] is a 2-D field (Darcy), not a series
+    if ((s.length === 3 && s[1] !== s[2]) || (s.length === 4 && s[2] === s[3] && s[1] !== s[2] && s[1] > 1)) {
       out.push(`'${v.name}' [${s.join(', ')}] looks like a time series [N, T, ${s.length === 3 ? 'X' : 'H, W'}]: choose operator (t0 -> t1) or autoregressive (T_in -> T_out) on time axis 1`);
     }
   }

@@ -165,6 +165,10 @@ function layouts(dir: string, label: string) {
     );
     const f = await openDataFile(path);
     assert.ok(layoutHints(f.format, f.variables()).some((h) => /'u' \[24, 8, 8, 4\] may be stored in MATLAB order/.test(h)));
+    const v = (name: string, shape: number[]) => ({ name, shape, dtype: 'float32' as const, bytes: 4 * shape.reduce((p, q) => p * q, 1) });
+    assert.deepEqual(layoutHints('mat5', [v('coeff', [5, 9, 9]), v('sol', [5, 9, 9])]), [], 'Darcy fields are not time series');
+    assert.deepEqual(layoutHints('hdf5', [v('tensor', [4, 1, 8, 8])]), [], "PDEBench Darcy's singleton axis is not time");
+    assert.equal(layoutHints('hdf5', [v('tensor', [4, 201, 64])]).length, 1);
     f.close();
     const ds = await prepareDataset({ kind: 'file', path, target: 'u', layout: { axisOrder: 'reversed' } }, ns);
     assert.deepEqual([...ds.train.x.shape], [3, 8, 8, 10]);
