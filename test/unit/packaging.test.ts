@@ -95,3 +95,23 @@ test('bin/lino.mjs without tsx (a production install) says how to get the CLI in
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("electron-builder's deb (FpmTarget) metadata check passes with package.json, and fails without a homepage", async () => {
+  const yaml = require('js-yaml');
+  const config = yaml.load(readFileSync(`${ROOT}electron-builder.yml`, 'utf8'));
+  const FpmTarget = require('app-builder-lib/out/targets/FpmTarget').default;
+  const { AppInfo } = require('app-builder-lib/out/appInfo');
+  const { checkMetadata } = require('app-builder-lib/out/util/packageMetadata');
+  const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'));
+  checkMetadata(pkg, pkg, 'package.json', 'package.json');
+  // FpmTarget's own check, run on package.json's metadata (the rest of a packager is not needed)
+  const meta = (metadata: Record<string, unknown>) => {
+    const appInfo = { info: { metadata, repositoryInfo: Promise.resolve(null) }, notNullDevMetadata: metadata, linuxPackageName: 'lino-workbench' };
+    const packager = { appInfo: { ...appInfo, computePackageUrl: () => AppInfo.prototype.computePackageUrl.call(appInfo) }, info: { metadata } };
+    return FpmTarget.prototype.computeFpmMetaInfoOptions.call({ packager, options: { maintainer: config.linux.maintainer } });
+  };
+  const ok = await meta(pkg);
+  assert.equal(ok.url, pkg.homepage);
+  const { homepage: _h, ...bare } = pkg;
+  await assert.rejects(meta(bare), /Please specify project homepage/);
+});
