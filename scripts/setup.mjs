@@ -5,8 +5,10 @@
 //  2. The Electron runtime: Electron >= 42 has no postinstall; we try its download here and carry
 //     on without it where the host is unreachable (npm start then opens browser mode).
 //  3. Builds the renderer, the Electron host and the engine bundle.
-//  --test-deps also installs what the test suite needs from Debian (chromium, poppler-utils, and
-//  libvulkan1: the webgpu tests run on SwiftShader, the software Vulkan GPU chromium ships).
+//  --test-deps also installs what the test suite needs from Debian: chromium and poppler-utils
+//  (browser tests, PDF text), libvulkan1 (the webgpu tests run on SwiftShader, the software Vulkan
+//  GPU chromium ships), python3-h5py (PDEBench files written fresh) and python3-torch (the PyTorch
+//  references: parity, .pt import, the Python handoff, scaleout's torchrun DDP).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { electronRuntime } from './electron-runtime.mjs';
@@ -17,16 +19,18 @@ const run = (cmd, argv, opts = {}) => spawnSync(cmd, argv, { cwd: root, stdio: '
 const summary = [];
 
 if (args.includes('--test-deps')) {
-  const vulkan = ['/usr/lib/x86_64-linux-gnu/libvulkan.so.1', '/usr/lib/aarch64-linux-gnu/libvulkan.so.1'].some((p) => existsSync(p));
-  if (existsSync('/usr/bin/chromium') && existsSync('/usr/bin/pdftotext') && vulkan) {
-    summary.push('test dependencies: chromium, pdftotext and libvulkan1 already installed');
+  const TEST_PACKAGES = ['chromium', 'poppler-utils', 'libvulkan1', 'python3-h5py', 'python3-torch'];
+  const installed = (p) => spawnSync('dpkg-query', ['-W', '-f=${Status}', p], { encoding: 'utf8' }).stdout?.includes('install ok installed');
+  const missing = TEST_PACKAGES.filter((p) => !installed(p));
+  if (missing.length === 0) {
+    summary.push(`test dependencies: ${TEST_PACKAGES.join(', ')} already installed`);
   } else if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
     run('apt-get', ['update', '-qq']);
-    const r = run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'poppler-utils', 'libvulkan1'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    if (r.status !== 0) { console.error('setup: apt-get could not install chromium, poppler-utils and libvulkan1'); process.exit(1); }
-    summary.push('test dependencies: installed chromium, poppler-utils and libvulkan1 from Debian');
+    const r = run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (r.status !== 0) { console.error(`setup: apt-get could not install ${missing.join(', ')}`); process.exit(1); }
+    summary.push(`test dependencies: installed ${missing.join(', ')} from Debian`);
   } else {
-    summary.push('test dependencies: install Chromium (/usr/bin/chromium), pdftotext and libvulkan1 yourself (needs root/apt); the browser and webgpu tests skip without them');
+    summary.push(`test dependencies: install ${missing.join(', ')} yourself (needs root/apt); the tests that need them skip without them, saying why`);
   }
 }
 

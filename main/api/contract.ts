@@ -507,6 +507,21 @@ const GenerateParams = z
   })
   .strict();
 
+const TimeIndex = z.number().int().min(0).max(1_000_000);
+const SourceLayout = z
+  .object({
+    axisOrder: z.enum(['stored', 'reversed']).optional(),
+    groups: z.boolean().optional(),
+    targets: z.array(z.string().min(1).max(256)).max(8).optional(),
+    time: z
+      .discriminatedUnion('mode', [
+        z.object({ axis: z.number().int().min(1).max(8), mode: z.literal('operator'), t0: TimeIndex, t1: TimeIndex }).strict(),
+        z.object({ axis: z.number().int().min(1).max(8), mode: z.literal('autoregressive'), tIn: z.number().int().min(1).max(1000), tOut: z.number().int().min(1).max(1000) }).strict(),
+      ])
+      .optional(),
+  })
+  .strict();
+
 const ImportParams = z
   .object({
     file: FileRef,
@@ -516,6 +531,8 @@ const ImportParams = z
     train: z.number().int().min(1).optional(),
     val: z.number().int().min(0).optional(),
     resolution: z.number().int().min(2).max(65536).optional(),
+    /** PDEBench layouts (main/data/stages/layout.ts): per-sample groups, MATLAB axis order, a time split. */
+    layout: SourceLayout.optional(),
   })
   .strict();
 
@@ -603,6 +620,10 @@ export const methods = {
       name: z.string(),
       format: z.string(),
       variables: z.array(z.object({ name: z.string(), shape: z.array(z.number()), dtype: z.string(), bytes: z.number(), unsupported: z.string().optional() })),
+      /** Per-sample groups ('0000/data', ...) as the variables they stack into (layout.groups). */
+      groups: z.array(z.object({ name: z.string(), shape: z.array(z.number()), dtype: z.string(), bytes: z.number() })).optional(),
+      /** Layout suggestions read from the listing (time series, MATLAB order, groups). */
+      hints: z.array(z.string()).optional(),
     }),
   },
   /** Prepare a chosen file into the workspace's dataset store (an 'import' job): input variables -> target. */

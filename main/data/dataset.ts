@@ -2,6 +2,7 @@
 // folder, or a generator's output): pipeline-prepared float32 arrays in channels-last layout
 // ([n, ...grid, C], the NeuralOperator contract), the split indices, the normalizer statistics,
 // which x channels are coordinates, and the manifest that describes all of it.
+import type { SourceLayout } from './stages/layout';
 import type { BenchmarkName } from './generate/types';
 import type { NdArray } from './ndarray';
 import type { ScalarStats } from './stages/normalize';
@@ -28,7 +29,7 @@ export interface PipelineOptions {
 }
 
 export type SourceDescription =
-  | { kind: 'file'; path: string; format: string; size: number; mtimeMs: number; input: string[]; target: string }
+  | { kind: 'file'; path: string; format: string; size: number; mtimeMs: number; input: string[]; target: string; layout?: SourceLayout }
   | { kind: 'generated'; benchmark: string; input: string[]; target: string; generator: Record<string, unknown> }
   | { kind: 'arrays'; name: string; input: string[]; target: string };
 

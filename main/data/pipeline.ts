@@ -17,11 +17,12 @@ import { NORM_EPS, encodeInPlace, scalarStats, type ScalarStats } from './stages
 import { cutWindows, windowStarts } from './stages/ns-windows';
 import { resizeSpatial } from './stages/resize';
 import { defaultSplit, makeSplit, type SplitRequest } from './stages/split';
+import { applyLayout, sampleGroups, shortTrajectoryAdvice, type SourceLayout } from './stages/layout';
 import { MACH_CHANNEL } from './formats/geofno-airfoil';
 import { totalmem } from 'node:os';
 
 export type DataSource =
-  | { kind: 'file'; path: string; input?: string[]; target?: string }
+  | { kind: 'file'; path: string; input?: string[]; target?: string; layout?: SourceLayout }
   | { kind: 'generated'; dataset: GeneratedDataset; input?: string[]; target?: string }
   | { kind: 'arrays'; name: string; variables: Record<string, NdArray>; input?: string[]; target?: string };
 
@@ -124,7 +125,14 @@ function airfoilAliases(vars: Record<string, NdArray>): Record<string, NdArray> 
   return out;
 }
 
-interface OpenedSource { desc: SourceDescription; input: RowSource[]; target: RowSource; close(): void }
+interface OpenedSource {
+  desc: SourceDescription; input: RowSource[]; target: RowSource; close(): void;
+  /** More target variables (a layout's `targets`): output channels after `target`. */
+  extraTargets?: RowSource[];
+  /** Trajectories [N, ...grid, T] cut into these windows (a layout's autoregressive time split). */
+  windows?: { tIn: number; tOut: number };
+  notes?: string[];
+}
 
 async function openSource(source: DataSource, benchmark: DatasetBenchmark, budget: number): Promise<OpenedSource> {
   const defaults = DEFAULT_VARIABLES[benchmark];
@@ -132,6 +140,10 @@ async function openSource(source: DataSource, benchmark: DatasetBenchmark, budge
   const targetName = source.target ?? defaults?.target;
   const label = source.kind === 'file' ? source.path : source.kind === 'arrays' ? source.name : `generated ${source.dataset.benchmark}`;
   if (!inputNames || !targetName) throw new DataError(label, 'variables', 'no input/target variables chosen', 'input and target variable names for a custom dataset');
+  const layout = source.kind === 'file' ? source.layout : undefined;
+  if (inputNames.includes(targetName) && !layout?.time) {
+    throw new DataError(label, 'input', `'${targetName}' is both input and target: an identity task`, `a time split of '${targetName}' (operator t0 -> t1 or autoregressive T_in -> T_out along its time axis), or another input variable`);
+  }
   if (source.kind !== 'file') {
     const vars = airfoilAliases(source.kind === 'generated' ? source.dataset.variables : source.variables);
     const get = (n: string) => {
@@ -144,7 +156,24 @@ async function openSource(source: DataSource, benchmark: DatasetBenchmark, budge
   const path = resolve(source.path);
   const f: DataFile = await openDataFile(path);
   try {
+    if (layout) {
+      const laid = await applyLayout(f, layout, inputNames, targetName, budget);
+      const st = statSync(path);
+      const mem = (n: string) => memorySource(n, path, laid.variables[n]);
+      return {
+        desc: { kind: 'file', path, format: f.format, size: st.size, mtimeMs: Math.floor(st.mtimeMs), input: inputNames, target: targetName, layout },
+        input: laid.input.map(mem), target: mem(laid.target), extraTargets: laid.extraTargets.map(mem), close: () => f.close(), notes: laid.notes,
+        ...(laid.windows ? { windows: laid.windows } : {}),
+      };
+    }
     const listing = new Map(f.variables().map((v) => [v.name, v]));
+    const groups = sampleGroups(f.variables());
+    for (const n of [...inputNames, targetName]) {
+      const m = /^(\d+)\/(.+)$/.exec(n);
+      if (groups && m && groups.groups.includes(m[1])) {
+        throw new DataError(path, n, `is one sample of ${groups.groups.length} per-sample groups (its first axis would be taken as samples)`, `the groups read as samples (layout.groups) with the variable '${m[2]}'`);
+      }
+    }
     const pick = async (n: string): Promise<RowSource> => {
       const v = listing.get(n);
       if (!v) throw new DataError(path, n, 'no such variable', [...listing.keys()].map((k) => `'${k}'`).join(', ') || 'a numeric variable');
@@ -233,7 +262,7 @@ export function describeSource(source: DataSource, benchmark: DatasetBenchmark):
   const path = resolve(source.path);
   let st;
   try { st = statSync(path); } catch (err) { throw new DataError(path, '', `cannot open: ${(err as Error).message}`); }
-  return { kind: 'file', path, format: '', size: st.size, mtimeMs: Math.floor(st.mtimeMs), input, target };
+  return { kind: 'file', path, format: '', size: st.size, mtimeMs: Math.floor(st.mtimeMs), input, target, ...(source.layout ? { layout: source.layout } : {}) };
 }
 
 export async function prepareDataset(source: DataSource, options: PipelineOptions, hooks: PipelineHooks = {}): Promise<PreparedDataset> {
@@ -244,19 +273,33 @@ export async function prepareDataset(source: DataSource, options: PipelineOption
   const src = await openSource(source, benchmark, budget);
   try {
     const file = src.desc.kind === 'file' ? src.desc.path : src.target.file;
-    const isNS = benchmark === 'navier-stokes';
+    for (const m of src.notes ?? []) warn(m);
+    if (benchmark === 'navier-stokes' && src.notes && !src.windows && source.kind === 'file' && source.layout?.time) {
+      throw new DataError(file, 'layout.time', 'Navier-Stokes is autoregressive', "an autoregressive time split, or benchmark 'custom' for operator mode");
+    }
+    // trajectories: Navier-Stokes, or any time series a layout split autoregressively
+    const isNS = benchmark === 'navier-stokes' || !!src.windows;
     const N = src.target.shape[0];
     // shapes: inputs and target must agree on samples and grid
     const tShape = isNS ? src.target.shape : squeezeRest(src.target.shape);
-    const rank = SPATIAL_RANK[benchmark] ?? tShape.length - 1;
+    const rank = isNS ? tShape.length - 2 : SPATIAL_RANK[benchmark] ?? tShape.length - 1;
+    if (rank > 2) {
+      throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}] would be a ${rank}-D grid`, 'a 1-D or 2-D grid (LiNO takes 1-D and 2-D fields); 3-D data cannot be trained here');
+    }
+    if (isNS && !src.windows && tShape.length === 4 && tShape[2] === tShape[3] && tShape[1] !== tShape[2] && !(source.kind === 'file' && source.layout)) {
+      // PDEBench stores time second: taking the last axis as frames would be silently wrong
+      throw new DataError(file, src.target.name, `shape [${tShape.join(', ')}] reads as [N=${tShape[0]}, H=${tShape[1]}, W=${tShape[2]}, T=${tShape[3]}], a non-square grid with as many frames as points`, `[N, s, s, T]; a PDEBench [N, T, H, W] series takes layout.time on axis 1 (autoregressive)`);
+    }
     if (isNS) {
       if (src.input.length > 0) throw new DataError(file, src.input[0].name, 'Navier-Stokes takes its history from the trajectory itself', 'no input variables, target u [N, s, s, T]');
-      if (tShape.length !== 4) throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}]`, '[N, s, s, T] (trajectories, grid, frames)');
+      if (benchmark === 'navier-stokes' && tShape.length !== 4) throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}]`, '[N, s, s, T] (trajectories, grid, frames)');
+      if (rank < 1) throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}]`, 'trajectories [N, ...grid, T] with a 1-D or 2-D grid');
     } else if (tShape.length !== rank + 1) {
       throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}] has ${tShape.length - 1} grid axes`, `${rank} for ${benchmark} ([N, ${Array(rank).fill('s').join(', ')}])`);
     }
     if (!isNS && src.input.length === 0) throw new DataError(file, 'input', 'no input variable chosen', 'at least one input variable');
-    for (const inp of src.input) {
+    if (isNS && src.extraTargets?.length) throw new DataError(file, src.extraTargets[0].name, 'Navier-Stokes windows take one variable', 'one target variable');
+    for (const inp of [...src.input, ...(src.extraTargets ?? [])]) {
       const s = squeezeRest(inp.shape);
       if (s.join() !== tShape.join()) {
         throw new DataError(file, inp.name, `shape [${inp.shape.join(', ')}] does not match target '${src.target.name}' [${src.target.shape.join(', ')}]`, 'the same number of samples and the same grid');
@@ -270,8 +313,12 @@ export async function prepareDataset(source: DataSource, options: PipelineOption
     }
     const split = makeSplit(N, options.split, file);
     const P = res.reduce((a, b) => a * b, 1);
-    const T = isNS ? tShape[3] : 0;
-    const ns = options.ns ?? { tIn: 10, tOut: 10 };
+    const T = isNS ? tShape[tShape.length - 1] : 0;
+    const ns = src.windows ? { ...options.ns, ...src.windows } : options.ns ?? { tIn: 10, tOut: 10 };
+    if (isNS && !src.windows && ns.tIn + ns.tOut > T) {
+      const fmt = src.desc.kind === 'file' ? src.desc.format : '';
+      throw new DataError(file, src.target.name, `trajectories have ${T} frames, T_in + T_out = ${ns.tIn + ns.tOut}: ${shortTrajectoryAdvice(tShape, ns.tIn + ns.tOut, fmt)}`, `at least ${ns.tIn + ns.tOut} frames`);
+    }
     const mode = options.resizeMode ?? 'interpolate';
 
     const raw: Record<SplitName, { x: Float64Array; y: Float64Array; n: number; indices: Int32Array; starts?: Int32Array }> = {} as never;
@@ -301,8 +348,9 @@ export async function prepareDataset(source: DataSource, options: PipelineOption
         for (const i of idx) for (const t0 of starts) { indices[k] = i; st[k] = t0; k++; }
         raw[part] = { x, y, n: idx.length * W, indices, starts: st };
       } else {
-        cIn = src.input.length; cOut = 1;
-        const x = new Float64Array(idx.length * P * cIn), y = new Float64Array(idx.length * P);
+        const outs = [src.target, ...(src.extraTargets ?? [])];
+        cIn = src.input.length; cOut = outs.length;
+        const x = new Float64Array(idx.length * P * cIn), y = new Float64Array(idx.length * P * cOut);
         for (const b of blocks) {
           const k = b.samples.length;
           for (let c = 0; c < cIn; c++) {
@@ -312,8 +360,13 @@ export async function prepareDataset(source: DataSource, options: PipelineOption
               for (let p = 0; p < P; p++) x[(o + p) * cIn + c] = r[q * P + p];
             }
           }
-          const r = resizeSpatial(ndarray(await gatherBlock(src.target, b), [k, ...grid0], 'float64'), res, mode, 'resolution').arr.data as Float64Array;
-          for (let q = 0; q < k; q++) y.set(r.subarray(q * P, (q + 1) * P), b.pos[q] * P);
+          for (let c = 0; c < cOut; c++) {
+            const r = resizeSpatial(ndarray(await gatherBlock(outs[c], b), [k, ...grid0], 'float64'), res, mode, 'resolution').arr.data as Float64Array;
+            for (let q = 0; q < k; q++) {
+              const o = b.pos[q] * P;
+              for (let p = 0; p < P; p++) y[(o + p) * cOut + c] = r[q * P + p];
+            }
+          }
         }
         raw[part] = { x, y, n: idx.length, indices: Int32Array.from(idx) };
       }
@@ -354,7 +407,7 @@ export async function prepareDataset(source: DataSource, options: PipelineOption
     }
     const coordNames = benchmark === 'airfoil' ? ['xi', 'eta'] : rank === 1 ? ['x'] : rank === 2 ? ['x', 'y'] : Array.from({ length: rank }, (_, k) => `x${k}`);
     const xChannels = isNS ? Array.from({ length: ns.tIn }, (_, t) => `${src.target.name}[t${t}]`) : src.input.map((s) => s.name);
-    const yChannels = isNS ? Array.from({ length: ns.tOut }, (_, t) => `${src.target.name}[t${ns.tIn + t}]`) : [src.target.name];
+    const yChannels = isNS ? Array.from({ length: ns.tOut }, (_, t) => `${src.target.name}[t${ns.tIn + t}]`) : [src.target, ...(src.extraTargets ?? [])].map((s) => s.name);
     const resolved: PipelineOptions = { ...options, resolution: res, resizeMode: mode, coords, normalize: applied, ...(isNS ? { ns: { normalizer: DEFAULT_NS_NORMALIZER, ...ns } } : {}) };
     const cacheKey = cacheKeyFor(src.desc, options);
     const manifest: DatasetManifest = {

@@ -9,7 +9,8 @@ import { decodeValues, type PreparedDataset, type SplitName } from '../data/data
 import { generatedWindow, pipelineOptions } from '../train/data-source';
 import type { JobContext } from './jobs';
 import { inspectWithDeadline } from '../data/formats/inspect-deadline';
-import { releaseOptions } from '../data/pipeline';
+import { DEFAULT_NS_NORMALIZER, releaseOptions } from '../data/pipeline';
+import { groupVariables, layoutHints, type SourceLayout } from '../data/stages/layout';
 import type { PipelineOptions } from '../data/dataset';
 import { basename } from 'node:path';
 
@@ -101,7 +102,12 @@ export async function datasetSample(p: { workspace: string; id: string; split: S
  */
 export async function datasetInspect(p: { path: string }) {
   const r = await inspectWithDeadline(p.path);
-  return { name: basename(p.path), format: r.format, variables: r.variables.map((v) => ({ ...v, shape: [...v.shape] })) };
+  const groups = groupVariables(r.variables).map((v) => ({ name: v.name, shape: v.shape, dtype: v.dtype, bytes: v.bytes }));
+  const hints = layoutHints(r.format, r.variables);
+  return {
+    name: basename(p.path), format: r.format, variables: r.variables.map((v) => ({ ...v, shape: [...v.shape] })),
+    ...(groups.length ? { groups } : {}), ...(hints.length ? { hints } : {}),
+  };
 }
 
 export function importLabel(p: Record<string, unknown>): string {
@@ -116,19 +122,25 @@ export async function runImport(params: Record<string, unknown>, ctx: JobContext
   const benchmark = params.benchmark as PipelineOptions['benchmark'];
   const input = params.input as string[];
   const target = String(params.target);
+  const layout = params.layout as SourceLayout | undefined;
   ctx.progress(0.02, 'reading the file listing');
   const listing = await inspectWithDeadline(path, undefined, ctx.signal);
-  const first = listing.variables.find((v) => v.name === target);
-  if (!first) throw new ApiError(`${path}: variable '${target}' not found (the file has ${listing.variables.map((v) => v.name).join(', ')})`, 'invalid_params', { field: 'target', file: path });
+  const vars = layout?.groups ? groupVariables(listing.variables) : listing.variables;
+  const first = vars.find((v) => v.name === target);
+  if (!first) throw new ApiError(`${path}: variable '${target}' not found (the file has ${vars.map((v) => v.name).join(', ')})`, 'invalid_params', { field: 'target', file: path });
+  // samples: the first axis as read (the last one as stored when the axes are reversed)
+  const samples = (layout?.axisOrder === 'reversed' && !layout.groups ? first.shape[first.shape.length - 1] : first.shape[0]) ?? 0;
   // Split sizes by the one rule (main/data/stages/split.ts), the counts the user gave kept.
-  const opts = releaseOptions(benchmark, first.shape[0] ?? 0, {
+  const opts = releaseOptions(benchmark, samples, {
     ...(params.train !== undefined ? { train: Number(params.train) } : {}),
     ...(params.val !== undefined ? { val: Number(params.val) } : {}),
   });
+  const t = layout?.time;
+  if (t?.mode === 'autoregressive') opts.ns = { normalizer: DEFAULT_NS_NORMALIZER, ...opts.ns, tIn: t.tIn, tOut: t.tOut };
   if (params.resolution !== undefined) opts.resolution = Number(params.resolution);
   if (ctx.signal.aborted) throw new Error('cancelled');
   ctx.progress(0.05, 'splitting, resizing, normalizing and storing');
-  const { dataset, cached } = await new DatasetStore(workspace).prepare({ kind: 'file', path, input, target }, opts, {
+  const { dataset, cached } = await new DatasetStore(workspace).prepare({ kind: 'file', path, input, target, ...(layout ? { layout } : {}) }, opts, {
     onProgress: (pr) => ctx.progress(0.05 + (0.9 * pr.done) / Math.max(1, pr.total), pr.stage),
   });
   const m = dataset.manifest;

@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import type { Result } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
 import { FileBrowser } from './file-browser';
+import { ImportLayout, type Layout } from './import-layout';
 
 type Bench = 'darcy' | 'burgers' | 'navier-stokes' | 'airfoil' | 'custom';
 // The published files' names (main/data/pipeline.ts DEFAULT_VARIABLES), offered as defaults.
@@ -25,10 +26,13 @@ export function OpenFileCard() {
   const [target, setTarget] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
+  const [layout, setLayout] = useState<Layout>({});
+  const [allTargets, setAllTargets] = useState(false);
   const id = useId();
 
   const applyDefaults = (b: Bench, l: Result<'datasets.inspect'> | null) => {
     const names = new Set(l?.variables.map((v) => v.name) ?? []);
+    setLayout({});
     const d = DEFAULTS[b];
     setInput(d ? d.input.filter((n) => names.has(n)) : []);
     setTarget(d && names.has(d.target) ? d.target : (l?.variables[0]?.name ?? ''));
@@ -62,7 +66,10 @@ export function OpenFileCard() {
     if (!api || !file) return;
     setError(null);
     try {
-      const job = await api.call('datasets.import', { file: file.ref, benchmark, input, target });
+      const chosen = layout.groups || layout.time || layout.axisOrder === 'reversed';
+      // CFD: all variables at t0 -> all at t1, the target first among the output channels
+      const targets = allTargets && layout.time?.mode === 'operator' ? { targets: [target, ...input.filter((n) => n !== target)] } : {};
+      const job = await api.call('datasets.import', { file: file.ref, benchmark, input, target, ...(chosen ? { layout: { ...layout, ...targets } } : {}) });
       setJobId(job.id);
     } catch (e) {
       setError(`Could not import: ${e instanceof Error ? e.message : String(e)}`);
@@ -70,6 +77,17 @@ export function OpenFileCard() {
   };
 
   const job = jobId ? jobs[jobId] : undefined;
+  // with per-sample groups read as samples, the variables are the groups' members, stacked
+  const shown: Array<{ name: string; shape: number[]; dtype: string; bytes: number; unsupported?: string }> =
+    layout.groups && listing?.groups ? listing.groups : (listing?.variables ?? []);
+  const changeLayout = (l: Layout) => {
+    if (!!l.groups !== !!layout.groups) {
+      const vars = l.groups && listing?.groups ? listing.groups : (listing?.variables ?? []);
+      setInput([]);
+      setTarget(vars[0]?.name ?? '');
+    }
+    setLayout(l);
+  };
   return (
     <div className="card" role="region" aria-labelledby={`${id}-t`} data-testid="open-file">
       <h2 id={`${id}-t`}>Open a data file</h2>
@@ -97,7 +115,7 @@ export function OpenFileCard() {
               <tr><th scope="col">Variable</th><th scope="col">Shape</th><th scope="col">dtype</th><th scope="col">Size</th><th scope="col">Input</th></tr>
             </thead>
             <tbody>
-              {listing.variables.map((v) => (
+              {shown.map((v) => (
                 <tr key={v.name}>
                   <td>{v.name}</td>
                   <td>[{v.shape.join(', ')}]</td>
@@ -119,6 +137,7 @@ export function OpenFileCard() {
               ))}
             </tbody>
           </table>
+          <ImportLayout format={listing.format} groupCount={listing.groups?.[0]?.shape[0] ?? 0} hints={listing.hints ?? []} layout={layout} onChange={changeLayout} allTargets={allTargets} onAllTargets={setAllTargets} />
           <div className="row">
             <label>
               Benchmark{' '}
@@ -133,7 +152,7 @@ export function OpenFileCard() {
             <label>
               Target{' '}
               <select value={target} onChange={(e) => setTarget(e.target.value)}>
-                {listing.variables.filter((v) => !v.unsupported).map((v) => <option key={v.name} value={v.name}>{v.name}</option>)}
+                {shown.filter((v) => !v.unsupported).map((v) => <option key={v.name} value={v.name}>{v.name}</option>)}
               </select>
             </label>
             <button onClick={startImport} disabled={!target} data-testid="import-file">Import</button>
