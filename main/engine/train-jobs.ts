@@ -190,6 +190,9 @@ export class TrainingJobs {
     await initBackend();
     const current = tf.getBackend();
     const wanted = cfg.backend ?? process.env.LINO_BACKEND ?? current;
+    // What train.start refuses is refused before any backend is switched or anything built.
+    const pre = refuseBeforeStart(cfg, wanted);
+    if (pre) throw new ApiError(`memory: ${pre.message}`, 'invalid_params', { field: pre.field ?? 'config' });
     const same = wanted === current || (wanted.startsWith('tensorflow') && current === 'tensorflow');
     this.calibration?.abort();
     const ctl = new AbortController();
