@@ -40,6 +40,14 @@ test('quick start: on an empty workspace one click generates tiny Darcy ("fast")
   assert.equal(await card.getByTestId('quick-fast').isChecked(), true);
   assert.equal(await card.getByTestId('quick-quick').isChecked(), false);
   assert.deepEqual(await card.locator('input[type="radio"]').evaluateAll((els: any[]) => els.map((e) => e.value)), ['fast', 'quick']);
+  // Before starting, the card shows how long the chosen size takes here (3 steps timed in the engine).
+  const estimate = card.getByTestId('time-estimate-text');
+  await estimate.filter({ hasText: /^Estimated: .* per epoch \(2 steps × .* ms\), .* for 3 epochs on \w+/ }).waitFor({ timeout: 60_000 });
+  await card.getByTestId('quick-quick').check();
+  await estimate.filter({ hasText: /^Estimated: .* per epoch \(50 steps × .* ms\), .* for 30 epochs on \w+/ }).waitFor({ timeout: 60_000 });
+  assert.match((await card.textContent()) ?? '', /250 Darcy samples at 29×29, LiNO M=16 L=2, 30 epochs/);
+  await card.getByTestId('quick-fast').check();
+  await estimate.filter({ hasText: /for 3 epochs/ }).waitFor({ timeout: 60_000 });
   await card.getByTestId('quick-start-go').click();
   await page.getByRole('heading', { name: 'Training', level: 1 }).waitFor({ timeout: 30_000 });
   assert.match((await page.getByTestId('run-picker').locator('option:checked').textContent()) ?? '', /^Quick start: Darcy tiny/);
