@@ -88,6 +88,9 @@ test('training view: start a tiny LiNO on tiny Darcy for two epochs, curve point
   await page.getByTestId('train-data').selectOption('generate:darcy:tiny');
   await page.getByTestId('train-name').fill('e2e tiny');
   assert.match((await page.locator('.card', { hasText: 'New run' }).textContent()) ?? '', /M = 8, L = 2/);
+  // Estimate time before starting: 3 steps timed in the engine, per epoch and for the 2 epochs.
+  await page.getByTestId('estimate-time').click();
+  await page.getByTestId('time-estimate-text').filter({ hasText: /^Estimated: .* per epoch \(2 steps × .* ms\), .* for 2 epochs on \w+/ }).waitFor({ timeout: 60_000 });
   await page.getByTestId('train-start').click();
   // The new run becomes the shown one.
   await page.waitForFunction(() => /^e2e tiny/.test((globalThis as any).document.querySelector('[data-testid="run-picker"] option:checked')?.textContent ?? ''), undefined, { timeout: 30_000 });

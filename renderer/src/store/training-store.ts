@@ -134,7 +134,8 @@ export const useTraining = create<TrainingState>((set, get) => ({
     if (e.type === 'metrics') {
       set((s) => ({
         curves: { ...s.curves, [e.runId]: mergeCurves(s.curves[e.runId] ?? EMPTY_CURVES, e.steps, e.epoch ? [e.epoch] : []) },
-        ...(e.etaSeconds !== undefined ? { stepEta: { ...s.stepEta, [e.runId]: e.etaSeconds } } : {}),
+        // Paused, the ETA stands still: a step's message that trails the pause does not move it.
+        ...(e.etaSeconds !== undefined && s.runs.find((r) => r.id === e.runId)?.state !== 'paused' ? { stepEta: { ...s.stepEta, [e.runId]: e.etaSeconds } } : {}),
       }));
       // Metrics mean it trains; the list may not know yet (or the epoch count changed).
       if (e.epoch || get().runs.find((r) => r.id === e.runId)?.state !== 'running') scheduleRefresh(get);
