@@ -6,13 +6,13 @@ import { TimeEstimate } from './time-estimate';
 /**
  * First start: one click generates a Darcy set and trains a small LiNO on it, landing on the
  * Training view with curves arriving. "fast" (the default) uses the tiny preset (seconds).
- * "quick" is sized for a 2-core CPU on wasm: about 4 minutes to a validation relL2 near 0.23
+ * "quick" is sized for a 2-core CPU on wasm: about 2 minutes (measured at load average 11-15) to a validation relL2 of 0.21
  * (normalized; 1.0 untrained), measured in docs/training.md. It overrides the quick dataset
  * preset's size (1024 samples at 85x85, which the generator docs and benchmarks keep).
  */
 export const QUICK_START = {
   fast: { preset: 'tiny', samples: undefined, generateResolution: undefined, width: 8, depth: 2, epochs: 3, batchSize: 2, label: 'Fast: 6 Darcy samples at 29×29, LiNO M=8 L=2, 3 epochs (seconds)' },
-  quick: { preset: 'quick', samples: 250, generateResolution: 29, width: 16, depth: 2, epochs: 30, batchSize: 4, label: 'Quick: 250 Darcy samples at 29×29, LiNO M=16 L=2, 30 epochs (about 4 min on 2 cores)' },
+  quick: { preset: 'quick', samples: 500, generateResolution: 29, width: 16, depth: 2, epochs: 20, batchSize: 4, label: 'Quick: 500 Darcy samples at 29×29, LiNO M=16 L=2, 20 epochs (about 2 min on 2 shared cores)' },
 } as const;
 
 /** The run configuration a quick-start choice trains. */
