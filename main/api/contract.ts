@@ -210,6 +210,24 @@ export const ApiTrainConfig = TrainConfig.extend({
   data: z.discriminatedUnion('kind', [SyntheticData, GenerateData, StoredData, FileData.extend({ path: FileData.shape.path.optional(), file: FileRef.optional() })]),
 });
 
+/** train.calibrate: a configuration's measured step time and the run's time at that speed. */
+export const Calibration = z.object({
+  backend: z.string(),
+  msPerStep: z.number(),
+  steps: z.number(),
+  warmupMs: z.number(),
+  stepsPerEpoch: z.number(),
+  secondsPerEpoch: z.number(),
+  totalSeconds: z.number(),
+  epochs: z.number(),
+  grid: z.array(z.number()),
+  train: z.number(),
+  val: z.number(),
+  microBatch: z.number(),
+  note: z.string(),
+});
+export type Calibration = z.infer<typeof Calibration>;
+
 export const RunState = z.enum(['queued', 'running', 'paused', 'done', 'failed', 'stopped', 'interrupted']);
 export type RunState = z.infer<typeof RunState>;
 /** A run tag: short, letters, digits and . _ + - (no spaces, so "tag:a tag:b" filters stay unambiguous). */
@@ -729,6 +747,15 @@ export const methods = {
     ]),
     result: z.object({ runId: z.string(), job: JobSummary, group: z.array(z.object({ runId: z.string(), job: JobSummary })).optional() }),
   },
+  /**
+   * Time a configuration before starting it: builds its model on the backend the run would use,
+   * takes 1 warm-up and `steps` training steps on random data of the configured shape, disposes
+   * everything. Refuses what train.start refuses for memory; a newer call cancels an older one.
+   */
+  'train.calibrate': {
+    params: z.object({ config: ApiTrainConfig, steps: z.number().int().min(1).max(10).default(3) }).strict(),
+    result: Calibration,
+  },
   'train.pause': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
   /** Continue a paused run, or queue an interrupted/stopped run to resume from its last checkpoint. */
   'train.resume': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean(), job: JobSummary.optional() }) },
@@ -748,7 +775,8 @@ export const WorkbenchEvent = z.discriminatedUnion('type', [
    * Live training metrics. 'steps' carries every step since the previous message (sent at most
    * 20 times a second, nothing dropped); 'epoch' one epoch's record; metrics.jsonl has them all.
    */
-  z.object({ type: z.literal('metrics'), runId: z.string(), steps: z.array(StepMetrics), epoch: EpochMetrics.optional() }),
+  /** etaSeconds: the run's time left from its recent step rate (from its 3rd step on; null before). */
+  z.object({ type: z.literal('metrics'), runId: z.string(), steps: z.array(StepMetrics), epoch: EpochMetrics.optional(), etaSeconds: z.number().nullable().optional() }),
   /** A run changed state (queued, running, paused, done, failed, stopped). */
   z.object({ type: z.literal('run'), runId: z.string(), state: RunState, reason: z.string().optional(), epoch: z.number().optional(), step: z.number().optional() }),
 ]);

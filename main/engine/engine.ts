@@ -73,6 +73,7 @@ export function startEngine(parent: ParentChannel): void {
       await initBackend();
       return { runId: p.runId, job: training.start(p.workspace, p.runId) };
     },
+    'train.calibrate': (p: { workspace: string; config: unknown; steps?: number }) => training.calibrate(p.workspace, p.config, p.steps),
     'train.pause': (p: { id: string }) => ({ ok: training.pause(p.id) }),
     'train.resume': (p: { workspace: string; id: string }) => training.resume(p.workspace, p.id),
     'train.stop': (p: { id: string; workspace?: string }) => ({ ok: training.stop(p.id, p.workspace) }),

@@ -5,8 +5,8 @@ import { ApiError, type JobSummary } from '../api/contract';
 
 export interface JobContext {
   signal: AbortSignal;
-  /** fraction in [0, 1] and an optional message; ETA is derived from elapsed time. */
-  progress(fraction: number, message?: string): void;
+  /** fraction in [0, 1] and an optional message; ETA is derived from elapsed time unless the job knows better (etaSeconds). */
+  progress(fraction: number, message?: string, etaSeconds?: number | null): void;
 }
 
 export type JobHandler = (params: Record<string, unknown>, ctx: JobContext) => Promise<unknown>;
@@ -84,11 +84,11 @@ export class JobQueue {
     this.emit({ ...next.summary });
     const ctx: JobContext = {
       signal: next.controller.signal,
-      progress: (fraction, message) => {
+      progress: (fraction, message, etaSeconds) => {
         const f = Math.min(1, Math.max(0, fraction));
         const elapsed = (this.now() - next.startMs) / 1000;
         next.summary.progress = f;
-        next.summary.etaSeconds = f > 0 ? (elapsed * (1 - f)) / f : null;
+        next.summary.etaSeconds = etaSeconds !== undefined ? etaSeconds : f > 0 ? (elapsed * (1 - f)) / f : null;
         if (message !== undefined) next.summary.message = message;
         this.emit({ ...next.summary });
       },

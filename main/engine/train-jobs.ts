@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { FromTrainWorker, ToTrainWorker, TrainWorkerInput } from './train-worker';
 import type { MemoryPlan } from '../train/memory';
 import type { RunOutcome } from '../train/runner';
-import type { JobSummary, WorkbenchEvent, RunState } from '../api/contract';
+import type { Calibration, JobSummary, WorkbenchEvent, RunState } from '../api/contract';
 import { ApiError } from '../api/contract';
 import type { JobContext, JobQueue } from './jobs';
 import { RunStore, type RunHandle } from '../runs/run-store';
@@ -17,8 +17,57 @@ import { evaluateRun } from '../train/evaluate-run';
 import type { StepRecord, EpochRecord } from '../train/trainer';
 import { initBackend, tf } from './tf-runtime';
 import { BACKEND_ORDER, isBackendChoice, selectBackend } from '../ops/backend';
+import { calibrate, CalibrationCancelled } from '../train/calibrate';
 
 export const MIN_EVENT_INTERVAL_MS = 50; // <= 20 messages per second
+
+/** Steps timed before a run's ETA is shown (the first epoch's ETA comes from them, not from epochs). */
+export const ETA_MIN_STEPS = 3;
+
+/**
+ * A run's time left from its step rate: the median wall interval between recent steps (a pause,
+ * a checkpoint or a validation pass is one long interval the median ignores), times the steps
+ * left, plus each remaining epoch's validation once one epoch has shown how long it takes.
+ */
+export class StepEta {
+  private last: number | null = null;
+  private gaps: number[] = [];
+  private seen = 0;
+  private validationSeconds = 0;
+
+  constructor(private readonly now = () => performance.now()) {}
+
+  step(): void {
+    const t = this.now();
+    if (this.last !== null) {
+      this.gaps.push(t - this.last);
+      if (this.gaps.length > 21) this.gaps.shift();
+    }
+    this.last = t;
+    this.seen++;
+  }
+
+  /** The epoch's wall time beyond its steps is its validation (and checkpoint). */
+  epoch(epochSeconds: number, stepsPerEpoch: number): void {
+    const ms = this.msPerStep();
+    if (ms !== null && Number.isFinite(epochSeconds)) this.validationSeconds = Math.max(0, epochSeconds - (stepsPerEpoch * ms) / 1000);
+  }
+
+  msPerStep(): number | null {
+    if (this.seen < ETA_MIN_STEPS || this.gaps.length === 0) return null;
+    const g = [...this.gaps].sort((a, b) => a - b);
+    const mid = g.length >> 1;
+    return g.length % 2 ? g[mid]! : (g[mid - 1]! + g[mid]!) / 2;
+  }
+
+  /** Seconds left after global step `step` (in 1-based `epoch`) of `epochs * stepsPerEpoch`; null before ETA_MIN_STEPS steps. */
+  eta(step: number, epoch: number, epochs: number, stepsPerEpoch: number): number | null {
+    const ms = this.msPerStep();
+    if (ms === null) return null;
+    const stepsLeft = Math.max(0, epochs * stepsPerEpoch - step);
+    return (stepsLeft * ms) / 1000 + Math.max(0, epochs - epoch + 1) * this.validationSeconds;
+  }
+}
 
 /** Batches step records so that at most one message leaves per interval; epoch records flush at once. */
 export class MetricsThrottle {
@@ -120,6 +169,53 @@ export class TrainingJobs {
 
   /** Whether this engine is training `runId` right now (a 'running' status otherwise means interrupted). */
   isActive = (runId: string): boolean => this.active === runId;
+
+  private calibration: AbortController | null = null;
+
+  /**
+   * train.calibrate: times the configuration on the backend its run would use (its own, or the
+   * engine's). A newer call cancels an older one; a backend switch is refused while a job runs in
+   * this thread (it would move that job's tensors).
+   */
+  async calibrate(workspace: string, raw: unknown, steps?: number): Promise<Calibration> {
+    let cfg;
+    try {
+      cfg = parseRunConfig(raw, 'train.calibrate: config');
+    } catch (e) {
+      throw new ApiError((e as Error).message, 'invalid_params', { field: 'config' });
+    }
+    if (cfg.backend !== undefined && !isBackendChoice(cfg.backend)) {
+      throw new ApiError(`train.calibrate: config: field 'backend': expected one of ${BACKEND_ORDER.join(', ')}, got '${cfg.backend}'`, 'invalid_params', { field: 'config.backend' });
+    }
+    await initBackend();
+    const current = tf.getBackend();
+    const wanted = cfg.backend ?? process.env.LINO_BACKEND ?? current;
+    // What train.start refuses is refused before any backend is switched or anything built.
+    const pre = refuseBeforeStart(cfg, wanted);
+    if (pre) throw new ApiError(`memory: ${pre.message}`, 'invalid_params', { field: pre.field ?? 'config' });
+    const same = wanted === current || (wanted.startsWith('tensorflow') && current === 'tensorflow');
+    this.calibration?.abort();
+    const ctl = new AbortController();
+    this.calibration = ctl;
+    let switched = false;
+    try {
+      if (!same) {
+        const busy = (this.inThread && this.active) || this.jobs.list().some((j) => j.state === 'running' && j.kind !== 'train');
+        if (busy) throw new ApiError(`train.calibrate: config: field 'backend': '${wanted}' differs from the engine's ${current} and a job runs in the engine thread; estimate again when it ends`, 'invalid_params', { field: 'config.backend' });
+        await selectBackend(wanted);
+        switched = true;
+      }
+      return await calibrate(cfg, { workspace, backend: tf.getBackend(), ...(steps !== undefined ? { steps } : {}), signal: ctl.signal });
+    } catch (e) {
+      if (e instanceof ApiError) throw e;
+      if (e instanceof CalibrationCancelled) throw new ApiError(e.message, 'cancelled');
+      const field = (e as { field?: string }).field;
+      throw new ApiError((e as Error).message, 'invalid_params', { field: field ?? 'config' });
+    } finally {
+      if (switched) await selectBackend(current);
+      if (this.calibration === ctl) this.calibration = null;
+    }
+  }
 
   private store(workspace: string): RunStore {
     return new RunStore(join(workspace, 'runs'));
@@ -246,8 +342,10 @@ export class TrainingJobs {
     const runId = String(p.runId);
     const run = this.store(workspace).open(runId);
     const cfgBackend = (run.readConfig() as { backend?: string }).backend;
+    let eta: number | null = null;
+    const rate = new StepEta();
     const throttle = new MetricsThrottle((steps, epoch) => {
-      this.emit({ type: 'metrics', runId, steps, ...(epoch ? { epoch } : {}) });
+      this.emit({ type: 'metrics', runId, steps, ...(epoch ? { epoch } : {}), etaSeconds: eta });
     });
     let epochs = 1;
     let stepsPerEpoch = 1;
@@ -259,16 +357,20 @@ export class TrainingJobs {
       const hooks: LoopHooks = {
         signal: ctx.signal,
         onStep: (s) => {
+          rate.step();
+          eta = rate.eta(s.step, s.epoch, epochs, stepsPerEpoch);
           throttle.step(s);
           const now = Date.now();
           if (now - lastProgress >= 250) {
             lastProgress = now;
-            ctx.progress(Math.min(1, s.step / (epochs * stepsPerEpoch)), `epoch ${s.epoch}/${epochs}, step ${s.step}, loss ${s.loss.toPrecision(4)}`);
+            ctx.progress(Math.min(1, s.step / (epochs * stepsPerEpoch)), `epoch ${s.epoch}/${epochs}, step ${s.step}, loss ${s.loss.toPrecision(4)}`, eta);
           }
         },
         onEpoch: (e) => {
+          rate.epoch(e.epochSeconds, stepsPerEpoch);
+          eta = rate.eta(e.epoch * stepsPerEpoch, e.epoch + 1, epochs, stepsPerEpoch);
           throttle.epoch(e);
-          ctx.progress(e.epoch / epochs, `epoch ${e.epoch}/${epochs}: val relL2 ${e.val.relL2.toPrecision(4)}`);
+          ctx.progress(e.epoch / epochs, `epoch ${e.epoch}/${epochs}: val relL2 ${e.val.relL2.toPrecision(4)}`, eta);
         },
         onPlan: () => {
           const cfg = run.readConfig() as { epochs?: number; batchSize?: number; resolvedData?: { counts?: { train?: number } } };

@@ -210,6 +210,8 @@ export class WorkbenchService {
         }
         return { ...started[0], group: started };
       }
+      case 'train.calibrate':
+        return this.engine.call('train.calibrate', { workspace: this.workspace.path, config: this.withDataPath(params.config), steps: params.steps });
       case 'runs.group':
         return groupSummary(this.runs(), params.group);
       case 'host.info':

@@ -40,6 +40,14 @@ test('quick start: on an empty workspace one click generates tiny Darcy ("fast")
   assert.equal(await card.getByTestId('quick-fast').isChecked(), true);
   assert.equal(await card.getByTestId('quick-quick').isChecked(), false);
   assert.deepEqual(await card.locator('input[type="radio"]').evaluateAll((els: any[]) => els.map((e) => e.value)), ['fast', 'quick']);
+  // Before starting, the card shows how long the chosen size takes here (3 steps timed in the engine).
+  const estimate = card.getByTestId('time-estimate-text');
+  await estimate.filter({ hasText: /^Estimated: .* per epoch \(2 steps × .* ms\), .* for 3 epochs on \w+/ }).waitFor({ timeout: 60_000 });
+  await card.getByTestId('quick-quick').check();
+  await estimate.filter({ hasText: /^Estimated: .* per epoch \(100 steps × .* ms\), .* for 20 epochs on \w+/ }).waitFor({ timeout: 60_000 });
+  assert.match((await card.textContent()) ?? '', /500 Darcy samples at 29×29, LiNO M=16 L=2, 20 epochs/);
+  await card.getByTestId('quick-fast').check();
+  await estimate.filter({ hasText: /for 3 epochs/ }).waitFor({ timeout: 60_000 });
   await card.getByTestId('quick-start-go').click();
   await page.getByRole('heading', { name: 'Training', level: 1 }).waitFor({ timeout: 30_000 });
   assert.match((await page.getByTestId('run-picker').locator('option:checked').textContent()) ?? '', /^Quick start: Darcy tiny/);
@@ -80,6 +88,9 @@ test('training view: start a tiny LiNO on tiny Darcy for two epochs, curve point
   await page.getByTestId('train-data').selectOption('generate:darcy:tiny');
   await page.getByTestId('train-name').fill('e2e tiny');
   assert.match((await page.locator('.card', { hasText: 'New run' }).textContent()) ?? '', /M = 8, L = 2/);
+  // Estimate time before starting: 3 steps timed in the engine, per epoch and for the 2 epochs.
+  await page.getByTestId('estimate-time').click();
+  await page.getByTestId('time-estimate-text').filter({ hasText: /^Estimated: .* per epoch \(2 steps × .* ms\), .* for 2 epochs on \w+/ }).waitFor({ timeout: 60_000 });
   await page.getByTestId('train-start').click();
   // The new run becomes the shown one.
   await page.waitForFunction(() => /^e2e tiny/.test((globalThis as any).document.querySelector('[data-testid="run-picker"] option:checked')?.textContent ?? ''), undefined, { timeout: 30_000 });

@@ -129,6 +129,15 @@ export function runTimes(run: RunTimingFields, wallSeconds: number | null, epoch
  * epoch that held a pause (the engine's epochSeconds is wall time) does not stretch the estimate.
  * Computed from the records only, no clock: it stands still while the run is paused.
  */
+/**
+ * The Training view's ETA: from the recorded epochs once there is one; during the first epoch the
+ * engine's step-based figure (from the 3rd step on). Neither moves while the run is paused.
+ */
+export function runEta(epochSeconds: number[], remaining: number | null, stepEta: number | null | undefined): number | null {
+  if (epochSeconds.length > 0 && remaining != null) return etaFromEpochs(epochSeconds, remaining);
+  return stepEta != null && Number.isFinite(stepEta) && stepEta >= 0 ? stepEta : null;
+}
+
 export function etaFromEpochs(epochSeconds: number[], remaining: number): number | null {
   const recent = epochSeconds.filter((s) => Number.isFinite(s) && s >= 0).slice(-5).sort((a, b) => a - b);
   if (recent.length === 0 || !(remaining >= 0)) return null;

@@ -16,6 +16,8 @@ export interface TrainingState {
   historyLoaded: Record<string, boolean>;
   /** Per run, the last error of an action on it (pause, resume, ...), shown next to its controls. */
   runErrors: Record<string, string>;
+  /** Per run, the engine's ETA from its step rate (metrics events; null before its 3rd step). */
+  stepEta: Record<string, number | null>;
   selectRun(id: string | null): void;
   refreshRuns(): Promise<void>;
   loadHistory(id: string): Promise<void>;
@@ -48,6 +50,7 @@ export const useTraining = create<TrainingState>((set, get) => ({
   curves: {},
   historyLoaded: {},
   runErrors: {},
+  stepEta: {},
   selectRun(id) {
     set({ selectedRun: id });
     if (id) void get().loadHistory(id);
@@ -135,7 +138,11 @@ export const useTraining = create<TrainingState>((set, get) => ({
   },
   applyEvent(e) {
     if (e.type === 'metrics') {
-      set((s) => ({ curves: { ...s.curves, [e.runId]: mergeCurves(s.curves[e.runId] ?? EMPTY_CURVES, e.steps, e.epoch ? [e.epoch] : []) } }));
+      set((s) => ({
+        curves: { ...s.curves, [e.runId]: mergeCurves(s.curves[e.runId] ?? EMPTY_CURVES, e.steps, e.epoch ? [e.epoch] : []) },
+        // Paused, the ETA stands still: a step's message that trails the pause does not move it.
+        ...(e.etaSeconds !== undefined && s.runs.find((r) => r.id === e.runId)?.state !== 'paused' ? { stepEta: { ...s.stepEta, [e.runId]: e.etaSeconds } } : {}),
+      }));
       // Metrics mean it trains; the list may not know yet (or the epoch count changed).
       if (e.epoch || get().runs.find((r) => r.id === e.runId)?.state !== 'running') scheduleRefresh(get);
     } else if (e.type === 'run') {

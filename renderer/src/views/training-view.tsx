@@ -4,13 +4,14 @@ import { useApp } from '../store/app-store';
 import { formatAdapter } from '../components/engine-status';
 import { useTraining } from '../store/training-store';
 import { draftToTrainModel, enabledComponents, formatBytes } from '../store/model-draft';
-import { emaSmooth, EMPTY_CURVES, etaFromEpochs, formatSeconds } from '../store/run-metrics';
+import { emaSmooth, EMPTY_CURVES, runEta, formatSeconds } from '../store/run-metrics';
 import { Plot } from '../plots/plot';
 import { lineTrace, type Trace } from '../plots/traces';
 import { PLOT_COLORS } from '../plots/theme';
 import { RunPicker } from '../components/run-picker';
 import { usePersisted } from '../store/persisted-state';
 import { epochX, stepX, validScale, validXMode, X_TITLES, type AxisScale, type XMode } from '../store/curve-axes';
+import { TimeEstimate } from '../components/time-estimate';
 
 /** The paper's protocol (docs/training.md): 500 epochs, batch 4, AdamW lr 1e-3. */
 export const PAPER_DEFAULTS = { epochs: 500, batchSize: 4, lr: 1e-3 };
@@ -56,6 +57,10 @@ function StartForm() {
   if (!Number.isInteger(wk) || wk < 1 || wk > 8) problems.workers = 'Workers must be a whole number from 1 to 8';
   const ok = Object.keys(problems).length === 0;
 
+  const runConfig = () => {
+    const model = draftToTrainModel(draft);
+    return { data: dataSpecFor(source), model, epochs: ep, batchSize: bs, optimizer: { lr: lrv }, ...(wk > 1 ? { workers: wk } : {}) };
+  };
   const submit = async () => {
     setBusy(true);
     setError(null);
@@ -130,6 +135,7 @@ function StartForm() {
         <button data-testid="train-start" onClick={submit} disabled={!ok || busy}>{busy ? 'Starting…' : 'Start training'}</button>
         <span className="muted small">AdamW, StepLR(5, 0.96), clip 1.0 (paper defaults)</span>
       </div>
+      <TimeEstimate config={ok ? runConfig() : null} />
       {error && <p className="error-message" role="alert" data-testid="train-start-error">Could not start the run: {error}</p>}
     </div>
   );
@@ -156,7 +162,8 @@ function RunControls({ run }: { run: RunSummary }) {
 }
 
 function Stats({ run, last, lastLr, epochSeconds }: { run: RunSummary; last: EpochMetrics | undefined; lastLr: number | undefined; epochSeconds: number[] }) {
-  const eta = last && run.epochs != null ? etaFromEpochs(epochSeconds, Math.max(0, run.epochs - last.epoch)) : null;
+  const stepEta = useTraining((s) => s.stepEta[run.id]);
+  const eta = runEta(epochSeconds, last && run.epochs != null ? Math.max(0, run.epochs - last.epoch) : null, stepEta);
   const adapter = useApp((s) => s.engine?.backend.adapter);
   const backend = last?.backend ?? run.backend;
   return (

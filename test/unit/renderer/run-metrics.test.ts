@@ -2,7 +2,7 @@
 // statistics and config differences.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { configDifferences, emaSmooth, mergeByKey, meanStdByEpoch, formatSeconds, etaFromEpochs, runTimes } from '../../../renderer/src/store/run-metrics';
+import { configDifferences, emaSmooth, mergeByKey, meanStdByEpoch, formatSeconds, etaFromEpochs, runEta, runTimes } from '../../../renderer/src/store/run-metrics';
 
 const k = (r: { k: number }) => r.k;
 const recs = (...ks: number[]) => ks.map((x) => ({ k: x, v: `v${x}` }));
@@ -63,4 +63,12 @@ test('etaFromEpochs: remaining epochs times the median recent epoch, so an epoch
   assert.equal(etaFromEpochs([1, 3], 2), 4);
   assert.equal(etaFromEpochs([], 5), null);
   assert.equal(etaFromEpochs([9, 9, 9, 9, 9, 1, 1, 1, 1, 1], 1), 1, 'the last five epochs');
+});
+
+test("runEta: the engine's step-based ETA during the first epoch, the epochs' median after", () => {
+  assert.equal(runEta([], null, 42), 42, 'first epoch: from the steps');
+  assert.equal(runEta([], null, null), null, 'before the 3rd step: none');
+  assert.equal(runEta([], null, undefined), null);
+  assert.equal(runEta([2, 2], 10, 42), 20, 'once epochs are recorded they decide');
+  assert.equal(runEta([], null, Number.NaN), null);
 });
