@@ -11,7 +11,7 @@ import type { JobSummary, WorkbenchEvent, RunState } from '../api/contract';
 import { ApiError } from '../api/contract';
 import type { JobContext, JobQueue } from './jobs';
 import { RunStore, type RunHandle } from '../runs/run-store';
-import { refuseBeforeStart, parseRunConfig, trainRun } from '../train/runner';
+import { refuseBeforeStart, parseRunConfig, trainRun, type RunSteps } from '../train/runner';
 import { assertRunUnlocked, releaseOwnLeftoverLock, runLockHolder, RunLockedError } from '../runs/run-lock';
 import { evaluateRun } from '../train/evaluate-run';
 import type { StepRecord, EpochRecord } from '../train/trainer';
@@ -91,7 +91,7 @@ interface LoopHooks {
   signal: AbortSignal;
   onStep: (s: StepRecord) => void;
   onEpoch: (e: EpochRecord) => void;
-  onPlan: (p: MemoryPlan) => void;
+  onPlan: (p: MemoryPlan, steps: RunSteps) => void;
   onLog: (m: string) => void;
 }
 
@@ -245,12 +245,12 @@ export class TrainingJobs {
     const workspace = String(p.workspace);
     const runId = String(p.runId);
     const run = this.store(workspace).open(runId);
-    const cfgBackend = (run.readConfig() as { backend?: string }).backend;
+    const cfgBackend = parseRunConfig(run.readConfig(), run.configPath).backend;
     const throttle = new MetricsThrottle((steps, epoch) => {
       this.emit({ type: 'metrics', runId, steps, ...(epoch ? { epoch } : {}) });
     });
     let epochs = 1;
-    let stepsPerEpoch = 1;
+    let totalSteps = 1;
     let lastProgress = 0;
     this.active = runId;
     this.activeDir = run.dir;
@@ -263,17 +263,16 @@ export class TrainingJobs {
           const now = Date.now();
           if (now - lastProgress >= 250) {
             lastProgress = now;
-            ctx.progress(Math.min(1, s.step / (epochs * stepsPerEpoch)), `epoch ${s.epoch}/${epochs}, step ${s.step}, loss ${s.loss.toPrecision(4)}`);
+            ctx.progress(Math.min(1, s.step / totalSteps), `epoch ${s.epoch}/${epochs}, step ${s.step}, loss ${s.loss.toPrecision(4)}`);
           }
         },
         onEpoch: (e) => {
           throttle.epoch(e);
           ctx.progress(e.epoch / epochs, `epoch ${e.epoch}/${epochs}: val relL2 ${e.val.relL2.toPrecision(4)}`);
         },
-        onPlan: () => {
-          const cfg = run.readConfig() as { epochs?: number; batchSize?: number; resolvedData?: { counts?: { train?: number } } };
-          epochs = cfg.epochs ?? 1;
-          stepsPerEpoch = Math.ceil((cfg.resolvedData?.counts?.train ?? 1) / (cfg.batchSize ?? 1));
+        onPlan: (_plan, steps) => {
+          epochs = steps.epochs;
+          totalSteps = steps.totalSteps;
         },
         onLog: (message) => this.emit({ type: 'log', level: 'info', message: `run ${runId}: ${message}` }),
       };
@@ -352,7 +351,7 @@ export class TrainingJobs {
         switch (m.type) {
           case 'step': return hooks.onStep(m.step);
           case 'epoch': return hooks.onEpoch(m.epoch);
-          case 'plan': return hooks.onPlan(m.plan);
+          case 'plan': return hooks.onPlan(m.plan, m.steps);
           case 'log': return hooks.onLog(m.message);
           case 'done': return settle(() => resolve(m.outcome));
           case 'error': return settle(() => (m.backendFailed ? resolve('backend-failed') : reject(m.locked ? new RunLockedError(input.runId, null, m.message) : new Error(m.message))));

@@ -9,7 +9,7 @@ import { trainRun } from '../train/runner';
 import { RunLockedError } from '../runs/run-lock';
 import type { EpochRecord, StepRecord } from '../train/trainer';
 import type { MemoryPlan } from '../train/memory';
-import type { RunOutcome } from '../train/runner';
+import type { RunOutcome, RunSteps } from '../train/runner';
 
 export interface TrainWorkerInput {
   workspace: string;
@@ -21,7 +21,7 @@ export type ToTrainWorker = { type: 'pause' } | { type: 'resume' } | { type: 'st
 
 export type FromTrainWorker =
   | { type: 'backend'; active: string }
-  | { type: 'plan'; plan: MemoryPlan }
+  | { type: 'plan'; plan: MemoryPlan; steps: RunSteps }
   | { type: 'step'; step: StepRecord }
   | { type: 'epoch'; epoch: EpochRecord }
   | { type: 'paused' }
@@ -68,7 +68,7 @@ async function main() {
       waitIfPaused: () => gate?.promise ?? Promise.resolve(),
       onStep: (step) => send({ type: 'step', step }),
       onEpoch: (epoch) => send({ type: 'epoch', epoch }),
-      onPlan: (plan) => send({ type: 'plan', plan }),
+      onPlan: (plan, steps) => send({ type: 'plan', plan, steps }),
       onLog: (message) => send({ type: 'log', message }),
     });
     send({ type: 'done', outcome });

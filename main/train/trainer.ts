@@ -15,7 +15,10 @@ import { evaluateSplit, type SplitMetrics, type BlockStats } from './evaluate';
 import { supportsBlockCheckpointing } from './recompute';
 import { predictTrain, shareGradientTensors, type GradOptions, type ShareGradTensors } from './batch-grads';
 import { checkDeviceLost, readValues } from '../ops/backend';
-import type { ParallelGradients } from './parallel-grads';
+import { ParallelGradients } from './parallel-grads';
+import type { AdamWState } from './adamw';
+import type { CheckpointData, CheckpointState } from '../runs/checkpoint';
+import { loadStateDict } from '../runs/safetensors';
 import { autoregressiveSpec, countOf, gatherRows, targetStats, type TrainData, type TrainSplit } from './data';
 
 /** What `relL2` means in train and validation records (both use it). */
@@ -294,6 +297,45 @@ export class Trainer {
     this.globalStep = s.globalStep;
     this.rng = new Rng(s.rng);
     this.best = s.best;
+  }
+
+  /**
+   * Starts workers - 1 data-parallel helper threads (config.workers > 1) with this run's model and
+   * gradient options; every later step splits its batch between them and this thread.
+   */
+  async startWorkers(workers: number): Promise<ParallelGradients> {
+    this.parallel = await ParallelGradients.create(workers, this.config.model.kind, modelConfigFor(this.config, this.data), this.backend, this.gradOptions);
+    return this.parallel;
+  }
+
+  /** What checkpoints/<name> holds of this trainer: state.json and the AdamW moments. */
+  async checkpointState(metricsRecords: number): Promise<{ state: CheckpointState; optimizer: AdamWState }> {
+    const optimizer = await this.opt.getState();
+    const o = this.opt;
+    const state: CheckpointState = {
+      format: 'lino-checkpoint',
+      version: 1,
+      epoch: this.epoch,
+      globalStep: this.globalStep,
+      optimizer: { name: 'adamw', step: optimizer.step, lr: o.lr, weightDecay: o.weightDecay, beta1: o.beta1, beta2: o.beta2, eps: o.eps },
+      scheduler: { name: 'steplr', ...this.sched.getState(), stepSize: this.config.schedule.stepSize, gamma: this.config.schedule.gamma },
+      rng: this.rng.getState(),
+      normalizer: this.data.manifest.normalization,
+      best: this.best,
+      backend: this.backend,
+      savedAt: new Date().toISOString(),
+      metricsRecords,
+    };
+    return { state, optimizer };
+  }
+
+  /** Puts a checkpoint back (weights, AdamW moments, scheduler, shuffling, counters); `dir` names its files in errors. */
+  restore(ckpt: CheckpointData, dir: string): void {
+    const tensors = new Map([...ckpt.weights].map(([k, e]) => [k, { dtype: 'F32' as const, shape: [...e.shape], bytes: new Uint8Array(e.data.buffer, e.data.byteOffset, e.data.byteLength) }]));
+    loadStateDict(this.model, { tensors, metadata: {} }, `${dir}/weights.safetensors`);
+    this.opt.setState({ step: ckpt.state.optimizer.step, expAvg: ckpt.expAvg, expAvgSq: ckpt.expAvgSq }, `${dir}/optimizer.safetensors`);
+    this.sched.setState(ckpt.state.scheduler);
+    this.setState({ epoch: ckpt.state.epoch, globalStep: ckpt.state.globalStep, rng: ckpt.state.rng as RngState, best: ckpt.state.best });
   }
 
   dispose(): void {

@@ -135,9 +135,8 @@ const command: CliCommand = {
         owner: 'lino train',
         signal: controller.signal,
         workspace: ws.path,
-        onPlan: (p) => {
-          const c = run.readConfig() as { resolvedData?: { counts?: { train?: number } } };
-          stepsPerEpoch = Math.ceil((c.resolvedData?.counts?.train ?? 1) / cfg.batchSize);
+        onPlan: (p, steps) => {
+          stepsPerEpoch = steps.stepsPerEpoch;
           if (!values.quiet) out.write(`memory: ${p.message}\n`);
         },
         onStep: (s) => {
