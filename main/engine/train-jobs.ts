@@ -11,6 +11,7 @@ import type { JobSummary, WorkbenchEvent, RunState } from '../api/contract';
 import { ApiError } from '../api/contract';
 import type { JobContext, JobQueue } from './jobs';
 import { RunStore, type RunHandle } from '../runs/run-store';
+import { PauseGate } from '../util/pause-gate';
 import { refuseBeforeStart, parseRunConfig, trainRun, type RunSteps } from '../train/runner';
 import { assertRunUnlocked, releaseOwnLeftoverLock, runLockHolder, RunLockedError } from '../runs/run-lock';
 import { evaluateRun } from '../train/evaluate-run';
@@ -95,14 +96,9 @@ interface LoopHooks {
   onLog: (m: string) => void;
 }
 
-interface Gate {
-  promise: Promise<void>;
-  open: () => void;
-}
-
 export class TrainingJobs {
   private readonly runJobs = new Map<string, { jobId: string; workspace: string }>();
-  private readonly gates = new Map<string, Gate>();
+  private readonly gates = new Map<string, PauseGate>();
   private active: string | null = null;
   /** Folder of the run training now: its lock (held by the worker thread) goes when the engine exits. */
   private activeDir: string | null = null;
@@ -178,9 +174,9 @@ export class TrainingJobs {
     if (this.active !== runId) return false;
     if (!this.gates.has(runId)) {
       this.worker?.postMessage({ type: 'pause' } satisfies ToTrainWorker);
-      let open!: () => void;
-      const promise = new Promise<void>((r) => (open = r));
-      this.gates.set(runId, { promise, open });
+      const gate = new PauseGate();
+      gate.pause();
+      this.gates.set(runId, gate);
       this.runEvent(runId, 'paused');
     }
     return true;
@@ -191,7 +187,7 @@ export class TrainingJobs {
     const g = this.gates.get(runId);
     if (g) {
       this.gates.delete(runId);
-      g.open();
+      g.resume();
       if (this.active === runId) this.worker?.postMessage({ type: 'resume' } satisfies ToTrainWorker);
       this.runEvent(runId, 'running');
       return { ok: true };
@@ -218,7 +214,7 @@ export class TrainingJobs {
     const g = this.gates.get(runId);
     if (g) {
       this.gates.delete(runId);
-      g.open();
+      g.resume();
     }
     return ok;
   }
@@ -291,7 +287,7 @@ export class TrainingJobs {
           owner: 'the engine',
           workspace,
           signal: ctx.signal,
-          waitIfPaused: () => this.gates.get(runId)?.promise ?? Promise.resolve(),
+          waitIfPaused: () => this.gates.get(runId)?.wait() ?? Promise.resolve(),
           onStep: hooks.onStep,
           onEpoch: hooks.onEpoch,
           onPlan: hooks.onPlan,

@@ -18,6 +18,7 @@ import {
 import { ENGINE_METHODS, ENGINE_WORKSPACE_METHODS } from '../engine/engine';
 import { DATASET_TOOL_METHODS } from '../engine/engine';
 import { RunStore, groupSummary } from '../runs/run-store';
+import { newGroupName, seedRunConfig } from '../runs/seed-group';
 import { EngineClient } from './engine-client';
 import type { EngineLauncher } from './engine-launcher';
 import { FileRefs, isInside } from './file-refs';
@@ -173,10 +174,10 @@ export class WorkbenchService {
         const seeds: number = params.seeds ?? 1;
         const cfg = this.withDataPath(params.config) as Record<string, unknown> & { seed: number; name?: string };
         if (seeds === 1) return this.engine.call('train.start', { workspace: this.workspace.path, runId: this.runs().create(cfg).id });
-        const group = cfg.group ?? `${String(cfg.name ?? 'group').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60)}-${Date.now().toString(36)}`;
+        const group = typeof cfg.group === 'string' ? cfg.group : newGroupName(cfg.name);
         const started: { runId: string; job: unknown }[] = [];
         for (let i = 0; i < seeds; i++) {
-          const run = this.runs().create({ ...cfg, group, seed: cfg.seed + i, name: `${cfg.name ?? group} (seed ${cfg.seed + i})` });
+          const run = this.runs().create(seedRunConfig(cfg, group, i));
           started.push((await this.engine.call('train.start', { workspace: this.workspace.path, runId: run.id })) as { runId: string; job: unknown });
         }
         return { ...started[0], group: started };

@@ -13,6 +13,7 @@ import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
 import { RunStore } from '../../runs/run-store';
 import { assertRunUnlocked } from '../../runs/run-lock';
 import { trainRun, parseRunConfig } from '../../train/runner';
+import { newGroupName, seedRunConfig } from '../../runs/seed-group';
 import type { EpochRecord, StepRecord } from '../../train/trainer';
 
 const fmtTime = (s: number) => {
@@ -40,11 +41,11 @@ async function runGroup(values: GroupFlags): Promise<number> {
   const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
   const store = new RunStore(ws.dir('runs'));
   await selectBackend(values.backend ?? base.backend);
-  const group = values.id ?? `${(base.name ?? 'group').replace(/[^A-Za-z0-9._-]+/g, '-')}-${Date.now().toString(36)}`;
+  const group = values.id ?? newGroupName(base.name);
   const rows: { seed: number; id: string; state: string; best: number; bestDec: number; epoch: number; test?: number }[] = [];
   for (let i = 0; i < n; i++) {
     const seed = base.seed + i;
-    const run = store.create({ ...base, name: `${base.name ?? group} (seed ${seed})`, seed, group } as unknown as Record<string, unknown>, `${group}-s${seed}`);
+    const run = store.create(seedRunConfig(base, group, i), `${group}-s${seed}`);
     const t0 = Date.now();
     const out = await trainRun(run, { workspace: ws.path, owner: 'lino train' });
     const epochs = run.readMetrics().records.filter((r) => r.type === 'epoch') as unknown as EpochRecord[];
