@@ -18,6 +18,7 @@ import { evaluateRun } from '../train/evaluate-run';
 import type { StepRecord, EpochRecord } from '../train/trainer';
 import { initBackend, tf } from './tf-runtime';
 import { BACKEND_ORDER, isBackendChoice, selectBackend } from '../ops/backend';
+import { errorMessage } from '../util/error-message';
 
 export const MIN_EVENT_INTERVAL_MS = 50; // <= 20 messages per second
 
@@ -140,7 +141,7 @@ export class TrainingJobs {
     try {
       assertRunUnlocked(runId, run.dir);
     } catch (e) {
-      throw new ApiError((e as Error).message, 'invalid_params', { field: 'id' });
+      throw new ApiError(errorMessage(e), 'invalid_params', { field: 'id' });
     }
     const st = run.readStatus(this.isActive);
     if (st.state === 'done') throw new ApiError(`run '${runId}' is done; start a new run to train further`, 'invalid_params', { field: 'id' });
@@ -148,7 +149,7 @@ export class TrainingJobs {
     try {
       cfg = parseRunConfig(run.readConfig(), run.configPath);
     } catch (e) {
-      throw this.refuse(run, st.epoch, (e as Error).message, 'config');
+      throw this.refuse(run, st.epoch, errorMessage(e), 'config');
     }
     if (cfg.backend !== undefined && !isBackendChoice(cfg.backend)) {
       throw this.refuse(run, st.epoch, `${run.configPath}: field 'backend': expected one of ${BACKEND_ORDER.join(', ')}, got '${cfg.backend}'`, 'backend');
@@ -309,7 +310,7 @@ export class TrainingJobs {
       if (st.state !== 'failed' && st.state !== 'stopped' && st.state !== 'done') {
         // The loop never recorded its end (a backend that would not start, a worker that died):
         // the run must not stay queued or running for good.
-        const reason = (e as Error).message;
+        const reason = errorMessage(e);
         run.writeStatus({ state: 'failed', pid: process.pid, reason, ...(st.epoch !== undefined ? { epoch: st.epoch } : {}), ...(st.step !== undefined ? { step: st.step } : {}) });
         run.log(`failed: ${reason}`);
         this.runEvent(runId, 'failed', { reason });

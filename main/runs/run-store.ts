@@ -14,6 +14,7 @@ import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
 import { readCheckpointState, weightsPath } from './checkpoint';
 import { assertRunUnlocked } from './run-lock';
 import type { EpochMetrics } from '../api/contract';
+import { errorMessage } from '../util/error-message';
 
 export type RunState = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'stopped' | 'interrupted';
 
@@ -87,7 +88,7 @@ export class RunHandle {
     try {
       return JSON.parse(readFileSync(this.configPath, 'utf8')) as T;
     } catch (e) {
-      throw new Error(`${this.configPath}: cannot read the run configuration (${(e as Error).message})`);
+      throw new Error(`${this.configPath}: cannot read the run configuration (${errorMessage(e)})`);
     }
   }
 

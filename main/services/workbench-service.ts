@@ -28,6 +28,7 @@ import { readUiState, writeUiState } from './ui-state';
 import { Workspace, defaultWorkspacePath } from '../workspace/workspace';
 import { readSettings, writeSettings } from '../workspace/settings';
 import { VERSION } from '../version';
+import { errorMessage } from '../util/error-message';
 
 /** What only the host can do natively (Electron dialogs); browser mode has none. */
 export interface HostDialogs {
@@ -277,7 +278,7 @@ export class WorkbenchService {
     try {
       return this.runs().open(id);
     } catch (e) {
-      throw new ApiError((e as Error).message, 'not_found', { field: 'id' });
+      throw new ApiError(errorMessage(e), 'not_found', { field: 'id' });
     }
   }
 

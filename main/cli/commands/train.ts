@@ -15,6 +15,7 @@ import { assertRunUnlocked } from '../../runs/run-lock';
 import { trainRun, parseRunConfig } from '../../train/runner';
 import { newGroupName, seedRunConfig } from '../../runs/seed-group';
 import type { EpochRecord, StepRecord } from '../../train/trainer';
+import { errorMessage } from '../../util/error-message';
 
 const fmtTime = (s: number) => {
   if (!Number.isFinite(s)) return '--';
@@ -80,7 +81,7 @@ const command: CliCommand = {
       try {
         raw = JSON.parse(readFileSync(values.config, 'utf8'));
       } catch (e) {
-        throw new Error(`${values.config}: cannot read the run configuration (${(e as Error).message})`);
+        throw new Error(`${values.config}: cannot read the run configuration (${errorMessage(e)})`);
       }
       const cfg = parseRunConfig(raw, values.config);
       run = store.create(cfg as unknown as Record<string, unknown>, values.id);
