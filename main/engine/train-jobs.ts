@@ -185,10 +185,7 @@ export class TrainingJobs {
 
   /** Continues a paused run; otherwise queues it to resume from its last checkpoint. */
   resume(workspace: string, runId: string): { ok: boolean; job?: JobSummary } {
-    const g = this.gates.get(runId);
-    if (g) {
-      this.gates.delete(runId);
-      g.resume();
+    if (this.openGate(runId)) {
       if (this.active === runId) this.worker?.postMessage({ type: 'resume' } satisfies ToTrainWorker);
       this.runEvent(runId, 'running');
       return { ok: true };
@@ -212,12 +209,17 @@ export class TrainingJobs {
       this.runEvent(runId, 'stopped', { reason: 'stopped by the user before it started' });
     }
     const ok = this.jobs.cancel(rec.jobId);
-    const g = this.gates.get(runId);
-    if (g) {
-      this.gates.delete(runId);
-      g.resume();
-    }
+    this.openGate(runId);
     return ok;
+  }
+
+  /** Lets a paused run's loop continue and forgets its gate; false when it was not paused. */
+  private openGate(runId: string): boolean {
+    const g = this.gates.get(runId);
+    if (!g) return false;
+    this.gates.delete(runId);
+    g.resume();
+    return true;
   }
 
   private stopOrphan(workspace: string, runId: string): boolean {
