@@ -10,8 +10,7 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { LinoOperator } from '../main/model/lino/operator';
 import type { LinoConfig } from '../main/model/lino/config';
-import { AdamW } from '../main/train/adamw';
-import { trainStep } from './model-step';
+import { makeTrainStep } from './train-step';
 import { webgpuUnavailable } from '../test/helpers/webgpu-env';
 
 const PY = '/usr/bin/python3';
@@ -72,10 +71,15 @@ async function countBackend(backend: string, c: (typeof CASES)[number], torch: T
     console.log(`  ${backend.padEnd(6)} fwd+bwd ${String(fb.total).padStart(5)}${ratio(fb.total, torch?.forward_backward)}${prog(fb)}: ${top(fb.byName)}`);
     let step = '';
     try {
-      const opt = new AdamW(model.variables, { lr: 1e-3, weightDecay: 1e-5 });
-      trainStep(model, opt, x, y, c.batch);
-      const s = await countKernels(() => trainStep(model, opt, x, y, c.batch));
-      step = `${s.total}${prog(s)}: ${top(s.byName)}`;
+      // the Trainer's step (clip, AdamW on the device on GPU backends, on the host on cpu/wasm)
+      const t = makeTrainStep(model, x, y);
+      try {
+        await t.step();
+        const s = await countKernels(() => t.step());
+        step = `${s.total}${prog(s)}: ${top(s.byName)}`;
+      } finally {
+        t.dispose();
+      }
     } catch (e) {
       step = `not measured (${(e as Error).message.split('\n')[0]})`;
     }

@@ -10,8 +10,9 @@ import { LinoOperator } from '../main/model/lino/operator';
 import { estimateLino } from '../main/model/lino/estimate';
 import type { LinoConfig } from '../main/model/lino/config';
 import { AdamW } from '../main/train/adamw';
-import { trainStep } from './model-step';
-import { DataParallelTrainer } from '../main/train/data-parallel';
+import { makeTrainStep } from './train-step';
+import { ParallelGradients } from '../main/train/parallel-grads';
+import { shareGradients, type GradOptions } from '../main/train/batch-grads';
 import { availableParallelism } from 'node:os';
 
 const PY = '/usr/bin/python3';
@@ -42,14 +43,14 @@ async function oursInProcess(cfg: LinoConfig, grid: number[], batch: number) {
   const mb = microBatchFor(cfg, grid, batch);
   if (mb === undefined) return undefined;
   const model = new LinoOperator({ ...cfg, seed: 1 });
-  const opt = new AdamW(model.variables, { lr: 1e-3, weightDecay: 1e-5 });
   const x = tf.randomNormal([batch, ...grid, cfg.inChannels], 0, 1, 'float32', 1);
   const y = tf.randomNormal([batch, ...grid, cfg.outChannels], 0, 1, 'float32', 2);
+  const train = makeTrainStep(model, x, y, { microBatch: mb });
   return {
     microBatch: mb,
-    step: async () => { await trainStep(model, opt, x, y, mb); },
-    peakBytes: async () => (await tf.profile(async () => { await trainStep(model, opt, x, y, mb); })).peakBytes,
-    close: async () => { model.dispose(); tf.dispose([x, y]); },
+    step: async () => { await train.step(); },
+    peakBytes: async () => (await tf.profile(async () => { await train.step(); })).peakBytes,
+    close: async () => { train.dispose(); model.dispose(); tf.dispose([x, y]); },
   };
 }
 
@@ -58,15 +59,30 @@ async function oursDataParallel(cfg: LinoConfig, grid: number[], batch: number, 
   const per = Math.ceil(batch / workers);
   const mb = microBatchFor(cfg, grid, per);
   if (mb === undefined) return undefined;
+  // the training runs' path (ParallelGradients): this thread computes the first share, workers - 1
+  // helper threads the others at the same parameters; AdamW on this thread's model
   const model = new LinoOperator({ ...cfg, seed: 1 });
-  const init = new Map([...model.variables].map(([k, v]) => [k, Float32Array.from(v.dataSync() as Float32Array)]));
-  model.dispose();
-  const dp = await DataParallelTrainer.create('lino', cfg, init, { workers, backend, microBatch: mb, adamw: { lr: 1e-3, weightDecay: 1e-5 } });
+  const grad: GradOptions = { ar: null, microBatch: mb, checkpointBlocks: false, rolloutCheckpointing: false };
+  const pool = await ParallelGradients.create(workers, 'lino', { ...cfg, seed: 1 }, backend, grad);
+  const opt = new AdamW(model.variables, { lr: 1e-3, weightDecay: 1e-5 });
   const xs = [batch, ...grid, cfg.inChannels];
   const ys = [batch, ...grid, cfg.outChannels];
-  const x = tf.tidy(() => tf.randomNormal(xs, 0, 1, 'float32', 1).dataSync() as Float32Array);
-  const y = tf.tidy(() => tf.randomNormal(ys, 0, 1, 'float32', 2).dataSync() as Float32Array);
-  return { microBatch: mb, step: async () => { await dp.step(x, xs, y, ys); }, close: () => dp.close() };
+  const x = tf.randomNormal(xs, 0, 1, 'float32', 1);
+  const y = tf.randomNormal(ys, 0, 1, 'float32', 2);
+  const xd = x.dataSync() as Float32Array;
+  const yd = y.dataSync() as Float32Array;
+  const rowsOf = (d: Float32Array, shape: number[], r: readonly number[]) => {
+    const per = d.length / batch;
+    return { data: d.slice(r[0]! * per, (r[0]! + r.length) * per), shape: [r.length, ...shape.slice(1)] };
+  };
+  const rows = Array.from({ length: batch }, (_, i) => i);
+  const step = async () => {
+    const g = await pool.compute(model, rows, (r) => ({ x: rowsOf(xd, xs, r), y: rowsOf(yd, ys, r) }), (r) =>
+      shareGradients(model, r.length, batch, (i, k) => ({ x: tf.slice(x, r[0]! + i, k), y: tf.slice(y, r[0]! + i, k) }), grad));
+    await opt.apply(g.grads);
+    tf.dispose([...g.grads.values()]);
+  };
+  return { microBatch: mb, step, close: async () => { await pool.close(); opt.dispose(); model.dispose(); tf.dispose([x, y]); } };
 }
 
 async function timeSteps(step: () => Promise<void>, n: number, into: number[]): Promise<void> {

@@ -5,6 +5,7 @@
 // Types and schemas only: no I/O, importable from the renderer.
 import { z } from 'zod';
 import { describeIssue } from './zod-issues';
+import { errorMessage } from '../util/error-message';
 
 /** An opaque handle for a file the user chose (dialog or in-app browser); never a raw path from the renderer. */
 export const FileRef = z.string().regex(/^f_[A-Za-z0-9_-]{8,64}$/, 'a file reference issued by the host');
@@ -124,10 +125,15 @@ const SyntheticData = z.object({
   tIn: z.number().int().min(1).default(3),
   tOut: z.number().int().min(1).default(3),
 }).strict();
+/** The benchmarks the generators make (main/data/generate): the one list every layer uses. */
+export const BENCHMARKS = ['darcy', 'burgers', 'navier-stokes', 'airfoil'] as const;
+export const Benchmark = z.enum(BENCHMARKS);
+export type Benchmark = z.infer<typeof Benchmark>;
+
 /** A benchmark made by the generators (main/data/generate), prepared by the data pipeline. */
 const GenerateData = z.object({
   kind: z.literal('generate'),
-  benchmark: z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil']),
+  benchmark: Benchmark,
   preset: z.enum(['tiny', 'quick', 'paper']).default('quick'),
   /** Generator overrides. */
   samples: z.number().int().min(2).optional(),
@@ -142,7 +148,7 @@ const StoredData = z.object({ kind: z.literal('dataset'), id: z.string().min(1).
 const FileData = z.object({
   kind: z.literal('file'),
   path: z.string().min(1).max(4096),
-  benchmark: z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil', 'custom']),
+  benchmark: z.enum([...BENCHMARKS, 'custom']),
   input: z.array(z.string()).optional(),
   target: z.string().optional(),
   ...pipelineFields(),
@@ -398,8 +404,6 @@ export const ExportName = z
 /** Largest export accepted (decoded bytes); the base64 text is 4/3 of it. */
 export const EXPORT_MAX_BYTES = 32 * 1024 * 1024;
 
-export const Benchmark = z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil']);
-
 export const DatasetSample = z.object({
   id: z.string(),
   benchmark: z.string(),
@@ -543,7 +547,7 @@ const SourceLayout = z
 const ImportParams = z
   .object({
     file: FileRef,
-    benchmark: z.enum(['darcy', 'burgers', 'navier-stokes', 'airfoil', 'custom']),
+    benchmark: z.enum([...BENCHMARKS, 'custom']),
     input: z.array(z.string().min(1).max(256)).max(8),
     target: z.string().min(1).max(256),
     train: z.number().int().min(1).optional(),
@@ -815,7 +819,7 @@ export class ApiError extends Error {
       const s = e as ApiErrorShape;
       return new ApiError(s.message, s.code, { field: s.field, file: s.file });
     }
-    return new ApiError(e instanceof Error ? e.message : String(e));
+    return new ApiError(errorMessage(e));
   }
 }
 

@@ -2,6 +2,7 @@
 // A UsageError is a mistake in the command line (exit status 2); any other error is a failure
 // while running (exit status 1).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { errorMessage } from '../util/error-message';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -15,7 +16,7 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(ar
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
     // node's messages already name the flag ("Unknown option '--x'", "Option '--y <value>' argument missing")
-    throw new UsageError((err as Error).message);
+    throw new UsageError(errorMessage(err));
   }
 }
 

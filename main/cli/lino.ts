@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { COMMANDS, GROUPS, type CommandEntry } from './commands/index';
 import { UsageError } from './args';
+import { errorMessage } from '../util/error-message';
 
 export interface CliCommand {
   run(argv: string[]): Promise<number>;
@@ -71,7 +72,7 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(r.args);
   } catch (err) {
     const usage = err instanceof UsageError;
-    process.stderr.write(`lino ${r.entry.name}: ${(err as Error).message}${usage ? ` (try 'lino ${r.entry.name} --help')` : ''}\n`);
+    process.stderr.write(`lino ${r.entry.name}: ${errorMessage(err)}${usage ? ` (try 'lino ${r.entry.name} --help')` : ''}\n`);
     return usage ? 2 : 1;
   }
 }

@@ -12,6 +12,7 @@ import { encodeNpy, NpyFile } from './formats/npy';
 import type { NdArray } from './ndarray';
 import { ndarray } from './ndarray';
 import { cacheKeyFor, describeSource, prepareDataset, type DataSource, type PipelineHooks } from './pipeline';
+import { errorMessage } from '../util/error-message';
 
 const SPLITS: SplitName[] = ['train', 'val', 'test'];
 
@@ -92,7 +93,7 @@ export class DatasetStore {
     try {
       m = JSON.parse(readFileSync(path, 'utf8'));
     } catch (err) {
-      throw new DataError(path, 'manifest', `cannot read: ${(err as Error).message.split('\n')[0]}`, 'a dataset folder written by the workbench');
+      throw new DataError(path, 'manifest', `cannot read: ${errorMessage(err).split('\n')[0]}`, 'a dataset folder written by the workbench');
     }
     if (m.format !== 'lino-dataset' || m.version !== 1 || !m.arrays) throw new DataError(path, 'format', `format ${m.format} version ${m.version}`, "'lino-dataset' version 1");
     return m;

@@ -20,6 +20,7 @@ import { defaultSplit, makeSplit, type SplitRequest } from './stages/split';
 import { applyLayout, sampleGroups, shortTrajectoryAdvice, type SourceLayout } from './stages/layout';
 import { MACH_CHANNEL } from './formats/geofno-airfoil';
 import { totalmem } from 'node:os';
+import { errorMessage } from '../util/error-message';
 
 export type DataSource =
   | { kind: 'file'; path: string; input?: string[]; target?: string; layout?: SourceLayout }
@@ -261,7 +262,7 @@ export function describeSource(source: DataSource, benchmark: DatasetBenchmark):
   if (source.kind === 'arrays') return { kind: 'arrays', name: source.name, input, target };
   const path = resolve(source.path);
   let st;
-  try { st = statSync(path); } catch (err) { throw new DataError(path, '', `cannot open: ${(err as Error).message}`); }
+  try { st = statSync(path); } catch (err) { throw new DataError(path, '', `cannot open: ${errorMessage(err)}`); }
   return { kind: 'file', path, format: '', size: st.size, mtimeMs: Math.floor(st.mtimeMs), input, target, ...(source.layout ? { layout: source.layout } : {}) };
 }
 

@@ -2,6 +2,7 @@
 // and cancels cooperatively through an AbortSignal.
 import { randomUUID } from 'node:crypto';
 import { ApiError, type JobSummary } from '../api/contract';
+import { errorMessage } from '../util/error-message';
 
 export interface JobContext {
   signal: AbortSignal;
@@ -99,7 +100,7 @@ export class JobQueue {
       else this.finish(next, 'done', { result });
     } catch (e) {
       if (next.controller.signal.aborted) this.finish(next, 'cancelled');
-      else this.finish(next, 'failed', { error: e instanceof Error ? e.message : String(e) });
+      else this.finish(next, 'failed', { error: errorMessage(e) });
     } finally {
       this.running = null;
       queueMicrotask(() => this.pump());

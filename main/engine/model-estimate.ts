@@ -4,6 +4,7 @@
 import { ApiError, type ModelConfig, type ModelEstimate } from '../api/contract';
 import { estimateLino } from '../model/lino/estimate';
 import { parseLinoConfig } from '../model/lino/config';
+import { errorMessage } from '../util/error-message';
 
 /** The wasm backend's memory is a 32-bit address space. */
 export const WASM_LIMIT_BYTES = 4 * 1024 ** 3;
@@ -25,7 +26,7 @@ export function modelEstimate(p: EstimateParams): ModelEstimate {
   try {
     cfg = parseLinoConfig({ ...p.config, inChannels }, 'model configuration');
   } catch (e) {
-    throw new ApiError((e as Error).message, 'invalid_params', { field: 'config' });
+    throw new ApiError(errorMessage(e), 'invalid_params', { field: 'config' });
   }
   const e = estimateLino(cfg, p.grid, p.batch);
   const sides = p.config.dims === 1 ? [64, 128, 256, 512, 1024, 2048, 4096, 8192] : [16, 32, 64, 85, 128, 141, 256, 421, 512];

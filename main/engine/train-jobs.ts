@@ -11,13 +11,15 @@ import type { Calibration, JobSummary, WorkbenchEvent, RunState } from '../api/c
 import { ApiError } from '../api/contract';
 import type { JobContext, JobQueue } from './jobs';
 import { RunStore, type RunHandle } from '../runs/run-store';
-import { refuseBeforeStart, parseRunConfig, trainRun } from '../train/runner';
+import { PauseGate } from '../util/pause-gate';
+import { refuseBeforeStart, parseRunConfig, trainRun, type RunSteps } from '../train/runner';
 import { assertRunUnlocked, releaseOwnLeftoverLock, runLockHolder, RunLockedError } from '../runs/run-lock';
 import { evaluateRun } from '../train/evaluate-run';
 import type { StepRecord, EpochRecord } from '../train/trainer';
 import { initBackend, tf } from './tf-runtime';
 import { BACKEND_ORDER, isBackendChoice, selectBackend } from '../ops/backend';
 import { calibrate, CalibrationCancelled } from '../train/calibrate';
+import { errorMessage } from '../util/error-message';
 
 export const MIN_EVENT_INTERVAL_MS = 50; // <= 20 messages per second
 
@@ -140,18 +142,13 @@ interface LoopHooks {
   signal: AbortSignal;
   onStep: (s: StepRecord) => void;
   onEpoch: (e: EpochRecord) => void;
-  onPlan: (p: MemoryPlan) => void;
+  onPlan: (p: MemoryPlan, steps: RunSteps) => void;
   onLog: (m: string) => void;
-}
-
-interface Gate {
-  promise: Promise<void>;
-  open: () => void;
 }
 
 export class TrainingJobs {
   private readonly runJobs = new Map<string, { jobId: string; workspace: string }>();
-  private readonly gates = new Map<string, Gate>();
+  private readonly gates = new Map<string, PauseGate>();
   private active: string | null = null;
   /** Folder of the run training now: its lock (held by the worker thread) goes when the engine exits. */
   private activeDir: string | null = null;
@@ -240,7 +237,7 @@ export class TrainingJobs {
     try {
       assertRunUnlocked(runId, run.dir);
     } catch (e) {
-      throw new ApiError((e as Error).message, 'invalid_params', { field: 'id' });
+      throw new ApiError(errorMessage(e), 'invalid_params', { field: 'id' });
     }
     const st = run.readStatus(this.isActive);
     if (st.state === 'done') throw new ApiError(`run '${runId}' is done; start a new run to train further`, 'invalid_params', { field: 'id' });
@@ -248,7 +245,7 @@ export class TrainingJobs {
     try {
       cfg = parseRunConfig(run.readConfig(), run.configPath);
     } catch (e) {
-      throw this.refuse(run, st.epoch, (e as Error).message, 'config');
+      throw this.refuse(run, st.epoch, errorMessage(e), 'config');
     }
     if (cfg.backend !== undefined && !isBackendChoice(cfg.backend)) {
       throw this.refuse(run, st.epoch, `${run.configPath}: field 'backend': expected one of ${BACKEND_ORDER.join(', ')}, got '${cfg.backend}'`, 'backend');
@@ -274,9 +271,9 @@ export class TrainingJobs {
     if (this.active !== runId) return false;
     if (!this.gates.has(runId)) {
       this.worker?.postMessage({ type: 'pause' } satisfies ToTrainWorker);
-      let open!: () => void;
-      const promise = new Promise<void>((r) => (open = r));
-      this.gates.set(runId, { promise, open });
+      const gate = new PauseGate();
+      gate.pause();
+      this.gates.set(runId, gate);
       this.runEvent(runId, 'paused');
     }
     return true;
@@ -284,10 +281,7 @@ export class TrainingJobs {
 
   /** Continues a paused run; otherwise queues it to resume from its last checkpoint. */
   resume(workspace: string, runId: string): { ok: boolean; job?: JobSummary } {
-    const g = this.gates.get(runId);
-    if (g) {
-      this.gates.delete(runId);
-      g.open();
+    if (this.openGate(runId)) {
       if (this.active === runId) this.worker?.postMessage({ type: 'resume' } satisfies ToTrainWorker);
       this.runEvent(runId, 'running');
       return { ok: true };
@@ -311,12 +305,17 @@ export class TrainingJobs {
       this.runEvent(runId, 'stopped', { reason: 'stopped by the user before it started' });
     }
     const ok = this.jobs.cancel(rec.jobId);
-    const g = this.gates.get(runId);
-    if (g) {
-      this.gates.delete(runId);
-      g.open();
-    }
+    this.openGate(runId);
     return ok;
+  }
+
+  /** Lets a paused run's loop continue and forgets its gate; false when it was not paused. */
+  private openGate(runId: string): boolean {
+    const g = this.gates.get(runId);
+    if (!g) return false;
+    this.gates.delete(runId);
+    g.resume();
+    return true;
   }
 
   private stopOrphan(workspace: string, runId: string): boolean {
@@ -341,13 +340,14 @@ export class TrainingJobs {
     const workspace = String(p.workspace);
     const runId = String(p.runId);
     const run = this.store(workspace).open(runId);
-    const cfgBackend = (run.readConfig() as { backend?: string }).backend;
+    const cfgBackend = parseRunConfig(run.readConfig(), run.configPath).backend;
     let eta: number | null = null;
     const rate = new StepEta();
     const throttle = new MetricsThrottle((steps, epoch) => {
       this.emit({ type: 'metrics', runId, steps, ...(epoch ? { epoch } : {}), etaSeconds: eta });
     });
     let epochs = 1;
+    let totalSteps = 1;
     let stepsPerEpoch = 1;
     let lastProgress = 0;
     this.active = runId;
@@ -363,7 +363,7 @@ export class TrainingJobs {
           const now = Date.now();
           if (now - lastProgress >= 250) {
             lastProgress = now;
-            ctx.progress(Math.min(1, s.step / (epochs * stepsPerEpoch)), `epoch ${s.epoch}/${epochs}, step ${s.step}, loss ${s.loss.toPrecision(4)}`, eta);
+            ctx.progress(Math.min(1, s.step / totalSteps), `epoch ${s.epoch}/${epochs}, step ${s.step}, loss ${s.loss.toPrecision(4)}`, eta);
           }
         },
         onEpoch: (e) => {
@@ -372,10 +372,10 @@ export class TrainingJobs {
           throttle.epoch(e);
           ctx.progress(e.epoch / epochs, `epoch ${e.epoch}/${epochs}: val relL2 ${e.val.relL2.toPrecision(4)}`, eta);
         },
-        onPlan: () => {
-          const cfg = run.readConfig() as { epochs?: number; batchSize?: number; resolvedData?: { counts?: { train?: number } } };
-          epochs = cfg.epochs ?? 1;
-          stepsPerEpoch = Math.ceil((cfg.resolvedData?.counts?.train ?? 1) / (cfg.batchSize ?? 1));
+        onPlan: (_plan, steps) => {
+          epochs = steps.epochs;
+          totalSteps = steps.totalSteps;
+          stepsPerEpoch = steps.stepsPerEpoch;
         },
         onLog: (message) => this.emit({ type: 'log', level: 'info', message: `run ${runId}: ${message}` }),
       };
@@ -394,7 +394,7 @@ export class TrainingJobs {
           owner: 'the engine',
           workspace,
           signal: ctx.signal,
-          waitIfPaused: () => this.gates.get(runId)?.promise ?? Promise.resolve(),
+          waitIfPaused: () => this.gates.get(runId)?.wait() ?? Promise.resolve(),
           onStep: hooks.onStep,
           onEpoch: hooks.onEpoch,
           onPlan: hooks.onPlan,
@@ -416,7 +416,7 @@ export class TrainingJobs {
       if (st.state !== 'failed' && st.state !== 'stopped' && st.state !== 'done') {
         // The loop never recorded its end (a backend that would not start, a worker that died):
         // the run must not stay queued or running for good.
-        const reason = (e as Error).message;
+        const reason = errorMessage(e);
         run.writeStatus({ state: 'failed', pid: process.pid, reason, ...(st.epoch !== undefined ? { epoch: st.epoch } : {}), ...(st.step !== undefined ? { step: st.step } : {}) });
         run.log(`failed: ${reason}`);
         this.runEvent(runId, 'failed', { reason });
@@ -454,7 +454,7 @@ export class TrainingJobs {
         switch (m.type) {
           case 'step': return hooks.onStep(m.step);
           case 'epoch': return hooks.onEpoch(m.epoch);
-          case 'plan': return hooks.onPlan(m.plan);
+          case 'plan': return hooks.onPlan(m.plan, m.steps);
           case 'log': return hooks.onLog(m.message);
           case 'done': return settle(() => resolve(m.outcome));
           case 'error': return settle(() => (m.backendFailed ? resolve('backend-failed') : reject(m.locked ? new RunLockedError(input.runId, null, m.message) : new Error(m.message))));

@@ -7,9 +7,11 @@ import { selectBackend } from '../ops/backend';
 import { RunStore } from '../runs/run-store';
 import { trainRun } from '../train/runner';
 import { RunLockedError } from '../runs/run-lock';
+import { PauseGate } from '../util/pause-gate';
+import { errorMessage } from '../util/error-message';
 import type { EpochRecord, StepRecord } from '../train/trainer';
 import type { MemoryPlan } from '../train/memory';
-import type { RunOutcome } from '../train/runner';
+import type { RunOutcome, RunSteps } from '../train/runner';
 
 export interface TrainWorkerInput {
   workspace: string;
@@ -21,7 +23,7 @@ export type ToTrainWorker = { type: 'pause' } | { type: 'resume' } | { type: 'st
 
 export type FromTrainWorker =
   | { type: 'backend'; active: string }
-  | { type: 'plan'; plan: MemoryPlan }
+  | { type: 'plan'; plan: MemoryPlan; steps: RunSteps }
   | { type: 'step'; step: StepRecord }
   | { type: 'epoch'; epoch: EpochRecord }
   | { type: 'paused' }
@@ -34,19 +36,13 @@ const input = workerData as TrainWorkerInput;
 const send = (m: FromTrainWorker) => port.postMessage(m);
 
 const controller = new AbortController();
-let gate: { promise: Promise<void>; open: () => void } | null = null;
+const gate = new PauseGate();
 port.on('message', (m: ToTrainWorker) => {
-  if (m.type === 'pause' && !gate) {
-    let open!: () => void;
-    const promise = new Promise<void>((r) => (open = r));
-    gate = { promise, open };
-  } else if (m.type === 'resume' && gate) {
-    gate.open();
-    gate = null;
-  } else if (m.type === 'stop') {
+  if (m.type === 'pause') gate.pause();
+  else if (m.type === 'resume') gate.resume();
+  else if (m.type === 'stop') {
     controller.abort();
-    gate?.open();
-    gate = null;
+    gate.resume();
   }
 });
 
@@ -55,7 +51,7 @@ async function main() {
   try {
     active = (await selectBackend(input.backend || process.env.LINO_BACKEND || undefined)).active;
   } catch (e) {
-    send({ type: 'error', message: (e as Error).message, backendFailed: true });
+    send({ type: 'error', message: errorMessage(e), backendFailed: true });
     return;
   }
   send({ type: 'backend', active });
@@ -65,15 +61,15 @@ async function main() {
       owner: 'the engine',
       workspace: input.workspace,
       signal: controller.signal,
-      waitIfPaused: () => gate?.promise ?? Promise.resolve(),
+      waitIfPaused: () => gate.wait(),
       onStep: (step) => send({ type: 'step', step }),
       onEpoch: (epoch) => send({ type: 'epoch', epoch }),
-      onPlan: (plan) => send({ type: 'plan', plan }),
+      onPlan: (plan, steps) => send({ type: 'plan', plan, steps }),
       onLog: (message) => send({ type: 'log', message }),
     });
     send({ type: 'done', outcome });
   } catch (e) {
-    send({ type: 'error', message: e instanceof Error ? e.message : String(e), ...(e instanceof RunLockedError ? { locked: true } : {}) });
+    send({ type: 'error', message: errorMessage(e), ...(e instanceof RunLockedError ? { locked: true } : {}) });
   }
 }
 

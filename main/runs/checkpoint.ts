@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { formatZodIssues } from '../api/zod-issues';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
 import { parseSafetensors, serializeSafetensors, toFloat32, type F32Entry } from './safetensors';
+import { errorMessage } from '../util/error-message';
 
 export type CheckpointName = 'last' | 'best';
 
@@ -72,7 +73,7 @@ export function parseCheckpointState(text: string, path: string): CheckpointStat
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new CheckpointError(path, `not valid JSON (${(e as Error).message}); the checkpoint is damaged (truncated?)`);
+    throw new CheckpointError(path, `not valid JSON (${errorMessage(e)}); the checkpoint is damaged (truncated?)`);
   }
   const r = CheckpointStateSchema.safeParse(raw);
   if (!r.success) throw new CheckpointError(path, formatZodIssues(r.error.issues, raw));

@@ -7,6 +7,7 @@ import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSy
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { errorMessage } from '../util/error-message';
 
 export const LOCK_FILE = 'train.lock';
 
@@ -114,7 +115,7 @@ function create(path: string, info: LockInfo): boolean {
     fd = openSync(path, 'wx');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new Error(`${path}: cannot create the run lock (${(e as Error).message})`);
+    throw new Error(`${path}: cannot create the run lock (${errorMessage(e)})`);
   }
   try {
     writeSync(fd, JSON.stringify(info) + '\n');

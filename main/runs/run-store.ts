@@ -13,6 +13,8 @@ import { randomBytes } from 'node:crypto';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
 import { readCheckpointState, weightsPath } from './checkpoint';
 import { assertRunUnlocked } from './run-lock';
+import type { EpochMetrics } from '../api/contract';
+import { errorMessage } from '../util/error-message';
 
 export type RunState = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'stopped' | 'interrupted';
 
@@ -86,7 +88,7 @@ export class RunHandle {
     try {
       return JSON.parse(readFileSync(this.configPath, 'utf8')) as T;
     } catch (e) {
-      throw new Error(`${this.configPath}: cannot read the run configuration (${(e as Error).message})`);
+      throw new Error(`${this.configPath}: cannot read the run configuration (${errorMessage(e)})`);
     }
   }
 
@@ -328,7 +330,7 @@ export class RunStore {
 /** Best-validation summary of a run group: per run (best epoch from metrics.jsonl) and mean ± std (sample std). */
 export function groupSummary(store: RunStore, group: string) {
   const runs = store.list().filter((r) => r.group === group).map((r) => {
-    const epochs = store.open(r.id).readMetrics().records.filter((x) => x.type === 'epoch') as { epoch: number; val: { relL2: number; relL2Decoded: number }; test?: { relL2: number } }[];
+    const epochs = store.open(r.id).readMetrics().records.filter((x) => x.type === 'epoch') as EpochMetrics[];
     const best = epochs.length ? epochs.reduce((a, b) => (b.val.relL2 < a.val.relL2 ? b : a)) : null;
     return { id: r.id, name: r.name, seed: r.seed, state: r.state, params: r.params, trainSeconds: r.trainSeconds, bestEpoch: best?.epoch ?? null, valRelL2: best?.val.relL2 ?? null, valRelL2Decoded: best?.val.relL2Decoded ?? null, testRelL2: best?.test?.relL2 ?? null };
   });

@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import * as tf from '@tensorflow/tfjs';
 import type { NeuralOperator } from '../model/types';
+import { errorMessage } from '../util/error-message';
 
 export type SafeDType = 'F64' | 'F32' | 'F16' | 'BF16' | 'I64' | 'I32' | 'I16' | 'I8' | 'U8' | 'BOOL';
 
@@ -37,7 +38,7 @@ export function parseSafetensors(buf: Uint8Array, source = 'safetensors'): Safet
   try {
     header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(8, 8 + hlen)));
   } catch (e) {
-    throw new Error(`${source}: header is not valid UTF-8 JSON (${(e as Error).message})`);
+    throw new Error(`${source}: header is not valid UTF-8 JSON (${errorMessage(e)})`);
   }
   if (typeof header !== 'object' || header === null || Array.isArray(header)) throw new Error(`${source}: header is not a JSON object`);
   const dataStart = 8 + hlen;

@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, lstatSync, readFileSync, readdirSync, realpat
 import { isAbsolute, join, sep } from 'node:path';
 import { ApiError, EXPORT_MAX_BYTES, type ExportEntry } from '../api/contract';
 import { commitTemp, tempSibling, writeFileAtomic } from '../util/atomic-file';
+import { errorMessage } from '../util/error-message';
 
 /** The file types an export may have, with the extension each gets. */
 export const EXPORT_TYPES: Record<string, string> = {
@@ -116,7 +117,7 @@ export function copyExportTo(dir: string, name: string, dest: string): { path: s
     copyFileSync(src, tmp);
   } catch (e) {
     rmSync(tmp, { force: true });
-    throw new ApiError(`could not write '${dest}': ${(e as Error).message}`, 'failed', { file: dest });
+    throw new ApiError(`could not write '${dest}': ${errorMessage(e)}`, 'failed', { file: dest });
   }
   commitTemp(tmp, dest);
   return { path: dest };

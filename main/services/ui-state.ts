@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError, UI_STATE_MAX_BYTES, UiState } from '../api/contract';
 import { writeJsonAtomic } from '../util/atomic-file';
+import { errorMessage } from '../util/error-message';
 
 const FORMAT = 'lino-ui-state';
 const VERSION = 1;
@@ -27,7 +28,7 @@ export function readUiState(workspace: string): { state: UiState | null; warning
     if (!r.success) throw new Error(`field 'state': ${r.error.issues[0]!.message}`);
     return { state: r.data };
   } catch (e) {
-    return { state: null, warning: `ignored the saved UI state ${path}: ${e instanceof Error ? e.message : String(e)}` };
+    return { state: null, warning: `ignored the saved UI state ${path}: ${errorMessage(e)}` };
   }
 }
 

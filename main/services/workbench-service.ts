@@ -20,6 +20,7 @@ import { DATASET_TOOL_METHODS } from '../engine/engine';
 import { RunStore, groupSummary } from '../runs/run-store';
 import { readRunMeta, updateRunMeta } from '../runs/run-meta';
 import { exportCheckpoint, listCheckpoints } from './checkpoint-files';
+import { newGroupName, seedRunConfig } from '../runs/seed-group';
 import { EngineClient } from './engine-client';
 import type { EngineLauncher } from './engine-launcher';
 import { FileRefs, isInside } from './file-refs';
@@ -29,6 +30,7 @@ import { readUiState, writeUiState } from './ui-state';
 import { Workspace, defaultWorkspacePath } from '../workspace/workspace';
 import { readSettings, writeSettings } from '../workspace/settings';
 import { VERSION } from '../version';
+import { errorMessage } from '../util/error-message';
 
 /** What only the host can do natively (Electron dialogs); browser mode has none. */
 export interface HostDialogs {
@@ -202,10 +204,10 @@ export class WorkbenchService {
         const seeds: number = params.seeds ?? 1;
         const cfg = this.withDataPath(params.config) as Record<string, unknown> & { seed: number; name?: string };
         if (seeds === 1) return this.engine.call('train.start', { workspace: this.workspace.path, runId: this.runs().create(cfg).id });
-        const group = cfg.group ?? `${String(cfg.name ?? 'group').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60)}-${Date.now().toString(36)}`;
+        const group = typeof cfg.group === 'string' ? cfg.group : newGroupName(cfg.name);
         const started: { runId: string; job: unknown }[] = [];
         for (let i = 0; i < seeds; i++) {
-          const run = this.runs().create({ ...cfg, group, seed: cfg.seed + i, name: `${cfg.name ?? group} (seed ${cfg.seed + i})` });
+          const run = this.runs().create(seedRunConfig(cfg, group, i));
           started.push((await this.engine.call('train.start', { workspace: this.workspace.path, runId: run.id })) as { runId: string; job: unknown });
         }
         return { ...started[0], group: started };
@@ -307,7 +309,7 @@ export class WorkbenchService {
     try {
       return this.runs().open(id);
     } catch (e) {
-      throw new ApiError((e as Error).message, 'not_found', { field: 'id' });
+      throw new ApiError(errorMessage(e), 'not_found', { field: 'id' });
     }
   }
 

@@ -50,17 +50,16 @@ export class AdamW {
   // something else assigned the variable since our last update (e.g. weights were loaded).
   private readonly host = new Map<string, { values: Float32Array; dataId: object }>();
 
-  /** params: the model's variables (apply) or master copies as flat arrays (applyArrays). */
-  constructor(private readonly params: ReadonlyMap<string, tf.Variable | Float32Array>, o: AdamWOptions = {}, path: { device?: boolean } = {}) {
+  /** params: the model's variables, keyed by state_dict name. */
+  constructor(private readonly params: ReadonlyMap<string, tf.Variable>, o: AdamWOptions = {}, path: { device?: boolean } = {}) {
     this.lr = o.lr ?? 1e-3;
     this.beta1 = o.beta1 ?? 0.9;
     this.beta2 = o.beta2 ?? 0.999;
     this.eps = o.eps ?? 1e-8;
     this.weightDecay = o.weightDecay ?? 1e-2; // PyTorch's default
     this.keys = [...params.keys()];
-    this.sizes = [...params.values()].map((p) => (p instanceof Float32Array ? p.length : p.size));
-    const arrays = [...params.values()].some((p) => p instanceof Float32Array);
-    this.device = !arrays && (path.device ?? isDeviceBackend());
+    this.sizes = [...params.values()].map((p) => p.size);
+    this.device = path.device ?? isDeviceBackend();
     if (this.device) {
       const n = this.sizes.reduce((a, b) => a + b, 0);
       this.mD = tf.tidy(() => tf.variable(tf.zeros([n]), false));
@@ -74,7 +73,7 @@ export class AdamW {
   }
 
   /** Updates a parameter's values in place given its gradient (both flat, same length). */
-  updateArray(key: string, p: Float32Array, g: ArrayLike<number>): void {
+  private updateArray(key: string, p: Float32Array, g: ArrayLike<number>): void {
     const m = this.m.get(key)!;
     const v = this.v.get(key)!;
     const { beta1: b1, beta2: b2, eps, lr } = this;
@@ -97,7 +96,6 @@ export class AdamW {
    */
   async apply(grads: ReadonlyMap<string, tf.Tensor | Float32Array>, lr?: number): Promise<void> {
     for (const [k, p] of this.params) {
-      if (p instanceof Float32Array) throw new Error('AdamW.apply needs tf.Variables; use applyArrays for arrays');
       const g = grads.get(k);
       const n = g === undefined ? p.size : g instanceof Float32Array ? g.length : g.size;
       if (n !== p.size) throw new Error(`AdamW: gradient of '${k}' has ${n} values, parameter has ${p.size}`);
@@ -145,7 +143,6 @@ export class AdamW {
     if (lr !== undefined) this.lr = lr;
     this.step += 1;
     for (const [k, p] of this.params) {
-      if (p instanceof Float32Array) throw new Error('AdamW.apply needs tf.Variables; use applyArrays for arrays');
       const gv = gradOf(k);
       if (gv === undefined) continue;
       let h = this.host.get(k);
@@ -188,19 +185,6 @@ export class AdamW {
     });
   }
 
-  /**
-   * One step over plain arrays (data-parallel training keeps the master parameters as
-   * Float32Arrays and broadcasts them to the workers): params updated in place.
-   */
-  applyArrays(params: ReadonlyMap<string, Float32Array>, grads: ReadonlyMap<string, Float32Array>): void {
-    this.step += 1;
-    for (const [k, p] of params) {
-      const g = grads.get(k);
-      if (!g || g.length !== p.length) throw new Error(`AdamW: gradient of '${k}' missing or of the wrong length`);
-      this.updateArray(k, p, g);
-    }
-  }
-
   /** The moments as checkpoint entries (device path: read from the backend). */
   async getState(): Promise<AdamWState> {
     const entries = async (host: Map<string, Float32Array>, dev: tf.Variable | null) => {
@@ -210,8 +194,7 @@ export class AdamW {
       this.keys.forEach((k, i) => {
         const p = this.params.get(k)!;
         const n = this.sizes[i]!;
-        // Master copies (data-parallel training) are flat: their state is stored flat too.
-        out.set(k, { shape: p instanceof Float32Array ? [p.length] : p.shape, data: flat ? flat.slice(off, off + n) : Float32Array.from(host.get(k)!) });
+        out.set(k, { shape: p.shape, data: flat ? flat.slice(off, off + n) : Float32Array.from(host.get(k)!) });
         off += n;
       });
       return out;

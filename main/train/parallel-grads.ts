@@ -7,11 +7,56 @@
 // checkpoints, validation on the coordinator's model.
 import * as tf from '@tensorflow/tfjs';
 import type { NeuralOperator } from '../model/types';
-import { spawnWorker, WorkerHandle } from './data-parallel';
+import { Worker } from 'node:worker_threads';
 import type { TrainInitMsg, TrainStepMsg } from './data-parallel-worker';
 import type { GradOptions, ShareGrads } from './batch-grads';
 
 export const MAX_WORKERS = 8;
+
+// Run from TypeScript sources (tsx), a worker needs tsx's loader registered in its own thread
+// first; a bundled build ships the worker as .js and loads it directly.
+export function spawnWorker(): Worker {
+  const ts = new URL('./data-parallel-worker.ts', import.meta.url);
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./data-parallel-worker.js', import.meta.url));
+  const api = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(ts.href)}); })`;
+  return new Worker(boot, { eval: true });
+}
+
+interface Pending { resolve: (v: any) => void; reject: (e: Error) => void }
+
+export class WorkerHandle {
+  private pending: Pending | undefined;
+  /** Set once the thread is gone: later requests fail at once instead of waiting forever. */
+  exited: string | undefined;
+  constructor(readonly worker: Worker, readonly label = 'data-parallel worker') {
+    worker.on('message', (m: any) => {
+      const p = this.pending;
+      this.pending = undefined;
+      if (!p) return;
+      if (m.type === 'error') p.reject(new Error(`${this.label}: ${m.message}`));
+      else p.resolve(m);
+    });
+    worker.on('error', (e) => {
+      this.exited ??= `${this.label} crashed: ${e.message}`;
+      this.pending?.reject(new Error(this.exited));
+      this.pending = undefined;
+    });
+    // a worker that dies without an error event (e.g. killed for memory) must not hang the step
+    worker.on('exit', (code) => {
+      this.exited ??= `${this.label} exited with code ${code}`;
+      this.pending?.reject(new Error(this.exited));
+      this.pending = undefined;
+    });
+  }
+  request(msg: unknown, transfer: ArrayBuffer[] = []): Promise<any> {
+    return new Promise((resolve, reject) => {
+      if (this.exited) return reject(new Error(this.exited));
+      this.pending = { resolve, reject };
+      this.worker.postMessage(msg, transfer);
+    });
+  }
+}
 
 type Gathered = { data: Float32Array; shape: number[] };
 

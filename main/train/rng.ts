@@ -1,6 +1,7 @@
 // Seeded pseudo-random numbers for shuffling, with a state that serialises to JSON so a
 // resumed run draws exactly the numbers an uninterrupted one would have drawn.
 // sfc32 (Chris Doty-Humphrey's small fast counter): 128 bits of state, good statistics.
+import { splitmix32 } from '../data/generate/rng';
 
 export interface RngState {
   kind: 'sfc32';
@@ -21,14 +22,12 @@ export class Rng {
       [this.a, this.b, this.c, this.d] = seed.s.map((v) => v >>> 0) as [number, number, number, number];
       return;
     }
-    // splitmix32 expands the seed into the four words; then a few rounds decorrelate them.
+    // SplitMix32 expands the seed into the four words; then a few rounds decorrelate them.
     let x = seed >>> 0;
     const mix = () => {
-      x = (x + 0x9e3779b9) >>> 0;
-      let z = x;
-      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-      return (z ^ (z >>> 16)) >>> 0;
+      const [next, out] = splitmix32(x);
+      x = next;
+      return out;
     };
     this.a = mix();
     this.b = mix();

@@ -9,16 +9,17 @@ import { TrainConfig } from '../api/contract';
 import type { RunHandle, RunState } from '../runs/run-store';
 import { writeJsonAtomic } from '../util/atomic-file';
 import { firstNonFinite, loadCheckpoint, NonFiniteWeightsError, readCheckpointState, saveCheckpoint, type CheckpointState } from '../runs/checkpoint';
+import { errorMessage } from '../util/error-message';
 import { acquireRunLock } from '../runs/run-lock';
 import { formatZodIssues } from '../api/zod-issues';
 import { linoParamCount } from '../model/lino/estimate';
-import { loadStateDict, stateDict, weightsMetadata } from '../runs/safetensors';
+import { stateDict, weightsMetadata } from '../runs/safetensors';
 import { availableParallelism, totalmem } from 'node:os';
 import { Trainer, NonFiniteError, modelConfigFor, type EpochRecord, type StepRecord } from './trainer';
-import { ParallelGradients, MAX_WORKERS } from './parallel-grads';
+import { MAX_WORKERS, type ParallelGradients } from './parallel-grads';
 import { loadTrainData } from './data-source';
 import { choosePlan, generatedBytes, preflightMemory, ramBytes, syntheticShape, type DataShape, type MemoryPlan, type Preflight } from './memory';
-import { autoregressiveSpec } from './data';
+import { autoregressiveSpec, countOf } from './data';
 import type { TrainData } from './data';
 
 export interface RunHooks {
@@ -28,7 +29,8 @@ export interface RunHooks {
   onStep?: (s: StepRecord) => void;
   onEpoch?: (e: EpochRecord) => void;
   onLog?: (message: string) => void;
-  onPlan?: (p: MemoryPlan) => void;
+  /** The memory plan and the run's length, once the data are known (before the model is built). */
+  onPlan?: (p: MemoryPlan, steps: RunSteps) => void;
   /** Overrides the data (tests); otherwise loaded from the config's spec. */
   data?: TrainData;
   workspace?: string;
@@ -92,21 +94,48 @@ export async function trainRun(run: RunHandle, hooks: RunHooks = {}): Promise<Ru
 
 type Prepared = { cfg: TrainConfig; data: TrainData; plan: MemoryPlan; checkpointBlocks: boolean; params: number };
 
+/** A run's length, sent with its memory plan once the data are known. */
+export interface RunSteps {
+  epochs: number;
+  stepsPerEpoch: number;
+  /** epochs * stepsPerEpoch: the global step number of the run's last step. */
+  totalSteps: number;
+}
+
+/** What one trainRun call works with; `status` and `saved` follow the run as it trains. */
+interface RunContext {
+  run: RunHandle;
+  hooks: RunHooks;
+  cfg: TrainConfig;
+  backend: string;
+  log: (m: string) => void;
+  trainer: Trainer | null;
+  status: { epoch: number; step: number };
+  /** The epoch the last good checkpoint holds, for the failure messages. */
+  saved: number;
+}
+
+/** The first time a run trains, config.json records what its data spec resolved to. */
+function recordResolvedData(run: RunHandle, raw: Record<string, unknown>, data: TrainData): void {
+  if ('resolvedData' in raw) return;
+  const m = data.manifest;
+  const counts = { train: data.train.x.shape[0], val: data.val.x.shape[0], test: data.test?.x.shape[0] ?? 0 };
+  writeJsonAtomic(run.configPath, {
+    ...raw,
+    resolvedData: { id: m.id ?? null, contentHash: m.contentHash ?? null, grid: m.grid, counts, normalization: m.normalization, autoregressive: autoregressiveSpec(data) },
+  });
+}
+
 /** Config, memory checks (before the data, then before the model) and the data. */
-async function prepare(run: RunHandle, cfg: TrainConfig, raw: Record<string, unknown>, backend: string, hooks: RunHooks, log: (m: string) => void): Promise<Prepared | Preflight> {
+async function prepareRun(ctx: RunContext, raw: Record<string, unknown>): Promise<Prepared | Preflight> {
+  const { run, cfg, backend, hooks, log } = ctx;
   const early = refuseBeforeStart(cfg, backend);
   if (early) return early;
   if (!hooks.data) log(`preparing the data (${cfg.data.kind})`);
   const data = hooks.data ?? (await loadTrainData(cfg.data, { workspace: hooks.workspace, signal: hooks.signal, onProgress: log }));
   if (hooks.signal?.aborted) throw new StopRequested();
   const ar = autoregressiveSpec(data);
-  if (!('resolvedData' in raw)) {
-    const m = data.manifest;
-    writeJsonAtomic(run.configPath, {
-      ...raw,
-      resolvedData: { id: m.id ?? null, contentHash: m.contentHash ?? null, grid: m.grid, counts: { train: data.train.x.shape[0], val: data.val.x.shape[0], test: data.test?.x.shape[0] ?? 0 }, normalization: m.normalization, autoregressive: ar },
-    });
-  }
+  recordResolvedData(run, raw, data);
   // The model's size from its configuration: nothing is built until the plan fits.
   const mc = modelConfigFor(cfg, data);
   const params = linoParamCount(mc);
@@ -119,7 +148,8 @@ async function prepare(run: RunHandle, cfg: TrainConfig, raw: Record<string, unk
     ...(ar ? { rollout: { tOut: ar.tOut, checkpointing: cfg.rollout.checkpointing } } : {}),
   };
   const { plan, checkpointBlocks } = choosePlan(input, cfg, backend, cfg.model.kind === 'lino');
-  hooks.onPlan?.(plan);
+  const stepsPerEpoch = Math.ceil(countOf(data.train) / cfg.batchSize);
+  hooks.onPlan?.(plan, { epochs: cfg.epochs, stepsPerEpoch, totalSteps: cfg.epochs * stepsPerEpoch });
   if (!plan.fits) return { fits: false, field: 'model.width', params, plan, message: plan.message };
   // Native and cpu backends put the step's tensors next to the data, in the same memory.
   const held = [data.train, data.val, data.test].reduce((a, s) => a + (s ? 4 * (s.x.data.length + s.y.data.length) : 0), 0);
@@ -130,29 +160,47 @@ async function prepare(run: RunHandle, cfg: TrainConfig, raw: Record<string, unk
   return { cfg, data, plan, checkpointBlocks, params };
 }
 
-/** Puts checkpoints/last back into the trainer; refuses a resume that would lose epochs silently. */
-function restore(run: RunHandle, trainer: Trainer, cfg: TrainConfig, backend: string, log: (m: string) => void): number {
+/** The trainer for a prepared run, with its data-parallel threads when config.workers asks for them. */
+async function startTrainer(ctx: RunContext, prep: Prepared): Promise<Trainer> {
+  const { cfg, backend, log, hooks } = ctx;
+  const trainer = new Trainer(cfg, prep.data, backend, { microBatch: prep.plan.microBatch, checkpointBlocks: prep.checkpointBlocks });
+  ctx.trainer = trainer;
+  const workers = dataParallelWorkers(cfg, backend, log, prep.plan.estimateBytes);
+  if (workers > 1) {
+    hooks.onWorkers?.(await trainer.startWorkers(workers));
+    log(`data-parallel: ${workers} threads per step (this one and ${workers - 1} worker${workers > 2 ? 's' : ''}), batch ${cfg.batchSize} split between them, micro-batch ${trainer.microBatch} each`);
+  }
+  return trainer;
+}
+
+/**
+ * checkpoints/last is gone: when epochs were checkpointed before, starting over would drop their
+ * metrics. An epoch's record is written just before its checkpoint, so a second record proves the
+ * first was saved; a single one was saved when status.json (written after the save) says so.
+ */
+function refuseLostCheckpoint(run: RunHandle, lastDir: string): void {
+  const epochs = run.readMetrics().records.filter((r) => r.type === 'epoch').length;
+  const done = epochs >= 2 || (epochs === 1 && (run.readStatus().epoch ?? 0) >= 1) ? epochs : 0;
+  if (done === 0) return;
+  let best: CheckpointState | null = null;
+  try {
+    best = readCheckpointState(run.dir, 'best');
+  } catch {
+    best = null;
+  }
+  throw new Error(
+    `${lastDir} is missing, but the run has ${done} epoch${done > 1 ? 's' : ''} recorded (status.json, metrics.jsonl); resuming would restart from epoch 1 and drop them. ` +
+      (best ? `Copy ${run.dir}/checkpoints/best (epoch ${best.epoch}) to ${lastDir} to resume from there, or start a new run.` : 'Start a new run with the same configuration.'),
+  );
+}
+
+/** Puts checkpoints/last back into the trainer; refuses a resume that would lose epochs silently. Returns the metrics records it covers. */
+function restore(ctx: RunContext, trainer: Trainer): number {
+  const { run, cfg, backend } = ctx;
   const ckpt = loadCheckpoint(run.dir, 'last');
   const lastDir = `${run.dir}/checkpoints/last`;
   if (!ckpt) {
-    // Epochs were checkpointed before but checkpoints/last is gone: starting over would drop their
-    // metrics. An epoch's record is written just before its checkpoint, so a second record proves
-    // the first was saved; a single one was saved when status.json (written after the save) says so.
-    const epochs = run.readMetrics().records.filter((r) => r.type === 'epoch').length;
-    const done = epochs >= 2 || (epochs === 1 && (run.readStatus().epoch ?? 0) >= 1) ? epochs : 0;
-    if (done > 0) {
-      const best = (() => {
-        try {
-          return readCheckpointState(run.dir, 'best');
-        } catch {
-          return null;
-        }
-      })();
-      throw new Error(
-        `${lastDir} is missing, but the run has ${done} epoch${done > 1 ? 's' : ''} recorded (status.json, metrics.jsonl); resuming would restart from epoch 1 and drop them. ` +
-          (best ? `Copy ${run.dir}/checkpoints/best (epoch ${best.epoch}) to ${lastDir} to resume from there, or start a new run.` : 'Start a new run with the same configuration.'),
-      );
-    }
+    refuseLostCheckpoint(run, lastDir);
     return 0;
   }
   const statePath = `${lastDir}/state.json`;
@@ -161,150 +209,137 @@ function restore(run: RunHandle, trainer: Trainer, cfg: TrainConfig, backend: st
   if (ckpt.state.metricsRecords > records) throw new Error(`${statePath}: field 'metricsRecords': expected at most ${records} (the records in metrics.jsonl), got ${ckpt.state.metricsRecords}`);
   const bad = firstNonFinite(ckpt.weights);
   if (bad) throw new Error(`${lastDir}/weights.safetensors: tensor '${bad.name}' holds ${bad.value} at index ${bad.index}; not a state to resume from (resume from checkpoints/best or start a new run)`);
-  const weights = { tensors: new Map([...ckpt.weights].map(([k, e]) => [k, { dtype: 'F32' as const, shape: [...e.shape], bytes: new Uint8Array(e.data.buffer, e.data.byteOffset, e.data.byteLength) }])), metadata: {} };
-  loadStateDict(trainer.model, weights, `${lastDir}/weights.safetensors`);
-  trainer.opt.setState({ step: ckpt.state.optimizer.step, expAvg: ckpt.expAvg, expAvgSq: ckpt.expAvgSq }, `${lastDir}/optimizer.safetensors`);
-  trainer.sched.setState(ckpt.state.scheduler);
-  trainer.setState({ epoch: ckpt.state.epoch, globalStep: ckpt.state.globalStep, rng: ckpt.state.rng as never, best: ckpt.state.best });
-  log(`resuming from checkpoints/last: epoch ${ckpt.state.epoch}, step ${ckpt.state.globalStep}` + (ckpt.state.backend !== backend ? ` (saved on backend '${ckpt.state.backend}', now '${backend}': results will not be bit-identical)` : ''));
+  trainer.restore(ckpt, lastDir);
+  ctx.log(`resuming from checkpoints/last: epoch ${ckpt.state.epoch}, step ${ckpt.state.globalStep}` + (ckpt.state.backend !== backend ? ` (saved on backend '${ckpt.state.backend}', now '${backend}': results will not be bit-identical)` : ''));
   return ckpt.state.metricsRecords;
 }
 
-async function checkpointStateOf(trainer: Trainer, cfg: TrainConfig, data: TrainData, backend: string, records: number): Promise<{ state: CheckpointState; optState: Awaited<ReturnType<Trainer['opt']['getState']>> }> {
-  const optState = await trainer.opt.getState();
-  const state: CheckpointState = {
-    format: 'lino-checkpoint',
-    version: 1,
-    epoch: trainer.epoch,
-    globalStep: trainer.globalStep,
-    optimizer: { name: 'adamw', step: optState.step, lr: trainer.opt.lr, weightDecay: trainer.opt.weightDecay, beta1: trainer.opt.beta1, beta2: trainer.opt.beta2, eps: trainer.opt.eps },
-    scheduler: { name: 'steplr', ...trainer.sched.getState(), stepSize: cfg.schedule.stepSize, gamma: cfg.schedule.gamma },
-    rng: trainer.rng.getState(),
-    normalizer: data.manifest.normalization,
-    best: trainer.best,
-    backend,
-    savedAt: new Date().toISOString(),
-    metricsRecords: records,
+/** Awaited between steps: a stop ends the run, a pause waits (status 'paused' once it lasts 50 ms). */
+function betweenSteps(ctx: RunContext): () => Promise<void> {
+  const { run, hooks, backend } = ctx;
+  let paused = false;
+  return async () => {
+    if (hooks.signal?.aborted) throw new StopRequested();
+    if (hooks.waitIfPaused) {
+      const t = setTimeout(() => {
+        paused = true;
+        run.writeStatus({ state: 'paused', pid: process.pid, backend, ...ctx.status });
+      }, 50);
+      await hooks.waitIfPaused();
+      clearTimeout(t);
+      if (paused) {
+        paused = false;
+        run.writeStatus({ state: 'running', pid: process.pid, backend, ...ctx.status });
+      }
+      if (hooks.signal?.aborted) throw new StopRequested();
+    }
+    await new Promise<void>((r) => setImmediate(r));
   };
-  return { state, optState };
+}
+
+/** checkpoints/best (when this epoch is the best) and checkpoints/last after an epoch. */
+async function saveEpoch(ctx: RunContext, trainer: Trainer, rec: EpochRecord, records: number): Promise<void> {
+  const { state, optimizer } = await trainer.checkpointState(records);
+  const weights = await stateDict(trainer.model);
+  const meta = weightsMetadata(trainer.model, state.normalizer);
+  // best before last: whenever `last` exists, `best` does too (a crash between them re-runs
+  // the epoch from the previous `last`, which reproduces it exactly). Both refuse non-finite weights.
+  if (rec.best) saveCheckpoint(ctx.run.dir, 'best', weights, optimizer, state, meta);
+  saveCheckpoint(ctx.run.dir, 'last', weights, optimizer, state, meta);
+  ctx.saved = trainer.epoch;
+}
+
+/** Epochs until the run's end (or this call's epoch limit): every record appended, every epoch checkpointed. */
+async function loop(ctx: RunContext, trainer: Trainer, records: number): Promise<RunOutcome> {
+  const { run, hooks, cfg, backend } = ctx;
+  const between = betweenSteps(ctx);
+  let last: EpochRecord | undefined;
+  let epochsThisCall = 0;
+  while (trainer.epoch < cfg.epochs) {
+    if (hooks.maxEpochsThisCall !== undefined && epochsThisCall >= hooks.maxEpochsThisCall) {
+      run.writeStatus({ state: 'stopped', pid: process.pid, backend, reason: 'epoch limit of this call', ...ctx.status });
+      return { state: 'stopped', reason: 'epoch limit of this call', ...ctx.status, last };
+    }
+    const rec = await trainer.runEpoch({
+      between,
+      onStep: (s) => {
+        run.appendMetrics([s]);
+        records++;
+        ctx.status = { epoch: trainer.epoch, step: s.step };
+        hooks.onStep?.(s);
+      },
+    });
+    run.appendMetrics([rec], true);
+    records++;
+    await saveEpoch(ctx, trainer, rec, records);
+    ctx.status = { epoch: trainer.epoch, step: trainer.globalStep };
+    run.writeStatus({ state: 'running', pid: process.pid, backend, ...ctx.status });
+    last = rec;
+    epochsThisCall++;
+    hooks.onEpoch?.(rec);
+  }
+  run.writeStatus({ state: 'done', pid: process.pid, backend, ...ctx.status });
+  ctx.log(`done: ${ctx.status.epoch} epochs, best validation relL2 ${trainer.best?.valRelL2} at epoch ${trainer.best?.epoch}`);
+  return { state: 'done', ...ctx.status, last };
+}
+
+/** How a run that threw ends: stopped, failed on a non-finite value, or failed (rethrown). */
+function finish(ctx: RunContext, e: unknown): RunOutcome {
+  const { run, hooks, backend, log, status, saved } = ctx;
+  // A stop while the data are prepared aborts the generator (an AbortError): a stop all the same.
+  if (e instanceof StopRequested || hooks.signal?.aborted) {
+    run.writeStatus({ state: 'stopped', pid: process.pid, backend, reason: 'stopped by the user', ...status });
+    log(`stopped by the user at epoch ${status.epoch + 1}, step ${status.step}; checkpoints/last holds epoch ${status.epoch}`);
+    return { state: 'stopped', reason: 'stopped by the user', ...status };
+  }
+  const goodState = saved > 0 ? `checkpoints/last (epoch ${saved}) is the last good state` : 'no epoch was saved yet: start the run again';
+  if (e instanceof NonFiniteError || e instanceof NonFiniteWeightsError) {
+    const reason = `${e.message}; ${goodState}`;
+    // non-finite weights: the status keeps the last saved epoch (nothing of this one was kept)
+    const where = e instanceof NonFiniteError ? { epoch: e.epoch, step: e.step } : { epoch: saved, step: ctx.trainer?.globalStep ?? 0 };
+    run.writeStatus({ state: 'failed', pid: process.pid, backend, reason, ...where });
+    log(`failed: ${reason}`);
+    return { state: 'failed', reason, ...where };
+  }
+  let reason = errorMessage(e);
+  // a crashed data-parallel worker: the run resumes from its last checkpoint like any failure
+  if (/^data-parallel worker/.test(reason)) reason = `${reason}; ${goodState}`;
+  run.writeStatus({ state: 'failed', pid: process.pid, backend, reason, ...status });
+  log(`failed: ${reason}`);
+  throw e;
 }
 
 async function trainLocked(run: RunHandle, hooks: RunHooks): Promise<RunOutcome> {
   const raw = run.readConfig();
   const cfg = parseRunConfig(raw, run.configPath);
-  const backend = tf.getBackend();
   const log = (m: string) => {
     run.log(m);
     hooks.onLog?.(m);
   };
-  let trainer: Trainer | null = null;
-  let status: { epoch: number; step: number } = { epoch: 0, step: 0 };
-  // what the last good checkpoint holds, for the failure messages
-  let saved = 0;
+  const ctx: RunContext = { run, hooks, cfg, backend: tf.getBackend(), log, trainer: null, status: { epoch: 0, step: 0 }, saved: 0 };
   try {
-    saved = run.readStatus().epoch ?? 0;
-    const prep = await prepare(run, cfg, raw, backend, hooks, log);
+    ctx.saved = run.readStatus().epoch ?? 0;
+    const prep = await prepareRun(ctx, raw);
     if (!('data' in prep)) {
-      run.writeStatus({ state: 'failed', pid: process.pid, reason: `memory: ${prep.message}`, backend, ...(saved ? { epoch: saved } : {}) });
+      run.writeStatus({ state: 'failed', pid: process.pid, reason: `memory: ${prep.message}`, backend: ctx.backend, ...(ctx.saved ? { epoch: ctx.saved } : {}) });
       log(`refused before starting: ${prep.message}`);
       return { state: 'failed', reason: prep.message, epoch: 0, step: 0 };
     }
-    const { data, plan, checkpointBlocks } = prep;
-    trainer = new Trainer(cfg, data, backend, { microBatch: plan.microBatch, checkpointBlocks });
-    const workers = dataParallelWorkers(cfg, backend, log, plan.estimateBytes);
-    if (workers > 1) {
-      trainer.parallel = await ParallelGradients.create(workers, cfg.model.kind, modelConfigFor(cfg, data), backend, {
-        ar: autoregressiveSpec(data), microBatch: trainer.microBatch, checkpointBlocks: trainer.checkpointBlocks, rolloutCheckpointing: cfg.rollout.checkpointing,
-      });
-      hooks.onWorkers?.(trainer.parallel);
-      log(`data-parallel: ${workers} threads per step (this one and ${workers - 1} worker${workers > 2 ? 's' : ''}), batch ${cfg.batchSize} split between them, micro-batch ${trainer.microBatch} each`);
-    }
-    let records = restore(run, trainer, cfg, backend, log);
-    saved = trainer.epoch;
+    const trainer = await startTrainer(ctx, prep);
+    const records = restore(ctx, trainer);
+    ctx.saved = trainer.epoch;
     // Records past the checkpoint belong to an epoch that did not finish: drop them (and any torn line).
     run.truncateMetrics(records);
-    status = { epoch: trainer.epoch, step: trainer.globalStep };
-    run.writeStatus({ state: 'running', pid: process.pid, backend, ...status });
-    log(`training on ${backend}: ${plan.message}; ${trainer.model.numParams()} parameters`);
-    let paused = false;
-    const between = async () => {
-      if (hooks.signal?.aborted) throw new StopRequested();
-      if (hooks.waitIfPaused) {
-        const t = setTimeout(() => {
-          paused = true;
-          run.writeStatus({ state: 'paused', pid: process.pid, backend, ...status });
-        }, 50);
-        await hooks.waitIfPaused();
-        clearTimeout(t);
-        if (paused) {
-          paused = false;
-          run.writeStatus({ state: 'running', pid: process.pid, backend, ...status });
-        }
-        if (hooks.signal?.aborted) throw new StopRequested();
-      }
-      await new Promise<void>((r) => setImmediate(r));
-    };
-    let last: EpochRecord | undefined;
-    let epochsThisCall = 0;
-    while (trainer.epoch < cfg.epochs) {
-      if (hooks.maxEpochsThisCall !== undefined && epochsThisCall >= hooks.maxEpochsThisCall) {
-        run.writeStatus({ state: 'stopped', pid: process.pid, backend, reason: 'epoch limit of this call', ...status });
-        return { state: 'stopped', reason: 'epoch limit of this call', ...status, last };
-      }
-      const rec = await trainer.runEpoch({
-        between,
-        onStep: (s) => {
-          run.appendMetrics([s]);
-          records++;
-          status = { epoch: trainer!.epoch, step: s.step };
-          hooks.onStep?.(s);
-        },
-      });
-      run.appendMetrics([rec], true);
-      records++;
-      const { state, optState } = await checkpointStateOf(trainer, cfg, data, backend, records);
-      const weights = await stateDict(trainer.model);
-      const meta = weightsMetadata(trainer.model, state.normalizer);
-      // best before last: whenever `last` exists, `best` does too (a crash between them re-runs
-      // the epoch from the previous `last`, which reproduces it exactly). Both refuse non-finite weights.
-      if (rec.best) saveCheckpoint(run.dir, 'best', weights, optState, state, meta);
-      saveCheckpoint(run.dir, 'last', weights, optState, state, meta);
-      saved = trainer.epoch;
-      status = { epoch: trainer.epoch, step: trainer.globalStep };
-      run.writeStatus({ state: 'running', pid: process.pid, backend, ...status });
-      last = rec;
-      epochsThisCall++;
-      hooks.onEpoch?.(rec);
-    }
-    run.writeStatus({ state: 'done', pid: process.pid, backend, ...status });
-    log(`done: ${status.epoch} epochs, best validation relL2 ${trainer.best?.valRelL2} at epoch ${trainer.best?.epoch}`);
-    return { state: 'done', ...status, last };
+    ctx.status = { epoch: trainer.epoch, step: trainer.globalStep };
+    run.writeStatus({ state: 'running', pid: process.pid, backend: ctx.backend, ...ctx.status });
+    log(`training on ${ctx.backend}: ${prep.plan.message}; ${trainer.model.numParams()} parameters`);
+    return await loop(ctx, trainer, records);
   } catch (e) {
-    // A stop while the data are prepared aborts the generator (an AbortError): a stop all the same.
-    if (e instanceof StopRequested || hooks.signal?.aborted) {
-      run.writeStatus({ state: 'stopped', pid: process.pid, backend, reason: 'stopped by the user', ...status });
-      log(`stopped by the user at epoch ${status.epoch + 1}, step ${status.step}; checkpoints/last holds epoch ${status.epoch}`);
-      return { state: 'stopped', reason: 'stopped by the user', ...status };
-    }
-    const goodState = saved > 0 ? `checkpoints/last (epoch ${saved}) is the last good state` : 'no epoch was saved yet: start the run again';
-    if (e instanceof NonFiniteError || e instanceof NonFiniteWeightsError) {
-      const reason = `${e.message}; ${goodState}`;
-      // non-finite weights: the status keeps the last saved epoch (nothing of this one was kept)
-      const where = e instanceof NonFiniteError ? { epoch: e.epoch, step: e.step } : { epoch: saved, step: trainer?.globalStep ?? 0 };
-      run.writeStatus({ state: 'failed', pid: process.pid, backend, reason, ...where });
-      log(`failed: ${reason}`);
-      return { state: 'failed', reason, ...where };
-    }
-    let reason = e instanceof Error ? e.message : String(e);
-    // a crashed data-parallel worker: the run resumes from its last checkpoint like any failure
-    if (/^data-parallel worker/.test(reason)) reason = `${reason}; ${goodState}`;
-    run.writeStatus({ state: 'failed', pid: process.pid, backend, reason, ...status });
-    log(`failed: ${reason}`);
-    throw e;
+    return finish(ctx, e);
   } finally {
     // the data-parallel threads end with the run, whatever its outcome
-    await trainer?.parallel?.close();
-    trainer?.dispose();
+    await ctx.trainer?.parallel?.close();
+    ctx.trainer?.dispose();
   }
 }
 

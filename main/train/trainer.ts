@@ -3,20 +3,22 @@
 // PyTorch-exact AdamW, StepLR stepped per epoch, validation every epoch in both relL2 conventions.
 // No I/O here: ./runner.ts stores metrics and checkpoints; this file is what the tests drive.
 import * as tf from '@tensorflow/tfjs';
-import type { TrainConfig } from '../api/contract';
+import type { TrainConfig, StepMetrics, EpochMetrics } from '../api/contract';
 import type { NeuralOperator } from '../model/types';
 import { createModel } from '../model/registry';
 import { AdamW } from './adamw';
 import { clipCoef, flatNorm } from './clip';
 import { StepLR } from './schedule';
 import { Rng, type RngState } from './rng';
-import { relL2PerSample, relL2DecodedPerSample, decode, type NormStats } from './loss';
-import { meanOverSteps, rollout, rolloutWithDiagnostics, stepRelL2 } from './rollout';
+import type { NormStats } from './loss';
+import { evaluateSplit, type SplitMetrics, type BlockStats } from './evaluate';
 import { supportsBlockCheckpointing } from './recompute';
 import { predictTrain, shareGradientTensors, type GradOptions, type ShareGradTensors } from './batch-grads';
-import { readScalars } from '../model/lino/params';
 import { checkDeviceLost, readValues } from '../ops/backend';
-import type { ParallelGradients } from './parallel-grads';
+import { ParallelGradients } from './parallel-grads';
+import type { AdamWState } from './adamw';
+import type { CheckpointData, CheckpointState } from '../runs/checkpoint';
+import { loadStateDict } from '../runs/safetensors';
 import { autoregressiveSpec, countOf, gatherRows, targetStats, type TrainData, type TrainSplit } from './data';
 
 /** What `relL2` means in train and validation records (both use it). */
@@ -25,64 +27,11 @@ export const RELL2_DEFINITION = {
   autoregressive: 'mean over samples and over the T_out rollout steps of the per-step relL2 on normalized fields (the release\'s "one-step", the paper\'s Navier-Stokes number)',
 } as const;
 
-export interface StepRecord {
-  type: 'step';
-  epoch: number;
-  step: number;
-  loss: number;
-  relL2: number;
-  lr: number;
-  gradNorm: number;
-  stepMs: number;
-}
-
-export interface SplitMetrics {
-  /** Mean squared error on normalized fields. */
-  mse: number;
-  /** Mean relL2 on normalized fields (the paper's convention); autoregressive: see RELL2_DEFINITION. */
-  relL2: number;
-  /** Mean relL2 on decoded fields (FNO's published convention); autoregressive: mean over the steps too. */
-  relL2Decoded: number;
-  /** Autoregressive: relL2 of all rolled-out frames at once (the release's "full rollout"), normalized and decoded. */
-  rolloutRelL2?: number;
-  rolloutRelL2Decoded?: number;
-  /** Autoregressive: per rollout step, mean and std over samples of relL2 on decoded fields. */
-  steps?: { mean: number[]; std: number[] };
-  /** Autoregressive: mean over steps of per-step relL2 on normalized fields (the release's "one-step"). */
-  stepMeanRelL2?: number;
-}
-
-export interface BlockStats {
-  components: string[];
-  /** Gate weights alpha per component: mean and std over the samples. */
-  alphaMean: number[];
-  alphaStd: number[];
-  scalars: Record<string, number>;
-}
-
-export interface EpochRecord {
-  type: 'epoch';
-  epoch: number;
-  lr: number;
-  train: { loss: number; relL2: number };
-  /** What train.relL2 and val.relL2 are (one definition for both; RELL2_DEFINITION). */
-  relL2Definition: string;
-  val: SplitMetrics;
-  test?: SplitMetrics;
-  blocks: BlockStats[];
-  best: boolean;
-  bestEpoch: number;
-  bestValRelL2: number;
-  /** With a test split: the test error at the best-validation epoch. */
-  bestTestRelL2?: number;
-  bestTestRelL2Decoded?: number;
-  samplesPerSec: number;
-  epochSeconds: number;
-  etaSeconds: number;
-  peakRssBytes: number;
-  tfBytes: number;
-  backend: string;
-}
+/** One optimizer step as metrics.jsonl stores it. */
+export type StepRecord = StepMetrics;
+/** One epoch as metrics.jsonl stores it. */
+export type EpochRecord = EpochMetrics;
+export type { SplitMetrics, BlockStats };
 
 export class NonFiniteError extends Error {
   constructor(readonly what: 'loss' | 'gradient', readonly epoch: number, readonly step: number, value: number) {
@@ -276,107 +225,15 @@ export class Trainer {
     }
   }
 
-  /** Metrics over a split, batched by the micro-batch size; with blocks, alpha statistics too. */
+  /** Metrics over a split (./evaluate.ts), batched by the micro-batch size; with blocks, alpha statistics too. */
   async evaluateSplit(split: TrainSplit, withBlocks = false): Promise<{ metrics: SplitMetrics; blocks: BlockStats[] }> {
-    const n = countOf(split);
-    const bs = Math.max(1, this.microBatch);
-    let mseSum = 0, relSum = 0, relDecSum = 0, wholeSum = 0, wholeDecSum = 0;
-    const T = this.ar?.tOut ?? 0;
-    const stepVals: number[][] = Array.from({ length: T }, () => []);
-    let stepNormSum = 0;
-    const alphaRows: number[][][] = [];
-    let comps: string[][] = [];
-    let scalars: Record<string, number>[] = [];
-    // the diagnostics' block scalars come from scalar variables: read them to the host first
-    if (withBlocks) await readScalars(this.model.variables.values());
-    for (let i = 0; i < n; i += bs) {
-      const rows = Array.from({ length: Math.min(bs, n - i) }, (_, k) => i + k);
-      const { x, y } = this.tensors(split, rows);
-      const t = tf.tidy(() => {
-        let pred: tf.Tensor;
-        let diag: { alpha: tf.Tensor2D; components: string[]; scalars: Record<string, number> }[] | undefined;
-        // Autoregressive: gate statistics over every rollout step (each step's samples are rows).
-        let stepDiag: typeof diag[] = [];
-        if (this.ar && withBlocks) {
-          const r = rolloutWithDiagnostics(this.model, x, this.ar);
-          pred = r.pred;
-          stepDiag = r.steps;
-          diag = r.steps[r.steps.length - 1];
-        } else if (this.ar) {
-          pred = rollout(this.model, x, { ...this.ar, checkpoint: false });
-        } else {
-          const f = this.model.forward(x, { diagnostics: withBlocks });
-          pred = f.y;
-          diag = f.diagnostics;
-        }
-        const sq = tf.sum(tf.square(tf.sub(pred, y)));
-        const whole = relL2PerSample(pred, y);
-        const wholeDec = relL2DecodedPerSample(pred, y, this.yStats);
-        const steps = this.ar ? stepRelL2(decode(pred, this.yStats), decode(y, this.yStats)) : [];
-        const stepsNorm = this.ar ? stepRelL2(pred, y) : [];
-        const perStep = stepDiag.length ? stepDiag : diag ? [diag] : [];
-        // alpha tensors outlive the forward's tidy: returned here and disposed after the read
-        const alphaT = perStep.map((d) => d!.map((blk) => blk.alpha));
-        return { sq, whole, wholeDec, steps, stepsNorm, alphaT, comps: diag?.map((d) => d.components) ?? [], scal: diag?.map((d) => d.scalars) ?? [], size: y.size };
-      });
-      x.dispose();
-      y.dispose();
-      const owned = [t.sq, t.whole, t.wholeDec, ...t.steps, ...t.stepsNorm, ...t.alphaT.flat()];
-      let r;
-      try {
-        const read = async (v: tf.Tensor) => [...(await readValues(v))];
-        // alphas[block] = rows of every step's samples
-        const alphas: number[][][] = [];
-        for (const blocks of t.alphaT) {
-          for (const [b, a] of blocks.entries()) {
-            const vals = await read(a);
-            const K = a.shape[1]!;
-            for (let q = 0; q < a.shape[0]!; q++) (alphas[b] ??= []).push(vals.slice(q * K, (q + 1) * K));
-          }
-        }
-        const whole = await read(t.whole), wholeDec = await read(t.wholeDec);
-        const steps = await Promise.all(t.steps.map(read)), stepsNorm = await Promise.all(t.stepsNorm.map(read));
-        r = {
-          sq: (await read(t.sq))[0]!, whole, wholeDec, steps, stepsNorm,
-          // autoregressive: per sample, the mean over steps (as the train metric); else the whole field
-          rel: this.ar ? meanOverSteps(stepsNorm, rows.length) : whole,
-          relDec: this.ar ? meanOverSteps(steps, rows.length) : wholeDec,
-          alphas, comps: t.comps, scal: t.scal, size: t.size,
-        };
-      } finally {
-        tf.dispose(owned);
-      }
-      mseSum += r.sq / (r.size / rows.length);
-      for (const v of r.rel) relSum += v;
-      for (const v of r.relDec) relDecSum += v;
-      for (const v of r.whole) wholeSum += v;
-      for (const v of r.wholeDec) wholeDecSum += v;
-      r.steps.forEach((s, k) => stepVals[k]!.push(...s));
-      r.stepsNorm.forEach((s) => { for (const v of s) stepNormSum += v; });
-      if (r.alphas.length) {
-        r.alphas.forEach((a, b) => { (alphaRows[b] ??= []).push(...a); });
-        comps = r.comps;
-        scalars = r.scal;
-      }
-    }
-    const meanStd = (v: number[]) => {
-      const m = v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
-      const s = Math.sqrt(v.reduce((a, b) => a + (b - m) * (b - m), 0) / Math.max(1, v.length));
-      return [m, s] as const;
-    };
-    const metrics: SplitMetrics = { mse: mseSum / n, relL2: relSum / n, relL2Decoded: relDecSum / n };
-    if (this.ar) {
-      metrics.steps = { mean: stepVals.map((v) => meanStd(v)[0]), std: stepVals.map((v) => meanStd(v)[1]) };
-      metrics.stepMeanRelL2 = stepNormSum / (n * T);
-      metrics.rolloutRelL2 = wholeSum / n;
-      metrics.rolloutRelL2Decoded = wholeDecSum / n;
-    }
-    const blocks: BlockStats[] = alphaRows.map((rowsOfBlock, b) => {
-      const K = rowsOfBlock[0]?.length ?? 0;
-      const cols = Array.from({ length: K }, (_, k) => rowsOfBlock.map((r) => r[k]!));
-      return { components: comps[b] ?? [], alphaMean: cols.map((c) => meanStd(c)[0]), alphaStd: cols.map((c) => meanStd(c)[1]), scalars: scalars[b] ?? {} };
+    const ev = await evaluateSplit(this.model, split, {
+      yStats: this.yStats,
+      batchSize: this.microBatch,
+      ...(this.ar ? { autoregressive: { tIn: this.ar.tIn, steps: this.ar.tOut } } : {}),
+      blocks: withBlocks,
     });
-    return { metrics, blocks };
+    return { metrics: ev.metrics, blocks: ev.blocks ?? [] };
   }
 
   /**
@@ -440,6 +297,45 @@ export class Trainer {
     this.globalStep = s.globalStep;
     this.rng = new Rng(s.rng);
     this.best = s.best;
+  }
+
+  /**
+   * Starts workers - 1 data-parallel helper threads (config.workers > 1) with this run's model and
+   * gradient options; every later step splits its batch between them and this thread.
+   */
+  async startWorkers(workers: number): Promise<ParallelGradients> {
+    this.parallel = await ParallelGradients.create(workers, this.config.model.kind, modelConfigFor(this.config, this.data), this.backend, this.gradOptions);
+    return this.parallel;
+  }
+
+  /** What checkpoints/<name> holds of this trainer: state.json and the AdamW moments. */
+  async checkpointState(metricsRecords: number): Promise<{ state: CheckpointState; optimizer: AdamWState }> {
+    const optimizer = await this.opt.getState();
+    const o = this.opt;
+    const state: CheckpointState = {
+      format: 'lino-checkpoint',
+      version: 1,
+      epoch: this.epoch,
+      globalStep: this.globalStep,
+      optimizer: { name: 'adamw', step: optimizer.step, lr: o.lr, weightDecay: o.weightDecay, beta1: o.beta1, beta2: o.beta2, eps: o.eps },
+      scheduler: { name: 'steplr', ...this.sched.getState(), stepSize: this.config.schedule.stepSize, gamma: this.config.schedule.gamma },
+      rng: this.rng.getState(),
+      normalizer: this.data.manifest.normalization,
+      best: this.best,
+      backend: this.backend,
+      savedAt: new Date().toISOString(),
+      metricsRecords,
+    };
+    return { state, optimizer };
+  }
+
+  /** Puts a checkpoint back (weights, AdamW moments, scheduler, shuffling, counters); `dir` names its files in errors. */
+  restore(ckpt: CheckpointData, dir: string): void {
+    const tensors = new Map([...ckpt.weights].map(([k, e]) => [k, { dtype: 'F32' as const, shape: [...e.shape], bytes: new Uint8Array(e.data.buffer, e.data.byteOffset, e.data.byteLength) }]));
+    loadStateDict(this.model, { tensors, metadata: {} }, `${dir}/weights.safetensors`);
+    this.opt.setState({ step: ckpt.state.optimizer.step, expAvg: ckpt.expAvg, expAvgSq: ckpt.expAvgSq }, `${dir}/optimizer.safetensors`);
+    this.sched.setState(ckpt.state.scheduler);
+    this.setState({ epoch: ckpt.state.epoch, globalStep: ckpt.state.globalStep, rng: ckpt.state.rng as RngState, best: ckpt.state.best });
   }
 
   dispose(): void {

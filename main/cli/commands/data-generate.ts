@@ -5,12 +5,12 @@ import type { CliCommand } from '../lino';
 import { UsageError, parseFlags, requireFlag } from '../args';
 import { generateDataset } from '../../data/generate/index';
 import type { BenchmarkName, PresetName } from '../../data/generate/types';
+import { BENCHMARKS } from '../../api/contract';
 import { writeGeneratedDataset, type ExportFormat } from '../../data/export';
 import { DatasetStore } from '../../data/dataset-store';
 import { releaseOptions } from '../../data/pipeline';
 import { generatedWindow } from '../../train/data-source';
 
-const BENCHMARKS: BenchmarkName[] = ['darcy', 'burgers', 'navier-stokes', 'airfoil'];
 
 function intFlag(v: unknown, name: string): number | undefined {
   if (v === undefined) return undefined;

@@ -11,6 +11,7 @@ import { loadStateDict, loadWeights } from '../../runs/safetensors';
 import { isTorchFile, readReleaseCheckpoint, weightsAsFile } from '../../runs/release-checkpoint';
 import { decodeNpy, writeNpy } from '../../data/formats/npy';
 import { ndarray } from '../../data/ndarray';
+import { errorMessage } from '../../util/error-message';
 
 /** The operator's input: float32 (float64 accepted and rounded), any layout numpy writes. */
 export function readInputF32(path: string): { shape: number[]; data: Float32Array } {
@@ -40,7 +41,7 @@ const command: CliCommand = {
       try {
         raw = JSON.parse(readFileSync(cfgPath, 'utf8'));
       } catch (e) {
-        throw new Error(`${cfgPath}: ${(e as Error).message}`);
+        throw new Error(`${cfgPath}: ${errorMessage(e)}`);
       }
     }
     const cfg = parseLinoConfig(raw, cfgPath);

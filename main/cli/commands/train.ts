@@ -13,7 +13,9 @@ import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
 import { RunStore } from '../../runs/run-store';
 import { assertRunUnlocked } from '../../runs/run-lock';
 import { trainRun, parseRunConfig } from '../../train/runner';
+import { newGroupName, seedRunConfig } from '../../runs/seed-group';
 import type { EpochRecord, StepRecord } from '../../train/trainer';
+import { errorMessage } from '../../util/error-message';
 
 const fmtTime = (s: number) => {
   if (!Number.isFinite(s)) return '--';
@@ -40,11 +42,11 @@ async function runGroup(values: GroupFlags): Promise<number> {
   const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
   const store = new RunStore(ws.dir('runs'));
   await selectBackend(values.backend ?? base.backend);
-  const group = values.id ?? `${(base.name ?? 'group').replace(/[^A-Za-z0-9._-]+/g, '-')}-${Date.now().toString(36)}`;
+  const group = values.id ?? newGroupName(base.name);
   const rows: { seed: number; id: string; state: string; best: number; bestDec: number; epoch: number; test?: number }[] = [];
   for (let i = 0; i < n; i++) {
     const seed = base.seed + i;
-    const run = store.create({ ...base, name: `${base.name ?? group} (seed ${seed})`, seed, group } as unknown as Record<string, unknown>, `${group}-s${seed}`);
+    const run = store.create(seedRunConfig(base, group, i), `${group}-s${seed}`);
     const t0 = Date.now();
     const out = await trainRun(run, { workspace: ws.path, owner: 'lino train' });
     const epochs = run.readMetrics().records.filter((r) => r.type === 'epoch') as unknown as EpochRecord[];
@@ -79,7 +81,7 @@ const command: CliCommand = {
       try {
         raw = JSON.parse(readFileSync(values.config, 'utf8'));
       } catch (e) {
-        throw new Error(`${values.config}: cannot read the run configuration (${(e as Error).message})`);
+        throw new Error(`${values.config}: cannot read the run configuration (${errorMessage(e)})`);
       }
       const cfg = parseRunConfig(raw, values.config);
       run = store.create(cfg as unknown as Record<string, unknown>, values.id);
@@ -137,9 +139,8 @@ const command: CliCommand = {
         owner: 'lino train',
         signal: controller.signal,
         workspace: ws.path,
-        onPlan: (p) => {
-          const c = run.readConfig() as { resolvedData?: { counts?: { train?: number } } };
-          stepsPerEpoch = Math.ceil((c.resolvedData?.counts?.train ?? 1) / cfg.batchSize);
+        onPlan: (p, steps) => {
+          stepsPerEpoch = steps.stepsPerEpoch;
           if (!values.quiet) out.write(`memory: ${p.message}\n`);
         },
         onStep: (s) => {

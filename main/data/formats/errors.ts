@@ -1,3 +1,4 @@
+import { errorMessage } from '../../util/error-message';
 // One error type for every problem with data files or dataset preparation, carrying the file and
 // the field (variable, header entry, option) so the UI can show where the problem is.
 export class DataError extends Error {
@@ -20,6 +21,6 @@ export class DataError extends Error {
 /** Wraps anything a library threw into a DataError naming the file and field. */
 export function asDataError(err: unknown, file: string, field: string, what: string): DataError {
   if (err instanceof DataError) return err;
-  const msg = err instanceof Error ? err.message : String(err);
+  const msg = errorMessage(err);
   return new DataError(file, field, `${what}: ${msg.split('\n')[0]}`);
 }

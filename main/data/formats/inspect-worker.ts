@@ -3,6 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { inspectDataFile } from './index';
 import { DataError } from './errors';
+import { errorMessage } from '../../util/error-message';
 
 export type InspectReply =
   | { ok: true; listing: Awaited<ReturnType<typeof inspectDataFile>> }
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
   try {
     reply = { ok: true, listing: await inspectDataFile(path) };
   } catch (e) {
-    reply = e instanceof DataError ? { ok: false, message: e.message, file: e.file, field: e.field, expected: e.expected } : { ok: false, message: e instanceof Error ? e.message : String(e) };
+    reply = e instanceof DataError ? { ok: false, message: e.message, file: e.file, field: e.field, expected: e.expected } : { ok: false, message: errorMessage(e) };
   }
   parentPort!.postMessage(reply);
 }

@@ -2,6 +2,7 @@
 // or device named `x.npy` would block open() or read() forever and take the engine with it.
 import { closeSync, constants, fstatSync, openSync, statSync, type Stats } from 'node:fs';
 import { DataError } from './errors';
+import { errorMessage } from '../../util/error-message';
 
 function kindOf(st: Stats): string {
   if (st.isFIFO()) return 'a FIFO (named pipe)';
@@ -22,7 +23,7 @@ export function statRegularFile(path: string): Stats {
   try {
     st = statSync(path);
   } catch (err) {
-    throw new DataError(path, '', `cannot open: ${(err as Error).message}`);
+    throw new DataError(path, '', `cannot open: ${errorMessage(err)}`);
   }
   if (!st.isFile()) refuse(path, st);
   return st;
@@ -38,7 +39,7 @@ export function openRegularFile(path: string): number {
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (err) {
-    throw new DataError(path, '', `cannot open: ${(err as Error).message}`);
+    throw new DataError(path, '', `cannot open: ${errorMessage(err)}`);
   }
   const st = fstatSync(fd);
   if (!st.isFile()) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DataError } from './errors';
 import { openRegularFile } from './regular-file';
 import type { FormatName } from './types';
+import { errorMessage } from '../../util/error-message';
 
 const HDF5_SIG = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
 export const AIRFOIL_FILES = ['NACA_Cylinder_X.npy', 'NACA_Cylinder_Y.npy', 'NACA_Cylinder_Q.npy'];
@@ -61,7 +62,7 @@ export function sniffBytes(head: Uint8Array, file = ''): SniffResult {
 /** Sniffs a path: a directory holding the three NACA_Cylinder_*.npy files is the airfoil triple. */
 export function sniffFile(path: string): SniffResult {
   let st;
-  try { st = statSync(path); } catch (err) { throw new DataError(path, '', `cannot open: ${(err as Error).message}`); }
+  try { st = statSync(path); } catch (err) { throw new DataError(path, '', `cannot open: ${errorMessage(err)}`); }
   if (st.isDirectory()) {
     const missing = AIRFOIL_FILES.filter((f) => { try { return !statSync(join(path, f)).isFile(); } catch { return true; } });
     if (missing.length === 0) return { format: 'geofno-airfoil' };

@@ -7,7 +7,8 @@
 // Each sample gets its own stream seeded from (seed, benchmark tag, sample index), so the bytes of
 // a dataset do not depend on how its samples were split across worker threads.
 
-function splitmix32(state: number): [number, number] {
+/** One SplitMix32 step: the next state and its output (uint32). Also seeds train/rng.ts and splits' shuffles. */
+export function splitmix32(state: number): [number, number] {
   const s = (state + 0x9e3779b9) | 0;
   let z = s;
   z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);

@@ -2,6 +2,7 @@
 // torch.randperm, which JavaScript cannot reproduce) or an explicit index list, which reproduces
 // an external split exactly.
 import { DataError } from '../formats/errors';
+import { splitmix32 } from '../generate/rng';
 
 export interface CountSplit { train: number; val: number; test?: number; seed?: number; shuffle?: boolean }
 export interface IndexSplit { indices: { train: number[]; val: number[]; test?: number[] } }
@@ -29,17 +30,17 @@ export function defaultSplit(n: number, release: { train: number; val: number } 
   return { train, val, test };
 }
 
-/** splitmix32-seeded xorshift: small, fast, and the same on every platform. */
+/**
+ * The SplitMix32 output stream as uniforms in [0, 1) (32 bits): the split's shuffle. Kept as it is
+ * (not the generators' xoshiro128**) so existing datasets keep their splits; docs/CONVENTIONS.md.
+ */
 export function seededRandom(seed: number): () => number {
   let s = (seed >>> 0) ^ 0x9e3779b9;
-  const next = () => {
-    s = (s + 0x9e3779b9) >>> 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-    return ((z ^ (z >>> 16)) >>> 0) / 4294967296;
+  return () => {
+    const [next, out] = splitmix32(s);
+    s = next;
+    return out / 4294967296;
   };
-  return next;
 }
 
 export function seededPermutation(n: number, seed: number): number[] {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { startBrowserHost } from './server';
 import { WorkbenchService } from '../../services/workbench-service';
 import { forkLauncher } from '../../services/engine-launcher';
+import { errorMessage } from '../../util/error-message';
 
 export const RENDERER_DIR = fileURLToPath(new URL('../../../dist/renderer', import.meta.url));
 
@@ -51,6 +52,6 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error(e instanceof Error ? e.message : e);
+  console.error(errorMessage(e));
   process.exit(1);
 });

@@ -11,6 +11,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { ApiError, WireRequest, type WireMessage } from '../../api/contract';
 import type { WorkbenchService } from '../../services/workbench-service';
 import { parseRequestTarget } from './request-target';
+import { errorMessage } from '../../util/error-message';
 
 export interface BrowserHostOptions {
   service: WorkbenchService;
@@ -164,7 +165,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       if (denied) return rejectUpgrade(socket, denied[0], denied[1]);
       wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, opts.service));
     } catch (e) {
-      console.error(`browser host: upgrade request failed: ${e instanceof Error ? e.message : String(e)}`);
+      console.error(`browser host: upgrade request failed: ${errorMessage(e)}`);
       rejectUpgrade(socket, 500, 'internal error');
     }
   });
@@ -196,7 +197,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
 }
 
 function failRequest(res: ServerResponse, e: unknown): void {
-  console.error(`browser host: request failed: ${e instanceof Error ? e.message : String(e)}`);
+  console.error(`browser host: request failed: ${errorMessage(e)}`);
   if (res.headersSent) res.destroy();
   else res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('internal error');
 }
@@ -243,6 +244,6 @@ function serveSocket(ws: WebSocket, service: WorkbenchService): void {
     }
   };
   ws.on('message', (data) => {
-    answer(data).catch((e: unknown) => console.error(`browser host: could not answer a WebSocket call: ${e instanceof Error ? e.message : String(e)}`));
+    answer(data).catch((e: unknown) => console.error(`browser host: could not answer a WebSocket call: ${errorMessage(e)}`));
   });
 }

@@ -1,12 +1,12 @@
 // Open a data file (FNO .mat, .npy/.npz, PDEBench .h5, ...): list its variables before loading,
 // map them to input and target, and import it into the workspace's dataset store as a job.
 import { useId, useState } from 'react';
-import type { Result } from '../../../main/api/contract';
+import type { Benchmark, Result } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
 import { FileBrowser } from './file-browser';
 import { ImportLayout, type Layout } from './import-layout';
 
-type Bench = 'darcy' | 'burgers' | 'navier-stokes' | 'airfoil' | 'custom';
+type Bench = Benchmark | 'custom';
 // The published files' names (main/data/pipeline.ts DEFAULT_VARIABLES), offered as defaults.
 const DEFAULTS: Record<Bench, { input: string[]; target: string } | null> = {
   burgers: { input: ['a'], target: 'u' },

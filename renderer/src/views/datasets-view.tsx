@@ -1,7 +1,7 @@
 // Datasets: generate a benchmark from a preset (progress, ETA, cancel through an engine job),
 // list the workspace's datasets and preview any sample (heatmaps for 2D grids, lines for 1D).
 import { useEffect, useId, useMemo, useState } from 'react';
-import type { DatasetSample, Result } from '../../../main/api/contract';
+import type { Benchmark, DatasetSample, Result } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
 import { effectiveParams } from '../store/generate-params';
 import { Plot } from '../plots/plot';
@@ -11,7 +11,6 @@ import { OpenFileCard } from '../components/open-file-card';
 import { DatasetExportCard, DatasetStatsCard } from '../components/dataset-tools';
 import { oneOf, usePersisted } from '../store/persisted-state';
 
-type Benchmark = 'darcy' | 'burgers' | 'navier-stokes' | 'airfoil';
 type Preset = 'tiny' | 'quick' | 'paper';
 
 function formatEta(s: number | null): string {

@@ -1,12 +1,12 @@
-// Data-parallel gradients equal the single-process full-batch gradient; AdamW matches PyTorch's
-// formula in closed form.
+// Data-parallel gradients (ParallelGradients, the training runs' path) equal the single-process
+// full-batch gradient; AdamW matches PyTorch's formula in closed form.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as tf from '@tensorflow/tfjs';
 import { LinoOperator } from '../../../main/model/lino/operator';
-import { DataParallelTrainer } from '../../../main/train/data-parallel';
+import { ParallelGradients } from '../../../main/train/parallel-grads';
 import { AdamW } from '../../../main/train/adamw';
-import { mseGradients } from '../../../main/train/grad-step';
+import { shareGradients, type GradOptions } from '../../../main/train/batch-grads';
 import { relErr } from './parity-helpers';
 
 test('setup: cpu backend', async () => { assert.ok(await tf.setBackend('cpu')); });
@@ -44,34 +44,48 @@ test('data-parallel gradient over 2 workers equals the full-batch gradient; step
   const ys = [3, 6, 5, 1];
   const x = tf.randomNormal(xs, 0, 1, 'float32', 1);
   const y = tf.randomNormal(ys, 0, 1, 'float32', 2);
-  const ref = await mseGradients(m, x, y, 3);
-  const refMb = await mseGradients(m, x, y, 1); // micro-batching gives the same gradient
-  const init = new Map([...m.variables].map(([k, v]) => [k, Float32Array.from(v.dataSync() as Float32Array)]));
-  const dp = await DataParallelTrainer.create('lino', cfg, init, { workers: 2, backend: 'cpu', adamw: { weightDecay: 1e-5 } });
+  const B = xs[0]!;
+  const grad = (microBatch: number): GradOptions => ({ ar: null, microBatch, checkpointBlocks: false, rolloutCheckpointing: false });
+  const whole = (microBatch: number) => shareGradients(m, B, B, (i, k) => ({ x: tf.slice(x, i, k), y: tf.slice(y, i, k) }), grad(microBatch));
+  const ref = await whole(3);
+  const refMb = await whole(1); // micro-batching gives the same gradient
+  const pool = await ParallelGradients.create(2, 'lino', cfg, 'cpu', grad(3));
+  const xd = x.dataSync() as Float32Array;
+  const yd = y.dataSync() as Float32Array;
+  const rowsOf = (d: Float32Array, shape: number[], r: readonly number[]) => {
+    const per = d.length / B;
+    return { data: d.slice(r[0]! * per, (r[0]! + r.length) * per), shape: [r.length, ...shape.slice(1)] };
+  };
+  const parallel = () => pool.compute(m, [0, 1, 2], (r) => ({ x: rowsOf(xd, xs, r), y: rowsOf(yd, ys, r) }), (r) =>
+    shareGradients(m, r.length, B, (i, k) => ({ x: tf.slice(x, r[0]! + i, k), y: tf.slice(y, r[0]! + i, k) }), grad(3)));
   try {
-    const xd = x.dataSync() as Float32Array;
-    const yd = y.dataSync() as Float32Array;
-    const got = await dp.gradients(xd, xs, yd, ys);
+    const got = await parallel();
+    assert.equal(pool.lastWorkerMs.length, 1, 'one helper thread computed a share');
     assert.ok(Math.abs(got.loss - ref.loss) < 1e-5 * Math.abs(ref.loss));
+    assert.ok(Math.abs(got.relSum - ref.relSum) < 1e-5 * Math.abs(ref.relSum));
     for (const [k, g] of ref.grads) {
       const r = g.dataSync() as Float32Array;
-      assert.ok(relErr(got.grads.get(k)!, r) < 1e-5, `${k}: data-parallel`);
+      assert.ok(relErr(got.grads.get(k)!.dataSync() as Float32Array, r) < 1e-5, `${k}: data-parallel`);
       assert.ok(relErr(refMb.grads.get(k)!.dataSync() as Float32Array, r) < 1e-5, `${k}: micro-batched`);
     }
-    // two steps in the pool == two steps in process with the same AdamW
-    const opt = new AdamW(m.variables, { weightDecay: 1e-5 });
+    tf.dispose([...got.grads.values(), ...ref.grads.values(), ...refMb.grads.values()]);
+    // two steps through the pool == two steps in process with the same AdamW: the pool sends the
+    // coordinator's current parameters with every step, so its replica follows
+    const twin = new LinoOperator(cfg);
+    const optPool = new AdamW(m.variables, { weightDecay: 1e-5 });
+    const optLocal = new AdamW(twin.variables, { weightDecay: 1e-5 });
     for (let s = 0; s < 2; s++) {
-      await dp.step(xd, xs, yd, ys);
-      const { grads } = await mseGradients(m, x, y, 3);
-      await opt.apply(grads);
-      tf.dispose([...grads.values()]);
+      const p = await parallel();
+      await optPool.apply(p.grads);
+      tf.dispose([...p.grads.values()]);
+      const l = await shareGradients(twin, B, B, (i, k) => ({ x: tf.slice(x, i, k), y: tf.slice(y, i, k) }), grad(3));
+      await optLocal.apply(l.grads);
+      tf.dispose([...l.grads.values()]);
     }
-    const after = await dp.gradients(xd, xs, yd, ys);
-    const local = await mseGradients(m, x, y, 3);
-    for (const [k, g] of local.grads) assert.ok(relErr(after.grads.get(k)!, g.dataSync() as Float32Array) < 1e-4, `${k} after steps`);
-    for (const [k, v] of m.variables) assert.ok(relErr(dp.params.get(k)!, v.dataSync() as Float32Array) < 1e-5, `${k} params`);
+    for (const [k, v] of m.variables) assert.ok(relErr(v.dataSync() as Float32Array, twin.variables.get(k)!.dataSync() as Float32Array) < 1e-4, `${k} params after steps`);
+    twin.dispose();
   } finally {
-    await dp.close();
+    await pool.close();
     m.dispose();
   }
 });
