@@ -26,7 +26,7 @@ from .model import from_config
 from .data import load_export
 from .rng import Rng
 from .runfmt import RunFolder, write_json_atomic, now_iso
-from .protocol import predict, share_objective, evaluate_split
+from .protocol import RELL2_DEFINITION, predict, share_objective, evaluate_split
 
 # The depthwise conv's weight gradient has its own strides; DDP copies it into its bucket anyway.
 warnings.filterwarnings("ignore", message="Grad strides do not match bucket view strides")
@@ -118,7 +118,8 @@ def train_step(ddp, opt, data, rows, rank, world, s, device):
         norm = torch.nn.utils.clip_grad_norm_(params, s["clipNorm"])
     else:
         norm = torch.norm(torch.stack([p.grad.norm() for p in params]))
-    loss_v, rel_v, norm_v = float(totals[0]), float(totals[1]) / B, float(norm)
+    # the objective sums relL2 over the rollout steps; the reported relL2 is the mean over steps
+    loss_v, rel_v, norm_v = float(totals[0]), float(totals[1]) / (B * (data["ar"]["tOut"] if data["ar"] else 1)), float(norm)
     if not np.isfinite(loss_v) or not np.isfinite(norm_v):
         raise FloatingPointError(f"non-finite {'loss' if not np.isfinite(loss_v) else 'gradient'} ({loss_v if not np.isfinite(loss_v) else norm_v})")
     opt.step()
@@ -232,6 +233,7 @@ def run_epoch(run, ddp, net, opt, sched, data, s, ts, rank, world, device, backe
             ts["best"] = best = {"epoch": ts["epoch"], "valRelL2": val["relL2"], **({"testRelL2": test["relL2"], "testRelL2Decoded": test["relL2Decoded"]} if test else {})}
         epoch_s = time.perf_counter() - t0
         rec = {"type": "epoch", "epoch": ts["epoch"], "lr": lr, "train": {"loss": loss_sum / len(steps), "relL2": rel_sum / len(steps)},
+               "relL2Definition": RELL2_DEFINITION["autoregressive" if data["ar"] else "operator"],
                "val": val, **({"test": test} if test else {}), "blocks": blocks, "best": is_best, "bestEpoch": best["epoch"],
                "bestValRelL2": best["valRelL2"], **({"bestTestRelL2": best["testRelL2"], "bestTestRelL2Decoded": best["testRelL2Decoded"]} if "testRelL2" in best else {}),
                "samplesPerSec": n / max(1e-9, train_s), "epochSeconds": epoch_s, "etaSeconds": max(0, s["epochs"] - ts["epoch"]) * epoch_s,

@@ -23,11 +23,12 @@ test('opens the workbench on an empty workspace and shows the engine backend', {
   await page.close();
 });
 
-test('runs a computation in the engine through the API and shows the answer', { skip, timeout: 120_000 }, async () => {
+test('runs a computation in the engine through the API and shows the answer', { skip, timeout: 180_000 }, async () => {
   const page = await suite.browser.context.newPage();
   await page.goto(suite.host.host.url);
   await page.getByTestId('selftest').click();
-  const result = await page.getByTestId('selftest-result').textContent({ timeout: 60_000 });
+  // generous: other test files train models on the same 2 cores meanwhile (a hang still fails)
+  const result = await page.getByTestId('selftest-result').textContent({ timeout: 150_000 });
   assert.match(result ?? '', /(wasm|cpu|tensorflow), λ = \d+\.\d{4}/);
   await page.close();
 });

@@ -42,7 +42,7 @@ test('lino data generate writes the published layout and caches the prepared dat
     assert.equal(code, 0);
     assert.ok(existsSync(join(dir, 'darcy_tiny_r29_N3_seed5.mat')));
     assert.equal(new DatasetStore(join(dir, 'ws')).list().length, 1);
-    assert.equal(await main(['data', 'generate', 'heat', '--preset', 'tiny', '--out', dir]), 1);
+    assert.equal(await main(['data', 'generate', 'heat', '--preset', 'tiny', '--out', dir]), 2); // a usage error
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
