@@ -251,6 +251,22 @@ export type RunMeta = z.infer<typeof RunMeta>;
 /** A run id as the run store makes them: no path separators, no leading dot. */
 export const RunId = z.string().max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a run id (letters, digits, ".", "_", "-")');
 
+/** A 'cluster-export' job's result (runs.exportForCluster). */
+export const ClusterExportResult = z.object({
+  runId: z.string(),
+  /** The folder's name under exports/. */
+  folder: z.string(),
+  /** Its absolute path on the host. */
+  path: z.string(),
+  /** The run folder the cluster job writes, relative to the export. */
+  runDir: z.string(),
+  /** The one-machine torchrun command, run inside the export. */
+  command: z.string(),
+  /** Files written, relative to exports/. */
+  files: z.array(z.string()),
+});
+export type ClusterExportResult = z.infer<typeof ClusterExportResult>;
+
 export const RunSummary = z.object({
   id: z.string(),
   name: z.string(),
@@ -285,6 +301,8 @@ export type RunSummary = z.infer<typeof RunSummary>;
 export const RunStatus = z.object({
   state: RunState,
   pid: z.number().nullable(),
+  /** The machine that trained it (a run trained on a cluster keeps its stored state here). */
+  host: z.string().optional(),
   updatedAt: z.string(),
   reason: z.string().optional(),
   epoch: z.number().optional(),
@@ -720,6 +738,15 @@ export const methods = {
   'runs.exportCheckpoint': {
     params: z.object({ id: RunId, checkpoint: z.enum(['best', 'last']) }).strict(),
     result: z.object({ name: z.string(), size: z.number() }),
+  },
+  /**
+   * "Run on a cluster": a 'cluster-export' job writing the run's data, config, the scaleout package,
+   * run.sh, slurm.sbatch and a README into a new folder exports/<run>-cluster (the host picks it;
+   * never a client path). Its result: { runId, folder, path, runDir, command, files }.
+   */
+  'runs.exportForCluster': {
+    params: z.object({ id: RunId, nprocPerNode: z.number().int().min(1).max(64).default(1), nodes: z.number().int().min(1).max(1024).default(1) }).strict(),
+    result: JobSummary,
   },
   /** Evaluate a checkpoint (an 'evaluate' job; its result is an EvaluationResult). */
   'runs.evaluate': {
