@@ -385,8 +385,10 @@ export const EvaluationResult = z.object({
     best: z.number(),
     median: z.number(),
     worst: z.number(),
-    /** Decoded predictions as .npy in the workspace's exports folder, when asked for. */
+    /** Decoded predictions (.npy, or the .mat holding all three) in the workspace's exports folder, when asked for. */
     predictionsFile: z.string().optional(),
+    /** Every exported file: predictions, the decoded reference and the rows' sample indices (.npy each, or one .mat). */
+    exportFiles: z.array(z.string()).optional(),
     /**
      * With `fields: true` (training resolution, operator tasks): the best, median and worst
      * samples' physical fields, channels-last flattened per channel, row-major over `grid`.
@@ -759,6 +761,8 @@ export const methods = {
       /** Autoregressive: rollout length (default: the run's T_out). */
       rolloutSteps: z.number().int().min(1).max(1000).optional(),
       exportPredictions: z.boolean().default(false),
+      /** With exportPredictions: three .npy files, or one MATLAB v7.3 .mat (prediction, reference, indices). */
+      exportFormat: z.enum(['npy', 'mat']).default('npy'),
       /**
        * Return the best/median/worst samples' input, reference and prediction fields (Fields and
        * Rollout views), at every evaluated resolution; autoregressive runs return every rollout frame.

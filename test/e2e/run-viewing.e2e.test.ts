@@ -250,3 +250,21 @@ test('runs view: notes and tags saved in the run folder, search and tag filter; 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('runs view: "Run on a cluster…" writes the export folder under exports/ and shows it with the torchrun command', { skip, timeout: 120_000 }, async () => {
+  const a = runIds[0]!;
+  const { page, problems } = await openPage();
+  await gotoView(page, 'Runs');
+  await page.getByTestId(`run-row-${a}`).getByTestId('run-notes-open').click();
+  const card = page.getByTestId('run-cluster-export');
+  await card.getByLabel('GPUs per node').fill('2');
+  await card.getByTestId('run-cluster-export-start').click();
+  const done = card.getByTestId('run-cluster-export-done');
+  await done.waitFor({ timeout: 60_000 });
+  const dir = join(suite.host.workspace, 'exports', `${a}-cluster`);
+  assert.equal(await done.getByTestId('run-cluster-export-path').textContent(), dir);
+  assert.equal(await done.getByTestId('run-cluster-export-command').textContent(), `torchrun --standalone --nproc_per_node=2 -m scaleout.train --run-dir runs/${a}-cluster --data data --config config.json`);
+  for (const f of ['config.json', 'run.sh', 'slurm.sbatch', 'README.md', 'scaleout/train.py', 'data/train_x.npy']) assert.ok(existsSync(join(dir, f)), `${f} written`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -1,11 +1,16 @@
 // Exports of a run from the app, through the service both hosts use and the real engine:
 // "Run on a cluster…" (runs.exportForCluster, issue 15) writes the same folder as `lino export-run`
 // into a new folder under exports/ named after the run, as a job; a client never names a path.
+// "Predictions for a split" (issue 16): runs.evaluate with exportPredictions writes the decoded
+// predictions, the reference and the rows' sample indices as .npy or MAT v7.3, equal to what the
+// same evaluation scores and shows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ClusterExportResult, type ExportEntry, type JobSummary } from '../../main/api/contract';
+import { ClusterExportResult, type EvaluationResult, type ExportEntry, type JobSummary, type RunSummary } from '../../main/api/contract';
+import { openDataFile } from '../../main/data/formats';
+import type { NdArray } from '../../main/data/ndarray';
 import { RunStore } from '../../main/runs/run-store';
 import { decodeNpy } from '../../main/data/formats/npy';
 import { engineService } from '../helpers/engine-service';
@@ -61,4 +66,81 @@ test('runs.exportForCluster refuses a hostile or unknown id, a client path and a
   await assert.rejects(service.call('runs.exportForCluster', { id: 'x', out: '/tmp/x' } as never), /invalid|unrecognized/i);
   await assert.rejects(service.call('jobs.start', { kind: 'cluster-export', params: { workspace: '/tmp', runId: 'x' } }), /invalid parameter 'kind'/);
   assert.deepEqual(readdirSync(join(workspace, 'exports')).sort(), before, 'nothing written');
+});
+
+let trainedId = '';
+test('a tiny trained run for the predictions export', { timeout: 120_000 }, async () => {
+  const { runId } = (await service.call('train.start', { config: { ...config, name: 'predictions', epochs: 1 } })) as { runId: string };
+  for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 100))) {
+    const r = ((await service.call('runs.list', {})) as RunSummary[]).find((x) => x.id === runId);
+    if (r && ['done', 'failed', 'stopped'].includes(r.state)) {
+      assert.equal(r.state, 'done', r.reason);
+      break;
+    }
+    if (Date.now() - t0 > 100_000) throw new Error('timed out training');
+  }
+  trainedId = runId;
+});
+
+async function evaluate(params: Record<string, unknown>): Promise<EvaluationResult['resolutions'][number]> {
+  const job = (await service.call('runs.evaluate', { id: trainedId, split: 'val', ...params })) as JobSummary;
+  const done = await settled(job.id, 90_000);
+  assert.equal(done.state, 'done', done.error);
+  return (done.result as EvaluationResult).resolutions[0]!;
+}
+
+/** The rows' values of channel-last [n, ...grid, C] as the Fields view's per-channel lists. */
+function channels(a: NdArray, row: number): number[][] {
+  const C = a.shape[a.shape.length - 1]!;
+  const P = a.shape.slice(1, -1).reduce((x, y) => x * y, 1);
+  return Array.from({ length: C }, (_, c) => Array.from({ length: P }, (_, p) => Number(a.data[(row * P + p) * C + c])));
+}
+
+function assertNear(got: number[][], want: number[][], tol: number, what: string) {
+  assert.equal(got.length, want.length, `${what}: channels`);
+  got.forEach((g, c) => g.forEach((v, p) => assert.ok(Math.abs(v - want[c]![p]!) <= tol * Math.max(1, Math.abs(want[c]![p]!)), `${what}[${c}][${p}]: ${v} vs ${want[c]![p]}`)));
+}
+
+test('runs.evaluate exportPredictions: .npy and MAT v7.3 predictions, reference and indices equal the evaluation\'s', { timeout: 180_000 }, async () => {
+  const shown = await evaluate({ fields: true });
+  const npy = await evaluate({ exportPredictions: true, exportFormat: 'npy' });
+  const mat = await evaluate({ exportPredictions: true, exportFormat: 'mat' });
+  const base = `${trainedId}-best-val-8x8`;
+  assert.deepEqual(npy.exportFiles, ['', '-reference', '-indices'].map((s) => join(workspace, 'exports', `${base}${s}.npy`)));
+  assert.equal(npy.predictionsFile, join(workspace, 'exports', `${base}.npy`));
+  assert.deepEqual(mat.exportFiles, [join(workspace, 'exports', `${base}.mat`)]);
+  const read = (f: string) => decodeNpy(readFileSync(f), f, 'x');
+  const [pred, ref, idx] = npy.exportFiles!.map(read) as [NdArray, NdArray, NdArray];
+  const n = shown.n;
+  assert.equal(n, 2);
+  assert.deepEqual(pred.shape, [n, 8, 8, 1]);
+  assert.deepEqual(ref.shape, pred.shape);
+  assert.deepEqual([idx.shape, idx.dtype, Array.from(idx.data)], [[n], 'int32', [0, 1]], 'synthetic rows are numbered as read');
+  // The rows the Fields view shows (best, median, worst) are the exported rows.
+  for (const f of shown.fields!) {
+    assertNear(channels(pred, f.index), f.prediction, 1e-6, `prediction row ${f.index}`);
+    assertNear(channels(ref, f.index), f.reference, 1e-6, `reference row ${f.index}`);
+  }
+  // And the evaluation's decoded per-sample error is that of the exported pair.
+  for (const s of npy.perSample) {
+    const [p, r] = [channels(pred, s.index).flat(), channels(ref, s.index).flat()];
+    const rel = Math.sqrt(p.reduce((t, v, i) => t + (v - r[i]!) ** 2, 0) / r.reduce((t, v) => t + v * v, 0));
+    assert.ok(Math.abs(rel - s.relL2Decoded) <= 1e-4 * s.relL2Decoded, `sample ${s.index}: ${rel} vs ${s.relL2Decoded}`);
+  }
+  // The .mat holds the same three arrays (MATLAB keeps vectors as 1 x n rows).
+  const file = await openDataFile(mat.predictionsFile!);
+  try {
+    assert.equal(file.format, 'mat73');
+    const [mp, mr, mi] = [await file.read('prediction'), await file.read('reference'), await file.read('indices')];
+    assert.deepEqual(mp.shape, pred.shape);
+    assert.deepEqual(Array.from(mp.data), Array.from(pred.data));
+    assert.deepEqual(Array.from(mr.data), Array.from(ref.data));
+    assert.deepEqual(mi.shape, [1, n]);
+    assert.deepEqual(Array.from(mi.data, Number), [0, 1]);
+  } finally {
+    file.close();
+  }
+  const list = (await service.call('exports.list', {})) as ExportEntry[];
+  for (const f of [...npy.exportFiles!, ...mat.exportFiles!]) assert.ok(list.some((e) => e.name === f.split('/').pop()), `listed: ${f}`);
+  await assert.rejects(service.call('runs.evaluate', { id: trainedId, exportPredictions: true, exportFormat: 'csv' }), /invalid parameter 'exportFormat'/);
 });
