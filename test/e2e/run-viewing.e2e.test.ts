@@ -268,3 +268,28 @@ test('runs view: "Run on a cluster…" writes the export folder under exports/ a
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('fields view: "Export predictions (.npy / .mat)" writes the split\'s predictions, reference and indices into exports/', { skip, timeout: 120_000 }, async () => {
+  const a = runIds[1]!;
+  const { page, problems } = await openPage();
+  await gotoView(page, 'Fields');
+  await page.getByTestId('run-picker').selectOption(a);
+  const card = page.getByTestId('export-predictions');
+  await card.getByTestId('export-predictions-split').selectOption('val');
+  await card.getByTestId('export-predictions-format').selectOption('mat');
+  await card.getByTestId('export-predictions-start').click();
+  await card.getByTestId('export-predictions-done').waitFor({ timeout: 60_000 });
+  const name = `${a}-best-val-8x8.mat`;
+  assert.deepEqual(await card.getByTestId('export-predictions-file').allTextContents(), [`exports/${name} Download`]);
+  const bytes = readFileSync(join(suite.host.workspace, 'exports', name));
+  assert.equal(bytes.subarray(512, 520).toString('latin1'), '\x89HDF\r\n\x1a\n', 'MAT v7.3 is HDF5 after the 512-byte header');
+  await card.getByTestId('export-predictions-format').selectOption('npy');
+  await card.getByTestId('export-predictions-start').click();
+  await card.getByTestId('export-predictions-done').waitFor({ timeout: 60_000 });
+  await card.getByTestId('export-predictions-file').nth(2).waitFor();
+  const files = (await card.getByTestId('export-predictions-file').allTextContents()).map((t) => t.replace(/ Download$/, ''));
+  assert.deepEqual(files, ['', '-reference', '-indices'].map((s) => `exports/${a}-best-val-8x8${s}.npy`));
+  for (const f of files) assert.ok(existsSync(join(suite.host.workspace, f)), f);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

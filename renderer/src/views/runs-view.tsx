@@ -287,9 +287,10 @@ export function RunsView() {
             <div className="plot-grid">
               <RunNotes run={editingRun} onClose={() => setEditing(null)} />
               <RunCheckpoints run={editingRun} />
-              <RunClusterExport run={editingRun} />
             </div>
           )}
+          {/* Its own row: a third column would squeeze the checkpoints table under it. */}
+          {editingRun && <RunClusterExport run={editingRun} />}
           <RunsCurves selected={selected} />
           <RunsHparams runs={runs} configs={configs} />
         </>
