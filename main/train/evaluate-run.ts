@@ -147,7 +147,9 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
       let exported: { predictionsFile: string; files: string[] } | undefined;
       if (o.exportDir && ev.predictions) {
         const yStats = trainStats.applied ? { ...trainStats.y, eps: trainStats.eps } : null;
-        exported = await exportPredictions(o.exportDir, `${run.id}-${which}-${splitName}-${ev.grid.join('x')}`, o.exportFormat ?? 'npy', enc, ev.predictions, yStats);
+        // The re-encoded copy has no indices: the split's own name each row's sample in the source.
+        const sourceIndices = (split as { indices?: ArrayLike<number> }).indices;
+        exported = await exportPredictions(o.exportDir, `${run.id}-${which}-${splitName}-${ev.grid.join('x')}`, o.exportFormat ?? 'npy', enc, ev.predictions, yStats, sourceIndices);
       }
       const fields = o.fields && ev.predictions ? sampleFields(enc, data.manifest.coordChannels, trainStats, ev, indices) : undefined;
       results.push({ grid: ev.grid, n: ev.n, metrics: ev.metrics, order: ev.order, perSample: ev.perSample, best: ev.best, median: ev.median, worst: ev.worst, ...(exported ? { predictionsFile: exported.predictionsFile, exportFiles: exported.files } : {}), ...(fields ? { fields } : {}) });

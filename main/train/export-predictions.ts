@@ -22,6 +22,8 @@ export interface PredictionsExport {
 /**
  * `split` is the evaluated (encoded) split; its y is decoded with `y` (the checkpoint's normalizer,
  * null when none was applied) and cut to the predictions' last axis (a rollout's frames).
+ * `sourceIndices`: each row's sample in the dataset (prepared data carry them); rows are numbered
+ * 0..n-1 where there are none (synthetic data).
  */
 export async function exportPredictions(
   dir: string,
@@ -30,6 +32,7 @@ export async function exportPredictions(
   split: TrainSplit,
   predictions: { data: Float32Array; shape: number[] },
   y: { mean: number; std: number; eps: number } | null,
+  sourceIndices?: ArrayLike<number>,
 ): Promise<PredictionsExport> {
   mkdirSync(dir, { recursive: true });
   const shape = predictions.shape;
@@ -43,9 +46,7 @@ export async function exportPredictions(
   for (let p = 0; p < n * points; p++) {
     for (let c = 0; c < cOut; c++) ref[p * cOut + c] = split.y.data[p * cy + c]! * scale + shift;
   }
-  // Stored datasets carry each row's index in the source file; generated data are numbered as read.
-  const own = (split as { indices?: ArrayLike<number> }).indices;
-  const indices = own && own.length === n ? Int32Array.from(own) : Int32Array.from({ length: n }, (_, i) => i);
+  const indices = sourceIndices && sourceIndices.length === n ? Int32Array.from(sourceIndices) : Int32Array.from({ length: n }, (_, i) => i);
   const vars = {
     prediction: ndarray(predictions.data, shape, 'float32'),
     reference: ndarray(ref, shape, 'float32'),

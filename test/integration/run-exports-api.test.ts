@@ -89,6 +89,8 @@ async function evaluate(params: Record<string, unknown>): Promise<EvaluationResu
   return (done.result as EvaluationResult).resolutions[0]!;
 }
 
+const nums = (a: NdArray) => Array.from(a.data as ArrayLike<number>, Number);
+
 /** The rows' values of channel-last [n, ...grid, C] as the Fields view's per-channel lists. */
 function channels(a: NdArray, row: number): number[][] {
   const C = a.shape[a.shape.length - 1]!;
@@ -115,7 +117,7 @@ test('runs.evaluate exportPredictions: .npy and MAT v7.3 predictions, reference 
   assert.equal(n, 2);
   assert.deepEqual(pred.shape, [n, 8, 8, 1]);
   assert.deepEqual(ref.shape, pred.shape);
-  assert.deepEqual([idx.shape, idx.dtype, Array.from(idx.data)], [[n], 'int32', [0, 1]], 'synthetic rows are numbered as read');
+  assert.deepEqual([idx.shape, idx.dtype, nums(idx)], [[n], 'int32', [0, 1]], 'synthetic rows are numbered as read');
   // The rows the Fields view shows (best, median, worst) are the exported rows.
   for (const f of shown.fields!) {
     assertNear(channels(pred, f.index), f.prediction, 1e-6, `prediction row ${f.index}`);
@@ -133,10 +135,10 @@ test('runs.evaluate exportPredictions: .npy and MAT v7.3 predictions, reference 
     assert.equal(file.format, 'mat73');
     const [mp, mr, mi] = [await file.read('prediction'), await file.read('reference'), await file.read('indices')];
     assert.deepEqual(mp.shape, pred.shape);
-    assert.deepEqual(Array.from(mp.data), Array.from(pred.data));
-    assert.deepEqual(Array.from(mr.data), Array.from(ref.data));
+    assert.deepEqual(nums(mp), nums(pred));
+    assert.deepEqual(nums(mr), nums(ref));
     assert.deepEqual(mi.shape, [1, n]);
-    assert.deepEqual(Array.from(mi.data, Number), [0, 1]);
+    assert.deepEqual(nums(mi), [0, 1]);
   } finally {
     file.close();
   }
