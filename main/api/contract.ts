@@ -251,6 +251,22 @@ export type RunMeta = z.infer<typeof RunMeta>;
 /** A run id as the run store makes them: no path separators, no leading dot. */
 export const RunId = z.string().max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a run id (letters, digits, ".", "_", "-")');
 
+/** A 'cluster-export' job's result (runs.exportForCluster). */
+export const ClusterExportResult = z.object({
+  runId: z.string(),
+  /** The folder's name under exports/. */
+  folder: z.string(),
+  /** Its absolute path on the host. */
+  path: z.string(),
+  /** The run folder the cluster job writes, relative to the export. */
+  runDir: z.string(),
+  /** The one-machine torchrun command, run inside the export. */
+  command: z.string(),
+  /** Files written, relative to exports/. */
+  files: z.array(z.string()),
+});
+export type ClusterExportResult = z.infer<typeof ClusterExportResult>;
+
 export const RunSummary = z.object({
   id: z.string(),
   name: z.string(),
@@ -285,6 +301,8 @@ export type RunSummary = z.infer<typeof RunSummary>;
 export const RunStatus = z.object({
   state: RunState,
   pid: z.number().nullable(),
+  /** The machine that trained it (a run trained on a cluster keeps its stored state here). */
+  host: z.string().optional(),
   updatedAt: z.string(),
   reason: z.string().optional(),
   epoch: z.number().optional(),
@@ -367,8 +385,10 @@ export const EvaluationResult = z.object({
     best: z.number(),
     median: z.number(),
     worst: z.number(),
-    /** Decoded predictions as .npy in the workspace's exports folder, when asked for. */
+    /** Decoded predictions (.npy, or the .mat holding all three) in the workspace's exports folder, when asked for. */
     predictionsFile: z.string().optional(),
+    /** Every exported file: predictions, the decoded reference and the rows' sample indices (.npy each, or one .mat). */
+    exportFiles: z.array(z.string()).optional(),
     /**
      * With `fields: true` (training resolution, operator tasks): the best, median and worst
      * samples' physical fields, channels-last flattened per channel, row-major over `grid`.
@@ -721,6 +741,15 @@ export const methods = {
     params: z.object({ id: RunId, checkpoint: z.enum(['best', 'last']) }).strict(),
     result: z.object({ name: z.string(), size: z.number() }),
   },
+  /**
+   * "Run on a cluster": a 'cluster-export' job writing the run's data, config, the scaleout package,
+   * run.sh, slurm.sbatch and a README into a new folder exports/<run>-cluster (the host picks it;
+   * never a client path). Its result: { runId, folder, path, runDir, command, files }.
+   */
+  'runs.exportForCluster': {
+    params: z.object({ id: RunId, nprocPerNode: z.number().int().min(1).max(64).default(1), nodes: z.number().int().min(1).max(1024).default(1) }).strict(),
+    result: JobSummary,
+  },
   /** Evaluate a checkpoint (an 'evaluate' job; its result is an EvaluationResult). */
   'runs.evaluate': {
     params: z.object({
@@ -732,6 +761,8 @@ export const methods = {
       /** Autoregressive: rollout length (default: the run's T_out). */
       rolloutSteps: z.number().int().min(1).max(1000).optional(),
       exportPredictions: z.boolean().default(false),
+      /** With exportPredictions: three .npy files, or one MATLAB v7.3 .mat (prediction, reference, indices). */
+      exportFormat: z.enum(['npy', 'mat']).default('npy'),
       /**
        * Return the best/median/worst samples' input, reference and prediction fields (Fields and
        * Rollout views), at every evaluated resolution; autoregressive runs return every rollout frame.

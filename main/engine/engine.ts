@@ -12,6 +12,7 @@ import { TrainingJobs } from './train-jobs';
 import { datasetStats, datasetStore, exportLabel, runDatasetExport } from './dataset-export-jobs';
 import { RunStore } from '../runs/run-store';
 import { importCheckpointCall } from './import-checkpoint-call';
+import { clusterExportLabel, runClusterExport } from './cluster-export-job';
 import { join } from 'node:path';
 import { VERSION } from '../version';
 import { availableParallelism } from 'node:os';
@@ -28,6 +29,7 @@ export function startEngine(parent: ParentChannel): void {
   jobs.register('generate', { label: generateLabel, run: runGenerate });
   jobs.register('import', { label: importLabel, run: runImport });
   jobs.register('export', { label: exportLabel, run: runDatasetExport });
+  jobs.register('cluster-export', { label: clusterExportLabel, run: runClusterExport });
 
   const training = new TrainingJobs(jobs, (event) => parent.send({ type: 'event', event }));
 
@@ -45,8 +47,9 @@ export function startEngine(parent: ParentChannel): void {
     'jobs.start': async (p: { kind: string; params: Record<string, unknown> }) => {
       // Train and evaluate jobs name a workspace and a run: they start only through train.start and
       // runs.evaluate, whose workspace the host fills in, never through a client's jobs.start.
-      if (p.kind === 'train' || p.kind === 'evaluate') {
-        throw new ApiError(`jobs.start: '${p.kind}' jobs start through ${p.kind === 'train' ? 'train.start' : 'runs.evaluate'}`, 'invalid_params', { field: 'kind' });
+      const through: Record<string, string> = { train: 'train.start', evaluate: 'runs.evaluate', 'cluster-export': 'runs.exportForCluster' };
+      if (Object.hasOwn(through, p.kind)) {
+        throw new ApiError(`jobs.start: '${p.kind}' jobs start through ${through[p.kind]}`, 'invalid_params', { field: 'kind' });
       }
       await initBackend();
       return jobs.start(p.kind, p.params);
@@ -83,6 +86,11 @@ export function startEngine(parent: ParentChannel): void {
       new RunStore(join(workspace, 'runs')).open(id);
       return jobs.start('evaluate', { workspace, runId: id, ...rest });
     },
+    // An unknown run is refused at once, not as a failed job; the folder is chosen in the job.
+    'runs.exportForCluster': (p: { workspace: string; id: string; nprocPerNode?: number; nodes?: number }) => {
+      new RunStore(join(p.workspace, 'runs')).open(p.id);
+      return jobs.start('cluster-export', { workspace: p.workspace, runId: p.id, nprocPerNode: p.nprocPerNode ?? 1, nodes: p.nodes ?? 1 });
+    },
     // The host resolves the user's file reference to `path` and adds `workspace`.
     'runs.importCheckpoint': importCheckpointCall,
     'runs.list': (p: { workspace: string }) => new RunStore(join(p.workspace, 'runs')).list(training.isActive),
@@ -109,7 +117,7 @@ export function startEngine(parent: ParentChannel): void {
 export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list', 'model.estimate', 'datasets.presets'];
 
 /** Engine methods that need the host's workspace folder added to their parameters. */
-export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate', 'datasets.generate', 'datasets.sample'];
+export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate', 'runs.exportForCluster', 'datasets.generate', 'datasets.sample'];
 
 /** Dataset statistics and export: engine methods that also need the host's workspace folder. */
 export const DATASET_TOOL_METHODS: readonly MethodName[] = ['datasets.stats', 'datasets.export'];

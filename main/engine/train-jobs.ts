@@ -477,7 +477,7 @@ export class TrainingJobs {
       split: (p.split as 'train' | 'val' | 'test') ?? 'val',
       resolutions: (p.resolutions as number[]) ?? [],
       ...(p.rolloutSteps !== undefined ? { rolloutSteps: Number(p.rolloutSteps) } : {}),
-      ...(p.exportPredictions ? { exportDir: join(workspace, 'exports') } : {}),
+      ...(p.exportPredictions ? { exportDir: join(workspace, 'exports'), exportFormat: p.exportFormat === 'mat' ? 'mat' as const : 'npy' as const } : {}),
       ...(p.fields ? { fields: true } : {}),
       ...(Array.isArray(p.indices) && p.indices.length ? { indices: p.indices as number[] } : {}),
       signal: ctx.signal,

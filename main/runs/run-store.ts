@@ -10,6 +10,7 @@
 import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
 import { readCheckpointState, weightsPath } from './checkpoint';
 import { assertRunUnlocked } from './run-lock';
@@ -22,6 +23,8 @@ export interface RunStatus {
   state: RunState;
   /** Process that trains (or trained) the run. */
   pid: number | null;
+  /** Machine that process runs on (os.hostname()); a pid says nothing about another machine's processes. */
+  host?: string;
   updatedAt: string;
   /** Why it failed or stopped (non-finite loss, cancelled by the user, ...). */
   reason?: string;
@@ -100,6 +103,9 @@ export class RunHandle {
     } catch {
       return { state: 'interrupted', pid: null, updatedAt: new Date(0).toISOString(), reason: 'status file missing or damaged' };
     }
+    // A run trained elsewhere (a cluster, synced or on a shared file system): its pid is not ours
+    // to check, so its stored state stands.
+    if (typeof s.host === 'string' && s.host !== hostname()) return s;
     if (s.state === 'running' || s.state === 'paused') {
       const mine = s.pid === process.pid;
       const live = mine ? (isActive ? isActive(this.id) : true) : pidAlive(s.pid);
@@ -136,7 +142,7 @@ export class RunHandle {
       trainSeconds,
       ...(s.state === 'running' ? { runningSince: iso } : {}),
     };
-    writeJsonAtomic(this.statusPath, { ...s, ...timing, updatedAt: iso });
+    writeJsonAtomic(this.statusPath, { ...s, host: hostname(), ...timing, updatedAt: iso });
   }
 
   /** Appends records as JSON lines (one write); `sync` fsyncs (at epoch ends, before checkpoints). */

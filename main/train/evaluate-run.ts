@@ -6,7 +6,7 @@ import type { EvaluationResult } from '../api/contract';
 import type { RunHandle } from '../runs/run-store';
 import { loadCheckpoint, type CheckpointName } from '../runs/checkpoint';
 import { loadStateDict } from '../runs/safetensors';
-import { writeNpy } from '../data/formats/npy';
+import { exportPredictions, type PredictionsFormat } from './export-predictions';
 import { parseRunConfig } from './runner';
 import { modelFor } from './trainer';
 import { loadTrainData } from './data-source';
@@ -23,6 +23,8 @@ export interface EvaluateRunOptions {
   resolutions?: number[];
   rolloutSteps?: number;
   exportDir?: string;
+  /** With exportDir: three .npy files (default) or one MATLAB v7.3 file. */
+  exportFormat?: PredictionsFormat;
   /** Return the best/median/worst samples' physical fields (every resolution; rollouts: every frame). */
   fields?: boolean;
   /** More samples whose fields are returned (rows of the split; out-of-range rows are an error). */
@@ -142,13 +144,15 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
         keepPredictions: !!o.exportDir || !!o.fields,
         ...(ar ? { autoregressive: { tIn: ar.tIn, steps: o.rolloutSteps ?? ar.tOut } } : {}),
       });
-      let predictionsFile: string | undefined;
+      let exported: { predictionsFile: string; files: string[] } | undefined;
       if (o.exportDir && ev.predictions) {
-        predictionsFile = join(o.exportDir, `${run.id}-${which}-${splitName}-${ev.grid.join('x')}.npy`);
-        writeNpy(predictionsFile, { data: ev.predictions.data, shape: ev.predictions.shape, dtype: 'float32' });
+        const yStats = trainStats.applied ? { ...trainStats.y, eps: trainStats.eps } : null;
+        // The re-encoded copy has no indices: the split's own name each row's sample in the source.
+        const sourceIndices = (split as { indices?: ArrayLike<number> }).indices;
+        exported = await exportPredictions(o.exportDir, `${run.id}-${which}-${splitName}-${ev.grid.join('x')}`, o.exportFormat ?? 'npy', enc, ev.predictions, yStats, sourceIndices);
       }
       const fields = o.fields && ev.predictions ? sampleFields(enc, data.manifest.coordChannels, trainStats, ev, indices) : undefined;
-      results.push({ grid: ev.grid, n: ev.n, metrics: ev.metrics, order: ev.order, perSample: ev.perSample, best: ev.best, median: ev.median, worst: ev.worst, ...(predictionsFile ? { predictionsFile } : {}), ...(fields ? { fields } : {}) });
+      results.push({ grid: ev.grid, n: ev.n, metrics: ev.metrics, order: ev.order, perSample: ev.perSample, best: ev.best, median: ev.median, worst: ev.worst, ...(exported ? { predictionsFile: exported.predictionsFile, exportFiles: exported.files } : {}), ...(fields ? { fields } : {}) });
     }
     o.onProgress?.(1, 'evaluated');
     return { runId: run.id, checkpoint: which, epoch: ck.state.epoch, split: splitName, resolutions: results };

@@ -250,3 +250,46 @@ test('runs view: notes and tags saved in the run folder, search and tag filter; 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('runs view: "Run on a cluster…" writes the export folder under exports/ and shows it with the torchrun command', { skip, timeout: 120_000 }, async () => {
+  const a = runIds[0]!;
+  const { page, problems } = await openPage();
+  await gotoView(page, 'Runs');
+  await page.getByTestId(`run-row-${a}`).getByTestId('run-notes-open').click();
+  const card = page.getByTestId('run-cluster-export');
+  await card.getByLabel('GPUs per node').fill('2');
+  await card.getByTestId('run-cluster-export-start').click();
+  const done = card.getByTestId('run-cluster-export-done');
+  await done.waitFor({ timeout: 60_000 });
+  const dir = join(suite.host.workspace, 'exports', `${a}-cluster`);
+  assert.equal(await done.getByTestId('run-cluster-export-path').textContent(), dir);
+  assert.equal(await done.getByTestId('run-cluster-export-command').textContent(), `torchrun --standalone --nproc_per_node=2 -m scaleout.train --run-dir runs/${a}-cluster --data data --config config.json`);
+  for (const f of ['config.json', 'run.sh', 'slurm.sbatch', 'README.md', 'scaleout/train.py', 'data/train_x.npy']) assert.ok(existsSync(join(dir, f)), `${f} written`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('fields view: "Export predictions (.npy / .mat)" writes the split\'s predictions, reference and indices into exports/', { skip, timeout: 120_000 }, async () => {
+  const a = runIds[1]!;
+  const { page, problems } = await openPage();
+  await gotoView(page, 'Fields');
+  await page.getByTestId('run-picker').selectOption(a);
+  const card = page.getByTestId('export-predictions');
+  await card.getByTestId('export-predictions-split').selectOption('val');
+  await card.getByTestId('export-predictions-format').selectOption('mat');
+  await card.getByTestId('export-predictions-start').click();
+  await card.getByTestId('export-predictions-done').waitFor({ timeout: 60_000 });
+  const name = `${a}-best-val-8x8.mat`;
+  assert.deepEqual(await card.getByTestId('export-predictions-file').allTextContents(), [`exports/${name} Download`]);
+  const bytes = readFileSync(join(suite.host.workspace, 'exports', name));
+  assert.equal(bytes.subarray(512, 520).toString('latin1'), '\x89HDF\r\n\x1a\n', 'MAT v7.3 is HDF5 after the 512-byte header');
+  await card.getByTestId('export-predictions-format').selectOption('npy');
+  await card.getByTestId('export-predictions-start').click();
+  await card.getByTestId('export-predictions-done').waitFor({ timeout: 60_000 });
+  await card.getByTestId('export-predictions-file').nth(2).waitFor();
+  const files = (await card.getByTestId('export-predictions-file').allTextContents()).map((t) => t.replace(/ Download$/, ''));
+  assert.deepEqual(files, ['', '-reference', '-indices'].map((s) => `exports/${a}-best-val-8x8${s}.npy`));
+  for (const f of files) assert.ok(existsSync(join(suite.host.workspace, f)), f);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

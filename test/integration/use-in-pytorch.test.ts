@@ -68,6 +68,10 @@ test('a tiny Darcy run: weights carry config and normalizers, lino info shows th
   const preds = decodeNpy(readFileSync(JSON.parse(e.stdout).resolutions[0].predictionsFile), 'predictions', 'array');
   assert.deepEqual([...preds.shape], [2, 9, 9, 1]);
   const source = makeSplit(8, releaseOptions('darcy', 8).split).val[0]!; // the split the run used (one rule)
+  // the export's indices name each row's sample in the source file
+  const idxFile = JSON.parse(e.stdout).resolutions[0].exportFiles[2] as string;
+  assert.match(idxFile, /-indices\.npy$/);
+  assert.deepEqual(Array.from(decodeNpy(readFileSync(idxFile), 'indices', 'array').data, Number), [...makeSplit(8, releaseOptions('darcy', 8).split).val]);
   const coeff = gen.variables.coeff!;
   const sample = Float32Array.from((coeff.data as Float64Array).subarray(source * 81, (source + 1) * 81));
   const input = join(ws.path, 'input.npy');

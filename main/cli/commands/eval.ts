@@ -21,11 +21,13 @@ const command: CliCommand = {
       steps: { type: 'string' },
       data: { type: 'string' },
       export: { type: 'string' },
+      format: { type: 'string', default: 'npy' },
       json: { type: 'boolean', default: false },
       backend: { type: 'string' },
     });
     const runDir = requireFlag(values, 'run');
     if (values.checkpoint !== 'best' && values.checkpoint !== 'last') throw new UsageError(`--checkpoint is '${values.checkpoint}', expected best or last`);
+    if (values.format !== 'npy' && values.format !== 'mat') throw new UsageError(`--format is '${values.format}', expected npy or mat`);
     if (!['val', 'test', 'train'].includes(values.split!)) throw new UsageError(`--split is '${values.split}', expected val, test or train`);
     const resolutions = values.resolutions ? values.resolutions.split(',').map((s) => {
       const n = Number(s);
@@ -46,7 +48,7 @@ const command: CliCommand = {
       split: values.split as 'val' | 'test' | 'train',
       resolutions,
       ...(values.steps ? { rolloutSteps: Number(values.steps) } : {}),
-      ...(values.export ? { exportDir: values.export } : {}),
+      ...(values.export ? { exportDir: values.export, exportFormat: values.format } : {}),
       ...(data ? { data } : {}),
     });
     if (values.json) {
@@ -63,7 +65,7 @@ const command: CliCommand = {
         r.metrics.steps.mean.forEach((m, k) => console.log(`    step ${String(k + 1).padStart(3)}  ${sci(m)} ± ${sci(r.metrics.steps!.std[k]!)}`));
         console.log(`  relL2 above is the mean over steps (normalized, the release's "one-step"); full rollout (all frames at once, normalized): ${sci(r.metrics.rolloutRelL2!)}, decoded ${sci(r.metrics.rolloutRelL2Decoded!)}`);
       }
-      if (r.predictionsFile) console.log(`  predictions: ${r.predictionsFile}`);
+      if (r.exportFiles) console.log(`  exported: ${r.exportFiles.join(', ')}`);
     }
     return 0;
   },

@@ -9,6 +9,7 @@ import { isMeshDataset } from '../plots/mesh-field';
 import { SingleRun } from './fields/single-run';
 import { CompareRuns } from './fields/compare-runs';
 import { useRunData } from './fields/run-data';
+import { ExportPredictions } from './fields/export-predictions';
 
 export function FieldsView() {
   const runs = useTraining((s) => s.runs);
@@ -40,6 +41,7 @@ export function FieldsView() {
           <div hidden={mode !== 'compare'}>
             <CompareRuns run={run} runs={runs} data={data} mesh={mesh} index={index} />
           </div>
+          <ExportPredictions key={`export-${run.id}`} run={run} />
         </>
       )}
     </section>

@@ -9,6 +9,7 @@ import { RunsCurves } from './runs-curves';
 import { RunNotes } from './run-notes';
 import { RunsHparams } from './runs-hparams';
 import { RunCheckpoints } from './run-checkpoints';
+import { RunClusterExport } from './run-cluster-export';
 import { allTags, parseRunQuery, runMatches } from '../store/run-filter';
 import { TableExportBar } from '../export/table-export-bar';
 import type { TableColumn, TableRow } from '../export/table';
@@ -257,7 +258,7 @@ export function RunsView() {
                         <div className="row wrap">
                           {canResume && <button onClick={() => control(r.id, 'resume')} aria-label={`Resume ${r.name}`}>Resume</button>}
                           <button onClick={() => reveal(r.id)} aria-label={`Open the folder of ${r.name}`}>Folder</button>
-                          <button onClick={() => setEditing(r.id)} aria-label={`Details of ${r.name}`} title="Notes, tags and checkpoints" data-testid="run-notes-open">Details</button>
+                          <button onClick={() => setEditing(r.id)} aria-label={`Details of ${r.name}`} title="Notes, tags, checkpoints and Run on a cluster" data-testid="run-notes-open">Details</button>
                           {confirm === r.id ? (
                             <span role="group" aria-label={`Confirm deleting ${r.name}`}>
                               Delete for good? <button onClick={() => remove(r.id)} data-testid="confirm-delete">Delete</button>{' '}
@@ -288,6 +289,8 @@ export function RunsView() {
               <RunCheckpoints run={editingRun} />
             </div>
           )}
+          {/* Its own row: a third column would squeeze the checkpoints table under it. */}
+          {editingRun && <RunClusterExport run={editingRun} />}
           <RunsCurves selected={selected} />
           <RunsHparams runs={runs} configs={configs} />
         </>

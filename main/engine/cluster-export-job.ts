@@ -1,0 +1,54 @@
+// "Run on a cluster…" from the app: the same export as `lino export-run` (main/runs/cluster-export.ts)
+// as a job with progress and cancel. The host picks the destination, a new folder under the
+// workspace's exports/ named after the run; a client names only the run.
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ApiError } from '../api/contract';
+import { RunStore } from '../runs/run-store';
+import { exportRunForCluster } from '../runs/cluster-export';
+import type { JobContext } from './jobs';
+
+export function clusterExportLabel(p: Record<string, unknown>): string {
+  return `Export run ${String(p.runId)} for a cluster`;
+}
+
+/** A folder name not yet taken in `dir`: base, base-2, base-3, ... */
+function freeName(dir: string, base: string): string {
+  let name = base;
+  for (let i = 2; existsSync(join(dir, name)); i++) name = `${base}-${i}`;
+  return name;
+}
+
+/**
+ * Writes into a hidden temporary folder and renames it when complete, so exports/ never lists a
+ * half-written export and a cancelled one leaves nothing behind.
+ */
+export async function runClusterExport(p: Record<string, unknown>, ctx: JobContext) {
+  const workspace = String(p.workspace ?? '');
+  if (!workspace) throw new ApiError('runs.exportForCluster: no workspace folder given', 'invalid_params', { field: 'workspace' });
+  const run = new RunStore(join(workspace, 'runs')).open(String(p.runId));
+  const exportsDir = join(workspace, 'exports');
+  const folder = freeName(exportsDir, `${run.id}-cluster`);
+  const tmp = join(exportsDir, `.${folder}.${process.pid}.partial`);
+  rmSync(tmp, { recursive: true, force: true });
+  let r;
+  try {
+    r = await exportRunForCluster(run, tmp, {
+      nprocPerNode: Number(p.nprocPerNode ?? 1),
+      nodes: Number(p.nodes ?? 1),
+      workspace,
+      onProgress: (f, m) => {
+        if (ctx.signal.aborted) throw new Error('cancelled');
+        ctx.progress(f, m);
+      },
+    });
+    if (ctx.signal.aborted) throw new Error('cancelled');
+    renameSync(tmp, join(exportsDir, folder));
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
+  const out = join(exportsDir, folder);
+  const files = r.files.map((f) => `${folder}/${relative(tmp, f)}`).sort();
+  return { runId: run.id, folder, path: out, runDir: r.runDir, command: r.command, files };
+}

@@ -1,0 +1,72 @@
+// "Run on a cluster…": exports a run for PyTorch's distributed engine (runs.exportForCluster, the
+// same folder as `lino export-run`) into a new folder under exports/ that the host names after the
+// run, as a job with progress and cancel; then shows the folder and the torchrun command.
+import { useId, useState } from 'react';
+import { ClusterExportResult, type JobSummary, type RunSummary } from '../../../main/api/contract';
+import { useApp } from '../store/app-store';
+
+export function RunClusterExport({ run }: { run: RunSummary }) {
+  const api = useApp((s) => s.api);
+  const jobs = useApp((s) => s.jobs);
+  const [nproc, setNproc] = useState(1);
+  const [nodes, setNodes] = useState(1);
+  const [jobId, setJobId] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const fid = useId();
+  const job: JobSummary | undefined = jobId ? jobs[jobId] : undefined;
+  const busy = job?.state === 'queued' || job?.state === 'running';
+  const parsed = job?.state === 'done' ? ClusterExportResult.safeParse(job.result) : null;
+  const result = parsed?.success ? parsed.data : null;
+
+  const start = async () => {
+    if (!api) return;
+    setError(null);
+    try {
+      const j = await api.call('runs.exportForCluster', { id: run.id, nprocPerNode: nproc, nodes });
+      setJobId(j.id);
+    } catch (e) {
+      setError(`Could not start the export: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  const int = (v: string) => Math.max(1, Math.floor(Number(v) || 1));
+
+  return (
+    <div className="card" role="region" aria-labelledby={`${fid}-t`} data-testid="run-cluster-export">
+      <h2 id={`${fid}-t`}>Run on a cluster: {run.name}</h2>
+      <p className="muted small">
+        Writes the run's data, config, the PyTorch trainer (<code>scaleout/</code>), <code>run.sh</code>, a SLURM template and a README into the
+        workspace's exports folder, as <code>lino export-run</code> does. Copy the trained run back into <code>runs/</code> to open and resume it here.
+      </p>
+      <div className="row wrap">
+        <label htmlFor={`${fid}-n`}>GPUs per node</label>
+        <input id={`${fid}-n`} type="number" min={1} max={64} value={nproc} onChange={(e) => setNproc(int(e.target.value))} style={{ width: '4em' }} />
+        <label htmlFor={`${fid}-k`}>Nodes</label>
+        <input id={`${fid}-k`} type="number" min={1} max={1024} value={nodes} onChange={(e) => setNodes(int(e.target.value))} style={{ width: '4em' }} />
+        <button onClick={() => void start()} disabled={busy || !api} data-testid="run-cluster-export-start">Run on a cluster…</button>
+      </div>
+      {error && <p className="error-message" role="alert">{error}</p>}
+      {job && (
+        <div data-testid={`run-cluster-export-${job.state}`}>
+          {busy && (
+            <>
+              <progress max={1} value={job.progress} aria-label="Cluster export progress" /> {Math.round(job.progress * 100)}% {job.message ?? ''}{' '}
+              <button className="link" onClick={() => api?.call('jobs.cancel', { id: job.id })}>Cancel</button>
+            </>
+          )}
+          {result && (
+            <div role="status">
+              <p>
+                Exported to <code className="selectable" data-testid="run-cluster-export-path">{result.path}</code> ({result.files.length} files).
+              </p>
+              <p className="small">In that folder, on the cluster (or <code>./run.sh</code>; <code>sbatch slurm.sbatch</code> for SLURM):</p>
+              <pre className="selectable small" data-testid="run-cluster-export-command">{result.command}</pre>
+              <p className="muted small">The trained run is written to <code>{result.runDir}/</code> there.</p>
+            </div>
+          )}
+          {job.state === 'cancelled' && <span className="muted">Export cancelled; nothing was written.</span>}
+          {job.state === 'failed' && <span className="error-message" role="alert">Export failed: {job.error}</span>}
+        </div>
+      )}
+    </div>
+  );
+}
