@@ -67,7 +67,7 @@ lino train --resume ID [--workspace DIR] [--backend NAME] [--json]
     summary: 'light maps: where each block reflects, refracts and scatters, point by point (.npy per block)',
     usage: `lino lightmaps --config model.json --weights w.safetensors|CHECKPOINT.pt --input x.npy --out DIR [--query i | i,j] [--backend NAME]
 lino lightmaps --run DIR [--checkpoint best|last] [--split val|test|train] [--sample N] --out DIR [--query i | i,j] [--backend NAME]
-lino lightmaps --run DIR --correlate [--csv FILE] [--checkpoint best|last] [--split val|test|train] [--backend NAME]
+lino lightmaps --run DIR --correlate [--csv FILE] [--latex FILE] [--checkpoint best|last] [--split val|test|train] [--backend NAME]
 
   x.npy      the raw operator input, as for lino predict ([B, Q, C_in] or [B, H, W, C_in])
   --run      a run folder: its checkpoint, and sample N (default 0) of its split (default val)
@@ -80,7 +80,7 @@ lino lightmaps --run DIR --correlate [--csv FILE] [--checkpoint best|last] [--sp
                                row with the positional bias; efficient: (1 - beta) times the global weights)
     gates.npy                  [depth, B, K]
   --correlate  per block, Pearson r over the split between each map and |grad a| of input channel 0
-               (the Darcy coefficient), pooled over points; a table on stdout, --csv FILE as CSV`,
+               (the Darcy coefficient), pooled over points; a table on stdout, --csv / --latex FILE to export it`,
     load: () => import('./lightmaps'),
   },
   {

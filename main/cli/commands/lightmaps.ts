@@ -47,7 +47,7 @@ function parseQuery(s: string | undefined): number[] | undefined {
 
 const fmt = (r: number | undefined) => (r === undefined ? '' : Number.isNaN(r) ? 'nan' : r.toFixed(4));
 
-async function correlate(model: LinoOperator, x: { data: Float32Array; shape: number[] }, batchSize: number, csv: string | undefined): Promise<void> {
+async function correlate(model: LinoOperator, x: { data: Float32Array; shape: number[] }, batchSize: number, csv: string | undefined, latex: string | undefined): Promise<void> {
   const acc = new LightMapCorrelation();
   const S = x.shape[0]!;
   const per = x.data.length / S;
@@ -70,6 +70,12 @@ async function correlate(model: LinoOperator, x: { data: Float32Array; shape: nu
     writeFileSync(csv, [head.join(','), ...lines.map((l) => l.join(','))].join('\n') + '\n');
     console.log(`written to ${csv}`);
   }
+  if (latex) {
+    const cols = ['block', 'refl. activity', 'refr. activity', 'refl. contrib.', 'refr. contrib.', 'scat. contrib.'];
+    const body = lines.map((l) => l.map((v) => (v === '' ? '--' : v)).join(' & ') + ' \\\\');
+    writeFileSync(latex, [`\\begin{tabular}{l${'r'.repeat(CORRELATED_MAPS.length)}}`, '\\hline', cols.join(' & ') + ' \\\\', '\\hline', ...body, '\\hline', '\\end{tabular}'].join('\n') + '\n');
+    console.log(`written to ${latex}`);
+  }
 }
 
 const command: CliCommand = {
@@ -78,7 +84,7 @@ const command: CliCommand = {
       config: { type: 'string' }, weights: { type: 'string' }, input: { type: 'string' }, out: { type: 'string' },
       query: { type: 'string' }, backend: { type: 'string' },
       run: { type: 'string' }, checkpoint: { type: 'string', default: 'best' }, sample: { type: 'string', default: '0' },
-      split: { type: 'string', default: 'val' }, correlate: { type: 'boolean', default: false }, csv: { type: 'string' },
+      split: { type: 'string', default: 'val' }, correlate: { type: 'boolean', default: false }, csv: { type: 'string' }, latex: { type: 'string' },
     });
     const query = parseQuery(values.query);
     if (values.run) {
@@ -93,7 +99,7 @@ const command: CliCommand = {
       const r = await loadRunForLightMaps(run, values.checkpoint, values.split as 'val');
       try {
         const xs = { data: Float32Array.from(r.split.x.data), shape: [...r.split.x.shape] };
-        if (values.correlate) await correlate(r.model, xs, 8, values.csv);
+        if (values.correlate) await correlate(r.model, xs, 8, values.csv, values.latex);
         if (out) {
           const S = xs.shape[0]!;
           if (sample >= S) throw new Error(`${values.run}: --sample ${sample} asked for, the '${values.split}' split has ${S} samples (0..${S - 1})`);

@@ -91,11 +91,15 @@ test('lino lightmaps --run: a trained Darcy run, one sample, and --correlate', a
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /--sample 2 asked for, the 'val' split has 2 samples/);
   const csv = join(ws.path, 'corr.csv');
-  const c = lino('lightmaps', '--run', h.dir, '--checkpoint', 'last', '--correlate', '--csv', csv, '--backend', 'cpu');
+  const tex = join(ws.path, 'corr.tex');
+  const c = lino('lightmaps', '--run', h.dir, '--checkpoint', 'last', '--correlate', '--csv', csv, '--latex', tex, '--backend', 'cpu');
   assert.equal(c.status, 0, c.stderr);
   assert.match(c.stdout, /Pearson r with \|grad a\|.*2 samples/);
   const rows = readFileSync(csv, 'utf8').trim().split('\n');
   assert.equal(rows[0], 'block,reflectionActivity,refractionActivity,reflection,refraction,scattering');
   assert.equal(rows.length, 3);
   for (const row of rows.slice(1)) for (const v of row.split(',').slice(1)) assert.ok(Math.abs(Number(v)) <= 1, row);
+  const latex = readFileSync(tex, 'utf8');
+  assert.match(latex, /^\\begin\{tabular\}\{lrrrrr\}/);
+  assert.equal(latex.match(/\\\\$/gm)?.length, 3, 'a header row and one row per block');
 });
