@@ -78,6 +78,8 @@ lino lightmaps --run DIR --correlate [--csv FILE] [--latex FILE] [--checkpoint b
     block{b}_latent_norm.npy   ||x|| of the residual stream entering the block
     block{b}_scattering_kernel.npy   with --query: the query point's global kernel row (full: softmax
                                row with the positional bias; efficient: (1 - beta) times the global weights)
+    query.json                 with --query: the point, and per block its local 3x3 / 3-point neighbourhood
+                               (flat indices) and beta (efficient scattering)
     gates.npy                  [depth, B, K]
   --correlate  per block, Pearson r over the split between each map and |grad a| of input channel 0
                (the Darcy coefficient), pooled over points; a table on stdout, --csv / --latex FILE to export it`,

@@ -34,6 +34,12 @@ export function writeLightMaps(dir: string, maps: LightMaps): string[] {
     put(`block${b}_latent_norm.npy`, m.latentNorm);
     if (m.kernel) put(`block${b}_scattering_kernel.npy`, m.kernel.row);
   });
+  const local = maps.blocks.map((m, b) => (m.kernel ? { block: b, ...(m.kernel.local ?? {}) } : null)).filter((v) => v !== null);
+  if (local.length > 0) {
+    // the query's local neighbourhood (efficient scattering: flat indices and beta), for marking it on the kernel plot
+    writeFileSync(join(dir, 'query.json'), JSON.stringify({ query: maps.query, grid: maps.grid, blocks: local }, null, 1) + '\n');
+    files.push('query.json');
+  }
   put('gates.npy', maps.gates, [maps.blocks.length, maps.batch, maps.gates.length / (maps.blocks.length * maps.batch)]);
   return files;
 }
@@ -64,8 +70,9 @@ async function correlate(model: LinoOperator, x: { data: Float32Array; shape: nu
   const head = ['block', ...CORRELATED_MAPS];
   const lines = rows.map((r, b) => [String(b), ...CORRELATED_MAPS.map((k) => fmt(r[k]))]);
   console.log(`Pearson r with |grad a| (coefficient channel 0), ${acc.samples} samples, pooled over points`);
-  console.log(head.map((h) => h.padStart(18)).join(''));
-  for (const l of lines) console.log(l.map((v) => v.padStart(18)).join(''));
+  const row = (cells: string[]) => cells.map((v, i) => (i === 0 ? v.padStart(5) : v.padStart(20))).join('');
+  console.log(row(head));
+  for (const l of lines) console.log(row(l));
   if (csv) {
     writeFileSync(csv, [head.join(','), ...lines.map((l) => l.join(','))].join('\n') + '\n');
     console.log(`written to ${csv}`);

@@ -40,6 +40,8 @@ export interface BlockLightMaps {
 export interface LightMaps {
   batch: number;
   grid: number[];
+  /** The query point as given ([i] or [i, j]), when there is one. */
+  query?: number[];
   blocks: BlockLightMaps[];
   /** [depth * B * K] row-major, K = the number of enabled branches. */
   gates: Float32Array;
@@ -180,7 +182,7 @@ export async function lightMaps(model: LinoOperator, x: tf.Tensor, opts: { query
     const all = new Float32Array(gates.reduce((n, g) => n + g.length, 0));
     let o = 0;
     for (const g of gates) { all.set(g, o); o += g.length; }
-    return { batch, grid, blocks, gates: all, y };
+    return { batch, grid, ...(opts.query ? { query: [...opts.query] } : {}), blocks, gates: all, y };
   } catch (e) {
     y?.dispose();
     throw e;

@@ -35,8 +35,16 @@ for (const name of ['2d-all-eff', '1d-all-full', '1d-rt']) {
     const r = lino('lightmaps', '--config', join(ws.path, `${name}.json`), '--weights', join(DIR, `${name}.weights.safetensors`),
       '--input', join(ws.path, `${name}.x.npy`), '--out', dir, '--backend', 'cpu', ...(c.query ? ['--query', c.query.join(',')] : []));
     assert.equal(r.status, 0, r.stderr);
-    const files = readdirSync(dir).sort();
+    const all = readdirSync(dir).sort();
+    const files = all.filter((f) => f.endsWith('.npy'));
     assert.deepEqual(files, [...io.keys()].filter((k) => k !== 'x').map((k) => `${k}.npy`).sort());
+    assert.equal(all.includes('query.json'), c.query !== null && (c.config.components as string[]).includes('scattering'));
+    if (name === '2d-all-eff') {
+      const q = JSON.parse(readFileSync(join(dir, 'query.json'), 'utf8'));
+      assert.deepEqual(q.query, [4, 3]);
+      assert.deepEqual(q.blocks[0].indices, [14, 15, 18, 19]); // (4, 3) is the corner of the 5x4 grid
+      assert.ok(q.blocks[0].beta > 0 && q.blocks[0].beta < 1);
+    }
     if (name === '1d-rt') assert.ok(!files.some((f) => f.includes('scattering')), 'a switched-off branch has no file');
     for (const f of files) {
       const ours = readInputF32(join(dir, f));
