@@ -67,10 +67,10 @@ async function correlate(model: LinoOperator, x: { data: Float32Array; shape: nu
     acc.add(maps, xb, shape, 0);
   }
   const rows = acc.table();
-  const head = ['block', ...CORRELATED_MAPS];
-  const lines = rows.map((r, b) => [String(b), ...CORRELATED_MAPS.map((k) => fmt(r[k]))]);
-  console.log(`Pearson r with |grad a| (coefficient channel 0), ${acc.samples} samples, pooled over points`);
-  const row = (cells: string[]) => cells.map((v, i) => (i === 0 ? v.padStart(5) : v.padStart(20))).join('');
+  const head = ['block', 'statistic', ...CORRELATED_MAPS];
+  const lines = rows.flatMap((r, b) => (['pooled', 'mean', 'std'] as const).map((st) => [String(b), st, ...CORRELATED_MAPS.map((k) => fmt(r[st][k]))]));
+  console.log(`Pearson r with |grad a| (coefficient channel 0), ${acc.samples} samples: pooled over all points, and each sample's own r (mean, std over samples)`);
+  const row = (cells: string[]) => cells.map((v, i) => (i === 0 ? v.padStart(5) : i === 1 ? v.padStart(10) : v.padStart(20))).join('');
   console.log(row(head));
   for (const l of lines) console.log(row(l));
   if (csv) {
@@ -78,9 +78,9 @@ async function correlate(model: LinoOperator, x: { data: Float32Array; shape: nu
     console.log(`written to ${csv}`);
   }
   if (latex) {
-    const cols = ['block', 'refl. activity', 'refr. activity', 'refl. contrib.', 'refr. contrib.', 'scat. contrib.'];
+    const cols = ['block', 'statistic', 'refl. activity', 'refr. activity', 'refl. contrib.', 'refr. contrib.', 'scat. contrib.'];
     const body = lines.map((l) => l.map((v) => (v === '' ? '--' : v)).join(' & ') + ' \\\\');
-    writeFileSync(latex, [`\\begin{tabular}{l${'r'.repeat(CORRELATED_MAPS.length)}}`, '\\hline', cols.join(' & ') + ' \\\\', '\\hline', ...body, '\\hline', '\\end{tabular}'].join('\n') + '\n');
+    writeFileSync(latex, [`\\begin{tabular}{ll${'r'.repeat(CORRELATED_MAPS.length)}}`, '\\hline', cols.join(' & ') + ' \\\\', '\\hline', ...body, '\\hline', '\\end{tabular}'].join('\n') + '\n');
     console.log(`written to ${latex}`);
   }
 }

@@ -58,16 +58,28 @@ export class Pearson {
   }
 }
 
+export interface CorrelationRow {
+  /** r pooled over every point of every sample. */
+  pooled: Partial<Record<CorrelatedMap, number>>;
+  /** Mean and std (population) over samples of each sample's own r (samples where r is undefined left out). */
+  mean: Partial<Record<CorrelatedMap, number>>;
+  std: Partial<Record<CorrelatedMap, number>>;
+}
+
 /** Per block, one accumulator per map the block has (a switched-off branch has none). */
 export class LightMapCorrelation {
   readonly blocks: Map<CorrelatedMap, Pearson>[] = [];
+  /** Per block and map, each sample's own r. */
+  readonly perSample: Map<CorrelatedMap, number[]>[] = [];
   samples = 0;
 
   /** maps of a batch and that batch's inputs [B, ...grid, C] (coefficient in `channel`). */
   add(maps: LightMaps, x: ArrayLike<number>, shape: readonly number[], channel = 0): void {
     const ind = interfaceIndicator(x, shape, channel);
+    const N = ind.length / maps.batch;
     maps.blocks.forEach((m, b) => {
       const acc = (this.blocks[b] ??= new Map());
+      const each = (this.perSample[b] ??= new Map());
       const values: Partial<Record<CorrelatedMap, Float32Array>> = {
         reflectionActivity: m.reflectionActivity, refractionActivity: m.refractionActivity, ...m.contribution,
       };
@@ -76,13 +88,29 @@ export class LightMapCorrelation {
         if (!v) continue;
         if (!acc.has(k)) acc.set(k, new Pearson());
         acc.get(k)!.add(v, ind);
+        if (!each.has(k)) each.set(k, []);
+        for (let s = 0; s < maps.batch; s++) {
+          const p = new Pearson();
+          p.add(v.subarray(s * N, (s + 1) * N), ind.subarray(s * N, (s + 1) * N));
+          each.get(k)!.push(p.value());
+        }
       }
     });
     this.samples += maps.batch;
   }
 
-  /** rows[b][map] = r (undefined: no such map in that block). */
-  table(): Partial<Record<CorrelatedMap, number>>[] {
-    return this.blocks.map((acc) => Object.fromEntries([...acc].map(([k, p]) => [k, p.value()])));
+  /** One row per block; a map the block does not have is absent. */
+  table(): CorrelationRow[] {
+    return this.blocks.map((acc, b) => {
+      const row: CorrelationRow = { pooled: {}, mean: {}, std: {} };
+      for (const [k, p] of acc) {
+        row.pooled[k] = p.value();
+        const rs = this.perSample[b]!.get(k)!.filter((r) => !Number.isNaN(r));
+        const mean = rs.reduce((a, r) => a + r, 0) / rs.length;
+        row.mean[k] = mean;
+        row.std[k] = Math.sqrt(rs.reduce((a, r) => a + (r - mean) ** 2, 0) / rs.length);
+      }
+      return row;
+    });
   }
 }

@@ -13,7 +13,7 @@ import { ndarray } from '../../../main/data/ndarray';
 import { readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
 import { RunStore } from '../../../main/runs/run-store';
 import { trainRun } from '../../../main/train/runner';
-import { interfaceIndicator, Pearson } from '../../../main/model/lino/light-map-correlation';
+import { interfaceIndicator, LightMapCorrelation, Pearson } from '../../../main/model/lino/light-map-correlation';
 import { relErr } from './parity-helpers';
 import { tempDir } from '../../helpers/env';
 
@@ -75,6 +75,15 @@ test('interface indicator: finite differences of a ramp and a step', () => {
   const p = new Pearson();
   p.add([1, 2, 3], [2, 4, 6.5]);
   assert.ok(p.value() > 0.99 && p.value() <= 1);
+  const acc = new LightMapCorrelation();
+  // two samples of 3 points; reflection activity equals the indicator in one, its negative in the other
+  const ind = interfaceIndicator([0, 0, 1, 0, 1, 1], [2, 3, 1]); // [0, 1, 2] then [2, 1, 0]
+  const refl = Float32Array.from([0, 1, 2, -2, -1, 0]);
+  acc.add({ batch: 2, grid: [3], blocks: [{ reflectionActivity: refl, contribution: {}, dominant: new Int32Array(6), latentNorm: new Float32Array(6), components: ['reflection'] }], gates: new Float32Array(2), y: undefined as never }, [0, 0, 1, 0, 1, 1], [2, 3, 1]);
+  assert.deepEqual(Array.from(ind), [0, 1, 2, 2, 1, 0]);
+  const row = acc.table()[0]!;
+  assert.ok(Math.abs(row.mean.reflectionActivity!) < 1e-12 && Math.abs(row.std.reflectionActivity! - 1) < 1e-12, JSON.stringify(row));
+  assert.equal(row.pooled.refractionActivity, undefined);
   const n = new Pearson();
   n.add([1, 1], [1, 2]);
   assert.ok(Number.isNaN(n.value()));
@@ -104,10 +113,10 @@ test('lino lightmaps --run: a trained Darcy run, one sample, and --correlate', a
   assert.equal(c.status, 0, c.stderr);
   assert.match(c.stdout, /Pearson r with \|grad a\|.*2 samples/);
   const rows = readFileSync(csv, 'utf8').trim().split('\n');
-  assert.equal(rows[0], 'block,reflectionActivity,refractionActivity,reflection,refraction,scattering');
-  assert.equal(rows.length, 3);
-  for (const row of rows.slice(1)) for (const v of row.split(',').slice(1)) assert.ok(Math.abs(Number(v)) <= 1, row);
+  assert.equal(rows[0], 'block,statistic,reflectionActivity,refractionActivity,reflection,refraction,scattering');
+  assert.deepEqual(rows.slice(1).map((r) => r.split(',').slice(0, 2).join()), ['0,pooled', '0,mean', '0,std', '1,pooled', '1,mean', '1,std']);
+  for (const row of rows.slice(1)) for (const v of row.split(',').slice(2)) assert.ok(Math.abs(Number(v)) <= 1, row);
   const latex = readFileSync(tex, 'utf8');
-  assert.match(latex, /^\\begin\{tabular\}\{lrrrrr\}/);
-  assert.equal(latex.match(/\\\\$/gm)?.length, 3, 'a header row and one row per block');
+  assert.match(latex, /^\\begin\{tabular\}\{llrrrrr\}/);
+  assert.equal(latex.match(/\\\\$/gm)?.length, 7, 'a header row and three rows per block');
 });
