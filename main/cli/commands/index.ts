@@ -64,6 +64,29 @@ lino train --resume ID [--workspace DIR] [--backend NAME] [--json]
     load: () => import('./predict'),
   },
   {
+    name: 'lightmaps',
+    summary: 'light maps: where each block reflects, refracts and scatters, point by point (.npy per block)',
+    usage: `lino lightmaps --config model.json --weights w.safetensors|CHECKPOINT.pt --input x.npy --out DIR [--query i | i,j] [--backend NAME]
+lino lightmaps --run DIR [--checkpoint best|last] [--split val|test|train] [--sample N] --out DIR [--query i | i,j] [--backend NAME]
+lino lightmaps --run DIR --correlate [--csv FILE] [--latex FILE] [--checkpoint best|last] [--split val|test|train] [--backend NAME]
+
+  x.npy      the raw operator input, as for lino predict ([B, Q, C_in] or [B, H, W, C_in])
+  --run      a run folder: its checkpoint, and sample N (default 0) of its split (default val)
+  DIR gets float32 .npy files, each [B, ...grid] (b = block, 0-based; a switched-off branch has none):
+    block{b}_reflection_activity.npy, block{b}_refraction_activity.npy   <h, vhat>^2 / ||h||^2
+    block{b}_contribution_{reflection,refraction,scattering}.npy        alpha_r 2|<h,vhat>|, alpha_t |eta-1| |<h,vhat>|, alpha_s ||S(h)||
+    block{b}_dominant.npy      index of the largest contribution among the block's enabled branches
+    block{b}_latent_norm.npy   ||x|| of the residual stream entering the block
+    block{b}_scattering_kernel.npy   with --query: the query point's global kernel row (full: softmax
+                               row with the positional bias; efficient: (1 - beta) times the global weights)
+    query.json                 with --query: the point, and per block its local 3x3 / 3-point neighbourhood
+                               (flat indices) and beta (efficient scattering)
+    gates.npy                  [depth, B, K]
+  --correlate  per block, Pearson r over the split between each map and |grad a| of input channel 0
+               (the Darcy coefficient), pooled over points; a table on stdout, --csv / --latex FILE to export it`,
+    load: () => import('./lightmaps'),
+  },
+  {
     name: 'info',
     summary: 'print keys, shapes and the inferred config of a weights file, or the compute backends (--backends)',
     usage: `lino info --weights w.safetensors|CHECKPOINT.pt [--json]

@@ -20,6 +20,33 @@ export function readInputF32(path: string): { shape: number[]; data: Float32Arra
   return { shape: [...a.shape], data: a.data instanceof Float32Array ? a.data : Float32Array.from(a.data as Float64Array) };
 }
 
+/**
+ * The model config and, for a .pt, the checkpoint read once: --config, or (a .pt that fixes dims)
+ * the checkpoint itself. Shared by predict and lightmaps.
+ */
+export function operatorConfig(config: string | undefined, weights: string) {
+  const torch = isTorchFile(weights) ? readReleaseCheckpoint(weights) : null;
+  const cfgPath = torch && !config ? weights : requireFlag({ config }, 'config');
+  let raw: unknown;
+  if (cfgPath === weights && torch) {
+    if (!torch.dims) throw new Error(`${weights}: the checkpoint does not fix dims (${torch.model.scattering} scattering); pass --config model.json`);
+    raw = { dims: torch.dims, inChannels: torch.inChannels, outChannels: torch.outChannels, ...torch.model };
+  } else {
+    try {
+      raw = JSON.parse(readFileSync(cfgPath, 'utf8'));
+    } catch (e) {
+      throw new Error(`${cfgPath}: ${errorMessage(e)}`);
+    }
+  }
+  return { cfg: parseLinoConfig(raw, cfgPath), torch };
+}
+
+/** Loads the weights file (safetensors or .pt, read by operatorConfig) into the model. */
+export function loadOperatorWeights(model: LinoOperator, weights: string, torch: ReturnType<typeof operatorConfig>['torch']): void {
+  if (torch) loadStateDict(model, weightsAsFile(torch.weights), weights);
+  else loadWeights(model, weights);
+}
+
 const command: CliCommand = {
   async run(argv) {
     const { values } = parseFlags(argv, {
@@ -27,24 +54,11 @@ const command: CliCommand = {
       backend: { type: 'string' }, 'batch-size': { type: 'string' },
     });
     const weights = requireFlag(values, 'weights');
-    const torch = isTorchFile(weights) ? readReleaseCheckpoint(weights) : null;
     const input = requireFlag(values, 'input');
     const out = requireFlag(values, 'out');
     const bs = Number(values['batch-size'] ?? 8);
     if (!Number.isInteger(bs) || bs < 1) throw new UsageError(`--batch-size must be a positive integer, got '${values['batch-size']}'`);
-    const cfgPath = torch && !values.config ? weights : requireFlag(values, 'config');
-    let raw: unknown;
-    if (cfgPath === weights && torch) {
-      if (!torch.dims) throw new Error(`${weights}: the checkpoint does not fix dims (${torch.model.scattering} scattering); pass --config model.json`);
-      raw = { dims: torch.dims, inChannels: torch.inChannels, outChannels: torch.outChannels, ...torch.model };
-    } else {
-      try {
-        raw = JSON.parse(readFileSync(cfgPath, 'utf8'));
-      } catch (e) {
-        throw new Error(`${cfgPath}: ${errorMessage(e)}`);
-      }
-    }
-    const cfg = parseLinoConfig(raw, cfgPath);
+    const { cfg, torch } = operatorConfig(values.config, weights);
     const report = await selectBackend(values.backend);
     const x = readInputF32(input);
     if (x.shape.length !== cfg.dims + 2 || x.shape[x.shape.length - 1] !== cfg.inChannels) {
@@ -52,8 +66,7 @@ const command: CliCommand = {
     }
     const model = new LinoOperator(cfg);
     try {
-      if (torch) loadStateDict(model, weightsAsFile(torch.weights), weights);
-      else loadWeights(model, weights);
+      loadOperatorWeights(model, weights, torch);
       const t0 = performance.now();
       const B = x.shape[0]!;
       const per = x.data.length / B;

@@ -16,6 +16,18 @@ import { Gate, mixBranches } from './gate';
 
 type Affine = { weight: tf.Variable; bias?: tf.Variable };
 
+/**
+ * What one block computed in a forward pass, handed to an optional capture callback (light maps):
+ * x the residual stream entering the block [B*N, M], h = LN1(x), each enabled branch's output
+ * [B*N, M] and the gate alpha [B, K]. Tensors live in the caller's tidy scope: keep what you need.
+ */
+export interface BlockCapture {
+  x: tf.Tensor2D;
+  h: tf.Tensor2D;
+  branches: Partial<Record<Component, tf.Tensor2D>>;
+  alpha: tf.Tensor2D;
+}
+
 export class LightBlock {
   readonly norm1: { weight: tf.Variable; bias: tf.Variable };
   readonly norm2: { weight: tf.Variable; bias: tf.Variable };
@@ -50,13 +62,18 @@ export class LightBlock {
    * x: [B*N, M], B samples of a flattened grid (activations stay 2-D through the block: no
    * reshape churn around the 2-D matMuls); grid: spatial shape with product N.
    */
-  applyRows(x: tf.Tensor2D, batch: number, grid: readonly number[], consts: GridConstants): { y: tf.Tensor2D; alpha: tf.Tensor2D } {
+  applyRows(x: tf.Tensor2D, batch: number, grid: readonly number[], consts: GridConstants, capture?: (c: BlockCapture) => void): { y: tf.Tensor2D; alpha: tf.Tensor2D } {
     const h = layerNorm(x, this.norm1.weight, this.norm1.bias) as tf.Tensor2D;
     const branches: tf.Tensor2D[] = [];
     if (this.reflection) branches.push(this.reflection.apply(h) as tf.Tensor2D);
     if (this.refraction) branches.push(this.refraction.apply(h) as tf.Tensor2D);
     if (this.scattering) branches.push(this.scattering.apply(h, batch, grid, consts));
     const alpha = this.gate.weights(h, batch);
+    if (capture) {
+      const named: Partial<Record<Component, tf.Tensor2D>> = {};
+      this.components.forEach((c, k) => { named[c] = branches[k]; });
+      capture({ x, h, branches: named, alpha });
+    }
     const mix = mixBranches(alpha, branches);
     const x1 = tf.add(x, linear(mix, this.outProj.weight, this.outProj.bias));
     const f = linear(gelu(linear(layerNorm(x1, this.norm2.weight, this.norm2.bias), this.ffn0.weight, this.ffn0.bias)), this.ffn2.weight, this.ffn2.bias);

@@ -7,7 +7,7 @@ import { ensureFastWasmKernels } from '../../ops/wasm-kernels';
 import { parseLinoConfig, type LinoConfig } from './config';
 import { GridConstants } from './constants';
 import { ParamStore } from './params';
-import { LightBlock } from './block';
+import { LightBlock, type BlockCapture } from './block';
 
 export class LinoOperator implements NeuralOperator {
   readonly kind = 'lino';
@@ -32,9 +32,10 @@ export class LinoOperator implements NeuralOperator {
   /**
    * x: [B, Q, C_in] or [B, H, W, C_in] -> y: [B, ..., C_out]. With diagnostics, each block's
    * alpha [B, K] is tf.keep()-ed so it survives the caller's tidy/variableGrads scope: the
-   * caller disposes it.
+   * caller disposes it. capture (light maps) sees each block's intermediates inside this pass's
+   * tidy scope; it does not change the outputs.
    */
-  forward(x: tf.Tensor, opts: { diagnostics?: boolean } = {}): ForwardResult {
+  forward(x: tf.Tensor, opts: { diagnostics?: boolean; capture?: (block: number, c: BlockCapture) => void } = {}): ForwardResult {
     const cfg = this.config;
     if (x.rank !== cfg.dims + 2 || x.shape[x.rank - 1] !== cfg.inChannels) {
       const want = cfg.dims === 1 ? `[B, Q, ${cfg.inChannels}]` : `[B, H, W, ${cfg.inChannels}]`;
@@ -48,8 +49,9 @@ export class LinoOperator implements NeuralOperator {
     const y = tf.tidy(() => {
       // activations stay 2-D, [B*N, M], from lifting to projection: one reshape at each edge
       let h = linear(tf.reshape(x, [B * N, cfg.inChannels]), this.lifting.weight, this.lifting.bias) as tf.Tensor2D;
-      for (const blk of this.blocks) {
-        const r = blk.applyRows(h, B, grid, this.consts);
+      for (const [b, blk] of this.blocks.entries()) {
+        const capture = opts.capture;
+        const r = blk.applyRows(h, B, grid, this.consts, capture && ((c) => capture(b, c)));
         h = r.y;
         if (opts.diagnostics) diagnostics.push(blk.diagnostics(tf.keep(r.alpha)));
       }

@@ -52,7 +52,7 @@ export class ScatteringEfficient {
   }
 
   /** phi(q), phi(k) as [B, N, M] from h [B*N, M]; the coordinate encoding c [N, M] broadcasts over the batch. */
-  private features(h: tf.Tensor2D, batch: number, grid: readonly number[], consts: GridConstants): [tf.Tensor3D, tf.Tensor3D] {
+  features(h: tf.Tensor2D, batch: number, grid: readonly number[], consts: GridConstants): [tf.Tensor3D, tf.Tensor3D] {
     const p = consts.get('coords', grid, () => coordinateTensor(grid));
     const c = linear(gelu(linear(p, this.coord0.weight, this.coord0.bias)), this.coord2.weight, this.coord2.bias) as tf.Tensor2D;
     const scale = 1 / Math.sqrt(this.width);
