@@ -48,7 +48,7 @@ test('package.json: the deb target\'s homepage and repository; test-only and CLI
   // no app code imports npyjs; tsx only in the worker bootstraps used when running from sources
   const grep = (re: string) => spawnSync('grep', ['-rlE', re, 'main', 'electron', 'renderer/src'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
   assert.deepEqual(grep("from 'npyjs"), [], 'nothing outside test/ imports npyjs');
-  for (const f of grep("'tsx/")) assert.match(f, /(bootstrap\.mjs|data-parallel\.ts)$/, `${f}: tsx only for runs from TypeScript sources`);
+  for (const f of grep("'tsx/")) assert.match(f, /(bootstrap\.mjs|parallel-grads\.ts)$/, `${f}: tsx only for runs from TypeScript sources`);
 });
 
 test('electron-builder.yml flips the Electron fuses that close the app to code injection (issue 10)', () => {

@@ -23,7 +23,13 @@ function fakeCheckpoint(runDir: string, name: string, epoch: number, weights: Bu
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'weights.safetensors'), weights);
   writeFileSync(join(dir, 'optimizer.safetensors'), Buffer.alloc(8));
-  writeFileSync(join(dir, 'state.json'), JSON.stringify({ format: 'lino-checkpoint', version: 1, epoch, globalStep: epoch * 4, best: { epoch: 1, valRelL2: 0.25 }, savedAt: `2026-01-0${epoch}T00:00:00.000Z` }));
+  // a state.json that passes the checkpoint schema (main/runs/checkpoint.ts), without checksums
+  writeFileSync(join(dir, 'state.json'), JSON.stringify({
+    format: 'lino-checkpoint', version: 1, epoch, globalStep: epoch * 4,
+    optimizer: { name: 'adamw', step: epoch * 4, lr: 1e-3, weightDecay: 1e-5, beta1: 0.9, beta2: 0.999, eps: 1e-8 },
+    scheduler: { name: 'steplr', lastEpoch: epoch, lr: 1e-3, stepSize: 5, gamma: 0.96 },
+    rng: null, normalizer: null, best: { epoch: 1, valRelL2: 0.25 }, backend: 'cpu', savedAt: `2026-01-0${epoch}T00:00:00.000Z`, metricsRecords: epoch,
+  }));
 }
 
 test('checkpoints listed with epoch, step, size and date; a download copies the weights into exports/', async () => {

@@ -295,14 +295,16 @@ test('an imported run resumes training from its checkpoint (AdamW moments, step 
 test('lino info reads a .pt checkpoint and refuses a hostile one', async () => {
   const logs: string[] = [];
   const errs: string[] = [];
-  const [log, err] = [console.log, console.error];
+  const [log, err, write] = [console.log, console.error, process.stderr.write];
   console.log = (...a: unknown[]) => { logs.push(a.join(' ')); };
   console.error = (...a: unknown[]) => { errs.push(a.join(' ')); };
+  // the dispatcher writes its error line to stderr directly
+  process.stderr.write = ((chunk: string | Uint8Array) => { errs.push(String(chunk)); return true; }) as typeof process.stderr.write;
   let codes: number[];
   try {
     codes = [await lino(['info', '--weights', join(FIX, 'release-2d-eff.pt')]), await lino(['info', '--weights', join(FIX, 'payload-os-system.pt')])];
   } finally {
-    [console.log, console.error] = [log, err];
+    [console.log, console.error, process.stderr.write] = [log, err, write];
   }
   assert.deepEqual(codes, [0, 1]);
   assert.ok(logs.some((l) => /inferred config: \{"dims":2,"inChannels":3,"outChannels":1,"width":8,"depth":2,"scattering":"efficient"/.test(l)), logs.join('\n'));
