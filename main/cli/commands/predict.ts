@@ -5,8 +5,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { CliCommand } from '../lino';
 import { UsageError, parseFlags, requireFlag } from '../args';
 import { selectBackend } from '../../ops/backend';
-import { parseLinoConfig } from '../../model/lino/config';
-import { LinoOperator } from '../../model/lino/operator';
+import { createModel, parseModelFile } from '../../model/registry';
 import { loadStateDict, loadWeights } from '../../runs/safetensors';
 import { isTorchFile, readReleaseCheckpoint, weightsAsFile } from '../../runs/release-checkpoint';
 import { decodeNpy, writeNpy } from '../../data/formats/npy';
@@ -44,13 +43,13 @@ const command: CliCommand = {
         throw new Error(`${cfgPath}: ${errorMessage(e)}`);
       }
     }
-    const cfg = parseLinoConfig(raw, cfgPath);
+    const { kind, config: cfg } = parseModelFile(raw, cfgPath);
     const report = await selectBackend(values.backend);
     const x = readInputF32(input);
     if (x.shape.length !== cfg.dims + 2 || x.shape[x.shape.length - 1] !== cfg.inChannels) {
       throw new Error(`${input}: shape (${x.shape.join(', ')}), model expects ${cfg.dims === 1 ? `[B, Q, ${cfg.inChannels}]` : `[B, H, W, ${cfg.inChannels}]`}`);
     }
-    const model = new LinoOperator(cfg);
+    const model = createModel(kind, cfg);
     try {
       if (torch) loadStateDict(model, weightsAsFile(torch.weights), weights);
       else loadWeights(model, weights);
