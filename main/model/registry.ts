@@ -9,6 +9,9 @@ import { createLino } from './lino/operator';
 import { linoConfigSchema, parseLinoConfig, type LinoConfig } from './lino/config';
 import { estimateLino, linoParamCount, type LinoEstimate } from './lino/estimate';
 import { linoForwardCheckpointed } from './lino/checkpointed';
+import { createFno } from './fno/operator';
+import { fnoConfigSchema, fnoDefaults, parseFnoConfig } from './fno/config';
+import { estimateFno, fnoParamCount } from './fno/estimate';
 
 /** Parameters, FLOPs and memory of one training step (see main/model/lino/estimate.ts). */
 export type ModelEstimateNumbers = LinoEstimate;
@@ -89,4 +92,16 @@ registerModel({
   paramCount: linoParamCount,
   estimate: estimateLino,
   forwardCheckpointed: linoForwardCheckpointed,
+});
+
+registerModel({
+  kind: 'fno',
+  title: 'FNO (Fourier Neural Operator, Li et al. 2021)',
+  schema: fnoConfigSchema,
+  parse: (raw, source) => parseFnoConfig(raw, source) as ReturnType<typeof parseFnoConfig> & Record<string, unknown>,
+  // a run's depth is FNO's number of Fourier layers; modes default per benchmark
+  fromRun: (m, c) => ({ dims: c.dims, inChannels: c.inChannels, outChannels: c.outChannels, width: m.width, modes: m.modes ?? fnoDefaults(c.benchmark).modes, layers: m.depth ?? 4, seed: c.seed }),
+  create: createFno,
+  paramCount: fnoParamCount,
+  estimate: (config, grid, batch) => estimateFno(config, grid, batch),
 });
