@@ -4,6 +4,7 @@
 // service, and the renderer's types come from here, so a renamed call is a compile error.
 // Types and schemas only: no I/O, importable from the renderer.
 import { z } from 'zod';
+import { fnoConfigSchema } from '../model/fno/config';
 import { describeIssue } from './zod-issues';
 import { errorMessage } from '../util/error-message';
 
@@ -443,9 +444,10 @@ export const DatasetSample = z.object({
 });
 export type DatasetSample = z.infer<typeof DatasetSample>;
 
-/** A LiNO configuration as the model builder edits it (the engine validates it fully). */
-export const ModelConfig = z
+/** A LiNO configuration as the model builder edits it (the engine validates it fully); `kind` may be left out. */
+export const LinoModelConfig = z
   .object({
+    kind: z.literal('lino').optional(),
     dims: z.union([z.literal(1), z.literal(2)]),
     inChannels: z.number().int().min(1).max(64),
     outChannels: z.number().int().min(1).max(64),
@@ -455,7 +457,15 @@ export const ModelConfig = z
     components: z.array(z.enum(['reflection', 'refraction', 'scattering'])).min(1, 'at least one of reflection, refraction, scattering').max(3),
   })
   .strict();
+
+/** An FNO configuration: the registry's schema (main/model/fno/config.ts) without the seed. */
+export const FnoModelConfig = fnoConfigSchema.omit({ seed: true }).extend({ kind: z.literal('fno') });
+
+/** The model builder's configuration, one member per registered kind (MODEL_KINDS). */
+export const ModelConfig = z.discriminatedUnion('kind', [LinoModelConfig, FnoModelConfig]);
 export type ModelConfig = z.infer<typeof ModelConfig>;
+export type LinoModelConfig = z.infer<typeof LinoModelConfig>;
+export type FnoModelConfig = z.infer<typeof FnoModelConfig>;
 
 export const ModelEstimate = z.object({
   params: z.number(),

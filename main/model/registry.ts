@@ -12,6 +12,8 @@ import { linoForwardCheckpointed } from './lino/checkpointed';
 import { createFno } from './fno/operator';
 import { fnoConfigSchema, fnoDefaults, parseFnoConfig } from './fno/config';
 import { estimateFno, fnoParamCount } from './fno/estimate';
+import { inferFnoConfigFromShapes } from './fno/infer-config';
+import { inferLinoConfigFromShapes } from './lino/infer-config';
 
 /** Parameters, FLOPs and memory of one training step (see main/model/lino/estimate.ts). */
 export type ModelEstimateNumbers = LinoEstimate;
@@ -47,6 +49,10 @@ export interface ModelEntry {
   paramCount(config: unknown): number;
   /** backend: the tfjs backend of the step (wasm's figures when omitted). */
   estimate(config: unknown, grid: readonly number[], batch: number, backend?: string): ModelEstimateNumbers;
+  /** Where the estimate's numbers come from (shown beside them). */
+  estimateSource: string;
+  /** The config read back from a state_dict's key names and shapes; throws when the keys are not this kind's. */
+  inferConfig(shapes: ReadonlyMap<string, { shape: readonly number[] }>, source: string): { notes: string[] };
   /** Forward with each block recomputed during backward (block checkpointing). */
   forwardCheckpointed?(model: NeuralOperator, x: tf.Tensor): tf.Tensor;
 }
@@ -78,6 +84,24 @@ export function parseModelFile(raw: unknown, source: string): { kind: string; co
   return { kind, config: modelEntry(kind).parse(rest, source) };
 }
 
+/**
+ * The kind and config of a weights file: its recorded kind (metadata 'lino.model', written by
+ * checkpoints) when registered, else the first kind whose key names fit.
+ */
+export function inferModel(shapes: ReadonlyMap<string, { shape: readonly number[] }>, metadata: Record<string, string>, source: string): { kind: string; config: { notes: string[] } } {
+  const recorded = metadata['lino.model'];
+  if (recorded && entries.has(recorded)) return { kind: recorded, config: modelEntry(recorded).inferConfig(shapes, source) };
+  const errors: string[] = [];
+  for (const e of entries.values()) {
+    try {
+      return { kind: e.kind, config: e.inferConfig(shapes, source) };
+    } catch (err) {
+      errors.push(`${e.kind}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  throw new Error(`${source}: the keys fit no registered model kind (${errors.join('; ')})`);
+}
+
 export function createModel(kind: string, config: unknown): NeuralOperator {
   return modelEntry(kind).create(config);
 }
@@ -91,6 +115,8 @@ registerModel({
   create: createLino,
   paramCount: linoParamCount,
   estimate: estimateLino,
+  estimateSource: 'main/model/lino/estimate.ts (exact parameter count; FLOPs and memory fitted to tfjs 4.22)',
+  inferConfig: inferLinoConfigFromShapes,
   forwardCheckpointed: linoForwardCheckpointed,
 });
 
@@ -104,4 +130,6 @@ registerModel({
   create: createFno,
   paramCount: fnoParamCount,
   estimate: (config, grid, batch) => estimateFno(config, grid, batch),
+  estimateSource: 'main/model/fno/estimate.ts (exact parameter count; FLOPs of its matMuls; memory counted per layer, not fitted)',
+  inferConfig: inferFnoConfigFromShapes,
 });

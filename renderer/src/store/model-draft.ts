@@ -1,6 +1,6 @@
 // The model builder's configuration as the user edits it, and its validation. Pure (no React,
 // no API), so the Training view can reuse it and node:test can check it.
-import type { ModelConfig } from '../../../main/api/contract';
+import type { LinoModelConfig } from '../../../main/api/contract';
 
 export type ComponentName = 'reflection' | 'refraction' | 'scattering';
 export const COMPONENT_NAMES: ComponentName[] = ['reflection', 'refraction', 'scattering'];
@@ -82,7 +82,7 @@ export function enabledComponents(d: ModelDraft): ComponentName[] {
 }
 
 /** The contract's ModelConfig (data channels only; coordinates travel as their own flag). */
-export function draftToConfig(d: ModelDraft): ModelConfig {
+export function draftToConfig(d: ModelDraft): LinoModelConfig {
   return {
     dims: d.dims,
     inChannels: d.inChannels,

@@ -8,6 +8,7 @@ import { useApp } from '../../../renderer/src/store/app-store';
 test('the default draft is valid and its config passes the contract', () => {
   assert.deepEqual(validateDraft(DEFAULT_DRAFT), {});
   const p = parseParams('model.estimate', { config: draftToConfig(DEFAULT_DRAFT), grid: draftGrid(DEFAULT_DRAFT), batch: DEFAULT_DRAFT.batch, coordinates: true });
+  assert.ok(p.config.kind !== 'fno', 'a LiNO draft stays a LiNO config');
   assert.deepEqual(p.config.components, ['reflection', 'refraction', 'scattering']);
   assert.deepEqual(p.grid, [64, 64]);
 });
