@@ -159,7 +159,7 @@ export async function calibrate(cfg: TrainConfig, opts: CalibrateOptions): Promi
     await yieldTurn();
     check();
     const w0 = performance.now();
-    trainer.step(batch);
+    await trainer.step(batch);
     const warmupMs = performance.now() - w0;
     const times: number[] = [];
     const t0 = performance.now();
@@ -167,7 +167,7 @@ export async function calibrate(cfg: TrainConfig, opts: CalibrateOptions): Promi
       await yieldTurn();
       check();
       const s0 = performance.now();
-      trainer.step(batch);
+      await trainer.step(batch);
       times.push(performance.now() - s0);
     }
     const sorted = [...times].sort((a, b) => a - b);
