@@ -3,10 +3,11 @@
 // preflight counts parameters with the same entry), plus a sweep over square grid sizes.
 import { ApiError, type ModelConfig, type ModelEstimate } from '../api/contract';
 import { modelEntry } from '../model/registry';
+import { WASM_CAP_BYTES } from '../train/memory';
 import { errorMessage } from '../util/error-message';
 
-/** The wasm backend's memory is a 32-bit address space. */
-export const WASM_LIMIT_BYTES = 4 * 1024 ** 3;
+/** The wasm backend's memory is a 32-bit address space: the runner's limit (one constant for both). */
+export const WASM_LIMIT_BYTES = WASM_CAP_BYTES;
 
 export interface EstimateParams {
   config: ModelConfig;
