@@ -4,6 +4,7 @@
 // service, and the renderer's types come from here, so a renamed call is a compile error.
 // Types and schemas only: no I/O, importable from the renderer.
 import { z } from 'zod';
+import { fnoConfigSchema } from '../model/fno/config';
 import { describeIssue } from './zod-issues';
 import { errorMessage } from '../util/error-message';
 
@@ -158,6 +159,17 @@ const FileData = z.object({
 export const DataSpec = z.discriminatedUnion('kind', [SyntheticData, GenerateData, StoredData, FileData]);
 export type DataSpec = z.infer<typeof DataSpec>;
 
+/** Model kinds the registry declares (main/model/registry.ts checks it registers exactly these). */
+export const MODEL_KINDS = ['lino', 'fno'] as const;
+export type ModelKind = (typeof MODEL_KINDS)[number];
+
+/** FNO's own defaults where a run leaves them out: width 32 (Darcy, Navier-Stokes; Burgers uses 64) and 4 Fourier layers. */
+function runModelDefaults(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object' || (raw as { kind?: unknown }).kind !== 'fno') return raw;
+  const m = raw as Record<string, unknown>;
+  return { ...m, width: m.width ?? 32, depth: m.depth ?? 4 };
+}
+
 /** A run's configuration (defaults = the paper's protocol); stored as runs/<id>/config.json. */
 export const TrainConfig = z.object({
   name: z.string().max(200).optional(),
@@ -168,13 +180,17 @@ export const TrainConfig = z.object({
   createdAt: z.string().optional(),
   /** Recorded on first start: the dataset's id, content hash, grid, split sizes and normalizer. */
   resolvedData: z.record(z.string(), z.unknown()).optional(),
-  model: z.object({
-    kind: z.literal('lino').default('lino'),
+  /** The model: `kind` names its registry entry (main/model/registry.ts); fields a kind does not use are ignored by it. */
+  model: z.preprocess(runModelDefaults, z.object({
+    kind: z.enum(MODEL_KINDS).default('lino'),
     width: z.number().int().min(1).max(4096).default(128),
+    /** LiNO: blocks; FNO: Fourier layers (4 when omitted). */
     depth: z.number().int().min(1).max(64).default(8),
     scattering: z.enum(['efficient', 'full', 'standard']).default('efficient'),
     components: z.array(z.enum(['reflection', 'refraction', 'scattering'])).min(1).default(['reflection', 'refraction', 'scattering']),
-  }).strict().prefault({}),
+    /** FNO: Fourier modes kept per axis; default per benchmark (Burgers 16, Darcy and Navier-Stokes 12). */
+    modes: z.number().int().min(1).max(1024).optional(),
+  }).strict()).prefault({}),
   data: DataSpec,
   epochs: z.number().int().min(1).max(100_000).default(500),
   batchSize: z.number().int().min(1).max(4096).default(4),
@@ -448,9 +464,10 @@ export const DatasetSample = z.object({
 });
 export type DatasetSample = z.infer<typeof DatasetSample>;
 
-/** A LiNO configuration as the model builder edits it (the engine validates it fully). */
-export const ModelConfig = z
+/** A LiNO configuration as the model builder edits it (the engine validates it fully); `kind` may be left out. */
+export const LinoModelConfig = z
   .object({
+    kind: z.literal('lino').optional(),
     dims: z.union([z.literal(1), z.literal(2)]),
     inChannels: z.number().int().min(1).max(64),
     outChannels: z.number().int().min(1).max(64),
@@ -460,7 +477,15 @@ export const ModelConfig = z
     components: z.array(z.enum(['reflection', 'refraction', 'scattering'])).min(1, 'at least one of reflection, refraction, scattering').max(3),
   })
   .strict();
+
+/** An FNO configuration: the registry's schema (main/model/fno/config.ts) without the seed. */
+export const FnoModelConfig = fnoConfigSchema.omit({ seed: true }).extend({ kind: z.literal('fno') });
+
+/** The model builder's configuration, one member per registered kind (MODEL_KINDS). */
+export const ModelConfig = z.discriminatedUnion('kind', [LinoModelConfig, FnoModelConfig]);
 export type ModelConfig = z.infer<typeof ModelConfig>;
+export type LinoModelConfig = z.infer<typeof LinoModelConfig>;
+export type FnoModelConfig = z.infer<typeof FnoModelConfig>;
 
 export const ModelEstimate = z.object({
   params: z.number(),

@@ -4,7 +4,7 @@
 // training step, measured with tf.profile on tfjs 4.22 (efficient ~1200, full ~892 plus ~47 per
 // (sample x point^2)); parameters, gradients and the two AdamW moments: 16 bytes per parameter.
 import { totalmem } from 'node:os';
-import { linoParamCount } from '../model/lino/estimate';
+import { modelEntry } from '../model/registry';
 import { resolveParams } from '../data/generate/presets';
 import type { BenchmarkName, PresetName } from '../data/generate/types';
 
@@ -23,6 +23,9 @@ export interface MemoryInput {
   rollout?: { tOut: number; checkpointing: boolean };
   /** Blocks recomputed during backward: one block's intermediates live at a time. */
   checkpointBlocks?: boolean;
+  /** Registry kind ('lino' when omitted) and its config: kinds other than LiNO take their activations from their registry estimate. */
+  kind?: string;
+  modelConfig?: Record<string, unknown>;
 }
 
 export interface MemoryPlan {
@@ -46,6 +49,7 @@ export function capFor(backend: string): number {
 
 export function perSampleActivationBytes(m: MemoryInput): number {
   const N = m.grid.reduce((a, b) => a * b, 1);
+  if (m.kind && m.kind !== 'lino' && m.modelConfig) return otherKindBytes(m, N);
   const full = m.components.includes('scattering') && m.scattering !== 'efficient';
   const blocks = m.checkpointBlocks ? 1 : m.depth;
   let step = blocks * N * m.width * (full ? 892 : 1200);
@@ -54,6 +58,14 @@ export function perSampleActivationBytes(m: MemoryInput): number {
   step += 4 * N * (m.inChannels + 2 * m.width + m.outChannels);
   if (!m.rollout) return step;
   const frames = 4 * N * (m.inChannels + 1) * m.rollout.tOut * 4; // inputs, predictions, loss terms per step
+  return m.rollout.checkpointing ? step + frames : step * m.rollout.tOut + frames;
+}
+
+/** A non-LiNO kind: its registry estimate's activations for one sample (LiNO keeps the runner's fitted coefficients above). */
+function otherKindBytes(m: MemoryInput, N: number): number {
+  const step = modelEntry(m.kind!).estimate(m.modelConfig, m.grid, 1).activationBytes;
+  if (!m.rollout) return step;
+  const frames = 4 * N * (m.inChannels + 1) * m.rollout.tOut * 4;
   return m.rollout.checkpointing ? step + frames : step * m.rollout.tOut + frames;
 }
 
@@ -120,6 +132,8 @@ export function ramBytes(): number {
 }
 
 export interface ModelSizing {
+  kind?: string;
+  modes?: number;
   width: number;
   depth: number;
   scattering: 'efficient' | 'full' | 'standard';
@@ -172,15 +186,9 @@ export function preflightMemory(cfg: RunSizing, backend: string, shape: DataShap
   const cap = capFor(backend);
   const ram = ramBytes();
   const m = cfg.model;
-  const params = linoParamCount({
-    dims: shape?.grid.length === 2 ? 2 : 1,
-    inChannels: shape?.xChannels ?? 1,
-    outChannels: shape?.outChannels ?? 1,
-    width: m.width,
-    depth: m.depth,
-    scattering: m.scattering,
-    components: m.components,
-  });
+  const entry = modelEntry(m.kind ?? 'lino');
+  const modelConfig = entry.fromRun(m as unknown as Record<string, unknown>, { dims: shape?.grid.length === 2 ? 2 : 1, inChannels: shape?.xChannels ?? 1, outChannels: shape?.outChannels ?? 1, seed: 0 });
+  const params = entry.paramCount(modelConfig);
   const fixed = 16 * params;
   if (fixed > Math.min(cap, ram)) {
     return {
@@ -202,8 +210,8 @@ export function preflightMemory(cfg: RunSizing, backend: string, shape: DataShap
       message: `does not fit: the data need ${gib(data)} (${dataWhat}), this machine allows ${gib(ram)}. Lower data.train (or data.val, data.test, data.grid).`,
     };
   }
-  const input = { ...m, inChannels: shape.xChannels, outChannels: shape.outChannels, params, grid: shape.grid, ...(shape.rollout ? { rollout: { tOut: shape.rollout.tOut, checkpointing: cfg.rollout.checkpointing } } : {}) };
-  const { plan, checkpointBlocks } = choosePlan(input, cfg, backend, true);
+  const input = { ...m, modelConfig, inChannels: shape.xChannels, outChannels: shape.outChannels, params, grid: shape.grid, ...(shape.rollout ? { rollout: { tOut: shape.rollout.tOut, checkpointing: cfg.rollout.checkpointing } } : {}) };
+  const { plan, checkpointBlocks } = choosePlan(input, cfg, backend, entry.forwardCheckpointed !== undefined);
   if (!plan.fits) return { fits: false, field: 'model.width', params, plan, checkpointBlocks, message: plan.message };
   // Native and cpu backends keep tensors in the same memory as the data.
   if (backend !== 'wasm' && data + plan.estimateBytes > ram) {

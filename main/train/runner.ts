@@ -12,7 +12,6 @@ import { firstNonFinite, loadCheckpoint, NonFiniteWeightsError, readCheckpointSt
 import { errorMessage } from '../util/error-message';
 import { acquireRunLock } from '../runs/run-lock';
 import { formatZodIssues } from '../api/zod-issues';
-import { linoParamCount } from '../model/lino/estimate';
 import { stateDict, weightsMetadata } from '../runs/safetensors';
 import { availableParallelism, totalmem } from 'node:os';
 import { Trainer, NonFiniteError, modelConfigFor, type EpochRecord, type StepRecord } from './trainer';
@@ -21,6 +20,7 @@ import { loadTrainData } from './data-source';
 import { choosePlan, generatedBytes, preflightMemory, ramBytes, syntheticShape, type DataShape, type MemoryPlan, type Preflight } from './memory';
 import { autoregressiveSpec, countOf } from './data';
 import type { TrainData } from './data';
+import { modelEntry } from '../model/registry';
 
 export interface RunHooks {
   signal?: AbortSignal;
@@ -138,16 +138,18 @@ async function prepareRun(ctx: RunContext, raw: Record<string, unknown>): Promis
   recordResolvedData(run, raw, data);
   // The model's size from its configuration: nothing is built until the plan fits.
   const mc = modelConfigFor(cfg, data);
-  const params = linoParamCount(mc);
+  const entry = modelEntry(cfg.model.kind);
+  const params = entry.paramCount(mc);
   const input = {
     ...cfg.model,
-    inChannels: mc.inChannels,
-    outChannels: mc.outChannels,
+    modelConfig: mc,
+    inChannels: mc.inChannels as number,
+    outChannels: mc.outChannels as number,
     params,
     grid: data.manifest.grid,
     ...(ar ? { rollout: { tOut: ar.tOut, checkpointing: cfg.rollout.checkpointing } } : {}),
   };
-  const { plan, checkpointBlocks } = choosePlan(input, cfg, backend, cfg.model.kind === 'lino');
+  const { plan, checkpointBlocks } = choosePlan(input, cfg, backend, entry.forwardCheckpointed !== undefined);
   const stepsPerEpoch = Math.ceil(countOf(data.train) / cfg.batchSize);
   hooks.onPlan?.(plan, { epochs: cfg.epochs, stepsPerEpoch, totalSteps: cfg.epochs * stepsPerEpoch });
   if (!plan.fits) return { fits: false, field: 'model.width', params, plan, message: plan.message };

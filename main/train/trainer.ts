@@ -5,7 +5,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { TrainConfig, StepMetrics, EpochMetrics } from '../api/contract';
 import type { NeuralOperator } from '../model/types';
-import { createModel } from '../model/registry';
+import { createModel, modelEntry } from '../model/registry';
 import { AdamW } from './adamw';
 import { clipCoef, flatNorm } from './clip';
 import { StepLR } from './schedule';
@@ -53,20 +53,18 @@ export function modelFor(config: TrainConfig, data: TrainData): NeuralOperator {
 }
 
 /** The model registry's config for a run (data-parallel workers build their replicas from it). */
-export function modelConfigFor(config: TrainConfig, data: TrainData) {
+export function modelConfigFor(config: TrainConfig, data: TrainData): Record<string, unknown> {
   const ar = autoregressiveSpec(data);
   const cin = data.train.x.shape[data.train.x.shape.length - 1]!;
   const cout = ar ? 1 : data.train.y.shape[data.train.y.shape.length - 1]!;
-  return {
+  const benchmark = (config.data as { benchmark?: string }).benchmark;
+  return modelEntry(config.model.kind).fromRun(config.model, {
     dims: data.manifest.grid.length,
     inChannels: cin,
     outChannels: cout,
-    width: config.model.width,
-    depth: config.model.depth,
-    scattering: config.model.scattering,
-    components: config.model.components,
     seed: config.seed,
-  };
+    ...(benchmark ? { benchmark } : {}),
+  });
 }
 
 const yieldToEvents = () => new Promise<void>((r) => setImmediate(r));

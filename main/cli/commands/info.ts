@@ -1,10 +1,11 @@
-// `lino info`: keys, shapes and the configuration inferred from a LiNO weights file.
+// `lino info`: keys, shapes, the model kind and the configuration inferred from a weights file.
 import type { CliCommand } from '../lino';
 import { parseFlags, requireFlag } from '../args';
 import { readSafetensorsFile, type SafetensorsFile } from '../../runs/safetensors';
 import { formatBackendReport, selectBackend } from '../../ops/backend';
 import { isTorchFile, readReleaseCheckpoint, weightsAsFile } from '../../runs/release-checkpoint';
 import { inferLinoConfigFromShapes, type InferredConfig } from '../../model/lino/infer-config';
+import { inferModel } from '../../model/registry';
 
 export type { InferredConfig } from '../../model/lino/infer-config';
 
@@ -23,7 +24,7 @@ const command: CliCommand = {
     }
     const path = requireFlag(values, 'weights');
     const f = isTorchFile(path) ? weightsAsFile(readReleaseCheckpoint(path).weights) : readSafetensorsFile(path);
-    const cfg = inferLinoConfig(f, path);
+    const { kind, config: cfg } = inferModel(f.tensors, f.metadata, path);
     let params = 0;
     const rows = [...f.tensors].map(([k, t]) => {
       const n = t.shape.reduce((a, b) => a * b, 1);
@@ -32,12 +33,13 @@ const command: CliCommand = {
     });
     const { notes, ...config } = cfg;
     if (values.json) {
-      console.log(JSON.stringify({ file: path, params, config, notes, metadata: f.metadata, tensors: rows }, null, 1));
+      console.log(JSON.stringify({ file: path, kind, params, config, notes, metadata: f.metadata, tensors: rows }, null, 1));
       return 0;
     }
     console.log(`${path}: ${rows.length} tensors, ${params} parameters`);
     const w = Math.max(...rows.map((r) => r.key.length));
     for (const r of rows) console.log(`  ${r.key.padEnd(w)}  ${r.dtype}  [${r.shape.join(', ')}]`);
+    console.log(`model kind: ${kind}`);
     console.log(`inferred config: ${JSON.stringify(config)}`);
     for (const n of notes) console.log(`note: ${n}`);
     // a checkpoint's own record: model config and normalizers (main/runs/safetensors.ts weightsMetadata)

@@ -5,8 +5,8 @@ import * as tf from '@tensorflow/tfjs';
 import type { CliCommand } from '../lino';
 import { UsageError, parseFlags, requireFlag } from '../args';
 import { selectBackend } from '../../ops/backend';
-import { parseLinoConfig } from '../../model/lino/config';
-import { LinoOperator } from '../../model/lino/operator';
+import { createModel, parseModelFile } from '../../model/registry';
+import type { NeuralOperator } from '../../model/types';
 import { loadStateDict, loadWeights } from '../../runs/safetensors';
 import { isTorchFile, readReleaseCheckpoint, weightsAsFile } from '../../runs/release-checkpoint';
 import { decodeNpy, writeNpy } from '../../data/formats/npy';
@@ -22,7 +22,7 @@ export function readInputF32(path: string): { shape: number[]; data: Float32Arra
 
 /**
  * The model config and, for a .pt, the checkpoint read once: --config, or (a .pt that fixes dims)
- * the checkpoint itself. Shared by predict and lightmaps.
+ * the checkpoint itself (a .pt is LiNO). Shared by predict and lightmaps.
  */
 export function operatorConfig(config: string | undefined, weights: string) {
   const torch = isTorchFile(weights) ? readReleaseCheckpoint(weights) : null;
@@ -38,11 +38,12 @@ export function operatorConfig(config: string | undefined, weights: string) {
       throw new Error(`${cfgPath}: ${errorMessage(e)}`);
     }
   }
-  return { cfg: parseLinoConfig(raw, cfgPath), torch };
+  const parsed = parseModelFile(raw, cfgPath);
+  return { kind: parsed.kind, cfg: parsed.config, torch };
 }
 
 /** Loads the weights file (safetensors or .pt, read by operatorConfig) into the model. */
-export function loadOperatorWeights(model: LinoOperator, weights: string, torch: ReturnType<typeof operatorConfig>['torch']): void {
+export function loadOperatorWeights(model: NeuralOperator, weights: string, torch: ReturnType<typeof operatorConfig>['torch']): void {
   if (torch) loadStateDict(model, weightsAsFile(torch.weights), weights);
   else loadWeights(model, weights);
 }
@@ -58,13 +59,13 @@ const command: CliCommand = {
     const out = requireFlag(values, 'out');
     const bs = Number(values['batch-size'] ?? 8);
     if (!Number.isInteger(bs) || bs < 1) throw new UsageError(`--batch-size must be a positive integer, got '${values['batch-size']}'`);
-    const { cfg, torch } = operatorConfig(values.config, weights);
+    const { kind, cfg, torch } = operatorConfig(values.config, weights);
     const report = await selectBackend(values.backend);
     const x = readInputF32(input);
     if (x.shape.length !== cfg.dims + 2 || x.shape[x.shape.length - 1] !== cfg.inChannels) {
       throw new Error(`${input}: shape (${x.shape.join(', ')}), model expects ${cfg.dims === 1 ? `[B, Q, ${cfg.inChannels}]` : `[B, H, W, ${cfg.inChannels}]`}`);
     }
-    const model = new LinoOperator(cfg);
+    const model = createModel(kind, cfg);
     try {
       loadOperatorWeights(model, weights, torch);
       const t0 = performance.now();

@@ -17,6 +17,10 @@ export class LinoOperator implements NeuralOperator {
   private readonly lifting: { weight: tf.Variable; bias?: tf.Variable };
   private readonly projection: { weight: tf.Variable; bias?: tf.Variable };
   private readonly consts = new GridConstants();
+  /** Grid constants the blocks share (block checkpointing applies the blocks itself). */
+  get gridConstants(): GridConstants {
+    return this.consts;
+  }
 
   constructor(config: unknown) {
     const cfg = parseLinoConfig(config);

@@ -30,6 +30,14 @@ export class ParamStore {
     return this.add(key, shape, uniformFanIn(this.rand, size, fanIn));
   }
 
+  /** scale * torch.rand: uniform in [0, scale) (FNO's spectral weights). */
+  scaledRand(key: string, shape: number[], scale: number): tf.Variable {
+    const size = shape.reduce((a, b) => a * b, 1);
+    const values = new Float32Array(size);
+    for (let i = 0; i < size; i++) values[i] = scale * this.rand();
+    return this.add(key, shape, values);
+  }
+
   constant(key: string, shape: number[], value: number): tf.Variable {
     const size = shape.reduce((a, b) => a * b, 1);
     return this.add(key, shape, new Float32Array(size).fill(value));

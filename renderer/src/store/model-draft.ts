@@ -1,11 +1,18 @@
 // The model builder's configuration as the user edits it, and its validation. Pure (no React,
 // no API), so the Training view can reuse it and node:test can check it.
-import type { ModelConfig } from '../../../main/api/contract';
+import type { ModelConfig, ModelKind } from '../../../main/api/contract';
 
 export type ComponentName = 'reflection' | 'refraction' | 'scattering';
 export const COMPONENT_NAMES: ComponentName[] = ['reflection', 'refraction', 'scattering'];
 
+/** The kinds the Model view offers (the engine's registry: main/model/registry.ts). */
+export const MODEL_KIND_OPTIONS: { kind: ModelKind; label: string }[] = [
+  { kind: 'lino', label: 'LiNO (Light-inspired Neural Operator)' },
+  { kind: 'fno', label: 'FNO (Fourier Neural Operator, baseline)' },
+];
+
 export interface ModelDraft {
+  kind: ModelKind;
   dims: 1 | 2;
   /** Data channels of the input field(s), before coordinates are appended. */
   inChannels: number;
@@ -14,6 +21,8 @@ export interface ModelDraft {
   depth: number;
   scattering: 'efficient' | 'full';
   components: Record<ComponentName, boolean>;
+  /** FNO: Fourier modes kept per axis. */
+  modes: number;
   /** Append normalised grid coordinates to the inputs (one channel per axis). */
   coordinates: boolean;
   /** Grid points per axis (square grids in 2D). */
@@ -26,6 +35,7 @@ export interface ModelDraft {
  * the wasm backend's 4 GiB and a CPU trains it in minutes.
  */
 export const DEFAULT_DRAFT: ModelDraft = {
+  kind: 'lino',
   dims: 2,
   inChannels: 1,
   outChannels: 1,
@@ -33,6 +43,7 @@ export const DEFAULT_DRAFT: ModelDraft = {
   depth: 4,
   scattering: 'efficient',
   components: { reflection: true, refraction: true, scattering: true },
+  modes: 12,
   coordinates: true,
   gridSide: 64,
   batch: 4,
@@ -43,6 +54,7 @@ export const LIMITS = {
   outChannels: [1, 64],
   width: [1, 1024],
   depth: [1, 64],
+  modes: [1, 1024],
   gridSide: [2, 65536],
   batch: [1, 4096],
 } as const satisfies Record<string, readonly [number, number]>;
@@ -54,6 +66,7 @@ const LABELS: Record<keyof typeof LIMITS, string> = {
   outChannels: 'Output channels',
   width: 'Width',
   depth: 'Depth',
+  modes: 'Modes',
   gridSide: 'Grid points per axis',
   batch: 'Batch size',
 };
@@ -66,7 +79,7 @@ export function validateDraft(d: ModelDraft): DraftErrors {
     const [lo, hi] = LIMITS[key];
     if (!Number.isInteger(v) || v < lo || v > hi) errors[key] = `${LABELS[key]} must be a whole number from ${lo} to ${hi}`;
   }
-  if (!COMPONENT_NAMES.some((c) => d.components[c])) errors.components = 'Turn on at least one of reflection, refraction and scattering';
+  if (d.kind === 'lino' && !COMPONENT_NAMES.some((c) => d.components[c])) errors.components = 'Turn on at least one of reflection, refraction and scattering';
   return errors;
 }
 
@@ -81,8 +94,9 @@ export function enabledComponents(d: ModelDraft): ComponentName[] {
   return COMPONENT_NAMES.filter((c) => d.components[c]);
 }
 
-/** The contract's ModelConfig (data channels only; coordinates travel as their own flag). */
+/** The contract's ModelConfig (data channels only; coordinates travel as their own flag); LiNO's without a kind, as before. */
 export function draftToConfig(d: ModelDraft): ModelConfig {
+  if (d.kind === 'fno') return { kind: 'fno', dims: d.dims, inChannels: d.inChannels, outChannels: d.outChannels, width: d.width, modes: d.modes, layers: d.depth, projection: 128 };
   return {
     dims: d.dims,
     inChannels: d.inChannels,
@@ -95,7 +109,8 @@ export function draftToConfig(d: ModelDraft): ModelConfig {
 }
 
 /** The `model` block of a run's TrainConfig (main/api/contract.ts) for this draft; the data spec supplies channels and grid. */
-export function draftToTrainModel(d: ModelDraft): { kind: 'lino'; width: number; depth: number; scattering: 'efficient' | 'full'; components: ComponentName[] } {
+export function draftToTrainModel(d: ModelDraft): { kind: ModelKind; width: number; depth: number; scattering: 'efficient' | 'full'; components: ComponentName[]; modes?: number } {
+  if (d.kind === 'fno') return { kind: 'fno', width: d.width, depth: d.depth, modes: d.modes, scattering: d.scattering, components: enabledComponents(d) };
   return { kind: 'lino', width: d.width, depth: d.depth, scattering: d.scattering, components: enabledComponents(d) };
 }
 
@@ -151,7 +166,19 @@ export function draftDataShape(d: Pick<ModelDraft, 'dims' | 'inChannels' | 'outC
 /** The draft sized for `key`'s data: dims and channels from it, a grid of its dimension. */
 export function withDataShape(d: ModelDraft, key: DataShapeKey): ModelDraft {
   const s = DATA_SHAPES.find((x) => x.key === key)!;
-  return { ...d, dims: s.dims, inChannels: s.inChannels, outChannels: s.outChannels, gridSide: s.dims === d.dims ? d.gridSide : s.dims === 1 ? 1024 : 64 };
+  return { ...d, ...(d.kind === 'fno' ? fnoSizing(key) : {}), dims: s.dims, inChannels: s.inChannels, outChannels: s.outChannels, gridSide: s.dims === d.dims ? d.gridSide : s.dims === 1 ? 1024 : 64 };
+}
+
+/** FNO's published sizes per benchmark (Burgers: modes 16, width 64; Darcy and Navier-Stokes: modes 12, width 32). */
+export function fnoSizing(key: DataShapeKey): { modes: number; width: number } {
+  return key === 'burgers' ? { modes: 16, width: 64 } : { modes: 12, width: 32 };
+}
+
+/** The draft as another kind: FNO takes its published sizes for the data and 4 Fourier layers. */
+export function withKind(d: ModelDraft, kind: ModelKind): ModelDraft {
+  if (kind === d.kind) return d;
+  if (kind === 'fno') return { ...d, kind, depth: 4, ...fnoSizing(draftDataShape(d).key) };
+  return { ...d, kind, width: DEFAULT_DRAFT.width, depth: DEFAULT_DRAFT.depth };
 }
 
 /** The estimate's provenance for people: without the engine's source file path. */

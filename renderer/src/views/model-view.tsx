@@ -1,5 +1,6 @@
-// The model builder: LiNO's block configuration, a diagram of the block that follows the
-// toggles, and the engine's parameter count, memory and FLOPs of one training step on the
+// The model builder: the model kind (LiNO, or the FNO baseline), LiNO's block configuration and a
+// diagram of the block that follows the toggles (FNO: width, modes, Fourier layers), and the
+// engine's parameter count, memory and FLOPs of one training step on the
 // chosen grid, with a warning before a configuration that will not fit the wasm backend.
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useApp } from '../store/app-store';
@@ -17,8 +18,11 @@ import {
   formatFlops,
   toggleComponent,
   validateDraft,
+  withKind,
+  MODEL_KIND_OPTIONS,
   type ModelDraft,
 } from '../store/model-draft';
+import type { ModelKind } from '../../../main/api/contract';
 import { BlockDiagram } from '../components/block-diagram';
 import { Plot } from '../plots/plot';
 import type { Trace } from '../plots/traces';
@@ -76,6 +80,7 @@ export function ModelView() {
 
   const result = estimate?.result ?? null;
   const on = enabledComponents(draft);
+  const lino = draft.kind === 'lino';
 
   const sweepPlot = useMemo(() => {
     if (!result) return null;
@@ -107,7 +112,9 @@ export function ModelView() {
     ];
     const rows: TableRow[] = [
       {
-        config: `LiNO M=${draft.width} L=${draft.depth}, ${enabledComponents(draft).join('+')}${draft.components.scattering ? ` (${draft.scattering} scattering)` : ''}${draft.coordinates ? ', coords' : ''}`,
+        config: draft.kind === 'fno'
+          ? `FNO width ${draft.width}, modes ${draft.modes}, ${draft.depth} Fourier layers${draft.coordinates ? ', coords' : ''}`
+          : `LiNO M=${draft.width} L=${draft.depth}, ${enabledComponents(draft).join('+')}${draft.components.scattering ? ` (${draft.scattering} scattering)` : ''}${draft.coordinates ? ', coords' : ''}`,
         grid,
         batch: draft.batch,
         params: result.params,
@@ -121,42 +128,58 @@ export function ModelView() {
   return (
     <section aria-labelledby="model-title" className="model-view">
       <h1 id="model-title">Model</h1>
-      <p className="muted">Build a LiNO configuration. The Training view starts runs from it.</p>
+      <p className="muted">Build a LiNO configuration, or an FNO baseline trained on the same data, split and metric. The Training view starts runs from it.</p>
       <div className="model-grid">
         <form className="card" onSubmit={(e) => e.preventDefault()} aria-label="Model configuration">
           <fieldset>
             <legend>Architecture</legend>
-            <NumberField label="Width M" field="width" draft={draft} set={setDraft} error={errors.width} hint="channels of the latent field" />
-            <NumberField label="Depth L" field="depth" draft={draft} set={setDraft} error={errors.depth} hint="light-evolution blocks" />
-            <div className="field" role="radiogroup" aria-label="Scattering">
-              <span className="label">Scattering</span>
-              {(['efficient', 'full'] as const).map((k) => (
-                <label key={k} className="inline">
-                  <input type="radio" name="scattering" value={k} checked={draft.scattering === k} onChange={() => setDraft({ ...draft, scattering: k })} /> {k}
-                </label>
-              ))}
+            <div className="field">
+              <label htmlFor="model-kind">Model</label>
+              <select id="model-kind" data-testid="model-kind" value={draft.kind} onChange={(e) => setDraft(withKind(draft, e.target.value as ModelKind))}>
+                {MODEL_KIND_OPTIONS.map((o) => <option key={o.kind} value={o.kind}>{o.label}</option>)}
+              </select>
             </div>
-            <div className="field" role="group" aria-label="Light components" aria-describedby="components-msg">
-              <span className="label">Components</span>
-              {COMPONENT_NAMES.map((c) => (
-                <label key={c} className="inline">
-                  <input
-                    type="checkbox"
-                    checked={draft.components[c]}
-                    data-testid={`toggle-${c}`}
-                    onChange={() => {
-                      const next = toggleComponent(draft, c);
-                      setLastRefused(next === draft ? `${c} is the last component on; at least one must stay on` : null);
-                      setDraft(next);
-                    }}
-                  />{' '}
-                  {c}
-                </label>
-              ))}
-              <span id="components-msg" className={lastRefused || errors.components ? 'warn field-msg' : 'muted field-msg'} data-testid="components-msg" aria-live="polite">
-                {lastRefused ?? errors.components ?? `${on.length} of 3 on`}
-              </span>
-            </div>
+            {lino ? (
+              <>
+                <NumberField label="Width M" field="width" draft={draft} set={setDraft} error={errors.width} hint="channels of the latent field" />
+                <NumberField label="Depth L" field="depth" draft={draft} set={setDraft} error={errors.depth} hint="light-evolution blocks" />
+                <div className="field" role="radiogroup" aria-label="Scattering">
+                  <span className="label">Scattering</span>
+                  {(['efficient', 'full'] as const).map((k) => (
+                    <label key={k} className="inline">
+                      <input type="radio" name="scattering" value={k} checked={draft.scattering === k} onChange={() => setDraft({ ...draft, scattering: k })} /> {k}
+                    </label>
+                  ))}
+                </div>
+                <div className="field" role="group" aria-label="Light components" aria-describedby="components-msg">
+                  <span className="label">Components</span>
+                  {COMPONENT_NAMES.map((c) => (
+                    <label key={c} className="inline">
+                      <input
+                        type="checkbox"
+                        checked={draft.components[c]}
+                        data-testid={`toggle-${c}`}
+                        onChange={() => {
+                          const next = toggleComponent(draft, c);
+                          setLastRefused(next === draft ? `${c} is the last component on; at least one must stay on` : null);
+                          setDraft(next);
+                        }}
+                      />{' '}
+                      {c}
+                    </label>
+                  ))}
+                  <span id="components-msg" className={lastRefused || errors.components ? 'warn field-msg' : 'muted field-msg'} data-testid="components-msg" aria-live="polite">
+                    {lastRefused ?? errors.components ?? `${on.length} of 3 on`}
+                  </span>
+                </div>
+              </>
+            ) : (
+              <>
+                <NumberField label="Width" field="width" draft={draft} set={setDraft} error={errors.width} hint="channels of the lifted field" />
+                <NumberField label="Modes" field="modes" draft={draft} set={setDraft} error={errors.modes} hint="lowest Fourier modes kept per axis" />
+                <NumberField label="Fourier layers" field="depth" draft={draft} set={setDraft} error={errors.depth} hint="spectral convolution + pointwise skip, GELU between" />
+              </>
+            )}
             <div className="field">
               <label className="inline">
                 <input type="checkbox" checked={draft.coordinates} data-testid="toggle-coordinates" onChange={() => setDraft({ ...draft, coordinates: !draft.coordinates })} /> Append grid coordinates to the inputs
@@ -207,20 +230,22 @@ export function ModelView() {
                 <p className="warning" role="alert" data-testid="wasm-warning">
                   This configuration needs about {formatBytes(result.peakBytes)} per training step, more than the {formatBytes(result.wasmLimitBytes)} the wasm
                   backend can address{backend === 'wasm' ? ' (the backend this engine runs)' : ''}: it will not fit there. Lower the batch, grid, width or depth
-                  {draft.scattering === 'full' && draft.components.scattering ? ', switch to efficient scattering (full scattering grows as N²)' : ''}, or train on the GPU backend.
+                  {lino && draft.scattering === 'full' && draft.components.scattering ? ', switch to efficient scattering (full scattering grows as N²)' : ''}, or train on the GPU backend.
                 </p>
               )}
               <p className="muted small" data-testid="estimate-note">{estimateNote(result.source)}.</p>
-              {summary && <TableExportBar title="LiNO model size and cost" columns={summary.columns} rows={summary.rows} latex={{ label: 'tab:lino-size' }} />}
+              {summary && <TableExportBar title={lino ? 'LiNO model size and cost' : 'FNO model size and cost'} columns={summary.columns} rows={summary.rows} latex={{ label: lino ? 'tab:lino-size' : 'tab:fno-size' }} />}
             </>
           )}
         </div>
       </div>
 
-      <div className="card">
-        <h2>Light-evolution block</h2>
-        <BlockDiagram components={draft.components} scattering={draft.scattering} depth={draft.depth} width={draft.width} />
-      </div>
+      {lino && (
+        <div className="card">
+          <h2>Light-evolution block</h2>
+          <BlockDiagram components={draft.components} scattering={draft.scattering} depth={draft.depth} width={draft.width} />
+        </div>
+      )}
 
       {sweepPlot && Object.keys(errors).length === 0 && (
         <div className="card">

@@ -69,7 +69,7 @@ function StartForm() {
       const dsName = source.startsWith('dataset:') ? datasets.find((d) => `dataset:${d.id}` === source)?.name ?? source.slice(8) : source.split(':').slice(1).join(' ');
       await start({
         config: {
-          name: name.trim() || `LiNO M=${model.width} L=${model.depth} on ${dsName}`,
+          name: name.trim() || (model.kind === 'fno' ? `FNO width ${model.width} modes ${model.modes} on ${dsName}` : `LiNO M=${model.width} L=${model.depth} on ${dsName}`),
           data: dataSpecFor(source),
           model,
           epochs: ep,
@@ -112,7 +112,10 @@ function StartForm() {
         </select>
       </div>
       <p className="small">
-        Model (from the Model view): M = {draft.width}, L = {draft.depth}, {draft.scattering} scattering, {enabledComponents(draft).join(' + ')}{' '}
+        Model (from the Model view):{' '}
+        {draft.kind === 'fno'
+          ? `FNO, width ${draft.width}, modes ${draft.modes}, ${draft.depth} Fourier layers`
+          : `LiNO, M = ${draft.width}, L = ${draft.depth}, ${draft.scattering} scattering, ${enabledComponents(draft).join(' + ')}`}{' '}
         <button className="link" onClick={() => setView('model')}>Edit model</button>
       </p>
       {field('name', 'Name (optional)', name, setName)}

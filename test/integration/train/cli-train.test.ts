@@ -1,5 +1,5 @@
-// `lino train` and `lino eval` as a user runs them: a tiny generated Darcy run trains with
-// decreasing loss and prints its final metrics; eval prints both conventions, best/median/worst
+// `lino train` and `lino eval` as a user runs them: a tiny generated Darcy run (LiNO, and FNO
+// through the model registry) trains with decreasing loss and prints its final metrics; eval prints both conventions, best/median/worst
 // and a second resolution; a bad config is refused naming the field.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -40,6 +40,34 @@ test('lino train: tiny generated Darcy run from a config file, loss decreases, f
   assert.match(e.stdout, /29x29 {2}n=2 {2}relL2 [0-9.e+-]+ \(normalized, paper\) {2}[0-9.e+-]+ \(decoded, FNO\)/);
   assert.match(e.stdout, /21x21 {2}n=2/);
   assert.match(e.stdout, /best sample \d+ .* median \d+ .* worst \d+/);
+});
+
+test('lino train + eval + info: a tiny generated Darcy run of FNO (model.kind fno), loss decreases, weights under FNO names', () => {
+  const cfg = join(ws.path, 'fno.json');
+  writeFileSync(cfg, JSON.stringify({
+    name: 'cli darcy fno',
+    model: { kind: 'fno', width: 8, modes: 4 },
+    data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 8, train: 6, val: 2 },
+    epochs: 4,
+    batchSize: 2,
+    optimizer: { lr: 5e-3 },
+  }));
+  const r = lino('train', '--config', cfg, '--workspace', ws.path, '--id', 'darcy-fno');
+  assert.equal(r.status, 0, r.stderr + r.stdout);
+  const losses = [...r.stdout.matchAll(/epoch \d+\/4 {2}train loss ([0-9.e+-]+)/g)].map((m) => Number(m[1]));
+  assert.equal(losses.length, 4, r.stdout);
+  assert.ok(losses[3]! < losses[0]!, `train loss ${losses.join(' -> ')}`);
+  assert.match(r.stdout, /run darcy-fno: done after 4 epochs, 12 steps/);
+  // the resolution transfer FNO is known for: evaluated at 21x21 as well
+  const e = lino('eval', '--run', join(ws.path, 'runs/darcy-fno'), '--resolutions', '21');
+  assert.equal(e.status, 0, e.stderr + e.stdout);
+  assert.match(e.stdout, /21x21 {2}n=2 {2}relL2 [0-9.e+-]+/);
+  const i = lino('info', '--weights', join(ws.path, 'runs/darcy-fno/checkpoints/best/weights.safetensors'), '--json');
+  assert.equal(i.status, 0, i.stderr + i.stdout);
+  const info = JSON.parse(i.stdout);
+  assert.equal(info.kind, 'fno');
+  assert.deepEqual([info.config.width, info.config.modes, info.config.layers, info.config.dims], [8, 4, 4, 2]);
+  assert.ok(info.tensors.some((t: { key: string; shape: number[] }) => t.key === 'conv3.weights2' && t.shape.join(',') === '8,8,4,4,2'));
 });
 
 test('lino train + eval: tiny generated Navier-Stokes rollout, loss decreases, per-step curve printed', () => {

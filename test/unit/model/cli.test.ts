@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readInputF32 } from '../../../main/cli/commands/predict';
@@ -42,6 +42,24 @@ for (const name of ['2d-all-eff', '1d-all-full']) {
     assert.ok(err <= 1e-5, `rel. error ${err}`);
   });
 }
+
+test('lino predict with model.json kind "fno" reproduces the PyTorch FNO output (2d)', () => {
+  const dir = join(FIXTURES, 'fno');
+  const c = (JSON.parse(readFileSync(join(dir, 'cases.json'), 'utf8')) as { cases: { name: string; config: Record<string, unknown> }[] }).cases.find((k) => k.name === '2d')!;
+  const io = readSafetensorsFile(join(dir, '2d.io.safetensors')).tensors;
+  const x = io.get('x')!;
+  writeNpy(join(tmp, 'xf.npy'), ndarray(toFloat32(x), x.shape));
+  writeFileSync(join(tmp, 'fno.json'), JSON.stringify({ kind: 'fno', ...c.config }));
+  const r = lino('predict', '--config', join(tmp, 'fno.json'), '--weights', join(dir, '2d.weights.safetensors'),
+    '--input', join(tmp, 'xf.npy'), '--out', join(tmp, 'yf.npy'), '--backend', 'cpu');
+  assert.equal(r.status, 0, r.stderr);
+  const err = relErr(readInputF32(join(tmp, 'yf.npy')).data, toFloat32(io.get('y')!));
+  assert.ok(err <= 1e-5, `rel. error ${err}`);
+  writeFileSync(join(tmp, 'dno.json'), JSON.stringify({ kind: 'deeponet', ...c.config }));
+  const bad = lino('predict', '--config', join(tmp, 'dno.json'), '--weights', join(dir, '2d.weights.safetensors'), '--input', join(tmp, 'xf.npy'), '--out', join(tmp, 'yf.npy'));
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /dno\.json: field 'kind': expected one of 'fno', 'lino', got "deeponet"/);
+});
 
 test('lino predict rejects a config that does not match the weights, naming the mismatch', () => {
   const c = listCases().find((k) => k.name === '2d-all-eff')!;

@@ -1,13 +1,14 @@
 // The model builder's store logic: validation, the at-least-one-component rule, the config it sends.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DATA_SHAPES, DEFAULT_DRAFT, draftDataShape, estimateNote, withDataShape, draftGrid, draftToConfig, draftToTrainModel, formatBytes, formatFlops, toggleComponent, validateDraft } from '../../../renderer/src/store/model-draft';
+import { DATA_SHAPES, DEFAULT_DRAFT, draftDataShape, estimateNote, withDataShape, draftGrid, draftToConfig, draftToTrainModel, formatBytes, formatFlops, toggleComponent, validateDraft, withKind, type ModelDraft } from '../../../renderer/src/store/model-draft';
 import { parseParams, TrainConfig } from '../../../main/api/contract';
 import { useApp } from '../../../renderer/src/store/app-store';
 
 test('the default draft is valid and its config passes the contract', () => {
   assert.deepEqual(validateDraft(DEFAULT_DRAFT), {});
   const p = parseParams('model.estimate', { config: draftToConfig(DEFAULT_DRAFT), grid: draftGrid(DEFAULT_DRAFT), batch: DEFAULT_DRAFT.batch, coordinates: true });
+  assert.ok(p.config.kind !== 'fno', 'a LiNO draft stays a LiNO config');
   assert.deepEqual(p.config.components, ['reflection', 'refraction', 'scattering']);
   assert.deepEqual(p.grid, [64, 64]);
 });
@@ -20,14 +21,21 @@ test('validation names each bad field with its range', () => {
   assert.equal(e.batch, undefined);
 });
 
+/** The draft's config, which must be LiNO's. */
+function linoConfig(d: ModelDraft) {
+  const c = draftToConfig(d);
+  assert.ok(c.kind !== 'fno');
+  return c;
+}
+
 test('the last component on cannot be turned off; others toggle', () => {
   let d = toggleComponent(DEFAULT_DRAFT, 'reflection');
   d = toggleComponent(d, 'refraction');
-  assert.deepEqual(draftToConfig(d).components, ['scattering']);
+  assert.deepEqual(linoConfig(d).components, ['scattering']);
   assert.equal(toggleComponent(d, 'scattering'), d, 'refused: returns the same draft');
-  assert.deepEqual(draftToConfig(toggleComponent(d, 'reflection')).components, ['reflection', 'scattering']);
+  assert.deepEqual(linoConfig(toggleComponent(d, 'reflection')).components, ['reflection', 'scattering']);
   assert.match(validateDraft({ ...d, components: { reflection: false, refraction: false, scattering: false } }).components!, /at least one/);
-  assert.throws(() => parseParams('model.estimate', { config: { ...draftToConfig(d), components: [] }, grid: [8, 8] }), /components/);
+  assert.throws(() => parseParams('model.estimate', { config: { ...linoConfig(d), components: [] }, grid: [8, 8] }), /components/);
 });
 
 test('formatting of bytes and FLOPs', () => {
@@ -79,4 +87,19 @@ test('channels are derived from the data choice, not typed; the estimate note ca
   const note = estimateNote('main/model/lino/estimate.ts (exact parameter count; FLOPs and memory fitted to tfjs 4.22)');
   assert.equal(note, 'Exact parameter count; FLOPs and memory fitted to tfjs 4.22');
   assert.doesNotMatch(note, /\.ts|main\//);
+});
+
+test('FNO in the model builder: its published sizes per data, its config passes the contract and a run config', () => {
+  const f = withKind(DEFAULT_DRAFT, 'fno');
+  assert.deepEqual([f.kind, f.width, f.modes, f.depth], ['fno', 32, 12, 4], 'Darcy-shaped default draft: modes 12, width 32');
+  const b = withDataShape(f, 'burgers');
+  assert.deepEqual([b.width, b.modes, b.dims], [64, 16, 1], 'Burgers: modes 16, width 64');
+  assert.deepEqual(validateDraft({ ...f, components: { reflection: false, refraction: false, scattering: false } }), {}, 'components are LiNO\'s');
+  assert.match(validateDraft({ ...f, modes: 0 }).modes!, /Modes must be a whole number/);
+  const p = parseParams('model.estimate', { config: draftToConfig(f), grid: draftGrid(f), batch: 2 });
+  assert.equal(p.config.kind, 'fno');
+  const run = TrainConfig.parse({ data: { kind: 'synthetic', grid: [16, 16], train: 4, val: 2 }, model: draftToTrainModel(b) });
+  assert.deepEqual([run.model.kind, run.model.width, run.model.depth, run.model.modes], ['fno', 64, 4, 16]);
+  assert.equal(withKind(f, 'lino').kind, 'lino');
+  assert.equal(draftToConfig(withKind(f, 'lino')).kind, undefined, 'LiNO configs stay as before');
 });

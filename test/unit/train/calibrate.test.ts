@@ -4,6 +4,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import * as tf from '@tensorflow/tfjs';
+import '@tensorflow/tfjs-backend-wasm';
 import { TrainConfig, type TrainConfigInput } from '../../../main/api/contract';
 import { calibrate, calibrationShape, CalibrationCancelled } from '../../../main/train/calibrate';
 
@@ -36,5 +37,21 @@ test('an aborted calibration stops with CalibrationCancelled and frees its model
   const ctl = new AbortController();
   ctl.abort();
   await assert.rejects(calibrate(cfg({ data: { kind: 'synthetic', grid: [16], train: 4, val: 2 } }), { backend: 'cpu', signal: ctl.signal }), CalibrationCancelled);
+  assert.equal(tf.memory().numTensors, before);
+});
+
+test('an FNO configuration calibrates on wasm: cancelled after its warm-up step, or timed, and its model freed', async (t) => {
+  assert.ok(await tf.setBackend('wasm'));
+  t.after(() => tf.setBackend('cpu'));
+  const before = tf.memory().numTensors;
+  let checks = 0;
+  // aborted from the second check on: the one right after the warm-up step
+  const signal = { get aborted() { return ++checks > 1; } } as unknown as AbortSignal;
+  const fno = cfg({ data: { kind: 'synthetic', grid: [8, 8], train: 4, val: 2 }, model: { kind: 'fno', width: 4, modes: 2 } });
+  await assert.rejects(calibrate(fno, { backend: 'wasm', signal }), CalibrationCancelled);
+  assert.ok(checks >= 2, 'the warm-up step ran');
+  assert.equal(tf.memory().numTensors, before);
+  const timed = await calibrate(fno, { backend: 'wasm', steps: 2 });
+  assert.ok(timed.msPerStep > 0 && timed.steps === 2);
   assert.equal(tf.memory().numTensors, before);
 });
