@@ -7,8 +7,9 @@
 //  3. Builds the renderer, the Electron host and the engine bundle.
 //  --test-deps also installs what the test suite needs from Debian: chromium and poppler-utils
 //  (browser tests, PDF text), libvulkan1 (the webgpu tests run on SwiftShader, the software Vulkan
-//  GPU chromium ships), python3-h5py (PDEBench files written fresh) and python3-torch (the PyTorch
-//  references: parity, .pt import, the Python handoff, scaleout's torchrun DDP).
+//  GPU chromium ships), python3-h5py and python3-scipy (files written fresh and read back the way
+//  scipy/h5py users do) and python3-torch (the PyTorch references: parity, .pt import, the Python
+//  handoff, scaleout's torchrun DDP).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { electronRuntime } from './electron-runtime.mjs';
@@ -19,7 +20,7 @@ const run = (cmd, argv, opts = {}) => spawnSync(cmd, argv, { cwd: root, stdio: '
 const summary = [];
 
 if (args.includes('--test-deps')) {
-  const TEST_PACKAGES = ['chromium', 'poppler-utils', 'libvulkan1', 'python3-h5py', 'python3-torch'];
+  const TEST_PACKAGES = ['chromium', 'poppler-utils', 'libvulkan1', 'python3-h5py', 'python3-scipy', 'python3-torch'];
   const installed = (p) => spawnSync('dpkg-query', ['-W', '-f=${Status}', p], { encoding: 'utf8' }).stdout?.includes('install ok installed');
   const missing = TEST_PACKAGES.filter((p) => !installed(p));
   if (missing.length === 0) {

@@ -268,6 +268,8 @@ test('datasets view: a tiny airfoil stand-in sample is drawn on its curvilinear 
   await goto(page, 'Datasets');
   await page.getByTestId('datasets-list').getByRole('button', { name: /airfoil/i }).click();
   await page.getByTestId('preview-target').locator('.main-svg').first().waitFor({ timeout: 60_000 });
+  // the preview draws once per sample fetch: wait for the mesh plot, not the first svg (an earlier draw)
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="preview-target"] .js-plotly-plot')?.data?.[0]?.type === 'carpet', undefined, { timeout: 60_000 });
   const s = (await suite.host.service.call('datasets.sample', { id: airfoilId, split: 'val', index: 0 })) as DatasetSample;
   assert.deepEqual(s.grid, [221, 51]);
   const mesh = await page.evaluate(() => {
