@@ -266,6 +266,45 @@ export function describeSource(source: DataSource, benchmark: DatasetBenchmark):
   return { kind: 'file', path, format: '', size: st.size, mtimeMs: Math.floor(st.mtimeMs), input, target, ...(source.layout ? { layout: source.layout } : {}) };
 }
 
+/**
+ * Checks that inputs and target agree on samples and grid and that the grid is 1-D or 2-D;
+ * answers whether the target holds trajectories (Navier-Stokes or an autoregressive layout), its
+ * shape with trailing unit axes dropped, and the grid's rank. Errors name the file and variable.
+ */
+function checkShapes(src: Awaited<ReturnType<typeof openSource>>, source: DataSource, benchmark: PipelineOptions['benchmark'], file: string): { isNS: boolean; tShape: number[]; rank: number } {
+  if (benchmark === 'navier-stokes' && src.notes && !src.windows && source.kind === 'file' && source.layout?.time) {
+    throw new DataError(file, 'layout.time', 'Navier-Stokes is autoregressive', "an autoregressive time split, or benchmark 'custom' for operator mode");
+  }
+  // trajectories: Navier-Stokes, or any time series a layout split autoregressively
+  const isNS = benchmark === 'navier-stokes' || !!src.windows;
+  // shapes: inputs and target must agree on samples and grid
+  const tShape = isNS ? src.target.shape : squeezeRest(src.target.shape);
+  const rank = isNS ? tShape.length - 2 : SPATIAL_RANK[benchmark] ?? tShape.length - 1;
+  if (rank > 2) {
+    throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}] would be a ${rank}-D grid`, 'a 1-D or 2-D grid (LiNO takes 1-D and 2-D fields); 3-D data cannot be trained here');
+  }
+  if (isNS && !src.windows && tShape.length === 4 && tShape[2] === tShape[3] && tShape[1] !== tShape[2] && !(source.kind === 'file' && source.layout)) {
+    // PDEBench stores time second: taking the last axis as frames would be silently wrong
+    throw new DataError(file, src.target.name, `shape [${tShape.join(', ')}] reads as [N=${tShape[0]}, H=${tShape[1]}, W=${tShape[2]}, T=${tShape[3]}], a non-square grid with as many frames as points`, `[N, s, s, T]; a PDEBench [N, T, H, W] series takes layout.time on axis 1 (autoregressive)`);
+  }
+  if (isNS) {
+    if (src.input.length > 0) throw new DataError(file, src.input[0].name, 'Navier-Stokes takes its history from the trajectory itself', 'no input variables, target u [N, s, s, T]');
+    if (benchmark === 'navier-stokes' && tShape.length !== 4) throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}]`, '[N, s, s, T] (trajectories, grid, frames)');
+    if (rank < 1) throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}]`, 'trajectories [N, ...grid, T] with a 1-D or 2-D grid');
+  } else if (tShape.length !== rank + 1) {
+    throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}] has ${tShape.length - 1} grid axes`, `${rank} for ${benchmark} ([N, ${Array(rank).fill('s').join(', ')}])`);
+  }
+  if (!isNS && src.input.length === 0) throw new DataError(file, 'input', 'no input variable chosen', 'at least one input variable');
+  if (isNS && src.extraTargets?.length) throw new DataError(file, src.extraTargets[0].name, 'Navier-Stokes windows take one variable', 'one target variable');
+  for (const inp of [...src.input, ...(src.extraTargets ?? [])]) {
+    const s = squeezeRest(inp.shape);
+    if (s.join() !== tShape.join()) {
+      throw new DataError(file, inp.name, `shape [${inp.shape.join(', ')}] does not match target '${src.target.name}' [${src.target.shape.join(', ')}]`, 'the same number of samples and the same grid');
+    }
+  }
+  return { isNS, tShape, rank };
+}
+
 export async function prepareDataset(source: DataSource, options: PipelineOptions, hooks: PipelineHooks = {}): Promise<PreparedDataset> {
   const benchmark = options.benchmark;
   const budget = hooks.memoryBudgetBytes ?? Math.floor(totalmem() / 4);
@@ -275,37 +314,8 @@ export async function prepareDataset(source: DataSource, options: PipelineOption
   try {
     const file = src.desc.kind === 'file' ? src.desc.path : src.target.file;
     for (const m of src.notes ?? []) warn(m);
-    if (benchmark === 'navier-stokes' && src.notes && !src.windows && source.kind === 'file' && source.layout?.time) {
-      throw new DataError(file, 'layout.time', 'Navier-Stokes is autoregressive', "an autoregressive time split, or benchmark 'custom' for operator mode");
-    }
-    // trajectories: Navier-Stokes, or any time series a layout split autoregressively
-    const isNS = benchmark === 'navier-stokes' || !!src.windows;
+    const { isNS, tShape, rank } = checkShapes(src, source, benchmark, file);
     const N = src.target.shape[0];
-    // shapes: inputs and target must agree on samples and grid
-    const tShape = isNS ? src.target.shape : squeezeRest(src.target.shape);
-    const rank = isNS ? tShape.length - 2 : SPATIAL_RANK[benchmark] ?? tShape.length - 1;
-    if (rank > 2) {
-      throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}] would be a ${rank}-D grid`, 'a 1-D or 2-D grid (LiNO takes 1-D and 2-D fields); 3-D data cannot be trained here');
-    }
-    if (isNS && !src.windows && tShape.length === 4 && tShape[2] === tShape[3] && tShape[1] !== tShape[2] && !(source.kind === 'file' && source.layout)) {
-      // PDEBench stores time second: taking the last axis as frames would be silently wrong
-      throw new DataError(file, src.target.name, `shape [${tShape.join(', ')}] reads as [N=${tShape[0]}, H=${tShape[1]}, W=${tShape[2]}, T=${tShape[3]}], a non-square grid with as many frames as points`, `[N, s, s, T]; a PDEBench [N, T, H, W] series takes layout.time on axis 1 (autoregressive)`);
-    }
-    if (isNS) {
-      if (src.input.length > 0) throw new DataError(file, src.input[0].name, 'Navier-Stokes takes its history from the trajectory itself', 'no input variables, target u [N, s, s, T]');
-      if (benchmark === 'navier-stokes' && tShape.length !== 4) throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}]`, '[N, s, s, T] (trajectories, grid, frames)');
-      if (rank < 1) throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}]`, 'trajectories [N, ...grid, T] with a 1-D or 2-D grid');
-    } else if (tShape.length !== rank + 1) {
-      throw new DataError(file, src.target.name, `shape [${src.target.shape.join(', ')}] has ${tShape.length - 1} grid axes`, `${rank} for ${benchmark} ([N, ${Array(rank).fill('s').join(', ')}])`);
-    }
-    if (!isNS && src.input.length === 0) throw new DataError(file, 'input', 'no input variable chosen', 'at least one input variable');
-    if (isNS && src.extraTargets?.length) throw new DataError(file, src.extraTargets[0].name, 'Navier-Stokes windows take one variable', 'one target variable');
-    for (const inp of [...src.input, ...(src.extraTargets ?? [])]) {
-      const s = squeezeRest(inp.shape);
-      if (s.join() !== tShape.join()) {
-        throw new DataError(file, inp.name, `shape [${inp.shape.join(', ')}] does not match target '${src.target.name}' [${src.target.shape.join(', ')}]`, 'the same number of samples and the same grid');
-      }
-    }
     const grid0 = tShape.slice(1, 1 + rank);
     const res = options.resolution === undefined ? grid0 : Array.isArray(options.resolution) ? options.resolution : Array(rank).fill(options.resolution);
     if (res.length !== rank || res.some((r) => !Number.isInteger(r) || r < 1)) throw new DataError(file, 'resolution', `[${res.join(', ')}]`, `${rank} positive integer(s)`);
