@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import type { JobSummary, LightMapsResult, RunSummary } from '../../main/api/contract';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { openPage as openSessionPage, gotoView } from '../helpers/page';
+import { assertAccessible } from '../helpers/axe';
 
 const DATA = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 8, train: 6, val: 2, resolution: 12 } as const;
 let runId = '';
@@ -100,6 +101,15 @@ test('light maps view: maps equal runs.lightMaps, depth strip on one range, a cl
   const mark = k.find((t) => t.name === 'query point')!;
   assert.deepEqual([mark.x, mark.y], [[7], [4]], 'the query point marked');
   await page.screenshot({ path: join(SHOTS, 'lightmaps.png'), fullPage: true });
+  await assertAccessible(page, 'Light maps view with maps and a kernel');
+
+  // the keyboard way: a typed query point draws its kernel the same
+  await page.getByTestId('lightmaps-query-input').fill('2, 9');
+  await page.getByTestId('lightmaps-query-input').press('Enter');
+  await page.getByTestId('lightmaps-query').getByText('[2, 9]').waitFor({ timeout: 60_000 });
+  const typed = await api({ sample: 0, query: [2, 9] });
+  const k2 = await waitDrawn(page, 'lightmap-kernel', (d) => d.find((t) => t.name === 'query point')?.x?.[0] === 2);
+  assertClose(k2[0]!.z!, asDrawn(typed.blocks[0]!.kernel!.row, nx, ny), 'block 0 kernel row of [2, 9]');
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -4,6 +4,7 @@ import { RunPicker } from '../components/run-picker';
 import { MAP_KINDS, type MapKind } from '../plots/light-map-traces';
 import { useLightMaps } from './light-maps/use-light-maps';
 import { MapPanels } from './light-maps/map-panels';
+import { QueryInput } from './light-maps/query-input';
 
 /** Where each LiNO block reflects, refracts and scatters, point by point, for one validation sample (issue 14). */
 export function LightMapsView() {
@@ -52,6 +53,7 @@ export function LightMapsView() {
           {busy && <span className="muted" data-testid="lightmaps-busy">computing…</span>}
         </div>
       )}
+      {ready && <QueryInput query={query} onPick={setQuery} />}
       {error && <p role="alert" className="error" data-testid="lightmaps-error">{error}</p>}
       {result && ready && result.runId === run.id && (
         <>
