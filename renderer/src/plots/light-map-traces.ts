@@ -32,6 +32,9 @@ const DOMINANT_SCALE = BRANCHES.flatMap((c, k) => [[k / 3, COMPONENT_COLORS[c]],
 
 function fieldTrace(values: number[], grid: number[], kind: MapKind, range: [number, number], axis = ''): Trace {
   if (grid.length === 1) return { type: 'scatter', mode: 'lines', y: values, name: kind, ...(axis ? { xaxis: `x${axis}`, yaxis: `y${axis}` } : {}) };
+  const axes = axis ? { xaxis: `x${axis}`, yaxis: `y${axis}` } : {};
+  // a switched-off branch in the depth strip: an empty panel that keeps its column
+  if (values.length === 0) return { type: 'heatmap', z: [], zmin: range[0], zmax: range[1], showscale: false, ...axes };
   if (kind === 'dominant') {
     return {
       type: 'heatmap', z: fieldZ(values, grid[0]!, grid[1]!), zmin: -0.5, zmax: 2.5, colorscale: DOMINANT_SCALE,
