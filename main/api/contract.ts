@@ -386,6 +386,35 @@ export type EpochMetrics = z.infer<typeof EpochMetrics>;
 
 export const MetricsRecord = z.union([StepMetrics, EpochMetrics]);
 
+/** runs.lightMaps (issue 14): one sample's light maps, per block, flattened row-major over `grid`. */
+const LightMapBranch = z.enum(['reflection', 'refraction', 'scattering']);
+export const LightMapsResult = z.object({
+  runId: z.string(),
+  checkpoint: z.enum(['best', 'last']),
+  split: z.enum(['train', 'val', 'test']),
+  sample: z.number(),
+  /** Samples in the split. */
+  samples: z.number(),
+  grid: z.array(z.number()),
+  benchmark: z.string(),
+  /** The model's input channels as it sees them (normalized), coordinates left out. */
+  input: z.array(z.array(z.number())),
+  query: z.array(z.number()).optional(),
+  blocks: z.array(z.object({
+    /** The block's enabled branches; `gates` and `dominant` index into it. */
+    components: z.array(LightMapBranch),
+    gates: z.array(z.number()),
+    reflectionActivity: z.array(z.number()).optional(),
+    refractionActivity: z.array(z.number()).optional(),
+    contribution: z.partialRecord(LightMapBranch, z.array(z.number())),
+    dominant: z.array(z.number()),
+    latentNorm: z.array(z.number()),
+    /** The query point's global scattering kernel row; efficient scattering marks its local neighbourhood with beta. */
+    kernel: z.object({ row: z.array(z.number()), local: z.object({ indices: z.array(z.number()), beta: z.number() }).optional() }).optional(),
+  })),
+});
+export type LightMapsResult = z.infer<typeof LightMapsResult>;
+
 export const EvaluationResult = z.object({
   runId: z.string(),
   checkpoint: z.enum(['best', 'last']),
@@ -774,6 +803,18 @@ export const methods = {
   'runs.exportForCluster': {
     params: z.object({ id: RunId, nprocPerNode: z.number().int().min(1).max(64).default(1), nodes: z.number().int().min(1).max(1024).default(1) }).strict(),
     result: JobSummary,
+  },
+  /** One sample's light maps (issue 14) of a LiNO run's checkpoint, with a query point's scattering kernel row. */
+  'runs.lightMaps': {
+    params: z.object({
+      id: RunId,
+      checkpoint: z.enum(['best', 'last']).default('best'),
+      split: z.enum(['train', 'val', 'test']).default('val'),
+      sample: z.number().int().min(0).default(0),
+      /** [i] (1D) or [i, j] (2D). */
+      query: z.array(z.number().int().min(0)).min(1).max(2).optional(),
+    }).strict(),
+    result: LightMapsResult,
   },
   /** Evaluate a checkpoint (an 'evaluate' job; its result is an EvaluationResult). */
   'runs.evaluate': {

@@ -14,6 +14,7 @@ import { RunStore } from '../runs/run-store';
 import { importCheckpointCall } from './import-checkpoint-call';
 import { clusterExportLabel, runClusterExport } from './cluster-export-job';
 import { join } from 'node:path';
+import { lightMapsCall } from './light-maps-call';
 import { VERSION } from '../version';
 import { availableParallelism } from 'node:os';
 
@@ -86,6 +87,8 @@ export function startEngine(parent: ParentChannel): void {
       new RunStore(join(workspace, 'runs')).open(id);
       return jobs.start('evaluate', { workspace, runId: id, ...rest });
     },
+    // One sample's forward pass: answered directly, not as a job.
+    'runs.lightMaps': lightMapsCall,
     // An unknown run is refused at once, not as a failed job; the folder is chosen in the job.
     'runs.exportForCluster': (p: { workspace: string; id: string; nprocPerNode?: number; nodes?: number }) => {
       new RunStore(join(p.workspace, 'runs')).open(p.id);
@@ -117,7 +120,7 @@ export function startEngine(parent: ParentChannel): void {
 export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list', 'model.estimate', 'datasets.presets'];
 
 /** Engine methods that need the host's workspace folder added to their parameters. */
-export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate', 'runs.exportForCluster', 'datasets.generate', 'datasets.sample'];
+export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate', 'runs.lightMaps', 'runs.exportForCluster', 'datasets.generate', 'datasets.sample'];
 
 /** Dataset statistics and export: engine methods that also need the host's workspace folder. */
 export const DATASET_TOOL_METHODS: readonly MethodName[] = ['datasets.stats', 'datasets.export'];

@@ -5,6 +5,7 @@ import { ModelView } from './views/model-view';
 import { DatasetsView } from './views/datasets-view';
 import { TrainingView } from './views/training-view';
 import { GatesView } from './views/gates-view';
+import { LightMapsView } from './views/light-maps-view';
 import { RolloutView } from './views/rollout-view';
 import { RunsView } from './views/runs-view';
 import { FieldsView } from './views/fields-view';
@@ -21,6 +22,7 @@ const VIEWS: { name: ViewName; label: string; render: () => ReactElement }[] = [
   { name: 'model', label: 'Model', render: () => <ModelView /> },
   { name: 'training', label: 'Training', render: () => <TrainingView /> },
   { name: 'gates', label: 'Gates', render: () => <GatesView /> },
+  { name: 'lightmaps', label: 'Light maps', render: () => <LightMapsView /> },
   { name: 'fields', label: 'Fields', render: () => <FieldsView /> },
   { name: 'rollout', label: 'Rollout', render: () => <RolloutView /> },
   { name: 'runs', label: 'Runs', render: () => <RunsView /> },

@@ -34,6 +34,8 @@ export interface PlotProps {
   onRelayout?: (update: Record<string, unknown>) => void;
   /** Hover over a point (null when the pointer leaves it). */
   onHover?: (point: HoverPoint | null) => void;
+  /** A click on a point (Light maps: pick a query point). */
+  onClick?: (point: HoverPoint) => void;
 }
 
 // showTips off: Plotly's "double-click to zoom back out" note fails colour contrast (the views say it instead).
@@ -41,12 +43,12 @@ const CONFIG = { displaylogo: false, displayModeBar: false, responsive: false, s
 
 type PlotDiv = HTMLDivElement & { on?: (event: string, fn: (e: any) => void) => void; _fullLayout?: unknown };
 
-export function Plot({ data, layout, title, height = 320, exportable = true, testId, exportSize, onRelayout, onHover }: PlotProps) {
+export function Plot({ data, layout, title, height = 320, exportable = true, testId, exportSize, onRelayout, onHover, onClick }: PlotProps) {
   const ref = useRef<PlotDiv>(null);
   const theme = useApp((s) => s.theme);
   // Listeners are attached once (Plotly keeps them across react calls); they call the latest props.
-  const hooks = useRef({ onRelayout, onHover });
-  hooks.current = { onRelayout, onHover };
+  const hooks = useRef({ onRelayout, onHover, onClick });
+  hooks.current = { onRelayout, onHover, onClick };
   const attached = useRef(false);
 
   useEffect(() => {
@@ -61,6 +63,10 @@ export function Plot({ data, layout, title, height = 320, exportable = true, tes
         if (p) hooks.current.onHover?.({ x: Number(p.x), y: Number(p.y), curveNumber: p.curveNumber, pointNumber: p.pointNumber, customdata: p.customdata });
       });
       el.on('plotly_unhover', () => hooks.current.onHover?.(null));
+      el.on('plotly_click', (e: { points?: { x: unknown; y: unknown; curveNumber: number; pointNumber: number | number[]; customdata?: unknown }[] }) => {
+        const p = e?.points?.[0];
+        if (p) hooks.current.onClick?.({ x: Number(p.x), y: Number(p.y), curveNumber: p.curveNumber, pointNumber: p.pointNumber, customdata: p.customdata });
+      });
     });
   }, [data, layout, theme, height]);
 

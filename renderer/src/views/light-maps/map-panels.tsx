@@ -1,0 +1,50 @@
+// The plots of the Light maps view: the selected block's map (or the depth strip) beside the input
+// field, and the query point's scattering kernel. Clicking a map or the input picks the query point.
+import { useMemo } from 'react';
+import type { LightMapsResult } from '../../../../main/api/contract';
+import { Plot, type HoverPoint } from '../../plots/plot';
+import { MAP_KINDS, depthStrip, kernelFigure, mapValues, singleFigure, type MapKind } from '../../plots/light-map-traces';
+
+interface Props {
+  result: LightMapsResult;
+  /** A block index, or 'all' for the depth strip. */
+  block: number | 'all';
+  kind: MapKind;
+  onPick: (query: number[]) => void;
+}
+
+const labelOf = (k: MapKind) => MAP_KINDS.find((m) => m.key === k)!.label;
+
+export function MapPanels({ result, block, kind, onPick }: Props) {
+  const grid = result.grid;
+  // heatmaps: x is the first grid axis, y the second (fieldZ); a curve: x is the index
+  const pick = (p: HoverPoint) => onPick(grid.length === 1 ? [Math.round(p.x)] : [Math.round(p.x), Math.round(p.y)]);
+  const map = useMemo(() => {
+    if (block === 'all') return depthStrip(result, kind);
+    const v = mapValues(result.blocks[block]!, kind);
+    return v ? singleFigure(v, grid, kind, `${labelOf(kind)}, block ${block}`) : null;
+  }, [result, block, kind, grid]);
+  const input = useMemo(() => singleFigure(result.input[0]!, grid, 'latentNorm', 'Input field (channel 0, normalized)'), [result, grid]);
+  const kernelBlock = block === 'all' ? 0 : block;
+  const kernel = useMemo(() => {
+    const b = result.blocks[kernelBlock]!;
+    return result.query && b.kernel ? kernelFigure(b, grid, result.query) : null;
+  }, [result, kernelBlock, grid]);
+  const where = `${result.runId} · sample ${result.sample}`;
+  return (
+    <>
+      <div className="plot-grid">
+        {map ? (
+          <Plot testId="lightmap-plot" title={`${labelOf(kind)} ${block === 'all' ? 'depth strip' : `block ${block}`} (${where})`} data={map.data} layout={map.layout} height={block === 'all' ? 300 : 360} onClick={pick} />
+        ) : (
+          <p className="muted" data-testid="lightmap-absent">Block {block} has this branch switched off: no {labelOf(kind).toLowerCase()}.</p>
+        )}
+        <Plot testId="lightmap-input" title={`Input field (${where})`} data={input.data} layout={input.layout} height={360} onClick={pick} />
+      </div>
+      {result.query && !kernel && <p className="muted">Block {kernelBlock} has no scattering branch: no kernel.</p>}
+      {kernel && result.query && (
+        <Plot testId="lightmap-kernel" title={`Scattering kernel of point [${result.query.join(', ')}], block ${kernelBlock} (${where})`} data={kernel.data} layout={kernel.layout} height={360} onClick={pick} />
+      )}
+    </>
+  );
+}

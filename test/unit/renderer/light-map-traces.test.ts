@@ -1,0 +1,34 @@
+// The Light maps view's traces (issue 14): the dominant branch drawn in its component colour
+// whichever branches a block has, the depth strip on one colour range with a switched-off branch
+// left as an empty panel, and a 1D kernel as a curve with the query point on it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { LightMapsResult } from '../../../main/api/contract';
+import { depthStrip, kernelFigure, mapValues } from '../../../renderer/src/plots/light-map-traces';
+
+type Block = LightMapsResult['blocks'][number];
+const block = (over: Partial<Block>): Block => ({ components: ['reflection', 'refraction', 'scattering'], gates: [0.3, 0.3, 0.4], contribution: {}, dominant: [], latentNorm: [], ...over });
+
+test('dominant: indices into the block\'s own components become the canonical branch (its colour)', () => {
+  // a block without reflection: its index 0 is refraction, drawn as branch 1
+  assert.deepEqual(mapValues(block({ components: ['refraction', 'scattering'], dominant: [0, 1, 1] }), 'dominant'), [1, 2, 2]);
+  assert.equal(mapValues(block({ components: ['refraction', 'scattering'] }), 'reflectionActivity'), null, 'a switched-off branch has no map');
+  assert.deepEqual(mapValues(block({ contribution: { scattering: [1, 2] } }), 'contribution.scattering'), [1, 2]);
+});
+
+test('depth strip: one colour range across blocks, a block without the branch an empty panel in its column', () => {
+  const r = { grid: [2, 2], blocks: [block({ reflectionActivity: [0, 0.1, 0.2, 0.3] }), block({ components: ['scattering'], dominant: [0, 0, 0, 0] }), block({ reflectionActivity: [0.5, 0.6, 0.7, 0.9] })] } as unknown as LightMapsResult;
+  const s = depthStrip(r, 'reflectionActivity');
+  assert.equal(s.data.length, 3);
+  assert.deepEqual(s.data.map((t) => [t.zmin, t.zmax]), [[0, 0.9], [0, 0.9], [0, 0.9]]);
+  assert.deepEqual(s.data.map((t) => t.xaxis ?? 'x'), ['x', 'x2', 'x3']);
+  assert.deepEqual((s.data[1]!.z as unknown[]).length, 0, 'block 1: empty');
+  assert.equal((s.layout.xaxis3 as { title: string }).title, 'block 2');
+});
+
+test('1D kernel: a curve with the query point on it and the local 3-point neighbourhood labelled with beta', () => {
+  const f = kernelFigure(block({ kernel: { row: [0.1, 0.2, 0.3, 0.4], local: { indices: [2, 3], beta: 0.25 } } }), [4], [3]);
+  assert.deepEqual(f.data.map((t) => t.name), ['kernel', 'local (β = 0.250)', 'query point']);
+  assert.deepEqual([f.data[2]!.x, f.data[2]!.y], [[3], [0.4]]);
+  assert.deepEqual([f.data[1]!.x, f.data[1]!.y], [[2, 3], [0.3, 0.4]]);
+});
