@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'release/', 'test-results/', 'tools/**/*.py', 'assets/'] },
+  { ignores: ['node_modules/', 'dist/', 'release/', 'test-results/', 'tools/**/*.py', 'assets/', 'main/ops/vendor/'] /* generated bundles: scripts/build-tfjs-core-extras.mjs */ },
   ...tseslint.configs.recommended,
   {
     rules: {

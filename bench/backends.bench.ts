@@ -4,7 +4,7 @@
 // AdamW.   npm run bench backends   (LINO_BENCH_QUICK=1: fewer steps)
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { selectBackend } from '../main/ops/backend';
 import { formatAdapter } from '../main/ops/webgpu-env';

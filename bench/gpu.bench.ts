@@ -3,7 +3,7 @@
 // kernels per step. Without a hardware adapter or CUDA it says why and stops (a machine without
 // Node uses bench/gpu/run-gpu-bench.sh instead).   npm run bench gpu
 import { spawnSync } from 'node:child_process';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../main/ops/tf';
 import { formatAdapter, importWebgpuBackend } from '../main/ops/webgpu-env';
 import { LinoOperator } from '../main/model/lino/operator';
 import { makeTrainStep } from './train-step';

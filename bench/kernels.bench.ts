@@ -6,7 +6,7 @@
 //   npm run bench kernels
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { LinoOperator } from '../main/model/lino/operator';
 import type { LinoConfig } from '../main/model/lino/config';

@@ -4,7 +4,7 @@
 // fitted exponent of time in N.   npm run bench model   (LINO_BENCH_QUICK=1 for a short run)
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../main/ops/tf';
 import { selectBackend, formatBackendReport } from '../main/ops/backend';
 import { LinoOperator } from '../main/model/lino/operator';
 import { estimateLino } from '../main/model/lino/estimate';

@@ -3,7 +3,7 @@
 // read back first, as the trainer does in the same read as the loss). Interleaved rounds; the
 // faster path is the default for that backend (main/train/adamw.ts, isDeviceBackend).
 //   npm run bench optimizer-path
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { ensureFastWasmKernels } from '../main/ops/wasm-kernels';
 import { LinoOperator } from '../main/model/lino/operator';

@@ -1,7 +1,7 @@
 // One training step as the Trainer runs it (main/train/trainer.ts applyStep): gradients with the
 // loss terms as tensors, one flat gradient, its norm, one read of loss/relL2/norm (host AdamW:
 // and the gradient), clipping, AdamW. For the benches, which time a model without a dataset.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../main/ops/tf';
 import type { NeuralOperator } from '../main/model/types';
 import { AdamW } from '../main/train/adamw';
 import { shareGradientTensors } from '../main/train/batch-grads';

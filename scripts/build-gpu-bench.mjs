@@ -32,8 +32,10 @@ await build({
   target: 'node20',
   // the wasm and tfjs-node backends are never loaded by the GPU bench; webgpu comes from ./webgpu
   external: ['webgpu', '@tensorflow/tfjs-backend-wasm', '@tensorflow/tfjs-node', '@tensorflow/tfjs-node-gpu'],
-  // one tfjs-core for tfjs and tfjs-backend-webgpu: a second copy would hold its own backend registry
+  // one tfjs-core for main/ops/tf.ts and tfjs-backend-webgpu: a second copy would hold its own backend registry
   alias: { '@tensorflow/tfjs-core': join(root, 'node_modules/@tensorflow/tfjs-core') },
+  // keep main/ops/tf.ts's side-effect imports (the cpu backend), which tfjs's "sideEffects" lists would drop
+  ignoreAnnotations: true,
   // CommonJS dependencies call require() inside the ESM bundle
   banner: { js: "import { createRequire as __lino_createRequire } from 'node:module'; const require = __lino_createRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -2,7 +2,7 @@
 // the engine's LinoOperator training step on webgpu for the cases of issue 13, median of N steps
 // after W warm-up steps, and kernels per step (tf.profile). Prints one JSON line per case.
 //   node bench.mjs [--smoke] [--software]
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../main/ops/tf';
 import { formatAdapter, importWebgpuBackend } from '../../main/ops/webgpu-env';
 import { LinoOperator } from '../../main/model/lino/operator';
 import type { LinoConfig } from '../../main/model/lino/config';
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   if (adapter.fallback && !args.includes('--software')) throw new Error(`only a software adapter (${formatAdapter(adapter)}): pass --software to time it anyway`);
   if (!(await tf.setBackend('webgpu'))) throw new Error('tf.setBackend("webgpu") failed');
   tf.enableProdMode();
-  console.log(JSON.stringify({ adapter: formatAdapter(adapter), fallback: adapter.fallback, tfjs: tf.version.tfjs }));
+  console.log(JSON.stringify({ adapter: formatAdapter(adapter), fallback: adapter.fallback, tfjs: tf.version_core }));
   const { warmup, steps, cases } = gpuBenchCases(smoke);
   for (const c of cases) {
     const cfg: LinoConfig = c.config;

@@ -39,7 +39,7 @@ export function startEngine(parent: ParentChannel): void {
       version: VERSION,
       pid: process.pid,
       node: process.version,
-      tfjs: tf.version.tfjs,
+      tfjs: tf.version_core,
       backend: await initBackend(),
       startedAt,
       cores: availableParallelism(),

@@ -2,7 +2,7 @@
 // run's `model` section and the data make its config, its factory, its parameter count and
 // estimate (the Model view and the runner's memory preflight both use them), and optionally a
 // block-checkpointed forward. Training, evaluation and the CLI build models only through here.
-import type * as tf from '@tensorflow/tfjs';
+import type * as tf from '../ops/tf';
 import type { z } from 'zod';
 import type { NeuralOperator } from './types';
 import { createLino } from './lino/operator';

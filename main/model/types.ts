@@ -1,6 +1,6 @@
 // Contract every operator model (LiNO now; FNO and DeepONet later) implements, so that
 // training, evaluation, checkpoints and the UI never depend on one architecture.
-import type * as tf from '@tensorflow/tfjs';
+import type * as tf from '../ops/tf';
 
 /** Per-block diagnostics the UI plots (LiNO: gate weights and block scalars). */
 export interface BlockDiagnostics {

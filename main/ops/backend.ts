@@ -3,7 +3,7 @@
 // SwiftShader only when asked for by name), tensorflow via tfjs-node (native CPU), wasm, cpu. Both tfjs-node packages register the backend
 // name 'tensorflow', so only one may be loaded per process: the GPU one is tried first. They are
 // optional dependencies, imported dynamically; each failure is recorded with its reason.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from './tf';
 import { ensureFastWasmKernels } from './wasm-kernels';
 import { formatAdapter, importWebgpuBackend, type AdapterReport } from './webgpu-env';
 

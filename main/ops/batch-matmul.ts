@@ -3,7 +3,7 @@
 // 2-D one (measured: [4,1024,32]x[4,32,32] 3.5 ms vs 4 x 0.3 ms), so there the forward and the
 // gradient split the batch into plain untransposed 2-D products with explicit transposes;
 // elsewhere each product is one batched matMul with the transposes on its flags.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from './tf';
 import { plainMatMulOnly } from './kernel-registry';
 
 export function transposeLast(x: tf.Tensor3D): tf.Tensor3D {

@@ -3,7 +3,7 @@
 // The wasm backend has no DepthwiseConv2dNativeBackprop{Input,Filter} kernels, so the gradient
 // is custom: the input gradient is the forward conv with the flipped kernel, the kernel gradient
 // a correlation of the input with the output gradient. Both use only kernels every backend has.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from './tf';
 
 // x4: [B, H, W, C], f: [kh, kw, C, 1] (tf layout) -> [B, H, W, C]
 const dwConv = tf.customGrad(((x4: tf.Tensor4D, f: tf.Tensor4D, save: tf.GradSaveFunc) => {

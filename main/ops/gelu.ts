@@ -4,7 +4,7 @@
 // dy * (Phi(x) + x phi(x)). erf is Abramowitz-Stegun 7.1.26 (|error| <= 1.5e-7), as tfjs's own.
 // Otherwise composed with the same custom gradient reusing the forward's Phi: fewer full-size
 // passes than autodiff through erf (which also inserts casts and copies on wasm).
-import * as tf from '@tensorflow/tfjs';
+import * as tf from './tf';
 import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';
 
 const SQRT1_2 = Math.SQRT1_2;

@@ -5,7 +5,7 @@
 // Gradient, with s = <h, vhat>, t = <g, vhat>, n = max(|v|, 1e-6):
 //   dh = g + c t vhat;  dvhat = c (s g + t h);  dv = (dvhat - <dvhat, vhat> vhat) / n  (|v| > 1e-6; else dvhat / 1e-6);
 //   dc = sum_rows s t.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from './tf';
 import { unitNormalize } from './unit-normalize';
 import { rowDot } from './row-dot';
 import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';

@@ -3,7 +3,7 @@
 // loops over the backends' typed arrays) and, where written, a WGSL program (webgpu). The op
 // calls it through the engine when the active backend has it, and falls back to composed tf ops
 // otherwise; its gradient is its own (customGrad), usually a second fused kernel.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from './tf';
 
 /** wasm's matMul is fast only on plain untransposed 2-D operands (see linear.ts). */
 export function plainMatMulOnly(): boolean {

@@ -5,7 +5,7 @@
 // through mean/variance costs about twice the full-size passes, and the scale/shift gradients are
 // column sums, done as a plain 2-D matMul with a row of ones (an axis-0 sum transposes
 // internally on wasm).
-import * as tf from '@tensorflow/tfjs';
+import * as tf from './tf';
 import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';
 
 const EPS = 1e-5;

@@ -4,7 +4,7 @@
 // wasm's matMul is fast only on plain untransposed 2-D operands, so there the forward and the
 // custom gradient use explicit transposes; elsewhere the transposes ride on the matMul's flags
 // (one kernel per product instead of two).
-import * as tf from '@tensorflow/tfjs';
+import * as tf from './tf';
 import { plainMatMulOnly } from './kernel-registry';
 
 /** Backends whose _FusedMatMul kernel takes 2-D operands as they are. */

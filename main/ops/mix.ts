@@ -3,7 +3,7 @@
 // forward and one backward (d branch_k = alpha_k g; d alpha[b, k] = sum over the sample's rows of
 // g . branch_k) where the backend has them (cpu: JS; webgpu: WGSL), composed tf ops otherwise (wasm:
 // its SIMD multiply-adds beat the JS loop).
-import * as tf from '@tensorflow/tfjs';
+import * as tf from './tf';
 import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';
 
 const FWD = 'LinoMix';

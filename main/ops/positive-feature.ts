@@ -5,7 +5,7 @@
 // SIMD exp beats JS Math.exp).
 // Gradient, with z = scale lin + c and phi' = 1 (z > 0) or exp(z) = phi (z <= 0):
 //   d lin = scale g phi';  d c = sum over the batch of g phi'.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from './tf';
 import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';
 
 const FWD = 'LinoPositiveFeature';

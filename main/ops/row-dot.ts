@@ -1,7 +1,7 @@
 // <a, b> over the last axis, keeping it: [..., M] x [..., M] -> [..., 1]. Custom gradient
 // (dy * b, dy * a) by broadcasting multiply: tfjs's Sum gradient builds a full-size tensor of
 // ones in JS and uploads it on every call. Operands must have the same shape (no broadcasting).
-import * as tf from '@tensorflow/tfjs';
+import * as tf from './tf';
 
 const rowDotOp = tf.customGrad(((a: tf.Tensor, b: tf.Tensor, save: tf.GradSaveFunc) => {
   save([a, b]);

@@ -5,7 +5,7 @@
 // has them (cpu, wasm: JS; webgpu: WGSL), composed tf ops otherwise. Gradient, with e = exp(ls), d = qk + 1e-6:
 //   d num = g e (1-beta) / d;  d qk = -sum_row g e (1-beta) num / d^2;  d y_loc = g e beta;  d h = -g e;
 //   d gate = sum g e (y_loc - y_glob) beta (1-beta);  d ls = sum g out.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from './tf';
 import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';
 
 const EPS = 1e-6;

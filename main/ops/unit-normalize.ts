@@ -1,5 +1,5 @@
 // v / max(||v||_2, eps) over the last axis (torch.nn.functional.normalize, eps 1e-6).
-import * as tf from '@tensorflow/tfjs';
+import * as tf from './tf';
 import { rowSquaredNorm } from './row-dot';
 
 export function unitNormalize(v: tf.Tensor, eps = 1e-6): tf.Tensor {

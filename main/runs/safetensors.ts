@@ -3,7 +3,7 @@
 // then the raw little-endian data. Every size in the header is checked against the file.
 // Also: state-dict exchange with a NeuralOperator (exact release names and shapes).
 import { readFileSync, writeFileSync, renameSync } from 'node:fs';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../ops/tf';
 import type { NeuralOperator } from '../model/types';
 import { errorMessage } from '../util/error-message';
 

@@ -8,7 +8,7 @@
 // - device (webgpu, tfjs-node): the moments are two flat tf.Variables and one step is ~15 kernels
 //   over all parameters at once plus one slice per parameter, so nothing leaves the GPU.
 // Checked against PyTorch step by step in test/unit/train/optim.test.ts (both paths).
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../ops/tf';
 import type { F32Entry } from '../runs/safetensors';
 import { isDeviceBackend, readValues } from '../ops/backend';
 

@@ -1,7 +1,7 @@
 // The gradient of one share of a batch under the training objective, in micro-batches whose terms
 // add up to the whole batch's (loss.ts, rollout.ts). Shared by the Trainer (its own share, or the
 // whole batch) and the data-parallel workers (theirs), so every path runs the same maths.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../ops/tf';
 import type { NeuralOperator } from '../model/types';
 import { readValues } from '../ops/backend';
 import { microObjective } from './loss';

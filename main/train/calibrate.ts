@@ -3,7 +3,7 @@
 // random data of the configured shape (the data are not generated or read: their shape is known
 // from the configuration, or from a stored dataset's manifest), disposes everything and answers
 // ms/step, steps/epoch, s/epoch and the total. Refuses what train.start refuses for memory.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../ops/tf';
 import type { TrainConfig } from '../api/contract';
 import { resolveParams } from '../data/generate/presets';
 import type { BenchmarkName } from '../data/generate/types';

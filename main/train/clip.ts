@@ -3,7 +3,7 @@
 // The norm stays a tensor on the backend (flatNorm) until the trainer reads it once per step with
 // the loss; a NaN/Inf norm means a gradient is not finite, which the trainer turns into a stop
 // with the step named.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../ops/tf';
 import { readValues } from '../ops/backend';
 
 /** ||g||_2 of a flat gradient (every parameter's, concatenated), in float32 on the backend. */

@@ -2,7 +2,7 @@
 // per step it receives the current parameters and its share of the batch, returns its gradients
 // under the run's objective (micro-batching and rollout as the Trainer's own share).
 import { parentPort } from 'node:worker_threads';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../ops/tf';
 import { selectBackend } from '../ops/backend';
 import { createModel } from '../model/registry';
 import type { NeuralOperator } from '../model/types';

@@ -4,7 +4,7 @@
 // (the same model evaluated on data prepared at other resolutions, normalized with the
 // TRAINING statistics from the checkpoint, coordinates recomputed for each grid). The Trainer's
 // validation runs through here too, with the LiNO gate statistics (blocks).
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../ops/tf';
 import { readValues } from '../ops/backend';
 import type { NeuralOperator } from '../model/types';
 import { decode, relL2PerSample, relL2DecodedPerSample, type NormStats } from './loss';

@@ -3,7 +3,7 @@
 // plots), the data re-encoded into the checkpoint's normalizer first, as evaluation does.
 // Nothing here was measured during the PyTorch training: train.loss is this evaluation's
 // MSE + relL2 on the train split, and throughput fields are zero.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../ops/tf';
 import type { TrainConfig } from '../api/contract';
 import type { ReleaseCheckpoint } from '../runs/release-checkpoint';
 import { loadStateDict } from '../runs/safetensors';

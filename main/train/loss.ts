@@ -2,7 +2,7 @@
 // loss = MSE(pred, y) + mean_b relL2_b on normalized fields, relL2_b = ||pred_b - y_b|| / (||y_b|| + 1e-12)
 // over every point and channel of sample b. relL2 is reported in two conventions: on normalized
 // fields (the paper's) and on decoded physical fields (FNO's published baselines).
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../ops/tf';
 
 export const REL_EPS = 1e-12;
 

@@ -5,7 +5,7 @@
 // gradients add up to the whole batch's (each share weights its terms by the whole batch size), so
 // the Trainer clips, steps AdamW and StepLR exactly as with one worker: same optimizer state, same
 // checkpoints, validation on the coordinator's model.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../ops/tf';
 import type { NeuralOperator } from '../model/types';
 import { Worker } from 'node:worker_threads';
 import type { TrainInitMsg, TrainStepMsg } from './data-parallel-worker';

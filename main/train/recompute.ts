@@ -1,6 +1,6 @@
 // Checkpointing as training uses it: the generic recomputed() (main/ops/recompute.ts) and block
 // checkpointing, which a model offers through its registry entry (forwardCheckpointed).
-import type * as tf from '@tensorflow/tfjs';
+import type * as tf from '../ops/tf';
 import type { NeuralOperator } from '../model/types';
 import { modelEntry } from '../model/registry';
 

@@ -6,7 +6,7 @@
 // the step's input and every model variable; its forward keeps only the input, and its backward
 // recomputes the step's forward under a fresh tape to get the gradients. Memory then holds one
 // step's intermediates at a time instead of T_out of them, for about one extra forward per step.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../ops/tf';
 import type { BlockDiagnostics, NeuralOperator } from '../model/types';
 import { relL2PerSample } from './loss';
 import { recomputed, supportsBlockCheckpointing, forwardBlockCheckpointed } from './recompute';

@@ -4,7 +4,7 @@
 // there is one, trains epoch by epoch appending every step and epoch record to metrics.jsonl,
 // writes checkpoints/last (and best) at every epoch end, and records the outcome in status.json
 // and events.log. Shared by the engine's 'train' job and `lino train`.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../ops/tf';
 import { TrainConfig } from '../api/contract';
 import type { RunHandle, RunState } from '../runs/run-store';
 import { writeJsonAtomic } from '../util/atomic-file';

@@ -2,7 +2,7 @@
 // batches, micro-batches whose gradients add up to the whole batch's, global-norm clipping,
 // PyTorch-exact AdamW, StepLR stepped per epoch, validation every epoch in both relL2 conventions.
 // No I/O here: ./runner.ts stores metrics and checkpoints; this file is what the tests drive.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../ops/tf';
 import type { TrainConfig, StepMetrics, EpochMetrics } from '../api/contract';
 import type { NeuralOperator } from '../model/types';
 import { createModel, modelEntry } from '../model/registry';

@@ -2,7 +2,7 @@
 // chromium) for tests and benches. navigator.gpu must exist before tfjs-backend-webgpu is
 // imported: the package registers its backend only if it sees it at import time.
 import { existsSync, mkdirSync } from 'node:fs';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../main/ops/tf';
 
 export const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
 

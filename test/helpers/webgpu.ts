@@ -1,6 +1,6 @@
 // Tests on the webgpu backend: selected by name (so a software adapter such as SwiftShader is
 // accepted; the env defaults live in main/ops/webgpu-env.ts), or a skip reason that says why not.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../main/ops/tf';
 import { selectBackend } from '../../main/ops/backend';
 import { formatAdapter } from '../../main/ops/webgpu-env';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../main/ops/tf';
 import { RunStore } from '../../main/runs/run-store';
 import { readCheckpointState } from '../../main/runs/checkpoint';
 import { trainRun } from '../../main/train/runner';

@@ -4,7 +4,7 @@
 // map with the coefficient interface indicator |grad a| over a run's split (Darcy).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../ops/tf';
 import type { CliCommand } from '../lino';
 import { UsageError, parseFlags, requireFlag } from '../args';
 import { selectBackend } from '../../ops/backend';

@@ -1,7 +1,7 @@
 // `lino predict`: runs the raw operator on an .npy tensor (already normalized, coordinate channels
 // included, float32, channels-last, batch first) and writes the raw projection as .npy.
 import { readFileSync } from 'node:fs';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../ops/tf';
 import type { CliCommand } from '../lino';
 import { UsageError, parseFlags, requireFlag } from '../args';
 import { selectBackend } from '../../ops/backend';

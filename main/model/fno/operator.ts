@@ -2,7 +2,7 @@
 // spectral convolution (conv<i>) plus a 1x1 convolution skip (w<i>), GELU after all but the last;
 // projection fc1 -> GELU -> fc2. Variables carry the PyTorch reference's state_dict names
 // (scaleout/fno_ref.py); complex weights have a trailing real/imag axis of 2.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../ops/tf';
 import type { ForwardResult, NeuralOperator } from '../types';
 import { linear } from '../../ops/linear';
 import { gelu } from '../../ops/gelu';

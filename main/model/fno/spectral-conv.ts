@@ -2,7 +2,7 @@
 // matMuls with precomputed cos/sin matrices (./dft.ts), a complex multiply per kept mode (one
 // batched real product with the block [[Wr, Wi], [-Wi, Wr]]), and the inverse as matMuls.
 // Complex weights are variables with a trailing real/imag axis of 2 (torch.view_as_real).
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../ops/tf';
 import { bmm } from '../../ops/batch-matmul';
 import { fftRowsMatrix, ifftRowsMatrix, irfftMatrix, rfftMatrix } from './dft';
 

@@ -1,6 +1,6 @@
 // Light-evolution block (pre-norm residual):
 //   h = LN1(x); alpha = softmax(Gate(mean h)); x += OutProj(sum_k alpha_k branch_k(h)); x += FFN(LN2(x)).
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../ops/tf';
 import type { BlockDiagnostics } from '../types';
 import { linear } from '../../ops/linear';
 import { gelu } from '../../ops/gelu';

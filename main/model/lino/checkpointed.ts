@@ -1,6 +1,6 @@
 // LiNO's forward with every block recomputed during backward: the same arithmetic as
 // LinoOperator.forward (lifting, blocks, projection), holding one block's intermediates at a time.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../ops/tf';
 import type { NeuralOperator } from '../types';
 import { linear } from '../../ops/linear';
 import { recomputed } from '../../ops/recompute';

@@ -1,6 +1,6 @@
 // Per-model cache of grid constants (coordinates, pairwise distances). Kept outside any tidy
 // scope and released by the model's dispose().
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../ops/tf';
 
 export class GridConstants {
   private readonly cache = new Map<string, tf.Tensor>();

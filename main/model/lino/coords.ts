@@ -1,5 +1,5 @@
 // Normalized grid coordinates p_i: per axis linspace(0, 1, n), 'ij' ordering, flattened row-major.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../ops/tf';
 
 export function gridCoordinates(grid: readonly number[]): Float32Array {
   const N = grid.reduce((a, b) => a * b, 1);

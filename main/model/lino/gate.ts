@@ -1,6 +1,6 @@
 // Adaptive mixture: alpha = softmax(Gate(mean_space(h))), one weight vector per sample;
 // mix = sum_k alpha[:, k] b_k. Gate: affine M->2M, GELU, affine 2M->K.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../ops/tf';
 import { linear } from '../../ops/linear';
 import { gelu } from '../../ops/gelu';
 import { mixRows } from '../../ops/mix';

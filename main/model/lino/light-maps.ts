@@ -5,7 +5,7 @@
 //   scattering alpha_s ||S(h)_i||; latent norm ||x_i|| of the stream entering the block;
 //   a query point's scattering kernel row (full: softmax row with the positional bias; efficient:
 //   the global weights scaled by 1 - beta) and its local 3x3 / 3-point neighbourhood with beta.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../ops/tf';
 import { linear } from '../../ops/linear';
 import { rowDot, rowSquaredNorm } from '../../ops/row-dot';
 import { unitNormalize } from '../../ops/unit-normalize';

@@ -1,6 +1,6 @@
 // The whole operator: u = Projection(Block_L(...Block_1(Lifting(a)))), channels-last,
 // 1D [B, Q, C] or 2D [B, H, W, C]. Implements the NeuralOperator contract.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../ops/tf';
 import type { BlockDiagnostics, ForwardResult, NeuralOperator } from '../types';
 import { linear } from '../../ops/linear';
 import { ensureFastWasmKernels } from '../../ops/wasm-kernels';

@@ -1,6 +1,6 @@
 // Creates the model's tf.Variables under globally unique tfjs names (so two models can live in
 // one process) while keying them by the release's state_dict names.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../ops/tf';
 import { seededRandom, uniformFanIn } from '../../ops/init';
 
 let instanceCounter = 0;

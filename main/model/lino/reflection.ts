@@ -1,6 +1,6 @@
 // Reflection: Householder mirror of each point's latent vector about an adaptive hyperplane,
 // R(h) = h - 2 <h, vhat> vhat with vhat = unit(Affine_r(h)). Pointwise; matrix-free O(M).
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../ops/tf';
 import { linear } from '../../ops/linear';
 import { rowDot } from '../../ops/row-dot';
 import { householder } from '../../ops/householder';

@@ -1,6 +1,6 @@
 // Refraction: rescales the component of h along an adaptive normal by eta = 1 + rho tanh(gamma),
 // T(h) = h + (eta - 1) <h, vhat> vhat. Pointwise rank-one deformation of the identity.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../ops/tf';
 import { linear } from '../../ops/linear';
 import { rowDot } from '../../ops/row-dot';
 import { householder } from '../../ops/householder';

@@ -1,7 +1,7 @@
 // Efficient scattering, linear in N: a linearized positive kernel phi(s) = ELU(s) + 1 with
 // coordinate-encoded queries/keys (global), plus a depthwise-conv local diffusion branch,
 // mixed by beta = sigmoid(gamma_loc); S(h) = exp(lambda_s) (y - h).
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../ops/tf';
 import { linear } from '../../ops/linear';
 import { gelu } from '../../ops/gelu';
 import { bmm } from '../../ops/batch-matmul';

@@ -1,6 +1,6 @@
 // Full (pairwise) scattering, the release's "standard": softmax kernel with a Gaussian
 // positional bias, S(h) = exp(lambda_s) (K z - h). O(N^2) time and memory.
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../ops/tf';
 import { linear } from '../../ops/linear';
 import { bmm } from '../../ops/batch-matmul';
 import { pairwiseSquaredDistances } from './coords';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { RunStore } from '../../../main/runs/run-store';
 import { loadCheckpoint, readCheckpointState } from '../../../main/runs/checkpoint';
 import { trainRun } from '../../../main/train/runner';

@@ -2,7 +2,7 @@
 // coordinate channels, the wasm 4 GiB warning, and readable refusals.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { ApiError, ModelEstimate, parseParams } from '../../../main/api/contract';
 import { modelEstimate, WASM_LIMIT_BYTES } from '../../../main/engine/model-estimate';
 import { createLino } from '../../../main/model/lino/operator';

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { BACKEND_ORDER, selectBackend, formatBackendReport } from '../../../main/ops/backend';
 import { describeAdapter } from '../../../main/ops/webgpu-env';
 import { webgpuSkipReason } from '../../helpers/webgpu';

@@ -2,7 +2,7 @@
 // full-batch gradient; AdamW matches PyTorch's formula in closed form.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { LinoOperator } from '../../../main/model/lino/operator';
 import { ParallelGradients } from '../../../main/train/parallel-grads';
 import { AdamW } from '../../../main/train/adamw';

@@ -1,7 +1,7 @@
 // Parameter count is exact; the memory estimate tracks what tfjs actually allocates.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { LinoOperator } from '../../../main/model/lino/operator';
 import { estimateLino, linoParamCount } from '../../../main/model/lino/estimate';
 import { listCases } from './parity-helpers';

@@ -3,7 +3,7 @@
 // webgpu (a software adapter here: SwiftShader). The fused kernel must actually have run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { householder, householderComposed } from '../../../main/ops/householder';
 import { layerNorm, layerNormComposed } from '../../../main/ops/layer-norm';

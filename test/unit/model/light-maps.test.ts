@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { LinoOperator } from '../../../main/model/lino/operator';
 import { lightMaps, neighbourhood, queryIndex } from '../../../main/model/lino/light-maps';

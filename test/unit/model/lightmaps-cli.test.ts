@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { readInputF32 } from '../../../main/cli/commands/predict';
 import { writeNpy } from '../../../main/data/formats/npy';
 import { ndarray } from '../../../main/data/ndarray';

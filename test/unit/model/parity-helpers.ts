@@ -1,7 +1,7 @@
 // Shared by the parity tests: loads a committed fixture case and compares against it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { LinoOperator } from '../../../main/model/lino/operator';
 import { readScalars } from '../../../main/model/lino/params';
 import { loadWeights, readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';

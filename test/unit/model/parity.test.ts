@@ -3,7 +3,7 @@
 // gate weights <= 1e-5, gradient of sum(y * w) wrt every parameter <= 1e-4, on wasm and cpu.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { listCases, runCase } from './parity-helpers';
 

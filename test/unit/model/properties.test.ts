@@ -1,7 +1,7 @@
 // Properties that do not depend on our reading of the spec (the parity fixtures share it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { LinoOperator } from '../../../main/model/lino/operator';
 import { reflect } from '../../../main/model/lino/reflection';
 import { refract } from '../../../main/model/lino/refraction';

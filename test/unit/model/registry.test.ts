@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { MODEL_KINDS, TrainConfig, parseParams } from '../../../main/api/contract';
 import { createModel, inferModel, listModels, modelEntry, parseModelFile } from '../../../main/model/registry';
 import { modelEstimate } from '../../../main/engine/model-estimate';

@@ -2,7 +2,7 @@
 // the same values as the cpu backend, and fall back to the originals where they do not apply.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { ensureFastWasmKernels } from '../../../main/ops/wasm-kernels';
 

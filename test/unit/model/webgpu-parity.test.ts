@@ -4,7 +4,7 @@
 // not speed. Skips with the reason when no adapter exists.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { listCases, runCase } from './parity-helpers';
 import { webgpuSkipReason } from '../../helpers/webgpu';
 

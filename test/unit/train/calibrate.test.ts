@@ -3,7 +3,7 @@
 // cancelled calibration stopping, and a file source refused naming the field.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { TrainConfig, type TrainConfigInput } from '../../../main/api/contract';
 import { calibrate, calibrationShape, CalibrationCancelled } from '../../../main/train/calibrate';

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { TrainConfig, type TrainConfigInput } from '../../../main/api/contract';
 import { Trainer, modelConfigFor } from '../../../main/train/trainer';
 import { syntheticData, autoregressiveSpec } from '../../../main/train/data';

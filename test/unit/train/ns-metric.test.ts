@@ -4,7 +4,7 @@
 // evaluation's relL2 agree; the full-rollout relL2 is reported apart (cpu backend).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { TrainConfig } from '../../../main/api/contract';
 import { Trainer, RELL2_DEFINITION } from '../../../main/train/trainer';
 import { syntheticData, targetStats } from '../../../main/train/data';

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { AdamW } from '../../../main/train/adamw';
 import { clipByGlobalNorm } from '../../../main/train/clip';
 import { StepLR } from '../../../main/train/schedule';

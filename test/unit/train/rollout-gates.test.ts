@@ -3,7 +3,7 @@
 // from the training rollout's own predictions (cpu backend).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { TrainConfig } from '../../../main/api/contract';
 import { Trainer } from '../../../main/train/trainer';
 import { syntheticData } from '../../../main/train/data';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { RunStore } from '../../../main/runs/run-store';
 import { loadCheckpoint, readCheckpointState } from '../../../main/runs/checkpoint';
 import { acquireRunLock, LOCK_FILE, RunLockedError } from '../../../main/runs/run-lock';

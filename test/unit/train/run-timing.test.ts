@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { RunStore, groupSummary } from '../../../main/runs/run-store';
 import { trainRun, parseRunConfig } from '../../../main/train/runner';
 import { modelFor } from '../../../main/train/trainer';

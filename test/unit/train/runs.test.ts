@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { RunStore } from '../../../main/runs/run-store';
 import { checkpointDir, loadCheckpoint, readCheckpointState } from '../../../main/runs/checkpoint';
 import { readSafetensorsFile } from '../../../main/runs/safetensors';

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { zipSync } from 'fflate';
 import { parseTorchCheckpoint, readTorchCheckpointFile, isTensor } from '../../../main/runs/torch-checkpoint';
 import { unpickle, PyTuple } from '../../../main/runs/torch-pickle';

@@ -2,7 +2,7 @@
 // rollout's gradients, no tensor leaks.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { TrainConfig, type TrainConfigInput } from '../../../main/api/contract';
 import { Trainer } from '../../../main/train/trainer';
 import { syntheticData } from '../../../main/train/data';

@@ -4,7 +4,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../../main/ops/tf';
 import { trainRun } from '../../../main/train/runner';
 import { RunStore } from '../../../main/runs/run-store';
 import { readCheckpointState } from '../../../main/runs/checkpoint';
