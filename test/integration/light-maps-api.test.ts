@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '../../main/ops/tf';
 import { LightMapsResult, type RunSummary } from '../../main/api/contract';
 import { RunStore } from '../../main/runs/run-store';
 import { loadRunForLightMaps } from '../../main/train/light-maps-run';
