@@ -120,8 +120,9 @@ export class MetricsThrottle {
     const epoch = this.pendingEpoch;
     this.steps = [];
     this.pendingEpoch = undefined;
-    this.last = this.now();
     this.send(steps, epoch);
+    // the interval counts from the end of a send, so messages are never closer than it
+    this.last = this.now();
   }
 }
 
