@@ -22,3 +22,19 @@ test('the Electron app starts, loads the renderer and reaches the engine', { ski
   assert.equal(await page.evaluate(() => typeof (globalThis as any).require), 'undefined');
   await app.close();
 });
+
+// Packing needs the runtime's files (electronDist), not a display: electron-builder's own --dir pack.
+const runtimeFiles = Boolean(rt.bin) && (rt.ok || /no display/.test(rt.reason ?? ''));
+test('electron-builder --dir packs the app (resources/app.asar) from the local Electron runtime', { skip: runtimeFiles ? false : `no Electron runtime to pack with: ${rt.reason}`, timeout: 600_000 }, async () => {
+  const { mkdtempSync, existsSync, readdirSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const out = mkdtempSync(join(tmpdir(), 'lino-pack-'));
+  const built = spawnSync(process.execPath, [`${ROOT}scripts/build.mjs`], { stdio: 'inherit' });
+  assert.equal(built.status, 0);
+  const r = spawnSync('npx', ['electron-builder', '--dir', '--config', 'electron-builder.yml', '-c.electronDist=node_modules/electron/dist', `-c.directories.output=${out}`], { cwd: ROOT, encoding: 'utf8', timeout: 540_000 });
+  assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+  const unpacked = readdirSync(out).find((d) => d.endsWith('-unpacked'));
+  assert.ok(unpacked, `a *-unpacked folder in ${out}`);
+  assert.ok(existsSync(join(out, unpacked, 'resources', 'app.asar')), 'resources/app.asar');
+});
