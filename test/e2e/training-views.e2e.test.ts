@@ -150,13 +150,13 @@ test('training view: reopening loads the history with runs.metrics; pause, resum
 
   // A longer run to pause, resume and stop while it trains.
   await page.getByTestId('train-data').selectOption('generate:darcy:tiny');
-  await page.getByTestId('train-epochs').fill('300');
+  await page.getByTestId('train-epochs').fill('5000');
   await page.getByTestId('train-batch').fill('1');
   await page.getByTestId('train-name').fill('e2e pause');
   await page.getByTestId('train-start').click();
   await page.waitForFunction(() => /^e2e pause/.test((globalThis as any).document.querySelector('[data-testid="run-picker"] option:checked')?.textContent ?? ''), undefined, { timeout: 30_000 });
   const pauseId = await page.getByTestId('run-picker').inputValue();
-  // Whatever fails below, a 300-epoch run must not hold the engine's queue for the next tests.
+  // Long enough to pause and stop by hand (the kernel-lean model trains tiny Darcy at ~30 epochs/s); whatever fails below, a 5000-epoch run must not hold the engine's queue for the next tests.
   tc.after(async () => {
     const r = ((await suite.host.service.call('runs.list', {})) as { id: string; state: string }[]).find((x) => x.id === pauseId);
     if (r && ['running', 'paused', 'queued'].includes(r.state)) await suite.host.service.call('train.stop', { id: pauseId });
@@ -184,7 +184,11 @@ test('training view: reopening loads the history with runs.metrics; pause, resum
   await page.getByTestId('run-resume').click();
   await state.filter({ hasText: /^running$/ }).waitFor({ timeout: 30_000 }).catch(why);
   await page.waitForFunction((n) => ((globalThis as any).document.querySelector('[data-testid="loss-plot"] .js-plotly-plot')?.data?.[1]?.x?.length ?? 0) > n, atPause, { timeout: 60_000 });
-  await page.getByTestId('run-stop').click();
+  // While steps stream in, a loaded CI machine re-renders the controls often enough that
+  // Playwright's stability wait can miss the button for 30 s (seen once in five CI runs): click
+  // the button that is there now, as a user's click would.
+  await page.getByTestId('run-stop').waitFor();
+  await page.evaluate(() => (globalThis as any).document.querySelector('[data-testid="run-stop"]').click());
   await state.filter({ hasText: /^stopped$/ }).waitFor({ timeout: 60_000 }).catch(why);
   await page.getByTestId('run-resume').waitFor();
   assert.deepEqual(problems, []);
