@@ -138,20 +138,50 @@ export const useTraining = create<TrainingState>((set, get) => ({
   },
   applyEvent(e) {
     if (e.type === 'metrics') {
-      set((s) => ({
-        curves: { ...s.curves, [e.runId]: mergeCurves(s.curves[e.runId] ?? EMPTY_CURVES, e.steps, e.epoch ? [e.epoch] : []) },
-        // Paused, the ETA stands still: a step's message that trails the pause does not move it.
-        ...(e.etaSeconds !== undefined && s.runs.find((r) => r.id === e.runId)?.state !== 'paused' ? { stepEta: { ...s.stepEta, [e.runId]: e.etaSeconds } } : {}),
-      }));
-      // Metrics mean it trains; the list may not know yet (or the epoch count changed).
-      if (e.epoch || get().runs.find((r) => r.id === e.runId)?.state !== 'running') scheduleRefresh(get);
+      queueMetrics(e, get, set);
     } else if (e.type === 'run') {
+      // A state change must not overtake the steps that came before it.
+      flushMetrics(get, set);
       eventStates.set(e.runId, { seq: ++eventSeq, state: e.state });
       set((s) => ({ runs: s.runs.map((r) => (r.id === e.runId ? { ...r, state: e.state, reason: e.reason ?? r.reason } : r)) }));
       scheduleRefresh(get);
     }
   },
 }));
+
+type MetricsEvent = Extract<WorkbenchEvent, { type: 'metrics' }>;
+type SetTraining = (fn: (s: TrainingState) => Partial<TrainingState>) => void;
+
+// A fast run sends up to 20 metrics messages a second; redrawing four plots for each kept a loaded
+// machine's page too busy to take a click. Messages are merged and applied at most 4 times a second.
+const FLUSH_MS = 250;
+let pendingMetrics: MetricsEvent[] = [];
+let flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+function queueMetrics(e: MetricsEvent, get: () => TrainingState, set: SetTraining) {
+  pendingMetrics.push(e);
+  if (!flushTimer) flushTimer = setTimeout(() => flushMetrics(get, set), FLUSH_MS);
+}
+
+function flushMetrics(get: () => TrainingState, set: SetTraining) {
+  if (flushTimer) clearTimeout(flushTimer);
+  flushTimer = null;
+  const batch = pendingMetrics;
+  pendingMetrics = [];
+  if (batch.length === 0) return;
+  set((s) => {
+    const curves = { ...s.curves };
+    const stepEta = { ...s.stepEta };
+    for (const e of batch) {
+      curves[e.runId] = mergeCurves(curves[e.runId] ?? EMPTY_CURVES, e.steps, e.epoch ? [e.epoch] : []);
+      // Paused, the ETA stands still: a step's message that trails the pause does not move it.
+      if (e.etaSeconds !== undefined && s.runs.find((r) => r.id === e.runId)?.state !== 'paused') stepEta[e.runId] = e.etaSeconds;
+    }
+    return { curves, stepEta };
+  });
+  // Metrics mean it trains; the list may not know yet (or the epoch count changed).
+  if (batch.some((e) => e.epoch || get().runs.find((r) => r.id === e.runId)?.state !== 'running')) scheduleRefresh(get);
+}
 
 /** Run events come in bursts (queued, running, ...): one runs.list per burst. */
 function scheduleRefresh(get: () => TrainingState) {

@@ -2,7 +2,7 @@
 // diagram of the block that follows the toggles (FNO: width, modes, Fourier layers), and the
 // engine's parameter count, memory and FLOPs of one training step on the
 // chosen grid, with a warning before a configuration that will not fit the wasm backend.
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useApp } from '../store/app-store';
 import {
   COMPONENT_NAMES,
@@ -24,6 +24,7 @@ import {
 } from '../store/model-draft';
 import type { ModelKind } from '../../../main/api/contract';
 import { BlockDiagram } from '../components/block-diagram';
+import { NumberField } from '../components/number-field';
 import { Plot } from '../plots/plot';
 import type { Trace } from '../plots/traces';
 import { TableExportBar } from '../export/table-export-bar';
@@ -31,35 +32,10 @@ import type { TableColumn, TableRow } from '../export/table';
 
 const GIB = 1024 ** 3;
 
-function NumberField({ label, field, draft, set, error, hint }: { label: string; field: keyof typeof LIMITS; draft: ModelDraft; set(d: ModelDraft): void; error?: string; hint?: string }) {
-  const id = useId();
-  const [text, setText] = useState(String(draft[field]));
-  useEffect(() => {
-    // Follow outside changes (another view, a reset) without fighting the user's typing.
-    if (Number(text) !== draft[field]) setText(String(draft[field]));
-  }, [draft[field]]);
+/** A model-draft number (the draft's own limits, testid field-NAME). */
+function DraftNumber({ label, field, draft, set, error, hint }: { label: string; field: keyof typeof LIMITS; draft: ModelDraft; set(d: ModelDraft): void; error?: string; hint?: string }) {
   const [lo, hi] = LIMITS[field];
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type="number"
-        min={lo}
-        max={hi}
-        step={1}
-        value={text}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-err` : hint ? `${id}-hint` : undefined}
-        data-testid={`field-${field}`}
-        onChange={(e) => {
-          setText(e.target.value);
-          set({ ...draft, [field]: e.target.value.trim() === '' ? Number.NaN : Number(e.target.value) });
-        }}
-      />
-      {error ? <span id={`${id}-err`} className="error-message field-msg">{error}</span> : hint ? <span id={`${id}-hint`} className="muted field-msg">{hint}</span> : null}
-    </div>
-  );
+  return <NumberField label={label} value={draft[field]} onChange={(v) => set({ ...draft, [field]: v })} min={lo} max={hi} error={error} hint={hint} testId={`field-${field}`} />;
 }
 
 export function ModelView() {
@@ -141,8 +117,8 @@ export function ModelView() {
             </div>
             {lino ? (
               <>
-                <NumberField label="Width M" field="width" draft={draft} set={setDraft} error={errors.width} hint="channels of the latent field" />
-                <NumberField label="Depth L" field="depth" draft={draft} set={setDraft} error={errors.depth} hint="light-evolution blocks" />
+                <DraftNumber label="Width M" field="width" draft={draft} set={setDraft} error={errors.width} hint="channels of the latent field" />
+                <DraftNumber label="Depth L" field="depth" draft={draft} set={setDraft} error={errors.depth} hint="light-evolution blocks" />
                 <div className="field" role="radiogroup" aria-label="Scattering">
                   <span className="label">Scattering</span>
                   {(['efficient', 'full'] as const).map((k) => (
@@ -175,9 +151,9 @@ export function ModelView() {
               </>
             ) : (
               <>
-                <NumberField label="Width" field="width" draft={draft} set={setDraft} error={errors.width} hint="channels of the lifted field" />
-                <NumberField label="Modes" field="modes" draft={draft} set={setDraft} error={errors.modes} hint="lowest Fourier modes kept per axis" />
-                <NumberField label="Fourier layers" field="depth" draft={draft} set={setDraft} error={errors.depth} hint="spectral convolution + pointwise skip, GELU between" />
+                <DraftNumber label="Width" field="width" draft={draft} set={setDraft} error={errors.width} hint="channels of the lifted field" />
+                <DraftNumber label="Modes" field="modes" draft={draft} set={setDraft} error={errors.modes} hint="lowest Fourier modes kept per axis" />
+                <DraftNumber label="Fourier layers" field="depth" draft={draft} set={setDraft} error={errors.depth} hint="spectral convolution + pointwise skip, GELU between" />
               </>
             )}
             <div className="field">
@@ -199,8 +175,8 @@ export function ModelView() {
               <span className="label" id="model-channels-label">Channels (from the data)</span>
               <output aria-labelledby="model-channels-label" data-testid="model-channels">{draft.dims}D, {draft.inChannels} in → {draft.outChannels} out</output>
             </div>
-            <NumberField label={draft.dims === 1 ? 'Grid points' : 'Grid points per axis'} field="gridSide" draft={draft} set={setDraft} error={errors.gridSide} />
-            <NumberField label="Batch size" field="batch" draft={draft} set={setDraft} error={errors.batch} />
+            <DraftNumber label={draft.dims === 1 ? 'Grid points' : 'Grid points per axis'} field="gridSide" draft={draft} set={setDraft} error={errors.gridSide} />
+            <DraftNumber label="Batch size" field="batch" draft={draft} set={setDraft} error={errors.batch} />
           </fieldset>
         </form>
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { DataSpec, EpochMetrics, RunSummary } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
 import { formatAdapter } from '../components/engine-status';
@@ -166,7 +166,13 @@ function RunControls({ run }: { run: RunSummary }) {
 
 function Stats({ run, last, lastLr, epochSeconds }: { run: RunSummary; last: EpochMetrics | undefined; lastLr: number | undefined; epochSeconds: number[] }) {
   const stepEta = useTraining((s) => s.stepEta[run.id]);
-  const eta = runEta(epochSeconds, last && run.epochs != null ? Math.max(0, run.epochs - last.epoch) : null, stepEta);
+  const liveEta = runEta(epochSeconds, last && run.epochs != null ? Math.max(0, run.epochs - last.epoch) : null, stepEta);
+  // Paused, the ETA stands still at what it said when the pause showed: records that trail the
+  // pause (an epoch that finished meanwhile) do not move it.
+  const frozen = useRef<{ id: string; eta: number | null } | null>(null);
+  if (run.state !== 'paused') frozen.current = null;
+  else if (frozen.current?.id !== run.id) frozen.current = { id: run.id, eta: liveEta };
+  const eta = frozen.current ? frozen.current.eta : liveEta;
   const adapter = useApp((s) => s.engine?.backend.adapter);
   const backend = last?.backend ?? run.backend;
   return (
