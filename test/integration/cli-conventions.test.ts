@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../helpers/env';
@@ -141,4 +141,28 @@ test('Ctrl-C (SIGINT) during train: stops at the next step, checkpoints/last wri
   const last = join(ws.path, 'runs/sigint/checkpoints/last');
   for (const f of ['weights.safetensors', 'optimizer.safetensors', 'state.json']) assert.ok(existsSync(join(last, f)), `checkpoints/last/${f}`);
   assert.ok(JSON.parse(readFileSync(join(last, 'state.json'), 'utf8')).epoch >= 2, 'the checkpoint holds a finished epoch');
+});
+
+test('Ctrl-C during `train --seeds 3`: the running seed stops, no further seed starts, the group so far is summarized, exit status 130', async () => {
+  const child = spawn(process.execPath, [bin, 'train', '--config', config('seeds-sigint', 1000), '--workspace', ws.path, '--id', 'grp', '--seeds', '3'], { cwd: root, env });
+  let stdout = '', stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  const code = await new Promise<number | null>((done) => {
+    child.stderr.on('data', (d) => { stderr += d; });
+    // Ctrl-C once the first seed has finished an epoch (its run directory is grp-s<seed>).
+    const poll = setInterval(() => {
+      const first = existsSync(join(ws.path, 'runs')) ? readdirSync(join(ws.path, 'runs')).filter((d) => d.startsWith('grp-s')).sort()[0] : undefined;
+      const m = first && join(ws.path, 'runs', first, 'metrics.jsonl');
+      if (!child.killed && m && existsSync(m) && /"type":"epoch"/.test(readFileSync(m, 'utf8'))) child.kill('SIGINT');
+    }, 100);
+    child.on('exit', (c) => {
+      clearInterval(poll);
+      done(c);
+    });
+  });
+  assert.equal(code, 130, `${stdout}\n${stderr}`);
+  assert.match(stderr, /stopping after this step/);
+  assert.match(stdout, /seed \d+: stopped/);
+  assert.match(stdout, /group grp \(1 of 3 seeds\)/);
+  assert.equal(readdirSync(join(ws.path, 'runs')).filter((d) => d.startsWith('grp-s')).length, 1, 'no second seed started');
 });

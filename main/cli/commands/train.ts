@@ -32,6 +32,32 @@ const meanStd = (v: number[]) => {
   return `${sci(m)} ± ${sci(sd)}`;
 };
 
+/**
+ * Ctrl-C / SIGTERM handling for training: the first signal stops at the next step (status,
+ * checkpoint and lock in order); a second quits at once (the lock is still released on exit).
+ * exitCode() is the shell's code for a process ended by that signal (128 + number), or null.
+ */
+function stopOnSignals(out: NodeJS.WriteStream) {
+  const controller = new AbortController();
+  let stoppedBy: NodeJS.Signals | null = null;
+  const onSig = (sig: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(sig === 'SIGTERM' ? 143 : 130);
+    stoppedBy = sig;
+    out.write(`\n${sig}: stopping after this step (${sig === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again to quit at once)\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSig);
+  process.on('SIGTERM', onSig);
+  return {
+    signal: controller.signal,
+    exitCode: (): number | null => (stoppedBy ? (stoppedBy === 'SIGTERM' ? 143 : 130) : null),
+    dispose() {
+      process.off('SIGINT', onSig);
+      process.off('SIGTERM', onSig);
+    },
+  };
+}
+
 /** Trains the configuration once per seed, one run after another, and summarizes the group. */
 async function runGroup(values: GroupFlags): Promise<number> {
   const n = Number(values.seeds);
@@ -44,18 +70,31 @@ async function runGroup(values: GroupFlags): Promise<number> {
   await selectBackend(values.backend ?? base.backend);
   const group = values.id ?? newGroupName(base.name);
   const rows: { seed: number; id: string; state: string; best: number; bestDec: number; epoch: number; test?: number }[] = [];
-  for (let i = 0; i < n; i++) {
-    const seed = base.seed + i;
-    const run = store.create(seedRunConfig(base, group, i), `${group}-s${seed}`);
-    const t0 = Date.now();
-    const out = await trainRun(run, { workspace: ws.path, owner: 'lino train' });
-    const epochs = run.readMetrics().records.filter((r) => r.type === 'epoch') as unknown as EpochRecord[];
-    const best = epochs.reduce((a, b) => (b.val.relL2 < a.val.relL2 ? b : a), epochs[0]!);
-    rows.push({ seed, id: run.id, state: out.state, best: best.val.relL2, bestDec: best.val.relL2Decoded, epoch: best.epoch, ...(best.test ? { test: best.test.relL2 } : {}) });
-    console.log(`seed ${seed}: ${out.state}, best val relL2 ${sci(best.val.relL2)} (decoded ${sci(best.val.relL2Decoded)}) at epoch ${best.epoch}${best.test ? `, test ${sci(best.test.relL2)}` : ''}  [${run.id}, ${fmtTime((Date.now() - t0) / 1000)}]`);
+  let allDone = true;
+  const stop = stopOnSignals(process.stderr);
+  try {
+    for (let i = 0; i < n && !stop.signal.aborted; i++) {
+      const seed = base.seed + i;
+      const run = store.create(seedRunConfig(base, group, i), `${group}-s${seed}`);
+      const t0 = Date.now();
+      const out = await trainRun(run, { workspace: ws.path, owner: 'lino train', signal: stop.signal });
+      allDone &&= out.state === 'done';
+      const epochs = run.readMetrics().records.filter((r) => r.type === 'epoch') as unknown as EpochRecord[];
+      if (epochs.length === 0) {
+        console.log(`seed ${seed}: ${out.state} before its first epoch  [${run.id}]`);
+        continue;
+      }
+      const best = epochs.reduce((a, b) => (b.val.relL2 < a.val.relL2 ? b : a), epochs[0]!);
+      rows.push({ seed, id: run.id, state: out.state, best: best.val.relL2, bestDec: best.val.relL2Decoded, epoch: best.epoch, ...(best.test ? { test: best.test.relL2 } : {}) });
+      console.log(`seed ${seed}: ${out.state}, best val relL2 ${sci(best.val.relL2)} (decoded ${sci(best.val.relL2Decoded)}) at epoch ${best.epoch}${best.test ? `, test ${sci(best.test.relL2)}` : ''}  [${run.id}, ${fmtTime((Date.now() - t0) / 1000)}]`);
+    }
+  } finally {
+    stop.dispose();
   }
-  console.log(`\ngroup ${group} (${n} seeds): best val relL2 ${meanStd(rows.map((r) => r.best))} (normalized, paper)  ${meanStd(rows.map((r) => r.bestDec))} (decoded, FNO)` + (rows.every((r) => r.test !== undefined) ? `; test at best epoch ${meanStd(rows.map((r) => r.test!))}` : ''));
-  return rows.every((r) => r.state === 'done') ? 0 : 1;
+  if (rows.length === 0) return stop.exitCode() ?? 1;
+  console.log(`\ngroup ${group} (${rows.length} of ${n} seeds): best val relL2 ${meanStd(rows.map((r) => r.best))} (normalized, paper)  ${meanStd(rows.map((r) => r.bestDec))} (decoded, FNO)` + (rows.every((r) => r.test !== undefined) ? `; test at best epoch ${meanStd(rows.map((r) => r.test!))}` : ''));
+  // Stopped by a signal: the runs so far are kept (the stopped one resumable); exit as the shell reports it.
+  return stop.exitCode() ?? (allDone ? 0 : 1);
 }
 
 const command: CliCommand = {
@@ -100,18 +139,7 @@ const command: CliCommand = {
     out.write(`run ${run.id} in ${run.dir}\n`);
     emit({ type: 'run', id: run.id, dir: run.dir, backend: report.active });
     if (!values.quiet) out.write(`${formatBackendReport(report)}\n`);
-    const controller = new AbortController();
-    let stoppedBy: NodeJS.Signals | null = null;
-    // The first signal stops at the next step (status, checkpoint and lock in order); a second
-    // quits at once (the lock is still released on exit).
-    const onSig = (sig: NodeJS.Signals) => {
-      if (controller.signal.aborted) process.exit(sig === 'SIGTERM' ? 143 : 130);
-      stoppedBy = sig;
-      out.write(`\n${sig}: stopping after this step (${sig === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again to quit at once)\n`);
-      controller.abort();
-    };
-    process.on('SIGINT', onSig);
-    process.on('SIGTERM', onSig);
+    const stop = stopOnSignals(out);
     const t0 = Date.now();
     let stepsPerEpoch = 1;
     let stepInEpoch = 0;
@@ -137,7 +165,7 @@ const command: CliCommand = {
     try {
       const result = await trainRun(run, {
         owner: 'lino train',
-        signal: controller.signal,
+        signal: stop.signal,
         workspace: ws.path,
         onPlan: (p, steps) => {
           stepsPerEpoch = steps.stepsPerEpoch;
@@ -177,11 +205,11 @@ const command: CliCommand = {
       });
       // A signal: the run stopped at a step boundary with checkpoints/last written; exit as the
       // shell reports a process ended by it (128 + signal number: SIGINT 130, SIGTERM 143)
-      if (stoppedBy) return stoppedBy === 'SIGTERM' ? 143 : 130;
+      const code = stop.exitCode();
+      if (code !== null) return code;
       return result.state === 'done' || result.state === 'stopped' ? 0 : 1;
     } finally {
-      process.off('SIGINT', onSig);
-      process.off('SIGTERM', onSig);
+      stop.dispose();
     }
   },
 };
