@@ -21,13 +21,14 @@ export interface CallService {
   onEvent(listener: (e: WorkbenchEvent) => void): () => void;
 }
 
-/** Only our own renderer, loaded from the app's files, may call. */
+/** Only our own renderer, served at app://workbench/ (electron/app-protocol.ts), may call. */
 export function isTrustedUrl(url: string | undefined, rendererIndexUrl: string): boolean {
   if (!url) return false;
   try {
     const u = new URL(url);
     const r = new URL(rendererIndexUrl);
-    return u.protocol === 'file:' && r.protocol === 'file:' && u.pathname === r.pathname;
+    // Same scheme, host and path as the app's index (app://workbench/index.html); any fragment.
+    return u.protocol === r.protocol && u.host === r.host && u.pathname === r.pathname && u.search === '' && u.protocol !== 'file:';
   } catch {
     return false;
   }

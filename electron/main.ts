@@ -1,6 +1,6 @@
 // The Electron host: one window, hardened; IPC into the same WorkbenchService browser mode uses.
-import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell } from 'electron';
+import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WorkbenchService } from '../main/services/workbench-service';
@@ -9,14 +9,17 @@ import { utilityLauncher } from './engine-launcher';
 import { saveDialogOptions } from './save-dialog';
 import { isAllowedExternalUrl } from './external-links';
 import { installPermissionGuards } from './permissions';
+import { APP_SCHEME, APP_INDEX_URL, serveAppProtocol } from './app-protocol';
 
 const here = dirname(fileURLToPath(import.meta.url)); // dist/electron
-const rendererIndex = join(here, '..', 'renderer', 'index.html');
-const rendererUrl = pathToFileURL(rendererIndex).toString();
+const rendererDir = join(here, '..', 'renderer');
+const rendererUrl = APP_INDEX_URL;
 
 const { values } = parseArgs({ args: process.argv.slice(app.isPackaged ? 1 : 2), options: { workspace: { type: 'string' } }, strict: false });
 
 app.enableSandbox();
+// app:// behaves as a secure, standard origin (relative URLs, fetch, CSP 'self'); must precede ready.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
 app.on('web-contents-created', (_e, contents) => {
   // No navigation away from the app and no new windows; documentation links (and only those)
@@ -35,6 +38,7 @@ app.on('web-contents-created', (_e, contents) => {
 async function main() {
   await app.whenReady();
   installPermissionGuards(session.defaultSession, (m) => console.warn(m));
+  serveAppProtocol(protocol, rendererDir);
   const service = new WorkbenchService({
     host: 'electron',
     launcher: utilityLauncher(join(here, '..', 'engine', 'engine-process.js')),

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { registerIpc, isTrustedUrl, CALL_CHANNEL, type IpcMainLike, type InvokeEventLike } from '../../../electron/ipc';
 import { parseParams, isMethod, ApiError } from '../../../main/api/contract';
 
-const INDEX = 'file:///opt/lino/resources/app.asar/dist/renderer/index.html';
+const INDEX = 'app://workbench/index.html';
 
 /** Records handlers the way Electron's ipcMain.handle does, so the test can invoke them. */
 function fakeIpc() {
@@ -30,11 +30,16 @@ function validatingService() {
 
 const trusted: InvokeEventLike = { senderFrame: { url: INDEX }, sender: { id: 1 } };
 
-test('isTrustedUrl accepts only the app renderer file', () => {
+test('isTrustedUrl accepts only the app renderer at app://workbench/index.html', () => {
   assert.equal(isTrustedUrl(INDEX, INDEX), true);
   assert.equal(isTrustedUrl(`${INDEX}#view`, INDEX), true);
   assert.equal(isTrustedUrl('https://evil.example/index.html', INDEX), false);
   assert.equal(isTrustedUrl('file:///tmp/evil/index.html', INDEX), false);
+  assert.equal(isTrustedUrl('app://evil/index.html', INDEX), false);
+  assert.equal(isTrustedUrl('app://workbench/other.html', INDEX), false);
+  assert.equal(isTrustedUrl('app://workbench/index.html?x=1', INDEX), false);
+  // file:// pages are never trusted, even the same path (the renderer is no longer served from file://).
+  assert.equal(isTrustedUrl('file:///opt/lino/index.html', 'file:///opt/lino/index.html'), false);
   assert.equal(isTrustedUrl(undefined, INDEX), false);
   assert.equal(isTrustedUrl('not a url', INDEX), false);
 });
