@@ -399,6 +399,8 @@ export const LightMapsResult = z.object({
   benchmark: z.string(),
   /** The model's input channels as it sees them (normalized), coordinates left out. */
   input: z.array(z.array(z.number())),
+  /** Curvilinear-mesh data (airfoil): the sample's node coordinates as stored, row-major over `grid`. */
+  mesh: z.object({ x: z.array(z.number()), y: z.array(z.number()) }).optional(),
   query: z.array(z.number()).optional(),
   blocks: z.array(z.object({
     /** The block's enabled branches; `gates` and `dominant` index into it. */

@@ -5,7 +5,7 @@ import { ApiError, type LightMapsResult } from '../api/contract';
 import { RunStore } from '../runs/run-store';
 import { parseRunConfig } from '../train/runner';
 import { loadRunForLightMaps } from '../train/light-maps-run';
-import { gatherRows } from '../train/data';
+import { gatherRows, type TrainSplit } from '../train/data';
 import { lightMaps } from '../model/lino/light-maps';
 import { initBackend, tf } from './tf-runtime';
 
@@ -27,6 +27,17 @@ function channel(data: Float32Array, channels: number, c: number): number[] {
   return out;
 }
 
+/**
+ * A curvilinear-mesh sample (the airfoil's C-grid): its input channels 0 and 1 are the nodes'
+ * physical x and y, as stored, so the view draws each map where its node is.
+ */
+function meshOf(benchmark: string, grid: number[], raw: TrainSplit, sample: number, inputChannels: number) {
+  if (benchmark !== 'airfoil' || grid.length !== 2 || inputChannels < 2) return undefined;
+  const row = gatherRows(raw.x, [sample]);
+  const C = row.shape[row.shape.length - 1]!;
+  return { x: channel(row.data, C, 0), y: channel(row.data, C, 1) };
+}
+
 export async function lightMapsCall(p: LightMapsParams): Promise<LightMapsResult> {
   const run = new RunStore(join(p.workspace, 'runs')).open(p.id);
   const kind = parseRunConfig(run.readConfig(), run.configPath).model.kind;
@@ -44,6 +55,7 @@ export async function lightMapsCall(p: LightMapsParams): Promise<LightMapsResult
       throw new ApiError(`runs.lightMaps: invalid parameter 'query': [${p.query.join(', ')}] is not a point of the grid [${grid.join(', ')}]`, 'invalid_params', { field: 'query' });
     }
     const C = row.shape[row.shape.length - 1]!;
+    const mesh = meshOf(r.benchmark, grid, r.raw, p.sample, C - r.coordChannels);
     x = tf.tensor(row.data, row.shape);
     const maps = await lightMaps(r.model, x, p.query ? { query: p.query } : {});
     maps.y.dispose();
@@ -54,6 +66,7 @@ export async function lightMapsCall(p: LightMapsParams): Promise<LightMapsResult
       // the model's input as it sees it (normalized), coordinate channels left out
       input: Array.from({ length: C - r.coordChannels }, (_, c) => channel(row.data, C, c)),
       ...(p.query ? { query: p.query } : {}),
+      ...(mesh ? { mesh } : {}),
       blocks: maps.blocks.map((m, b) => ({
         components: m.components,
         gates: Array.from(maps.gates.subarray(b * K, (b + 1) * K)),

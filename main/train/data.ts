@@ -19,6 +19,8 @@ export interface TrainData {
   manifest: {
     id?: string;
     contentHash?: string;
+    /** The prepared dataset's benchmark (stored and file data say it here, not in the run's spec). */
+    benchmark?: string;
     grid: number[];
     coordChannels: number;
     normalization: { x: { mean: number; std: number }; y: { mean: number; std: number }; eps: number; applied: boolean };

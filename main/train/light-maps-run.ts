@@ -18,6 +18,8 @@ export interface RunForLightMaps {
   model: LinoOperator;
   /** The split's inputs and targets, encoded as the model was trained ([S, ...grid, C]). */
   split: TrainSplit;
+  /** The same split as stored (not re-encoded): a mesh dataset's node coordinates come from it. */
+  raw: TrainSplit;
   /** Input channels that are coordinates (the last ones); the coefficient is channel 0. */
   coordChannels: number;
   benchmark: string;
@@ -44,5 +46,5 @@ export async function loadRunForLightMaps(run: RunHandle, checkpoint: Checkpoint
   const own = data.manifest.normalization;
   const split = own.applied && trainStats.applied ? reencode(raw, data.manifest.coordChannels, own, trainStats) : raw;
   const spec = cfg.data as { benchmark?: string; kind: string };
-  return { model, split, coordChannels: data.manifest.coordChannels, benchmark: spec.benchmark ?? spec.kind };
+  return { model, split, raw, coordChannels: data.manifest.coordChannels, benchmark: data.manifest.benchmark ?? spec.benchmark ?? spec.kind };
 }

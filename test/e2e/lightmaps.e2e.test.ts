@@ -14,6 +14,7 @@ import { assertAccessible } from '../helpers/axe';
 
 const DATA = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 8, train: 6, val: 2, resolution: 12 } as const;
 let runId = '';
+let airfoilRun = '';
 
 const suite = browserSuite(async (host) => {
   const call = (m: string, p: unknown) => host.service.call(m as never, p as never) as Promise<unknown>;
@@ -26,16 +27,33 @@ const suite = browserSuite(async (host) => {
     }
     if (Date.now() - t0 > 150_000) throw new Error(`timed out training: ${JSON.stringify(((await call('jobs.list', {})) as JobSummary[]).map((j) => j.state))}`);
   }
+  // A tiny airfoil set and a run on it: its maps are drawn on the C-grid.
+  const gen = (await call('datasets.generate', { benchmark: 'airfoil', preset: 'tiny' })) as JobSummary;
+  let g: JobSummary | undefined;
+  for (const t0 = Date.now(); !g; await new Promise((r) => setTimeout(r, 200))) {
+    g = ((await call('jobs.list', {})) as JobSummary[]).find((j) => j.id === gen.id && ['done', 'failed', 'cancelled'].includes(j.state));
+    if (Date.now() - t0 > 120_000) throw new Error('timed out generating the airfoil set');
+  }
+  assert.equal(g.state, 'done');
+  airfoilRun = ((await call('train.start', { config: { name: 'lightmaps airfoil', data: { kind: 'dataset', id: (g.result as { id: string }).id }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2 } })) as { runId: string }).runId;
+  for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 200))) {
+    const r = ((await call('runs.list', {})) as RunSummary[]).find((x) => x.id === airfoilRun);
+    if (r && ['done', 'failed', 'stopped'].includes(r.state)) {
+      assert.equal(r.state, 'done', r.reason);
+      break;
+    }
+    if (Date.now() - t0 > 150_000) throw new Error('timed out training on the airfoil set');
+  }
 });
 const skip = suite.skip;
 
 /** The drawn traces' z (heatmaps, rows as arrays) and x/y (markers) under a test id. */
-interface DrawnTrace { type: string; name?: string; z: number[][] | null; zmin: number; zmax: number; x: number[] | null; y: number[] | null }
+interface DrawnTrace { type: string; name?: string; z: number[][] | null; zmin: number; zmax: number; x: number[] | null; y: number[] | null; customdata: unknown[] | null }
 function drawn(page: Page, testId: string): Promise<DrawnTrace[] | null> {
   return page.evaluate((id) => {
     const el = (globalThis as any).document.querySelector(`[data-testid="${id}"] .js-plotly-plot`);
     if (!el?._fullLayout) return null;
-    return el.data.map((t: any) => ({ type: t.type as string, name: t.name as string | undefined, z: t.z ? t.z.map((r: any) => Array.from(r)) as number[][] : null, zmin: t.zmin as number, zmax: t.zmax as number, x: t.x ? Array.from(t.x) as number[] : null, y: t.y ? Array.from(t.y) as number[] : null }));
+    return el.data.map((t: any) => ({ type: t.type as string, name: t.name as string | undefined, z: t.z ? t.z.map((r: any) => Array.from(r)) as number[][] : null, zmin: t.zmin as number, zmax: t.zmax as number, x: t.x && !Array.isArray(t.x[0]) ? Array.from(t.x) as number[] : null, y: t.y && !Array.isArray(t.y[0]) ? Array.from(t.y) as number[] : null, customdata: t.customdata ? Array.from(t.customdata) : null }));
   }, testId);
 }
 
@@ -110,6 +128,51 @@ test('light maps view: maps equal runs.lightMaps, depth strip on one range, a cl
   const typed = await api({ sample: 0, query: [2, 9] });
   const k2 = await waitDrawn(page, 'lightmap-kernel', (d) => d.find((t) => t.name === 'query point')?.x?.[0] === 2);
   assertClose(k2[0]!.z!, asDrawn(typed.blocks[0]!.kernel!.row, nx, ny), 'block 0 kernel row of [2, 9]');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('light maps of an airfoil run are drawn on its C-grid; a click on the mesh picks that node\'s kernel', { skip, timeout: 180_000 }, async () => {
+  const { page, problems } = await openSessionPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+  await gotoView(page, 'Light maps');
+  await page.getByTestId('run-picker').selectOption(airfoilRun);
+  const want = (await suite.host.service.call('runs.lightMaps', { id: airfoilRun, checkpoint: 'best', split: 'val', sample: 0 } as never)) as LightMapsResult;
+  const [rows, cols] = want.grid as [number, number];
+  assert.ok(want.mesh, 'the API gives the mesh');
+  const map = await waitDrawn(page, 'lightmap-plot', (d) => d.some((t) => t.type === 'contourcarpet'));
+  const filled = map.find((t) => t.type === 'contourcarpet')!;
+  assert.equal(filled.z!.length, rows, 'one contour row per mesh row');
+  const v = want.blocks[0]!.reflectionActivity!;
+  for (const [r, c] of [[0, 0], [3, 17], [rows - 1, cols - 1]] as const) assert.ok(Math.abs(filled.z![r]![c]! - v[r * cols + c]!) < 1e-6, `node (${r}, ${c}) carries its value`);
+  assert.ok(map.some((t) => t.type === 'carpet'), 'drawn on the mesh (a carpet), not an index heatmap');
+  await waitDrawn(page, 'lightmap-input', (d) => d.some((t) => t.type === 'carpet'));
+  // click the node under a hover marker of the map: that node's kernel, on the mesh, the node marked
+  // a hover marker inside the focused view (nearest its upper right quarter, off the body)
+  const hover = map.find((t) => t.type === 'scatter' && t.customdata)!;
+  const at = await page.evaluate(([xs, ys]) => {
+    const el = (globalThis as any).document.querySelector('[data-testid="lightmap-plot"] .js-plotly-plot');
+    const fl = el._fullLayout;
+    const [x0, x1] = fl.xaxis.range, [y0, y1] = fl.yaxis.range;
+    const cx = x0 + 0.75 * (x1 - x0), cy = y0 + 0.75 * (y1 - y0);
+    let best = -1;
+    xs.forEach((x: number, i: number) => {
+      if (x < x0 || x > x1 || ys[i] < y0 || ys[i] > y1) return;
+      if (best < 0 || Math.hypot(x - cx, ys[i] - cy) < Math.hypot(xs[best] - cx, ys[best] - cy)) best = i;
+    });
+    const box = el.getBoundingClientRect();
+    return best < 0 ? null : { x: box.left + fl.xaxis._offset + fl.xaxis.l2p(xs[best]), y: box.top + fl.yaxis._offset + fl.yaxis.l2p(ys[best]) };
+  }, [hover.x!, hover.y!] as const);
+  assert.ok(at, 'a mesh node inside the focused view');
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.click(at.x, at.y);
+  const shown = await page.getByTestId('lightmaps-query').textContent({ timeout: 60_000 });
+  const q = /\[(\d+), (\d+)\]/.exec(shown ?? '')!;
+  assert.ok(q, `a query node is shown: ${shown}`);
+  const node = Number(q[1]) * cols + Number(q[2]);
+  const k = await waitDrawn(page, 'lightmap-kernel', (d) => d.some((t) => t.type === 'contourcarpet') && d.some((t) => t.name === 'query point'));
+  const mark = k.find((t) => t.name === 'query point')!;
+  assert.deepEqual([mark.x, mark.y], [[want.mesh.x[node]], [want.mesh.y[node]]], 'the query node marked where it is on the mesh');
+  await page.screenshot({ path: join(SHOTS, 'lightmaps-airfoil.png'), fullPage: true });
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -79,3 +79,39 @@ test('runs.lightMaps refuses an unknown run, a sample or query out of range and 
   const fno = new RunStore(join(workspace, 'runs')).create({ ...config, name: 'fno', model: { kind: 'fno', width: 8, depth: 1, modes: 2 } });
   await assert.rejects(service.call('runs.lightMaps', { id: fno.id }), /'fno' model: it has no light maps/);
 });
+
+test('an airfoil run\'s light maps carry the sample\'s C-grid node coordinates as stored (a regular grid has none)', { timeout: 240_000 }, async () => {
+  const plain = LightMapsResult.parse(await service.call('runs.lightMaps', { id: runId, sample: 0 }));
+  assert.equal(plain.mesh, undefined, 'a regular grid has no mesh');
+  type Job = { id: string; state: string; result?: { id: string }; error?: string };
+  const gen = (await service.call('datasets.generate', { benchmark: 'airfoil', preset: 'tiny' })) as Job;
+  let done: Job | undefined;
+  for (const t0 = Date.now(); !done; await new Promise((r) => setTimeout(r, 200))) {
+    done = ((await service.call('jobs.list', {})) as Job[]).find((j) => j.id === gen.id && ['done', 'failed', 'cancelled'].includes(j.state));
+    if (Date.now() - t0 > 120_000) throw new Error('timed out generating the airfoil set');
+  }
+  assert.equal(done.state, 'done', done.error);
+  const af = ((await service.call('train.start', { config: { name: 'lightmaps airfoil', data: { kind: 'dataset', id: done.result!.id }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2 } })) as { runId: string }).runId;
+  for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 200))) {
+    const r = ((await service.call('runs.list', {})) as RunSummary[]).find((x) => x.id === af);
+    if (r && ['done', 'failed', 'stopped'].includes(r.state)) {
+      assert.equal(r.state, 'done', r.reason);
+      break;
+    }
+    if (Date.now() - t0 > 200_000) throw new Error('timed out training on the airfoil set');
+  }
+  const got = LightMapsResult.parse(await service.call('runs.lightMaps', { id: af, sample: 0, query: [100, 3] }));
+  assert.equal(got.benchmark, 'airfoil');
+  assert.ok(got.mesh, 'an airfoil result has its mesh');
+  const r = await loadRunForLightMaps(new RunStore(join(workspace, 'runs')).open(af), 'best', 'val');
+  const row = gatherRows(r.raw.x, [0]);
+  const C = row.shape[row.shape.length - 1]!;
+  const N = got.grid[0]! * got.grid[1]!;
+  assert.equal(got.mesh.x.length, N);
+  for (const p of [0, 1, 777, N - 1]) {
+    assert.equal(got.mesh.x[p], row.data[p * C], `x of node ${p} as stored`);
+    assert.equal(got.mesh.y[p], row.data[p * C + 1], `y of node ${p} as stored`);
+  }
+  assert.equal(got.blocks[0]!.kernel?.row.length, N, 'the query node\'s kernel row over every node');
+  r.model.dispose();
+});

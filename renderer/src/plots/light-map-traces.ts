@@ -4,6 +4,7 @@
 import type { LightMapsResult } from '../../../main/api/contract';
 import { COMPONENT_COLORS, type LightComponent } from './component-colors';
 import { fieldAxes, fieldZ, heatmapTrace, type Trace } from './traces';
+import { meshFieldTraces, meshLayout, meshLinesTraces, type Mesh } from './mesh-field';
 
 type Block = LightMapsResult['blocks'][number];
 
@@ -50,10 +51,30 @@ function rangeOf(arrays: number[][]): [number, number] {
   return lo <= hi ? [lo, hi === lo ? lo + 1 : hi] : [0, 1];
 }
 
-/** One block's map (or the input field when `values` is given), with its layout. */
-export function singleFigure(values: number[], grid: number[], kind: MapKind, title: string): { data: Trace[]; layout: Record<string, unknown> } {
+/** A curvilinear-mesh result's mesh (airfoil C-grid), or null for a regular grid. */
+export function resultMesh(r: LightMapsResult): Mesh | null {
+  return r.mesh && r.grid.length === 2 ? { x: r.mesh.x, y: r.mesh.y, rows: r.grid[0]!, cols: r.grid[1]! } : null;
+}
+
+/** A map on the mesh: filled contours where the nodes are (the dominant branch in its component colours). */
+function meshMapTraces(values: number[], mesh: Mesh, kind: MapKind, range: [number, number], id: string, axis = ''): Trace[] {
+  const show = axis === '' || axis === '1';
+  const traces = kind === 'dominant'
+    ? meshFieldTraces({ mesh, values, range: [-0.5, 2.5], levels: 3, id, showScale: show, colorscale: DOMINANT_SCALE, colorbarTicks: { tickvals: [0, 1, 2], ticktext: BRANCHES } })
+    : meshFieldTraces({ mesh, values, range, id, showScale: show });
+  return axis ? traces.map((t) => ({ ...t, xaxis: `x${axis}`, yaxis: `y${axis}` })) : traces;
+}
+
+/** One block's map (or the input field when `values` is given), with its layout; on the mesh when there is one. */
+export function singleFigure(values: number[], grid: number[], kind: MapKind, title: string, mesh?: Mesh | null): { data: Trace[]; layout: Record<string, unknown> } {
+  if (mesh) return { data: meshMapTraces(values, mesh, kind, rangeOf([values]), 'map'), layout: meshLayout(mesh, title) };
   const layout = grid.length === 1 ? { xaxis: { title: 'x index' }, yaxis: { title } } : { ...fieldAxes(), title: { text: title } };
   return { data: [fieldTrace(values, grid, kind, rangeOf([values]))], layout: { ...layout, margin: { l: 50, r: 20, t: 40, b: 45 } } };
+}
+
+/** A mesh sample's input is the mesh itself: its grid lines, every second node. */
+export function meshInputFigure(mesh: Mesh, title: string): { data: Trace[]; layout: Record<string, unknown> } {
+  return { data: meshLinesTraces(mesh, { step: 2 }), layout: meshLayout(mesh, title) };
 }
 
 /** Every block's map in a row, one colour range across blocks so they compare. */
@@ -62,10 +83,18 @@ export function depthStrip(r: LightMapsResult, kind: MapKind): { data: Trace[]; 
   const range = rangeOf(vals.filter((v): v is number[] => v !== null));
   const layout: Record<string, unknown> = { grid: { rows: 1, columns: r.blocks.length, pattern: 'independent' }, margin: { l: 50, r: 20, t: 40, b: 45 }, annotations: [] };
   const data: Trace[] = [];
+  const mesh = resultMesh(r);
   vals.forEach((v, b) => {
     const axis = String(b + 1);
-    const ax = fieldAxes();
     const n = b === 0 ? '' : axis;
+    if (mesh) {
+      const m = meshLayout(mesh) as { xaxis: Record<string, unknown>; yaxis: Record<string, unknown> };
+      layout[`xaxis${n}`] = { ...m.xaxis, title: `block ${b}` };
+      layout[`yaxis${n}`] = { ...m.yaxis, scaleanchor: `x${n}` };
+      if (v) data.push(...meshMapTraces(v, mesh, kind, range, `strip${b}`, axis === '1' ? '' : axis));
+      return;
+    }
+    const ax = fieldAxes();
     layout[`xaxis${n}`] = r.grid.length === 1 ? { title: `block ${b}` } : { ...ax.xaxis, title: `block ${b}`, scaleanchor: `y${n}` };
     layout[`yaxis${n}`] = r.grid.length === 1 ? { range } : ax.yaxis;
     // a switched-off branch: an empty panel, so block b stays in column b
@@ -75,9 +104,10 @@ export function depthStrip(r: LightMapsResult, kind: MapKind): { data: Trace[]; 
 }
 
 /** The query point's kernel row over the domain, the point marked, its local neighbourhood labelled with beta. */
-export function kernelFigure(b: Block, grid: number[], query: number[]): { data: Trace[]; layout: Record<string, unknown> } {
+export function kernelFigure(b: Block, grid: number[], query: number[], mesh?: Mesh | null): { data: Trace[]; layout: Record<string, unknown> } {
   const k = b.kernel!;
   const ny = grid[1] ?? 1;
+  if (mesh) return meshKernelFigure(k, ny, query, mesh);
   const at = (flat: number) => (grid.length === 1 ? [flat, k.row[flat]!] : [Math.floor(flat / ny), flat % ny]);
   const local = k.local ? k.local.indices.map(at) : [];
   const q = grid.length === 1 ? [query[0]!, k.row[query[0]!]!] : query;
@@ -87,4 +117,16 @@ export function kernelFigure(b: Block, grid: number[], query: number[]): { data:
   ];
   if (grid.length === 1) return { data: [{ type: 'scatter', mode: 'lines', name: 'kernel', y: k.row }, ...marks], layout: { xaxis: { title: 'x index' }, yaxis: { title: 'kernel weight' }, margin: { l: 60, r: 20, t: 30, b: 45 } } };
   return { data: [heatmapTrace({ values: k.row, nx: grid[0]!, ny, colorbarTitle: 'weight' }), ...marks], layout: { ...fieldAxes(), legend: { orientation: 'h', y: 1.02, yanchor: 'bottom' }, margin: { l: 50, r: 20, t: 40, b: 45 } } };
+}
+
+/** The kernel row on the mesh, the query node and the local neighbourhood at their physical positions. */
+function meshKernelFigure(k: NonNullable<Block['kernel']>, ny: number, query: number[], mesh: Mesh): { data: Trace[]; layout: Record<string, unknown> } {
+  const node = (flat: number) => [mesh.x[flat]!, mesh.y[flat]!];
+  const local = k.local ? k.local.indices.map(node) : [];
+  const q = node(query[0]! * ny + query[1]!);
+  const marks: Trace[] = [
+    ...(local.length ? [{ type: 'scatter', mode: 'markers', name: `local (β = ${k.local!.beta.toFixed(3)})`, x: local.map((p) => p[0]), y: local.map((p) => p[1]), marker: { symbol: 'square-open', size: 10, color: COMPONENT_COLORS.scattering } }] : []),
+    { type: 'scatter', mode: 'markers', name: 'query point', x: [q[0]], y: [q[1]], marker: { symbol: 'x', size: 12, color: '#d62728' } },
+  ];
+  return { data: [...meshFieldTraces({ mesh, values: k.row, colorbarTitle: 'weight', id: 'kernel' }), ...marks], layout: { ...meshLayout(mesh), legend: { orientation: 'h', y: 1.02, yanchor: 'bottom' } } };
 }

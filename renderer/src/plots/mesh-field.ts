@@ -44,6 +44,10 @@ export interface MeshFieldOptions {
   id?: string;
   /** Filled contour levels (default 24: smooth to the eye, fast to draw). */
   levels?: number;
+  /** A stepped scale of its own (categorical maps), instead of `scale`. */
+  colorscale?: unknown[];
+  /** Colour bar ticks (categorical maps). */
+  colorbarTicks?: { tickvals: number[]; ticktext: string[] };
 }
 
 /** [carpet, contourcarpet, hover markers] for one field on a mesh. */
@@ -64,11 +68,11 @@ export function meshFieldTraces(o: MeshFieldOptions): Trace[] {
       autocontour: false,
       contours: { coloring: 'fill', start: zmin, end: zmax, size, showlines: false },
       line: { width: 0 },
-      colorscale: colorScale(o.scale ?? 'viridis'),
+      colorscale: o.colorscale ?? colorScale(o.scale ?? 'viridis'),
       zmin,
       zmax,
       showscale: o.showScale ?? true,
-      colorbar: o.colorbarTitle ? { title: { text: o.colorbarTitle } } : undefined,
+      colorbar: o.colorbarTitle || o.colorbarTicks ? { ...(o.colorbarTitle ? { title: { text: o.colorbarTitle } } : {}), ...o.colorbarTicks } : undefined,
     },
     meshHoverTrace(mesh, o.values),
   ];

@@ -3,7 +3,7 @@
 import { useMemo } from 'react';
 import type { LightMapsResult } from '../../../../main/api/contract';
 import { Plot, type HoverPoint } from '../../plots/plot';
-import { MAP_KINDS, depthStrip, kernelFigure, mapValues, singleFigure, type MapKind } from '../../plots/light-map-traces';
+import { MAP_KINDS, depthStrip, kernelFigure, mapValues, meshInputFigure, resultMesh, singleFigure, type MapKind } from '../../plots/light-map-traces';
 
 interface Props {
   result: LightMapsResult;
@@ -17,19 +17,25 @@ const labelOf = (k: MapKind) => MAP_KINDS.find((m) => m.key === k)!.label;
 
 export function MapPanels({ result, block, kind, onPick }: Props) {
   const grid = result.grid;
-  // heatmaps: x is the first grid axis, y the second (fieldZ); a curve: x is the index
-  const pick = (p: HoverPoint) => onPick(grid.length === 1 ? [Math.round(p.x)] : [Math.round(p.x), Math.round(p.y)]);
+  const mesh = useMemo(() => resultMesh(result), [result]);
+  // heatmaps: x is the first grid axis, y the second (fieldZ); a curve: x is the index; on a mesh
+  // the node under the pointer (its hover marker carries [node index, value]).
+  const pick = (p: HoverPoint) => {
+    if (!mesh) return onPick(grid.length === 1 ? [Math.round(p.x)] : [Math.round(p.x), Math.round(p.y)]);
+    const node = Array.isArray(p.customdata) ? Number(p.customdata[0]) : NaN;
+    if (Number.isInteger(node)) onPick([Math.floor(node / mesh.cols), node % mesh.cols]);
+  };
   const map = useMemo(() => {
     if (block === 'all') return depthStrip(result, kind);
     const v = mapValues(result.blocks[block]!, kind);
-    return v ? singleFigure(v, grid, kind, `${labelOf(kind)}, block ${block}`) : null;
-  }, [result, block, kind, grid]);
-  const input = useMemo(() => singleFigure(result.input[0]!, grid, 'latentNorm', 'Input field (channel 0, normalized)'), [result, grid]);
+    return v ? singleFigure(v, grid, kind, `${labelOf(kind)}, block ${block}`, mesh) : null;
+  }, [result, block, kind, grid, mesh]);
+  const input = useMemo(() => (mesh ? meshInputFigure(mesh, 'Input: the mesh') : singleFigure(result.input[0]!, grid, 'latentNorm', 'Input field (channel 0, normalized)')), [result, grid, mesh]);
   const kernelBlock = block === 'all' ? 0 : block;
   const kernel = useMemo(() => {
     const b = result.blocks[kernelBlock]!;
-    return result.query && b.kernel ? kernelFigure(b, grid, result.query) : null;
-  }, [result, kernelBlock, grid]);
+    return result.query && b.kernel ? kernelFigure(b, grid, result.query, mesh) : null;
+  }, [result, kernelBlock, grid, mesh]);
   const where = `${result.runId} · sample ${result.sample}`;
   return (
     <>
