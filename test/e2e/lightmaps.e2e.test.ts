@@ -73,7 +73,7 @@ async function waitDrawn(page: Page, testId: string, ok: (d: DrawnTrace[]) => bo
   throw new Error(`${testId} not drawn as expected: ${JSON.stringify(await drawn(page, testId))?.slice(0, 400)}`);
 }
 
-test('light maps view: maps equal runs.lightMaps, depth strip on one range, a click draws the point\'s kernel', { skip, timeout: 180_000 }, async () => {
+test('light maps view: maps equal runs.lightMaps, depth strip on one range, a click draws the point\'s kernel, overlay on the input', { skip, timeout: 180_000 }, async () => {
   const { page, problems } = await openSessionPage(suite.browser.context, suite.host.host.url, { engineReady: true });
   await gotoView(page, 'Light maps');
   await page.getByTestId('run-picker').selectOption(runId);
@@ -128,6 +128,15 @@ test('light maps view: maps equal runs.lightMaps, depth strip on one range, a cl
   const typed = await api({ sample: 0, query: [2, 9] });
   const k2 = await waitDrawn(page, 'lightmap-kernel', (d) => d.find((t) => t.name === 'query point')?.x?.[0] === 2);
   assertClose(k2[0]!.z!, asDrawn(typed.blocks[0]!.kernel!.row, nx, ny), 'block 0 kernel row of [2, 9]');
+
+  // overlay: block 0's map half-transparent over the input in grey, in one panel
+  await page.getByTestId('lightmaps-overlay').check();
+  const over = await waitDrawn(page, 'lightmap-plot', (d) => d.length === 2 && d[1]?.z?.length === ny);
+  assertClose(over[0]!.z!, asDrawn(want.input[0]!, nx, ny), 'overlay: the input underneath');
+  assertClose(over[1]!.z!, asDrawn(want.blocks[0]!.latentNorm, nx, ny), 'overlay: block 0 latent norm on top');
+  assert.equal(await page.getByTestId('lightmap-input').count(), 0, 'no separate input panel in overlay');
+  await page.getByTestId('lightmaps-overlay').uncheck();
+  await page.getByTestId('lightmap-input').waitFor();
   assert.deepEqual(problems, []);
   await page.close();
 });

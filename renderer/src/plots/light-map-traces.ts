@@ -130,3 +130,30 @@ function meshKernelFigure(k: NonNullable<Block['kernel']>, ny: number, query: nu
   ];
   return { data: [...meshFieldTraces({ mesh, values: k.row, colorbarTitle: 'weight', id: 'kernel' }), ...marks], layout: { ...meshLayout(mesh), legend: { orientation: 'h', y: 1.02, yanchor: 'bottom' } } };
 }
+
+/**
+ * A block's map laid over the input, to read where a branch acts against the coefficient's
+ * features: the input in grey with the map half-transparent on top (a curve: both lines, the map
+ * on a second axis); on a mesh the map filled and the mesh lines over it.
+ */
+export function overlayFigure(r: LightMapsResult, values: number[], kind: MapKind, title: string): { data: Trace[]; layout: Record<string, unknown> } {
+  const mesh = resultMesh(r);
+  if (mesh) {
+    const lines = meshLinesTraces(mesh, { id: 'overlay-mesh', step: 4, color: 'rgba(255,255,255,0.55)' });
+    return { data: [...meshMapTraces(values, mesh, kind, rangeOf([values]), 'overlay-map'), lines[0]!], layout: meshLayout(mesh, title) };
+  }
+  const input = r.input[0]!;
+  if (r.grid.length === 1) {
+    return {
+      data: [
+        { type: 'scatter', mode: 'lines', name: 'input (channel 0)', y: input, line: { color: '#8c959f' } },
+        { type: 'scatter', mode: 'lines', name: title, y: values, yaxis: 'y2' },
+      ],
+      layout: { xaxis: { title: 'x index' }, yaxis: { title: 'input' }, yaxis2: { title: 'map', overlaying: 'y', side: 'right' }, legend: { orientation: 'h', y: 1.02, yanchor: 'bottom' }, margin: { l: 50, r: 60, t: 40, b: 45 } },
+    };
+  }
+  const [nx, ny] = r.grid as [number, number];
+  const grey = { ...heatmapTrace({ values: input, nx, ny, showScale: false, name: 'input' }), colorscale: [[0, '#1f1f1f'], [1, '#f0f0f0']], hoverinfo: 'skip' };
+  const map = { ...fieldTrace(values, r.grid, kind, rangeOf([values])), opacity: 0.6 };
+  return { data: [grey, map], layout: { ...fieldAxes(), title: { text: title }, margin: { l: 50, r: 20, t: 40, b: 45 } } };
+}

@@ -15,6 +15,7 @@ export function LightMapsView() {
   const [block, setBlock] = useState<number | 'all'>(0);
   const [kind, setKind] = useState<MapKind>('reflectionActivity');
   const [query, setQuery] = useState<number[] | null>(null);
+  const [overlay, setOverlay] = useState(false);
   const ids = { ck: useId(), sample: useId(), block: useId(), kind: useId() };
   useEffect(() => {
     void refreshRuns();
@@ -50,6 +51,9 @@ export function LightMapsView() {
           <select id={ids.kind} data-testid="lightmaps-kind" value={kind} onChange={(e) => setKind(e.target.value as MapKind)}>
             {MAP_KINDS.map((m) => <option key={m.key} value={m.key}>{m.label}</option>)}
           </select>
+          <label title="one block's map drawn over the input (the depth strip stays side by side)">
+            <input type="checkbox" data-testid="lightmaps-overlay" checked={overlay} onChange={(e) => setOverlay(e.target.checked)} /> Overlay on the input
+          </label>
           {busy && <span className="muted" data-testid="lightmaps-busy">computing…</span>}
         </div>
       )}
@@ -58,7 +62,7 @@ export function LightMapsView() {
       {result && ready && result.runId === run.id && (
         <>
           {result.query && <p className="muted" data-testid="lightmaps-query">Query point [{result.query.join(', ')}]{block === 'all' ? ' (kernel of block 0)' : ''}.</p>}
-          <MapPanels result={result} block={block === 'all' || block < depth ? block : 0} kind={kind} onPick={setQuery} />
+          <MapPanels result={result} block={block === 'all' || block < depth ? block : 0} kind={kind} overlay={overlay} onPick={setQuery} />
         </>
       )}
     </section>

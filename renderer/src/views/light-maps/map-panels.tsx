@@ -3,19 +3,21 @@
 import { useMemo } from 'react';
 import type { LightMapsResult } from '../../../../main/api/contract';
 import { Plot, type HoverPoint } from '../../plots/plot';
-import { MAP_KINDS, depthStrip, kernelFigure, mapValues, meshInputFigure, resultMesh, singleFigure, type MapKind } from '../../plots/light-map-traces';
+import { MAP_KINDS, depthStrip, kernelFigure, mapValues, meshInputFigure, overlayFigure, resultMesh, singleFigure, type MapKind } from '../../plots/light-map-traces';
 
 interface Props {
   result: LightMapsResult;
   /** A block index, or 'all' for the depth strip. */
   block: number | 'all';
   kind: MapKind;
+  /** Lay the map over the input (one panel) instead of beside it. */
+  overlay?: boolean;
   onPick: (query: number[]) => void;
 }
 
 const labelOf = (k: MapKind) => MAP_KINDS.find((m) => m.key === k)!.label;
 
-export function MapPanels({ result, block, kind, onPick }: Props) {
+export function MapPanels({ result, block, kind, overlay = false, onPick }: Props) {
   const grid = result.grid;
   const mesh = useMemo(() => resultMesh(result), [result]);
   // heatmaps: x is the first grid axis, y the second (fieldZ); a curve: x is the index; on a mesh
@@ -28,8 +30,11 @@ export function MapPanels({ result, block, kind, onPick }: Props) {
   const map = useMemo(() => {
     if (block === 'all') return depthStrip(result, kind);
     const v = mapValues(result.blocks[block]!, kind);
-    return v ? singleFigure(v, grid, kind, `${labelOf(kind)}, block ${block}`, mesh) : null;
-  }, [result, block, kind, grid, mesh]);
+    if (!v) return null;
+    const title = `${labelOf(kind)}, block ${block}`;
+    return overlay ? overlayFigure(result, v, kind, `${title} over the input`) : singleFigure(v, grid, kind, title, mesh);
+  }, [result, block, kind, grid, mesh, overlay]);
+  const sideBySide = !(overlay && block !== 'all');
   const input = useMemo(() => (mesh ? meshInputFigure(mesh, 'Input: the mesh') : singleFigure(result.input[0]!, grid, 'latentNorm', 'Input field (channel 0, normalized)')), [result, grid, mesh]);
   const kernelBlock = block === 'all' ? 0 : block;
   const kernel = useMemo(() => {
@@ -45,7 +50,7 @@ export function MapPanels({ result, block, kind, onPick }: Props) {
         ) : (
           <p className="muted" data-testid="lightmap-absent">Block {block} has this branch switched off: no {labelOf(kind).toLowerCase()}.</p>
         )}
-        <Plot testId="lightmap-input" title={`Input field (${where})`} data={input.data} layout={input.layout} height={360} onClick={pick} />
+        {sideBySide && <Plot testId="lightmap-input" title={`Input field (${where})`} data={input.data} layout={input.layout} height={360} onClick={pick} />}
       </div>
       {result.query && !kernel && <p className="muted">Block {kernelBlock} has no scattering branch: no kernel.</p>}
       {kernel && result.query && (
