@@ -24,7 +24,10 @@ export interface RunModelContext {
 /** One number the Model view edits: a TrainConfig.model field with its label, limits and hint. */
 export interface ModelFieldDescriptor {
   field: string;
+  /** The field's name in labels and messages ("Width"). */
   label: string;
+  /** The paper's symbol, shown after the label ("M"). */
+  symbol?: string;
   min: number;
   max: number;
   hint?: string;
@@ -34,10 +37,14 @@ export interface ModelKindDeclaration<K extends string = string> {
   kind: K;
   /** One line for menus and logs. */
   title: string;
+  /** Short name for titles ("FNO"). */
+  name: string;
   /** The Model view's number fields, in order (TrainConfig.model field names). */
   fields: readonly ModelFieldDescriptor[];
   /** Field values when the kind is picked, for the data's benchmark (e.g. FNO's published sizes). */
   defaults(benchmark?: string): Record<string, number>;
+  /** Field values that follow the data's benchmark when the data change (e.g. FNO's modes and width). */
+  benchmarkSizing?(benchmark: string): Record<string, number>;
   /** TrainConfig.model fields only this kind reads (optional there). */
   runFields: z.ZodRawShape;
   /** Defaults of a run's model fields that differ from LiNO's (applied before parsing). */
@@ -46,8 +53,12 @@ export interface ModelKindDeclaration<K extends string = string> {
   builder: z.ZodObject<z.ZodRawShape>;
   /** The registry config for a run's `model` section (TrainConfig.model) and its data. */
   fromRun(model: Record<string, unknown>, ctx: RunModelContext): Record<string, unknown>;
-  /** One line naming the configuration of a run's model section (Training view, summaries). */
+  /** A run's model section in words (the Training view's line). */
   describe(model: Record<string, unknown>): string;
+  /** Compact, for tables (the Model view's size table). */
+  summary(model: Record<string, unknown>): string;
+  /** Shorter still, for default run names. */
+  runName(model: Record<string, unknown>): string;
 }
 
 /** The one list of kinds: the contract's kind enum and model unions are built from it. */

@@ -17,17 +17,22 @@ const linoBuilder = z
   })
   .strict();
 
+const components = (m: Record<string, unknown>) => (m.components as string[] | undefined) ?? [];
+
 export const linoKind = {
   kind: 'lino',
   title: 'LiNO (Light-inspired Neural Operator)',
+  name: 'LiNO',
   fields: [
-    { field: 'width', label: 'Width M', min: 1, max: 1024, hint: 'channels of the latent field' },
-    { field: 'depth', label: 'Depth L', min: 1, max: 64, hint: 'light-evolution blocks' },
+    { field: 'width', label: 'Width', symbol: 'M', min: 1, max: 1024, hint: 'channels of the latent field' },
+    { field: 'depth', label: 'Depth', symbol: 'L', min: 1, max: 64, hint: 'light-evolution blocks' },
   ],
   defaults: () => ({ width: 32, depth: 4 }),
   runFields: {},
   runDefaults: {},
   builder: linoBuilder,
   fromRun: (m, c) => ({ dims: c.dims, inChannels: c.inChannels, outChannels: c.outChannels, width: m.width, depth: m.depth, scattering: m.scattering, components: m.components, seed: c.seed }),
-  describe: (m) => `LiNO, M = ${m.width}, L = ${m.depth}, ${m.scattering} scattering, ${(m.components as string[] | undefined ?? []).join(' + ')}`,
+  describe: (m) => `LiNO, M = ${m.width}, L = ${m.depth}, ${m.scattering} scattering, ${components(m).join(' + ')}`,
+  summary: (m) => `LiNO M=${m.width} L=${m.depth}, ${components(m).join('+')}${components(m).includes('scattering') ? ` (${m.scattering} scattering)` : ''}`,
+  runName: (m) => `LiNO M=${m.width} L=${m.depth}`,
 } satisfies ModelKindDeclaration<'lino'>;
