@@ -487,10 +487,6 @@ export const DatasetSample = z.object({
 });
 export type DatasetSample = z.infer<typeof DatasetSample>;
 
-/** The model builder's configuration: ModelConfig, one member per declared kind (main/model/kinds.ts). */
-export type LinoModelConfig = Extract<ModelConfig, { kind: 'lino' }>;
-export type FnoModelConfig = Extract<ModelConfig, { kind: 'fno' }>;
-
 export const ModelEstimate = z.object({
   params: z.number(),
   forwardFlops: z.number(),
