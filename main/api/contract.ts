@@ -4,7 +4,7 @@
 // service, and the renderer's types come from here, so a renamed call is a compile error.
 // Types and schemas only: no I/O, importable from the renderer.
 import { z } from 'zod';
-import { fnoConfigSchema } from '../model/fno/config';
+import { MODEL_KINDS, ModelConfig, RUN_MODEL_FIELDS, runModelDefaults } from '../model/kinds';
 import { describeIssue } from './zod-issues';
 import { errorMessage } from '../util/error-message';
 
@@ -159,16 +159,10 @@ const FileData = z.object({
 export const DataSpec = z.discriminatedUnion('kind', [SyntheticData, GenerateData, StoredData, FileData]);
 export type DataSpec = z.infer<typeof DataSpec>;
 
-/** Model kinds the registry declares (main/model/registry.ts checks it registers exactly these). */
-export const MODEL_KINDS = ['lino', 'fno'] as const;
-export type ModelKind = (typeof MODEL_KINDS)[number];
-
-/** FNO's own defaults where a run leaves them out: width 32 (Darcy, Navier-Stokes; Burgers uses 64) and 4 Fourier layers. */
-function runModelDefaults(raw: unknown): unknown {
-  if (!raw || typeof raw !== 'object' || (raw as { kind?: unknown }).kind !== 'fno') return raw;
-  const m = raw as Record<string, unknown>;
-  return { ...m, width: m.width ?? 32, depth: m.depth ?? 4 };
-}
+// Model kinds are declared once, in main/model/kinds.ts (light: zod only, no tfjs); the registry
+// (main/model/registry.ts) registers exactly these. The renderer reads the kinds' field descriptors from here.
+export { MODEL_KINDS, MODEL_KIND_DECLARATIONS, ModelConfig, builderConfig, modelKindDeclaration } from '../model/kinds';
+export type { ModelKind, ModelKindDeclaration, ModelFieldDescriptor, ModelNumberField } from '../model/kinds';
 
 /** A run's configuration (defaults = the paper's protocol); stored as runs/<id>/config.json. */
 export const TrainConfig = z.object({
@@ -184,12 +178,12 @@ export const TrainConfig = z.object({
   model: z.preprocess(runModelDefaults, z.object({
     kind: z.enum(MODEL_KINDS).default('lino'),
     width: z.number().int().min(1).max(4096).default(128),
-    /** LiNO: blocks; FNO: Fourier layers (4 when omitted). */
+    /** LiNO: blocks; FNO: Fourier layers (4 when omitted); DeepONet: layers of branch and of trunk. */
     depth: z.number().int().min(1).max(64).default(8),
     scattering: z.enum(['efficient', 'full', 'standard']).default('efficient'),
     components: z.array(z.enum(['reflection', 'refraction', 'scattering'])).min(1).default(['reflection', 'refraction', 'scattering']),
-    /** FNO: Fourier modes kept per axis; default per benchmark (Burgers 16, Darcy and Navier-Stokes 12). */
-    modes: z.number().int().min(1).max(1024).optional(),
+    /** Each kind's own fields (FNO's modes, DeepONet's basis), from its declaration. */
+    ...RUN_MODEL_FIELDS,
   }).strict()).prefault({}),
   data: DataSpec,
   epochs: z.number().int().min(1).max(100_000).default(500),
@@ -494,29 +488,6 @@ export const DatasetSample = z.object({
   }),
 });
 export type DatasetSample = z.infer<typeof DatasetSample>;
-
-/** A LiNO configuration as the model builder edits it (the engine validates it fully); `kind` may be left out. */
-export const LinoModelConfig = z
-  .object({
-    kind: z.literal('lino').optional(),
-    dims: z.union([z.literal(1), z.literal(2)]),
-    inChannels: z.number().int().min(1).max(64),
-    outChannels: z.number().int().min(1).max(64),
-    width: z.number().int().min(1).max(1024),
-    depth: z.number().int().min(1).max(64),
-    scattering: z.enum(['efficient', 'full']),
-    components: z.array(z.enum(['reflection', 'refraction', 'scattering'])).min(1, 'at least one of reflection, refraction, scattering').max(3),
-  })
-  .strict();
-
-/** An FNO configuration: the registry's schema (main/model/fno/config.ts) without the seed. */
-export const FnoModelConfig = fnoConfigSchema.omit({ seed: true }).extend({ kind: z.literal('fno') });
-
-/** The model builder's configuration, one member per registered kind (MODEL_KINDS). */
-export const ModelConfig = z.discriminatedUnion('kind', [LinoModelConfig, FnoModelConfig]);
-export type ModelConfig = z.infer<typeof ModelConfig>;
-export type LinoModelConfig = z.infer<typeof LinoModelConfig>;
-export type FnoModelConfig = z.infer<typeof FnoModelConfig>;
 
 export const ModelEstimate = z.object({
   params: z.number(),

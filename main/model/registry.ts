@@ -9,24 +9,21 @@ import { createLino } from './lino/operator';
 import { linoConfigSchema, parseLinoConfig, type LinoConfig } from './lino/config';
 import { estimateLino, linoParamCount, type LinoEstimate } from './lino/estimate';
 import { linoForwardCheckpointed } from './lino/checkpointed';
+import { MODEL_KINDS, modelKindDeclaration, type RunModelContext } from './kinds';
 import { createFno } from './fno/operator';
-import { fnoConfigSchema, fnoDefaults, parseFnoConfig } from './fno/config';
+import { fnoConfigSchema, parseFnoConfig } from './fno/config';
 import { estimateFno, fnoParamCount } from './fno/estimate';
 import { inferFnoConfigFromShapes } from './fno/infer-config';
 import { inferLinoConfigFromShapes } from './lino/infer-config';
+import { createDeepOnet } from './deeponet/operator';
+import { deepOnetConfigSchema, parseDeepOnetConfig } from './deeponet/config';
+import { deepOnetParamCount, estimateDeepOnet } from './deeponet/estimate';
+import { inferDeepOnetConfigFromShapes } from './deeponet/infer-config';
+
+export type { RunModelContext } from './kinds';
 
 /** Parameters, FLOPs and memory of one training step (see main/model/lino/estimate.ts). */
 export type ModelEstimateNumbers = LinoEstimate;
-
-/** What a run contributes to a model config besides its `model` section. */
-export interface RunModelContext {
-  dims: number;
-  inChannels: number;
-  outChannels: number;
-  seed: number;
-  /** The data's benchmark when known (per-benchmark defaults, e.g. FNO's modes). */
-  benchmark?: string;
-}
 
 /** Fields every kind's config has: the CLI and the data checks read them. */
 export interface BaseModelConfig extends Record<string, unknown> {
@@ -61,6 +58,7 @@ const entries = new Map<string, ModelEntry>();
 
 export function registerModel(entry: ModelEntry): void {
   if (entries.has(entry.kind)) throw new Error(`model '${entry.kind}' is already registered`);
+  if (!(MODEL_KINDS as readonly string[]).includes(entry.kind)) throw new Error(`model '${entry.kind}' is not declared in main/model/kinds.ts (declared: ${MODEL_KINDS.join(', ')})`);
   entries.set(entry.kind, entry);
 }
 
@@ -108,10 +106,10 @@ export function createModel(kind: string, config: unknown): NeuralOperator {
 
 registerModel({
   kind: 'lino',
-  title: 'LiNO (Light-inspired Neural Operator)',
+  title: modelKindDeclaration('lino').title,
   schema: linoConfigSchema,
   parse: (raw, source) => parseLinoConfig(raw, source) as LinoConfig & Record<string, unknown>,
-  fromRun: (m, c) => ({ dims: c.dims, inChannels: c.inChannels, outChannels: c.outChannels, width: m.width, depth: m.depth, scattering: m.scattering, components: m.components, seed: c.seed }),
+  fromRun: modelKindDeclaration('lino').fromRun,
   create: createLino,
   paramCount: linoParamCount,
   estimate: estimateLino,
@@ -122,14 +120,26 @@ registerModel({
 
 registerModel({
   kind: 'fno',
-  title: 'FNO (Fourier Neural Operator, Li et al. 2021)',
+  title: modelKindDeclaration('fno').title,
   schema: fnoConfigSchema,
   parse: (raw, source) => parseFnoConfig(raw, source) as ReturnType<typeof parseFnoConfig> & Record<string, unknown>,
-  // a run's depth is FNO's number of Fourier layers; modes default per benchmark
-  fromRun: (m, c) => ({ dims: c.dims, inChannels: c.inChannels, outChannels: c.outChannels, width: m.width, modes: m.modes ?? fnoDefaults(c.benchmark).modes, layers: m.depth ?? 4, seed: c.seed }),
+  fromRun: modelKindDeclaration('fno').fromRun,
   create: createFno,
   paramCount: fnoParamCount,
   estimate: (config, grid, batch) => estimateFno(config, grid, batch),
   estimateSource: 'main/model/fno/estimate.ts (exact parameter count; FLOPs of its matMuls; memory counted per layer, not fitted)',
   inferConfig: inferFnoConfigFromShapes,
+});
+
+registerModel({
+  kind: 'deeponet',
+  title: modelKindDeclaration('deeponet').title,
+  schema: deepOnetConfigSchema,
+  parse: (raw, source) => parseDeepOnetConfig(raw, source) as ReturnType<typeof parseDeepOnetConfig> & Record<string, unknown>,
+  fromRun: modelKindDeclaration('deeponet').fromRun,
+  create: createDeepOnet,
+  paramCount: deepOnetParamCount,
+  estimate: (config, grid, batch) => estimateDeepOnet(config, grid, batch),
+  estimateSource: 'main/model/deeponet/estimate.ts (exact parameter count; FLOPs of its matMuls; memory counted per layer, not fitted)',
+  inferConfig: inferDeepOnetConfigFromShapes,
 });

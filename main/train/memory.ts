@@ -187,7 +187,7 @@ export function preflightMemory(cfg: RunSizing, backend: string, shape: DataShap
   const ram = ramBytes();
   const m = cfg.model;
   const entry = modelEntry(m.kind ?? 'lino');
-  const modelConfig = entry.fromRun(m as unknown as Record<string, unknown>, { dims: shape?.grid.length === 2 ? 2 : 1, inChannels: shape?.xChannels ?? 1, outChannels: shape?.outChannels ?? 1, seed: 0 });
+  const modelConfig = entry.fromRun(m as unknown as Record<string, unknown>, { dims: shape?.grid.length === 2 ? 2 : 1, inChannels: shape?.xChannels ?? 1, outChannels: shape?.outChannels ?? 1, seed: 0, ...(shape ? { grid: shape.grid } : {}) });
   const params = entry.paramCount(modelConfig);
   const fixed = 16 * params;
   if (fixed > Math.min(cap, ram)) {

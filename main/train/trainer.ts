@@ -63,6 +63,7 @@ export function modelConfigFor(config: TrainConfig, data: TrainData): Record<str
     inChannels: cin,
     outChannels: cout,
     seed: config.seed,
+    grid: data.manifest.grid,
     ...(benchmark ? { benchmark } : {}),
   });
 }

@@ -49,11 +49,13 @@ lino train --resume ID [--workspace DIR] [--backend NAME] [--json]
   },
   {
     name: 'predict',
-    summary: 'run a LiNO operator on an .npy input and write the raw output',
+    summary: 'run an operator (any model kind) on an .npy input and write the raw output',
     usage: `lino predict --config model.json --weights w.safetensors|CHECKPOINT.pt --input x.npy --out y.npy [--backend NAME] [--batch-size N]
 
   model.json  {"dims": 1|2, "inChannels": n, "outChannels": n, "width": M, "depth": L,
                "scattering": "efficient"|"full"|"standard", "components": ["reflection","refraction","scattering"]}
+              "kind": "lino" (the default), or a baseline such as "fno" or "deeponet" with its own fields
+              (a DeepONet also its "grid"; \`lino info --weights FILE\` prints a weights file's kind and config)
   x.npy       float32, channels-last, batch first: [B, Q, C_in] or [B, H, W, C_in], already normalized,
               coordinate channels included (exactly what the operator takes)
   --weights   safetensors, or a PyTorch .pt (torch.save; read with an allowlisting unpickler): then

@@ -7,7 +7,7 @@ import type { ForwardResult, NeuralOperator } from '../types';
 import { linear } from '../../ops/linear';
 import { gelu } from '../../ops/gelu';
 import { ensureFastWasmKernels } from '../../ops/wasm-kernels';
-import { ParamStore } from '../lino/params';
+import { ParamStore } from '../param-store';
 import { parseFnoConfig, type FnoConfig } from './config';
 import { spectralConv1d, spectralConv2d, spectralMats, type SpectralMats } from './spectral-conv';
 

@@ -1,34 +1,31 @@
 // The model builder's configuration as the user edits it, and its validation. Pure (no React,
 // no API), so the Training view can reuse it and node:test can check it.
-import type { ModelConfig, ModelKind } from '../../../main/api/contract';
+import { MODEL_KIND_DECLARATIONS, builderConfig, modelKindDeclaration, type ModelConfig, type ModelKind, type ModelNumberField } from '../../../main/api/contract';
 
 export type ComponentName = 'reflection' | 'refraction' | 'scattering';
 export const COMPONENT_NAMES: ComponentName[] = ['reflection', 'refraction', 'scattering'];
 
-/** The kinds the Model view offers (the engine's registry: main/model/registry.ts). */
-export const MODEL_KIND_OPTIONS: { kind: ModelKind; label: string }[] = [
-  { kind: 'lino', label: 'LiNO (Light-inspired Neural Operator)' },
-  { kind: 'fno', label: 'FNO (Fourier Neural Operator, baseline)' },
-];
+/** The kinds the Model view offers: the engine's declared kinds (main/model/kinds.ts). */
+export const MODEL_KIND_OPTIONS: { kind: ModelKind; label: string }[] = MODEL_KIND_DECLARATIONS.map((d) => ({ kind: d.kind, label: d.title }));
 
-export interface ModelDraft {
+export type ModelDraft = {
   kind: ModelKind;
   dims: 1 | 2;
   /** Data channels of the input field(s), before coordinates are appended. */
   inChannels: number;
   outChannels: number;
-  width: number;
-  depth: number;
+  /** LiNO's block configuration. */
   scattering: 'efficient' | 'full';
   components: Record<ComponentName, boolean>;
-  /** FNO: Fourier modes kept per axis. */
-  modes: number;
   /** Append normalised grid coordinates to the inputs (one channel per axis). */
   coordinates: boolean;
   /** Grid points per axis (square grids in 2D). */
   gridSide: number;
   batch: number;
-}
+} & Record<ModelNumberField, number>;
+// ^ every kind's numbers (width, depth, FNO's modes, DeepONet's basis): each kind's fields are
+// declared with their limits in main/model/<kind>/kind.ts; a draft keeps them all, so switching
+// kinds back and forth keeps what was typed.
 
 /**
  * Darcy-like defaults, smaller than the paper's (width 128, depth 8) so that a training step fits
@@ -44,17 +41,16 @@ export const DEFAULT_DRAFT: ModelDraft = {
   scattering: 'efficient',
   components: { reflection: true, refraction: true, scattering: true },
   modes: 12,
+  basis: 128,
   coordinates: true,
   gridSide: 64,
   batch: 4,
 };
 
+/** The draft's own fields (the kinds' fields carry their limits in their declarations). */
 export const LIMITS = {
   inChannels: [1, 64],
   outChannels: [1, 64],
-  width: [1, 1024],
-  depth: [1, 64],
-  modes: [1, 1024],
   gridSide: [2, 65536],
   batch: [1, 4096],
 } as const satisfies Record<string, readonly [number, number]>;
@@ -64,21 +60,19 @@ export type DraftErrors = Partial<Record<keyof ModelDraft, string>>;
 const LABELS: Record<keyof typeof LIMITS, string> = {
   inChannels: 'Input channels',
   outChannels: 'Output channels',
-  width: 'Width',
-  depth: 'Depth',
-  modes: 'Modes',
   gridSide: 'Grid points per axis',
   batch: 'Batch size',
 };
 
+function checkWhole(errors: DraftErrors, key: keyof ModelDraft, label: string, v: unknown, lo: number, hi: number): void {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) errors[key] = `${label} must be a whole number from ${lo} to ${hi}`;
+}
+
 /** Field-by-field messages, empty when the draft is valid. */
 export function validateDraft(d: ModelDraft): DraftErrors {
   const errors: DraftErrors = {};
-  for (const key of Object.keys(LIMITS) as (keyof typeof LIMITS)[]) {
-    const v = d[key];
-    const [lo, hi] = LIMITS[key];
-    if (!Number.isInteger(v) || v < lo || v > hi) errors[key] = `${LABELS[key]} must be a whole number from ${lo} to ${hi}`;
-  }
+  for (const key of Object.keys(LIMITS) as (keyof typeof LIMITS)[]) checkWhole(errors, key, LABELS[key], d[key], LIMITS[key][0], LIMITS[key][1]);
+  for (const f of modelKindDeclaration(d.kind).fields) checkWhole(errors, f.field as ModelNumberField, f.label, d[f.field as ModelNumberField], f.min, f.max);
   if (d.kind === 'lino' && !COMPONENT_NAMES.some((c) => d.components[c])) errors.components = 'Turn on at least one of reflection, refraction and scattering';
   return errors;
 }
@@ -94,24 +88,23 @@ export function enabledComponents(d: ModelDraft): ComponentName[] {
   return COMPONENT_NAMES.filter((c) => d.components[c]);
 }
 
-/** The contract's ModelConfig (data channels only; coordinates travel as their own flag); LiNO's without a kind, as before. */
-export function draftToConfig(d: ModelDraft): ModelConfig {
-  if (d.kind === 'fno') return { kind: 'fno', dims: d.dims, inChannels: d.inChannels, outChannels: d.outChannels, width: d.width, modes: d.modes, layers: d.depth, projection: 128 };
-  return {
-    dims: d.dims,
-    inChannels: d.inChannels,
-    outChannels: d.outChannels,
-    width: d.width,
-    depth: d.depth,
-    scattering: d.scattering,
-    components: enabledComponents(d),
-  };
-}
+/** A run's `model` section (TrainConfig.model): the kind, its declared numbers and LiNO's block choices. */
+export type DraftTrainModel = { kind: ModelKind; scattering: 'efficient' | 'full'; components: ComponentName[] } & Partial<Record<ModelNumberField, number>>;
 
 /** The `model` block of a run's TrainConfig (main/api/contract.ts) for this draft; the data spec supplies channels and grid. */
-export function draftToTrainModel(d: ModelDraft): { kind: ModelKind; width: number; depth: number; scattering: 'efficient' | 'full'; components: ComponentName[]; modes?: number } {
-  if (d.kind === 'fno') return { kind: 'fno', width: d.width, depth: d.depth, modes: d.modes, scattering: d.scattering, components: enabledComponents(d) };
-  return { kind: 'lino', width: d.width, depth: d.depth, scattering: d.scattering, components: enabledComponents(d) };
+export function draftToTrainModel(d: ModelDraft): DraftTrainModel {
+  const numbers = Object.fromEntries(modelKindDeclaration(d.kind).fields.map((f) => [f.field, d[f.field as ModelNumberField]]));
+  return { kind: d.kind, ...numbers, scattering: d.scattering, components: enabledComponents(d) };
+}
+
+/** The contract's ModelConfig (data channels only; coordinates travel as their own flag): the kind's own mapping from a run's model section. */
+export function draftToConfig(d: ModelDraft): ModelConfig {
+  return builderConfig(draftToTrainModel(d), { dims: d.dims, inChannels: d.inChannels, outChannels: d.outChannels, grid: draftGrid(d) });
+}
+
+/** The draft's model in words (the Training view), and compact (tables, run names). */
+export function describeDraft(d: ModelDraft, form: 'describe' | 'summary' | 'runName' = 'describe'): string {
+  return modelKindDeclaration(d.kind)[form](draftToTrainModel(d));
 }
 
 export function draftGrid(d: ModelDraft): number[] {
@@ -163,22 +156,17 @@ export function draftDataShape(d: Pick<ModelDraft, 'dims' | 'inChannels' | 'outC
   return DATA_SHAPES.find((s) => s.dims === d.dims && s.inChannels === d.inChannels && s.outChannels === d.outChannels) ?? DATA_SHAPES.find((s) => s.dims === d.dims)!;
 }
 
-/** The draft sized for `key`'s data: dims and channels from it, a grid of its dimension. */
+/** The draft sized for `key`'s data: dims and channels from it, a grid of its dimension, the kind's per-benchmark sizes. */
 export function withDataShape(d: ModelDraft, key: DataShapeKey): ModelDraft {
   const s = DATA_SHAPES.find((x) => x.key === key)!;
-  return { ...d, ...(d.kind === 'fno' ? fnoSizing(key) : {}), dims: s.dims, inChannels: s.inChannels, outChannels: s.outChannels, gridSide: s.dims === d.dims ? d.gridSide : s.dims === 1 ? 1024 : 64 };
+  const sizing = modelKindDeclaration(d.kind).benchmarkSizing?.(key) ?? {};
+  return { ...d, ...sizing, dims: s.dims, inChannels: s.inChannels, outChannels: s.outChannels, gridSide: s.dims === d.dims ? d.gridSide : s.dims === 1 ? 1024 : 64 };
 }
 
-/** FNO's published sizes per benchmark (Burgers: modes 16, width 64; Darcy and Navier-Stokes: modes 12, width 32). */
-export function fnoSizing(key: DataShapeKey): { modes: number; width: number } {
-  return key === 'burgers' ? { modes: 16, width: 64 } : { modes: 12, width: 32 };
-}
-
-/** The draft as another kind: FNO takes its published sizes for the data and 4 Fourier layers. */
+/** The draft as another kind, with that kind's sizes for the data (e.g. FNO's published ones). */
 export function withKind(d: ModelDraft, kind: ModelKind): ModelDraft {
   if (kind === d.kind) return d;
-  if (kind === 'fno') return { ...d, kind, depth: 4, ...fnoSizing(draftDataShape(d).key) };
-  return { ...d, kind, width: DEFAULT_DRAFT.width, depth: DEFAULT_DRAFT.depth };
+  return { ...d, kind, ...modelKindDeclaration(kind).defaults(draftDataShape(d).key) };
 }
 
 /** The estimate's provenance for people: without the engine's source file path. */

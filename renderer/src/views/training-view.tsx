@@ -3,7 +3,7 @@ import type { DataSpec, EpochMetrics, RunSummary } from '../../../main/api/contr
 import { useApp } from '../store/app-store';
 import { formatAdapter } from '../components/engine-status';
 import { useTraining } from '../store/training-store';
-import { draftToTrainModel, enabledComponents, formatBytes } from '../store/model-draft';
+import { describeDraft, draftToTrainModel, formatBytes } from '../store/model-draft';
 import { emaSmooth, EMPTY_CURVES, runEta, formatSeconds } from '../store/run-metrics';
 import { Plot } from '../plots/plot';
 import { lineTrace, type Trace } from '../plots/traces';
@@ -69,7 +69,7 @@ function StartForm() {
       const dsName = source.startsWith('dataset:') ? datasets.find((d) => `dataset:${d.id}` === source)?.name ?? source.slice(8) : source.split(':').slice(1).join(' ');
       await start({
         config: {
-          name: name.trim() || (model.kind === 'fno' ? `FNO width ${model.width} modes ${model.modes} on ${dsName}` : `LiNO M=${model.width} L=${model.depth} on ${dsName}`),
+          name: name.trim() || `${describeDraft(draft, 'runName')} on ${dsName}`,
           data: dataSpecFor(source),
           model,
           epochs: ep,
@@ -113,9 +113,7 @@ function StartForm() {
       </div>
       <p className="small">
         Model (from the Model view):{' '}
-        {draft.kind === 'fno'
-          ? `FNO, width ${draft.width}, modes ${draft.modes}, ${draft.depth} Fourier layers`
-          : `LiNO, M = ${draft.width}, L = ${draft.depth}, ${draft.scattering} scattering, ${enabledComponents(draft).join(' + ')}`}{' '}
+        {describeDraft(draft)}{' '}
         <button className="link" onClick={() => setView('model')}>Edit model</button>
       </p>
       {field('name', 'Name (optional)', name, setName)}

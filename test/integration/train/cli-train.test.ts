@@ -1,5 +1,5 @@
 // `lino train` and `lino eval` as a user runs them: a tiny generated Darcy run (LiNO, and FNO
-// through the model registry) trains with decreasing loss and prints its final metrics; eval prints both conventions, best/median/worst
+// through the model registry; DeepONet on tiny Burgers) trains with decreasing loss and prints its final metrics; eval prints both conventions, best/median/worst
 // and a second resolution; a bad config is refused naming the field.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -68,6 +68,36 @@ test('lino train + eval + info: a tiny generated Darcy run of FNO (model.kind fn
   assert.equal(info.kind, 'fno');
   assert.deepEqual([info.config.width, info.config.modes, info.config.layers, info.config.dims], [8, 4, 4, 2]);
   assert.ok(info.tensors.some((t: { key: string; shape: number[] }) => t.key === 'conv3.weights2' && t.shape.join(',') === '8,8,4,4,2'));
+});
+
+test('lino train + eval + info: a tiny generated Burgers run of DeepONet (model.kind deeponet), loss decreases; another resolution is refused naming the grid', () => {
+  const cfg = join(ws.path, 'deeponet.json');
+  writeFileSync(cfg, JSON.stringify({
+    name: 'cli burgers deeponet',
+    model: { kind: 'deeponet', width: 16, depth: 3, basis: 8 },
+    data: { kind: 'generate', benchmark: 'burgers', preset: 'tiny', samples: 8, train: 6, val: 2 },
+    epochs: 4,
+    batchSize: 2,
+    optimizer: { lr: 5e-3 },
+  }));
+  const r = lino('train', '--config', cfg, '--workspace', ws.path, '--id', 'burgers-deeponet');
+  assert.equal(r.status, 0, r.stderr + r.stdout);
+  const losses = [...r.stdout.matchAll(/epoch \d+\/4 {2}train loss ([0-9.e+-]+)/g)].map((m) => Number(m[1]));
+  assert.equal(losses.length, 4, r.stdout);
+  assert.ok(losses[3]! < losses[0]!, `train loss ${losses.join(' -> ')}`);
+  assert.match(r.stdout, /run burgers-deeponet: done after 4 epochs, 12 steps/);
+  const e = lino('eval', '--run', join(ws.path, 'runs/burgers-deeponet'));
+  assert.equal(e.status, 0, e.stderr + e.stdout);
+  assert.match(e.stdout, /relL2 [0-9.e+-]+/);
+  const bad = lino('eval', '--run', join(ws.path, 'runs/burgers-deeponet'), '--resolutions', '32');
+  assert.notEqual(bad.status, 0, bad.stdout);
+  assert.match(bad.stderr + bad.stdout, /field 'grid'.*does not transfer to another resolution/);
+  const i = lino('info', '--weights', join(ws.path, 'runs/burgers-deeponet/checkpoints/best/weights.safetensors'), '--json');
+  assert.equal(i.status, 0, i.stderr + i.stdout);
+  const info = JSON.parse(i.stdout);
+  assert.equal(info.kind, 'deeponet');
+  assert.deepEqual([info.config.width, info.config.layers, info.config.basis, info.config.dims], [16, 3, 8, 1]);
+  assert.ok(info.tensors.some((t: { key: string; shape: number[] }) => t.key === 'trunk.layers.2.weight' && t.shape.join(',') === '8,16'));
 });
 
 test('lino train + eval: tiny generated Navier-Stokes rollout, loss decreases, per-step curve printed', () => {

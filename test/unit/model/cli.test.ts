@@ -55,10 +55,29 @@ test('lino predict with model.json kind "fno" reproduces the PyTorch FNO output 
   assert.equal(r.status, 0, r.stderr);
   const err = relErr(readInputF32(join(tmp, 'yf.npy')).data, toFloat32(io.get('y')!));
   assert.ok(err <= 1e-5, `rel. error ${err}`);
-  writeFileSync(join(tmp, 'dno.json'), JSON.stringify({ kind: 'deeponet', ...c.config }));
-  const bad = lino('predict', '--config', join(tmp, 'dno.json'), '--weights', join(dir, '2d.weights.safetensors'), '--input', join(tmp, 'xf.npy'), '--out', join(tmp, 'yf.npy'));
+  writeFileSync(join(tmp, 'unknown.json'), JSON.stringify({ kind: 'unet', ...c.config }));
+  const bad = lino('predict', '--config', join(tmp, 'unknown.json'), '--weights', join(dir, '2d.weights.safetensors'), '--input', join(tmp, 'xf.npy'), '--out', join(tmp, 'yf.npy'));
   assert.equal(bad.status, 1);
-  assert.match(bad.stderr, /dno\.json: field 'kind': expected one of 'fno', 'lino', got "deeponet"/);
+  assert.match(bad.stderr, /unknown\.json: field 'kind': expected one of 'deeponet', 'fno', 'lino', got "unet"/);
+});
+
+test('lino predict with model.json kind "deeponet" reproduces the PyTorch DeepONet output; lino info reads its keys', () => {
+  const dir = join(FIXTURES, 'deeponet');
+  const c = (JSON.parse(readFileSync(join(dir, 'cases.json'), 'utf8')) as { cases: { name: string; config: Record<string, unknown> }[] }).cases.find((k) => k.name === '2d')!;
+  const io = readSafetensorsFile(join(dir, '2d.io.safetensors')).tensors;
+  const x = io.get('x')!;
+  writeNpy(join(tmp, 'xd.npy'), ndarray(toFloat32(x), x.shape));
+  writeFileSync(join(tmp, 'deeponet.json'), JSON.stringify({ kind: 'deeponet', ...c.config }));
+  const r = lino('predict', '--config', join(tmp, 'deeponet.json'), '--weights', join(dir, '2d.weights.safetensors'),
+    '--input', join(tmp, 'xd.npy'), '--out', join(tmp, 'yd.npy'), '--backend', 'cpu');
+  assert.equal(r.status, 0, r.stderr);
+  const err = relErr(readInputF32(join(tmp, 'yd.npy')).data, toFloat32(io.get('y')!));
+  assert.ok(err <= 1e-5, `rel. error ${err}`);
+  const i = lino('info', '--weights', join(dir, '2d.weights.safetensors'), '--json');
+  assert.equal(i.status, 0, i.stderr);
+  const j = JSON.parse(i.stdout);
+  assert.equal(j.kind, 'deeponet');
+  assert.deepEqual([j.config.dims, j.config.outChannels, j.config.width, j.config.layers, j.config.basis, j.config.branchInputs], [2, 1, 9, 3, 8, 6 * 5 * 2]);
 });
 
 test('lino predict rejects a config that does not match the weights, naming the mismatch', () => {

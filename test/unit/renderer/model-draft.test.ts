@@ -1,14 +1,14 @@
 // The model builder's store logic: validation, the at-least-one-component rule, the config it sends.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DATA_SHAPES, DEFAULT_DRAFT, draftDataShape, estimateNote, withDataShape, draftGrid, draftToConfig, draftToTrainModel, formatBytes, formatFlops, toggleComponent, validateDraft, withKind, type ModelDraft } from '../../../renderer/src/store/model-draft';
-import { parseParams, TrainConfig } from '../../../main/api/contract';
+import { DATA_SHAPES, DEFAULT_DRAFT, MODEL_KIND_OPTIONS, describeDraft, draftDataShape, estimateNote, withDataShape, draftGrid, draftToConfig, draftToTrainModel, formatBytes, formatFlops, toggleComponent, validateDraft, withKind, type ModelDraft } from '../../../renderer/src/store/model-draft';
+import { MODEL_KINDS, MODEL_KIND_DECLARATIONS, parseParams, TrainConfig } from '../../../main/api/contract';
 import { useApp } from '../../../renderer/src/store/app-store';
 
 test('the default draft is valid and its config passes the contract', () => {
   assert.deepEqual(validateDraft(DEFAULT_DRAFT), {});
   const p = parseParams('model.estimate', { config: draftToConfig(DEFAULT_DRAFT), grid: draftGrid(DEFAULT_DRAFT), batch: DEFAULT_DRAFT.batch, coordinates: true });
-  assert.ok(p.config.kind !== 'fno', 'a LiNO draft stays a LiNO config');
+  assert.ok(p.config.kind === 'lino', 'a LiNO draft stays a LiNO config');
   assert.deepEqual(p.config.components, ['reflection', 'refraction', 'scattering']);
   assert.deepEqual(p.grid, [64, 64]);
 });
@@ -24,7 +24,7 @@ test('validation names each bad field with its range', () => {
 /** The draft's config, which must be LiNO's. */
 function linoConfig(d: ModelDraft) {
   const c = draftToConfig(d);
-  assert.ok(c.kind !== 'fno');
+  assert.ok(c.kind === 'lino' || c.kind === undefined);
   return c;
 }
 
@@ -101,5 +101,27 @@ test('FNO in the model builder: its published sizes per data, its config passes 
   const run = TrainConfig.parse({ data: { kind: 'synthetic', grid: [16, 16], train: 4, val: 2 }, model: draftToTrainModel(b) });
   assert.deepEqual([run.model.kind, run.model.width, run.model.depth, run.model.modes], ['fno', 64, 4, 16]);
   assert.equal(withKind(f, 'lino').kind, 'lino');
-  assert.equal(draftToConfig(withKind(f, 'lino')).kind, undefined, 'LiNO configs stay as before');
+  assert.equal(draftToConfig(withKind(f, 'lino')).kind, 'lino');
+});
+
+test('DeepONet in the model builder: the paper\'s sizes, its declared fields and limits, the grid in its config', () => {
+  const d = withKind(withDataShape(DEFAULT_DRAFT, 'burgers'), 'deeponet');
+  assert.deepEqual([d.kind, d.width, d.depth, d.basis], ['deeponet', 128, 8, 128]);
+  assert.match(validateDraft({ ...d, basis: 0 }).basis!, /Basis must be a whole number from 1 to 1024/);
+  assert.equal(validateDraft({ ...DEFAULT_DRAFT, basis: 0 }).basis, undefined, 'basis is DeepONet\'s only');
+  const c = draftToConfig(d);
+  assert.deepEqual(c, { kind: 'deeponet', dims: 1, inChannels: 1, outChannels: 1, grid: [1024], width: 128, layers: 8, basis: 128 });
+  assert.equal(parseParams('model.estimate', { config: c, grid: draftGrid(d), batch: 2 }).config.kind, 'deeponet');
+  const run = TrainConfig.parse({ data: { kind: 'synthetic', grid: [16], train: 4, val: 2 }, model: draftToTrainModel({ ...d, basis: 16 }) });
+  assert.deepEqual([run.model.kind, run.model.width, run.model.depth, run.model.basis], ['deeponet', 128, 8, 16]);
+  assert.equal(describeDraft(d), 'DeepONet, width 128, 8 layers each for branch and trunk, basis p = 128');
+  assert.equal(withKind(d, 'fno').modes, 16, 'FNO takes its Burgers sizes');
+});
+
+test('the Model view offers exactly the declared kinds, each with its field descriptors', () => {
+  assert.deepEqual(MODEL_KIND_OPTIONS.map((o) => o.kind), [...MODEL_KINDS]);
+  for (const decl of MODEL_KIND_DECLARATIONS) {
+    assert.ok(decl.fields.length > 0, decl.kind);
+    for (const f of decl.fields) assert.ok(f.field in DEFAULT_DRAFT && f.min <= f.max && f.label, `${decl.kind}.${f.field}`);
+  }
 });

@@ -1,0 +1,47 @@
+// The model builder's form: the kind, that kind's declared number fields (main/model/<kind>/kind.ts,
+// through the contract), LiNO's block choices, coordinates, and the problem (data shape, grid, batch).
+import { DATA_SHAPES, LIMITS, MODEL_KIND_OPTIONS, draftDataShape, withDataShape, withKind, type DataShapeKey, type DraftErrors, type ModelDraft } from '../../store/model-draft';
+import { modelKindDeclaration, type ModelKind } from '../../../../main/api/contract';
+import { DraftNumber } from './draft-number';
+import { LinoBlockControls } from './lino-block-controls';
+
+export function ModelForm({ draft, set, errors }: { draft: ModelDraft; set(d: ModelDraft): void; errors: DraftErrors }) {
+  const decl = modelKindDeclaration(draft.kind);
+  const own = (field: keyof typeof LIMITS, label: string) => ({ field, label, min: LIMITS[field][0], max: LIMITS[field][1] });
+  return (
+    <form className="card" onSubmit={(e) => e.preventDefault()} aria-label="Model configuration">
+      <fieldset>
+        <legend>Architecture</legend>
+        <div className="field">
+          <label htmlFor="model-kind">Model</label>
+          <select id="model-kind" data-testid="model-kind" value={draft.kind} onChange={(e) => set(withKind(draft, e.target.value as ModelKind))}>
+            {MODEL_KIND_OPTIONS.map((o) => <option key={o.kind} value={o.kind}>{o.label}</option>)}
+          </select>
+        </div>
+        {decl.fields.map((f) => <DraftNumber key={`${draft.kind}-${f.field}`} descriptor={f} draft={draft} set={set} error={errors[f.field as keyof ModelDraft]} />)}
+        {draft.kind === 'lino' && <LinoBlockControls draft={draft} set={set} error={errors.components} />}
+        <div className="field">
+          <label className="inline">
+            <input type="checkbox" checked={draft.coordinates} data-testid="toggle-coordinates" onChange={() => set({ ...draft, coordinates: !draft.coordinates })} /> Append grid coordinates to the inputs
+          </label>
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Problem</legend>
+        <div className="field">
+          <label htmlFor="model-data">Data</label>
+          <select id="model-data" data-testid="model-data" value={draftDataShape(draft).key} onChange={(e) => set(withDataShape(draft, e.target.value as DataShapeKey))}>
+            {DATA_SHAPES.map((s) => <option key={s.key} value={s.key}>{s.label}</option>)}
+          </select>
+        </div>
+        {/* Derived, not typed: a run takes its channels from its dataset. */}
+        <div className="field">
+          <span className="label" id="model-channels-label">Channels (from the data)</span>
+          <output aria-labelledby="model-channels-label" data-testid="model-channels">{draft.dims}D, {draft.inChannels} in → {draft.outChannels} out</output>
+        </div>
+        <DraftNumber descriptor={own('gridSide', draft.dims === 1 ? 'Grid points' : 'Grid points per axis')} draft={draft} set={set} error={errors.gridSide} />
+        <DraftNumber descriptor={own('batch', 'Batch size')} draft={draft} set={set} error={errors.batch} />
+      </fieldset>
+    </form>
+  );
+}
