@@ -92,7 +92,7 @@ export const REPRODUCE_PRESETS: readonly ReproducePreset[] = [
     arms: [LINO_FULL, LINO_EFFICIENT, fno({ paper: 64 })],
     sizes: {
       tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 1, width: 4, depth: 1, estimateSeconds: 10 },
-      quick: { data: { preset: 'quick', samples: 200 }, epochs: 12, batchSize: 8, seeds: 1, width: 16, depth: 2, estimateSeconds: 200 },
+      quick: { data: { preset: 'quick', samples: 200 }, epochs: 12, batchSize: 4, seeds: 1, width: 16, depth: 2, estimateSeconds: 200 },
       paper: { data: { preset: 'paper', resolution: 256 }, ...PAPER, estimateSeconds: 500 * (114 + 28) * 20 },
     },
     columns: ['seconds', 'memory'],
@@ -108,7 +108,7 @@ export const REPRODUCE_PRESETS: readonly ReproducePreset[] = [
     arms: [LINO, fno()],
     sizes: {
       tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 1, width: 4, depth: 1, resolutions: [15, 29], transfer: [29], estimateSeconds: 12 },
-      quick: { data: { preset: 'quick', samples: 160 }, epochs: 10, batchSize: 8, seeds: 1, width: 12, depth: 2, resolutions: [29, 43], transfer: [43, 85], estimateSeconds: 220 },
+      quick: { data: { preset: 'quick', samples: 120 }, epochs: 8, batchSize: 4, seeds: 1, width: 12, depth: 2, resolutions: [29, 43], transfer: [43, 85], estimateSeconds: 220 },
       paper: { data: { preset: 'paper' }, ...PAPER, resolutions: [85, 141, 211, 421], transfer: [141, 211, 421], estimateSeconds: (4 + 22 + 38.5 + 56) * 3600 * 20 },
     },
     columns: ['resolution'],
@@ -129,7 +129,7 @@ export const REPRODUCE_PRESETS: readonly ReproducePreset[] = [
     ],
     sizes: {
       tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 2, width: 4, depth: 1, estimateSeconds: 15 },
-      quick: { data: { preset: 'quick', samples: 120, resolution: 29 }, epochs: 8, batchSize: 8, seeds: 3, width: 12, depth: 2, estimateSeconds: 230 },
+      quick: { data: { preset: 'quick', samples: 100, generateResolution: 29 }, epochs: 6, batchSize: 4, seeds: 3, width: 12, depth: 2, estimateSeconds: 230 },
       paper: { data: { preset: 'paper', resolution: 85 }, ...PAPER, seeds: 3, estimateSeconds: 12 * 4 * 3600 * 20 },
     },
     columns: [],
@@ -145,7 +145,7 @@ export const REPRODUCE_PRESETS: readonly ReproducePreset[] = [
     arms: [LINO_FULL, LINO_EFFICIENT],
     sizes: {
       tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 1, width: 4, depth: 1, estimateSeconds: 8 },
-      quick: { data: { preset: 'quick', samples: 120, resolution: 43 }, epochs: 8, batchSize: 8, seeds: 1, width: 12, depth: 2, estimateSeconds: 200 },
+      quick: { data: { preset: 'quick', samples: 100, generateResolution: 43 }, epochs: 8, batchSize: 4, seeds: 1, width: 12, depth: 2, estimateSeconds: 200 },
       paper: { data: { preset: 'paper', resolution: 85 }, ...PAPER, estimateSeconds: (16.5 + 4) * 3600 * 20 },
     },
     columns: ['seconds', 'memory'],
