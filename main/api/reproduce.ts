@@ -51,8 +51,8 @@ export interface ReproduceResult {
   files: string[];
   runs: { id: string; arm: string; seed: number; resolution?: number }[];
   tables: ReproTable[];
-  /** Figure data files (JSON the app plots), by figure kind. */
-  figures: { kind: string; file: string }[];
+  /** Figure data (JSON the app plots), by figure kind, and the file it was written to. */
+  figures: { kind: string; file: string; data: Record<string, unknown> }[];
   seconds: number;
 }
 

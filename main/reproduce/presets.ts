@@ -145,7 +145,7 @@ export const REPRODUCE_PRESETS: readonly ReproducePreset[] = [
     arms: [LINO_FULL, LINO_EFFICIENT],
     sizes: {
       tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 1, width: 4, depth: 1, estimateSeconds: 8 },
-      quick: { data: { preset: 'quick', samples: 100, generateResolution: 43 }, epochs: 8, batchSize: 4, seeds: 1, width: 12, depth: 2, estimateSeconds: 200 },
+      quick: { data: { preset: 'quick', samples: 100, generateResolution: 29 }, epochs: 6, batchSize: 4, seeds: 1, width: 12, depth: 2, estimateSeconds: 200 },
       paper: { data: { preset: 'paper', resolution: 85 }, ...PAPER, estimateSeconds: (16.5 + 4) * 3600 * 20 },
     },
     columns: ['seconds', 'memory'],

@@ -154,14 +154,14 @@ export async function runPreset(p: ReproducePreset, size: PresetSize, o: RunPres
     const file = join(o.outDir, `${base}-${f.kind}.json`);
     writeFileSync(file, JSON.stringify(f.data));
     files.push(file);
-    return { kind: f.kind, file };
+    return { kind: f.kind, file, data: f.data };
   });
   const result: ReproduceResult = {
     preset: p.name, size, outDir: o.outDir, files, tables, figures: figureFiles, seconds: (Date.now() - t0) / 1000,
     runs: trained.map((t) => ({ id: t.run.id, arm: t.plan.arm.key, seed: t.rec.seed, ...(t.plan.resolution ? { resolution: t.plan.resolution } : {}) })),
   };
   const summary = join(o.outDir, `${base}.json`);
-  writeFileSync(summary, JSON.stringify({ ...result, files: [...files, summary] }, null, 1));
+  writeFileSync(summary, JSON.stringify({ ...result, figures: figureFiles.map(({ kind, file }) => ({ kind, file })), files: [...files, summary] }, null, 1));
   result.files.push(summary);
   o.onProgress?.(1, `done: ${p.name} (${size})`);
   return result;

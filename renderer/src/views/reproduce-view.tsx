@@ -9,6 +9,7 @@ import { useApp } from '../store/app-store';
 import { oneOf, usePersisted } from '../store/persisted-state';
 import { JobProgress } from '../components/job-progress';
 import { ReproduceTable } from './reproduce-table';
+import { ReproduceFigures } from './reproduce-figures';
 
 const SIZES: ReproduceSize[] = ['tiny', 'quick', 'paper'];
 
@@ -51,6 +52,7 @@ function Results({ result }: { result: ReproduceResult }) {
         {result.figures.length > 0 && <> (figure data: {result.figures.map((f) => f.kind).join(', ')})</>}.
       </p>
       {result.tables.map((t) => <ReproduceTable key={t.title} table={t} />)}
+      <ReproduceFigures figures={result.figures} />
     </div>
   );
 }
