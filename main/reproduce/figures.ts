@@ -4,10 +4,11 @@ import type { EvaluationResult } from '../api/contract';
 import type { ReproTable } from '../api/reproduce';
 
 type Resolution = EvaluationResult['resolutions'][number];
-export interface Evaluated { label: string; runId: string; res: Resolution }
+/** `sample`: the validation row every model's figure shows. */
+export interface Evaluated { label: string; runId: string; res: Resolution; sample: number }
 export type FigureData = Record<string, unknown>;
 
-const median = (r: Resolution) => r.fields?.find((f) => f.which === 'median');
+const fieldOf = (e: Evaluated) => e.res.fields?.find((f) => f.index === e.sample);
 
 /** Fig. 3: one bar per ablation arm, mean ± std of the best validation relL2 (normalized). */
 export function ablationFigure(t: ReproTable): FigureData {
@@ -32,25 +33,25 @@ export function stepErrorFigure(ev: Evaluated[]): FigureData {
   };
 }
 
-/** Fig. 5: the median validation trajectory's reference and predicted frames, per model. */
+/** Fig. 5: one validation trajectory's (the first model's median) reference and predicted frames, per model. */
 export function rolloutFigure(ev: Evaluated[]): FigureData {
   return {
     kind: 'rollout',
     grid: ev[0]?.res.grid ?? [],
     series: ev.map((e) => {
-      const f = median(e.res);
+      const f = fieldOf(e);
       return { label: e.label, runId: e.runId, sample: f?.index ?? null, stepRelL2: f?.stepRelL2 ?? null, reference: f?.reference ?? [], prediction: f?.prediction ?? [] };
     }),
   };
 }
 
-/** Fig. 4: the median validation airfoil's mesh, reference Mach, prediction and error, per model. */
+/** Fig. 4: one validation airfoil's (the first model's median) mesh, reference Mach, prediction and error, per model. */
 export function meshFigure(ev: Evaluated[]): FigureData {
   return {
     kind: 'mesh-field',
     grid: ev[0]?.res.grid ?? [],
     series: ev.map((e) => {
-      const f = median(e.res);
+      const f = fieldOf(e);
       const ref = f?.reference[0] ?? [];
       const pred = f?.prediction[0] ?? [];
       return { label: e.label, runId: e.runId, sample: f?.index ?? null, x: f?.input[0] ?? [], y: f?.input[1] ?? [], reference: ref, prediction: pred, error: pred.map((v, i) => v - ref[i]!) };

@@ -134,11 +134,15 @@ export async function runPreset(p: ReproducePreset, size: PresetSize, o: RunPres
   }
   if (p.figures.includes('rollout') || p.figures.includes('mesh-field')) {
     const evaluated = [];
+    // The figures show one sample for every model: the first model's median validation sample.
+    let sample: number | undefined;
     for (const t of trained.filter((x) => x.plan.index === 0)) {
-      const ev = await evalStep(`${t.plan.arm.label}: evaluating the best checkpoint`, () => evaluateRun(t.run, { fields: true, signal: o.signal }));
+      const indices = sample === undefined ? [] : [sample];
+      const ev = await evalStep(`${t.plan.arm.label}: evaluating the best checkpoint`, () => evaluateRun(t.run, { fields: true, indices, signal: o.signal }));
       const r = ev.resolutions[0]!;
+      sample ??= r.median;
       if (r.metrics.steps) Object.assign(t.rec, { steps: r.metrics.steps, rolloutRelL2: r.metrics.rolloutRelL2, relL2: r.metrics.relL2, relL2Decoded: r.metrics.relL2Decoded });
-      evaluated.push({ label: t.plan.arm.label, runId: t.run.id, res: r });
+      evaluated.push({ label: t.plan.arm.label, runId: t.run.id, res: r, sample });
     }
     if (p.figures.includes('step-error')) figures.push({ kind: 'step-error', data: stepErrorFigure(evaluated) });
     if (p.figures.includes('rollout')) figures.push({ kind: 'rollout', data: rolloutFigure(evaluated) });

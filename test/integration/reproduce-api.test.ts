@@ -5,12 +5,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JobSummary } from '../../main/api/contract';
+import type { ReproducePresetInfo } from '../../main/api/reproduce';
 import { engineService } from '../helpers/engine-service';
 
 const { service, lastJob, settled } = engineService();
 
 test('reproduce.list: six presets with tiny, quick and paper sizes and estimated times', async () => {
-  const list = await service.call('reproduce.list', {});
+  const list = (await service.call('reproduce.list', {})) as ReproducePresetInfo[];
   assert.deepEqual(list.map((p) => p.name), ['burgers', 'darcy-resolution', 'darcy-ablation', 'darcy-scattering', 'navier-stokes', 'airfoil']);
   for (const p of list) {
     assert.deepEqual(p.sizes.map((s) => s.size), ['tiny', 'quick', 'paper']);

@@ -120,6 +120,11 @@ for (const p of REPRODUCE_PRESETS) {
         assert.equal(s.x.length, 221 * 51);
         assert.equal(s.error.length, s.reference.length);
       }
+      if (f.kind === 'mesh-field' || f.kind === 'rollout') {
+        assert.equal(data.series.length, 2);
+        assert.equal(data.series[0].sample, data.series[1].sample, 'every model shows the same sample');
+        assert.ok(data.series[1].prediction.length > 0);
+      }
       if (f.kind === 'step-error') assert.equal(data.series[0].mean.length, 10);
     }
   });
