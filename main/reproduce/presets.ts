@@ -39,7 +39,10 @@ export interface PresetSizeSpec {
   resolutions?: number[];
   /** Resolution transfer: the lowest-resolution model is also evaluated at these. */
   transfer?: number[];
-  /** Estimated wall time on a 2-core machine (tiny, quick: measured; paper: from the paper's hours). */
+  /**
+   * Estimated wall time on this 2-core machine: tiny and quick as measured (docs/reproduction.md;
+   * shared with other work, so they vary about 2x); paper: the paper's A800 hours times 20, a rough guess.
+   */
   estimateSeconds: number;
 }
 
@@ -92,7 +95,7 @@ export const REPRODUCE_PRESETS: readonly ReproducePreset[] = [
     arms: [LINO_FULL, LINO_EFFICIENT, fno({ paper: 64 })],
     sizes: {
       tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 1, width: 4, depth: 1, estimateSeconds: 10 },
-      quick: { data: { preset: 'quick', samples: 200 }, epochs: 12, batchSize: 4, seeds: 1, width: 16, depth: 2, estimateSeconds: 200 },
+      quick: { data: { preset: 'quick', samples: 200 }, epochs: 12, batchSize: 4, seeds: 1, width: 16, depth: 2, estimateSeconds: 150 },
       paper: { data: { preset: 'paper', resolution: 256 }, ...PAPER, estimateSeconds: 500 * (114 + 28) * 20 },
     },
     columns: ['seconds', 'memory'],
@@ -107,8 +110,8 @@ export const REPRODUCE_PRESETS: readonly ReproducePreset[] = [
     published: 'darcy-resolution',
     arms: [LINO, fno()],
     sizes: {
-      tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 1, width: 4, depth: 1, resolutions: [15, 29], transfer: [29], estimateSeconds: 12 },
-      quick: { data: { preset: 'quick', samples: 120 }, epochs: 8, batchSize: 4, seeds: 1, width: 12, depth: 2, resolutions: [29, 43], transfer: [43, 85], estimateSeconds: 220 },
+      tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 1, width: 4, depth: 1, resolutions: [15, 29], transfer: [29], estimateSeconds: 15 },
+      quick: { data: { preset: 'quick', samples: 120 }, epochs: 8, batchSize: 4, seeds: 1, width: 12, depth: 2, resolutions: [29, 43], transfer: [43, 85], estimateSeconds: 280 },
       paper: { data: { preset: 'paper' }, ...PAPER, resolutions: [85, 141, 211, 421], transfer: [141, 211, 421], estimateSeconds: (4 + 22 + 38.5 + 56) * 3600 * 20 },
     },
     columns: ['resolution'],
@@ -128,8 +131,8 @@ export const REPRODUCE_PRESETS: readonly ReproducePreset[] = [
       ablation('no-refraction', 'LiNO w/o refraction', ['reflection', 'scattering']),
     ],
     sizes: {
-      tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 2, width: 4, depth: 1, estimateSeconds: 15 },
-      quick: { data: { preset: 'quick', samples: 100, generateResolution: 29 }, epochs: 6, batchSize: 4, seeds: 3, width: 12, depth: 2, estimateSeconds: 230 },
+      tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 2, width: 4, depth: 1, estimateSeconds: 10 },
+      quick: { data: { preset: 'quick', samples: 100, generateResolution: 29 }, epochs: 6, batchSize: 4, seeds: 3, width: 12, depth: 2, estimateSeconds: 210 },
       paper: { data: { preset: 'paper', resolution: 85 }, ...PAPER, seeds: 3, estimateSeconds: 12 * 4 * 3600 * 20 },
     },
     columns: [],
@@ -144,8 +147,8 @@ export const REPRODUCE_PRESETS: readonly ReproducePreset[] = [
     published: 'darcy-scattering',
     arms: [LINO_FULL, LINO_EFFICIENT],
     sizes: {
-      tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 1, width: 4, depth: 1, estimateSeconds: 8 },
-      quick: { data: { preset: 'quick', samples: 100, generateResolution: 29 }, epochs: 6, batchSize: 4, seeds: 1, width: 12, depth: 2, estimateSeconds: 200 },
+      tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 1, width: 4, depth: 1, estimateSeconds: 12 },
+      quick: { data: { preset: 'quick', samples: 100, generateResolution: 29 }, epochs: 6, batchSize: 4, seeds: 1, width: 12, depth: 2, estimateSeconds: 60 },
       paper: { data: { preset: 'paper', resolution: 85 }, ...PAPER, estimateSeconds: (16.5 + 4) * 3600 * 20 },
     },
     columns: ['seconds', 'memory'],
@@ -160,9 +163,9 @@ export const REPRODUCE_PRESETS: readonly ReproducePreset[] = [
     published: 'navier-stokes',
     arms: [LINO, fno()],
     sizes: {
-      tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 1, width: 4, depth: 1, estimateSeconds: 12 },
-      quick: { data: { preset: 'quick', samples: 40, generateResolution: 32 }, epochs: 6, batchSize: 4, seeds: 1, width: 12, depth: 2, estimateSeconds: 220 },
-      paper: { data: { preset: 'paper' }, ...PAPER, estimateSeconds: 500 * 3600 },
+      tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 1, width: 4, depth: 1, estimateSeconds: 20 },
+      quick: { data: { preset: 'quick', samples: 40, generateResolution: 32 }, epochs: 6, batchSize: 4, seeds: 1, width: 12, depth: 2, estimateSeconds: 390 },
+      paper: { data: { preset: 'paper' }, ...PAPER, estimateSeconds: 500 * 3600 }, // the paper gives no hours: ~1 h per epoch here, a guess
     },
     columns: ['rollout'],
     figures: ['step-error', 'rollout'],
@@ -177,8 +180,8 @@ export const REPRODUCE_PRESETS: readonly ReproducePreset[] = [
     arms: [LINO, fno()],
     sizes: {
       tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 1, width: 4, depth: 1, estimateSeconds: 15 },
-      quick: { data: { preset: 'quick', samples: 60 }, epochs: 6, batchSize: 4, seeds: 1, width: 12, depth: 2, estimateSeconds: 220 },
-      paper: { data: { preset: 'paper' }, ...PAPER, estimateSeconds: 500 * 3600 },
+      quick: { data: { preset: 'quick', samples: 60 }, epochs: 6, batchSize: 4, seeds: 1, width: 12, depth: 2, estimateSeconds: 135 },
+      paper: { data: { preset: 'paper' }, ...PAPER, estimateSeconds: 500 * 3600 }, // the paper gives no hours: ~1 h per epoch here, a guess
     },
     columns: [],
     figures: ['mesh-field'],
