@@ -164,7 +164,7 @@ export const REPRODUCE_PRESETS: readonly ReproducePreset[] = [
     arms: [LINO, fno()],
     sizes: {
       tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 1, width: 4, depth: 1, estimateSeconds: 20 },
-      quick: { data: { preset: 'quick', samples: 40, generateResolution: 32 }, epochs: 6, batchSize: 4, seeds: 1, width: 12, depth: 2, estimateSeconds: 390 },
+      quick: { data: { preset: 'quick', samples: 40, generateResolution: 32 }, epochs: 6, batchSize: 4, seeds: 1, width: 12, depth: 2, estimateSeconds: 280 },
       paper: { data: { preset: 'paper' }, ...PAPER, estimateSeconds: 500 * 3600 }, // the paper gives no hours: ~1 h per epoch here, a guess
     },
     columns: ['rollout'],
