@@ -9,14 +9,14 @@ import { openPage as openSessionPage, gotoView } from '../helpers/page';
 const suite = browserSuite();
 const skip = suite.skip;
 
-test('Reproduce view: run darcy-scattering at tiny size, see its table with the reported (paper) rows, export it', { skip, timeout: 240_000 }, async () => {
+test('Reproduce view: run darcy-ablation at tiny size, see its table with the reported (paper) rows and its bar figure, export it', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openSessionPage(suite.browser.context, suite.host.host.url, { engineReady: true });
   await gotoView(page, 'Reproduce');
   const list = page.getByTestId('reproduce-presets');
   await list.waitFor({ timeout: 30_000 });
   assert.equal(await list.getByRole('radio').count(), 6);
   assert.match((await page.getByTestId('reproduce-estimate-airfoil').textContent()) ?? '', /tiny: about \d+ s on 2 cores/);
-  await list.getByLabel(/Full vs efficient scattering/).check();
+  await list.getByLabel(/Darcy ablation/).check();
   assert.equal(await page.getByTestId('reproduce-size').inputValue(), 'tiny');
   await page.getByTestId('reproduce-start').click();
   const result = page.getByTestId('reproduce-result');
@@ -24,9 +24,9 @@ test('Reproduce view: run darcy-scattering at tiny size, see its table with the 
   const table = result.getByTestId('reproduce-table').first();
   const measured = table.getByTestId('reproduce-measured-row');
   const reported = table.getByTestId('reproduce-reported-row');
-  assert.equal(await measured.count(), 2);
-  assert.equal(await reported.count(), 2);
-  for (let i = 0; i < 2; i++) {
+  assert.equal(await measured.count(), 4);
+  assert.equal(await reported.count(), 4);
+  for (let i = 0; i < 4; i++) {
     assert.equal(await reported.nth(i).locator('td').first().textContent(), 'reported (paper)');
     assert.equal(await measured.nth(i).locator('td').first().textContent(), 'measured (this machine)');
   }
@@ -34,8 +34,10 @@ test('Reproduce view: run darcy-scattering at tiny size, see its table with the 
   assert.equal(await table.locator('tbody').nth(1).getAttribute('data-testid'), 'reproduce-reported');
   await table.getByRole('button', { name: /as CSV/ }).click();
   assert.match((await table.getByTestId('table-export-status').textContent()) ?? '', /^Saved exports\/.+\.csv$/);
+  assert.match((await reported.first().textContent()) ?? '', /LiNO full model.*0\.00591/);
+  await result.getByTestId('reproduce-figure-ablation-bars').waitFor({ timeout: 30_000 });
   const runs = (await suite.host.service.call('runs.list', {})) as { name: string; state: string }[];
-  assert.equal(runs.filter((r) => r.name.startsWith('darcy-scattering-tiny/') && r.state === 'done').length, 2);
+  assert.equal(runs.filter((r) => r.name.startsWith('darcy-ablation-tiny/') && r.state === 'done').length, 8, '4 variants x 2 seeds');
   assert.deepEqual(problems, []);
   await page.close();
 });
