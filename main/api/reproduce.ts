@@ -37,7 +37,7 @@ export interface ReproTable {
   columns: TableColumn[];
   /** Rows measured by this reproduction. */
   measured: TableRow[];
-  /** The paper's numbers (main/runs/published.ts); empty when the paper reports none. */
+  /** The paper's numbers (main/api/published.ts); empty when the paper reports none. */
   reported: TableRow[];
   /** Metric conventions and sources, printed under the table. */
   notes: string[];

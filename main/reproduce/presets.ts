@@ -6,7 +6,7 @@
 // Adding a model kind to a preset is one arm entry, e.g. DeepONet in preset 1 (Table 1), once the
 // registry declares 'deeponet': { key: 'deeponet', label: 'DeepONet', model: { kind: 'deeponet' } }.
 import type { TrainConfig, TrainConfigInput } from '../api/contract';
-import type { PublishedTable } from '../runs/published';
+import type { PublishedTable } from '../api/published';
 
 export const PRESET_SIZES = ['tiny', 'quick', 'paper'] as const;
 export type PresetSize = (typeof PRESET_SIZES)[number];
@@ -56,7 +56,7 @@ export interface ReproducePreset {
   /** The paper's table / figure it reproduces. */
   paper: string;
   benchmark: GenerateInput['benchmark'];
-  /** The published rows shown beside the measured ones (main/runs/published.ts); null: none (qualitative). */
+  /** The published rows shown beside the measured ones (main/api/published.ts); null: none (qualitative). */
   published: PublishedTable | null;
   arms: PresetArm[];
   sizes: Record<PresetSize, PresetSizeSpec>;

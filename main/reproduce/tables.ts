@@ -1,8 +1,8 @@
-// A reproduction's tables: measured rows from its runs, reported rows from main/runs/published.ts,
+// A reproduction's tables: measured rows from its runs, reported rows from main/api/published.ts,
 // kept in separate arrays (main/api/reproduce.ts lays them out, measured first, each labelled).
 import type { TableColumn, TableRow, Cell } from '../api/table';
 import type { ReproTable } from '../api/reproduce';
-import { CONVENTION_TEXT, PUBLISHED_SOURCE, publishedRows, type PublishedRow } from '../runs/published';
+import { CONVENTION_TEXT, PUBLISHED_SOURCE, publishedRows, type PublishedRow } from '../api/published';
 import type { ReproducePreset, PresetSize } from './presets';
 
 /** What one finished run of a preset contributed. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import * as tf from '../../../main/ops/tf';
 import { MEASURED_ROW_LABEL, REPORTED_ROW_LABEL, tableRows } from '../../../main/api/reproduce';
 import { toCsv, toLatex } from '../../../main/api/table';
-import { PUBLISHED, publishedRows } from '../../../main/runs/published';
+import { PUBLISHED, publishedRows } from '../../../main/api/published';
 import { REPRODUCE_PRESETS, presetNamed, armConfig } from '../../../main/reproduce/presets';
 import { mainTable, type ArmRun } from '../../../main/reproduce/tables';
 import { runPreset, planRuns } from '../../../main/reproduce/run-preset';

@@ -1,4 +1,5 @@
-// The paper's reported numbers, typed, for the "reported (paper)" rows of comparison tables.
+// The paper's reported numbers, typed, for the "reported (paper)" rows of comparison tables. Pure
+// data in main/api so that the CLI's tables and the views (the Ablation view's Table 3) read the same rows.
 // Source: the LiNO paper (shared/paper/lino-paper.tex) as gathered in shared/spec/protocol.md,
 // section "The paper's reported results". They are never measured here: tables keep them apart
 // from measured rows and label each one 'reported (paper)' (REPORTED_ROW_LABEL, main/api/reproduce.ts)
