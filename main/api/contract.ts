@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { MODEL_KINDS, ModelConfig, RUN_MODEL_FIELDS, runModelDefaults } from '../model/kinds';
 import { describeIssue } from './zod-issues';
 import { errorMessage } from '../util/error-message';
+import { ReproducePresetInfo, ReproduceStartParams } from './reproduce';
 
 /** An opaque handle for a file the user chose (dialog or in-app browser); never a raw path from the renderer. */
 export const FileRef = z.string().regex(/^f_[A-Za-z0-9_-]{8,64}$/, 'a file reference issued by the host');
@@ -834,6 +835,11 @@ export const methods = {
   /** Continue a paused run, or queue an interrupted/stopped run to resume from its last checkpoint. */
   'train.resume': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean(), job: JobSummary.optional() }) },
   'train.stop': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
+  // ---- Reproductions of the paper's tables and figures (main/reproduce, types in ./reproduce.ts) ----
+  /** The presets with their sizes and estimated times. */
+  'reproduce.list': { params: empty, result: z.array(ReproducePresetInfo) },
+  /** Run one as a 'reproduce' job (progress, ETA, cancel); its result is a ReproduceResult (tables with the reported rows apart, files). */
+  'reproduce.start': { params: ReproduceStartParams, result: JobSummary },
 } as const;
 
 export type MethodName = keyof typeof methods;

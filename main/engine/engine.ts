@@ -15,6 +15,7 @@ import { importCheckpointCall } from './import-checkpoint-call';
 import { clusterExportLabel, runClusterExport } from './cluster-export-job';
 import { join } from 'node:path';
 import { lightMapsCall } from './light-maps-call';
+import { reproduceLabel, reproduceList, reproducePreset, runReproduce } from './reproduce-job';
 import { VERSION } from '../version';
 import { availableParallelism } from 'node:os';
 
@@ -31,6 +32,7 @@ export function startEngine(parent: ParentChannel): void {
   jobs.register('import', { label: importLabel, run: runImport });
   jobs.register('export', { label: exportLabel, run: runDatasetExport });
   jobs.register('cluster-export', { label: clusterExportLabel, run: runClusterExport });
+  jobs.register('reproduce', { label: reproduceLabel, run: runReproduce });
 
   const training = new TrainingJobs(jobs, (event) => parent.send({ type: 'event', event }));
 
@@ -48,7 +50,7 @@ export function startEngine(parent: ParentChannel): void {
     'jobs.start': async (p: { kind: string; params: Record<string, unknown> }) => {
       // Train and evaluate jobs name a workspace and a run: they start only through train.start and
       // runs.evaluate, whose workspace the host fills in, never through a client's jobs.start.
-      const through: Record<string, string> = { train: 'train.start', evaluate: 'runs.evaluate', 'cluster-export': 'runs.exportForCluster' };
+      const through: Record<string, string> = { train: 'train.start', evaluate: 'runs.evaluate', 'cluster-export': 'runs.exportForCluster', reproduce: 'reproduce.start' };
       if (Object.hasOwn(through, p.kind)) {
         throw new ApiError(`jobs.start: '${p.kind}' jobs start through ${through[p.kind]}`, 'invalid_params', { field: 'kind' });
       }
@@ -96,6 +98,13 @@ export function startEngine(parent: ParentChannel): void {
     },
     // The host resolves the user's file reference to `path` and adds `workspace`.
     'runs.importCheckpoint': importCheckpointCall,
+    // The paper's reproductions (the host adds `workspace` to start): an unknown preset is refused at once.
+    'reproduce.list': reproduceList,
+    'reproduce.start': async (p: { workspace: string; name: string; size: string }) => {
+      reproducePreset(p.name);
+      await initBackend();
+      return jobs.start('reproduce', p);
+    },
     'runs.list': (p: { workspace: string }) => new RunStore(join(p.workspace, 'runs')).list(training.isActive),
   };
 
@@ -117,10 +126,10 @@ export function startEngine(parent: ParentChannel): void {
 }
 
 /** The engine methods a host forwards rather than answers itself. */
-export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list', 'model.estimate', 'datasets.presets'];
+export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list', 'model.estimate', 'datasets.presets', 'reproduce.list'];
 
 /** Engine methods that need the host's workspace folder added to their parameters. */
-export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate', 'runs.lightMaps', 'runs.exportForCluster', 'datasets.generate', 'datasets.sample'];
+export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate', 'runs.lightMaps', 'runs.exportForCluster', 'datasets.generate', 'datasets.sample', 'reproduce.start'];
 
 /** Dataset statistics and export: engine methods that also need the host's workspace folder. */
 export const DATASET_TOOL_METHODS: readonly MethodName[] = ['datasets.stats', 'datasets.export'];

@@ -11,6 +11,7 @@ import { RunsView } from './views/runs-view';
 import { FieldsView } from './views/fields-view';
 import { AblationView } from './views/ablation-view';
 import { ExportView } from './views/export-view';
+import { ReproduceView } from './views/reproduce-view';
 import { ErrorBanner } from './components/error-banner';
 import { EngineStatusBar } from './components/engine-status';
 import { ViewBoundary } from './components/view-boundary';
@@ -27,6 +28,7 @@ const VIEWS: { name: ViewName; label: string; render: () => ReactElement }[] = [
   { name: 'rollout', label: 'Rollout', render: () => <RolloutView /> },
   { name: 'runs', label: 'Runs', render: () => <RunsView /> },
   { name: 'ablations', label: 'Ablation', render: () => <AblationView /> },
+  { name: 'reproduce', label: 'Reproduce', render: () => <ReproduceView /> },
   { name: 'export', label: 'Export', render: () => <ExportView /> },
 ];
 

@@ -138,6 +138,22 @@ lino info --backends [--backend NAME] [--json]   which backend training would us
     load: () => import('./export-run'),
   },
   {
+    name: 'reproduce',
+    summary: "reproduce one of the paper's tables or figures (6 presets) at a size that fits this machine",
+    usage: `lino reproduce NAME [--size tiny|quick|paper] [--workspace DIR] [--out DIR] [--backend NAME]
+lino reproduce --list
+
+  NAME        a preset (or its number): burgers (Table 1), darcy-resolution (Table 2), darcy-ablation
+              (Table 3, Fig. 3), darcy-scattering (full vs efficient), navier-stokes (Figs. 5-6), airfoil (Fig. 4)
+  --size      tiny (seconds, what CI runs), quick (minutes, docs/reproduction.md), paper (the paper's protocol)
+  --workspace folder whose runs/ receives the preset's runs (default: ~/LiNO-Workbench)
+  --out       folder for the table (NAME-SIZE.csv, .tex, with the paper's rows labelled 'reported (paper)')
+              and the figure data (NAME-SIZE-FIGURE.json); default WORKSPACE/exports/reproduce-NAME-SIZE
+  --list      the presets, their sizes and estimated times
+  Ctrl-C stops after the current step; the finished runs stay in the workspace (status 130)`,
+    load: () => import('./reproduce'),
+  },
+  {
     name: 'version',
     summary: 'print the workbench version',
     usage: 'lino version',

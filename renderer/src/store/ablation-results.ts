@@ -2,6 +2,7 @@
 // per variant the finished seeds' best validation errors as mean ± std, the difference to the full
 // model in percent, and the paper's own number where the base's benchmark has one. Pure.
 import type { VariantKey } from './ablation-plan';
+import { publishedRows } from '../../../main/api/published';
 
 export interface GroupRun {
   id: string;
@@ -64,10 +65,10 @@ export function formatPercent(p: number | null): string {
 
 /**
  * The paper's ablation (Table 3: Darcy, s = 85, validation relL2 of the efficient-scattering
- * model; shared/spec/protocol.md). Only Darcy has reported numbers.
+ * model; main/api/published.ts, from shared/spec/protocol.md). Only Darcy has reported numbers.
  */
 export const PAPER_ABLATION: { benchmark: string; setting: string; values: Record<VariantKey, number> }[] = [
-  { benchmark: 'darcy', setting: 'Darcy s = 85', values: { full: 5.91e-3, 'no-reflection': 6.31e-3, 'no-refraction': 5.94e-3, 'no-scattering': 5.95e-2 } },
+  { benchmark: 'darcy', setting: 'Darcy s = 85', values: Object.fromEntries(publishedRows('darcy-ablation').map((r) => [r.arm, r.relL2])) as Record<VariantKey, number> },
 ];
 
 /** The benchmark a run's data spec names (generated or file data); for a stored dataset, the id's leading benchmark name. */

@@ -4,7 +4,7 @@ import { create } from 'zustand';
 import type { EngineInfo, HostInfo, JobSummary, ModelEstimate, WorkbenchApi, WorkbenchEvent, WorkspaceSummary } from '../../../main/api/contract';
 import { DEFAULT_DRAFT, draftGrid, draftToConfig, validateDraft, type ModelDraft } from './model-draft';
 
-export type ViewName = 'workspace' | 'datasets' | 'model' | 'training' | 'gates' | 'lightmaps' | 'fields' | 'rollout' | 'runs' | 'ablations' | 'export';
+export type ViewName = 'workspace' | 'datasets' | 'model' | 'training' | 'gates' | 'lightmaps' | 'fields' | 'rollout' | 'runs' | 'ablations' | 'reproduce' | 'export';
 
 export interface EngineStatus {
   state: 'starting' | 'ready' | 'crashed' | 'restarting' | 'unknown';

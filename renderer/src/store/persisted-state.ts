@@ -10,7 +10,7 @@ import type { UiState, WorkbenchApi } from '../../../main/api/contract';
 import { useApp, type ViewName } from './app-store';
 import { useTraining } from './training-store';
 
-const VIEW_NAMES: ViewName[] = ['workspace', 'datasets', 'model', 'training', 'gates', 'lightmaps', 'fields', 'rollout', 'runs', 'ablations', 'export'];
+const VIEW_NAMES: ViewName[] = ['workspace', 'datasets', 'model', 'training', 'gates', 'lightmaps', 'fields', 'rollout', 'runs', 'ablations', 'reproduce', 'export'];
 const SAVE_DELAY_MS = 300;
 
 interface PersistedStore {

@@ -12,6 +12,7 @@ import { ablationFigure } from '../plots/ablation-figure';
 import { absError } from '../plots/abs-error';
 import { TableExportBar } from '../export/table-export-bar';
 import type { TableColumn, TableRow } from '../export/table';
+import { MEASURED_ROW_LABEL, REPORTED_ROW_LABEL, SOURCE_COLUMN } from '../../../main/api/reproduce';
 import { ablationKey, baseSeed, groupLabel, runBaseName, fullConfig, fullGroup, variantConfig, variantGroup, VARIANTS, type Variant, type VariantKey } from '../store/ablation-plan';
 import { useAblation } from '../store/ablation-store';
 import { aggregateGroup, benchmarkOf, formatPercent, gridSamples, paperReference, percentDiff, type GroupAggregate } from '../store/ablation-results';
@@ -152,8 +153,11 @@ export function AblationView() {
     { key: 'decoded', label: 'Best val relL2 (decoded)', align: 'r' },
     { key: 'params', label: 'Parameters', align: 'r' },
     { key: 'diff', label: 'vs full (%)', align: 'r', digits: 3 },
-    ...(paper ? [{ key: 'paper', label: `Paper (${paper.setting})`, align: 'r' as const, digits: 3 }] : []),
   ];
+  // The paper's numbers are rows of their own, labelled and after the measured ones (never a column beside them).
+  const reportedRows: TableRow[] = paper
+    ? rows.map((r) => ({ source: REPORTED_ROW_LABEL, variant: r.variant.label, off: r.variant.off, norm: paper.values[r.variant.key] }))
+    : [];
   // The runs' own parameter count when the engine records it (RunSummary.params), else the
   // estimate made with the error-field evaluation.
   const paramsFor = (k: VariantKey) => recordedParams(rows.find((r) => r.variant.key === k)?.members ?? []) ?? params?.[k] ?? null;
@@ -165,8 +169,9 @@ export function AblationView() {
     decoded: r.agg.valRelL2Decoded ? { mean: r.agg.valRelL2Decoded.mean, std: r.agg.valRelL2Decoded.std } : null,
     params: paramsFor(r.variant.key),
     diff: r.variant.key === 'full' ? null : percentDiff(r.agg.valRelL2?.mean, fullRow?.agg.valRelL2?.mean),
-    ...(paper ? { paper: paper.values[r.variant.key] } : {}),
   }));
+  const exportColumns: TableColumn[] = paper ? [SOURCE_COLUMN, ...columns] : columns;
+  const exportRows: TableRow[] = paper ? [...tableRows.map((r) => ({ ...r, source: MEASURED_ROW_LABEL })), ...reportedRows] : tableRows;
 
   // The lowest normalized mean is printed in bold in the LaTeX table, as in the paper.
   const bestRow = rows.reduce((best, r, i) => (r.agg.valRelL2 && (best < 0 || r.agg.valRelL2.mean < rows[best]!.agg.valRelL2!.mean) ? i : best), -1);
@@ -332,9 +337,9 @@ export function AblationView() {
           <h2>Results</h2>
           <div className="table-wrap">
             <table className="runs-table" data-testid="ablation-table">
-              <caption className="muted">Best validation relL2 per seed, mean ± std over the finished seeds (both conventions); difference of the normalized mean to the full model.{paper ? ` The last column is the paper's Table 3 (${paper.setting}), for reference.` : ''}</caption>
+              <caption className="muted">Best validation relL2 per seed, mean ± std over the finished seeds (both conventions); difference of the normalized mean to the full model.{paper ? ` The rows labelled ${REPORTED_ROW_LABEL} are the paper's Table 3 (${paper.setting}, normalized convention), for reference.` : ''}</caption>
               <thead>
-                <tr>{columns.map((c) => <th scope="col" key={c.key} className={c.key === 'paper' ? 'muted' : undefined}>{c.label}</th>)}</tr>
+                <tr>{columns.map((c) => <th scope="col" key={c.key}>{c.label}</th>)}</tr>
               </thead>
               <tbody>
                 {rows.map((r, i) => {
@@ -348,14 +353,27 @@ export function AblationView() {
                       <td className="num">{fmtMs(r.agg.valRelL2Decoded)}</td>
                       <td className="num">{t.params == null ? '—' : Number(t.params).toLocaleString('en')}</td>
                       <td className="num">{r.variant.key === 'full' ? '—' : formatPercent(t.diff as number | null)}</td>
-                      {paper && <td className="num muted">{(t.paper as number).toExponential(2)}</td>}
                     </tr>
                   );
                 })}
               </tbody>
+              {paper && (
+                <tbody data-testid="ablation-reported">
+                  <tr><th scope="rowgroup" colSpan={columns.length} className="muted">{REPORTED_ROW_LABEL}: {paper.setting}, published numbers, not measured here</th></tr>
+                  {reportedRows.map((r) => (
+                    <tr key={String(r.variant)} className="muted" data-testid="ablation-reported-row">
+                      <th scope="row">{String(r.variant)} ({REPORTED_ROW_LABEL})</th>
+                      <td>{String(r.off ?? '—')}</td>
+                      <td className="num">—</td>
+                      <td className="num">{(r.norm as number).toExponential(2)}</td>
+                      <td className="num">—</td><td className="num">—</td><td className="num">—</td>
+                    </tr>
+                  ))}
+                </tbody>
+              )}
             </table>
           </div>
-          <TableExportBar title="Ablation" columns={columns} rows={tableRows} latex={{ label: `tab:ablation-${key}`, bold: bestRow >= 0 ? { norm: bestRow } : undefined }} />
+          <TableExportBar title="Ablation" columns={exportColumns} rows={exportRows} latex={{ label: `tab:ablation-${key}`, bold: bestRow >= 0 ? { norm: bestRow } : undefined }} />
           {bars.length > 0 ? (
             <>
             <label className="inline">

@@ -1,0 +1,116 @@
+// Reproduce: the paper's six reproductions (main/reproduce/presets.ts), one action each. Lists the
+// presets with their sizes and estimated times, runs the chosen one as a 'reproduce' job (progress,
+// ETA, cancel; its runs land in the workspace like any other), then shows its tables with the
+// paper's reported rows apart and labelled, exportable as LaTeX or CSV. `lino reproduce` runs the same.
+import { useEffect, useId, useState } from 'react';
+import type { JobSummary } from '../../../main/api/contract';
+import type { ReproducePresetInfo, ReproduceResult, ReproduceSize } from '../../../main/api/reproduce';
+import { useApp } from '../store/app-store';
+import { oneOf, usePersisted } from '../store/persisted-state';
+import { JobProgress } from '../components/job-progress';
+import { ReproduceTable } from './reproduce-table';
+import { ReproduceFigures } from './reproduce-figures';
+
+const SIZES: ReproduceSize[] = ['tiny', 'quick', 'paper'];
+
+export function fmtDuration(s: number): string {
+  if (s < 90) return `${Math.round(s)} s`;
+  if (s < 5400) return `${Math.round(s / 60)} min`;
+  if (s < 3 * 86400) return `${(s / 3600).toFixed(1)} h`;
+  return `${Math.round(s / 86400)} days`;
+}
+
+function PresetList({ presets, selected, size, onSelect }: { presets: ReproducePresetInfo[]; selected: string; size: ReproduceSize; onSelect: (name: string) => void }) {
+  const name = useId();
+  return (
+    <fieldset className="card" data-testid="reproduce-presets">
+      <legend>Preset</legend>
+      {presets.map((p) => {
+        const s = p.sizes.find((x) => x.size === size);
+        return (
+          <div key={p.name} className="row wrap" style={{ alignItems: 'baseline' }}>
+            <input type="radio" id={`${name}-${p.name}`} name={name} checked={selected === p.name} onChange={() => onSelect(p.name)} />
+            <label htmlFor={`${name}-${p.name}`}>
+              <strong>{p.number}. {p.paper}</strong>: {p.title}
+              <span className="muted small" data-testid={`reproduce-estimate-${p.name}`}>
+                {' '}({p.arms.join(', ')}; {size}: about {s ? fmtDuration(s.estimateSeconds) : '?'} on 2 cores — {s?.summary})
+              </span>
+            </label>
+          </div>
+        );
+      })}
+    </fieldset>
+  );
+}
+
+function Results({ result }: { result: ReproduceResult }) {
+  return (
+    <div data-testid="reproduce-result">
+      <p className="muted small">
+        {result.preset} ({result.size}) took {fmtDuration(result.seconds)}; {result.runs.length} runs in the workspace; files in{' '}
+        <code className="selectable">{result.outDir}</code>
+        {result.figures.length > 0 && <> (figure data: {result.figures.map((f) => f.kind).join(', ')})</>}.
+      </p>
+      {result.tables.map((t) => <ReproduceTable key={t.title} table={t} />)}
+      <ReproduceFigures figures={result.figures} />
+    </div>
+  );
+}
+
+export function ReproduceView() {
+  const api = useApp((s) => s.api);
+  const jobs = useApp((s) => s.jobs);
+  const refreshWorkspace = useApp((s) => s.refreshWorkspace);
+  const [presets, setPresets] = useState<ReproducePresetInfo[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = usePersisted<string>('reproduce.preset', 'burgers', (v) => typeof v === 'string' && v.length <= 64);
+  const [size, setSize] = usePersisted<ReproduceSize>('reproduce.size', 'tiny', oneOf(...SIZES));
+  const [jobId, setJobId] = useState<string | null>(null);
+  const job: JobSummary | undefined = jobId ? jobs[jobId] : undefined;
+  const busy = job?.state === 'queued' || job?.state === 'running';
+  const result = job?.state === 'done' ? (job.result as ReproduceResult) : null;
+  const sizeId = useId();
+
+  useEffect(() => {
+    if (!api) return;
+    api.call('reproduce.list', {}).then(setPresets, (e: unknown) => setError(`Could not list the presets: ${e instanceof Error ? e.message : String(e)}`));
+  }, [api]);
+  useEffect(() => {
+    if (job?.state === 'done') void refreshWorkspace();
+  }, [job?.state, refreshWorkspace]);
+
+  const start = async () => {
+    if (!api) return;
+    setError(null);
+    try {
+      const j = await api.call('reproduce.start', { name: selected, size });
+      setJobId(j.id);
+    } catch (e) {
+      setError(`Could not start the reproduction: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  return (
+    <section aria-labelledby="reproduce-title">
+      <h1 id="reproduce-title">Reproduce</h1>
+      <p className="muted">
+        The paper's tables and figures, one action each: trains every model of the preset on generated data at the chosen size, then shows the
+        measured numbers beside the paper's (rows labelled <em>reported (paper)</em>, with their metric convention). tiny checks the pipeline in
+        seconds, quick gives numbers in minutes, paper is the paper's protocol (days).
+      </p>
+      {presets && <PresetList presets={presets} selected={selected} size={size} onSelect={setSelected} />}
+      <div className="row wrap">
+        <label htmlFor={sizeId}>Size</label>
+        <select id={sizeId} value={size} onChange={(e) => setSize(e.target.value as ReproduceSize)} data-testid="reproduce-size">
+          {SIZES.map((s) => <option key={s} value={s}>{s}</option>)}
+        </select>
+        <button onClick={() => void start()} disabled={busy || !api || !presets} data-testid="reproduce-start">Reproduce</button>
+        <JobProgress job={job} label="Reproduction" testId="reproduce-progress" />
+      </div>
+      {error && <p className="error-message" role="alert">{error}</p>}
+      {job?.state === 'failed' && <p className="error-message" role="alert">The reproduction failed: {job.error}</p>}
+      {job?.state === 'cancelled' && <p role="status" data-testid="reproduce-cancelled">Cancelled; the runs it finished stay in the workspace.</p>}
+      {result && <Results result={result} />}
+    </section>
+  );
+}
