@@ -3,8 +3,7 @@
 // produces (a table beside the paper's reported rows, figure data). run-preset.ts runs any entry
 // through the engine's own runner; nothing here knows how to train.
 //
-// Adding a model kind to a preset is one arm entry, e.g. DeepONet in preset 1 (Table 1), once the
-// registry declares 'deeponet': { key: 'deeponet', label: 'DeepONet', model: { kind: 'deeponet' } }.
+// Adding a model kind to a preset is one arm entry, as DeepONet in preset 1 (Table 1).
 import type { TrainConfig, TrainConfigInput } from '../api/contract';
 import type { PublishedTable } from '../api/published';
 
@@ -79,6 +78,13 @@ const fno = (widthBySize?: Partial<Record<PresetSize, number>>): PresetArm => ({
     paper: { depth: 4, ...(widthBySize?.paper ? { width: widthBySize.paper } : {}) },
   },
 });
+/** DeepONet (the paper's Burgers baseline): 8 layers of width 128 at the paper size; smaller nets below it. */
+const DEEPONET: PresetArm = {
+  key: 'deeponet',
+  label: 'DeepONet',
+  model: { kind: 'deeponet' },
+  sizes: { tiny: { width: 8, depth: 2, basis: 8 }, quick: { width: 64, depth: 4, basis: 64 }, paper: { width: 128, depth: 8, basis: 128 } },
+};
 const ablation = (key: string, label: string, components: ModelInput['components']): PresetArm => ({ key, label, model: { kind: 'lino', scattering: 'efficient', components } });
 
 /** The paper's protocol at the paper size: width 128, 8 blocks, 500 epochs, batch 4 (protocol.md). */
@@ -88,11 +94,11 @@ export const REPRODUCE_PRESETS: readonly ReproducePreset[] = [
   {
     name: 'burgers',
     number: 1,
-    title: 'Burgers s = 256: LiNO full vs efficient vs FNO, time per epoch',
+    title: 'Burgers s = 256: LiNO full vs efficient vs DeepONet vs FNO, time per epoch',
     paper: 'Table 1',
     benchmark: 'burgers',
     published: 'burgers-256',
-    arms: [LINO_FULL, LINO_EFFICIENT, fno({ paper: 64 })],
+    arms: [LINO_FULL, LINO_EFFICIENT, DEEPONET, fno({ paper: 64 })],
     sizes: {
       tiny: { data: { preset: 'tiny' }, epochs: 1, batchSize: 2, seeds: 1, width: 4, depth: 1, estimateSeconds: 10 },
       quick: { data: { preset: 'quick', samples: 200 }, epochs: 12, batchSize: 4, seeds: 1, width: 16, depth: 2, estimateSeconds: 150 },

@@ -87,7 +87,7 @@ test('every preset and size makes valid run configurations (a new arm is one ent
 });
 
 const EXPECT: Record<string, { measured: number; tables: number; figures: string[] }> = {
-  burgers: { measured: 3, tables: 1, figures: [] },
+  burgers: { measured: 4, tables: 1, figures: [] },
   'darcy-resolution': { measured: 4, tables: 2, figures: [] },
   'darcy-ablation': { measured: 4, tables: 1, figures: ['ablation-bars'] },
   'darcy-scattering': { measured: 2, tables: 1, figures: [] },
