@@ -2,9 +2,11 @@
 // this store only mirrors what the API reports and what the user selected.
 import { create } from 'zustand';
 import type { EngineInfo, HostInfo, JobSummary, ModelEstimate, WorkbenchApi, WorkbenchEvent, WorkspaceSummary } from '../../../main/api/contract';
+// The view ids come from the one view registry (views/index.ts).
+import type { ViewName } from '../views';
 import { DEFAULT_DRAFT, draftGrid, draftToConfig, validateDraft, type ModelDraft } from './model-draft';
 
-export type ViewName = 'workspace' | 'datasets' | 'model' | 'training' | 'gates' | 'lightmaps' | 'fields' | 'rollout' | 'runs' | 'ablations' | 'export';
+export type { ViewName };
 
 export interface EngineStatus {
   state: 'starting' | 'ready' | 'crashed' | 'restarting' | 'unknown';

@@ -7,10 +7,10 @@
 import { useCallback } from 'react';
 import { create } from 'zustand';
 import type { UiState, WorkbenchApi } from '../../../main/api/contract';
-import { useApp, type ViewName } from './app-store';
+import { useApp } from './app-store';
+import { isViewName, type ViewName } from '../views';
 import { useTraining } from './training-store';
 
-const VIEW_NAMES: ViewName[] = ['workspace', 'datasets', 'model', 'training', 'gates', 'lightmaps', 'fields', 'rollout', 'runs', 'ablations', 'export'];
 const SAVE_DELAY_MS = 300;
 
 interface PersistedStore {
@@ -86,7 +86,7 @@ export function applyState(state: UiState, since?: Choices): void {
   const app = useApp.getState();
   const now = choices();
   const free = (k: keyof Choices) => !since || since[k] === now[k];
-  if (free('view') && typeof state.view === 'string' && VIEW_NAMES.includes(state.view as ViewName)) app.setView(state.view as ViewName);
+  if (free('view') && isViewName(state.view)) app.setView(state.view);
   if (free('theme') && (state.theme === 'light' || state.theme === 'dark')) app.setTheme(state.theme);
   if (free('selectedDataset') && (typeof state.selectedDataset === 'string' || state.selectedDataset === null)) app.selectDataset(state.selectedDataset as string | null);
   if (state.views && typeof state.views === 'object' && !Array.isArray(state.views)) {

@@ -2,11 +2,11 @@
 // copied into exports/ by the host (runs.exportCheckpoint: run id and best|last, never a path),
 // then downloaded by the browser (exports.read) or saved through Electron's dialog.
 import { useEffect, useState } from 'react';
-import type { Result, RunSummary } from '../../../main/api/contract';
-import { useApp } from '../store/app-store';
-import { formatBytes } from '../store/model-draft';
-import { downloadExport } from '../export/save';
-import { SaveCopyButton } from '../export/save-copy-button';
+import type { Result, RunSummary } from '../../../../main/api/contract';
+import { useApp } from '../../store/app-store';
+import { formatBytes } from '../../store/model-draft';
+import { downloadExport } from '../../export/save';
+import { SaveCopyButton } from '../../export/save-copy-button';
 
 type Entry = Result<'runs.checkpoints'>[number];
 

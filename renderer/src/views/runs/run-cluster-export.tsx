@@ -2,8 +2,8 @@
 // same folder as `lino export-run`) into a new folder under exports/ that the host names after the
 // run, as a job with progress and cancel; then shows the folder and the torchrun command.
 import { useId, useState } from 'react';
-import { ClusterExportResult, type JobSummary, type RunSummary } from '../../../main/api/contract';
-import { useApp } from '../store/app-store';
+import { ClusterExportResult, type JobSummary, type RunSummary } from '../../../../main/api/contract';
+import { useApp } from '../../store/app-store';
 
 export function RunClusterExport({ run }: { run: RunSummary }) {
   const api = useApp((s) => s.api);

@@ -1,11 +1,11 @@
 // Export: what is in the workspace's exports/ folder (download in browser mode), the runs and
 // seed-group tables as LaTeX (booktabs) and CSV, and where each paper-figure layout is made.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { ExportEntry, Result } from '../../../main/api/contract';
-import { useApp } from '../store/app-store';
-import { useTraining } from '../store/training-store';
-import { TableExportBar } from '../export/table-export-bar';
-import type { TableColumn, TableRow } from '../export/table';
+import type { ExportEntry, Result } from '../../../../main/api/contract';
+import { useApp } from '../../store/app-store';
+import { useTraining } from '../../store/training-store';
+import { TableExportBar } from '../../export/table-export-bar';
+import type { TableColumn, TableRow } from '../../export/table';
 
 type Group = Result<'runs.group'>;
 

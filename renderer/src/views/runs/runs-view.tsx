@@ -1,19 +1,19 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { Result, RunSummary } from '../../../main/api/contract';
-import { useApp } from '../store/app-store';
-import { useTraining } from '../store/training-store';
-import { configDifferences, formatSeconds, runTimes, type RunTimingFields } from '../store/run-metrics';
-import { groupLabel } from '../store/ablation-plan';
-import { usePersisted } from '../store/persisted-state';
+import type { Result, RunSummary } from '../../../../main/api/contract';
+import { useApp } from '../../store/app-store';
+import { useTraining } from '../../store/training-store';
+import { configDifferences, formatSeconds, runTimes, type RunTimingFields } from '../../store/run-metrics';
+import { groupLabel } from '../../store/ablation-plan';
+import { usePersisted } from '../../store/persisted-state';
 import { RunsCurves } from './runs-curves';
 import { RunNotes } from './run-notes';
 import { RunsHparams } from './runs-hparams';
 import { RunCheckpoints } from './run-checkpoints';
 import { RunClusterExport } from './run-cluster-export';
-import { allTags, parseRunQuery, runMatches } from '../store/run-filter';
-import { TableExportBar } from '../export/table-export-bar';
-import type { TableColumn, TableRow } from '../export/table';
-import { ImportCheckpointCard } from '../components/import-checkpoint-card';
+import { allTags, parseRunQuery, runMatches } from '../../store/run-filter';
+import { TableExportBar } from '../../export/table-export-bar';
+import type { TableColumn, TableRow } from '../../export/table';
+import { ImportCheckpointCard } from '../../components/import-checkpoint-card';
 
 type Group = Result<'runs.group'>;
 

@@ -1,15 +1,15 @@
 // Datasets: generate a benchmark from a preset (progress, ETA, cancel through an engine job),
 // list the workspace's datasets and preview any sample (heatmaps for 2D grids, lines for 1D).
 import { useEffect, useId, useMemo, useState } from 'react';
-import type { Benchmark, DatasetSample, Result } from '../../../main/api/contract';
-import { useApp } from '../store/app-store';
-import { effectiveParams } from '../store/generate-params';
-import { Plot } from '../plots/plot';
-import { fieldAxes, heatmapTrace, lineTrace, type Trace } from '../plots/traces';
-import { isMeshDataset, meshPreviewPlots } from '../plots/mesh-field';
-import { OpenFileCard } from '../components/open-file-card';
-import { DatasetExportCard, DatasetStatsCard } from '../components/dataset-tools';
-import { oneOf, usePersisted } from '../store/persisted-state';
+import type { Benchmark, DatasetSample, Result } from '../../../../main/api/contract';
+import { useApp } from '../../store/app-store';
+import { effectiveParams } from '../../store/generate-params';
+import { Plot } from '../../plots/plot';
+import { fieldAxes, heatmapTrace, lineTrace, type Trace } from '../../plots/traces';
+import { isMeshDataset, meshPreviewPlots } from '../../plots/mesh-field';
+import { OpenFileCard } from '../../components/open-file-card';
+import { DatasetExportCard, DatasetStatsCard } from '../../components/dataset-tools';
+import { oneOf, usePersisted } from '../../store/persisted-state';
 
 type Preset = 'tiny' | 'quick' | 'paper';
 

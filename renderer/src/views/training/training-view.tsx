@@ -1,17 +1,17 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { DataSpec, EpochMetrics, RunSummary } from '../../../main/api/contract';
-import { useApp } from '../store/app-store';
-import { formatAdapter } from '../components/engine-status';
-import { useTraining } from '../store/training-store';
-import { draftToTrainModel, enabledComponents, formatBytes } from '../store/model-draft';
-import { emaSmooth, EMPTY_CURVES, runEta, formatSeconds } from '../store/run-metrics';
-import { Plot } from '../plots/plot';
-import { lineTrace, type Trace } from '../plots/traces';
-import { PLOT_COLORS } from '../plots/theme';
-import { RunPicker } from '../components/run-picker';
-import { usePersisted } from '../store/persisted-state';
-import { epochX, stepX, validScale, validXMode, X_TITLES, type AxisScale, type XMode } from '../store/curve-axes';
-import { TimeEstimate } from '../components/time-estimate';
+import type { DataSpec, EpochMetrics, RunSummary } from '../../../../main/api/contract';
+import { useApp } from '../../store/app-store';
+import { formatAdapter } from '../../components/engine-status';
+import { useTraining } from '../../store/training-store';
+import { draftToTrainModel, enabledComponents, formatBytes } from '../../store/model-draft';
+import { emaSmooth, EMPTY_CURVES, runEta, formatSeconds } from '../../store/run-metrics';
+import { Plot } from '../../plots/plot';
+import { lineTrace, type Trace } from '../../plots/traces';
+import { PLOT_COLORS } from '../../plots/theme';
+import { RunPicker } from '../../components/run-picker';
+import { usePersisted } from '../../store/persisted-state';
+import { epochX, stepX, validScale, validXMode, X_TITLES, type AxisScale, type XMode } from '../../store/curve-axes';
+import { TimeEstimate } from '../../components/time-estimate';
 
 /** The paper's protocol (docs/training.md): 500 epochs, batch 4, AdamW lr 1e-3. */
 export const PAPER_DEFAULTS = { epochs: 500, batchSize: 4, lr: 1e-3 };
