@@ -38,6 +38,8 @@ export interface AppState {
   refreshEngine(): Promise<void>;
   reportError(where: string, e: unknown): void;
   dismissError(id: number): void;
+  /** Cancels an engine job; a cancel that races the job's end is harmless (the job ends either way). */
+  cancelJob(id: string): Promise<void>;
   applyEvent(e: WorkbenchEvent): void;
 }
 
@@ -113,6 +115,9 @@ export const useApp = create<AppState>((set, get) => ({
     set((s) => ({ errors: [...s.errors.slice(-4), { id: errorId++, where, message }] }));
   },
   dismissError: (id) => set((s) => ({ errors: s.errors.filter((x) => x.id !== id) })),
+  async cancelJob(id) {
+    await get().api?.call('jobs.cancel', { id }).catch(() => undefined);
+  },
   applyEvent(e) {
     if (e.type === 'job') {
       const before = get().jobs[e.job.id]?.state;
