@@ -1,5 +1,6 @@
 // What the views read about runs beyond the run list (zustand): a run's stored configuration
-// (runs.get), a seed group's statistics (runs.group) and a run's epoch durations (runs.metrics),
+// (runs.get), a seed group's statistics (runs.group), a run's epoch durations (runs.metrics) and
+// its checkpoints (runs.checkpoints),
 // each fetched once and shared by every view that shows it. An entry is stamped with what the run
 // list said when it was read (a run's state; a group's members' state and epoch count; a run's
 // epoch count): run events refresh that list (training store), so a run that starts, ends or
@@ -21,16 +22,19 @@ export interface CacheEntry<T> {
   error?: string;
 }
 
-type Kind = 'details' | 'groups' | 'epochSeconds';
+type Kind = 'details' | 'groups' | 'epochSeconds' | 'checkpoints';
+export type RunCheckpoint = Result<'runs.checkpoints'>[number];
 
 interface RunsCacheState {
   details: Record<string, CacheEntry<RunDetail>>;
   groups: Record<string, CacheEntry<RunGroup>>;
   /** Per run, its epochs' durations in seconds (for runs whose summary has no train time). */
   epochSeconds: Record<string, CacheEntry<number[]>>;
+  /** Per run, its checkpoints (best, last), read again after each epoch. */
+  checkpoints: Record<string, CacheEntry<RunCheckpoint[]>>;
 }
 
-export const useRunsCache = create<RunsCacheState>(() => ({ details: {}, groups: {}, epochSeconds: {} }));
+export const useRunsCache = create<RunsCacheState>(() => ({ details: {}, groups: {}, epochSeconds: {}, checkpoints: {} }));
 
 const asked = new Map<string, string>();
 
@@ -112,6 +116,15 @@ export function useEpochSeconds(runs: RunSummary[]): Record<string, CacheEntry<n
     }
   }, [connected, key]);
   return useRunsCache((s) => s.epochSeconds);
+}
+
+/** A run's checkpoints (runs.checkpoints), read again when its epoch count changes. */
+export function useRunCheckpoints(run: RunSummary): CacheEntry<RunCheckpoint[]> | null {
+  const connected = useApp((s) => !!s.api);
+  useEffect(() => {
+    if (connected) ensure('checkpoints', run.id, String(run.epochsDone), () => api().call('runs.checkpoints', { id: run.id }));
+  }, [connected, run.id, run.epochsDone]);
+  return useRunsCache((s) => s.checkpoints[run.id] ?? null);
 }
 
 /** The first error among entries (for one line under a table), else null. */
