@@ -11,9 +11,11 @@ export interface NumberFieldProps {
   onChange(value: number): void;
   min?: number;
   max?: number;
-  step?: number;
+  /** 'any' for a real number (a learning rate); whole steps by default. */
+  step?: number | 'any';
   error?: string | null;
   hint?: string | null;
+  /** The input's data-testid; its hint is `<testId>-hint`. */
   testId?: string;
   placeholder?: string;
   /** Width of the input (for example '5em'); the field's own layout otherwise. */
@@ -58,7 +60,7 @@ export function NumberField({ label, value, onChange, min, max, step = 1, error,
           onChange(parseNumberText(e.target.value));
         }}
       />
-      {error ? <span id={`${id}-err`} className="error-message field-msg">{error}</span> : hint ? <span id={`${id}-hint`} className="muted field-msg">{hint}</span> : null}
+      {error ? <span id={`${id}-err`} className="error-message field-msg">{error}</span> : hint ? <span id={`${id}-hint`} className="muted field-msg" data-testid={testId ? `${testId}-hint` : undefined}>{hint}</span> : null}
     </div>
   );
 }
