@@ -49,7 +49,7 @@ export interface AblationState {
 const evalKey = (key: string, variant: VariantKey) => `ablation|${key}|${variant}`;
 const fieldsOf = (runId: string, indices?: number[]): EvaluateParams => ({ id: runId, checkpoint: 'best', split: 'val', fields: true, ...(indices ? { indices } : {}) });
 
-export const useAblation = create<AblationState>((set, get) => ({
+export const useAblation = create<AblationState>((set) => ({
   evals: {},
   params: {},
   errors: {},

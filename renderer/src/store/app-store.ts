@@ -38,6 +38,12 @@ export interface AppState {
   refreshEngine(): Promise<void>;
   reportError(where: string, e: unknown): void;
   dismissError(id: number): void;
+  /** Opens another workspace folder (a file reference from a dialog or the file browser). */
+  openWorkspace(ref: string): Promise<void>;
+  /** Starts the engine self-test job (a few training steps on random data). */
+  startSelfTest(): Promise<void>;
+  /** Restarts the engine after a crash. */
+  restartEngine(): Promise<void>;
   /** Cancels an engine job; a cancel that races the job's end is harmless (the job ends either way). */
   cancelJob(id: string): Promise<void>;
   applyEvent(e: WorkbenchEvent): void;
@@ -115,6 +121,29 @@ export const useApp = create<AppState>((set, get) => ({
     set((s) => ({ errors: [...s.errors.slice(-4), { id: errorId++, where, message }] }));
   },
   dismissError: (id) => set((s) => ({ errors: s.errors.filter((x) => x.id !== id) })),
+  async openWorkspace(ref) {
+    try {
+      await get().api?.call('workspace.open', { dir: ref });
+      await get().refreshWorkspace();
+    } catch (e) {
+      get().reportError('opening a workspace', e);
+    }
+  },
+  async startSelfTest() {
+    try {
+      await get().api?.call('jobs.start', { kind: 'selftest', params: { steps: 30, size: 128 } });
+    } catch (e) {
+      get().reportError('starting the engine self-test', e);
+    }
+  },
+  async restartEngine() {
+    try {
+      await get().api?.call('engine.restart', {});
+      await get().refreshEngine();
+    } catch (e) {
+      get().reportError('restarting the engine', e);
+    }
+  },
   async cancelJob(id) {
     await get().api?.call('jobs.cancel', { id }).catch(() => undefined);
   },

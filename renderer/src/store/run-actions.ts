@@ -1,7 +1,8 @@
-// One-off actions on a run that views start from a button (no state to keep): open its folder,
-// copy a checkpoint's weights into exports/, export it for a cluster. Errors are thrown for the
+// One-off actions on runs that views start from a button (no state to keep): open a run's folder,
+// copy a checkpoint's weights into exports/, export it for a cluster, import a PyTorch checkpoint
+// as a run, time a configuration before it trains. Errors are thrown for the
 // view to show next to the button.
-import type { Result } from '../../../main/api/contract';
+import type { Calibration, Params, Result } from '../../../main/api/contract';
 import { downloadExport } from '../export/save';
 import { useApp } from './app-store';
 
@@ -28,4 +29,14 @@ export async function exportCheckpoint(id: string, checkpoint: 'best' | 'last'):
 /** Starts the cluster export job (runs.exportForCluster); answers its job id. */
 export async function exportForCluster(id: string, nprocPerNode: number, nodes: number): Promise<string> {
   return (await api().call('runs.exportForCluster', { id, nprocPerNode, nodes })).id;
+}
+
+/** Imports a torch.save .pt file as a run, checked against a workspace dataset when one is given. */
+export function importCheckpoint(file: string, dataset: string | null): Promise<Result<'runs.importCheckpoint'>> {
+  return api().call('runs.importCheckpoint', { file, ...(dataset ? { data: { kind: 'dataset', id: dataset } } : {}) });
+}
+
+/** Times 3 training steps of a configuration on the backend it would use (train.calibrate). */
+export function calibrate(config: Params<'train.calibrate'>['config']): Promise<Calibration> {
+  return api().call('train.calibrate', { config, steps: 3 });
 }
