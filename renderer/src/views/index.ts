@@ -1,10 +1,11 @@
-// The one list of views: the navigation (app.tsx), the view a saved state may restore
-// (store/persisted-state.ts) and the accessibility test's list of views to audit all read it.
+// The one list of views: the navigation (app.tsx), the views a saved state may restore (passed to
+// store/persisted-state.ts by main.tsx), the view ids setView accepts (the ViewRegistry type of
+// store/app-store.ts) and the accessibility test's list of views to audit all come from it.
 // A new view is one entry here plus its own file. Entries are in navigation order.
 //
-// Components load through React.lazy so this list can be read without loading any view (the
-// store and the tests import it in Node, where plotly cannot load; no import cycle with the
-// stores the views use). The bundle is one file, so loading is a resolved promise, not a fetch.
+// Components load through React.lazy, so this list can be read without loading any view (the
+// accessibility test reads it in Node, where plotly cannot load) and the stores the views use
+// need not import it. The bundle is one file: loading is a resolved promise, not a fetch.
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
 export interface ViewEntry<Id extends string = string> {
@@ -15,6 +16,7 @@ export interface ViewEntry<Id extends string = string> {
   component: LazyExoticComponent<ComponentType>;
 }
 
+/** One entry: `view(id, label, () => import('./x/x-view').then((m) => m.XView))`. */
 function view<const Id extends string>(id: Id, label: string, load: () => Promise<ComponentType>): ViewEntry<Id> {
   return { id, label, component: lazy(async () => ({ default: await load() })) };
 }
@@ -37,6 +39,8 @@ export type ViewName = (typeof VIEWS)[number]['id'];
 
 export const VIEW_IDS: readonly ViewName[] = VIEWS.map((v) => v.id);
 
-export function isViewName(v: unknown): v is ViewName {
-  return typeof v === 'string' && (VIEW_IDS as readonly string[]).includes(v);
+declare module '../store/app-store' {
+  interface ViewRegistry {
+    ids: (typeof VIEWS)[number]['id'];
+  }
 }
