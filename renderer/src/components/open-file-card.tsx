@@ -1,15 +1,15 @@
 // Open a data file (FNO .mat, .npy/.npz, PDEBench .h5, ...): list its variables before loading,
 // map them to input and target, and import it into the workspace's dataset store as a job.
 import { useId, useState } from 'react';
-import type { Benchmark, Result } from '../../../main/api/contract';
+import type { Result } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
 import { importFile, inspectFile } from '../store/datasets';
 import { pickOpen } from '../store/files';
 import { errorText } from '../api/error-text';
 import { FileBrowser } from './file-browser';
 import { ImportLayout, type Layout } from './import-layout';
+import { FileVariables, ImportTarget, type Bench, type Variable } from './import-variables';
 
-type Bench = Benchmark | 'custom';
 // The published files' names (main/data/pipeline.ts DEFAULT_VARIABLES), offered as defaults.
 const DEFAULTS: Record<Bench, { input: string[]; target: string } | null> = {
   burgers: { input: ['a'], target: 'u' },
@@ -128,66 +128,6 @@ export function OpenFileCard() {
           {job.error && <span className="error-message"> {job.error}</span>}
         </p>
       )}
-    </div>
-  );
-}
-
-type Variable = { name: string; shape: number[]; dtype: string; bytes: number; unsupported?: string };
-
-/** The file's variables (or a group's members), each with a checkbox to use it as an input. */
-function FileVariables({ variables, input, onInput }: { variables: Variable[]; input: string[]; onInput(v: string[]): void }) {
-  return (
-    <table className="stats-table" data-testid="file-variables">
-      <thead>
-        <tr><th scope="col">Variable</th><th scope="col">Shape</th><th scope="col">dtype</th><th scope="col">Size</th><th scope="col">Input</th></tr>
-      </thead>
-      <tbody>
-        {variables.map((v) => (
-          <tr key={v.name}>
-            <td>{v.name}</td>
-            <td>[{v.shape.join(', ')}]</td>
-            <td>{v.dtype}</td>
-            <td>{(v.bytes / 1024 / 1024).toFixed(2)} MiB</td>
-            <td>
-              {v.unsupported ? (
-                <span className="muted">{v.unsupported}</span>
-              ) : (
-                <input
-                  type="checkbox"
-                  aria-label={`use ${v.name} as an input`}
-                  checked={input.includes(v.name)}
-                  onChange={(e) => onInput(e.target.checked ? [...input, v.name] : input.filter((n) => n !== v.name))}
-                />
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-/** Which benchmark the file is (its default variable names) and which variable is the target; Import. */
-function ImportTarget(p: { benchmark: Bench; onBenchmark(b: Bench): void; target: string; onTarget(t: string): void; variables: Variable[]; onImport(): void }) {
-  return (
-    <div className="row">
-      <label>
-        Benchmark{' '}
-        <select value={p.benchmark} onChange={(e) => p.onBenchmark(e.target.value as Bench)}>
-          <option value="darcy">Darcy</option>
-          <option value="burgers">Burgers</option>
-          <option value="navier-stokes">Navier–Stokes</option>
-          <option value="airfoil">Airfoil</option>
-          <option value="custom">Other</option>
-        </select>
-      </label>
-      <label>
-        Target{' '}
-        <select value={p.target} onChange={(e) => p.onTarget(e.target.value)}>
-          {p.variables.filter((v) => !v.unsupported).map((v) => <option key={v.name} value={v.name}>{v.name}</option>)}
-        </select>
-      </label>
-      <button onClick={p.onImport} disabled={!p.target} data-testid="import-file">Import</button>
     </div>
   );
 }

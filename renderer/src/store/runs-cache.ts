@@ -38,11 +38,11 @@ export const useRunsCache = create<RunsCacheState>(() => ({ details: {}, groups:
 
 const asked = new Map<string, string>();
 
-/** Reads `key` unless an answer (or a request) for this stamp is there already. */
+/** Reads `key` unless an answer (or a request) for this stamp is there already; a failed read is tried again. */
 function ensure<T>(kind: Kind, key: string, stamp: string, read: () => Promise<T>): void {
   const id = `${kind}\n${key}`;
   const have = useRunsCache.getState()[kind][key] as CacheEntry<T> | undefined;
-  if (asked.get(id) === stamp || (have && have.stamp === stamp && !asked.has(id))) return;
+  if (asked.get(id) === stamp || (have && have.stamp === stamp && !have.error && !asked.has(id))) return;
   asked.set(id, stamp);
   const put = (patch: Partial<CacheEntry<T>>) => {
     // A newer stamp asked meanwhile: this answer is stale.
