@@ -3,9 +3,10 @@ import { App } from './app';
 import { createApi } from './api/client';
 import { useApp } from './store/app-store';
 import { startPersistence } from './store/persisted-state';
+import { VIEW_IDS } from './views';
 
 const root = createRoot(document.getElementById('root')!);
 root.render(<App />);
 // Before connecting, so the saved view, theme and selections are read as soon as the API is there.
-startPersistence();
+startPersistence(VIEW_IDS);
 void useApp.getState().connect(createApi());

@@ -1,8 +1,10 @@
 // The Datasets view's statistics table (per channel, any split, computed by the engine from the
 // store) and dataset export (a job writing into the workspace's exports/, as `lino data export`).
-import { useEffect, useId, useState } from 'react';
-import type { DatasetStats, JobSummary } from '../../../main/api/contract';
+import { useId, useState } from 'react';
+import type { JobSummary } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
+import { exportDataset, useDatasetStats } from '../store/datasets';
+import { errorText } from '../api/error-text';
 import { oneOf, usePersisted } from '../store/persisted-state';
 
 type Split = 'train' | 'val' | 'test';
@@ -10,25 +12,11 @@ type Split = 'train' | 'val' | 'test';
 const num = (v: number | null) => (v != null && Number.isFinite(v) ? v.toPrecision(5) : '—');
 
 export function DatasetStatsCard({ id }: { id: string }) {
-  const api = useApp((s) => s.api);
   const [split, setSplit] = usePersisted<Split>('datasets.statsSplit', 'train', oneOf('train', 'val', 'test'));
-  const [stats, setStats] = useState<DatasetStats | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const query = useDatasetStats(id, split);
+  const stats = query.value;
+  const error = query.error ? `Could not compute the statistics: ${query.error}` : null;
   const fid = useId();
-
-  useEffect(() => {
-    if (!api) return;
-    let live = true;
-    setStats(null);
-    setError(null);
-    api.call('datasets.stats', { id, split }).then(
-      (s) => live && setStats(s),
-      (e: Error) => live && setError(`Could not compute the statistics: ${e.message}`),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, id, split]);
 
   const rows = stats ? [...stats.x.map((c) => ({ role: 'input', ...c })), ...stats.y.map((c) => ({ role: 'target', ...c }))] : [];
   return (
@@ -70,7 +58,7 @@ export function DatasetStatsCard({ id }: { id: string }) {
 }
 
 export function DatasetExportCard({ id }: { id: string }) {
-  const api = useApp((s) => s.api);
+  const cancelJob = useApp((s) => s.cancelJob);
   const jobs = useApp((s) => s.jobs);
   const setView = useApp((s) => s.setView);
   const [format, setFormat] = usePersisted<'mat73' | 'npy'>('datasets.exportFormat', 'mat73', oneOf('mat73', 'npy'));
@@ -82,13 +70,11 @@ export function DatasetExportCard({ id }: { id: string }) {
   const busy = job?.state === 'queued' || job?.state === 'running';
 
   const start = async () => {
-    if (!api) return;
     setError(null);
     try {
-      const j = await api.call('datasets.export', { id, format, layout });
-      setJobId(j.id);
+      setJobId(await exportDataset({ id, format, layout }));
     } catch (e) {
-      setError(`Could not start the export: ${e instanceof Error ? e.message : String(e)}`);
+      setError(`Could not start the export: ${errorText(e)}`);
     }
   };
 
@@ -116,7 +102,7 @@ export function DatasetExportCard({ id }: { id: string }) {
           {busy && (
             <>
               <progress max={1} value={job.progress} aria-label="Dataset export progress" /> {Math.round(job.progress * 100)}% {job.message ?? ''}{' '}
-              <button className="link" onClick={() => api?.call('jobs.cancel', { id: job.id })}>Cancel</button>
+              <button className="link" onClick={() => void cancelJob(job.id)}>Cancel</button>
             </>
           )}
           {result && (

@@ -9,15 +9,8 @@ export function formatAdapter(a: NonNullable<BackendReport['adapter']>): string 
 
 /** The footer: which host and engine backend run, and a restart button after an engine crash. */
 export function EngineStatusBar() {
-  const { host, engine, engineStatus, api, refreshEngine, reportError } = useApp();
-  const restart = async () => {
-    try {
-      await api?.call('engine.restart', {});
-      await refreshEngine();
-    } catch (e) {
-      reportError('restarting the engine', e);
-    }
-  };
+  const { host, engine, engineStatus, restartEngine } = useApp();
+  const restart = () => void restartEngine();
   return (
     <footer className="statusbar" aria-label="Engine status">
       <span>Host: {host ? host.kind : '…'}</span>

@@ -1,8 +1,9 @@
 // Browser mode's in-app file browser (Electron uses native dialogs through files.pickOpen).
 // It lists folders the host allows and hands back opaque file references, never paths.
-import { useEffect, useState } from 'react';
-import type { FileEntry, Result } from '../../../main/api/contract';
-import { useApp } from '../store/app-store';
+import { useState } from 'react';
+import type { FileEntry } from '../../../main/api/contract';
+import { listFiles, useFileListing } from '../store/files';
+import { errorText } from '../api/error-text';
 
 export interface FileBrowserProps {
   title: string;
@@ -13,22 +14,11 @@ export interface FileBrowserProps {
 }
 
 export function FileBrowser({ title, directory, onPick, onCancel }: FileBrowserProps) {
-  const api = useApp((s) => s.api);
   const [root, setRoot] = useState<'home' | 'workspace'>('workspace');
   const [rel, setRel] = useState('');
-  const [listing, setListing] = useState<Result<'files.list'> | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!api) return;
-    api.call('files.list', { root, rel }).then(
-      (l) => {
-        setListing(l);
-        setError(null);
-      },
-      (e: Error) => setError(e.message),
-    );
-  }, [api, root, rel]);
+  const { value: listing, error: listError } = useFileListing(root, rel);
+  const [pickError, setPickError] = useState<string | null>(null);
+  const error = pickError ?? listError;
 
   const open = (e: FileEntry) => {
     if (e.kind === 'dir') setRel(listing && listing.rel ? `${listing.rel}/${e.name}` : e.name);
@@ -70,10 +60,10 @@ export function FileBrowser({ title, directory, onPick, onCancel }: FileBrowserP
               // The listed folder itself: the host issued refs only for its entries, so ask the parent listing.
               const name = listing.rel.split('/').pop() ?? '';
               if (listing.parent === null) return;
-              api?.call('files.list', { root, rel: listing.parent }).then((p) => {
+              listFiles(root, listing.parent).then((p) => {
                 const entry = p.entries.find((x) => x.name === name);
                 if (entry?.ref) onPick({ ref: entry.ref, name });
-              }, (e: Error) => setError(e.message));
+              }, (e: unknown) => setPickError(errorText(e)));
             }}
             disabled={!listing || listing.parent === null}
           >

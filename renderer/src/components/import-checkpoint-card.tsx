@@ -5,6 +5,9 @@
 import { useId, useState } from 'react';
 import { useApp } from '../store/app-store';
 import { useTraining } from '../store/training-store';
+import { pickOpen } from '../store/files';
+import { importCheckpoint } from '../store/run-actions';
+import { errorText } from '../api/error-text';
 import { FileBrowser } from './file-browser';
 
 export function ImportCheckpointCard() {
@@ -21,7 +24,7 @@ export function ImportCheckpointCard() {
     if (!api) return;
     if (!host?.nativeDialogs) return setBrowsing(true);
     try {
-      const picked = await api.call('files.pickOpen', { directory: false, title: 'Import a PyTorch checkpoint' });
+      const picked = await pickOpen(false, 'Import a PyTorch checkpoint');
       if (picked) setFile(picked);
     } catch (e) {
       reportError('choosing a checkpoint', e);
@@ -33,11 +36,11 @@ export function ImportCheckpointCard() {
     setBusy(true);
     setMessage(null);
     try {
-      const r = await api.call('runs.importCheckpoint', { file: file.ref, ...(dataset ? { data: { kind: 'dataset', id: dataset } } : {}) });
+      const r = await importCheckpoint(file.ref, dataset || null);
       setMessage({ ok: true, text: `Imported as run ${r.runId}.${r.notes.length ? ` ${r.notes.join(' ')}` : ''}` });
       void refreshRuns();
     } catch (e) {
-      setMessage({ ok: false, text: `Could not import: ${e instanceof Error ? e.message : String(e)}` });
+      setMessage({ ok: false, text: `Could not import: ${errorText(e)}` });
     } finally {
       setBusy(false);
     }

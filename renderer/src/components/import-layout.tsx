@@ -2,11 +2,12 @@
 // file written in MATLAB order, and a time split (operator t0 -> t1 or autoregressive T_in -> T_out)
 // on a named axis. The engine checks every number against the file and says what it read as what.
 import type { Params } from '../../../main/api/contract';
+import { NumberField } from './number-field';
 
 export type Layout = NonNullable<Params<'datasets.import'>['layout']>;
 type Mode = 'none' | 'operator' | 'autoregressive';
 
-const num = (v: string, fallback: number) => (Number.isFinite(Number(v)) && v !== '' ? Math.max(0, Math.floor(Number(v))) : fallback);
+const num = (v: number, fallback: number) => (Number.isFinite(v) ? Math.max(0, Math.floor(v)) : fallback);
 
 export function ImportLayout(p: { format: string; groupCount: number; hints: string[]; layout: Layout; onChange: (l: Layout) => void; allTargets: boolean; onAllTargets: (v: boolean) => void }) {
   const { layout, onChange } = p;
@@ -18,12 +19,9 @@ export function ImportLayout(p: { format: string; groupCount: number; hints: str
     if (m === 'none') return onChange(rest);
     onChange({ ...rest, time: m === 'operator' ? { axis, mode: m, t0: 0, t1: 1 } : { axis, mode: m, tIn: 10, tOut: 10 } });
   };
-  const setTime = (k: string, v: string) => t && onChange({ ...layout, time: { ...t, [k]: num(v, k === 'axis' ? 1 : 0) } as Layout['time'] });
+  const setTime = (k: string, v: number) => t && onChange({ ...layout, time: { ...t, [k]: num(v, k === 'axis' ? 1 : 0) } as Layout['time'] });
   const field = (k: string, label: string, value: number) => (
-    <label key={k}>
-      {label}{' '}
-      <input type="number" min={k === 'axis' ? 1 : 0} value={value} style={{ width: '5em' }} aria-label={label} onChange={(e) => setTime(k, e.target.value)} />
-    </label>
+    <NumberField key={k} label={label} inline min={k === 'axis' ? 1 : 0} value={value} width="5em" onChange={(v) => setTime(k, v)} />
   );
   return (
     <div data-testid="import-layout">

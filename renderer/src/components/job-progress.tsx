@@ -4,7 +4,7 @@ import type { JobSummary } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
 
 export function JobProgress({ job, label, testId }: { job: JobSummary | undefined; label: string; testId?: string }) {
-  const api = useApp((s) => s.api);
+  const cancelJob = useApp((s) => s.cancelJob);
   if (!job || (job.state !== 'queued' && job.state !== 'running')) return null;
   const pct = Math.round(job.progress * 100);
   return (
@@ -18,8 +18,7 @@ export function JobProgress({ job, label, testId }: { job: JobSummary | undefine
           {job.message ? ` — ${job.message}` : ''}
         </>
       )}{' '}
-      {/* A cancel that races the job's end is harmless: the engine answers and the job ends either way. */}
-      <button className="link" onClick={() => void api?.call('jobs.cancel', { id: job.id }).catch(() => undefined)} aria-label={`Cancel ${label.toLowerCase()}`}>
+      <button className="link" onClick={() => void cancelJob(job.id)} aria-label={`Cancel ${label.toLowerCase()}`}>
         Cancel
       </button>
     </span>

@@ -11,9 +11,11 @@ export interface NumberFieldProps {
   onChange(value: number): void;
   min?: number;
   max?: number;
-  step?: number;
+  /** 'any' for a real number (a learning rate); whole steps by default. */
+  step?: number | 'any';
   error?: string | null;
   hint?: string | null;
+  /** The input's data-testid; its hint is `<testId>-hint`. */
   testId?: string;
   placeholder?: string;
   /** Width of the input (for example '5em'); the field's own layout otherwise. */
@@ -21,6 +23,10 @@ export interface NumberFieldProps {
   /** Label and input on one line (toolbars), instead of the stacked form field. */
   inline?: boolean;
   disabled?: boolean;
+  /** Called when Enter is pressed in the box (a toolbar's "Show" action). */
+  onEnter?(): void;
+  /** The error is announced at once (role="alert"), for an error that answers an action. */
+  alert?: boolean;
 }
 
 /** Parses a number box's text: '' and non-numbers are NaN (the caller's validation names them). */
@@ -28,7 +34,7 @@ export function parseNumberText(text: string): number {
   return text.trim() === '' ? Number.NaN : Number(text);
 }
 
-export function NumberField({ label, value, onChange, min, max, step = 1, error, hint, testId, placeholder, width, inline, disabled }: NumberFieldProps) {
+export function NumberField({ label, value, onChange, min, max, step = 1, error, hint, testId, placeholder, width, inline, disabled, onEnter, alert }: NumberFieldProps) {
   const id = useId();
   const [text, setText] = useState(Number.isFinite(value) ? String(value) : '');
   useEffect(() => {
@@ -57,8 +63,9 @@ export function NumberField({ label, value, onChange, min, max, step = 1, error,
           setText(e.target.value);
           onChange(parseNumberText(e.target.value));
         }}
+        onKeyDown={onEnter ? (e) => e.key === 'Enter' && onEnter() : undefined}
       />
-      {error ? <span id={`${id}-err`} className="error-message field-msg">{error}</span> : hint ? <span id={`${id}-hint`} className="muted field-msg">{hint}</span> : null}
+      {error ? <span id={`${id}-err`} className="error-message field-msg" role={alert ? 'alert' : undefined} data-testid={testId ? `${testId}-error` : undefined}>{error}</span> : hint ? <span id={`${id}-hint`} className="muted field-msg" data-testid={testId ? `${testId}-hint` : undefined}>{hint}</span> : null}
     </div>
   );
 }

@@ -1,12 +1,15 @@
 // Open a data file (FNO .mat, .npy/.npz, PDEBench .h5, ...): list its variables before loading,
 // map them to input and target, and import it into the workspace's dataset store as a job.
 import { useId, useState } from 'react';
-import type { Benchmark, Result } from '../../../main/api/contract';
+import type { Result } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
+import { importFile, inspectFile } from '../store/datasets';
+import { pickOpen } from '../store/files';
+import { errorText } from '../api/error-text';
 import { FileBrowser } from './file-browser';
 import { ImportLayout, type Layout } from './import-layout';
+import { FileVariables, ImportTarget, type Bench, type Variable } from './import-variables';
 
-type Bench = Benchmark | 'custom';
 // The published files' names (main/data/pipeline.ts DEFAULT_VARIABLES), offered as defaults.
 const DEFAULTS: Record<Bench, { input: string[]; target: string } | null> = {
   burgers: { input: ['a'], target: 'u' },
@@ -17,7 +20,10 @@ const DEFAULTS: Record<Bench, { input: string[]; target: string } | null> = {
 };
 
 export function OpenFileCard() {
-  const { api, host, jobs, reportError } = useApp();
+  const connected = useApp((s) => !!s.api);
+  const host = useApp((s) => s.host);
+  const jobs = useApp((s) => s.jobs);
+  const reportError = useApp((s) => s.reportError);
   const [browsing, setBrowsing] = useState(false);
   const [file, setFile] = useState<{ ref: string; name: string } | null>(null);
   const [listing, setListing] = useState<Result<'datasets.inspect'> | null>(null);
@@ -43,19 +49,19 @@ export function OpenFileCard() {
     setListing(null);
     setError(null);
     try {
-      const l = await api!.call('datasets.inspect', { file: picked.ref });
+      const l = await inspectFile(picked.ref);
       setListing(l);
       applyDefaults(benchmark, l);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(errorText(e));
     }
   };
 
   const choose = async () => {
-    if (!api) return;
+    if (!connected) return;
     if (!host?.nativeDialogs) return setBrowsing(true);
     try {
-      const picked = await api.call('files.pickOpen', { directory: false, title: 'Open a data file' });
+      const picked = await pickOpen(false, 'Open a data file');
       if (picked) await inspect(picked);
     } catch (e) {
       reportError('opening a data file', e);
@@ -63,22 +69,22 @@ export function OpenFileCard() {
   };
 
   const startImport = async () => {
-    if (!api || !file) return;
+    if (!file) return;
     setError(null);
     try {
       const chosen = layout.groups || layout.time || layout.axisOrder === 'reversed';
       // CFD: all variables at t0 -> all at t1, the target first among the output channels
       const targets = allTargets && layout.time?.mode === 'operator' ? { targets: [target, ...input.filter((n) => n !== target)] } : {};
-      const job = await api.call('datasets.import', { file: file.ref, benchmark, input, target, ...(chosen ? { layout: { ...layout, ...targets } } : {}) });
+      const job = await importFile({ file: file.ref, benchmark, input, target, ...(chosen ? { layout: { ...layout, ...targets } } : {}) });
       setJobId(job.id);
     } catch (e) {
-      setError(`Could not import: ${e instanceof Error ? e.message : String(e)}`);
+      setError(`Could not import: ${errorText(e)}`);
     }
   };
 
   const job = jobId ? jobs[jobId] : undefined;
   // with per-sample groups read as samples, the variables are the groups' members, stacked
-  const shown: Array<{ name: string; shape: number[]; dtype: string; bytes: number; unsupported?: string }> =
+  const shown: Variable[] =
     layout.groups && listing?.groups ? listing.groups : (listing?.variables ?? []);
   const changeLayout = (l: Layout) => {
     if (!!l.groups !== !!layout.groups) {
@@ -110,53 +116,9 @@ export function OpenFileCard() {
           <p>
             <strong>{listing.name}</strong> — {listing.format}
           </p>
-          <table className="stats-table" data-testid="file-variables">
-            <thead>
-              <tr><th scope="col">Variable</th><th scope="col">Shape</th><th scope="col">dtype</th><th scope="col">Size</th><th scope="col">Input</th></tr>
-            </thead>
-            <tbody>
-              {shown.map((v) => (
-                <tr key={v.name}>
-                  <td>{v.name}</td>
-                  <td>[{v.shape.join(', ')}]</td>
-                  <td>{v.dtype}</td>
-                  <td>{(v.bytes / 1024 / 1024).toFixed(2)} MiB</td>
-                  <td>
-                    {v.unsupported ? (
-                      <span className="muted">{v.unsupported}</span>
-                    ) : (
-                      <input
-                        type="checkbox"
-                        aria-label={`use ${v.name} as an input`}
-                        checked={input.includes(v.name)}
-                        onChange={(e) => setInput(e.target.checked ? [...input, v.name] : input.filter((n) => n !== v.name))}
-                      />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <FileVariables variables={shown} input={input} onInput={setInput} />
           <ImportLayout format={listing.format} groupCount={listing.groups?.[0]?.shape[0] ?? 0} hints={listing.hints ?? []} layout={layout} onChange={changeLayout} allTargets={allTargets} onAllTargets={setAllTargets} />
-          <div className="row">
-            <label>
-              Benchmark{' '}
-              <select value={benchmark} onChange={(e) => { const b = e.target.value as Bench; setBenchmark(b); applyDefaults(b, listing); }}>
-                <option value="darcy">Darcy</option>
-                <option value="burgers">Burgers</option>
-                <option value="navier-stokes">Navier–Stokes</option>
-                <option value="airfoil">Airfoil</option>
-                <option value="custom">Other</option>
-              </select>
-            </label>
-            <label>
-              Target{' '}
-              <select value={target} onChange={(e) => setTarget(e.target.value)}>
-                {shown.filter((v) => !v.unsupported).map((v) => <option key={v.name} value={v.name}>{v.name}</option>)}
-              </select>
-            </label>
-            <button onClick={startImport} disabled={!target} data-testid="import-file">Import</button>
-          </div>
+          <ImportTarget benchmark={benchmark} onBenchmark={(b) => { setBenchmark(b); applyDefaults(b, listing); }} target={target} onTarget={setTarget} variables={shown} onImport={() => void startImport()} />
         </>
       )}
       {job && (

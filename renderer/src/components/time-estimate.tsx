@@ -6,6 +6,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { Calibration, Params } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
 import { formatSeconds } from '../store/run-metrics';
+import { calibrate } from '../store/run-actions';
+import { errorText } from '../api/error-text';
 
 type Config = Params<'train.calibrate'>['config'];
 
@@ -29,13 +31,13 @@ export function TimeEstimate({ config, auto = false }: { config: Config | null; 
     setBusy(true);
     setError(null);
     try {
-      const r = await api.call('train.calibrate', { config, steps: 3 });
+      const r = await calibrate(config);
       if (mine === seq.current) setResult(r);
     } catch (e) {
       // A newer estimate cancels this one in the engine: not worth showing.
       if (mine === seq.current) {
         setResult(null);
-        setError(e instanceof Error ? e.message : String(e));
+        setError(errorText(e));
       }
     } finally {
       if (mine === seq.current) setBusy(false);

@@ -1,12 +1,33 @@
-// What the Ablation view asked the engine for, kept across view switches (zustand): per ablation
-// key, the evaluation jobs behind its error-field grid and the variants' parameter counts. The
-// jobs' results live in the app store's job list; the runs themselves are found by group name.
+// What the Ablation view asked the engine for, kept across view switches (zustand): launching the
+// variants, and per ablation key the evaluations behind its error-field grid and the variants'
+// parameter counts. The evaluations go through the shared evaluation store; their results arrive
+// on job events (app store `jobs`). When the full model's evaluation finishes, this store (not the
+// view) evaluates the other variants on its best / median / worst samples and counts parameters.
 import { create } from 'zustand';
+import type { EvaluationResult, TrainConfigInput } from '../../../main/api/contract';
+import { errorText } from '../api/error-text';
+import { useApp } from './app-store';
+import { useEvaluationStore, type EvaluateParams } from './evaluations';
+import { gridSamples } from './ablation-results';
 import type { VariantKey } from './ablation-plan';
+
+/** A variant's run whose best checkpoint is evaluated (its first finished seed). */
+export interface AblationTarget {
+  variant: VariantKey;
+  runId: string;
+  runName: string;
+}
+
+/** The model section of a variant's config (for the parameter count). */
+export type ModelSection = { width?: number; depth?: number; scattering?: string; components?: string[] };
 
 export interface AblationEval {
   /** The full model's evaluation job (its best / median / worst samples pick the grid's columns). */
   full: string;
+  /** The other variants' runs, evaluated once the full model's result is there. */
+  targets: AblationTarget[];
+  /** Each variant's model settings, for the parameter counts. */
+  models: Partial<Record<VariantKey, ModelSection>>;
   /** The other variants' evaluation jobs for the same sample indices. */
   others: Partial<Record<VariantKey, string>>;
   /** Every other variant's evaluation was asked for (some may have been refused: shown as errors). */
@@ -17,17 +38,108 @@ export interface AblationEval {
 export interface AblationState {
   evals: Record<string, AblationEval>;
   params: Record<string, Partial<Record<VariantKey, number>>>;
-  setEval(key: string, e: AblationEval): void;
-  /** Updates an evaluation only while it is still the current one for its key (a newer click wins). */
-  patchEval(key: string, full: string, patch: Partial<AblationEval>): void;
-  setParams(key: string, values: Partial<Record<VariantKey, number>>): void;
+  /** Per ablation key, the last evaluation problem (a refused start, no fields, a failed count). */
+  errors: Record<string, string>;
+  /** Queues one seed group per config; answers why not, or null. */
+  launch(configs: TrainConfigInput[], seeds: number): Promise<string | null>;
+  /** Evaluates the full model's run, then (on its result) the others on the same samples. */
+  evaluate(key: string, full: AblationTarget, others: AblationTarget[], models: AblationEval['models']): Promise<void>;
 }
+
+const evalKey = (key: string, variant: VariantKey) => `ablation|${key}|${variant}`;
+const fieldsOf = (runId: string, indices?: number[]): EvaluateParams => ({ id: runId, checkpoint: 'best', split: 'val', fields: true, ...(indices ? { indices } : {}) });
 
 export const useAblation = create<AblationState>((set) => ({
   evals: {},
   params: {},
-  setEval: (key, e) => set((s) => ({ evals: { ...s.evals, [key]: e } })),
-  patchEval: (key, full, patch) =>
-    set((s) => (s.evals[key]?.full === full ? { evals: { ...s.evals, [key]: { ...s.evals[key]!, ...patch } } } : s)),
-  setParams: (key, values) => set((s) => ({ params: { ...s.params, [key]: values } })),
+  errors: {},
+  async launch(configs, seeds) {
+    const api = useApp.getState().api;
+    if (!api) return 'not connected to the workbench';
+    try {
+      // One seed group per variant; the engine queues every run and trains them one after another.
+      for (const config of configs) await api.call('train.start', { config, seeds });
+      return null;
+    } catch (e) {
+      return `Could not queue the variants: ${errorText(e)}`;
+    }
+  },
+  async evaluate(key, full, others, models) {
+    set((s) => ({ errors: without(s.errors, key) }));
+    const k = evalKey(key, 'full');
+    const id = await useEvaluationStore.getState().start(k, fieldsOf(full.runId));
+    if (!id) return setError(key, `Could not evaluate ${full.runName}: ${useEvaluationStore.getState().startErrors[k]}`);
+    set((s) => ({ evals: { ...s.evals, [key]: { full: id, targets: others, models, others: {}, othersAsked: false, samples: [] } } }));
+  },
 }));
+
+function without<T>(m: Record<string, T>, key: string): Record<string, T> {
+  const { [key]: _, ...rest } = m;
+  return rest;
+}
+
+function setError(key: string, text: string) {
+  useAblation.setState((s) => ({ errors: { ...s.errors, [key]: text } }));
+}
+
+/** Updates an evaluation only while it is still the current one for its key (a newer click wins). */
+function patchEval(key: string, full: string, patch: Partial<AblationEval>) {
+  useAblation.setState((s) => (s.evals[key]?.full === full ? { evals: { ...s.evals, [key]: { ...s.evals[key]!, ...patch } } } : s));
+}
+
+/** Once a full model's evaluation is done: the other variants on its samples, and the parameter counts. */
+function followUp() {
+  const jobs = useApp.getState().jobs;
+  for (const [key, ev] of Object.entries(useAblation.getState().evals)) {
+    const job = jobs[ev.full];
+    if (ev.othersAsked || ev.samples.length > 0 || job?.state !== 'done') continue;
+    const res = (job.result as EvaluationResult).resolutions[0];
+    const fields = res?.fields ?? [];
+    if (fields.length === 0) {
+      setError(key, 'This run returned no sample fields (the grid is drawn for operator and rollout tasks only).');
+      patchEval(key, ev.full, { othersAsked: true });
+      continue;
+    }
+    const samples = gridSamples(fields.filter((f) => f.which !== 'index'));
+    patchEval(key, ev.full, { samples });
+    void evaluateOthers(key, ev, samples.map((s) => s.index));
+    const f0 = fields[0]!;
+    if (!f0.stepRelL2 && res!.grid.length <= 2) void countParams(key, ev, { grid: res!.grid, inChannels: f0.input.length, outChannels: f0.reference.length });
+  }
+}
+
+async function evaluateOthers(key: string, ev: AblationEval, indices: number[]) {
+  const others: Partial<Record<VariantKey, string>> = {};
+  for (const t of ev.targets) {
+    const k = evalKey(key, t.variant);
+    const id = await useEvaluationStore.getState().start(k, fieldsOf(t.runId, indices));
+    if (id) others[t.variant] = id;
+    else setError(key, `Could not evaluate ${t.runName}: ${useEvaluationStore.getState().startErrors[k]}`);
+  }
+  patchEval(key, ev.full, { others, othersAsked: true });
+}
+
+async function countParams(key: string, ev: AblationEval, shape: { grid: number[]; inChannels: number; outChannels: number }) {
+  const api = useApp.getState().api;
+  if (!api) return;
+  try {
+    const got = await Promise.all(
+      Object.entries(ev.models).map(async ([variant, m]) => {
+        if (!m || (m.scattering !== 'efficient' && m.scattering !== 'full')) return null;
+        const est = await api.call('model.estimate', {
+          config: { dims: shape.grid.length as 1 | 2, inChannels: shape.inChannels, outChannels: shape.outChannels, width: m.width ?? 128, depth: m.depth ?? 8, scattering: m.scattering, components: m.components as ('reflection' | 'refraction' | 'scattering')[] },
+          grid: shape.grid,
+          batch: 1,
+        });
+        return [variant, est.params] as const;
+      }),
+    );
+    useAblation.setState((s) => ({ params: { ...s.params, [key]: Object.fromEntries(got.filter((x) => x !== null)) } }));
+  } catch (e) {
+    setError(key, `Could not count the parameters: ${errorText(e)}`);
+  }
+}
+
+useApp.subscribe((s, prev) => {
+  if (s.jobs !== prev.jobs) followUp();
+});

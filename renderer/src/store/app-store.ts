@@ -4,7 +4,14 @@ import { create } from 'zustand';
 import type { EngineInfo, HostInfo, JobSummary, ModelEstimate, WorkbenchApi, WorkbenchEvent, WorkspaceSummary } from '../../../main/api/contract';
 import { DEFAULT_DRAFT, draftGrid, draftToConfig, validateDraft, type ModelDraft } from './model-draft';
 
-export type ViewName = 'workspace' | 'datasets' | 'model' | 'training' | 'gates' | 'lightmaps' | 'fields' | 'rollout' | 'runs' | 'ablations' | 'reproduce' | 'export';
+/**
+ * Filled in by the view registry (views/index.ts declares `ids`), so the renderer checks view ids
+ * against the registered views. This store does not import the registry: code checked or run in
+ * Node (store tests) never loads the views.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ViewRegistry {}
+export type ViewName = ViewRegistry extends { ids: infer I extends string } ? I : string;
 
 export interface EngineStatus {
   state: 'starting' | 'ready' | 'crashed' | 'restarting' | 'unknown';
@@ -36,6 +43,14 @@ export interface AppState {
   refreshEngine(): Promise<void>;
   reportError(where: string, e: unknown): void;
   dismissError(id: number): void;
+  /** Opens another workspace folder (a file reference from a dialog or the file browser). */
+  openWorkspace(ref: string): Promise<void>;
+  /** Starts the engine self-test job (a few training steps on random data). */
+  startSelfTest(): Promise<void>;
+  /** Restarts the engine after a crash. */
+  restartEngine(): Promise<void>;
+  /** Cancels an engine job; a cancel that races the job's end is harmless (the job ends either way). */
+  cancelJob(id: string): Promise<void>;
   applyEvent(e: WorkbenchEvent): void;
 }
 
@@ -111,6 +126,32 @@ export const useApp = create<AppState>((set, get) => ({
     set((s) => ({ errors: [...s.errors.slice(-4), { id: errorId++, where, message }] }));
   },
   dismissError: (id) => set((s) => ({ errors: s.errors.filter((x) => x.id !== id) })),
+  async openWorkspace(ref) {
+    try {
+      await get().api?.call('workspace.open', { dir: ref });
+      await get().refreshWorkspace();
+    } catch (e) {
+      get().reportError('opening a workspace', e);
+    }
+  },
+  async startSelfTest() {
+    try {
+      await get().api?.call('jobs.start', { kind: 'selftest', params: { steps: 30, size: 128 } });
+    } catch (e) {
+      get().reportError('starting the engine self-test', e);
+    }
+  },
+  async restartEngine() {
+    try {
+      await get().api?.call('engine.restart', {});
+      await get().refreshEngine();
+    } catch (e) {
+      get().reportError('restarting the engine', e);
+    }
+  },
+  async cancelJob(id) {
+    await get().api?.call('jobs.cancel', { id }).catch(() => undefined);
+  },
   applyEvent(e) {
     if (e.type === 'job') {
       const before = get().jobs[e.job.id]?.state;

@@ -10,7 +10,6 @@ import type { UiState, WorkbenchApi } from '../../../main/api/contract';
 import { useApp, type ViewName } from './app-store';
 import { useTraining } from './training-store';
 
-const VIEW_NAMES: ViewName[] = ['workspace', 'datasets', 'model', 'training', 'gates', 'lightmaps', 'fields', 'rollout', 'runs', 'ablations', 'reproduce', 'export'];
 const SAVE_DELAY_MS = 300;
 
 interface PersistedStore {
@@ -86,7 +85,7 @@ export function applyState(state: UiState, since?: Choices): void {
   const app = useApp.getState();
   const now = choices();
   const free = (k: keyof Choices) => !since || since[k] === now[k];
-  if (free('view') && typeof state.view === 'string' && VIEW_NAMES.includes(state.view as ViewName)) app.setView(state.view as ViewName);
+  if (free('view') && typeof state.view === 'string' && viewIds.includes(state.view)) app.setView(state.view as ViewName);
   if (free('theme') && (state.theme === 'light' || state.theme === 'dark')) app.setTheme(state.theme);
   if (free('selectedDataset') && (typeof state.selectedDataset === 'string' || state.selectedDataset === null)) app.selectDataset(state.selectedDataset as string | null);
   if (state.views && typeof state.views === 'object' && !Array.isArray(state.views)) {
@@ -156,11 +155,14 @@ export async function saveNow(): Promise<void> {
 }
 
 let started = false;
+/** The views a saved state may open (views/index.ts VIEW_IDS, passed in by main.tsx). */
+let viewIds: readonly string[] = [];
 
 /** Follows the app's API connection and workspace: loads the saved state, then saves changes. */
-export function startPersistence(): void {
+export function startPersistence(views: readonly string[]): void {
   if (started) return;
   started = true;
+  viewIds = views;
   const follow = (s = useApp.getState(), prev?: ReturnType<typeof useApp.getState>) => {
     if (s.api !== api) {
       api = s.api;

@@ -2,7 +2,8 @@ import { useEffect, useId, useState } from 'react';
 import { useTraining } from '../store/training-store';
 import { RunPicker } from '../components/run-picker';
 import { MAP_KINDS, type MapKind } from '../plots/light-map-traces';
-import { useLightMaps } from './light-maps/use-light-maps';
+import { useLightMaps } from '../store/light-maps';
+import { NumberField } from '../components/number-field';
 import { MapPanels } from './light-maps/map-panels';
 import { QueryInput } from './light-maps/query-input';
 
@@ -16,7 +17,7 @@ export function LightMapsView() {
   const [kind, setKind] = useState<MapKind>('reflectionActivity');
   const [query, setQuery] = useState<number[] | null>(null);
   const [overlay, setOverlay] = useState(false);
-  const ids = { ck: useId(), sample: useId(), block: useId(), kind: useId() };
+  const ids = { ck: useId(), block: useId(), kind: useId() };
   useEffect(() => {
     void refreshRuns();
   }, [refreshRuns]);
@@ -40,8 +41,7 @@ export function LightMapsView() {
             <option value="best">best</option>
             <option value="last">last</option>
           </select>
-          <label htmlFor={ids.sample}>Validation sample</label>
-          <input id={ids.sample} data-testid="lightmaps-sample" type="number" min={0} max={result ? result.samples - 1 : undefined} value={sample} onChange={(e) => setSample(Math.max(0, Math.floor(Number(e.target.value) || 0)))} />
+          <NumberField label="Validation sample" inline value={sample} onChange={(v) => setSample(Math.max(0, Math.floor(v) || 0))} min={0} max={result ? result.samples - 1 : undefined} testId="lightmaps-sample" />
           <label htmlFor={ids.block}>Block</label>
           <select id={ids.block} data-testid="lightmaps-block" value={String(block)} onChange={(e) => setBlock(e.target.value === 'all' ? 'all' : Number(e.target.value))}>
             {Array.from({ length: Math.max(depth, 1) }, (_, b) => <option key={b} value={b}>block {b}</option>)}

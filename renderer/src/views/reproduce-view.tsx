@@ -5,6 +5,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { JobSummary } from '../../../main/api/contract';
 import type { ReproducePresetInfo, ReproduceResult, ReproduceSize } from '../../../main/api/reproduce';
+import { startReproduction, useReproducePresets } from '../store/reproduce';
 import { useApp } from '../store/app-store';
 import { oneOf, usePersisted } from '../store/persisted-state';
 import { JobProgress } from '../components/job-progress';
@@ -61,8 +62,9 @@ export function ReproduceView() {
   const api = useApp((s) => s.api);
   const jobs = useApp((s) => s.jobs);
   const refreshWorkspace = useApp((s) => s.refreshWorkspace);
-  const [presets, setPresets] = useState<ReproducePresetInfo[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { presets, error: listError } = useReproducePresets();
+  const [startError, setStartError] = useState<string | null>(null);
+  const error = startError ?? listError;
   const [selected, setSelected] = usePersisted<string>('reproduce.preset', 'burgers', (v) => typeof v === 'string' && v.length <= 64);
   const [size, setSize] = usePersisted<ReproduceSize>('reproduce.size', 'tiny', oneOf(...SIZES));
   const [jobId, setJobId] = useState<string | null>(null);
@@ -72,22 +74,14 @@ export function ReproduceView() {
   const sizeId = useId();
 
   useEffect(() => {
-    if (!api) return;
-    api.call('reproduce.list', {}).then(setPresets, (e: unknown) => setError(`Could not list the presets: ${e instanceof Error ? e.message : String(e)}`));
-  }, [api]);
-  useEffect(() => {
     if (job?.state === 'done') void refreshWorkspace();
   }, [job?.state, refreshWorkspace]);
 
   const start = async () => {
-    if (!api) return;
-    setError(null);
-    try {
-      const j = await api.call('reproduce.start', { name: selected, size });
-      setJobId(j.id);
-    } catch (e) {
-      setError(`Could not start the reproduction: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    setStartError(null);
+    const r = await startReproduction(selected, size);
+    if ('jobId' in r) setJobId(r.jobId);
+    else setStartError(r.error);
   };
 
   return (

@@ -1,23 +1,21 @@
 import { useState } from 'react';
 import { useApp } from '../store/app-store';
+import { pickOpen } from '../store/files';
 import { formatAdapter } from '../components/engine-status';
 import { FileBrowser } from '../components/file-browser';
 import { QuickStartCard } from '../components/quick-start';
 
 /** The home view: where the workspace is, what it holds, and a check that the engine computes. */
 export function WorkspaceView() {
-  const { workspace, host, api, jobs, engine, refreshWorkspace, reportError } = useApp();
+  const { workspace, host, api, jobs, engine, reportError, openWorkspace, startSelfTest, cancelJob } = useApp();
   const [browsing, setBrowsing] = useState(false);
 
   const switchWorkspace = async () => {
     if (!api) return;
     try {
       if (host?.nativeDialogs) {
-        const picked = await api.call('files.pickOpen', { directory: true, title: 'Choose a workspace folder' });
-        if (picked) {
-          await api.call('workspace.open', { dir: picked.ref });
-          await refreshWorkspace();
-        }
+        const picked = await pickOpen(true, 'Choose a workspace folder');
+        if (picked) await openWorkspace(picked.ref);
       } else {
         setBrowsing(true);
       }
@@ -26,13 +24,7 @@ export function WorkspaceView() {
     }
   };
 
-  const selfTest = async () => {
-    try {
-      await api?.call('jobs.start', { kind: 'selftest', params: { steps: 30, size: 128 } });
-    } catch (e) {
-      reportError('starting the engine self-test', e);
-    }
-  };
+  const selfTest = () => void startSelfTest();
 
   const jobList = Object.values(jobs).sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? ''));
   return (
@@ -47,14 +39,9 @@ export function WorkspaceView() {
           title="Choose a workspace folder"
           directory
           onCancel={() => setBrowsing(false)}
-          onPick={async (e) => {
+          onPick={(e) => {
             setBrowsing(false);
-            try {
-              await api?.call('workspace.open', { dir: e.ref });
-              await refreshWorkspace();
-            } catch (err) {
-              reportError('opening a workspace', err);
-            }
+            void openWorkspace(e.ref);
           }}
         />
       )}
@@ -81,7 +68,7 @@ export function WorkspaceView() {
             {jobList.map((j) => (
               <li key={j.id} data-testid={`job-${j.state}`}>
                 {j.label}: {j.state} {j.state === 'running' && `${Math.round(j.progress * 100)}%${j.etaSeconds != null ? `, ETA ${j.etaSeconds.toFixed(0)} s` : ''}`}
-                {j.state === 'running' && <button className="link" onClick={() => api?.call('jobs.cancel', { id: j.id })}>Cancel</button>}
+                {j.state === 'running' && <button className="link" onClick={() => void cancelJob(j.id)}>Cancel</button>}
                 {j.kind === 'selftest' && j.state === 'done' && j.result != null && (
                   <span data-testid="selftest-result"> — {(j.result as { backend: string }).backend}, λ = {(j.result as { rayleighQuotient: number }).rayleighQuotient.toFixed(4)}</span>
                 )}

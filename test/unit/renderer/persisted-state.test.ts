@@ -35,7 +35,8 @@ const saved = () => {
 };
 
 test('choices are saved into the workspace and restored by a new connection', async () => {
-  startPersistence();
+  // The app passes views/index.ts VIEW_IDS; these are the ids this test restores.
+  startPersistence(['workspace', 'runs']);
   useApp.setState({ api: apiOn(ws.path) });
   await waitFor(() => usePersistedStore.getState().loaded, 10_000, 'the saved state to load');
   useApp.getState().setView('runs');

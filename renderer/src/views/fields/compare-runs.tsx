@@ -6,10 +6,11 @@ import type { RunSummary } from '../../../../main/api/contract';
 import { Plot } from '../../plots/plot';
 import { compareGrid, type CompareRow } from './compare-figures';
 import type { RunData } from './run-data';
-import { useEvaluations, type EvalRequest } from './use-evaluations';
+import { useEvaluation } from '../../store/evaluations';
+import { requestKey, requestParams, type EvalRequest } from './eval-request';
 
 export function CompareRuns({ run, runs, data, mesh, index }: { run: RunSummary; runs: RunSummary[]; data: Record<string, RunData>; mesh: boolean; index: string }) {
-  const { start, state } = useEvaluations();
+  const evals = useEvaluation();
   const key = data[run.id]?.key;
   // Runs on the same data with a checkpoint to evaluate.
   const comparable = runs.filter((r) => r.bestEpoch != null && key !== undefined && data[r.id]?.key === key);
@@ -25,10 +26,10 @@ export function CompareRuns({ run, runs, data, mesh, index }: { run: RunSummary;
     if (validIndex === null) return;
     const reqs = comparable.filter((r) => picked.includes(r.id)).map((r) => ({ runId: r.id, resolutions: [], index: validIndex }));
     setAsked(reqs);
-    for (const r of reqs) void start(r);
+    for (const r of reqs) void evals.start(requestKey(r), requestParams(r));
   };
 
-  const states = asked.map((r) => ({ req: r, st: state(r), run: runs.find((x) => x.id === r.runId) }));
+  const states = asked.map((r) => ({ req: r, st: evals.state(requestKey(r)), run: runs.find((x) => x.id === r.runId) }));
   const busy = states.some((s) => s.st.busy);
   const ready = states.length > 0 && states.every((s) => s.st.result);
   const grid = useMemo(() => {

@@ -3,7 +3,8 @@
 // exports/ folder. The same evaluation and files as `lino eval --export` (runs.evaluate with
 // exportPredictions), so the numbers are those the Fields view scores.
 import { useId, useState } from 'react';
-import type { EvaluationResult, JobSummary, RunSummary } from '../../../../main/api/contract';
+import type { RunSummary } from '../../../../main/api/contract';
+import { useEvaluation, useEvaluationStore } from '../../store/evaluations';
 import { useApp } from '../../store/app-store';
 import { usePersisted, oneOf } from '../../store/persisted-state';
 import { downloadExport } from '../../export/save';
@@ -16,27 +17,22 @@ const baseName = (p: string) => p.split(/[\\/]/).pop() ?? p;
 
 export function ExportPredictions({ run }: { run: RunSummary }) {
   const api = useApp((s) => s.api);
-  const jobs = useApp((s) => s.jobs);
+  const cancelJob = useApp((s) => s.cancelJob);
   const browser = useApp((s) => s.host?.kind === 'browser');
   const [split, setSplit] = usePersisted<Split>('fields.exportSplit', 'val', oneOf('val', 'test', 'train'));
   const [format, setFormat] = usePersisted<'npy' | 'mat'>('fields.exportFormat', 'npy', oneOf('npy', 'mat'));
   const [checkpoint, setCheckpoint] = usePersisted<'best' | 'last'>('fields.exportCheckpoint', 'best', oneOf('best', 'last'));
-  const [jobId, setJobId] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const fid = useId();
-  const job: JobSummary | undefined = jobId ? jobs[jobId] : undefined;
-  const busy = job?.state === 'queued' || job?.state === 'running';
-  const files = job?.state === 'done' ? ((job.result as EvaluationResult | undefined)?.resolutions[0]?.exportFiles ?? []).map(baseName) : [];
+  const evals = useEvaluation();
+  const key = `export-predictions|${run.id}`;
+  const { job, busy, result } = evals.state(key);
+  const startError = useEvaluationStore((s) => s.startErrors[key]);
+  const files = (result?.resolutions[0]?.exportFiles ?? []).map(baseName);
 
   const start = async () => {
-    if (!api) return;
     setError(null);
-    try {
-      const j = await api.call('runs.evaluate', { id: run.id, checkpoint, split, exportPredictions: true, exportFormat: format });
-      setJobId(j.id);
-    } catch (e) {
-      setError(`Could not start the export: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    await evals.start(key, { id: run.id, checkpoint, split, exportPredictions: true, exportFormat: format });
   };
   const download = (name: string) => {
     if (api) downloadExport(api, name).catch((e) => setError(`Download failed: ${e instanceof Error ? e.message : String(e)}`));
@@ -68,12 +64,13 @@ export function ExportPredictions({ run }: { run: RunSummary }) {
         <button onClick={() => void start()} disabled={busy || !api} data-testid="export-predictions-start">Export predictions (.npy / .mat)</button>
       </div>
       {error && <p className="error-message" role="alert">{error}</p>}
+      {startError && <p className="error-message" role="alert">Could not start the export: {startError}</p>}
       {job && (
         <div data-testid={`export-predictions-${job.state}`}>
           {busy && (
             <>
               <progress max={1} value={job.progress} aria-label="Predictions export progress" /> {Math.round(job.progress * 100)}% {job.message ?? ''}{' '}
-              <button className="link" onClick={() => api?.call('jobs.cancel', { id: job.id })}>Cancel</button>
+              <button className="link" onClick={() => void cancelJob(job.id)}>Cancel</button>
             </>
           )}
           {job.state === 'done' && (

@@ -1,7 +1,7 @@
 // What data a run was trained on (its config's data spec, from runs.get): which runs can be
 // compared sample by sample (the same data), and whether its inputs are mesh coordinates.
-import { useEffect, useState } from 'react';
-import { useApp } from '../../store/app-store';
+import { useMemo } from 'react';
+import { useRunDetails } from '../../store/runs-cache';
 
 export interface RunData {
   /** Runs with equal keys were trained on the same data (same split, same grid). */
@@ -22,24 +22,17 @@ export function runData(config: Record<string, unknown>): RunData {
   return { key, benchmark, label };
 }
 
-/** runs.get for each run id (once per id), mapped to its data. */
+/** Each run's data (its configuration from the runs cache). */
 export function useRunData(ids: string[]): Record<string, RunData> {
-  const api = useApp((s) => s.api);
-  const [data, setData] = useState<Record<string, RunData>>({});
-  const missing = ids.filter((id) => !(id in data)).join(' ');
-  useEffect(() => {
-    if (!api || !missing) return;
-    let live = true;
-    for (const id of missing.split(' ')) {
-      api.call('runs.get', { id }).then(
-        (r) => live && setData((m) => ({ ...m, [id]: runData(r.config) })),
-        // An unreadable config (e.g. a run deleted meanwhile) compares with nothing.
-        () => live && setData((m) => ({ ...m, [id]: { key: `unreadable:${id}`, benchmark: undefined, label: 'unreadable configuration' } })),
-      );
+  const details = useRunDetails(ids);
+  return useMemo(() => {
+    const out: Record<string, RunData> = {};
+    for (const id of ids) {
+      const d = details[id];
+      if (d?.value) out[id] = runData(d.value.config);
+      // An unreadable config (e.g. a run deleted meanwhile) compares with nothing.
+      else if (d?.error) out[id] = { key: `unreadable:${id}`, benchmark: undefined, label: 'unreadable configuration' };
     }
-    return () => {
-      live = false;
-    };
-  }, [api, missing]);
-  return data;
+    return out;
+  }, [details, ids.join(' ')]);
 }

@@ -1,5 +1,6 @@
 // Which validation sample to show: best / median / worst by error, or any index (evaluated on demand).
 import { useId } from 'react';
+import { NumberField, parseNumberText } from '../../components/number-field';
 
 export type Which = 'best' | 'median' | 'worst' | 'index';
 
@@ -23,25 +24,22 @@ export function SamplePicker({ which, onWhich, index, onIndex, count, onShowInde
         {(['best', 'median', 'worst'] as const).map((w) => <option key={w} value={w}>{w}</option>)}
         <option value="index">by index</option>
       </select>
-      <label htmlFor={`${id}-i`}>Index{count !== null ? ` (0–${count - 1})` : ''}</label>
-      <input
-        id={`${id}-i`}
-        type="number"
-        min={0}
-        step={1}
-        value={index}
-        onChange={(e) => {
-          onIndex(e.target.value);
+      <NumberField
+        label={`Index${count !== null ? ` (0–${count - 1})` : ''}`}
+        inline
+        value={parseNumberText(index)}
+        onChange={(v) => {
+          onIndex(Number.isNaN(v) ? '' : String(v));
           onWhich('index');
         }}
-        onKeyDown={(e) => e.key === 'Enter' && onShowIndex()}
-        data-testid="fields-index"
-        aria-invalid={!!error}
-        aria-describedby={error ? `${id}-err` : undefined}
-        style={{ width: '6em' }}
+        onEnter={onShowIndex}
+        min={0}
+        width="6em"
+        error={error}
+        alert
+        testId="fields-index"
       />
       <button onClick={onShowIndex} disabled={busy || !/^\d+$/.test(index)} data-testid="fields-index-show">Show sample {/^\d+$/.test(index) ? index : ''}</button>
-      {error && <span id={`${id}-err`} className="error-message" role="alert" data-testid="fields-index-error">{error}</span>}
     </div>
   );
 }

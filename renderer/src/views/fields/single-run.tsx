@@ -10,10 +10,12 @@ import { ResolutionPicker } from './resolution-picker';
 import { extraResolutions } from './sweep-table';
 import { ResolutionSweep } from './resolution-sweep';
 import { SamplePicker, type Which } from './sample-picker';
-import { useEvaluations, type EvalRequest } from './use-evaluations';
+import { useEvaluation } from '../../store/evaluations';
+import { requestKey, requestParams, type EvalRequest } from './eval-request';
 
 export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh: boolean; index: string; onIndex(v: string): void }) {
-  const { start, state, asked } = useEvaluations();
+  const evals = useEvaluation();
+  const state = (r: EvalRequest | null) => evals.state(r ? requestKey(r) : null);
   const [which, setWhich] = usePersisted<Which>('fields.which', 'median', oneOf('best', 'median', 'worst', 'index'));
   const [checked, setChecked] = useState<number[]>([]);
   const [resText, setResText] = useState('');
@@ -29,7 +31,7 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
 
   const evaluate = (req: EvalRequest) => {
     setShown(req);
-    if (!asked(req) || state(req).error) void start(req);
+    if (!evals.asked(requestKey(req)) || state(req).error) void evals.start(requestKey(req), requestParams(req));
   };
   const request = (withIndex: boolean): EvalRequest | null =>
     extras ? { runId: run.id, resolutions: extras, index: withIndex && validIndex !== null ? validIndex : null } : null;

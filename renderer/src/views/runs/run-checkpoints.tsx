@@ -2,45 +2,27 @@
 // copied into exports/ by the host (runs.exportCheckpoint: run id and best|last, never a path),
 // then downloaded by the browser (exports.read) or saved through Electron's dialog.
 import { useEffect, useState } from 'react';
-import type { Result, RunSummary } from '../../../main/api/contract';
-import { useApp } from '../store/app-store';
-import { formatBytes } from '../store/model-draft';
-import { downloadExport } from '../export/save';
-import { SaveCopyButton } from '../export/save-copy-button';
-
-type Entry = Result<'runs.checkpoints'>[number];
+import type { RunSummary } from '../../../../main/api/contract';
+import { formatBytes } from '../../store/model-draft';
+import { useRunCheckpoints, type RunCheckpoint as Entry } from '../../store/runs-cache';
+import { exportCheckpoint } from '../../store/run-actions';
+import { errorText } from '../../api/error-text';
+import { SaveCopyButton } from '../../export/save-copy-button';
 
 export function RunCheckpoints({ run }: { run: RunSummary }) {
-  const api = useApp((s) => s.api);
-  const host = useApp((s) => s.host);
-  const refreshWorkspace = useApp((s) => s.refreshWorkspace);
-  const [list, setList] = useState<Entry[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const checkpoints = useRunCheckpoints(run);
+  const list = checkpoints?.value ?? null;
+  const error = checkpoints?.error ? `Listing the checkpoints failed: ${checkpoints.error}` : null;
   const [status, setStatus] = useState<{ ok: boolean; text: string; name?: string } | null>(null);
-
-  useEffect(() => {
-    if (!api) return;
-    let live = true;
-    setStatus(null);
-    api.call('runs.checkpoints', { id: run.id }).then(
-      (l) => live && (setList(l), setError(null)),
-      (e) => live && setError(`Listing the checkpoints failed: ${e instanceof Error ? e.message : String(e)}`),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, run.id, run.epochsDone]);
+  useEffect(() => setStatus(null), [run.id, run.epochsDone]);
 
   const download = async (c: Entry) => {
-    if (!api) return;
     setStatus(null);
     try {
-      const r = await api.call('runs.exportCheckpoint', { id: run.id, checkpoint: c.checkpoint });
-      if (host?.kind === 'browser') await downloadExport(api, r.name);
+      const r = await exportCheckpoint(run.id, c.checkpoint);
       setStatus({ ok: true, text: `Saved exports/${r.name} (${formatBytes(r.size)})`, name: r.name });
-      void refreshWorkspace();
     } catch (e) {
-      setStatus({ ok: false, text: `Download failed: ${e instanceof Error ? e.message : String(e)}` });
+      setStatus({ ok: false, text: `Download failed: ${errorText(e)}` });
     }
   };
 

@@ -1,12 +1,12 @@
 // Hyperparameters of the workspace's runs: a sortable table of configuration fields and best
 // validation error, and a parallel-coordinates plot of the same (plotly parcoords).
 import { useMemo } from 'react';
-import type { RunSummary } from '../../../main/api/contract';
-import { HPARAM_FIELDS, hparamRows, parcoordsTrace, sortRows } from '../store/hparams';
-import { usePersisted } from '../store/persisted-state';
-import { Plot } from '../plots/plot';
-import { TableExportBar } from '../export/table-export-bar';
-import type { TableColumn } from '../export/table';
+import type { RunSummary } from '../../../../main/api/contract';
+import { HPARAM_FIELDS, hparamRows, parcoordsTrace, sortRows } from '../../store/hparams';
+import { usePersisted } from '../../store/persisted-state';
+import { Plot } from '../../plots/plot';
+import { TableExportBar } from '../../export/table-export-bar';
+import type { TableColumn } from '../../export/table';
 
 type Sort = { key: string; dir: 'asc' | 'desc' };
 const KEYS = ['name', 'best', ...HPARAM_FIELDS.map((f) => f.key)];

@@ -1,9 +1,9 @@
 // Editing one run's notes and tags (runs/<id>/meta.json through runs.annotate). The host checks
 // sizes and the tag charset as well; the form says the same limits before sending.
 import { useEffect, useId, useState } from 'react';
-import { RUN_NOTES_MAX, RUN_TAGS_MAX, RunTag, type RunSummary } from '../../../main/api/contract';
-import { useTraining } from '../store/training-store';
-import { splitTags } from '../store/run-filter';
+import { RUN_NOTES_MAX, RUN_TAGS_MAX, RunTag, type RunSummary } from '../../../../main/api/contract';
+import { useTraining } from '../../store/training-store';
+import { splitTags } from '../../store/run-filter';
 
 export function RunNotes({ run, onClose }: { run: RunSummary; onClose: () => void }) {
   const annotate = useTraining((s) => s.annotate);

@@ -2,11 +2,15 @@
 // same folder as `lino export-run`) into a new folder under exports/ that the host names after the
 // run, as a job with progress and cancel; then shows the folder and the torchrun command.
 import { useId, useState } from 'react';
-import { ClusterExportResult, type JobSummary, type RunSummary } from '../../../main/api/contract';
-import { useApp } from '../store/app-store';
+import { ClusterExportResult, type JobSummary, type RunSummary } from '../../../../main/api/contract';
+import { useApp } from '../../store/app-store';
+import { exportForCluster } from '../../store/run-actions';
+import { errorText } from '../../api/error-text';
+import { NumberField } from '../../components/number-field';
 
 export function RunClusterExport({ run }: { run: RunSummary }) {
-  const api = useApp((s) => s.api);
+  const connected = useApp((s) => !!s.api);
+  const cancelJob = useApp((s) => s.cancelJob);
   const jobs = useApp((s) => s.jobs);
   const [nproc, setNproc] = useState(1);
   const [nodes, setNodes] = useState(1);
@@ -19,16 +23,14 @@ export function RunClusterExport({ run }: { run: RunSummary }) {
   const result = parsed?.success ? parsed.data : null;
 
   const start = async () => {
-    if (!api) return;
     setError(null);
     try {
-      const j = await api.call('runs.exportForCluster', { id: run.id, nprocPerNode: nproc, nodes });
-      setJobId(j.id);
+      setJobId(await exportForCluster(run.id, nproc, nodes));
     } catch (e) {
-      setError(`Could not start the export: ${e instanceof Error ? e.message : String(e)}`);
+      setError(`Could not start the export: ${errorText(e)}`);
     }
   };
-  const int = (v: string) => Math.max(1, Math.floor(Number(v) || 1));
+  const int = (v: number) => Math.max(1, Math.floor(v) || 1);
 
   return (
     <div className="card" role="region" aria-labelledby={`${fid}-t`} data-testid="run-cluster-export">
@@ -38,11 +40,9 @@ export function RunClusterExport({ run }: { run: RunSummary }) {
         workspace's exports folder, as <code>lino export-run</code> does. Copy the trained run back into <code>runs/</code> to open and resume it here.
       </p>
       <div className="row wrap">
-        <label htmlFor={`${fid}-n`}>GPUs per node</label>
-        <input id={`${fid}-n`} type="number" min={1} max={64} value={nproc} onChange={(e) => setNproc(int(e.target.value))} style={{ width: '4em' }} />
-        <label htmlFor={`${fid}-k`}>Nodes</label>
-        <input id={`${fid}-k`} type="number" min={1} max={1024} value={nodes} onChange={(e) => setNodes(int(e.target.value))} style={{ width: '4em' }} />
-        <button onClick={() => void start()} disabled={busy || !api} data-testid="run-cluster-export-start">Run on a cluster…</button>
+        <NumberField label="GPUs per node" inline value={nproc} onChange={(v) => setNproc(int(v))} min={1} max={64} width="4em" />
+        <NumberField label="Nodes" inline value={nodes} onChange={(v) => setNodes(int(v))} min={1} max={1024} width="4em" />
+        <button onClick={() => void start()} disabled={busy || !connected} data-testid="run-cluster-export-start">Run on a cluster…</button>
       </div>
       {error && <p className="error-message" role="alert">{error}</p>}
       {job && (
@@ -50,7 +50,7 @@ export function RunClusterExport({ run }: { run: RunSummary }) {
           {busy && (
             <>
               <progress max={1} value={job.progress} aria-label="Cluster export progress" /> {Math.round(job.progress * 100)}% {job.message ?? ''}{' '}
-              <button className="link" onClick={() => api?.call('jobs.cancel', { id: job.id })}>Cancel</button>
+              <button className="link" onClick={() => void cancelJob(job.id)}>Cancel</button>
             </>
           )}
           {result && (

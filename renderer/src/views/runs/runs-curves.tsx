@@ -1,20 +1,20 @@
 // The Runs view's overlay of the selected runs' validation curves (x by epoch, step or wall time,
 // linear/log y, both persisted) and the export of their curves as one long-format CSV.
 import { useMemo, useState } from 'react';
-import type { RunSummary } from '../../../main/api/contract';
-import { useApp } from '../store/app-store';
-import { useTraining } from '../store/training-store';
-import { meanStdByEpoch } from '../store/run-metrics';
-import { usePersisted } from '../store/persisted-state';
-import { epochX, validScale, validXMode, X_TITLES, type AxisScale, type XMode } from '../store/curve-axes';
-import { CURVE_COLUMNS, curveRows } from '../store/curves-csv';
-import { Plot } from '../plots/plot';
-import { PLOT_COLORS } from '../plots/theme';
-import type { Trace } from '../plots/traces';
-import { toCsv } from '../export/table';
-import { exportFileName, utf8Bytes } from '../export/bytes';
-import { saveExport } from '../export/save';
-import { SaveCopyButton } from '../export/save-copy-button';
+import type { RunSummary } from '../../../../main/api/contract';
+import { useApp } from '../../store/app-store';
+import { useTraining } from '../../store/training-store';
+import { meanStdByEpoch } from '../../store/run-metrics';
+import { usePersisted } from '../../store/persisted-state';
+import { epochX, validScale, validXMode, X_TITLES, type AxisScale, type XMode } from '../../store/curve-axes';
+import { CURVE_COLUMNS, curveRows } from '../../store/curves-csv';
+import { Plot } from '../../plots/plot';
+import { PLOT_COLORS } from '../../plots/theme';
+import type { Trace } from '../../plots/traces';
+import { toCsv } from '../../export/table';
+import { exportFileName, utf8Bytes } from '../../export/bytes';
+import { saveExport } from '../../export/save';
+import { SaveCopyButton } from '../../export/save-copy-button';
 
 function hexToRgba(hex: string, a: number): string {
   const n = parseInt(hex.slice(1), 16);

@@ -1,0 +1,80 @@
+// Every evaluation job a view asks for (runs.evaluate: Fields, Ablation, Rollout, prediction
+// export) goes through here: which job answers which request (by a key the view chooses, e.g.
+// 'fields|<run>|<resolutions>|<index>'), and why one could not start. The job's progress and
+// result arrive on job events (app store `jobs`). Kept across view switches, so going back to a
+// view, or to an earlier choice, shows its result without evaluating again.
+import { useCallback } from 'react';
+import { create } from 'zustand';
+import type { EvaluationResult, JobSummary, Params } from '../../../main/api/contract';
+import { errorText } from '../api/error-text';
+import { useApp } from './app-store';
+
+export type EvaluateParams = Params<'runs.evaluate'>;
+
+export interface EvalState {
+  job?: JobSummary;
+  /** The finished job's result; null until it is done. */
+  result: EvaluationResult | null;
+  /** Why the evaluation could not start or failed (the engine's message). */
+  error: string | null;
+  busy: boolean;
+}
+
+interface EvaluationStore {
+  jobByKey: Record<string, string>;
+  startErrors: Record<string, string>;
+  /** Starts an evaluation for `key` (replacing an earlier one); answers its job id, null when refused. */
+  start(key: string, params: EvaluateParams): Promise<string | null>;
+}
+
+export const useEvaluationStore = create<EvaluationStore>((set) => ({
+  jobByKey: {},
+  startErrors: {},
+  async start(key, params) {
+    const api = useApp.getState().api;
+    if (!api) return null;
+    set((s) => {
+      const { [key]: _, ...rest } = s.startErrors;
+      return { startErrors: rest };
+    });
+    try {
+      const j = await api.call('runs.evaluate', params);
+      set((s) => ({ jobByKey: { ...s.jobByKey, [key]: j.id } }));
+      return j.id;
+    } catch (e) {
+      set((s) => ({ startErrors: { ...s.startErrors, [key]: errorText(e) } }));
+      return null;
+    }
+  },
+}));
+
+/** What a view shows for an evaluation job (undefined: none asked). */
+export function evalState(job: JobSummary | undefined, startError?: string): EvalState {
+  return {
+    job,
+    result: job?.state === 'done' ? (job.result as EvaluationResult) : null,
+    error: startError ?? (job?.state === 'failed' ? (job.error ?? 'evaluation failed') : null),
+    busy: job?.state === 'running' || job?.state === 'queued',
+  };
+}
+
+/**
+ * The evaluations a view asked for, by key: `start(key, params)`, `state(key)` (job, result,
+ * error, busy) and `asked(key)`. Every view that evaluates a run uses this one hook.
+ */
+export function useEvaluation() {
+  const jobs = useApp((s) => s.jobs);
+  const jobByKey = useEvaluationStore((s) => s.jobByKey);
+  const startErrors = useEvaluationStore((s) => s.startErrors);
+  const start = useEvaluationStore((s) => s.start);
+  const state = useCallback(
+    (key: string | null): EvalState => {
+      if (key === null) return evalState(undefined);
+      const id = jobByKey[key];
+      return evalState(id ? jobs[id] : undefined, startErrors[key]);
+    },
+    [jobByKey, jobs, startErrors],
+  );
+  const asked = useCallback((key: string) => key in jobByKey, [jobByKey]);
+  return { start, state, asked };
+}

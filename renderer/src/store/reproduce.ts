@@ -1,0 +1,23 @@
+// The Reproduce view's reads and actions: the preset list (reproduce.list, read once per
+// connection) and starting a preset as a 'reproduce' job (reproduce.start); the job itself is
+// followed like every other job, through the app store's job events.
+import type { ReproducePresetInfo, ReproduceSize } from '../../../main/api/reproduce';
+import { errorText } from '../api/error-text';
+import { useApp } from './app-store';
+import { useQuery } from './use-query';
+
+export function useReproducePresets(): { presets: ReproducePresetInfo[] | null; error: string | null } {
+  const q = useQuery('reproduce.list', (a) => a.call('reproduce.list', {}));
+  return { presets: q.value, error: q.error ? `Could not list the presets: ${q.error}` : null };
+}
+
+/** Starts a preset; the job's id, or why it could not start. */
+export async function startReproduction(name: string, size: ReproduceSize): Promise<{ jobId: string } | { error: string }> {
+  const api = useApp.getState().api;
+  if (!api) return { error: 'Could not start the reproduction: not connected to the workbench' };
+  try {
+    return { jobId: (await api.call('reproduce.start', { name, size })).id };
+  } catch (e) {
+    return { error: `Could not start the reproduction: ${errorText(e)}` };
+  }
+}

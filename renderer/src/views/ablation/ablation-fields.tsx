@@ -1,0 +1,99 @@
+// The ablation's error fields for the same samples (the paper's Fig. 3): Evaluate asks the store
+// to evaluate the full model and then every variant on its best / median / worst samples; the
+// grid draws the reference row and each variant's |prediction − reference|.
+import { useMemo } from 'react';
+import type { EvaluationResult } from '../../../../main/api/contract';
+import { useApp } from '../../store/app-store';
+import { useAblation, type AblationTarget, type ModelSection } from '../../store/ablation-store';
+import { evalState } from '../../store/evaluations';
+import { Plot } from '../../plots/plot';
+import { ablationFigure } from '../../plots/ablation-figure';
+import { absError } from '../../plots/abs-error';
+import { firstDone, type AblationRow } from './use-ablation-plan';
+
+type Field = NonNullable<EvaluationResult['resolutions'][number]['fields']>[number];
+
+/** The field a sample's error is drawn from: the first channel, or an autoregressive run's last rollout frame. */
+function pickFrame(f: Field): { reference: number[]; prediction: number[] } {
+  const last = f.stepRelL2 ? f.reference.length - 1 : 0;
+  return { reference: f.reference[last]!, prediction: f.prediction[last]! };
+}
+
+const byIndex = (r: EvaluationResult | null, i: number) => r?.resolutions[0]?.fields?.find((f) => f.index === i) ?? null;
+
+export function AblationFields({ ablationKey: key, rows }: { ablationKey: string; rows: AblationRow[] }) {
+  const jobs = useApp((s) => s.jobs);
+  const mine = useAblation((s) => s.evals[key] ?? null);
+  const evalError = useAblation((s) => s.errors[key] ?? null);
+  const start = useAblation((s) => s.evaluate);
+  const evalReady = rows.length > 0 && rows.every((r) => !r.config || firstDone(r));
+  const full = evalState(mine ? jobs[mine.full] : undefined);
+  const fullResult = full.result;
+
+  const evaluate = () => {
+    const target = (r: AblationRow): AblationTarget | null => {
+      const run = firstDone(r);
+      return run ? { variant: r.variant.key, runId: run.id, runName: run.name } : null;
+    };
+    const fullRow = rows.find((r) => r.variant.key === 'full');
+    const fullTarget = fullRow && target(fullRow);
+    if (!fullTarget) return;
+    const others = rows.filter((r) => r.variant.key !== 'full').map(target).filter((t): t is AblationTarget => t !== null);
+    const models = Object.fromEntries(rows.map((r) => [r.variant.key, r.config?.model as ModelSection | undefined]));
+    void start(key, fullTarget, others, models);
+  };
+
+  const figure = useMemo(() => {
+    if (!mine || !fullResult || mine.samples.length === 0) return null;
+    const res = fullResult.resolutions[0]!;
+    const reference = mine.samples.map((s) => pickFrame(byIndex(fullResult, s.index)!).reference);
+    const figRows = rows.filter((r) => r.config).map((r) => {
+      const jobId = r.variant.key === 'full' ? mine.full : mine.others[r.variant.key];
+      const result = evalState(jobId ? jobs[jobId] : undefined).result;
+      return {
+        label: r.variant.label,
+        errors: mine.samples.map((s) => {
+          const f = byIndex(result, s.index);
+          if (!f) return null;
+          const p = pickFrame(f);
+          return absError(p.reference, p.prediction);
+        }),
+      };
+    });
+    const ar = !!byIndex(fullResult, mine.samples[0]!.index)?.stepRelL2;
+    return ablationFigure({ grid: res.grid, samples: mine.samples.map((s) => s.label), reference, rows: figRows, referenceTitle: ar ? 'u (last step)' : 'u' });
+  }, [mine, fullResult, jobs, rows]);
+  const grid1D = fullResult?.resolutions[0]?.grid.length === 1;
+  // About 130 px per row of panels: five rows fit a 768 px screen with a little scrolling.
+  const figHeight = 130 * (1 + rows.filter((r) => r.config).length) + 40;
+  const width = figure ? figure.widthFor(figHeight) : Number.NaN;
+  const others = mine ? Object.values(mine.others).map((id) => evalState(jobs[id!])) : [];
+  const failed = [full, ...others].find((s) => s.job?.state === 'failed')?.job;
+  // A job the engine no longer lists (it restarted) or one that ended lets the user evaluate again.
+  const pending = !!mine && (full.busy || (!!fullResult && !mine.othersAsked) || others.some((s) => s.busy));
+
+  return (
+    <>
+      <h2>Error fields for the same samples</h2>
+      <div className="row wrap">
+        <button onClick={evaluate} disabled={!evalReady || pending} data-testid="ablation-fields-evaluate">
+          Evaluate error fields
+        </button>
+        {!evalReady && <span className="muted">Every variant needs a finished run first.</span>}
+        {pending && <span role="status" data-testid="ablation-fields-pending">evaluating…</span>}
+        {failed && <span className="error-message" role="alert">Evaluation failed: {failed.error}</span>}
+        {evalError && <span className="error-message" role="alert">{evalError}</span>}
+      </div>
+      {figure && (
+        <>
+          <p className="muted small">
+            Rows: the reference, then |prediction − reference| of each variant's first finished seed; columns: the full model's best, median and worst validation samples. All error panels share one {grid1D ? 'y range' : 'cividis scale'} (0 to {figure.errorRange[1].toPrecision(3)}).
+          </p>
+          <div style={{ maxWidth: Number.isFinite(width) ? width : undefined }}>
+            <Plot title="Ablation error fields" data={figure.data} layout={figure.layout} height={figHeight} {...(Number.isFinite(width) ? { exportSize: { width, height: figHeight } } : {})} testId="ablation-fields" />
+          </div>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+// The Ablation view's launch card: seeds per variant, Launch, and each variant's seed group with
+// its runs' states.
+import { useState } from 'react';
+import type { RunSummary } from '../../../../main/api/contract';
+import { useAblation } from '../../store/ablation-store';
+import { groupLabel } from '../../store/ablation-plan';
+import { NumberField } from '../../components/number-field';
+import type { AblationRow } from './use-ablation-plan';
+
+type PlanRow = Omit<AblationRow, 'agg'>;
+
+export interface AblationLaunchProps {
+  ablationKey: string;
+  plan: PlanRow[] | null;
+  runs: RunSummary[];
+  seeds: number;
+  seedsValid: boolean;
+  onSeeds(v: number): void;
+  onLaunched(): void;
+}
+
+export function AblationLaunch({ ablationKey, plan, runs, seeds, seedsValid, onSeeds, onLaunched }: AblationLaunchProps) {
+  const launchVariants = useAblation((s) => s.launch);
+  const [launching, setLaunching] = useState(false);
+  const [launchError, setLaunchError] = useState<string | null>(null);
+  const toLaunch = (plan ?? []).filter((p) => p.config && p.members.length === 0 && !p.reuse);
+  const launch = async () => {
+    if (toLaunch.length === 0) return;
+    setLaunching(true);
+    setLaunchError(null);
+    setLaunchError(await launchVariants(toLaunch.map((p) => p.config!), seeds));
+    setLaunching(false);
+    onLaunched();
+  };
+  return (
+    <div className="card ablation-launch">
+      <h2>Variants of {ablationKey}</h2>
+      <div className="row wrap">
+        <NumberField label="Seeds per variant" inline value={seeds} onChange={onSeeds} min={1} max={20} width="5em" error={seedsValid ? null : 'Seeds must be a whole number from 1 to 20.'} testId="ablation-seeds" />
+        <button onClick={() => void launch()} disabled={!plan || launching || toLaunch.length === 0} data-testid="ablation-launch">
+          {launching ? 'Queuing…' : toLaunch.length > 0 ? `Launch ${toLaunch.length} variant${toLaunch.length > 1 ? 's' : ''} (${toLaunch.length * seeds} runs)` : 'All variants launched'}
+        </button>
+        {launchError && <span className="error-message" role="alert">{launchError}</span>}
+      </div>
+      {plan && (
+        <ul className="ablation-progress" data-testid="ablation-progress">
+          {plan.map((p) => (
+            <li key={p.variant.key} data-testid={`ablation-progress-${p.variant.key}`}>
+              <strong>{p.variant.label}</strong> <code title={p.group}>{groupLabel(p.group, runs)}</code>{p.reuse ? ' (the base run\'s own seed group)' : ''}:{' '}
+              {!p.config ? (
+                <span className="muted">not applicable (this component is already off in the base run)</span>
+              ) : p.members.length === 0 ? (
+                <span className="muted">not launched</span>
+              ) : (
+                p.members.map((m) => (
+                  <span key={m.id} className={`state state-${m.state}`} title={m.reason ?? m.name}>
+                    seed {m.seed ?? '?'}: {m.state}{m.state === 'running' ? ` ${m.epochsDone}/${m.epochs ?? '?'}` : ''}
+                  </span>
+                ))
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

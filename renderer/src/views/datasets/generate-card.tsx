@@ -1,0 +1,122 @@
+// Generate a benchmark from a preset (an engine job with progress, ETA and cancel); the preset's
+// parameters are shown with the typed samples and seed in place.
+import { useEffect, useId, useMemo, useState } from 'react';
+import type { Benchmark } from '../../../../main/api/contract';
+import { useApp } from '../../store/app-store';
+import { effectiveParams } from '../../store/generate-params';
+import { generateDataset, useDatasetPresets } from '../../store/datasets';
+import { errorText } from '../../api/error-text';
+import { NumberField, parseNumberText } from '../../components/number-field';
+
+type Preset = 'tiny' | 'quick' | 'paper';
+
+function formatEta(s: number | null): string {
+  if (s == null || !Number.isFinite(s)) return '';
+  if (s < 90) return `${Math.round(s)} s left`;
+  return `${Math.round(s / 60)} min left`;
+}
+
+const asText = (v: number) => (Number.isNaN(v) ? '' : String(v));
+
+export function GenerateCard() {
+  const presetList = useDatasetPresets();
+  const presets = presetList.value;
+  const [benchmark, setBenchmark] = useState<Benchmark>('darcy');
+  const [preset, setPreset] = useState<Preset>('tiny');
+  const [samples, setSamples] = useState('');
+  const [seed, setSeed] = useState('0');
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+
+  const params = presets?.find((p) => p.benchmark === benchmark)?.presets[preset] ?? null;
+  useEffect(() => {
+    if (params && typeof params.samples === 'number') setSamples(String(params.samples));
+  }, [benchmark, preset, presets]);
+
+  // What will be generated: the preset's parameters with the typed samples and seed in place.
+  const shown = useMemo(() => (params ? effectiveParams(params, { samples, seed }) : []), [params, samples, seed]);
+
+  const start = async () => {
+    setError(null);
+    // A blank field means the preset's own value.
+    const n = samples.trim() === '' ? undefined : Number(samples);
+    const s = seed.trim() === '' ? undefined : Number(seed);
+    if (n !== undefined && (!Number.isInteger(n) || n < 2)) return setError('Samples must be a whole number of at least 2 (or blank for the preset\'s)');
+    if (s !== undefined && (!Number.isInteger(s) || s < 0)) return setError('Seed must be a whole number of at least 0 (or blank for 0)');
+    try {
+      await generateDataset({ benchmark, preset, ...(n !== undefined ? { samples: n } : {}), ...(s !== undefined ? { seed: s } : {}) });
+    } catch (e) {
+      setError(`Could not start the generation: ${errorText(e)}`);
+    }
+  };
+
+  return (
+    <div className="card" role="region" aria-labelledby={`${id}-t`}>
+      <h2 id={`${id}-t`}>Generate a benchmark</h2>
+      <div className="field">
+        <label htmlFor={`${id}-b`}>Benchmark</label>
+        <select id={`${id}-b`} value={benchmark} onChange={(e) => setBenchmark(e.target.value as Benchmark)} data-testid="gen-benchmark">
+          <option value="darcy">Darcy flow (2D)</option>
+          <option value="burgers">Burgers (1D)</option>
+          <option value="navier-stokes">Navier–Stokes (2D, time)</option>
+          <option value="airfoil">Airfoil (2D mesh)</option>
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-p`}>Preset</label>
+        <select id={`${id}-p`} value={preset} onChange={(e) => setPreset(e.target.value as Preset)} data-testid="gen-preset">
+          <option value="tiny">tiny (seconds, for trying things)</option>
+          <option value="quick">quick (minutes)</option>
+          <option value="paper">paper (the published sizes)</option>
+        </select>
+      </div>
+      <NumberField label="Samples" value={parseNumberText(samples)} onChange={(v) => setSamples(asText(v))} min={2} placeholder="preset" testId="gen-samples" />
+      <NumberField label="Seed" value={parseNumberText(seed)} onChange={(v) => setSeed(asText(v))} min={0} />
+      {params && (
+        <details>
+          <summary>Preset parameters</summary>
+          <dl className="stats small" data-testid="gen-params">
+            {shown.map(([k, v, preset]) => (
+              <div key={k} className="contents"><dt>{k}</dt><dd data-testid={`gen-param-${k}`}>{v}{preset !== undefined && <span className="muted"> (preset {preset})</span>}</dd></div>
+            ))}
+          </dl>
+        </details>
+      )}
+      <div className="row">
+        <button onClick={start} data-testid="gen-start">Generate</button>
+        {presetList.error && <span className="error-message" role="alert">Could not list the presets: {presetList.error}</span>}
+        {error && <span className="error-message" role="alert">{error}</span>}
+      </div>
+      <GenerationJobs />
+    </div>
+  );
+}
+
+/** The last five generation jobs: state, progress with ETA and Cancel, the dataset made. */
+function GenerationJobs() {
+  const jobs = useApp((s) => s.jobs);
+  const cancelJob = useApp((s) => s.cancelJob);
+  const genJobs = Object.values(jobs)
+    .filter((j) => j.kind === 'generate')
+    .sort((a, b) => (b.startedAt ?? '~').localeCompare(a.startedAt ?? '~'))
+    .slice(0, 5);
+  return (
+    <ul className="jobs" aria-label="Generation jobs">
+      {genJobs.map((j) => (
+        <li key={j.id} data-testid={`gen-job-${j.state}`}>
+          <span>{j.label}: {j.state}</span>
+          {(j.state === 'running' || j.state === 'queued') && (
+            <>
+              {' '}
+              <progress max={1} value={j.progress} aria-label={`${j.label} progress`} /> {Math.round(j.progress * 100)}% {formatEta(j.etaSeconds)}
+              <button className="link" onClick={() => void cancelJob(j.id)}>Cancel</button>
+              {j.message && <div className="muted small">{j.message}</div>}
+            </>
+          )}
+          {j.state === 'done' && j.result != null && <span className="muted"> — dataset {(j.result as { id: string }).id}</span>}
+          {j.error && j.state !== 'cancelled' && <div className="error-message">{j.error}</div>}
+        </li>
+      ))}
+    </ul>
+  );
+}

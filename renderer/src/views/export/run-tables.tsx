@@ -1,0 +1,83 @@
+// The Export view's tables: every run, and the seed groups (mean ± std over seeds, the best in
+// bold), each as LaTeX (booktabs) and CSV.
+import { useEffect, useMemo } from 'react';
+import { useTraining } from '../../store/training-store';
+import { firstError, useRunGroups } from '../../store/runs-cache';
+import { TableExportBar } from '../../export/table-export-bar';
+import type { TableColumn, TableRow } from '../../export/table';
+
+const meanStd = (v: { mean: number; std: number } | null) => (v ? `${v.mean.toPrecision(4)} ± ${v.std.toPrecision(2)}` : '—');
+
+export function RunTables() {
+  const runs = useTraining((s) => s.runs);
+  const refreshRuns = useTraining((s) => s.refreshRuns);
+  useEffect(() => {
+    void refreshRuns();
+  }, [refreshRuns]);
+
+  const groupNames = useMemo(() => [...new Set(runs.map((r) => r.group).filter((g): g is string => !!g))].sort(), [runs]);
+  const entries = useRunGroups(groupNames);
+  const groups = groupNames.flatMap((g) => (entries[g]?.value ? [entries[g]!.value!] : []));
+  const problem = firstError(groupNames.map((g) => entries[g]));
+  const error = problem ? `Could not summarize the groups: ${problem}` : null;
+
+  const runColumns: TableColumn[] = [
+    { key: 'name', label: 'Run' },
+    { key: 'group', label: 'Group' },
+    { key: 'seed', label: 'Seed', align: 'r' },
+    { key: 'state', label: 'Status' },
+    { key: 'epochs', label: 'Epochs', align: 'r' },
+    { key: 'best', label: 'Best val relL2 (normalized)', align: 'r' },
+    { key: 'bestEpoch', label: 'Best epoch', align: 'r' },
+  ];
+  const runRows: TableRow[] = runs.map((r) => ({ name: r.name, group: r.group ?? '', seed: r.seed, state: r.state, epochs: r.epochsDone, best: r.bestValRelL2, bestEpoch: r.bestEpoch }));
+  const groupColumns: TableColumn[] = [
+    { key: 'group', label: 'Group' },
+    { key: 'n', label: 'Runs', align: 'r' },
+    { key: 'val', label: 'Val relL2 (normalized)', align: 'r' },
+    { key: 'valDecoded', label: 'Val relL2 (decoded)', align: 'r' },
+    { key: 'test', label: 'Test relL2', align: 'r' },
+  ];
+  const groupRows: TableRow[] = groups.map((g) => ({ group: g.group, n: g.runs.length, val: g.valRelL2, valDecoded: g.valRelL2Decoded, test: g.testRelL2 }));
+  // The best (lowest) mean validation error in bold, as papers mark it.
+  const bestGroup = groupRows.reduce<number>((b, r, i) => {
+    const v = (r.val as { mean: number } | null)?.mean;
+    const bv = b >= 0 ? (groupRows[b]!.val as { mean: number } | null)?.mean : undefined;
+    return v != null && (bv == null || v < bv) ? i : b;
+  }, -1);
+
+  return (
+    <div className="card" role="region" aria-labelledby="export-tables-title">
+      <h2 id="export-tables-title">Tables</h2>
+      {error && <p className="error-message" role="alert">{error}</p>}
+      <h3>Runs ({runs.length})</h3>
+      {runs.length === 0 ? <p className="muted">No runs yet.</p> : <TableExportBar title="Runs table" columns={runColumns} rows={runRows} />}
+      <h3>Seed groups ({groups.length})</h3>
+      {groups.length === 0 ? (
+        <p className="muted">No seed groups yet (start a run with several seeds from the Training view).</p>
+      ) : (
+        <>
+          <table className="runs-table" data-testid="groups-preview">
+            <caption className="muted">Best validation error per run, over each group's seeds</caption>
+            <thead>
+              <tr>{groupColumns.map((c) => <th scope="col" key={c.key}>{c.label}</th>)}</tr>
+            </thead>
+            <tbody>
+              {groups.map((g, i) => (
+                <tr key={g.group}>
+                  <th scope="row">{i === bestGroup ? <strong>{g.group}</strong> : g.group}</th>
+                  <td className="num">{g.runs.length}</td>
+                  <td className="num">{meanStd(g.valRelL2)}</td>
+                  <td className="num">{meanStd(g.valRelL2Decoded)}</td>
+                  <td className="num">{meanStd(g.testRelL2)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <TableExportBar title="Seed groups" columns={groupColumns} rows={groupRows} latex={bestGroup >= 0 ? { bold: { val: bestGroup } } : undefined} />
+        </>
+      )}
+      <p className="muted small">LaTeX tables use booktabs (<code>\usepackage{'{booktabs}'}</code>); groups print as mean ± std over their seeds. CSV keeps full precision, mean and std in two columns.</p>
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+// The Runs view's table: a row per seed group (mean ± std of its runs' best errors) with its runs
+// under it, then ungrouped runs; overlay checkboxes, and per run Resume, Folder, Details and
+// Delete (with a confirmation). Exported to LaTeX / CSV as shown.
+import { useState } from 'react';
+import type { Result, RunSummary } from '../../../../main/api/contract';
+import { useTraining } from '../../store/training-store';
+import { groupLabel } from '../../store/ablation-plan';
+import { revealRun } from '../../store/run-actions';
+import { errorText } from '../../api/error-text';
+import { TableExportBar } from '../../export/table-export-bar';
+import type { TableColumn, TableRow } from '../../export/table';
+import type { useRunsRows } from './use-runs-rows';
+import { RunRow, type RunMessage } from './run-row';
+
+type Group = Result<'runs.group'>;
+const fmtMs = (g: { mean: number; std: number } | null | undefined) => (g ? `${g.mean.toPrecision(4)} ± ${g.std.toPrecision(2)}` : '—');
+
+const COLUMNS: TableColumn[] = [
+  { key: 'name', label: 'Run' },
+  { key: 'group', label: 'Group' },
+  { key: 'state', label: 'Status' },
+  { key: 'epochs', label: 'Epochs', align: 'r' },
+  { key: 'best', label: 'Best val relL2 (normalized)', align: 'r' },
+  { key: 'bestEpoch', label: 'Best epoch', align: 'r' },
+  { key: 'diff', label: 'Configuration differences' },
+  { key: 'tags', label: 'Tags' },
+  { key: 'created', label: 'Created' },
+  { key: 'train', label: 'Train time (s)', align: 'r', digits: 3 },
+  { key: 'queue', label: 'Queued (s)', align: 'r', digits: 3 },
+];
+
+export interface RunsTableProps {
+  runs: RunSummary[];
+  data: ReturnType<typeof useRunsRows>;
+  selected: Set<string>;
+  onToggle(key: string): void;
+  onDeleted(id: string): void;
+  onDetails(id: string): void;
+}
+
+export function RunsTable({ runs, data, selected, onToggle, onDeleted, onDetails }: RunsTableProps) {
+  const deleteRun = useTraining((s) => s.deleteRun);
+  const [confirm, setConfirm] = useState<string | null>(null);
+  const [folder, setFolder] = useState<RunMessage | null>(null);
+  const [deleteError, setDeleteError] = useState<RunMessage | null>(null);
+  const { ordered, groups, diffs, times } = data;
+  const label = (g: string) => groupLabel(g, runs);
+  const tableRows: TableRow[] = ordered.map((o) =>
+    o.kind === 'group'
+      ? { name: `${label(o.name)} (${o.members.length} seeds)`, group: label(o.name), state: '', epochs: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', tags: '', created: '', train: null, queue: null }
+      : { name: o.run.name, group: o.run.group ? label(o.run.group) : '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', tags: (o.run.tags ?? []).join(' '), created: o.run.createdAt.replace('T', ' ').slice(0, 19), train: times(o.run).train, queue: times(o.run).queue },
+  );
+
+  const reveal = async (id: string) => {
+    try {
+      const r = await revealRun(id);
+      setFolder({ id, text: r.opened ? 'Opened in the file manager:' : 'Run folder:', path: r.path, ok: true });
+    } catch (e) {
+      setFolder({ id, text: `Could not open the folder: ${errorText(e)}`, ok: false });
+    }
+  };
+  const remove = async (id: string) => {
+    setDeleteError(null);
+    try {
+      await deleteRun(id);
+      onDeleted(id);
+      setConfirm(null);
+    } catch (e) {
+      setDeleteError({ id, text: `Could not delete: ${errorText(e)}`, ok: false });
+    }
+  };
+
+  return (
+    <>
+      <div className="table-wrap">
+        <table className="runs-table" data-testid="runs-table">
+          <caption className="muted">Select runs or groups to overlay their validation curves. Differences list only the settings that are not the same in every run.</caption>
+          <thead>
+            <tr>
+              <th scope="col">Overlay</th>
+              {COLUMNS.map((c) => <th scope="col" key={c.key}>{c.label}</th>)}
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {ordered.map((o, i) =>
+              o.kind === 'group' ? (
+                <GroupRow key={`g-${o.name}`} name={o.name} members={o.members} row={tableRows[i]!} group={groups[o.name]} checked={selected.has(`group:${o.name}`)} onToggle={() => onToggle(`group:${o.name}`)} />
+              ) : (
+                <RunRow
+                  key={o.run.id}
+                  run={o.run}
+                  inGroup={o.inGroup}
+                  row={tableRows[i]!}
+                  estimated={times(o.run).estimated}
+                  checked={selected.has(`run:${o.run.id}`)}
+                  onToggle={() => onToggle(`run:${o.run.id}`)}
+                  confirming={confirm === o.run.id}
+                  onConfirm={(yes) => setConfirm(yes ? o.run.id : null)}
+                  onDelete={() => void remove(o.run.id)}
+                  onReveal={() => void reveal(o.run.id)}
+                  onDetails={() => onDetails(o.run.id)}
+                  folder={folder?.id === o.run.id ? folder : null}
+                  deleteError={deleteError?.id === o.run.id ? deleteError.text : null}
+                />
+              ),
+            )}
+          </tbody>
+        </table>
+      </div>
+      <TableExportBar title="Runs" columns={COLUMNS} rows={tableRows} />
+    </>
+  );
+}
+
+function GroupRow({ name, members, row, group, checked, onToggle }: { name: string; members: RunSummary[]; row: TableRow; group: Group | undefined; checked: boolean; onToggle(): void }) {
+  return (
+    <tr className="group-row" data-testid={`group-${name}`}>
+      <td><input type="checkbox" aria-label={`Overlay group ${name}`} checked={checked} onChange={onToggle} /></td>
+      <th scope="row">{String(row.name)}</th>
+      <td title={name}>{String(row.group)}</td>
+      <td>{members.map((m) => m.state).join(', ')}</td>
+      <td />
+      <td className="num"><span data-testid="group-best">{fmtMs(group?.valRelL2)}</span><br /><span className="small muted">decoded {fmtMs(group?.valRelL2Decoded)}</span></td>
+      <td />
+      <td />
+      <td />
+      <td />
+      <td />
+      <td />
+      <td />
+    </tr>
+  );
+}

@@ -1,0 +1,113 @@
+// The Training view's "New run" form: data, the Model view's model, epochs, batch, learning rate,
+// seeds and data-parallel workers (checked as typed), a time estimate, and Start.
+import { useEffect, useId, useState } from 'react';
+import type { DataSpec } from '../../../../main/api/contract';
+import { useApp } from '../../store/app-store';
+import { useTraining } from '../../store/training-store';
+import { describeDraft, draftToTrainModel } from '../../store/model-draft';
+import { errorText } from '../../api/error-text';
+import { NumberField } from '../../components/number-field';
+import { TimeEstimate } from '../../components/time-estimate';
+
+/** The paper's protocol (docs/training.md): 500 epochs, batch 4, AdamW lr 1e-3. */
+export const PAPER_DEFAULTS = { epochs: 500, batchSize: 4, lr: 1e-3 };
+
+function dataSpecFor(source: string): DataSpec {
+  if (source.startsWith('dataset:')) return { kind: 'dataset', id: source.slice('dataset:'.length) };
+  const [, benchmark, preset] = source.split(':');
+  return { kind: 'generate', benchmark: benchmark as 'darcy', preset: preset as 'tiny' | 'quick' } as DataSpec;
+}
+
+function problemsOf(v: { epochs: number; batch: number; lr: number; seeds: number; workers: number }): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (!Number.isInteger(v.epochs) || v.epochs < 1 || v.epochs > 100000) problems.epochs = 'Epochs must be a whole number from 1 to 100000';
+  if (!Number.isInteger(v.batch) || v.batch < 1 || v.batch > 4096) problems.batch = 'Batch size must be a whole number from 1 to 4096';
+  if (!Number.isFinite(v.lr) || v.lr <= 0) problems.lr = 'Learning rate must be a positive number';
+  if (!Number.isInteger(v.seeds) || v.seeds < 1 || v.seeds > 20) problems.seeds = 'Seeds must be a whole number from 1 to 20';
+  if (!Number.isInteger(v.workers) || v.workers < 1 || v.workers > 8) problems.workers = 'Workers must be a whole number from 1 to 8';
+  return problems;
+}
+
+export function StartForm() {
+  const workspace = useApp((s) => s.workspace);
+  const draft = useApp((s) => s.modelDraft);
+  const setView = useApp((s) => s.setView);
+  const cores = useApp((s) => s.engine?.cores);
+  const start = useTraining((s) => s.start);
+  const [source, setSource] = useState('generate:darcy:quick');
+  const [epochs, setEpochs] = useState(PAPER_DEFAULTS.epochs);
+  const [batch, setBatch] = useState(PAPER_DEFAULTS.batchSize);
+  const [lr, setLr] = useState(PAPER_DEFAULTS.lr);
+  const [seeds, setSeeds] = useState(1);
+  const [workers, setWorkers] = useState(1);
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  const datasets = workspace?.datasets ?? [];
+  useEffect(() => {
+    // Prefer a dataset the workspace already holds (no generation needed).
+    if (source.startsWith('generate:') && datasets.length > 0 && source === 'generate:darcy:quick') setSource(`dataset:${datasets[datasets.length - 1]!.id}`);
+  }, [datasets.length]);
+
+  const problems = problemsOf({ epochs, batch, lr, seeds, workers });
+  const ok = Object.keys(problems).length === 0;
+  const runConfig = () => ({ data: dataSpecFor(source), model: draftToTrainModel(draft), epochs, batchSize: batch, optimizer: { lr }, ...(workers > 1 ? { workers } : {}) });
+  const submit = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const config = runConfig();
+      const dsName = source.startsWith('dataset:') ? datasets.find((d) => `dataset:${d.id}` === source)?.name ?? source.slice(8) : source.split(':').slice(1).join(' ');
+      const auto = `${describeDraft(draft, 'runName')} on ${dsName}`;
+      await start({ config: { name: name.trim() || auto, ...config }, seeds });
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="card" aria-labelledby={`${id}-t`} role="group">
+      <h2 id={`${id}-t`}>New run</h2>
+      <div className="field">
+        <label htmlFor={`${id}-src`}>Data</label>
+        <select id={`${id}-src`} data-testid="train-data" value={source} onChange={(e) => setSource(e.target.value)}>
+          {datasets.length > 0 && (
+            <optgroup label="Workspace datasets">
+              {datasets.map((d) => <option key={d.id} value={`dataset:${d.id}`}>{d.name}</option>)}
+            </optgroup>
+          )}
+          <optgroup label="Generate">
+            <option value="generate:darcy:tiny">Darcy, tiny preset (seconds)</option>
+            <option value="generate:darcy:quick">Darcy, quick preset</option>
+          </optgroup>
+        </select>
+      </div>
+      <p className="small">
+        Model (from the Model view):{' '}
+        {describeDraft(draft)}{' '}
+        <button className="link" onClick={() => setView('model')}>Edit model</button>
+      </p>
+      <div className="field">
+        <label htmlFor={`${id}-name`}>Name (optional)</label>
+        <input id={`${id}-name`} data-testid="train-name" value={name} onChange={(e) => setName(e.target.value)} />
+      </div>
+      <div className="field-pairs">
+        <NumberField label="Epochs" value={epochs} onChange={setEpochs} min={1} max={100000} error={problems.epochs} testId="train-epochs" />
+        <NumberField label="Batch size" value={batch} onChange={setBatch} min={1} max={4096} error={problems.batch} testId="train-batch" />
+        <NumberField label="Learning rate" value={lr} onChange={setLr} min={0} step="any" error={problems.lr} testId="train-lr" />
+        <NumberField label="Seeds (group)" value={seeds} onChange={setSeeds} min={1} max={20} error={problems.seeds} testId="train-seeds" />
+        {/* Data-parallel threads per step (wasm/cpu): same results, more samples/s up to the core count. */}
+        <NumberField label="Workers" value={workers} onChange={setWorkers} min={1} max={8} error={problems.workers} hint={`${cores ? `This machine has ${cores} cores` : 'Threads per step'}; same results as 1`} testId="train-workers" />
+      </div>
+      <div className="row">
+        <button data-testid="train-start" onClick={submit} disabled={!ok || busy}>{busy ? 'Starting…' : 'Start training'}</button>
+        <span className="muted small">AdamW, StepLR(5, 0.96), clip 1.0 (paper defaults)</span>
+      </div>
+      <TimeEstimate config={ok ? runConfig() : null} />
+      {error && <p className="error-message" role="alert" data-testid="train-start-error">Could not start the run: {error}</p>}
+    </div>
+  );
+}
