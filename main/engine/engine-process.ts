@@ -1,6 +1,6 @@
 // Entry point of the engine process. Launched by child_process.fork (browser mode, CLI, tests)
 // or by Electron's utilityProcess (the desktop app); talks to its parent over whichever it has.
-import type { FromEngine, ParentChannel, ToEngine } from './protocol';
+import type { FromEngine, ParentChannel, ToEngine } from '../api/engine-protocol';
 import { startEngine } from './engine';
 
 function parentChannel(): ParentChannel {

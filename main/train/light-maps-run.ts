@@ -4,7 +4,7 @@
 import { join, resolve } from 'node:path';
 import type { RunHandle } from '../runs/run-store';
 import { loadCheckpoint, type CheckpointName } from '../runs/checkpoint';
-import { loadStateDict } from '../runs/safetensors';
+import { loadStateDict } from '../runs/state-dict';
 import { LinoOperator } from '../model/lino/operator';
 import { parseRunConfig } from './runner';
 import { modelFor } from './trainer';
