@@ -394,7 +394,7 @@ export type EpochMetrics = z.infer<typeof EpochMetrics>;
 
 export const MetricsRecord = z.union([StepMetrics, EpochMetrics]);
 
-/** runs.lightMaps (issue 14): one sample's light maps, per block, flattened row-major over `grid`. */
+/** runs.lightMaps: one sample's light maps, per block, flattened row-major over `grid`. */
 const LightMapBranch = z.enum(['reflection', 'refraction', 'scattering']);
 export const LightMapsResult = z.object({
   runId: z.string(),
@@ -614,9 +614,10 @@ const ImportParams = z
   })
   .strict();
 
-/** The self-test clamps its own numbers (main/engine/selftest-job.ts); only the fields are checked here. */
-
-/** What jobs.start accepts per kind; train and evaluate jobs start through train.start and runs.evaluate. */
+/**
+ * What jobs.start accepts per kind; train and evaluate jobs start through train.start and runs.evaluate.
+ * The self-test clamps its own numbers (main/engine/selftest-job.ts); only its fields are checked here.
+ */
 const JOB_PARAMS: Partial<Record<JobKind, z.ZodType>> = { selftest: SelfTestParams.strict(), generate: GenerateParams, import: ImportParams };
 
 /**
@@ -854,7 +855,7 @@ export const methods = {
     params: z.object({ id: RunId, nprocPerNode: z.number().int().min(1).max(64).default(1), nodes: z.number().int().min(1).max(1024).default(1) }).strict(),
     result: JobSummary,
   },
-  /** One sample's light maps (issue 14) of a LiNO run's checkpoint, with a query point's scattering kernel row. */
+  /** One sample's light maps of a LiNO run's checkpoint, with a query point's scattering kernel row. */
   'runs.lightMaps': {
     route: 'engine+workspace',
     params: z.object({

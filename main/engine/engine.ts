@@ -9,7 +9,8 @@ import { runSelfTest } from './selftest-job';
 import { modelEstimate } from './model-estimate';
 import { datasetInspect, datasetPresets, datasetSample, generateLabel, importLabel, runGenerate, runImport } from './dataset-jobs';
 import { TrainingJobs } from './train-jobs';
-import { datasetStats, datasetStore, exportLabel, runDatasetExport } from './dataset-export-jobs';
+import { datasetStore, exportLabel, runDatasetExport } from './dataset-export-jobs';
+import { datasetStatsCall } from './dataset-stats-call';
 import { RunStore } from '../runs/run-store';
 import { importCheckpointCall } from './import-checkpoint-call';
 import { clusterExportLabel, runClusterExport } from './cluster-export-job';
@@ -69,7 +70,7 @@ export function startEngine(parent: ParentChannel): void {
     'datasets.sample': datasetSample,
     'datasets.inspect': datasetInspect,
     'datasets.import': (p: Record<string, unknown>) => jobs.start('import', p),
-    'datasets.stats': datasetStats,
+    'datasets.stats': datasetStatsCall,
     // An unknown dataset is refused at once, not as a failed job.
     'datasets.export': (p: { workspace: string; id: string }) => {
       datasetStore(p.workspace, p.id);

@@ -78,7 +78,8 @@ export function readSafetensorsFile(path: string): SafetensorsFile {
   return parseSafetensors(new Uint8Array(readFileSync(path)), path);
 }
 
-function f16ToF32(h: number): number {
+/** An IEEE half-precision float's bits as a number. */
+export function f16ToF32(h: number): number {
   const s = h & 0x8000 ? -1 : 1;
   const e = (h >> 10) & 0x1f;
   const f = h & 0x3ff;

@@ -66,7 +66,8 @@ export class FileRefs {
       if (rest.length > 0) {
         const child = obj[key];
         if (!isRecord(child)) return obj;
-        return { ...obj, [key]: resolveAt(child, rest, [...at, key]) };
+        const next = resolveAt(child, rest, [...at, key]);
+        return next === child ? obj : { ...obj, [key]: next };
       }
       const field = [...at, key].join('.');
       const pathField = [...at, 'path'].join('.');

@@ -1,4 +1,4 @@
-// A stored run's model, checkpoint and one split's encoded inputs, for light maps (issue 14):
+// A stored run's model, checkpoint and one split's encoded inputs, for light maps:
 // the same loading as evaluateRun (config.json, checkpoint weights, the run's data normalized with
 // the checkpoint's training statistics).
 import { join, resolve } from 'node:path';

@@ -84,7 +84,7 @@ const command: CliCommand = {
         throw new Error(`${values.config}: cannot read the run configuration (${errorMessage(e)})`);
       }
       const cfg = parseRunConfig(raw, values.config);
-      run = store.create(cfg as unknown as Record<string, unknown>, values.id);
+      run = store.create(cfg, values.id);
     } else {
       run = store.open(values.resume!);
       assertRunUnlocked(run.id, run.dir); // before the backend loads: refuse a second writer at once
