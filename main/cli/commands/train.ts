@@ -16,6 +16,7 @@ import { trainRun, parseRunConfig } from '../../train/runner';
 import { newGroupName, seedRunConfig } from '../../runs/seed-group';
 import type { EpochRecord, StepRecord } from '../../train/trainer';
 import { errorMessage } from '../../util/error-message';
+import { EpochMetrics } from '../../api/contract';
 
 const fmtTime = (s: number) => {
   if (!Number.isFinite(s)) return '--';
@@ -49,7 +50,10 @@ async function runGroup(values: GroupFlags): Promise<number> {
     const run = store.create(seedRunConfig(base, group, i), `${group}-s${seed}`);
     const t0 = Date.now();
     const out = await trainRun(run, { workspace: ws.path, owner: 'lino train' });
-    const epochs = run.readMetrics().records.filter((r) => r.type === 'epoch') as unknown as EpochRecord[];
+    const epochs = run.readMetrics().records.flatMap((r) => {
+      const e = EpochMetrics.safeParse(r);
+      return e.success ? [e.data] : [];
+    });
     const best = epochs.reduce((a, b) => (b.val.relL2 < a.val.relL2 ? b : a), epochs[0]!);
     rows.push({ seed, id: run.id, state: out.state, best: best.val.relL2, bestDec: best.val.relL2Decoded, epoch: best.epoch, ...(best.test ? { test: best.test.relL2 } : {}) });
     console.log(`seed ${seed}: ${out.state}, best val relL2 ${sci(best.val.relL2)} (decoded ${sci(best.val.relL2Decoded)}) at epoch ${best.epoch}${best.test ? `, test ${sci(best.test.relL2)}` : ''}  [${run.id}, ${fmtTime((Date.now() - t0) / 1000)}]`);
