@@ -169,7 +169,7 @@ export class WorkbenchService {
         return this.engine.call(method, { ...(params as object), workspace: this.workspace.path });
       case 'host':
         // The contract's route and HostHandlers' keys are the same set, so the handler exists and takes these params.
-        return (this.host[method as HostMethod] as (p: unknown) => unknown)(params);
+        return (this.hostHandlers[method as HostMethod] as (p: unknown) => unknown)(params);
     }
   }
 
@@ -191,7 +191,7 @@ export class WorkbenchService {
     }
   }
 
-  private readonly host: HostHandlers = {
+  private readonly hostHandlers: HostHandlers = {
     'host.info': () => ({ kind: this.opts.host, nativeDialogs: !!this.opts.dialogs, version: VERSION }) satisfies HostInfo,
     'engine.restart': async () => ({ pid: (await this.engine.restart()) ?? -1 }),
     'jobs.cancel': (p) => this.cancelJob(p.id),
