@@ -2,7 +2,7 @@
 // work never runs on the Electron main thread or in the renderer.
 import { utilityProcess } from 'electron';
 import type { EngineHandle, EngineLauncher } from '../main/services/engine-launcher';
-import type { FromEngine } from '../main/engine/protocol';
+import type { FromEngine } from '../main/api/engine-protocol';
 
 export function utilityLauncher(entry: string): EngineLauncher {
   return (): EngineHandle => {

@@ -224,7 +224,15 @@ export type TrainConfigInput = z.input<typeof TrainConfig>;
  * host chose it before (the data file of a run in the open workspace: a copied configuration).
  */
 export const ApiTrainConfig = TrainConfig.extend({
-  data: z.discriminatedUnion('kind', [SyntheticData, GenerateData, StoredData, FileData.extend({ path: FileData.shape.path.optional(), file: FileRef.optional() })]),
+  data: z.discriminatedUnion('kind', [
+    SyntheticData,
+    GenerateData,
+    StoredData,
+    FileData.extend({ path: FileData.shape.path.optional(), file: FileRef.optional() }).refine((d) => (d.file === undefined) !== (d.path === undefined), {
+      path: ['file'],
+      message: 'a file reference from the file browser or a dialog (or, in a copied configuration, the data.path of a run in this workspace), not both',
+    }),
+  ]),
 });
 
 /** train.calibrate: a configuration's measured step time and the run's time at that speed. */
@@ -381,7 +389,7 @@ export type EpochMetrics = z.infer<typeof EpochMetrics>;
 
 export const MetricsRecord = z.union([StepMetrics, EpochMetrics]);
 
-/** runs.lightMaps (issue 14): one sample's light maps, per block, flattened row-major over `grid`. */
+/** runs.lightMaps: one sample's light maps, per block, flattened row-major over `grid`. */
 const LightMapBranch = z.enum(['reflection', 'refraction', 'scattering']);
 export const LightMapsResult = z.object({
   runId: z.string(),
@@ -541,32 +549,6 @@ export type DatasetStats = z.infer<typeof DatasetStats>;
 
 const DatasetId = z.string().max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a dataset id');
 
-/** Host-level and engine calls added for state persistence, the Export view and dataset export. */
-export const stateExportMethods = {
-  /** The UI state saved in <workspace>/.lino/ui-state.json; null when none (or unreadable: `warning` says why). */
-  'ui.state.get': { params: empty, result: z.object({ state: UiState.nullable(), warning: z.string().optional() }) },
-  'ui.state.set': { params: z.object({ state: UiState }).strict(), result: z.object({ bytes: z.number() }) },
-  /** Files in the workspace's exports/ folder (and one level of sub-folders), newest first. */
-  'exports.list': { params: empty, result: z.array(ExportEntry) },
-  /** One export's bytes (base64), for a browser download. */
-  'exports.read': {
-    params: z.object({ name: ExportPath }).strict(),
-    result: z.object({ name: z.string(), mime: z.string(), size: z.number(), data: z.string() }),
-  },
-  /** Electron: copy an export to where the user chooses in a native save dialog (null: cancelled). Browser mode answers null; the renderer downloads instead. */
-  'exports.saveAs': { params: z.object({ name: ExportPath }).strict(), result: z.object({ path: z.string() }).nullable() },
-  /** Per-channel min/max/mean/std of a stored dataset's split, computed from the store. */
-  'datasets.stats': {
-    params: z.object({ id: DatasetId, split: z.enum(['train', 'val', 'test']).default('train') }).strict(),
-    result: DatasetStats,
-  },
-  /** Export a stored dataset into exports/<id>-<layout>-<format>/ (an 'export' job: progress, cancel); as `lino data export`. */
-  'datasets.export': {
-    params: z.object({ id: DatasetId, format: z.enum(['npy', 'mat73']).default('mat73'), layout: z.enum(['raw', 'prepared']).default('raw') }).strict(),
-    result: JobSummary,
-  },
-} as const;
-
 const GenerateParams = z
   .object({
     benchmark: Benchmark,
@@ -606,9 +588,10 @@ const ImportParams = z
   })
   .strict();
 
-/** The self-test clamps its own numbers (main/engine/selftest-job.ts); only the fields are checked here. */
-
-/** What jobs.start accepts per kind; train and evaluate jobs start through train.start and runs.evaluate. */
+/**
+ * What jobs.start accepts per kind; train and evaluate jobs start through train.start and runs.evaluate.
+ * The self-test clamps its own numbers (main/engine/selftest-job.ts); only its fields are checked here.
+ */
 const JOB_PARAMS: Partial<Record<JobKind, z.ZodType>> = { selftest: SelfTestParams.strict(), generate: GenerateParams, import: ImportParams };
 
 /**
@@ -638,32 +621,86 @@ const JobStartParams = z
     return { kind: v.kind, params: r.data as Record<string, unknown> };
   });
 
-/** Every call: name -> [params schema, result schema]. */
+/**
+ * Where a call is answered; the service routes every call from this field alone.
+ * - 'host': the host process answers it (workspace, file browser, run folders, UI state, exports),
+ *   in WorkbenchService's handler of the same name; the host never loads the engine's code.
+ * - 'engine': forwarded to the engine process as it is.
+ * - 'engine+workspace': forwarded with the host's open workspace folder added as `workspace`.
+ */
+export type Route = 'host' | 'engine' | 'engine+workspace';
+
+/**
+ * One call of the contract. `files`: the params fields that hold a FileRef, as dotted paths
+ * ('file', 'config.data.file'). The host resolves each to the path the user chose and passes it on
+ * as `path` beside it (the reference itself is dropped), so no call past the host sees a reference
+ * and no client names a path.
+ */
+export interface MethodSpec {
+  route: Route;
+  files?: readonly string[];
+  params: z.ZodType;
+  result: z.ZodType;
+}
+
+/**
+ * Every call: name -> where it runs, its file-reference fields, params schema, result schema.
+ * A new call is one entry here (plus its handler in the service for 'host', in main/engine/engine.ts otherwise).
+ */
 export const methods = {
-  ...stateExportMethods,
-  'host.info': { params: empty, result: HostInfo },
-  'engine.info': { params: empty, result: EngineInfo },
-  'engine.ping': { params: z.object({ t: z.number() }).strict(), result: z.object({ t: z.number(), engineTime: z.number() }) },
-  'engine.restart': { params: empty, result: z.object({ pid: z.number() }) },
-  'workspace.get': { params: empty, result: WorkspaceSummary },
+  // ---- UI state and the exports/ folder ----
+  /** The UI state saved in <workspace>/.lino/ui-state.json; null when none (or unreadable: `warning` says why). */
+  'ui.state.get': { route: 'host', params: empty, result: z.object({ state: UiState.nullable(), warning: z.string().optional() }) },
+  'ui.state.set': { route: 'host', params: z.object({ state: UiState }).strict(), result: z.object({ bytes: z.number() }) },
+  /** Files in the workspace's exports/ folder (and one level of sub-folders), newest first. */
+  'exports.list': { route: 'host', params: empty, result: z.array(ExportEntry) },
+  /** One export's bytes (base64), for a browser download. */
+  'exports.read': {
+    route: 'host',
+    params: z.object({ name: ExportPath }).strict(),
+    result: z.object({ name: z.string(), mime: z.string(), size: z.number(), data: z.string() }),
+  },
+  /** Electron: copy an export to where the user chooses in a native save dialog (null: cancelled). Browser mode answers null; the renderer downloads instead. */
+  'exports.saveAs': { route: 'host', params: z.object({ name: ExportPath }).strict(), result: z.object({ path: z.string() }).nullable() },
+  /** Per-channel min/max/mean/std of a stored dataset's split, computed from the store. */
+  'datasets.stats': {
+    route: 'engine+workspace',
+    params: z.object({ id: DatasetId, split: z.enum(['train', 'val', 'test']).default('train') }).strict(),
+    result: DatasetStats,
+  },
+  /** Export a stored dataset into exports/<id>-<layout>-<format>/ (an 'export' job: progress, cancel); as `lino data export`. */
+  'datasets.export': {
+    route: 'engine+workspace',
+    params: z.object({ id: DatasetId, format: z.enum(['npy', 'mat73']).default('mat73'), layout: z.enum(['raw', 'prepared']).default('raw') }).strict(),
+    result: JobSummary,
+  },
+  // ---- host, engine, workspace, files, jobs ----
+  'host.info': { route: 'host', params: empty, result: HostInfo },
+  'engine.info': { route: 'engine', params: empty, result: EngineInfo },
+  'engine.ping': { route: 'engine', params: z.object({ t: z.number() }).strict(), result: z.object({ t: z.number(), engineTime: z.number() }) },
+  'engine.restart': { route: 'host', params: empty, result: z.object({ pid: z.number() }) },
+  'workspace.get': { route: 'host', params: empty, result: WorkspaceSummary },
   /** Switch workspace to a folder the user chose (a directory reference). */
-  'workspace.open': { params: z.object({ dir: FileRef }).strict(), result: WorkspaceSummary },
+  'workspace.open': { route: 'host', files: ['dir'], params: z.object({ dir: FileRef }).strict(), result: WorkspaceSummary },
   /** Browser mode's in-app file browser: list a folder under one of the allowed roots. */
   'files.list': {
+    route: 'host',
     params: z.object({ root: FileRoot, rel: z.string().max(4096).default('') }).strict(),
     result: z.object({ root: FileRoot, rel: z.string(), parent: z.string().nullable(), entries: z.array(FileEntry) }),
   },
   /** Electron: native open dialog. Browser mode answers null (the renderer uses files.list). */
   'files.pickOpen': {
+    route: 'host',
     params: z.object({ directory: z.boolean().default(false), title: z.string().max(200).optional() }).strict(),
     result: z.object({ ref: FileRef, name: z.string() }).nullable(),
   },
   /** Start a job by kind; its parameters are checked as the kind's own call checks them (no paths, no workspace). */
-  'jobs.start': { params: JobStartParams, result: JobSummary },
-  'jobs.cancel': { params: z.object({ id: z.string().max(64) }).strict(), result: z.object({ ok: z.boolean() }) },
-  'jobs.list': { params: empty, result: z.array(JobSummary) },
+  'jobs.start': { route: 'engine+workspace', files: ['params.file'], params: JobStartParams, result: JobSummary },
+  'jobs.cancel': { route: 'host', params: z.object({ id: z.string().max(64) }).strict(), result: z.object({ ok: z.boolean() }) },
+  'jobs.list': { route: 'engine', params: empty, result: z.array(JobSummary) },
   /** Save an export (figure or table) into the workspace's exports/ folder; answers the name it got. */
   'exports.save': {
+    route: 'host',
     params: z
       .object({
         name: ExportName,
@@ -675,16 +712,19 @@ export const methods = {
   },
   /** The benchmark generators' presets (main/data/generate/presets.ts) with their parameters. */
   'datasets.presets': {
+    route: 'engine',
     params: empty,
     result: z.array(z.object({ benchmark: Benchmark, presets: z.record(z.string(), z.record(z.string(), z.unknown())) })),
   },
   /** Generate a benchmark from a preset into the workspace's datasets/ (a 'generate' job: progress, ETA, cancel). */
   'datasets.generate': {
+    route: 'engine+workspace',
     params: GenerateParams,
     result: JobSummary,
   },
   /** The variables of a data file the user chose (format detected by magic bytes), before loading anything. */
   'datasets.inspect': {
+    route: 'engine+workspace', files: ['file'],
     params: z.object({ file: FileRef }).strict(),
     result: z.object({
       name: z.string(),
@@ -698,11 +738,13 @@ export const methods = {
   },
   /** Prepare a chosen file into the workspace's dataset store (an 'import' job): input variables -> target. */
   'datasets.import': {
+    route: 'engine+workspace', files: ['file'],
     params: ImportParams,
     result: JobSummary,
   },
   /** One sample of a stored dataset for preview: physical values per channel, row-major over the grid. */
   'datasets.sample': {
+    route: 'engine+workspace',
     params: z
       .object({ id: z.string().max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a dataset id'), split: z.enum(['train', 'val', 'test']).default('val'), index: z.number().int().min(0).default(0) })
       .strict(),
@@ -710,6 +752,7 @@ export const methods = {
   },
   /** Parameter count, memory and FLOPs of one training step of a LiNO configuration on a grid. */
   'model.estimate': {
+    route: 'engine',
     params: z
       .object({
         config: ModelConfig,
@@ -721,13 +764,15 @@ export const methods = {
     result: ModelEstimate,
   },
   /** Runs of the workspace (an interrupted run lists as such and can resume). */
-  'runs.list': { params: empty, result: z.array(RunSummary) },
+  'runs.list': { route: 'host', params: empty, result: z.array(RunSummary) },
   'runs.get': {
+    route: 'host',
     params: z.object({ id: z.string().max(128) }).strict(),
     result: z.object({ summary: RunSummary, config: z.record(z.string(), z.unknown()), status: RunStatus }),
   },
   /** Mean and std over the runs of a group (seeds) of their best validation errors. */
   'runs.group': {
+    route: 'host',
     params: z.object({ group: z.string().max(200) }).strict(),
     result: z.object({
       group: z.string(),
@@ -739,33 +784,38 @@ export const methods = {
   },
   /** Parsed metrics.jsonl from record `offset` (torn lines skipped); `next` is the offset to ask for next. */
   'runs.metrics': {
+    route: 'host',
     params: z.object({ id: z.string().max(128), offset: z.number().int().min(0).default(0), type: z.enum(['step', 'epoch', 'all']).default('all') }).strict(),
     result: z.object({ records: z.array(MetricsRecord), next: z.number(), skipped: z.number() }),
   },
-  'runs.delete': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
+  'runs.delete': { route: 'host', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
   /** Open a run's folder in the system's file manager (Electron); browser mode answers its path only. */
-  'runs.reveal': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ path: z.string(), opened: z.boolean() }) },
+  'runs.reveal': { route: 'host', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ path: z.string(), opened: z.boolean() }) },
   /**
    * Import a PyTorch checkpoint (.pt, torch.save: the release's best_model.pt / last_model.pt or a
    * bare state_dict) chosen by the user as a new run; read with an allowlisting unpickler. With
    * `data`, its channels are checked against the checkpoint and the run evaluates like any other.
    */
   'runs.importCheckpoint': {
+    route: 'engine+workspace', files: ['file'],
     params: z.object({ file: FileRef, data: DataSpec.optional(), name: z.string().min(1).max(200).optional() }).strict(),
     result: z.object({ runId: z.string(), notes: z.array(z.string()) }),
   },
   /** Set a run's notes and/or tags (runs/<id>/meta.json); answers what is stored now. */
   'runs.annotate': {
+    route: 'host',
     params: z.object({ id: RunId, notes: RunMeta.shape.notes.unwrap().optional(), tags: RunMeta.shape.tags.unwrap().optional() }).strict(),
     result: RunMeta,
   },
   /** A run's checkpoints (best, last) with epoch, optimizer step, weights size and date. */
   'runs.checkpoints': {
+    route: 'host',
     params: z.object({ id: RunId }).strict(),
     result: z.array(z.object({ checkpoint: z.enum(['best', 'last']), epoch: z.number(), step: z.number(), bytes: z.number(), savedAt: z.string(), bestValRelL2: z.number().nullable() })),
   },
   /** Copy a checkpoint's weights.safetensors into exports/ (then exports.read / exports.saveAs hand it over); answers the export's name. */
   'runs.exportCheckpoint': {
+    route: 'host',
     params: z.object({ id: RunId, checkpoint: z.enum(['best', 'last']) }).strict(),
     result: z.object({ name: z.string(), size: z.number() }),
   },
@@ -775,11 +825,13 @@ export const methods = {
    * never a client path). Its result: { runId, folder, path, runDir, command, files }.
    */
   'runs.exportForCluster': {
+    route: 'engine+workspace',
     params: z.object({ id: RunId, nprocPerNode: z.number().int().min(1).max(64).default(1), nodes: z.number().int().min(1).max(1024).default(1) }).strict(),
     result: JobSummary,
   },
-  /** One sample's light maps (issue 14) of a LiNO run's checkpoint, with a query point's scattering kernel row. */
+  /** One sample's light maps of a LiNO run's checkpoint, with a query point's scattering kernel row. */
   'runs.lightMaps': {
+    route: 'engine+workspace',
     params: z.object({
       id: RunId,
       checkpoint: z.enum(['best', 'last']).default('best'),
@@ -792,6 +844,7 @@ export const methods = {
   },
   /** Evaluate a checkpoint (an 'evaluate' job; its result is an EvaluationResult). */
   'runs.evaluate': {
+    route: 'engine+workspace',
     params: z.object({
       id: z.string().max(128),
       checkpoint: z.enum(['best', 'last']).default('best'),
@@ -815,6 +868,7 @@ export const methods = {
   },
   /** Queue a new run (config) or resume an existing one (resume: run id) from its last checkpoint. */
   'train.start': {
+    route: 'host', files: ['config.data.file'],
     params: z.union([
       /** seeds > 1: a run group, one run per seed (config.seed, +1, ...), queued one after another. */
       z.object({ config: ApiTrainConfig, seeds: z.number().int().min(1).max(20).default(1) }).strict(),
@@ -828,23 +882,29 @@ export const methods = {
    * everything. Refuses what train.start refuses for memory; a newer call cancels an older one.
    */
   'train.calibrate': {
+    route: 'engine+workspace', files: ['config.data.file'],
     params: z.object({ config: ApiTrainConfig, steps: z.number().int().min(1).max(10).default(3) }).strict(),
     result: Calibration,
   },
-  'train.pause': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
+  'train.pause': { route: 'engine+workspace', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
   /** Continue a paused run, or queue an interrupted/stopped run to resume from its last checkpoint. */
-  'train.resume': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean(), job: JobSummary.optional() }) },
-  'train.stop': { params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
+  'train.resume': { route: 'engine+workspace', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean(), job: JobSummary.optional() }) },
+  'train.stop': { route: 'engine+workspace', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
   // ---- Reproductions of the paper's tables and figures (main/reproduce, types in ./reproduce.ts) ----
   /** The presets with their sizes and estimated times. */
-  'reproduce.list': { params: empty, result: z.array(ReproducePresetInfo) },
+  'reproduce.list': { route: 'engine', params: empty, result: z.array(ReproducePresetInfo) },
   /** Run one as a 'reproduce' job (progress, ETA, cancel); its result is a ReproduceResult (tables with the reported rows apart, files). */
-  'reproduce.start': { params: ReproduceStartParams, result: JobSummary },
-} as const;
+  'reproduce.start': { route: 'engine+workspace', params: ReproduceStartParams, result: JobSummary },
+} as const satisfies Record<string, MethodSpec>;
 
 export type MethodName = keyof typeof methods;
 export type Params<M extends MethodName> = z.input<(typeof methods)[M]['params']>;
 export type Result<M extends MethodName> = z.output<(typeof methods)[M]['result']>;
+/** A call's parameters as parseParams answers them (defaults filled in). */
+export type ParsedParams<M extends MethodName> = z.output<(typeof methods)[M]['params']>;
+/** The calls the host process answers itself, and those it forwards to the engine (see Route). */
+export type HostMethod = { [M in MethodName]: (typeof methods)[M]['route'] extends 'host' ? M : never }[MethodName];
+export type EngineMethod = Exclude<MethodName, HostMethod>;
 
 /** Events pushed to every connected view. */
 export const WorkbenchEvent = z.discriminatedUnion('type', [
@@ -904,7 +964,7 @@ export function isMethod(name: unknown): name is MethodName {
 }
 
 /** Validate a call's parameters; throws ApiError('invalid_params') naming the offending field. */
-export function parseParams<M extends MethodName>(method: M, params: unknown): z.output<(typeof methods)[M]['params']> {
+export function parseParams<M extends MethodName>(method: M, params: unknown): ParsedParams<M> {
   const schema = methods[method].params as z.ZodType;
   const r = schema.safeParse(params ?? {});
   if (!r.success) {

@@ -1,22 +1,16 @@
 // "Run on a cluster…" from the app: the same export as `lino export-run` (main/runs/cluster-export.ts)
 // as a job with progress and cancel. The host picks the destination, a new folder under the
 // workspace's exports/ named after the run; a client names only the run.
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ApiError } from '../api/contract';
 import { RunStore } from '../runs/run-store';
 import { exportRunForCluster } from '../runs/cluster-export';
 import type { JobContext } from './jobs';
+import { freeName } from '../util/free-name';
 
 export function clusterExportLabel(p: Record<string, unknown>): string {
   return `Export run ${String(p.runId)} for a cluster`;
-}
-
-/** A folder name not yet taken in `dir`: base, base-2, base-3, ... */
-function freeName(dir: string, base: string): string {
-  let name = base;
-  for (let i = 2; existsSync(join(dir, name)); i++) name = `${base}-${i}`;
-  return name;
 }
 
 /**

@@ -1,11 +1,16 @@
 // Entry point of the engine process. Launched by child_process.fork (browser mode, CLI, tests)
 // or by Electron's utilityProcess (the desktop app); talks to its parent over whichever it has.
-import type { FromEngine, ParentChannel, ToEngine } from './protocol';
+import type { FromEngine, ParentChannel, ToEngine } from '../api/engine-protocol';
 import { startEngine } from './engine';
+
+/** What Electron's utilityProcess adds to `process` (main/ does not import electron's types). */
+interface UtilityProcessGlobals {
+  parentPort?: { postMessage(m: unknown): void; on(e: 'message', l: (ev: { data: unknown }) => void): void };
+}
 
 function parentChannel(): ParentChannel {
   // Electron's utilityProcess exposes process.parentPort; fork gives process.send.
-  const port = (process as unknown as { parentPort?: { postMessage(m: unknown): void; on(e: 'message', l: (ev: { data: unknown }) => void): void } }).parentPort;
+  const port = (process as NodeJS.Process & UtilityProcessGlobals).parentPort;
   if (port) {
     return {
       send: (msg: FromEngine) => port.postMessage(msg),

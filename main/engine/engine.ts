@@ -1,15 +1,16 @@
 // The engine: answers calls from a host over a ParentChannel. All tensor work happens here,
 // in its own process, never in a UI thread.
-import { ApiError, type MethodName } from '../api/contract';
+import { ApiError, type EngineMethod } from '../api/contract';
 import { DataError } from '../data/formats/errors';
-import type { ParentChannel, ToEngine } from './protocol';
+import type { ParentChannel, ToEngine } from '../api/engine-protocol';
 import { JobQueue } from './jobs';
 import { initBackend, tf } from './tf-runtime';
 import { runSelfTest } from './selftest-job';
 import { modelEstimate } from './model-estimate';
 import { datasetInspect, datasetPresets, datasetSample, generateLabel, importLabel, runGenerate, runImport } from './dataset-jobs';
 import { TrainingJobs } from './train-jobs';
-import { datasetStats, datasetStore, exportLabel, runDatasetExport } from './dataset-export-jobs';
+import { datasetStore, exportLabel, runDatasetExport } from './dataset-export-jobs';
+import { datasetStatsCall } from './dataset-stats-call';
 import { RunStore } from '../runs/run-store';
 import { importCheckpointCall } from './import-checkpoint-call';
 import { clusterExportLabel, runClusterExport } from './cluster-export-job';
@@ -20,6 +21,9 @@ import { VERSION } from '../version';
 import { availableParallelism } from 'node:os';
 
 type Handler = (params: any) => unknown | Promise<unknown>;
+
+/** Host calls whose host handler does its own part first, then asks the engine (WorkbenchService's cancelJob, startTraining). */
+type ForwardedByHost = 'jobs.cancel' | 'train.start';
 
 export function startEngine(parent: ParentChannel): void {
   const startedAt = new Date().toISOString();
@@ -36,7 +40,10 @@ export function startEngine(parent: ParentChannel): void {
 
   const training = new TrainingJobs(jobs, (event) => parent.send({ type: 'event', event }));
 
-  const handlers: Partial<Record<MethodName, Handler>> = {
+  // Every call the contract routes to the engine (route 'engine' or 'engine+workspace'), and only those
+  // (plus ForwardedByHost): a missing or an extra handler is a compile error. The host has already resolved
+  // file references to `path` and, for 'engine+workspace' calls, added its open workspace folder as `workspace`.
+  const handlers: { [M in EngineMethod | ForwardedByHost]: Handler } = {
     'engine.info': async () => ({
       version: VERSION,
       pid: process.pid,
@@ -47,34 +54,31 @@ export function startEngine(parent: ParentChannel): void {
       cores: availableParallelism(),
     }),
     'engine.ping': (p: { t: number }) => ({ t: p.t, engineTime: Date.now() }),
-    'jobs.start': async (p: { kind: string; params: Record<string, unknown> }) => {
-      // Train and evaluate jobs name a workspace and a run: they start only through train.start and
-      // runs.evaluate, whose workspace the host fills in, never through a client's jobs.start.
+    'jobs.start': async (p: { kind: string; params: Record<string, unknown>; workspace: string }) => {
+      // Train and evaluate jobs name a run: they start only through train.start and runs.evaluate,
+      // which check the run first, never through a client's jobs.start.
       const through: Record<string, string> = { train: 'train.start', evaluate: 'runs.evaluate', 'cluster-export': 'runs.exportForCluster', reproduce: 'reproduce.start' };
       if (Object.hasOwn(through, p.kind)) {
         throw new ApiError(`jobs.start: '${p.kind}' jobs start through ${through[p.kind]}`, 'invalid_params', { field: 'kind' });
       }
       await initBackend();
-      return jobs.start(p.kind, p.params);
+      return jobs.start(p.kind, { ...p.params, workspace: p.workspace });
     },
     'jobs.cancel': (p: { id: string }) => ({ ok: jobs.cancel(p.id) }),
     'jobs.list': () => jobs.list(),
     'model.estimate': modelEstimate,
     'datasets.presets': datasetPresets,
-    // The host adds `workspace` to these (ENGINE_WORKSPACE_METHODS).
     'datasets.generate': (p: Record<string, unknown>) => jobs.start('generate', p),
     'datasets.sample': datasetSample,
-    // The host resolves the user's file reference to `path` for these two.
     'datasets.inspect': datasetInspect,
     'datasets.import': (p: Record<string, unknown>) => jobs.start('import', p),
-    // Statistics and export of a stored dataset (the host adds `workspace`).
-    'datasets.stats': datasetStats,
+    'datasets.stats': datasetStatsCall,
     // An unknown dataset is refused at once, not as a failed job.
     'datasets.export': (p: { workspace: string; id: string }) => {
       datasetStore(p.workspace, p.id);
       return jobs.start('export', p);
     },
-    // Training: the host adds `workspace` (its open workspace folder) to each call.
+    // The host created the run (runs/<runId>) and forwards train.start with its id.
     'train.start': async (p: { workspace: string; runId: string }) => {
       await initBackend();
       return { runId: p.runId, job: training.start(p.workspace, p.runId) };
@@ -82,7 +86,7 @@ export function startEngine(parent: ParentChannel): void {
     'train.calibrate': (p: { workspace: string; config: unknown; steps?: number }) => training.calibrate(p.workspace, p.config, p.steps),
     'train.pause': (p: { id: string }) => ({ ok: training.pause(p.id) }),
     'train.resume': (p: { workspace: string; id: string }) => training.resume(p.workspace, p.id),
-    'train.stop': (p: { id: string; workspace?: string }) => ({ ok: training.stop(p.id, p.workspace) }),
+    'train.stop': (p: { id: string; workspace: string }) => ({ ok: training.stop(p.id, p.workspace) }),
     'runs.evaluate': async (p: { workspace: string; id: string } & Record<string, unknown>) => {
       await initBackend();
       const { workspace, id, ...rest } = p;
@@ -96,7 +100,6 @@ export function startEngine(parent: ParentChannel): void {
       new RunStore(join(p.workspace, 'runs')).open(p.id);
       return jobs.start('cluster-export', { workspace: p.workspace, runId: p.id, nprocPerNode: p.nprocPerNode ?? 1, nodes: p.nodes ?? 1 });
     },
-    // The host resolves the user's file reference to `path` and adds `workspace`.
     'runs.importCheckpoint': importCheckpointCall,
     // The paper's reproductions (the host adds `workspace` to start): an unknown preset is refused at once.
     'reproduce.list': reproduceList,
@@ -105,13 +108,12 @@ export function startEngine(parent: ParentChannel): void {
       await initBackend();
       return jobs.start('reproduce', p);
     },
-    'runs.list': (p: { workspace: string }) => new RunStore(join(p.workspace, 'runs')).list(training.isActive),
   };
 
   parent.onMessage(async (msg: ToEngine) => {
     if (msg.type === 'shutdown') process.exit(0);
     if (msg.type !== 'call') return;
-    const handler = handlers[msg.method as MethodName];
+    const handler = Object.hasOwn(handlers, msg.method) ? handlers[msg.method as EngineMethod | ForwardedByHost] : undefined;
     try {
       if (!handler) throw new ApiError(`the engine has no method '${msg.method}'`, 'unknown_method');
       const result = await handler(msg.params);
@@ -124,12 +126,3 @@ export function startEngine(parent: ParentChannel): void {
   });
   parent.send({ type: 'ready', pid: process.pid });
 }
-
-/** The engine methods a host forwards rather than answers itself. */
-export const ENGINE_METHODS: readonly MethodName[] = ['engine.info', 'engine.ping', 'jobs.start', 'jobs.cancel', 'jobs.list', 'model.estimate', 'datasets.presets', 'reproduce.list'];
-
-/** Engine methods that need the host's workspace folder added to their parameters. */
-export const ENGINE_WORKSPACE_METHODS: readonly MethodName[] = ['train.pause', 'train.resume', 'train.stop', 'runs.evaluate', 'runs.lightMaps', 'runs.exportForCluster', 'datasets.generate', 'datasets.sample', 'reproduce.start'];
-
-/** Dataset statistics and export: engine methods that also need the host's workspace folder. */
-export const DATASET_TOOL_METHODS: readonly MethodName[] = ['datasets.stats', 'datasets.export'];

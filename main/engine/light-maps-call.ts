@@ -1,4 +1,4 @@
-// runs.lightMaps (issue 14): one sample's light maps of a stored LiNO run, answered directly by the
+// runs.lightMaps: one sample's light maps of a stored LiNO run, answered directly by the
 // engine (one forward pass of one sample is short), as plain arrays for the Light maps view.
 import { join } from 'node:path';
 import { ApiError, type LightMapsResult } from '../api/contract';

@@ -4,6 +4,7 @@
 // gradient split the batch into plain untransposed 2-D products with explicit transposes;
 // elsewhere each product is one batched matMul with the transposes on its flags.
 import * as tf from './tf';
+import { customGradOp } from './custom-grad';
 import { plainMatMulOnly } from './kernel-registry';
 
 export function transposeLast(x: tf.Tensor3D): tf.Tensor3D {
@@ -32,7 +33,7 @@ function product(a: tf.Tensor3D, b: tf.Tensor3D, ta: boolean, tb: boolean): tf.T
 }
 
 function makeBmm(ta: boolean, tb: boolean) {
-  return tf.customGrad(((a: tf.Tensor3D, b: tf.Tensor3D, save: tf.GradSaveFunc) => {
+  return customGradOp((a: tf.Tensor3D, b: tf.Tensor3D, save: tf.GradSaveFunc) => {
     save([a, b]);
     return {
       value: product(a, b, ta, tb),
@@ -44,7 +45,7 @@ function makeBmm(ta: boolean, tb: boolean) {
         return [product(d, bs, false, true), product(as, d, true, false)];
       },
     };
-  }) as unknown as Parameters<typeof tf.customGrad>[0]) as (a: tf.Tensor3D, b: tf.Tensor3D) => tf.Tensor3D;
+  });
 }
 
 const plainBmm = makeBmm(false, false);

@@ -4,9 +4,10 @@
 // is custom: the input gradient is the forward conv with the flipped kernel, the kernel gradient
 // a correlation of the input with the output gradient. Both use only kernels every backend has.
 import * as tf from './tf';
+import { customGradOp } from './custom-grad';
 
 // x4: [B, H, W, C], f: [kh, kw, C, 1] (tf layout) -> [B, H, W, C]
-const dwConv = tf.customGrad(((x4: tf.Tensor4D, f: tf.Tensor4D, save: tf.GradSaveFunc) => {
+const dwConv = customGradOp((x4: tf.Tensor4D, f: tf.Tensor4D, save: tf.GradSaveFunc) => {
   save([x4, f]);
   return {
     value: tf.depthwiseConv2d(x4, f, 1, 'same'),
@@ -29,7 +30,7 @@ const dwConv = tf.customGrad(((x4: tf.Tensor4D, f: tf.Tensor4D, save: tf.GradSav
       return [dx, df];
     },
   };
-}) as unknown as Parameters<typeof tf.customGrad>[0]) as (x4: tf.Tensor4D, f: tf.Tensor4D) => tf.Tensor4D;
+});
 
 /**
  * x: [B, Q, C] (1D) or [B, H, W, C] (2D); kernel: [C, 1, 3] or [C, 1, 3, 3] (PyTorch layout).

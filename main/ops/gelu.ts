@@ -5,6 +5,7 @@
 // Otherwise composed with the same custom gradient reusing the forward's Phi: fewer full-size
 // passes than autodiff through erf (which also inserts casts and copies on wasm).
 import * as tf from './tf';
+import { customGradOp } from './custom-grad';
 import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';
 
 const SQRT1_2 = Math.SQRT1_2;
@@ -58,16 +59,16 @@ registerFusedKernel(BWD, ['dy', 'x'], ([dy, x], [shape]) => {
   return [run(p, [dy!, x!])];
 }, { wasm: false });
 
-const fused = tf.customGrad(((x: tf.Tensor, save: tf.GradSaveFunc) => {
+const fused = customGradOp((x: tf.Tensor, save: tf.GradSaveFunc) => {
   save([x]);
   return {
     value: runFused(FWD, { x })[0]!,
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [runFused(BWD, { dy, x: saved[0]! })[0]!],
   };
-}) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor) => tf.Tensor;
+});
 
 /** Composed tf ops with the closed-form gradient, whatever the backend: the fused kernels' reference. */
-export const geluComposed = tf.customGrad(((x: tf.Tensor, save: tf.GradSaveFunc) => {
+export const geluComposed = customGradOp((x: tf.Tensor, save: tf.GradSaveFunc) => {
   const cdf = tf.mul(tf.add(tf.erf(tf.mul(x, SQRT1_2)), 1), 0.5);
   save([x, cdf]);
   return {
@@ -78,7 +79,7 @@ export const geluComposed = tf.customGrad(((x: tf.Tensor, save: tf.GradSaveFunc)
       return [tf.mul(dy, tf.add(c, tf.mul(xs, pdf)))];
     },
   };
-}) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor) => tf.Tensor;
+});
 
 export function gelu(x: tf.Tensor): tf.Tensor {
   return hasFusedKernel(FWD) ? fused(x) : geluComposed(x);

@@ -6,6 +6,7 @@
 //   dh = g + c t vhat;  dvhat = c (s g + t h);  dv = (dvhat - <dvhat, vhat> vhat) / n  (|v| > 1e-6; else dvhat / 1e-6);
 //   dc = sum_rows s t.
 import * as tf from './tf';
+import { customGradOp } from './custom-grad';
 import { unitNormalize } from './unit-normalize';
 import { rowDot } from './row-dot';
 import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';
@@ -83,7 +84,7 @@ registerFusedKernel(BWD, ['g', 'h', 'v', 'c'], ([g, h, v, c], [shape]) => {
   return [dh, dv, p];
 });
 
-const fused = tf.customGrad(((h: tf.Tensor, v: tf.Tensor, c: tf.Tensor, save: tf.GradSaveFunc) => {
+const fused = customGradOp((h: tf.Tensor, v: tf.Tensor, c: tf.Tensor, save: tf.GradSaveFunc) => {
   save([h, v, c]);
   return {
     value: runFused(FWD, { h, v, c })[0]!,
@@ -93,7 +94,7 @@ const fused = tf.customGrad(((h: tf.Tensor, v: tf.Tensor, c: tf.Tensor, save: tf
       return [dh!, dv!, tf.sum(p!)];
     },
   };
-}) as unknown as Parameters<typeof tf.customGrad>[0]) as (h: tf.Tensor, v: tf.Tensor, c: tf.Tensor) => tf.Tensor;
+});
 
 /** The same maths in composed tf ops (autodiff): the fallback, and the reference the fused kernels are tested against. */
 export function householderComposed(h: tf.Tensor, v: tf.Tensor, c: tf.Tensor | number): tf.Tensor {

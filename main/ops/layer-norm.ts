@@ -6,6 +6,7 @@
 // column sums, done as a plain 2-D matMul with a row of ones (an axis-0 sum transposes
 // internally on wasm).
 import * as tf from './tf';
+import { customGradOp } from './custom-grad';
 import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';
 
 const EPS = 1e-5;
@@ -81,7 +82,7 @@ registerFusedKernel(BWD, ['dy', 'x', 'w', 'stats'], ([dy, x, w, st], [shape]) =>
   return [dx, col('dw', 'DY[i] * (X[i] - S[2 * r]) * S[2 * r + 1]'), col('db', 'DY[i]')];
 }, { wasm: false });
 
-const fused2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor1D, b: tf.Tensor1D, save: tf.GradSaveFunc) => {
+const fused2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor1D, b: tf.Tensor1D, save: tf.GradSaveFunc) => {
   const [y, stats] = runFused(FWD, { x, w, b });
   save([x, w, stats!]);
   return {
@@ -91,9 +92,9 @@ const fused2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor1D, b: tf.Tensor1D, 
       return runFused(BWD, { dy, x: xs, w: ws, stats: st });
     },
   };
-}) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor2D, w: tf.Tensor1D, b: tf.Tensor1D) => tf.Tensor2D;
+});
 
-const ln2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor1D, b: tf.Tensor1D, save: tf.GradSaveFunc) => {
+const ln2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor1D, b: tf.Tensor1D, save: tf.GradSaveFunc) => {
   const xc = tf.sub(x, tf.mean(x, 1, true));
   const rstd = tf.rsqrt(tf.add(tf.mean(tf.square(xc), 1, true), EPS));
   const xhat = tf.mul(xc, rstd);
@@ -112,7 +113,7 @@ const ln2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor1D, b: tf.Tensor1D, sav
       return [dx, dw, db];
     },
   };
-}) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor2D, w: tf.Tensor1D, b: tf.Tensor1D) => tf.Tensor2D;
+});
 
 /** The composed version (custom closed-form gradient), whatever the backend: the fused kernels' reference. */
 export function layerNormComposed(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor): tf.Tensor {

@@ -5,12 +5,13 @@
 // custom gradient use explicit transposes; elsewhere the transposes ride on the matMul's flags
 // (one kernel per product instead of two).
 import * as tf from './tf';
+import { customGradOp } from './custom-grad';
 import { plainMatMulOnly } from './kernel-registry';
 
 /** Backends whose _FusedMatMul kernel takes 2-D operands as they are. */
 const DIRECT_FUSED = new Set(['cpu', 'webgpu']);
 
-const affine2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, save: tf.GradSaveFunc) => {
+const affine2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, save: tf.GradSaveFunc) => {
   save([x, w]);
   const plain = plainMatMulOnly();
   // fused bias add: one kernel, one pass less over the output
@@ -33,9 +34,9 @@ const affine2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D,
       return [tf.matMul(dy2, ws), tf.matMul(dyT, xs), tf.sum(dyT, 1)];
     },
   };
-}) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D) => tf.Tensor2D;
+});
 
-const linear2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor2D, save: tf.GradSaveFunc) => {
+const linear2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, save: tf.GradSaveFunc) => {
   save([x, w]);
   const plain = plainMatMulOnly();
   const value = plain ? tf.matMul(x, tf.transpose(w)) : tf.matMul(x, w, false, true);
@@ -47,7 +48,7 @@ const linear2d = tf.customGrad(((x: tf.Tensor2D, w: tf.Tensor2D, save: tf.GradSa
       return [tf.matMul(dy2, ws), plain ? tf.matMul(tf.transpose(dy2), xs) : tf.matMul(dy2, xs, true, false)];
     },
   };
-}) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor2D, w: tf.Tensor2D) => tf.Tensor2D;
+});
 
 /** x: [..., in], weight: [out, in], bias: [out] or undefined -> [..., out]. */
 export function linear(x: tf.Tensor, weight: tf.Tensor, bias?: tf.Tensor): tf.Tensor {

@@ -4,6 +4,7 @@
 // g . branch_k) where the backend has them (cpu: JS; webgpu: WGSL), composed tf ops otherwise (wasm:
 // its SIMD multiply-adds beat the JS loop).
 import * as tf from './tf';
+import { customGradOp } from './custom-grad';
 import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';
 
 const FWD = 'LinoMix';
@@ -67,7 +68,7 @@ const fusedFor = new Map<number, (alpha: tf.Tensor, ...br: tf.Tensor[]) => tf.Te
 function fused(k: number) {
   let f = fusedFor.get(k);
   if (!f) {
-    f = tf.customGrad(((...args: unknown[]) => {
+    f = customGradOp((...args: unknown[]) => {
       const save = args.pop() as tf.GradSaveFunc;
       const ts = args as tf.Tensor[];
       save(ts);
@@ -81,7 +82,7 @@ function fused(k: number) {
         value: runFused(FWD, named())[0]!,
         gradFunc: (dy: tf.Tensor) => runFused(BWD, named(dy)),
       };
-    }) as unknown as Parameters<typeof tf.customGrad>[0]) as (alpha: tf.Tensor, ...br: tf.Tensor[]) => tf.Tensor;
+    });
     fusedFor.set(k, f);
   }
   return f;

@@ -6,6 +6,7 @@
 // Gradient, with z = scale lin + c and phi' = 1 (z > 0) or exp(z) = phi (z <= 0):
 //   d lin = scale g phi';  d c = sum over the batch of g phi'.
 import * as tf from './tf';
+import { customGradOp } from './custom-grad';
 import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';
 
 const FWD = 'LinoPositiveFeature';
@@ -64,13 +65,13 @@ const fusedFor = new Map<number, (lin: tf.Tensor, c: tf.Tensor) => tf.Tensor>();
 function fused(scale: number) {
   let f = fusedFor.get(scale);
   if (!f) {
-    f = tf.customGrad(((lin: tf.Tensor, c: tf.Tensor, save: tf.GradSaveFunc) => {
+    f = customGradOp((lin: tf.Tensor, c: tf.Tensor, save: tf.GradSaveFunc) => {
       save([lin, c]);
       return {
         value: runFused(FWD, { lin, c }, { scale })[0]!,
         gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => runFused(BWD, { g: dy, lin: saved[0]!, c: saved[1]! }, { scale }),
       };
-    }) as unknown as Parameters<typeof tf.customGrad>[0]) as (lin: tf.Tensor, c: tf.Tensor) => tf.Tensor;
+    });
     fusedFor.set(scale, f);
   }
   return f;

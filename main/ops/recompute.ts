@@ -17,7 +17,8 @@ export function recomputed(fn: (x: tf.Tensor) => tf.Tensor, vars: tf.Variable[])
         const input = tf.variable(saved[0]!, true, `recompute-in-${saved[0]!.id}-${Math.random().toString(36).slice(2)}`);
         // A gradient computation inside a backward pass: tfjs would start the nested tape over the
         // outer one and clear it at the end; keep the outer tape aside and put it back.
-        const state = (tf.engine() as unknown as { state: { activeTape: unknown } }).state;
+        // tfjs itself sets the tape to null between gradient computations; its type says only TapeNode[].
+        const state: { activeTape: unknown } = tf.engine().state;
         const outerTape = state.activeTape;
         state.activeTape = null;
         try {
@@ -30,6 +31,6 @@ export function recomputed(fn: (x: tf.Tensor) => tf.Tensor, vars: tf.Variable[])
       },
     };
   });
-  return (x: tf.Tensor) => (f as unknown as (...t: tf.Tensor[]) => tf.Tensor)(x, ...vars);
+  return (x: tf.Tensor) => f(x, ...vars);
 }
 

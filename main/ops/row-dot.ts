@@ -2,8 +2,9 @@
 // (dy * b, dy * a) by broadcasting multiply: tfjs's Sum gradient builds a full-size tensor of
 // ones in JS and uploads it on every call. Operands must have the same shape (no broadcasting).
 import * as tf from './tf';
+import { customGradOp } from './custom-grad';
 
-const rowDotOp = tf.customGrad(((a: tf.Tensor, b: tf.Tensor, save: tf.GradSaveFunc) => {
+const rowDotOp = customGradOp((a: tf.Tensor, b: tf.Tensor, save: tf.GradSaveFunc) => {
   save([a, b]);
   return {
     value: tf.sum(tf.mul(a, b), -1, true),
@@ -12,7 +13,7 @@ const rowDotOp = tf.customGrad(((a: tf.Tensor, b: tf.Tensor, save: tf.GradSaveFu
       return [tf.mul(dy, bs), tf.mul(dy, as)];
     },
   };
-}) as unknown as Parameters<typeof tf.customGrad>[0]) as (a: tf.Tensor, b: tf.Tensor) => tf.Tensor;
+});
 
 export function rowDot(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
   if (a.shape.join() !== b.shape.join()) throw new Error(`rowDot: shapes [${a.shape.join(', ')}] and [${b.shape.join(', ')}] differ`);
@@ -20,10 +21,10 @@ export function rowDot(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
 }
 
 /** ||x||^2 over the last axis, keeping it; gradient 2 dy x. */
-export const rowSquaredNorm = tf.customGrad(((x: tf.Tensor, save: tf.GradSaveFunc) => {
+export const rowSquaredNorm = customGradOp((x: tf.Tensor, save: tf.GradSaveFunc) => {
   save([x]);
   return {
     value: tf.sum(tf.square(x), -1, true),
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [tf.mul(tf.mul(dy, 2), saved[0]!)],
   };
-}) as unknown as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor) => tf.Tensor;
+});

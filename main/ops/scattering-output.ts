@@ -6,6 +6,7 @@
 //   d num = g e (1-beta) / d;  d qk = -sum_row g e (1-beta) num / d^2;  d y_loc = g e beta;  d h = -g e;
 //   d gate = sum g e (y_loc - y_glob) beta (1-beta);  d ls = sum g out.
 import * as tf from './tf';
+import { customGradOp } from './custom-grad';
 import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';
 
 const EPS = 1e-6;
@@ -77,7 +78,7 @@ registerFusedKernel(BWD, ['g', 'num', 'qk', 'yloc', 'h', 'gate', 'ls'], ([g, num
   ];
 });
 
-const fused = tf.customGrad(((num: tf.Tensor, qk: tf.Tensor, yloc: tf.Tensor, h: tf.Tensor, gate: tf.Tensor, ls: tf.Tensor, save: tf.GradSaveFunc) => {
+const fused = customGradOp((num: tf.Tensor, qk: tf.Tensor, yloc: tf.Tensor, h: tf.Tensor, gate: tf.Tensor, ls: tf.Tensor, save: tf.GradSaveFunc) => {
   save([num, qk, yloc, h, gate, ls]);
   return {
     value: runFused(FWD, { num, qk, yloc, h, gate, ls })[0]!,
@@ -87,7 +88,7 @@ const fused = tf.customGrad(((num: tf.Tensor, qk: tf.Tensor, yloc: tf.Tensor, h:
       return [dnum!, dqk!, dyl!, dh!, tf.sum(pg!), tf.sum(pl!)];
     },
   };
-}) as unknown as Parameters<typeof tf.customGrad>[0]) as (num: tf.Tensor, qk: tf.Tensor, yloc: tf.Tensor, h: tf.Tensor, gate: tf.Tensor, ls: tf.Tensor) => tf.Tensor;
+});
 
 /** Composed tf ops (autodiff): the fallback and the fused kernels' reference. */
 export function scatteringOutputComposed(num: tf.Tensor, qk: tf.Tensor, yloc: tf.Tensor, h: tf.Tensor, gate: tf.Tensor, ls: tf.Tensor): tf.Tensor {

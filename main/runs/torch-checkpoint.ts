@@ -5,6 +5,7 @@
 // Tensors are rebuilt from (storage, offset, size, stride) into contiguous row-major copies.
 import { readFileSync } from 'node:fs';
 import { unzipSync } from 'fflate';
+import { f16ToF32 } from './safetensors';
 import { PickleError, PyGlobal, PyOpaque, PyTuple, STORAGE_DTYPES, typeName, unpickle, type PyDict, type PyValue, type TorchDType } from './torch-pickle';
 
 export interface TorchTensor {
@@ -42,7 +43,7 @@ function decode(s: Storage, offset: number, shape: number[], stride: number[], s
       case 'float64': return dv.getFloat64(8 * e, true);
       case 'int64': return Number(dv.getBigInt64(8 * e, true));
       case 'int32': return dv.getInt32(4 * e, true);
-      case 'float16': return f16(dv.getUint16(2 * e, true));
+      case 'float16': return f16ToF32(dv.getUint16(2 * e, true));
       case 'bool': return dv.getUint8(e);
     }
   };
@@ -60,15 +61,6 @@ function decode(s: Storage, offset: number, shape: number[], stride: number[], s
     }
   }
   return { dtype: s.dtype, shape, data: out };
-}
-
-function f16(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const f = h & 0x3ff;
-  if (e === 0) return s * 2 ** -14 * (f / 1024);
-  if (e === 31) return f ? NaN : s * Infinity;
-  return s * 2 ** (e - 15) * (1 + f / 1024);
 }
 
 const ints = (v: PyValue, what: string, source: string): number[] => {

@@ -35,7 +35,7 @@ export type PyValue = null | boolean | number | string | PyValue[] | PyTuple | P
  *   torch._utils._rebuild_tensor_v2  how every tensor is pickled
  *   torch._utils._rebuild_parameter  a tensor saved as nn.Parameter (a module rather than its state_dict)
  *   torch.<T>Storage                 named inside persistent ids: the storage's element type
- * Storages cover float32/float64/int64 (the issue's list) plus int32, float16 and bool, which
+ * Storages cover float32/float64/int64 (what the release's checkpoints hold) plus int32, float16 and bool, which
  * optimizer and scheduler states may hold. Anything else (builtins.set, torch.device, numpy
  * scalars, classes) is refused: a checkpoint of plain data does not need it.
  */

@@ -1,11 +1,13 @@
 // A run's checkpoints as the Runs view lists them, and a copy of one's weights into the workspace's
 // exports/ folder, from where both hosts hand it over (exports.read for a browser download,
 // exports.saveAs in Electron). The client names a run id and 'best' | 'last', never a path.
-import { copyFileSync, existsSync, rmSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../api/contract';
 import { readCheckpointState, weightsPath, type CheckpointName } from '../runs/checkpoint';
-import { commitTemp, tempSibling } from '../util/atomic-file';
+import { copyFileAtomic } from '../util/atomic-file';
+import { errorMessage } from '../util/error-message';
+import { freeName } from '../util/free-name';
 
 export interface CheckpointEntry {
   checkpoint: CheckpointName;
@@ -42,19 +44,14 @@ export function exportCheckpoint(runDir: string, runId: string, name: Checkpoint
     const st = readCheckpointState(runDir, name);
     const src = weightsPath(runDir, name);
     if (!st || !src) throw new ApiError(`run '${runId}' has no '${name}' checkpoint yet`, 'not_found', { field: 'checkpoint' });
-    const base = `${runId}-${name}-epoch${st.epoch}`;
-    let file = `${base}.safetensors`;
-    for (let i = 2; existsSync(join(exportsDir, file)); i++) file = `${base}-${i}.safetensors`;
+    const file = freeName(exportsDir, `${runId}-${name}-epoch${st.epoch}`, '.safetensors');
     const dest = join(exportsDir, file);
-    const tmp = tempSibling(dest);
     try {
-      copyFileSync(src, tmp);
+      copyFileAtomic(src, dest);
     } catch (e) {
-      rmSync(tmp, { force: true });
       if (attempt < 1 && (e as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw new ApiError(`could not copy ${src} to ${dest}: ${(e as Error).message}`, 'failed', { file: src });
+      throw new ApiError(`could not copy ${src} to ${dest}: ${errorMessage(e)}`, 'failed', { file: src });
     }
-    commitTemp(tmp, dest);
     return { name: file, size: statSync(dest).size };
   }
 }

@@ -1,7 +1,7 @@
 // The host's side of the engine process: starts it, matches replies to calls, restarts it
 // after a crash (telling every view), and never lets a crash take the host down.
 import { ApiError, type WorkbenchEvent } from '../api/contract';
-import type { FromEngine } from '../engine/protocol';
+import type { FromEngine } from '../api/engine-protocol';
 import type { EngineHandle, EngineLauncher } from './engine-launcher';
 
 interface Pending {

@@ -2,7 +2,7 @@
 // the Electron host supplies a utilityProcess-based launcher of its own (electron/engine-launcher.ts).
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { FromEngine, ToEngine } from '../engine/protocol';
+import type { FromEngine, ToEngine } from '../api/engine-protocol';
 
 export interface EngineHandle {
   readonly pid: number | undefined;

@@ -1,9 +1,10 @@
 // Saving exports (figures, tables) into the workspace's exports/ folder: names are checked and
 // made safe, existing files are never overwritten, writes are atomic.
-import { copyFileSync, existsSync, lstatSync, readFileSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
 import { ApiError, EXPORT_MAX_BYTES, type ExportEntry } from '../api/contract';
-import { commitTemp, tempSibling, writeFileAtomic } from '../util/atomic-file';
+import { copyFileAtomic, writeFileAtomic } from '../util/atomic-file';
+import { freeName } from '../util/free-name';
 import { errorMessage } from '../util/error-message';
 
 /** The file types an export may have, with the extension each gets. */
@@ -40,9 +41,8 @@ export function saveExportFile(dir: string, name: string, mime: string, base64: 
     throw new ApiError(`export '${safe}' is ${(bytes.length / 2 ** 20).toFixed(1)} MiB; the limit is ${EXPORT_MAX_BYTES / 2 ** 20} MiB`, 'invalid_params', { field: 'data' });
   }
   if (bytes.length === 0) throw new ApiError(`export '${safe}' is empty`, 'invalid_params', { field: 'data' });
-  const dot = safe.lastIndexOf('.');
-  let candidate = safe;
-  for (let i = 2; existsSync(join(dir, candidate)); i++) candidate = `${safe.slice(0, dot)}-${i}${safe.slice(dot)}`;
+  const dot = safe.lastIndexOf('.'); // safeExportName always ends in the MIME type's extension
+  const candidate = freeName(dir, safe.slice(0, dot), safe.slice(dot));
   writeFileAtomic(join(dir, candidate), bytes);
   return { name: candidate, size: bytes.length };
 }
@@ -112,13 +112,10 @@ export function readExportFile(dir: string, name: string): { name: string; mime:
 export function copyExportTo(dir: string, name: string, dest: string): { path: string } {
   if (!isAbsolute(dest)) throw new ApiError(`save path '${dest}' is not absolute`, 'invalid_params', { field: 'path' });
   const src = exportSource(dir, name);
-  const tmp = tempSibling(dest);
   try {
-    copyFileSync(src, tmp);
+    copyFileAtomic(src, dest);
   } catch (e) {
-    rmSync(tmp, { force: true });
     throw new ApiError(`could not write '${dest}': ${errorMessage(e)}`, 'failed', { file: dest });
   }
-  commitTemp(tmp, dest);
   return { path: dest };
 }

@@ -49,4 +49,42 @@ export class FileRefs {
     }
     return real;
   }
+
+  /**
+   * `params` with each file-reference field (dotted paths: the contract's `files`) replaced by the
+   * resolved path it names, under the key `path` beside it. A `path` given without its reference is
+   * handed to `checkGivenPath`, which throws unless the host chose that path before.
+   */
+  resolveFields(
+    method: string,
+    fields: readonly string[],
+    params: unknown,
+    checkGivenPath: (path: string, field: string, pathField: string) => void,
+  ): unknown {
+    const resolveAt = (obj: Record<string, unknown>, keys: readonly string[], at: readonly string[]): Record<string, unknown> => {
+      const [key, ...rest] = keys;
+      if (rest.length > 0) {
+        const child = obj[key];
+        if (!isRecord(child)) return obj;
+        const next = resolveAt(child, rest, [...at, key]);
+        return next === child ? obj : { ...obj, [key]: next };
+      }
+      const field = [...at, key].join('.');
+      const pathField = [...at, 'path'].join('.');
+      const { [key]: ref, ...others } = obj;
+      if (ref === undefined) {
+        if (typeof obj.path === 'string') checkGivenPath(obj.path, field, pathField);
+        return obj;
+      }
+      if (obj.path !== undefined) throw new ApiError(`${method}: give ${field} or ${pathField}, not both`, 'invalid_params', { field });
+      return { ...others, path: this.resolve(String(ref), field) };
+    };
+    let out = params;
+    for (const f of fields) if (isRecord(out)) out = resolveAt(out, f.split('.'), []);
+    return out;
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

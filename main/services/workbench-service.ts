@@ -10,13 +10,14 @@ import {
   parseParams,
   type FileEntry,
   type HostInfo,
+  type HostMethod,
   type JobSummary,
   type MethodName,
+  type MethodSpec,
+  type ParsedParams,
   type Result,
   type WorkbenchEvent,
 } from '../api/contract';
-import { ENGINE_METHODS, ENGINE_WORKSPACE_METHODS } from '../engine/engine';
-import { DATASET_TOOL_METHODS } from '../engine/engine';
 import { RunStore, groupSummary } from '../runs/run-store';
 import { readRunMeta, updateRunMeta } from '../runs/run-meta';
 import { exportCheckpoint, listCheckpoints } from './checkpoint-files';
@@ -24,8 +25,7 @@ import { newGroupName, seedRunConfig } from '../runs/seed-group';
 import { EngineClient } from './engine-client';
 import type { EngineLauncher } from './engine-launcher';
 import { FileRefs, isInside } from './file-refs';
-import { saveExportFile } from './exports';
-import { copyExportTo, exportSource, listExportFiles, readExportFile } from './exports';
+import { copyExportTo, exportSource, listExportFiles, readExportFile, saveExportFile } from './exports';
 import { readUiState, writeUiState } from './ui-state';
 import { Workspace, defaultWorkspacePath } from '../workspace/workspace';
 import { readSettings, writeSettings } from '../workspace/settings';
@@ -46,6 +46,22 @@ function withMeta<T extends object>(summary: T, runDir: string): T & { notes?: s
   const m = readRunMeta(runDir);
   return { ...summary, ...(m.notes ? { notes: m.notes } : {}), ...(m.tags.length ? { tags: m.tags } : {}) };
 }
+
+/** The contract's file-reference fields of a call (its `files`). */
+type FileField<M extends MethodName> = (typeof methods)[M] extends { files: readonly (infer F extends string)[] } ? F : never;
+
+/**
+ * A host call's parameters as its handler gets them: a top-level file reference arrives as `path`
+ * (workspace.open's `dir`); a nested one is resolved inside its object (train.start's config.data.path).
+ */
+type HostParams<M extends HostMethod> = [FileField<M>] extends [never]
+  ? ParsedParams<M>
+  : FileField<M> extends `${string}.${string}`
+    ? ParsedParams<M>
+    : Omit<ParsedParams<M>, FileField<M>> & { path: string };
+
+/** One handler per call the contract routes to the host (route 'host'); a missing one is a compile error. */
+type HostHandlers = { [M in HostMethod]: (params: HostParams<M>) => Result<M> | Promise<Result<M>> };
 
 export interface WorkbenchServiceOptions {
   /** How long a cancelled job may take to stop before the engine is killed and restarted (ms). */
@@ -132,161 +148,36 @@ export class WorkbenchService {
   /** Entry point for both transports: untrusted method name and params in, validated result out. */
   async call(method: unknown, rawParams: unknown): Promise<unknown> {
     if (!isMethod(method)) throw new ApiError(`unknown method '${String(method)}'`, 'unknown_method');
-    const params = parseParams(method, rawParams);
-    const result = await this.dispatch(method, params);
+    const spec: MethodSpec = methods[method];
+    // The engine and the handlers below see paths the user chose, never a reference or a path a client made up.
+    const params = this.refs.resolveFields(method, spec.files ?? [], parseParams(method, rawParams), (path, field, pathField) =>
+      this.checkRunDataPath(method, path, field, pathField),
+    );
+    const result = await this.route(method, spec, params);
     // Validate what we send back as well: a contract drift shows up here, not as a blank view.
-    const r = (methods[method].result as import('zod').ZodType).safeParse(result);
+    const r = spec.result.safeParse(result);
     if (!r.success) throw new ApiError(`${method}: the host produced an invalid result (${r.error.issues[0].message})`);
     return r.data;
   }
 
-  private async dispatch(method: MethodName, params: any): Promise<unknown> {
-    if (method === 'jobs.cancel') return this.cancelJob(params.id);
-    if (method === 'jobs.start') return this.engine.call(method, this.jobStartParams(params));
-    if (ENGINE_METHODS.includes(method)) return this.engine.call(method, params);
-    if (ENGINE_WORKSPACE_METHODS.includes(method)) return this.engine.call(method, { ...params, workspace: this.workspace.path });
-    if (DATASET_TOOL_METHODS.includes(method)) return this.engine.call(method, { ...params, workspace: this.workspace.path });
-    if (method === 'runs.importCheckpoint') {
-      // As for data files: the engine reads the path behind the user's reference, never one the renderer made up.
-      const { file, ...rest } = params as { file: string };
-      return this.engine.call(method, { ...rest, path: this.refs.resolve(file), workspace: this.workspace.path });
+  /** Where the contract says the call runs (its `route`). */
+  private route(method: MethodName, spec: MethodSpec, params: unknown): unknown {
+    switch (spec.route) {
+      case 'engine':
+        return this.engine.call(method, params);
+      case 'engine+workspace':
+        return this.engine.call(method, { ...(params as object), workspace: this.workspace.path });
+      case 'host':
+        // The contract's route and HostHandlers' keys are the same set, so the handler exists and takes these params.
+        return (this.hostHandlers[method as HostMethod] as (p: unknown) => unknown)(params);
     }
-    if (method === 'datasets.inspect' || method === 'datasets.import') {
-      // The engine gets the path behind the user's file reference, never one the renderer made up.
-      const { file, ...rest } = params as { file: string };
-      return this.engine.call(method, { ...rest, path: this.refs.resolve(file, 'file'), workspace: this.workspace.path });
-    }
-    switch (method) {
-      case 'runs.list': {
-        const store = this.runs();
-        return store.list().map((r) => withMeta(r, join(store.root, r.id)));
-      }
-      case 'runs.get': {
-        const run = this.openRun(params.id);
-        return { summary: withMeta(run.summary(), run.dir), config: run.readConfig(), status: run.readStatus() };
-      }
-      case 'runs.checkpoints':
-        return listCheckpoints(this.openRun(params.id).dir);
-      case 'runs.exportCheckpoint': {
-        const run = this.openRun(params.id);
-        return exportCheckpoint(run.dir, run.id, params.checkpoint, this.workspace.dir('exports'));
-      }
-      case 'runs.annotate': {
-        const run = this.openRun(params.id);
-        try {
-          return updateRunMeta(run.dir, { notes: params.notes, tags: params.tags });
-        } catch (e) {
-          throw new ApiError((e as Error).message, 'invalid_params', { field: /: tags/.test((e as Error).message) ? 'tags' : 'notes', file: run.dir });
-        }
-      }
-      case 'runs.metrics': {
-        const r = this.openRun(params.id).readMetrics(params.offset);
-        const records = params.type === 'all' ? r.records : r.records.filter((x) => x.type === params.type);
-        return { records, next: r.next, skipped: r.skipped };
-      }
-      case 'runs.reveal': {
-        const run = this.openRun(params.id);
-        // A page in a browser cannot open folders; the local host could, but only Electron does it on purpose.
-        const opened = this.opts.dialogs?.openFolder ? await this.opts.dialogs.openFolder(run.dir) : false;
-        return { path: run.dir, opened };
-      }
-      case 'runs.delete': {
-        const run = this.openRun(params.id);
-        const st = run.readStatus().state;
-        if (st === 'running' || st === 'paused' || st === 'queued') {
-          throw new ApiError(`run '${params.id}' is ${st}; stop it before deleting`, 'invalid_params', { field: 'id' });
-        }
-        this.runs().delete(params.id);
-        return { ok: true };
-      }
-      case 'train.start': {
-        if (!('config' in params)) return this.engine.call('train.start', { workspace: this.workspace.path, runId: this.openRun(params.resume).id });
-        const seeds: number = params.seeds ?? 1;
-        const cfg = this.withDataPath(params.config) as Record<string, unknown> & { seed: number; name?: string };
-        if (seeds === 1) return this.engine.call('train.start', { workspace: this.workspace.path, runId: this.runs().create(cfg).id });
-        const group = typeof cfg.group === 'string' ? cfg.group : newGroupName(cfg.name);
-        const started: { runId: string; job: unknown }[] = [];
-        for (let i = 0; i < seeds; i++) {
-          const run = this.runs().create(seedRunConfig(cfg, group, i));
-          started.push((await this.engine.call('train.start', { workspace: this.workspace.path, runId: run.id })) as { runId: string; job: unknown });
-        }
-        return { ...started[0], group: started };
-      }
-      case 'train.calibrate':
-        return this.engine.call('train.calibrate', { workspace: this.workspace.path, config: this.withDataPath(params.config), steps: params.steps });
-      case 'runs.group':
-        return groupSummary(this.runs(), params.group);
-      case 'host.info':
-        return { kind: this.opts.host, nativeDialogs: !!this.opts.dialogs, version: VERSION } satisfies HostInfo;
-      case 'engine.restart':
-        return { pid: (await this.engine.restart()) ?? -1 };
-      case 'workspace.get':
-        return this.workspace.summary();
-      case 'workspace.open': {
-        const dir = this.refs.resolve(params.dir, 'dir');
-        if (!statSync(dir).isDirectory()) throw new ApiError(`'${dir}' is not a folder`, 'invalid_params', { field: 'dir', file: dir });
-        this.workspace = this.useWorkspace(dir);
-        return this.workspace.summary();
-      }
-      case 'files.list':
-        return this.listFiles(params.root, params.rel);
-      case 'files.pickOpen': {
-        if (!this.opts.dialogs) return null;
-        const p = await this.opts.dialogs.pickOpen({ directory: params.directory, title: params.title });
-        if (!p) return null;
-        return { ref: this.refs.issue(p, null), name: p.split(sep).pop() ?? p };
-      }
-      case 'exports.save':
-        return saveExportFile(this.workspace.dir('exports'), params.name, params.mime, params.data);
-      case 'ui.state.get': {
-        const r = readUiState(this.workspace.path);
-        // A damaged or foreign state file must not keep the app from starting: say so, start fresh.
-        if (r.warning) {
-          console.warn(r.warning);
-          this.emit({ type: 'log', level: 'warn', message: r.warning });
-        }
-        return r;
-      }
-      case 'ui.state.set':
-        return writeUiState(this.workspace.path, params.state);
-      case 'exports.list':
-        return listExportFiles(this.workspace.dir('exports'));
-      case 'exports.read':
-        return readExportFile(this.workspace.dir('exports'), params.name);
-      case 'exports.saveAs': {
-        const dir = this.workspace.dir('exports');
-        exportSource(dir, params.name); // refuse a missing or foreign file before asking the user anything
-        if (!this.opts.dialogs?.pickSave) return null;
-        const dest = await this.opts.dialogs.pickSave({ defaultName: params.name.split('/').pop()!, title: `Save ${params.name} as` });
-        return dest ? copyExportTo(dir, params.name, dest) : null;
-      }
-      default:
-        throw new ApiError(`method '${method}' is not implemented by this host`, 'unknown_method');
-    }
-  }
-
-  /** jobs.start as the engine gets it: the open workspace added, a file reference resolved; the contract refused the rest. */
-  private jobStartParams(p: { kind: string; params: Record<string, unknown> }): { kind: string; params: Record<string, unknown> } {
-    if (p.kind === 'generate') return { kind: p.kind, params: { ...p.params, workspace: this.workspace.path } };
-    if (p.kind === 'import') {
-      const { file, ...rest } = p.params as { file: string };
-      return { kind: p.kind, params: { ...rest, path: this.refs.resolve(file, 'params.file'), workspace: this.workspace.path } };
-    }
-    return p;
   }
 
   /**
-   * A run's data file comes as a reference (`data.file`) and is stored as the path the host resolved
-   * it to; a bare `data.path` only when it is the data file of a run already in this workspace.
+   * A bare `path` beside a file reference field is accepted only where the host chose it before:
+   * the data file of a run in this workspace (train.start with a copied configuration).
    */
-  private withDataPath(config: Record<string, unknown>): Record<string, unknown> {
-    const data = config.data as { kind: string; file?: string; path?: string };
-    if (data.kind !== 'file') return config;
-    const { file, path, ...rest } = data;
-    if ((file === undefined) === (path === undefined)) {
-      throw new ApiError('train.start: a data file is given as config.data.file (a file reference from the file browser or a dialog)', 'invalid_params', { field: 'config.data.file' });
-    }
-    if (file !== undefined) return { ...config, data: { ...rest, path: this.refs.resolve(file, 'config.data.file') } };
+  private checkRunDataPath(method: string, path: string, field: string, pathField: string): void {
     const known = this.runs().list().some((r) => {
       try {
         const d = (this.runs().open(r.id).readConfig() as { data?: { kind?: string; path?: string } }).data;
@@ -296,9 +187,107 @@ export class WorkbenchService {
       }
     });
     if (!known) {
-      throw new ApiError(`train.start: config.data.path '${path}' is not the data file of a run in this workspace; choose the file (config.data.file) instead`, 'forbidden', { field: 'config.data.path' });
+      throw new ApiError(`${method}: ${pathField} '${path}' is not the data file of a run in this workspace; choose the file (${field}) instead`, 'forbidden', { field: pathField });
     }
-    return { ...config, data: { ...rest, path } };
+  }
+
+  private readonly hostHandlers: HostHandlers = {
+    'host.info': () => ({ kind: this.opts.host, nativeDialogs: !!this.opts.dialogs, version: VERSION }) satisfies HostInfo,
+    'engine.restart': async () => ({ pid: (await this.engine.restart()) ?? -1 }),
+    'jobs.cancel': (p) => this.cancelJob(p.id),
+    'workspace.get': () => this.workspace.summary(),
+    'workspace.open': (p) => {
+      if (!statSync(p.path).isDirectory()) throw new ApiError(`'${p.path}' is not a folder`, 'invalid_params', { field: 'dir', file: p.path });
+      this.workspace = this.useWorkspace(p.path);
+      return this.workspace.summary();
+    },
+    'files.list': (p) => this.listFiles(p.root, p.rel),
+    'files.pickOpen': async (p) => {
+      if (!this.opts.dialogs) return null;
+      const path = await this.opts.dialogs.pickOpen({ directory: p.directory, title: p.title });
+      if (!path) return null;
+      return { ref: this.refs.issue(path, null), name: path.split(sep).pop() ?? path };
+    },
+    'ui.state.get': () => {
+      const r = readUiState(this.workspace.path);
+      // A damaged or foreign state file must not keep the app from starting: say so, start fresh.
+      if (r.warning) {
+        console.warn(r.warning);
+        this.emit({ type: 'log', level: 'warn', message: r.warning });
+      }
+      return r;
+    },
+    'ui.state.set': (p) => writeUiState(this.workspace.path, p.state),
+    'exports.save': (p) => saveExportFile(this.workspace.dir('exports'), p.name, p.mime, p.data),
+    'exports.list': () => listExportFiles(this.workspace.dir('exports')),
+    'exports.read': (p) => readExportFile(this.workspace.dir('exports'), p.name),
+    'exports.saveAs': async (p) => {
+      const dir = this.workspace.dir('exports');
+      exportSource(dir, p.name); // refuse a missing or foreign file before asking the user anything
+      if (!this.opts.dialogs?.pickSave) return null;
+      const dest = await this.opts.dialogs.pickSave({ defaultName: p.name.split('/').pop()!, title: `Save ${p.name} as` });
+      return dest ? copyExportTo(dir, p.name, dest) : null;
+    },
+    'runs.list': () => {
+      const store = this.runs();
+      return store.list().map((r) => withMeta(r, join(store.root, r.id)));
+    },
+    'runs.get': (p) => {
+      const run = this.openRun(p.id);
+      return { summary: withMeta(run.summary(), run.dir), config: run.readConfig(), status: run.readStatus() };
+    },
+    'runs.group': (p) => groupSummary(this.runs(), p.group),
+    'runs.checkpoints': (p) => listCheckpoints(this.openRun(p.id).dir),
+    'runs.exportCheckpoint': (p) => {
+      const run = this.openRun(p.id);
+      return exportCheckpoint(run.dir, run.id, p.checkpoint, this.workspace.dir('exports'));
+    },
+    'runs.annotate': (p) => {
+      const run = this.openRun(p.id);
+      try {
+        return updateRunMeta(run.dir, { notes: p.notes, tags: p.tags });
+      } catch (e) {
+        const message = errorMessage(e);
+        throw new ApiError(message, 'invalid_params', { field: /: tags/.test(message) ? 'tags' : 'notes', file: run.dir });
+      }
+    },
+    'runs.metrics': (p) => {
+      const r = this.openRun(p.id).readMetrics(p.offset);
+      const records = p.type === 'all' ? r.records : r.records.filter((x) => x.type === p.type);
+      // Lines of metrics.jsonl as stored: call() checks each against the contract's MetricsRecord on the way out.
+      return { records: records as Result<'runs.metrics'>['records'], next: r.next, skipped: r.skipped };
+    },
+    'runs.reveal': async (p) => {
+      const run = this.openRun(p.id);
+      // A page in a browser cannot open folders; the local host could, but only Electron does it on purpose.
+      const opened = this.opts.dialogs?.openFolder ? await this.opts.dialogs.openFolder(run.dir) : false;
+      return { path: run.dir, opened };
+    },
+    'runs.delete': (p) => {
+      const run = this.openRun(p.id);
+      const st = run.readStatus().state;
+      if (st === 'running' || st === 'paused' || st === 'queued') {
+        throw new ApiError(`run '${p.id}' is ${st}; stop it before deleting`, 'invalid_params', { field: 'id' });
+      }
+      this.runs().delete(p.id);
+      return { ok: true };
+    },
+    'train.start': (p) => this.startTraining(p),
+  };
+
+  /**
+   * train.start: the host creates the run folder (one per seed for a seed group) with the config it
+   * resolved, then asks the engine to queue each run by id.
+   */
+  private async startTraining(p: ParsedParams<'train.start'>): Promise<Result<'train.start'>> {
+    const start = (runId: string) => this.engine.call('train.start', { workspace: this.workspace.path, runId }) as Promise<Result<'train.start'>>;
+    if (!('config' in p)) return start(this.openRun(p.resume).id);
+    const cfg = p.config;
+    if (p.seeds === 1) return start(this.runs().create(cfg).id);
+    const group = typeof cfg.group === 'string' ? cfg.group : newGroupName(cfg.name);
+    const started: Result<'train.start'>[] = [];
+    for (let i = 0; i < p.seeds; i++) started.push(await start(this.runs().create(seedRunConfig(cfg, group, i)).id));
+    return { ...started[0], group: started };
   }
 
   private runs(): RunStore {

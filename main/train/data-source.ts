@@ -2,7 +2,8 @@
 // synthetic smoke data, a generated benchmark (main/data/generate) or a data file, the last two
 // through the data pipeline (main/data/pipeline.ts: split, resize, windows, normalizer, coordinates).
 import type { DataSpec } from '../api/contract';
-import { syntheticDataAsync, type TrainData } from './data';
+import type { TrainData } from './data';
+import { syntheticDataAsync } from './synthetic-data';
 import { generateDataset } from '../data/generate/index';
 import { DEFAULT_NS_NORMALIZER, countSamples, prepareDataset, releaseOptions, type DataSource } from '../data/pipeline';
 import type { PipelineOptions } from '../data/dataset';

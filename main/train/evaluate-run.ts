@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { EvaluationResult } from '../api/contract';
 import type { RunHandle } from '../runs/run-store';
 import { loadCheckpoint, type CheckpointName } from '../runs/checkpoint';
-import { loadStateDict } from '../runs/safetensors';
+import { loadStateDict } from '../runs/state-dict';
 import { exportPredictions, type PredictionsFormat } from './export-predictions';
 import { parseRunConfig } from './runner';
 import { modelFor } from './trainer';

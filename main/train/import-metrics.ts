@@ -6,7 +6,7 @@
 import * as tf from '../ops/tf';
 import type { TrainConfig } from '../api/contract';
 import type { ReleaseCheckpoint } from '../runs/release-checkpoint';
-import { loadStateDict } from '../runs/safetensors';
+import { loadStateDict } from '../runs/state-dict';
 import { weightsAsFile } from '../runs/release-checkpoint';
 import { autoregressiveSpec, type TrainData } from './data';
 import { reencode } from './evaluate-run';

@@ -1,10 +1,10 @@
-// A stored run's model, checkpoint and one split's encoded inputs, for light maps (issue 14):
+// A stored run's model, checkpoint and one split's encoded inputs, for light maps:
 // the same loading as evaluateRun (config.json, checkpoint weights, the run's data normalized with
 // the checkpoint's training statistics).
 import { join, resolve } from 'node:path';
 import type { RunHandle } from '../runs/run-store';
 import { loadCheckpoint, type CheckpointName } from '../runs/checkpoint';
-import { loadStateDict } from '../runs/safetensors';
+import { loadStateDict } from '../runs/state-dict';
 import { LinoOperator } from '../model/lino/operator';
 import { parseRunConfig } from './runner';
 import { modelFor } from './trainer';

@@ -12,7 +12,7 @@ import { firstNonFinite, loadCheckpoint, NonFiniteWeightsError, readCheckpointSt
 import { errorMessage } from '../util/error-message';
 import { acquireRunLock } from '../runs/run-lock';
 import { formatZodIssues } from '../api/zod-issues';
-import { stateDict, weightsMetadata } from '../runs/safetensors';
+import { stateDict, weightsMetadata } from '../runs/state-dict';
 import { availableParallelism, totalmem } from 'node:os';
 import { Trainer, NonFiniteError, modelConfigFor, type EpochRecord, type StepRecord } from './trainer';
 import { MAX_WORKERS, type ParallelGradients } from './parallel-grads';

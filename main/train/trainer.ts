@@ -18,7 +18,7 @@ import { checkDeviceLost, readValues } from '../ops/backend';
 import { ParallelGradients } from './parallel-grads';
 import type { AdamWState } from './adamw';
 import type { CheckpointData, CheckpointState } from '../runs/checkpoint';
-import { loadStateDict } from '../runs/safetensors';
+import { loadStateDict } from '../runs/state-dict';
 import { autoregressiveSpec, countOf, gatherRows, targetStats, type TrainData, type TrainSplit } from './data';
 
 /** What `relL2` means in train and validation records (both use it). */

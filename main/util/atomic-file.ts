@@ -1,7 +1,7 @@
 // Atomic file writes: write to a temporary sibling, fsync, rename over the target, fsync the folder,
 // so a crash never leaves a half-written array, manifest, checkpoint or setting behind.
 // Shared by the data store, the run store and the hosts.
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 export function tempSibling(path: string): string {
@@ -47,6 +47,18 @@ export function commitTemp(tmp: string, path: string): void {
     throw err;
   }
   fsyncDir(dirname(path));
+}
+
+/** Copies `src` to `dest` atomically (`dest` is absent or complete); a failed copy throws its error and leaves no temp file. */
+export function copyFileAtomic(src: string, dest: string): void {
+  const tmp = tempSibling(dest);
+  try {
+    copyFileSync(src, tmp);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  commitTemp(tmp, dest);
 }
 
 /** JSON (pretty, newline-terminated) written atomically. */

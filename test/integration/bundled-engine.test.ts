@@ -7,7 +7,7 @@ import { spawnSync, fork } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { WorkbenchService } from '../../main/services/workbench-service';
 import type { EngineLauncher } from '../../main/services/engine-launcher';
-import type { FromEngine, ToEngine } from '../../main/engine/protocol';
+import type { FromEngine, ToEngine } from '../../main/api/engine-protocol';
 import type { JobSummary, WorkbenchEvent } from '../../main/api/contract';
 import { tempDir, isolateConfig } from '../helpers/env';
 import { ROOT } from '../helpers/host';

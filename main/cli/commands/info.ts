@@ -42,7 +42,7 @@ const command: CliCommand = {
     console.log(`model kind: ${kind}`);
     console.log(`inferred config: ${JSON.stringify(config)}`);
     for (const n of notes) console.log(`note: ${n}`);
-    // a checkpoint's own record: model config and normalizers (main/runs/safetensors.ts weightsMetadata)
+    // a checkpoint's own record: model config and normalizers (main/runs/state-dict.ts weightsMetadata)
     for (const [k, v] of Object.entries(f.metadata)) if (k.startsWith('lino.')) console.log(`${k}: ${v}`);
     return 0;
   },

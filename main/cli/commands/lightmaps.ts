@@ -1,5 +1,5 @@
-// `lino lightmaps`: per block and point, how much the operator reflects, refracts and scatters
-// (issue 14), as float32 .npy files; from a config + weights + raw input (as `lino predict`), or
+// `lino lightmaps`: per block and point, how much the operator reflects, refracts and scatters,
+// as float32 .npy files; from a config + weights + raw input (as `lino predict`), or
 // from a run's checkpoint and one sample. --correlate: the per-block Pearson correlation of each
 // map with the coefficient interface indicator |grad a| over a run's split (Darcy).
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -7,7 +7,7 @@ import { UsageError, parseFlags, requireFlag } from '../args';
 import { selectBackend } from '../../ops/backend';
 import { createModel, parseModelFile } from '../../model/registry';
 import type { NeuralOperator } from '../../model/types';
-import { loadStateDict, loadWeights } from '../../runs/safetensors';
+import { loadStateDict, loadWeights } from '../../runs/state-dict';
 import { isTorchFile, readReleaseCheckpoint, weightsAsFile } from '../../runs/release-checkpoint';
 import { decodeNpy, writeNpy } from '../../data/formats/npy';
 import { ndarray } from '../../data/ndarray';

@@ -16,6 +16,7 @@ import { trainRun, parseRunConfig } from '../../train/runner';
 import { newGroupName, seedRunConfig } from '../../runs/seed-group';
 import type { EpochRecord, StepRecord } from '../../train/trainer';
 import { errorMessage } from '../../util/error-message';
+import { EpochMetrics } from '../../api/contract';
 
 const fmtTime = (s: number) => {
   if (!Number.isFinite(s)) return '--';
@@ -79,7 +80,10 @@ async function runGroup(values: GroupFlags): Promise<number> {
       const t0 = Date.now();
       const out = await trainRun(run, { workspace: ws.path, owner: 'lino train', signal: stop.signal });
       allDone &&= out.state === 'done';
-      const epochs = run.readMetrics().records.filter((r) => r.type === 'epoch') as unknown as EpochRecord[];
+      const epochs = run.readMetrics().records.flatMap((r) => {
+        const e = EpochMetrics.safeParse(r);
+        return e.success ? [e.data] : [];
+      });
       if (epochs.length === 0) {
         console.log(`seed ${seed}: ${out.state} before its first epoch  [${run.id}]`);
         continue;
@@ -123,7 +127,7 @@ const command: CliCommand = {
         throw new Error(`${values.config}: cannot read the run configuration (${errorMessage(e)})`);
       }
       const cfg = parseRunConfig(raw, values.config);
-      run = store.create(cfg as unknown as Record<string, unknown>, values.id);
+      run = store.create(cfg, values.id);
     } else {
       run = store.open(values.resume!);
       assertRunUnlocked(run.id, run.dir); // before the backend loads: refuse a second writer at once

@@ -1,4 +1,4 @@
-// Traces of the Light maps view (issue 14): one block's map as a field, the depth strip (every
+// Traces of the Light maps view: one block's map as a field, the depth strip (every
 // block side by side, one colour range), the dominant branch in the component colours, and a query
 // point's scattering kernel (2D heatmap, 1D curve) with the point and its local neighbourhood marked.
 import type { LightMapsResult } from '../../../main/api/contract';

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { createModel } from '../../../main/model/registry';
-import { loadWeights, readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
+import { readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
+import { loadWeights } from '../../../main/runs/state-dict';
 import { relErr } from './parity-helpers';
 
 const DIR = new URL('../../fixtures/parity/deeponet/', import.meta.url).pathname;

@@ -18,7 +18,8 @@ import { webgpuUnavailable } from '../../helpers/webgpu-env';
 import { join } from 'node:path';
 import { FIXTURES, listCases, relErr } from './parity-helpers';
 import { LinoOperator } from '../../../main/model/lino/operator';
-import { loadWeights, readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
+import { readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
+import { loadWeights } from '../../../main/runs/state-dict';
 
 const webgpuSkip = await webgpuUnavailable();
 

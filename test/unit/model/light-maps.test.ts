@@ -9,7 +9,8 @@ import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { LinoOperator } from '../../../main/model/lino/operator';
 import { lightMaps, neighbourhood, queryIndex } from '../../../main/model/lino/light-maps';
-import { loadWeights, readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
+import { readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
+import { loadWeights } from '../../../main/runs/state-dict';
 import { relErr } from './parity-helpers';
 
 const DIR = new URL('../../fixtures/lightmaps/', import.meta.url).pathname;

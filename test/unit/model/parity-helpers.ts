@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import * as tf from '../../../main/ops/tf';
 import { LinoOperator } from '../../../main/model/lino/operator';
 import { readScalars } from '../../../main/model/lino/params';
-import { loadWeights, readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
+import { readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
+import { loadWeights } from '../../../main/runs/state-dict';
 
 export const FIXTURES = new URL('../../fixtures/parity/', import.meta.url).pathname;
 

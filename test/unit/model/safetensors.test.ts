@@ -7,9 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tf from '../../../main/ops/tf';
 import { LinoOperator } from '../../../main/model/lino/operator';
-import {
-  parseSafetensors, serializeSafetensors, saveWeights, loadWeights, readSafetensorsFile, toFloat32, writeSafetensorsFile,
-} from '../../../main/runs/safetensors';
+import { parseSafetensors, serializeSafetensors, readSafetensorsFile, toFloat32, writeSafetensorsFile } from '../../../main/runs/safetensors';
+import { saveWeights, loadWeights } from '../../../main/runs/state-dict';
 import { FIXTURES, listCases, relErr } from './parity-helpers';
 
 const PY = '/usr/bin/python3';

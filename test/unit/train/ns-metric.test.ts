@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import * as tf from '../../../main/ops/tf';
 import { TrainConfig } from '../../../main/api/contract';
 import { Trainer, RELL2_DEFINITION } from '../../../main/train/trainer';
-import { syntheticData, targetStats } from '../../../main/train/data';
+import { targetStats } from '../../../main/train/data';
+import { syntheticData } from '../../../main/train/synthetic-data';
 import { evaluateSplit } from '../../../main/train/evaluate';
 
 before(async () => {

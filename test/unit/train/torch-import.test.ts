@@ -18,7 +18,7 @@ import { decodeNpy } from '../../../main/data/formats/npy';
 import { sniffFile } from '../../../main/data/formats/sniff';
 import { parseLinoConfig } from '../../../main/model/lino/config';
 import { LinoOperator } from '../../../main/model/lino/operator';
-import { loadStateDict } from '../../../main/runs/safetensors';
+import { loadStateDict } from '../../../main/runs/state-dict';
 import { RunStore } from '../../../main/runs/run-store';
 import { loadCheckpoint } from '../../../main/runs/checkpoint';
 import { importTorchCheckpoint } from '../../../main/train/import-checkpoint';

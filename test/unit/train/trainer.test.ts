@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as tf from '../../../main/ops/tf';
 import { TrainConfig, type TrainConfigInput } from '../../../main/api/contract';
 import { Trainer } from '../../../main/train/trainer';
-import { syntheticData } from '../../../main/train/data';
+import { syntheticData } from '../../../main/train/synthetic-data';
 import { rollout } from '../../../main/train/rollout';
 import { objective } from '../../../main/train/loss';
 

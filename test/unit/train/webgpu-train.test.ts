@@ -10,7 +10,7 @@ import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { TrainConfig } from '../../../main/api/contract';
 import { Trainer } from '../../../main/train/trainer';
-import { syntheticData } from '../../../main/train/data';
+import { syntheticData } from '../../../main/train/synthetic-data';
 import { trainRun } from '../../../main/train/runner';
 import { RunStore } from '../../../main/runs/run-store';
 import { webgpuSkipReason } from '../../helpers/webgpu';

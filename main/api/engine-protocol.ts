@@ -1,5 +1,5 @@
 // Messages between a host process and the engine process (fork IPC or Electron's utilityProcess port).
-import type { ApiErrorShape, WorkbenchEvent } from '../api/contract';
+import type { ApiErrorShape, WorkbenchEvent } from './contract';
 
 export type ToEngine =
   | { type: 'call'; id: number; method: string; params: unknown }
