@@ -178,7 +178,7 @@ export class AdamW {
       const m = tf.add(tf.mul(this.mD!, b1), tf.mul(g, 1 - b1));
       const v = tf.add(tf.mul(this.vD!, b2), tf.mul(tf.mul(g, g), 1 - b2));
       const current = this.pD !== null && vars.every((x, i) => x.dataId === this.pIds[i]);
-      const p = current ? this.pD! : tf.concat(vars.map((x) => tf.reshape(x, [-1])));
+      const p = current ? this.pD! : concatFlat(vars);
       let next = tf.sub(tf.mul(p, decay), tf.div(tf.mul(m, stepSize), tf.add(tf.div(tf.sqrt(v), sbc2), eps)));
       let [mN, vN] = [m, v];
       if (present) {
