@@ -4,6 +4,7 @@
 // in the same run. A "kernel" is one registered-kernel dispatch through tfjs's engine (what
 // tf.profile lists, without customGrad scopes); on webgpu also the GPU programs actually run.
 //   npm run bench kernels
+//   LINO_BENCH_CASE=Darcy LINO_BENCH_BACKENDS=cpu,webgpu npm run bench kernels   (one case, some backends)
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as tf from '../main/ops/tf';
@@ -23,12 +24,14 @@ const CASES: { name: string; config: LinoConfig; grid: number[]; batch: number }
 type Counts = Map<string, number>;
 
 /** Counts registered-kernel dispatches (engine.runKernelFunc with a kernelName) while f runs. */
-export async function countKernels(f: () => unknown | Promise<unknown>): Promise<{ total: number; byName: Counts; programs?: number }> {
+export async function countKernels(f: () => unknown | Promise<unknown>): Promise<{ total: number; byName: Counts; programs?: number; scopes: number }> {
   const engine = tf.engine() as unknown as { runKernelFunc(p: { kernelName?: string }): unknown };
   const byName: Counts = new Map();
   const orig = engine.runKernelFunc;
+  let scopes = 0; // customGrad ops: tf.profile lists them too (the GPU bench's count)
   engine.runKernelFunc = function (this: unknown, p: { kernelName?: string }) {
     if (p.kernelName) byName.set(p.kernelName, (byName.get(p.kernelName) ?? 0) + 1);
+    else scopes++;
     return orig.call(this, p);
   };
   // webgpu: the GPU programs dispatched (reshapes of contiguous data run none)
@@ -44,7 +47,7 @@ export async function countKernels(f: () => unknown | Promise<unknown>): Promise
   }
   let total = 0;
   for (const n of byName.values()) total += n;
-  return { total, byName, programs: origProg ? programs : undefined };
+  return { total, byName, programs: origProg ? programs : undefined, scopes };
 }
 
 const top = (m: Counts, n = 8) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${k} ${v}`).join(', ');
@@ -76,7 +79,7 @@ async function countBackend(backend: string, c: (typeof CASES)[number], torch: T
       try {
         await t.step();
         const s = await countKernels(() => t.step());
-        step = `${s.total}${prog(s)}: ${top(s.byName)}`;
+        step = `${s.total}${prog(s)} (${s.total + s.scopes} with customGrad scopes, as tf.profile lists): ${top(s.byName)}`;
       } finally {
         t.dispose();
       }
@@ -101,12 +104,16 @@ function torchCounts(c: (typeof CASES)[number]): { line: string; counts?: TorchC
 }
 
 export default async function bench(): Promise<void> {
-  const backends = ['cpu', 'wasm'];
-  const noGpu = await webgpuUnavailable();
-  if (noGpu) console.log(`webgpu skipped: ${noGpu}`);
-  else backends.push('webgpu');
+  const only = process.env.LINO_BENCH_BACKENDS?.split(',').map((b) => b.trim());
+  const backends = ['cpu', 'wasm'].filter((b) => !only || only.includes(b));
+  if (!only || only.includes('webgpu')) {
+    const noGpu = await webgpuUnavailable();
+    if (noGpu) console.log(`webgpu skipped: ${noGpu}`);
+    else backends.push('webgpu');
+  }
   const prev = tf.getBackend();
-  for (const c of CASES) {
+  const cases = CASES.filter((c) => !process.env.LINO_BENCH_CASE || c.name.includes(process.env.LINO_BENCH_CASE));
+  for (const c of cases) {
     console.log(`\n${c.name}: kernels launched (engine dispatches; top kernel names)`);
     const torch = torchCounts(c);
     console.log(`  PyTorch ${torch.line}`);

@@ -6,6 +6,7 @@ import type { NeuralOperator } from '../main/model/types';
 import { AdamW } from '../main/train/adamw';
 import { shareGradientTensors } from '../main/train/batch-grads';
 import { clipCoef, flatNorm } from '../main/train/clip';
+import { concatFlat } from '../main/ops/concat-flat';
 import { readValues } from '../main/ops/backend';
 
 export function makeTrainStep(model: NeuralOperator, x: tf.Tensor, y: tf.Tensor, o: { device?: boolean; microBatch?: number; clipNorm?: number } = {}) {
@@ -14,7 +15,7 @@ export function makeTrainStep(model: NeuralOperator, x: tf.Tensor, y: tf.Tensor,
   const grad = { ar: null, microBatch: o.microBatch ?? B, checkpointBlocks: false, rolloutCheckpointing: false };
   const step = async (): Promise<number> => {
     const share = shareGradientTensors(model, B, B, (i, k) => ({ x: tf.slice(x, i, k), y: tf.slice(y, i, k) }), grad);
-    const f = tf.tidy(() => tf.concat(opt.keys.map((k) => tf.reshape(share.grads.get(k)!, [-1]))));
+    const f = concatFlat(opt.keys.map((k) => share.grads.get(k)!));
     const stats = tf.tidy(() => {
       const s = tf.stack([share.loss, share.relSum, flatNorm(f)]);
       return opt.device ? s : tf.concat([f, s]);

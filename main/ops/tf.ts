@@ -9,5 +9,9 @@ import './vendor/tfjs-core-extras.mjs';
 // Bundlers drop these two side-effect imports (the packages' "sideEffects" lists leave out their
 // Node builds): scripts/build-gpu-bench.mjs sets ignoreAnnotations; dist/engine keeps them external.
 import '@tensorflow/tfjs-backend-cpu';
+import { engine as tfjsEngine } from '@tensorflow/tfjs-core';
+import { shareSavedTensors } from './saved-tensors';
+// tensors saved for backward share their buffer instead of dispatching an Identity kernel each
+shareSavedTensors(tfjsEngine());
 // The types of the chained ops (x.sum()) that the vendored bundle adds at run time.
 import type {} from '@tensorflow/tfjs-core/dist/public/chained_ops/register_all_chained_ops';

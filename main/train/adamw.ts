@@ -5,12 +5,15 @@
 //   there the ~12 tiny kernels per parameter tensor cost more than the whole update, and
 //   data-parallel workers deliver their gradients as Float32Arrays anyway
 //   (bench/optimizer-path.bench.ts: on wasm 1.3 ms host against 29 ms device for Darcy M32 L4);
-// - device (webgpu, tfjs-node): the moments are two flat tf.Variables and one step is ~15 kernels
-//   over all parameters at once plus one slice per parameter, so nothing leaves the GPU.
+// - device (webgpu, tfjs-node): the moments (and a copy of the parameters) are flat tensors and
+//   one step is ~15 kernels over all parameters at once plus one that writes them back (a slice
+//   program per parameter on webgpu), so nothing leaves the GPU.
 // Checked against PyTorch step by step in test/unit/train/optim.test.ts (both paths).
 import * as tf from '../ops/tf';
 import type { F32Entry } from '../runs/safetensors';
 import { isDeviceBackend, readValues } from '../ops/backend';
+import { concatFlat } from '../ops/concat-flat';
+import { splitFlat } from '../ops/split-flat';
 
 export interface AdamWOptions {
   lr?: number;
@@ -44,6 +47,11 @@ export class AdamW {
   private readonly sizes: number[];
   private mD: tf.Variable | null = null;
   private vD: tf.Variable | null = null;
+  // Device path: the parameters as one flat tensor as of our last update, and the dataIds we left
+  // the variables with; reused while nothing else assigned them (saves a reshape per parameter
+  // and a concat every step), rebuilt from the variables otherwise (e.g. weights were loaded).
+  private pD: tf.Tensor | null = null;
+  private pIds: object[] = [];
   private readonly m = new Map<string, Float32Array>();
   private readonly v = new Map<string, Float32Array>();
   // Host copies of the variables' values and the dataId they were taken from: re-read only if
@@ -102,9 +110,9 @@ export class AdamW {
     }
     const present = this.keys.map((k) => grads.has(k));
     if (this.device) {
-      const flat = tf.tidy(() => tf.concat(this.keys.map((k, i) => {
+      const flat = tf.tidy(() => concatFlat(this.keys.map((k, i) => {
         const g = grads.get(k);
-        return g === undefined ? tf.zeros([this.sizes[i]!]) : g instanceof Float32Array ? tf.tensor1d(g) : tf.reshape(g, [-1]);
+        return g === undefined ? tf.zeros([this.sizes[i]!]) : g instanceof Float32Array ? tf.tensor1d(g) : g;
       })));
       try {
         this.applyDevice(flat, lr, present.every(Boolean) ? null : present);
@@ -169,7 +177,8 @@ export class AdamW {
     tf.tidy(() => {
       const m = tf.add(tf.mul(this.mD!, b1), tf.mul(g, 1 - b1));
       const v = tf.add(tf.mul(this.vD!, b2), tf.mul(tf.mul(g, g), 1 - b2));
-      const p = tf.concat(vars.map((x) => tf.reshape(x, [-1])));
+      const current = this.pD !== null && vars.every((x, i) => x.dataId === this.pIds[i]);
+      const p = current ? this.pD! : concatFlat(vars);
       let next = tf.sub(tf.mul(p, decay), tf.div(tf.mul(m, stepSize), tf.add(tf.div(tf.sqrt(v), sbc2), eps)));
       let [mN, vN] = [m, v];
       if (present) {
@@ -180,8 +189,11 @@ export class AdamW {
       }
       this.mD!.assign(mN);
       this.vD!.assign(vN);
-      const parts = tf.split(next, this.sizes);
-      vars.forEach((x, i) => x.assign(tf.reshape(parts[i]!, x.shape)));
+      const parts = splitFlat(next as tf.Tensor1D, vars.map((x) => x.shape));
+      vars.forEach((x, i) => x.assign(parts[i]!));
+      this.pD?.dispose();
+      this.pD = tf.keep(next);
+      this.pIds = vars.map((x) => x.dataId);
     });
   }
 
@@ -227,7 +239,9 @@ export class AdamW {
   dispose(): void {
     this.mD?.dispose();
     this.vD?.dispose();
-    this.mD = this.vD = null;
+    this.pD?.dispose();
+    this.mD = this.vD = this.pD = null;
+    this.pIds = [];
     this.m.clear();
     this.v.clear();
     this.host.clear();

@@ -8,6 +8,7 @@ import type { NeuralOperator } from '../model/types';
 import { createModel, modelEntry } from '../model/registry';
 import { AdamW } from './adamw';
 import { clipCoef, flatNorm } from './clip';
+import { concatFlat } from '../ops/concat-flat';
 import { StepLR } from './schedule';
 import { Rng, type RngState } from './rng';
 import type { NormStats } from './loss';
@@ -178,10 +179,7 @@ export class Trainer {
       // a parameter the forward did not use has no gradient: zeros for the norm, no update (PyTorch's grad None)
       const missing = keys.some((k) => !share.grads.has(k));
       const { f, stats } = tf.tidy(() => {
-        const f = tf.concat(keys.map((k) => {
-          const g = share.grads.get(k);
-          return g ? tf.reshape(g, [-1]) : tf.zeros([this.model.variables.get(k)!.size]);
-        }));
+        const f = concatFlat(keys.map((k) => share.grads.get(k) ?? tf.zeros([this.model.variables.get(k)!.size])));
         const s = tf.stack([share.loss, share.relSum, flatNorm(f)]);
         return { f, stats: this.opt.device ? s : tf.concat([f, s]) };
       });

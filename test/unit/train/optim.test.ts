@@ -101,3 +101,43 @@ test('a parameter without a gradient is left alone (PyTorch grad None), on the h
   // b moved once (step 1) and kept its moments through step 2
   assert.deepEqual(host[2]!.map((v) => Math.fround(v)), [0.1, 0.1, 0.1].map((v) => Math.fround(v)));
 });
+
+test('device AdamW keeps the parameters flat between steps and rereads them after an outside assign (same as the host path)', async () => {
+  await tf.setBackend('cpu');
+  const engine = tf.engine() as unknown as { runKernelFunc(p: { kernelName?: string }): unknown };
+  const out: number[][] = [];
+  let kernels: string[] = [];
+  for (const device of [false, true]) {
+    const vars = new Map<string, tf.Variable>([['a', tf.variable(tf.tensor2d([[0.5, -1], [2, 0.25]]), true)], ['b', tf.variable(tf.tensor1d([2, 3, 4]), true)]]);
+    const opt = new AdamW(vars, { lr: 0.1, weightDecay: 0.1 }, { device });
+    const flat = () => tf.tensor1d([0.3, -0.2, 0.1, 0.4, 1, -1, 0.5]);
+    const step = async (count: boolean) => {
+      const g = flat();
+      const orig = engine.runKernelFunc;
+      const names: string[] = [];
+      if (count) engine.runKernelFunc = function (this: unknown, p: { kernelName?: string }) { if (p.kernelName) names.push(p.kernelName); return orig.call(this, p); };
+      try {
+        await opt.applyFlat(device ? g : ((await g.data()) as Float32Array));
+      } finally {
+        engine.runKernelFunc = orig;
+        g.dispose();
+      }
+      return names;
+    };
+    await step(false);
+    const second = await step(true);
+    if (device) kernels = second;
+    // weights loaded from elsewhere (a checkpoint, an import): the next step starts from them
+    vars.get('a')!.assign(tf.tensor2d([[1, 2], [3, 4]]));
+    await step(false);
+    await step(false);
+    out.push([...vars.get('a')!.dataSync(), ...vars.get('b')!.dataSync()]);
+    opt.dispose();
+    for (const v of vars.values()) v.dispose();
+  }
+  const [host, dev] = out as [number[], number[]];
+  dev.forEach((v, i) => assert.ok(Math.abs(v - host[i]!) <= 1e-6 * (1 + Math.abs(v)), `[${i}]: device ${v} vs host ${host[i]}`));
+  // the second step reuses the flat parameters (no concat, no reshape) and writes them back in one kernel
+  assert.deepEqual(kernels.filter((k) => ['Concat', 'LinoConcatFlat', 'Reshape', 'SplitV'].includes(k)), [], kernels.join(', '));
+  assert.equal(kernels.filter((k) => k === 'LinoSplitFlat').length, 1, kernels.join(', '));
+});
