@@ -1,8 +1,8 @@
 // Memory estimate of a training step, to pick the micro-batch and to refuse, before starting, a
-// configuration that cannot fit (the wasm backend addresses at most 4 GiB).
-// Activation coefficients: bytes tfjs keeps per (sample x point x channel) per block during a
-// training step, measured with tf.profile on tfjs 4.22 (efficient ~1200, full ~892 plus ~47 per
-// (sample x point^2)); parameters, gradients and the two AdamW moments: 16 bytes per parameter.
+// configuration that cannot fit (the wasm backend addresses at most 4 GiB). A step's activations
+// come from the model kind's own registry estimate (the numbers the Model view shows, fitted per
+// backend); this file adds what training adds: block recomputation, rollout frames, and 16 bytes
+// per parameter for parameters, gradients and the two AdamW moments.
 import { totalmem } from 'node:os';
 import { modelEntry } from '../model/registry';
 import { resolveParams } from '../data/generate/presets';
@@ -47,26 +47,22 @@ export function capFor(backend: string): number {
   return Math.floor(totalmem() * 0.7);
 }
 
-export function perSampleActivationBytes(m: MemoryInput): number {
+export function perSampleActivationBytes(m: MemoryInput, backend = 'wasm'): number {
   const N = m.grid.reduce((a, b) => a * b, 1);
-  if (m.kind && m.kind !== 'lino' && m.modelConfig) return otherKindBytes(m, N);
-  const full = m.components.includes('scattering') && m.scattering !== 'efficient';
-  const blocks = m.checkpointBlocks ? 1 : m.depth;
-  let step = blocks * N * m.width * (full ? 892 : 1200);
-  if (full) step += blocks * N * N * 47;
-  if (m.checkpointBlocks) step += 2 * 4 * m.depth * N * m.width; // each block's saved input and its output
-  step += 4 * N * (m.inChannels + 2 * m.width + m.outChannels);
+  const step = stepActivationBytes(m, N, backend);
   if (!m.rollout) return step;
   const frames = 4 * N * (m.inChannels + 1) * m.rollout.tOut * 4; // inputs, predictions, loss terms per step
   return m.rollout.checkpointing ? step + frames : step * m.rollout.tOut + frames;
 }
 
-/** A non-LiNO kind: its registry estimate's activations for one sample (LiNO keeps the runner's fitted coefficients above). */
-function otherKindBytes(m: MemoryInput, N: number): number {
-  const step = modelEntry(m.kind!).estimate(m.modelConfig, m.grid, 1).activationBytes;
-  if (!m.rollout) return step;
-  const frames = 4 * N * (m.inChannels + 1) * m.rollout.tOut * 4;
-  return m.rollout.checkpointing ? step + frames : step * m.rollout.tOut + frames;
+/** One sample's activations in one forward+backward, from the kind's registry estimate. */
+function stepActivationBytes(m: MemoryInput, N: number, backend: string): number {
+  const entry = modelEntry(m.kind ?? 'lino');
+  const config = m.modelConfig ?? { width: m.width, depth: m.depth, scattering: m.scattering, components: m.components, inChannels: m.inChannels, outChannels: m.outChannels, dims: m.grid.length };
+  if (!m.checkpointBlocks) return entry.estimate(config, m.grid, 1, backend).activationBytes;
+  // Blocks recomputed during backward: one block's intermediates live at a time, plus each block's
+  // saved input and output.
+  return entry.estimate({ ...config, depth: 1 }, m.grid, 1, backend).activationBytes + 2 * 4 * m.depth * N * m.width;
 }
 
 const gib = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GiB`;
@@ -74,7 +70,7 @@ const gib = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GiB`;
 /** The largest micro-batch (dividing nothing in particular: the last one may be smaller) that fits. */
 export function planMemory(m: MemoryInput, batchSize: number, backend: string, microBatch: number | 'auto' = 'auto'): MemoryPlan {
   const capBytes = capFor(backend);
-  const perSampleBytes = perSampleActivationBytes(m);
+  const perSampleBytes = perSampleActivationBytes(m, backend);
   const fixedBytes = 16 * m.params;
   const est = (b: number) => fixedBytes + b * perSampleBytes;
   let mb = microBatch === 'auto' ? batchSize : Math.min(microBatch, batchSize);

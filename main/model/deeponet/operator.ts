@@ -9,6 +9,7 @@ import type { ForwardResult, NeuralOperator } from '../types';
 import { linear } from '../../ops/linear';
 import { ensureFastWasmKernels } from '../../ops/wasm-kernels';
 import { ParamStore } from '../param-store';
+import { countParams, gridInput } from '../operator-input';
 import { gridPoints, parseDeepOnetConfig, type DeepOnetConfig } from './config';
 import { trunkCoords } from './trunk-coords';
 
@@ -51,18 +52,12 @@ export class DeepOnetOperator implements NeuralOperator {
   /** x: [B, N, C_in] or [B, H, W, C_in] on the config's grid -> y: [B, ..., C_out]. */
   forward(x: tf.Tensor): ForwardResult {
     const c = this.config;
-    if (x.rank !== c.dims + 2 || x.shape[x.rank - 1] !== c.inChannels) {
-      const want = c.dims === 1 ? `[B, ${c.grid[0]}, ${c.inChannels}]` : `[B, ${c.grid.join(', ')}, ${c.inChannels}]`;
-      throw new Error(`deeponet forward: input shape [${x.shape.join(', ')}], expected ${want}`);
-    }
-    const grid = x.shape.slice(1, -1);
+    const { B, grid, N } = gridInput('deeponet', x, c.dims, c.inChannels, c.grid.join(', '));
     if (grid.some((g, i) => g !== c.grid[i])) {
       // the branch's first layer is as wide as the grid: another resolution is another model
       throw new Error(`deeponet forward: field 'grid': the model was built for grid ${c.grid.join('x')}, the input is ${grid.join('x')}; DeepONet's branch takes every grid point, so it does not transfer to another resolution (evaluate it at ${c.grid.join('x')})`);
     }
     ensureFastWasmKernels();
-    const B = x.shape[0]!;
-    const N = gridPoints(grid);
     const P = c.basis;
     // kept: a forward called inside the caller's tidy must not dispose the cached coordinates
     if (!this.coords) this.coords = tf.keep(tf.tensor2d(trunkCoords(c.grid), [N, c.dims]));
@@ -84,9 +79,7 @@ export class DeepOnetOperator implements NeuralOperator {
   }
 
   numParams(): number {
-    let n = 0;
-    for (const v of this.variables.values()) n += v.size;
-    return n;
+    return countParams(this.variables);
   }
 
   dispose(): void {

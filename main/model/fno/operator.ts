@@ -8,6 +8,7 @@ import { linear } from '../../ops/linear';
 import { gelu } from '../../ops/gelu';
 import { ensureFastWasmKernels } from '../../ops/wasm-kernels';
 import { ParamStore } from '../param-store';
+import { countParams, gridInput } from '../operator-input';
 import { parseFnoConfig, type FnoConfig } from './config';
 import { spectralConv1d, spectralConv2d, spectralMats, type SpectralMats } from './spectral-conv';
 
@@ -61,14 +62,8 @@ export class FnoOperator implements NeuralOperator {
   /** x: [B, N, C_in] or [B, H, W, C_in] -> y: [B, ..., C_out]. */
   forward(x: tf.Tensor): ForwardResult {
     const c = this.config;
-    if (x.rank !== c.dims + 2 || x.shape[x.rank - 1] !== c.inChannels) {
-      const want = c.dims === 1 ? `[B, N, ${c.inChannels}]` : `[B, H, W, ${c.inChannels}]`;
-      throw new Error(`fno forward: input shape [${x.shape.join(', ')}], expected ${want}`);
-    }
+    const { B, grid, N } = gridInput('fno', x, c.dims, c.inChannels);
     ensureFastWasmKernels();
-    const B = x.shape[0]!;
-    const grid = x.shape.slice(1, -1);
-    const N = grid.reduce((a, b) => a * b, 1);
     const W = c.width;
     const mats = this.matsFor(grid);
     const y = tf.tidy(() => {
@@ -88,9 +83,7 @@ export class FnoOperator implements NeuralOperator {
   }
 
   numParams(): number {
-    let n = 0;
-    for (const v of this.variables.values()) n += v.size;
-    return n;
+    return countParams(this.variables);
   }
 
   dispose(): void {

@@ -7,6 +7,7 @@ import { ensureFastWasmKernels } from '../../ops/wasm-kernels';
 import { parseLinoConfig, type LinoConfig } from './config';
 import { GridConstants } from './constants';
 import { ParamStore } from './params';
+import { countParams, gridInput } from '../operator-input';
 import { LightBlock, type BlockCapture } from './block';
 
 export class LinoOperator implements NeuralOperator {
@@ -41,14 +42,8 @@ export class LinoOperator implements NeuralOperator {
    */
   forward(x: tf.Tensor, opts: { diagnostics?: boolean; capture?: (block: number, c: BlockCapture) => void } = {}): ForwardResult {
     const cfg = this.config;
-    if (x.rank !== cfg.dims + 2 || x.shape[x.rank - 1] !== cfg.inChannels) {
-      const want = cfg.dims === 1 ? `[B, Q, ${cfg.inChannels}]` : `[B, H, W, ${cfg.inChannels}]`;
-      throw new Error(`lino forward: input shape [${x.shape.join(', ')}], expected ${want}`);
-    }
+    const { B, grid, N } = gridInput('lino', x, cfg.dims, cfg.inChannels);
     ensureFastWasmKernels();
-    const B = x.shape[0]!;
-    const grid = x.shape.slice(1, -1);
-    const N = grid.reduce((a, b) => a * b, 1);
     const diagnostics: BlockDiagnostics[] = [];
     const y = tf.tidy(() => {
       // activations stay 2-D, [B*N, M], from lifting to projection: one reshape at each edge
@@ -65,9 +60,7 @@ export class LinoOperator implements NeuralOperator {
   }
 
   numParams(): number {
-    let n = 0;
-    for (const v of this.variables.values()) n += v.size;
-    return n;
+    return countParams(this.variables);
   }
 
   dispose(): void {
