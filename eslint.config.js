@@ -33,6 +33,8 @@ export default tseslint.config(
   layer(['main/ops/**'], [reaching(['engine', 'services', 'hosts', 'cli', 'train', 'data', 'model', 'runs', 'workspace'], DOWNWARD)]),
   layer(['renderer/**'], [{ regex: '^(\\.\\./)+main/(?!api/)', message: 'the renderer imports only main/api (types and zod schemas); everything else is a WorkbenchApi call' }]),
   { files: ['main/ops/tf.ts'], rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON] }] } },
+  // Functions a reader can hold in view: under 150 lines (blank and comment lines not counted).
+  { files: ['main/**/*.ts', 'renderer/**/*.{ts,tsx}', 'electron/**/*.ts'], rules: { 'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }] } },
   {
     // GPU backends (webgpu) cannot read tensors synchronously in Node, and a synchronous read stalls
     // the device queue: the engine reads with `await tensor.data()`. An exception needs an
