@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReproTable, ReproduceResult } from '../api/reproduce';
+import { EpochMetrics } from '../api/contract';
 import { tableRows } from '../api/reproduce';
 import { toCsv, toLatex } from '../api/table';
 import { RunStore, type RunHandle } from '../runs/run-store';
@@ -13,7 +14,7 @@ import { seedRunConfig } from '../runs/seed-group';
 import { parseRunConfig, trainRun } from '../train/runner';
 import { evaluateRun } from '../train/evaluate-run';
 import { loadTrainData } from '../train/data-source';
-import { modelConfigFor, type EpochRecord } from '../train/trainer';
+import { modelConfigFor } from '../train/trainer';
 import type { TrainData } from '../train/data';
 import { modelEntry } from '../model/registry';
 import { armConfig, type PresetArm, type PresetSize, type ReproducePreset } from './presets';
@@ -64,7 +65,7 @@ async function trainOne(p: ReproducePreset, size: PresetSize, plan: Planned, sto
     data = await loadTrainData(cfg.data, { workspace: o.workspace, signal: o.signal });
     cache.set(key, data);
   }
-  const run = store.create(cfg as unknown as Record<string, unknown>);
+  const run = store.create(cfg);
   let estimateBytes = 0;
   const out = await trainRun(run, {
     workspace: o.workspace, signal: o.signal, data, owner: o.owner ?? 'a reproduction',
@@ -73,7 +74,10 @@ async function trainOne(p: ReproducePreset, size: PresetSize, plan: Planned, sto
   });
   if (o.signal?.aborted) throw new Cancelled();
   if (out.state !== 'done') throw new Error(`preset ${p.name}: run ${run.id} (${plan.arm.label}) ended ${out.state}${out.reason ? `: ${out.reason}` : ''}`);
-  const epochs = run.readMetrics().records.filter((r) => r.type === 'epoch') as unknown as EpochRecord[];
+  const epochs = run.readMetrics().records.flatMap((r) => {
+    const e = EpochMetrics.safeParse(r);
+    return e.success ? [e.data] : [];
+  });
   const best = epochs.reduce((a, b) => (b.val.relL2 < a.val.relL2 ? b : a), epochs[0]!);
   const rec: ArmRun = {
     arm: plan.arm.key, label: plan.arm.label, kind: cfg.model.kind, seed: cfg.seed, runId: run.id, epochs: cfg.epochs,

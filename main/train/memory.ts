@@ -127,14 +127,15 @@ export function ramBytes(): number {
   return Math.floor(totalmem() * 0.7);
 }
 
-export interface ModelSizing {
+// a type, not an interface: it passes as the registry's Record<string, unknown> run model
+export type ModelSizing = {
   kind?: string;
   modes?: number;
   width: number;
   depth: number;
   scattering: 'efficient' | 'full' | 'standard';
   components: string[];
-}
+};
 
 export interface RunSizing {
   model: ModelSizing;
@@ -183,7 +184,7 @@ export function preflightMemory(cfg: RunSizing, backend: string, shape: DataShap
   const ram = ramBytes();
   const m = cfg.model;
   const entry = modelEntry(m.kind ?? 'lino');
-  const modelConfig = entry.fromRun(m as unknown as Record<string, unknown>, { dims: shape?.grid.length === 2 ? 2 : 1, inChannels: shape?.xChannels ?? 1, outChannels: shape?.outChannels ?? 1, seed: 0, ...(shape ? { grid: shape.grid } : {}) });
+  const modelConfig = entry.fromRun(m, { dims: shape?.grid.length === 2 ? 2 : 1, inChannels: shape?.xChannels ?? 1, outChannels: shape?.outChannels ?? 1, seed: 0, ...(shape ? { grid: shape.grid } : {}) });
   const params = entry.paramCount(modelConfig);
   const fixed = 16 * params;
   if (fixed > Math.min(cap, ram)) {

@@ -9,7 +9,7 @@ import type { CliCommand } from '../lino';
 import { UsageError, parseFlags, requireFlag } from '../args';
 import { selectBackend } from '../../ops/backend';
 import { LinoOperator } from '../../model/lino/operator';
-import type { LinoConfig } from '../../model/lino/config';
+import { parseLinoConfig } from '../../model/lino/config';
 import { lightMaps, type LightMaps } from '../../model/lino/light-maps';
 import { CORRELATED_MAPS, LightMapCorrelation } from '../../model/lino/light-map-correlation';
 import { RunStore } from '../../runs/run-store';
@@ -125,7 +125,7 @@ const command: CliCommand = {
     const out = requireFlag(values, 'out');
     const op = operatorConfig(values.config, weights);
     if (op.kind !== 'lino') throw new Error(`${values.config ?? weights}: light maps are defined for LiNO's blocks; a '${op.kind}' model has none`);
-    const cfg = op.cfg as unknown as LinoConfig; // parsed by the 'lino' registry entry
+    const cfg = parseLinoConfig(op.cfg, values.config ?? weights);
     const torch = op.torch;
     await selectBackend(values.backend);
     const x = readInputF32(input);
