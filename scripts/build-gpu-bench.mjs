@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = resolve(process.argv[2] ?? join(root, 'dist/gpu-bench'));
-for (const f of ['bench.mjs', 'parity', 'run-gpu-bench.sh', 'README.md']) rmSync(join(out, f), { recursive: true, force: true });
+for (const f of ['bench.mjs', 'parity', 'scaleout', 'run-gpu-bench.sh', 'README.md']) rmSync(join(out, f), { recursive: true, force: true });
 mkdirSync(join(out, 'webgpu/dist/linux-x64'), { recursive: true });
 mkdirSync(join(out, 'parity'), { recursive: true });
 
@@ -47,6 +47,9 @@ copyFileSync(join(pkg, 'package.json'), join(out, 'webgpu/package.json'));
 xz(join(pkg, 'dist/linux-x64/dawn.node'), join(out, 'webgpu/dist/linux-x64/dawn.node.xz'));
 xz(process.execPath, join(out, 'node.xz'));
 for (const f of ['bench_step.py', 'lino_ref.py']) copyFileSync(join(root, 'tools/parity', f), join(out, 'parity', f));
+// lino_ref.py re-exports the reference model from the scaleout package (run-gpu-bench.sh puts the folder on PYTHONPATH)
+mkdirSync(join(out, 'scaleout'), { recursive: true });
+for (const f of ['__init__.py', 'model.py']) copyFileSync(join(root, 'scaleout', f), join(out, 'scaleout', f));
 for (const f of ["run-gpu-bench.sh", "README.md"]) copyFileSync(join(root, 'bench/gpu', f), join(out, f));
 chmodSync(join(out, 'run-gpu-bench.sh'), 0o755);
 const size = spawnSync('du', ['-sh', out], { encoding: 'utf8' }).stdout.trim();

@@ -11,6 +11,8 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 PYTHON="${PYTHON:-python3}"
+# parity/lino_ref.py imports the reference model from the scaleout package carried beside it
+export PYTHONPATH="$HERE${PYTHONPATH:+:$PYTHONPATH}"
 DEBS="" SMOKE="" SOFTWARE="" TORCH_DEVICE="cuda"
 while [ $# -gt 0 ]; do
   case "$1" in
