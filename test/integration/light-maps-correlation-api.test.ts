@@ -12,6 +12,9 @@ import { LightMapsCorrelationResult, type RunSummary } from '../../main/api/cont
 import { RunStore } from '../../main/runs/run-store';
 import { lightMapCorrelationRun } from '../../main/train/light-map-correlation-run';
 import { engineService } from '../helpers/engine-service';
+import { JobQueue } from '../../main/engine/jobs';
+import { runLightMapsCorrelation } from '../../main/engine/light-maps-correlation-job';
+import type { JobSummary } from '../../main/api/contract';
 
 const { service, workspace, settled, events } = engineService();
 const root = new URL('../../', import.meta.url).pathname;
@@ -120,4 +123,18 @@ test('the correlation job cancels, and the shared loop stops between batches whe
     /cancelled/,
   );
   assert.deepEqual(seen, [8], 'stopped after the first batch');
+
+  // the job itself, cancelled while running, at its first batch's progress: no further batch, no result
+  const states: JobSummary[] = [];
+  const q: JobQueue = new JobQueue((j) => {
+    states.push(j);
+    if (j.state === 'running' && j.progress > 0) q.cancel(j.id);
+  });
+  q.register('lightmaps-correlation', { label: () => 'correlation', run: runLightMapsCorrelation });
+  const j = q.start('lightmaps-correlation', { workspace, id: runId, checkpoint: 'best', split: 'val' });
+  for (const t0 = Date.now(); !states.some((s) => s.id === j.id && s.state === 'cancelled'); await new Promise((r) => setTimeout(r, 20))) {
+    if (Date.now() - t0 > 60_000) throw new Error(`not cancelled: ${JSON.stringify(states.at(-1))}`);
+  }
+  assert.deepEqual(states.filter((s) => s.state === 'running' && s.progress > 0).map((s) => s.progress), [8 / 20], 'one batch ran');
+  assert.equal(states.at(-1)!.result, undefined);
 });
