@@ -420,6 +420,31 @@ export const LightMapsResult = z.object({
 });
 export type LightMapsResult = z.infer<typeof LightMapsResult>;
 
+/** A 'lightmaps-correlation' job's result (runs.lightMapsCorrelation): the table of `lino lightmaps --correlate`. */
+export const LIGHT_MAP_CORRELATED = ['reflectionActivity', 'refractionActivity', 'reflection', 'refraction', 'scattering'] as const;
+export const LightMapsCorrelationResult = z.object({
+  runId: z.string(),
+  checkpoint: z.enum(['best', 'last']),
+  split: z.enum(['train', 'val', 'test']),
+  /** Samples correlated. */
+  samples: z.number(),
+  /** Per block, the maps it has (a switched-off branch has none); r is null where undefined (a constant map). */
+  blocks: z.array(z.object({
+    block: z.number(),
+    maps: z.array(z.object({
+      map: z.enum(LIGHT_MAP_CORRELATED),
+      /** r over every point of every sample. */
+      pooled: z.number().nullable(),
+      /** Mean and std (population) of each sample's own r. */
+      mean: z.number().nullable(),
+      std: z.number().nullable(),
+      /** Samples whose own r is defined. */
+      n: z.number(),
+    })),
+  })),
+});
+export type LightMapsCorrelationResult = z.infer<typeof LightMapsCorrelationResult>;
+
 export const EvaluationResult = z.object({
   runId: z.string(),
   checkpoint: z.enum(['best', 'last']),
@@ -841,6 +866,22 @@ export const methods = {
       query: z.array(z.number().int().min(0)).min(1).max(2).optional(),
     }).strict(),
     result: LightMapsResult,
+  },
+  /**
+   * Per block, Pearson r of each light map with the coefficient interface indicator |grad a| over a
+   * split (pooled, and each sample's own r as mean ± std): a 'lightmaps-correlation' job, whose result is
+   * a LightMapsCorrelationResult. Only LiNO runs on Darcy data (coefficient in input channel 0).
+   */
+  'runs.lightMapsCorrelation': {
+    route: 'engine+workspace',
+    params: z.object({
+      id: RunId,
+      checkpoint: z.enum(['best', 'last']).default('best'),
+      split: z.enum(['train', 'val', 'test']).default('val'),
+      /** The split's first maxSamples samples (all when absent). */
+      maxSamples: z.number().int().min(1).max(1_000_000).optional(),
+    }).strict(),
+    result: JobSummary,
   },
   /** Evaluate a checkpoint (an 'evaluate' job; its result is an EvaluationResult). */
   'runs.evaluate': {

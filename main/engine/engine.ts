@@ -16,6 +16,7 @@ import { importCheckpointCall } from './import-checkpoint-call';
 import { clusterExportLabel, runClusterExport } from './cluster-export-job';
 import { join } from 'node:path';
 import { lightMapsCall } from './light-maps-call';
+import { checkCorrelationRun, lightMapsCorrelationLabel, runLightMapsCorrelation, type LightMapsCorrelationParams } from './light-maps-correlation-job';
 import { reproduceLabel, reproduceList, reproducePreset, runReproduce } from './reproduce-job';
 import { VERSION } from '../version';
 import { availableParallelism } from 'node:os';
@@ -37,6 +38,7 @@ export function startEngine(parent: ParentChannel): void {
   jobs.register('export', { label: exportLabel, run: runDatasetExport });
   jobs.register('cluster-export', { label: clusterExportLabel, run: runClusterExport });
   jobs.register('reproduce', { label: reproduceLabel, run: runReproduce });
+  jobs.register('lightmaps-correlation', { label: lightMapsCorrelationLabel, run: runLightMapsCorrelation });
 
   const training = new TrainingJobs(jobs, (event) => parent.send({ type: 'event', event }));
 
@@ -57,7 +59,7 @@ export function startEngine(parent: ParentChannel): void {
     'jobs.start': async (p: { kind: string; params: Record<string, unknown>; workspace: string }) => {
       // Train and evaluate jobs name a run: they start only through train.start and runs.evaluate,
       // which check the run first, never through a client's jobs.start.
-      const through: Record<string, string> = { train: 'train.start', evaluate: 'runs.evaluate', 'cluster-export': 'runs.exportForCluster', reproduce: 'reproduce.start' };
+      const through: Record<string, string> = { train: 'train.start', evaluate: 'runs.evaluate', 'cluster-export': 'runs.exportForCluster', reproduce: 'reproduce.start', 'lightmaps-correlation': 'runs.lightMapsCorrelation' };
       if (Object.hasOwn(through, p.kind)) {
         throw new ApiError(`jobs.start: '${p.kind}' jobs start through ${through[p.kind]}`, 'invalid_params', { field: 'kind' });
       }
@@ -95,6 +97,12 @@ export function startEngine(parent: ParentChannel): void {
     },
     // One sample's forward pass: answered directly, not as a job.
     'runs.lightMaps': lightMapsCall,
+    // A split's worth of forward passes: a job; a non-LiNO or non-Darcy run is refused at once.
+    'runs.lightMapsCorrelation': async (p: LightMapsCorrelationParams) => {
+      checkCorrelationRun(p);
+      await initBackend();
+      return jobs.start('lightmaps-correlation', { ...p });
+    },
     // An unknown run is refused at once, not as a failed job; the folder is chosen in the job.
     'runs.exportForCluster': (p: { workspace: string; id: string; nprocPerNode?: number; nodes?: number }) => {
       new RunStore(join(p.workspace, 'runs')).open(p.id);

@@ -2,12 +2,15 @@
 // engine: a tiny LiNO run on a tiny generated Darcy set (12² grid) trained here; the view draws
 // each map equal to runs.lightMaps' arrays (fieldZ orientation), the depth strip on one colour
 // range, and a click on a map point draws that point's scattering kernel with the point marked.
-// Screenshot: test-results/screenshots/lightmaps.png.
+// Screenshot: test-results/screenshots/lightmaps.png. The correlation section computes the table
+// with |grad a| as a job, equal to runs.lightMapsCorrelation's, and exports it as CSV.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { JobSummary, LightMapsResult, RunSummary } from '../../main/api/contract';
+import { LIGHT_MAP_CORRELATED, LightMapsCorrelationResult, type JobSummary, type LightMapsResult, type RunSummary } from '../../main/api/contract';
+import { formatNumber } from '../../main/api/table';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { openPage as openSessionPage, gotoView } from '../helpers/page';
 import { assertAccessible } from '../helpers/axe';
@@ -182,6 +185,56 @@ test('light maps of an airfoil run are drawn on its C-grid; a click on the mesh 
   const mark = k.find((t) => t.name === 'query point')!;
   assert.deepEqual([mark.x, mark.y], [[want.mesh.x[node]], [want.mesh.y[node]]], 'the query node marked where it is on the mesh');
   await page.screenshot({ path: join(SHOTS, 'lightmaps-airfoil.png'), fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('light maps view: the correlation with |grad a| computes as a job, equals runs.lightMapsCorrelation and exports as CSV', { skip, timeout: 180_000 }, async () => {
+  const { page, problems } = await openSessionPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+  await gotoView(page, 'Light maps');
+  await page.getByTestId('run-picker').selectOption(runId);
+  const section = page.getByTestId('lightmaps-correlation');
+  await section.getByTestId('lightmaps-correlation-compute').click();
+  await section.getByTestId('lightmaps-correlation-table').waitFor({ timeout: 120_000 });
+
+  // the same table straight from the API (another job on the same engine)
+  const call = (m: string, p: unknown) => suite.host.service.call(m as never, p as never) as Promise<unknown>;
+  const job = (await call('runs.lightMapsCorrelation', { id: runId, checkpoint: 'best', split: 'val' })) as JobSummary;
+  let end: JobSummary | undefined;
+  for (const t0 = Date.now(); !end; await new Promise((r) => setTimeout(r, 100))) {
+    end = ((await call('jobs.list', {})) as JobSummary[]).find((j) => j.id === job.id && ['done', 'failed', 'cancelled'].includes(j.state));
+    if (Date.now() - t0 > 60_000) throw new Error('timed out computing the correlation through the API');
+  }
+  assert.equal(end.state, 'done', end.error);
+  const want = LightMapsCorrelationResult.parse(end.result);
+  assert.deepEqual([want.samples, want.blocks.length], [DATA.val, 2]);
+  assert.match((await section.getByTestId('lightmaps-correlation-samples').textContent())!, new RegExp(`^${DATA.val} samples \\(val, best checkpoint\\)`));
+  const cell = want.blocks[1]!.maps.find((m) => m.map === 'reflectionActivity')!;
+  const shown = section.getByTestId('correlation-1-reflectionActivity');
+  assert.equal(Number(await shown.getAttribute('data-pooled')), cell.pooled, 'block 1 reflection activity: pooled r as the API');
+  const fmt = (v: number | null) => (v === null ? 'NaN' : formatNumber(v, 3));
+  assert.equal((await shown.textContent())!.replace(/\s+/g, ' ').trim(), `${fmt(cell.pooled)} (${fmt(cell.mean)} ± ${fmt(cell.std)})`);
+  assert.equal(await section.locator('tbody tr').count(), 2, 'a row per block');
+
+  // CSV: the CLI's layout (block, statistic, one column per map), the API's numbers at full precision
+  const exportsDir = join(suite.host.workspace, 'exports');
+  const before = new Set(readdirSync(exportsDir));
+  await section.getByRole('button', { name: /^Export Light-map correlation .* as CSV$/ }).click();
+  await section.getByTestId('table-export-status').filter({ hasText: /Saved exports\/.*\.csv$/ }).waitFor({ timeout: 30_000 });
+  const csv = readFileSync(join(exportsDir, readdirSync(exportsDir).find((n) => !before.has(n) && n.endsWith('.csv'))!), 'utf8').trim().split('\r\n').map((l) => l.split(','));
+  assert.deepEqual(csv[0], ['block', 'statistic', ...LIGHT_MAP_CORRELATED]);
+  assert.deepEqual(csv.slice(1).map((r) => r.slice(0, 2).join()), ['0,pooled', '0,mean', '0,std', '1,pooled', '1,mean', '1,std']);
+  want.blocks.forEach(({ block, maps }) => (['pooled', 'mean', 'std'] as const).forEach((st, i) => {
+    const row = csv[1 + block * 3 + i]!;
+    LIGHT_MAP_CORRELATED.forEach((k, j) => {
+      const c = maps.find((m) => m.map === k);
+      const v = row[2 + j];
+      if (!c) assert.equal(v, '', `block ${block} ${k}: no such map`);
+      else if (c[st] === null) assert.equal(v, 'NaN', `block ${block} ${k} ${st}`);
+      else assert.equal(Number(v), c[st], `block ${block} ${k} ${st}`);
+    });
+  }));
+  await assertAccessible(page, 'Light maps view with the correlation table');
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -11,7 +11,8 @@ import { selectBackend } from '../../ops/backend';
 import { LinoOperator } from '../../model/lino/operator';
 import { parseLinoConfig } from '../../model/lino/config';
 import { lightMaps, type LightMaps } from '../../model/lino/light-maps';
-import { CORRELATED_MAPS, LightMapCorrelation } from '../../model/lino/light-map-correlation';
+import { CORRELATED_MAPS } from '../../model/lino/light-map-correlation';
+import { correlateSplit, type CorrelationTable } from '../../train/light-map-correlation-run';
 import { RunStore } from '../../runs/run-store';
 import { loadRunForLightMaps } from '../../train/light-maps-run';
 import { writeNpy } from '../../data/formats/npy';
@@ -52,25 +53,16 @@ function parseQuery(s: string | undefined): number[] | undefined {
   return q;
 }
 
-const fmt = (r: number | undefined) => (r === undefined ? '' : Number.isNaN(r) ? 'nan' : r.toFixed(4));
+const fmt = (r: number | null | undefined) => (r === undefined ? '' : r === null ? 'nan' : r.toFixed(4));
 
-async function correlate(model: LinoOperator, x: { data: Float32Array; shape: number[] }, batchSize: number, csv: string | undefined, latex: string | undefined): Promise<void> {
-  const acc = new LightMapCorrelation();
-  const S = x.shape[0]!;
-  const per = x.data.length / S;
-  for (let s = 0; s < S; s += batchSize) {
-    const n = Math.min(batchSize, S - s);
-    const shape = [n, ...x.shape.slice(1)];
-    const xb = x.data.subarray(s * per, (s + n) * per);
-    const t = tf.tensor(xb, shape);
-    const maps = await lightMaps(model, t);
-    tf.dispose([t, maps.y]);
-    acc.add(maps, xb, shape, 0);
-  }
-  const rows = acc.table();
+/** The correlation table (light-map-correlation-run.ts) printed, and written as CSV and LaTeX. */
+function printCorrelation(t: CorrelationTable, csv: string | undefined, latex: string | undefined): void {
   const head = ['block', 'statistic', ...CORRELATED_MAPS];
-  const lines = rows.flatMap((r, b) => (['pooled', 'mean', 'std'] as const).map((st) => [String(b), st, ...CORRELATED_MAPS.map((k) => fmt(r[st][k]))]));
-  console.log(`Pearson r with |grad a| (coefficient channel 0), ${acc.samples} samples: pooled over all points, and each sample's own r (mean, std over samples)`);
+  const lines = t.blocks.flatMap(({ block, maps }) => (['pooled', 'mean', 'std'] as const).map((st) => [String(block), st, ...CORRELATED_MAPS.map((k) => {
+    const c = maps.find((m) => m.map === k);
+    return fmt(c ? c[st] : undefined);
+  })]));
+  console.log(`Pearson r with |grad a| (coefficient channel 0), ${t.samples} samples: pooled over all points, and each sample's own r (mean, std over samples)`);
   const row = (cells: string[]) => cells.map((v, i) => (i === 0 ? v.padStart(5) : i === 1 ? v.padStart(10) : v.padStart(20))).join('');
   console.log(row(head));
   for (const l of lines) console.log(row(l));
@@ -107,7 +99,7 @@ const command: CliCommand = {
       const r = await loadRunForLightMaps(run, values.checkpoint, values.split as 'val');
       try {
         const xs = { data: Float32Array.from(r.split.x.data), shape: [...r.split.x.shape] };
-        if (values.correlate) await correlate(r.model, xs, 8, values.csv, values.latex);
+        if (values.correlate) printCorrelation(await correlateSplit(r, run.configPath), values.csv, values.latex);
         if (out) {
           const S = xs.shape[0]!;
           if (sample >= S) throw new Error(`${values.run}: --sample ${sample} asked for, the '${values.split}' split has ${S} samples (0..${S - 1})`);

@@ -2,9 +2,10 @@
 // map and the coefficient interface indicator |grad a| (finite differences on the input's
 // coefficient channel), pooled over every point of every sample.
 import type { LightMaps } from './light-maps';
+import { LIGHT_MAP_CORRELATED } from '../../api/contract';
 
-/** The maps the correlation table has a column for, in order. */
-export const CORRELATED_MAPS = ['reflectionActivity', 'refractionActivity', 'reflection', 'refraction', 'scattering'] as const;
+/** The maps the correlation table has a column for, in order (the API's list, so the job's result names them alike). */
+export const CORRELATED_MAPS = LIGHT_MAP_CORRELATED;
 export type CorrelatedMap = (typeof CORRELATED_MAPS)[number];
 
 /**

@@ -6,6 +6,7 @@ import { useLightMaps } from '../store/light-maps';
 import { NumberField } from '../components/number-field';
 import { MapPanels } from './light-maps/map-panels';
 import { QueryInput } from './light-maps/query-input';
+import { CorrelationSection } from './light-maps/correlation-section';
 
 /** Where each LiNO block reflects, refracts and scatters, point by point, for one validation sample (issue 14). */
 export function LightMapsView() {
@@ -65,6 +66,7 @@ export function LightMapsView() {
           <MapPanels result={result} block={block === 'all' || block < depth ? block : 0} kind={kind} overlay={overlay} onPick={setQuery} />
         </>
       )}
+      {ready && <CorrelationSection runId={run.id} checkpoint={checkpoint} />}
     </section>
   );
 }
