@@ -24,8 +24,8 @@ export function RunTables() {
 
   const runColumns: TableColumn[] = [
     { key: 'name', label: 'Run' },
-    { key: 'model', label: 'Model' },
     { key: 'group', label: 'Group' },
+    { key: 'model', label: 'Model' },
     { key: 'seed', label: 'Seed', align: 'r' },
     { key: 'state', label: 'Status' },
     { key: 'epochs', label: 'Epochs', align: 'r' },

@@ -18,8 +18,8 @@ const fmtMs = (g: { mean: number; std: number } | null | undefined) => (g ? `${g
 
 const COLUMNS: TableColumn[] = [
   { key: 'name', label: 'Run' },
-  { key: 'model', label: 'Model' },
   { key: 'group', label: 'Group' },
+  { key: 'model', label: 'Model' },
   { key: 'state', label: 'Status' },
   { key: 'epochs', label: 'Epochs', align: 'r' },
   { key: 'best', label: 'Best val relL2 (normalized)', align: 'r' },
@@ -120,8 +120,8 @@ function GroupRow({ name, members, row, group, checked, onToggle }: { name: stri
     <tr className="group-row" data-testid={`group-${name}`}>
       <td><input type="checkbox" aria-label={`Overlay group ${name}`} checked={checked} onChange={onToggle} /></td>
       <th scope="row">{String(row.name)}</th>
-      <td>{String(row.model)}</td>
       <td title={name}>{String(row.group)}</td>
+      <td>{String(row.model)}</td>
       <td>{members.map((m) => m.state).join(', ')}</td>
       <td />
       <td className="num"><span data-testid="group-best">{fmtMs(group?.valRelL2)}</span><br /><span className="small muted">decoded {fmtMs(group?.valRelL2Decoded)}</span></td>
