@@ -305,6 +305,8 @@ export const RunSummary = z.object({
   baseName: z.string().optional(),
   /** Trainable parameters (counted from the stored weights); null before the first checkpoint. */
   params: z.number().nullable().optional(),
+  /** The model's registry kind ('lino', 'fno', 'deeponet'): views show it and offer kind-specific panels (gates, light maps) by it. */
+  modelKind: z.string().optional(),
   /** Queued (created) and first started; queueSeconds is the wait between them. */
   queuedAt: z.string().nullable().optional(),
   startedAt: z.string().nullable().optional(),

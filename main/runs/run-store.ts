@@ -59,6 +59,8 @@ export interface RunSummary {
   baseName: string;
   /** Trainable parameters of the model (from the stored weights); null before the first checkpoint. */
   params: number | null;
+  /** The model's registry kind (config.model.kind; 'lino' when a config leaves it out): views offer kind-specific panels by it. */
+  modelKind: string;
   queuedAt: string | null;
   startedAt: string | null;
   /** Seconds between queuing and the first start. */
@@ -199,9 +201,9 @@ export class RunHandle {
   summary(isActive?: (id: string) => boolean): RunSummary {
     const cfg = (() => {
       try {
-        return this.readConfig<{ name?: string; createdAt?: string; epochs?: number; group?: string; seed?: number }>();
+        return this.readConfig<{ name?: string; createdAt?: string; epochs?: number; group?: string; seed?: number; model?: { kind?: unknown } }>();
       } catch {
-        return {} as { name?: string; createdAt?: string; epochs?: number; group?: string; seed?: number };
+        return {} as { name?: string; createdAt?: string; epochs?: number; group?: string; seed?: number; model?: { kind?: unknown } };
       }
     })();
     const st = this.readStatus(isActive);
@@ -228,6 +230,7 @@ export class RunHandle {
       seed: typeof cfg.seed === 'number' ? cfg.seed : null,
       baseName: name.replace(/ \(seed -?\d+\)$/, ''),
       params: paramCount(this.dir),
+      modelKind: typeof cfg.model?.kind === 'string' ? cfg.model.kind : 'lino',
       queuedAt: st.queuedAt ?? null,
       startedAt: st.startedAt ?? null,
       queueSeconds,

@@ -1,22 +1,30 @@
 // The Runs view's hyperparameter table and parallel-coordinates plot: each run's configuration
 // fields (config.json) next to its best validation error. Pure, so node:test checks it.
 import type { RunSummary } from '../../../main/api/contract';
+import { kindName } from './model-kind';
 
 export interface HparamField {
   key: string;
   label: string;
-  /** Numbers are drawn on their own scale; text fields (scattering, components, data) as categories. */
+  /** Numbers are drawn on their own scale; text fields (model, scattering, components, data) as categories. */
   kind: 'number' | 'text';
   read(config: Record<string, any>): number | string | undefined;
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+/** The stored kind; configs from before kinds existed are LiNO's. */
+const kindOf = (c: Record<string, any>): string => (typeof c.model?.kind === 'string' ? c.model.kind : 'lino');
+/** A field only some kinds read: blank for the others (a FNO run's config still carries LiNO's defaults for scattering and components). */
+const only = (kind: string, read: (c: Record<string, any>) => number | string | undefined) => (c: Record<string, any>) => (kindOf(c) === kind ? read(c) : undefined);
 
 export const HPARAM_FIELDS: HparamField[] = [
+  { key: 'model', label: 'model', kind: 'text', read: (c) => kindName(kindOf(c)) },
   { key: 'width', label: 'width M', kind: 'number', read: (c) => num(c.model?.width) },
   { key: 'depth', label: 'depth L', kind: 'number', read: (c) => num(c.model?.depth) },
-  { key: 'scattering', label: 'scattering', kind: 'text', read: (c) => (typeof c.model?.scattering === 'string' ? c.model.scattering : undefined) },
-  { key: 'components', label: 'components', kind: 'text', read: (c) => (Array.isArray(c.model?.components) ? c.model.components.join('+') : undefined) },
+  { key: 'scattering', label: 'scattering', kind: 'text', read: only('lino', (c) => (typeof c.model?.scattering === 'string' ? c.model.scattering : undefined)) },
+  { key: 'components', label: 'components', kind: 'text', read: only('lino', (c) => (Array.isArray(c.model?.components) ? c.model.components.join('+') : undefined)) },
+  { key: 'modes', label: 'modes (FNO)', kind: 'number', read: only('fno', (c) => num(c.model?.modes)) },
+  { key: 'basis', label: 'basis p (DeepONet)', kind: 'number', read: only('deeponet', (c) => num(c.model?.basis)) },
   { key: 'lr', label: 'lr', kind: 'number', read: (c) => num(c.optimizer?.lr) },
   { key: 'weightDecay', label: 'weight decay', kind: 'number', read: (c) => num(c.optimizer?.weightDecay) },
   { key: 'batch', label: 'batch', kind: 'number', read: (c) => num(c.batchSize) },

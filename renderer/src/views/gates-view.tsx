@@ -9,6 +9,7 @@ import { componentColor } from '../plots/component-colors';
 import type { Trace } from '../plots/traces';
 import { RunPicker } from '../components/run-picker';
 import { SCALARS, absentScalarReason } from '../store/block-scalars';
+import { hasLightMechanisms, noMechanismsText } from '../store/model-kind';
 
 /** Which light mechanism each block relies on: gate α per block and component, and the block scalars. */
 export function GatesView() {
@@ -74,8 +75,9 @@ export function GatesView() {
       <h1 id="gates-title">Gates</h1>
       <p className="muted">The gate α mixes each block's light mechanisms (reflection, refraction, scattering); its mean over the validation set per epoch shows which one a block relies on.</p>
       <RunPicker />
-      {run && !last && <p data-testid="gates-waiting" className="muted">{run.state === 'queued' || run.state === 'running' ? 'Waiting for the first epoch of this run…' : 'This run has no epoch records yet.'}</p>}
-      {heat && bars && (
+      {run && !hasLightMechanisms(run) && <p className="card" role="status" data-testid="gates-not-lino">{noMechanismsText(run, 'gates (α) or block scalars')}</p>}
+      {run && hasLightMechanisms(run) && !last && <p data-testid="gates-waiting" className="muted">{run.state === 'queued' || run.state === 'running' ? 'Waiting for the first epoch of this run…' : 'This run has no epoch records yet.'}</p>}
+      {heat && bars && run && hasLightMechanisms(run) && (
         <>
           <div className="plot-grid">
             <Plot title="Gate alpha per block and component over epochs" data={heat.data} layout={heat.layout} height={Math.max(300, heat.height)} testId="alpha-heatmap" />

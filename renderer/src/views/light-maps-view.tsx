@@ -7,8 +7,9 @@ import { NumberField } from '../components/number-field';
 import { MapPanels } from './light-maps/map-panels';
 import { QueryInput } from './light-maps/query-input';
 import { CorrelationSection } from './light-maps/correlation-section';
+import { hasLightMechanisms, noMechanismsText } from '../store/model-kind';
 
-/** Where each LiNO block reflects, refracts and scatters, point by point, for one validation sample (issue 14). */
+/** Where each LiNO block reflects, refracts and scatters, point by point, for one validation sample . */
 export function LightMapsView() {
   const run = useTraining((s) => s.runs.find((r) => r.id === s.selectedRun));
   const refreshRuns = useTraining((s) => s.refreshRuns);
@@ -23,7 +24,9 @@ export function LightMapsView() {
     void refreshRuns();
   }, [refreshRuns]);
   useEffect(() => setQuery(null), [run?.id, sample]);
-  const ready = run && run.epochsDone > 0;
+  // Only LiNO runs have light maps: other kinds are told so here instead of asking the engine.
+  const lino = !!run && hasLightMechanisms(run);
+  const ready = run && lino && run.epochsDone > 0;
   const { result, error, busy } = useLightMaps(ready ? { runId: run.id, checkpoint, sample, query } : null);
   const depth = result?.blocks.length ?? 0;
 
@@ -34,7 +37,8 @@ export function LightMapsView() {
         Per block and point, how much the operator reflects, refracts and scatters one validation sample: a branch's activity is the share of the state its mirror acts on, its contribution the gated change it makes. Click a point (or the input) to see its scattering kernel.
       </p>
       <RunPicker />
-      {run && !ready && <p className="muted" data-testid="lightmaps-waiting">This run has no checkpoint yet.</p>}
+      {run && !lino && <p className="card" role="status" data-testid="lightmaps-not-lino">{noMechanismsText(run, 'light maps')}</p>}
+      {run && lino && !ready && <p className="muted" data-testid="lightmaps-waiting">This run has no checkpoint yet.</p>}
       {ready && (
         <div className="row">
           <label htmlFor={ids.ck}>Checkpoint</label>

@@ -24,3 +24,22 @@ test('hyperparameters: rows from configs, sorting with missing values last, parc
   assert.deepEqual(t.line.color, [0.2, 0.1]);
   assert.equal(parcoordsTrace([rows[2]!]), null, 'no finished run, no plot');
 });
+
+test('hyperparameters of mixed kinds: the kind shown, each kind\'s own fields blank for the others, parcoords keeps only what every run has', () => {
+  const runs = [run('l', 0.2), run('f', 0.1), run('d', 0.3)];
+  const base = cfg(8, 1e-3, 'efficient');
+  const rows = hparamRows(runs, {
+    l: base,
+    f: { ...base, model: { ...base.model, kind: 'fno', modes: 4 } },
+    d: { ...base, model: { ...base.model, kind: 'deeponet', basis: 16 } },
+  });
+  assert.deepEqual(rows.map((r) => [r.model, r.scattering, r.components, r.modes, r.basis]), [
+    ['LiNO', 'efficient', 'reflection+scattering', null, null],
+    ['FNO', null, null, 4, null],
+    ['DeepONet', null, null, null, 16],
+  ]);
+  const t = parcoordsTrace(rows)! as { dimensions: { label: string; ticktext?: string[] }[] };
+  const labels = t.dimensions.map((d) => d.label);
+  assert.deepEqual(t.dimensions.find((d) => d.label === 'model')!.ticktext, ['DeepONet', 'FNO', 'LiNO']);
+  for (const l of ['scattering', 'components', 'modes (FNO)', 'basis p (DeepONet)']) assert.ok(!labels.includes(l), `${l} is not every run's: no axis`);
+});

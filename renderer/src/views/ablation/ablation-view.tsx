@@ -9,6 +9,7 @@ import { AblationLaunch } from './ablation-launch';
 import { AblationTable } from './ablation-table';
 import { AblationBars } from './ablation-bars';
 import { AblationFields } from './ablation-fields';
+import { hasLightMechanisms, noMechanismsText } from '../../store/model-kind';
 
 /**
  * The ablation explorer: from any run, train the full model and the "without reflection /
@@ -36,8 +37,14 @@ export function AblationView() {
         Train the base run's configuration without reflection, without refraction and without scattering (and the full model) as seed groups, then compare them as in the paper's Table 3 and Fig. 3.
       </p>
       <RunPicker />
+      {/* The variants switch LiNO's components off: a baseline has none to ablate, so nothing is planned for it. */}
+      {base && !hasLightMechanisms(base) && (
+        <p className="card" role="status" data-testid="ablation-not-lino">
+          {noMechanismsText(base, 'components to ablate')} To compare it with LiNO, train both on the same data and read the Runs and Export tables.
+        </p>
+      )}
       {configError && <p className="error-message" role="alert">{configError}</p>}
-      {base && key && (
+      {base && key && hasLightMechanisms(base) && (
         <AblationLaunch
           ablationKey={key}
           plan={plan}
@@ -49,7 +56,7 @@ export function AblationView() {
         />
       )}
       {groupError && <p className="error-message" role="alert">{groupError}</p>}
-      {key && rows.some((r) => r.members.length > 0) && (
+      {key && base && hasLightMechanisms(base) && rows.some((r) => r.members.length > 0) && (
         <>
           <h2>Results</h2>
           <AblationTable ablationKey={key} rows={rows} seeds={seeds} paper={paper} params={params} />

@@ -5,6 +5,7 @@ import { useTraining } from '../../store/training-store';
 import { firstError, useRunGroups } from '../../store/runs-cache';
 import { TableExportBar } from '../../export/table-export-bar';
 import type { TableColumn, TableRow } from '../../export/table';
+import { kindsOf } from '../../store/model-kind';
 
 const meanStd = (v: { mean: number; std: number } | null) => (v ? `${v.mean.toPrecision(4)} ± ${v.std.toPrecision(2)}` : '—');
 
@@ -24,13 +25,14 @@ export function RunTables() {
   const runColumns: TableColumn[] = [
     { key: 'name', label: 'Run' },
     { key: 'group', label: 'Group' },
+    { key: 'model', label: 'Model' },
     { key: 'seed', label: 'Seed', align: 'r' },
     { key: 'state', label: 'Status' },
     { key: 'epochs', label: 'Epochs', align: 'r' },
     { key: 'best', label: 'Best val relL2 (normalized)', align: 'r' },
     { key: 'bestEpoch', label: 'Best epoch', align: 'r' },
   ];
-  const runRows: TableRow[] = runs.map((r) => ({ name: r.name, group: r.group ?? '', seed: r.seed, state: r.state, epochs: r.epochsDone, best: r.bestValRelL2, bestEpoch: r.bestEpoch }));
+  const runRows: TableRow[] = runs.map((r) => ({ name: r.name, model: kindsOf([r]), group: r.group ?? '', seed: r.seed, state: r.state, epochs: r.epochsDone, best: r.bestValRelL2, bestEpoch: r.bestEpoch }));
   const groupColumns: TableColumn[] = [
     { key: 'group', label: 'Group' },
     { key: 'n', label: 'Runs', align: 'r' },

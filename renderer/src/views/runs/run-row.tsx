@@ -42,6 +42,7 @@ export function RunRow({ run: r, inGroup, row, estimated, checked, onToggle, con
       <td><input type="checkbox" aria-label={`Overlay run ${r.name}`} checked={checked} onChange={onToggle} /></td>
       <th scope="row">{r.name}</th>
       <td title={r.group ?? undefined}>{String(row.group)}{r.seed != null && r.group ? ` (seed ${r.seed})` : ''}</td>
+      <td data-testid="run-model">{String(row.model)}</td>
       <td><span className={`state state-${r.state}`} title={r.reason}>{r.state}</span></td>
       <td className="num">{String(row.epochs)}</td>
       <td className="num">{fmt(r.bestValRelL2)}</td>

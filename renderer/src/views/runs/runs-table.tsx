@@ -11,6 +11,7 @@ import { TableExportBar } from '../../export/table-export-bar';
 import type { TableColumn, TableRow } from '../../export/table';
 import type { useRunsRows } from './use-runs-rows';
 import { RunRow, type RunMessage } from './run-row';
+import { kindsOf } from '../../store/model-kind';
 
 type Group = Result<'runs.group'>;
 const fmtMs = (g: { mean: number; std: number } | null | undefined) => (g ? `${g.mean.toPrecision(4)} ± ${g.std.toPrecision(2)}` : '—');
@@ -18,6 +19,7 @@ const fmtMs = (g: { mean: number; std: number } | null | undefined) => (g ? `${g
 const COLUMNS: TableColumn[] = [
   { key: 'name', label: 'Run' },
   { key: 'group', label: 'Group' },
+  { key: 'model', label: 'Model' },
   { key: 'state', label: 'Status' },
   { key: 'epochs', label: 'Epochs', align: 'r' },
   { key: 'best', label: 'Best val relL2 (normalized)', align: 'r' },
@@ -47,8 +49,8 @@ export function RunsTable({ runs, data, selected, onToggle, onDeleted, onDetails
   const label = (g: string) => groupLabel(g, runs);
   const tableRows: TableRow[] = ordered.map((o) =>
     o.kind === 'group'
-      ? { name: `${label(o.name)} (${o.members.length} seeds)`, group: label(o.name), state: '', epochs: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', tags: '', created: '', train: null, queue: null }
-      : { name: o.run.name, group: o.run.group ? label(o.run.group) : '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', tags: (o.run.tags ?? []).join(' '), created: o.run.createdAt.replace('T', ' ').slice(0, 19), train: times(o.run).train, queue: times(o.run).queue },
+      ? { name: `${label(o.name)} (${o.members.length} seeds)`, model: kindsOf(o.members), group: label(o.name), state: '', epochs: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', tags: '', created: '', train: null, queue: null }
+      : { name: o.run.name, model: kindsOf([o.run]), group: o.run.group ? label(o.run.group) : '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', tags: (o.run.tags ?? []).join(' '), created: o.run.createdAt.replace('T', ' ').slice(0, 19), train: times(o.run).train, queue: times(o.run).queue },
   );
 
   const reveal = async (id: string) => {
@@ -119,6 +121,7 @@ function GroupRow({ name, members, row, group, checked, onToggle }: { name: stri
       <td><input type="checkbox" aria-label={`Overlay group ${name}`} checked={checked} onChange={onToggle} /></td>
       <th scope="row">{String(row.name)}</th>
       <td title={name}>{String(row.group)}</td>
+      <td>{String(row.model)}</td>
       <td>{members.map((m) => m.state).join(', ')}</td>
       <td />
       <td className="num"><span data-testid="group-best">{fmtMs(group?.valRelL2)}</span><br /><span className="small muted">decoded {fmtMs(group?.valRelL2Decoded)}</span></td>
