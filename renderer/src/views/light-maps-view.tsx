@@ -9,7 +9,7 @@ import { QueryInput } from './light-maps/query-input';
 import { CorrelationSection } from './light-maps/correlation-section';
 import { hasLightMechanisms, noMechanismsText } from '../store/model-kind';
 
-/** Where each LiNO block reflects, refracts and scatters, point by point, for one validation sample . */
+/** Where each LiNO block reflects, refracts and scatters, point by point, for one validation sample. */
 export function LightMapsView() {
   const run = useTraining((s) => s.runs.find((r) => r.id === s.selectedRun));
   const refreshRuns = useTraining((s) => s.refreshRuns);
