@@ -164,7 +164,7 @@ test('config validation names the field; at least one component; standard means 
   assert.throws(() => new LinoOperator({ dims: 1, inChannels: 1, outChannels: 1, width: 4, depth: 1, scattering: 'fast' }), /field 'scattering'/);
   const m = new LinoOperator({ dims: 1, inChannels: 1, outChannels: 1, width: 4, depth: 1, components: ['scattering', 'reflection'] });
   assert.deepEqual(m.config.components, ['reflection', 'scattering']);
-  assert.throws(() => m.forward(tf.zeros([1, 5, 2])), /expected \[B, Q, 1\]/);
+  assert.throws(() => m.forward(tf.zeros([1, 5, 2])), /lino forward: input shape \[1, 5, 2\], expected \[B, N, 1\]/);
   m.dispose();
 });
 
