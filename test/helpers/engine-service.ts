@@ -3,7 +3,7 @@
 import { after } from 'node:test';
 import { WorkbenchService, type WorkbenchServiceOptions } from '../../main/services/workbench-service';
 import { forkLauncher } from '../../main/services/engine-launcher';
-import type { JobSummary, WorkbenchEvent } from '../../main/api/contract';
+import type { JobSummary, RunSummary, WorkbenchEvent } from '../../main/api/contract';
 import { tempDir, isolateConfig } from './env';
 
 export function engineService(opts: Partial<WorkbenchServiceOptions> = {}) {
@@ -29,5 +29,14 @@ export function engineService(opts: Partial<WorkbenchServiceOptions> = {}) {
       await new Promise((r) => setTimeout(r, 20));
     }
   }
-  return { service, events, workspace: ws.path, lastJob, settled };
+  /** Starts a run with train.start and waits until it has ended (done, failed or stopped); answers its summary. */
+  async function trained(config: Record<string, unknown>, ms = 100_000): Promise<RunSummary> {
+    const { runId } = (await service.call('train.start', { config } as never)) as { runId: string };
+    for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 100))) {
+      const r = ((await service.call('runs.list', {})) as RunSummary[]).find((x) => x.id === runId);
+      if (r && ['done', 'failed', 'stopped'].includes(r.state)) return r;
+      if (Date.now() - t0 > ms) throw new Error(`run ${runId} did not finish training in ${ms} ms`);
+    }
+  }
+  return { service, events, workspace: ws.path, lastJob, settled, trained };
 }

@@ -5,14 +5,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as tf from '../../main/ops/tf';
-import { LightMapsResult, type RunSummary } from '../../main/api/contract';
+import { LightMapsResult } from '../../main/api/contract';
 import { RunStore } from '../../main/runs/run-store';
 import { loadRunForLightMaps } from '../../main/train/light-maps-run';
 import { gatherRows } from '../../main/train/data';
 import { lightMaps } from '../../main/model/lino/light-maps';
 import { engineService } from '../helpers/engine-service';
 
-const { service, workspace } = engineService();
+const { service, workspace, trained } = engineService();
 
 const config = {
   name: 'light-maps',
@@ -25,15 +25,9 @@ const config = {
 
 let runId = '';
 test('a tiny trained LiNO run', { timeout: 120_000 }, async () => {
-  runId = ((await service.call('train.start', { config })) as { runId: string }).runId;
-  for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 100))) {
-    const r = ((await service.call('runs.list', {})) as RunSummary[]).find((x) => x.id === runId);
-    if (r && ['done', 'failed', 'stopped'].includes(r.state)) {
-      assert.equal(r.state, 'done', r.reason);
-      break;
-    }
-    if (Date.now() - t0 > 100_000) throw new Error('timed out training');
-  }
+  const r = await trained(config);
+  assert.equal(r.state, 'done', r.reason);
+  runId = r.id;
 });
 
 test('runs.lightMaps answers every block\'s maps, gates, the input and the query\'s kernel row, equal to lightMaps on the same sample', { timeout: 60_000 }, async () => {
@@ -91,15 +85,9 @@ test('an airfoil run\'s light maps carry the sample\'s C-grid node coordinates a
     if (Date.now() - t0 > 120_000) throw new Error('timed out generating the airfoil set');
   }
   assert.equal(done.state, 'done', done.error);
-  const af = ((await service.call('train.start', { config: { name: 'lightmaps airfoil', data: { kind: 'dataset', id: done.result!.id }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2 } })) as { runId: string }).runId;
-  for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 200))) {
-    const r = ((await service.call('runs.list', {})) as RunSummary[]).find((x) => x.id === af);
-    if (r && ['done', 'failed', 'stopped'].includes(r.state)) {
-      assert.equal(r.state, 'done', r.reason);
-      break;
-    }
-    if (Date.now() - t0 > 200_000) throw new Error('timed out training on the airfoil set');
-  }
+  const afRun = await trained({ name: 'lightmaps airfoil', data: { kind: 'dataset', id: done.result!.id }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2 }, 200_000);
+  assert.equal(afRun.state, 'done', afRun.reason);
+  const af = afRun.id;
   const got = LightMapsResult.parse(await service.call('runs.lightMaps', { id: af, sample: 0, query: [100, 3] }));
   assert.equal(got.benchmark, 'airfoil');
   assert.ok(got.mesh, 'an airfoil result has its mesh');

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tf from '../../main/ops/tf';
-import { LightMapsCorrelationResult, type RunSummary } from '../../main/api/contract';
+import { LightMapsCorrelationResult } from '../../main/api/contract';
 import { RunStore } from '../../main/runs/run-store';
 import { lightMapCorrelationRun } from '../../main/train/light-map-correlation-run';
 import { engineService } from '../helpers/engine-service';
@@ -16,7 +16,7 @@ import { JobQueue } from '../../main/engine/jobs';
 import { runLightMapsCorrelation } from '../../main/engine/light-maps-correlation-job';
 import type { JobSummary } from '../../main/api/contract';
 
-const { service, workspace, settled, events } = engineService();
+const { service, workspace, settled, events, trained } = engineService();
 const root = new URL('../../', import.meta.url).pathname;
 
 // 20 validation samples: three batches of the shared loop (8 per forward pass)
@@ -40,15 +40,9 @@ async function table(p: Record<string, unknown>) {
 }
 
 test('a tiny trained LiNO run on Darcy data', { timeout: 200_000 }, async () => {
-  runId = ((await service.call('train.start', { config })) as { runId: string }).runId;
-  for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 100))) {
-    const r = ((await service.call('runs.list', {})) as RunSummary[]).find((x) => x.id === runId);
-    if (r && ['done', 'failed', 'stopped'].includes(r.state)) {
-      assert.equal(r.state, 'done', r.reason);
-      break;
-    }
-    if (Date.now() - t0 > 180_000) throw new Error('timed out training');
-  }
+  const r = await trained(config, 180_000);
+  assert.equal(r.state, 'done', r.reason);
+  runId = r.id;
 });
 
 test('runs.lightMapsCorrelation: the job\'s table equals lino lightmaps --correlate --csv, with progress per batch', { timeout: 200_000 }, async () => {

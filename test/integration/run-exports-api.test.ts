@@ -8,14 +8,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ClusterExportResult, type EvaluationResult, type ExportEntry, type JobSummary, type RunSummary } from '../../main/api/contract';
+import { ClusterExportResult, type EvaluationResult, type ExportEntry, type JobSummary } from '../../main/api/contract';
 import { openDataFile } from '../../main/data/formats';
 import type { NdArray } from '../../main/data/ndarray';
 import { RunStore } from '../../main/runs/run-store';
 import { decodeNpy } from '../../main/data/formats/npy';
 import { engineService } from '../helpers/engine-service';
 
-const { service, events, workspace, settled } = engineService();
+const { service, events, workspace, settled, trained } = engineService();
 
 const config = {
   name: 'cluster-export',
@@ -70,16 +70,9 @@ test('runs.exportForCluster refuses a hostile or unknown id, a client path and a
 
 let trainedId = '';
 test('a tiny trained run for the predictions export', { timeout: 120_000 }, async () => {
-  const { runId } = (await service.call('train.start', { config: { ...config, name: 'predictions', epochs: 1 } })) as { runId: string };
-  for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 100))) {
-    const r = ((await service.call('runs.list', {})) as RunSummary[]).find((x) => x.id === runId);
-    if (r && ['done', 'failed', 'stopped'].includes(r.state)) {
-      assert.equal(r.state, 'done', r.reason);
-      break;
-    }
-    if (Date.now() - t0 > 100_000) throw new Error('timed out training');
-  }
-  trainedId = runId;
+  const r = await trained({ ...config, name: 'predictions', epochs: 1 });
+  assert.equal(r.state, 'done', r.reason);
+  trainedId = r.id;
 });
 
 async function evaluate(params: Record<string, unknown>): Promise<EvaluationResult['resolutions'][number]> {
