@@ -1,5 +1,5 @@
 // Per-channel statistics of a prepared dataset's split, in physical units (datasets.stats).
-import type { DatasetStats } from '../api/contract';
+import type { DatasetStats } from './dataset-records';
 import type { PreparedDataset, SplitName } from './dataset';
 import { NORM_EPS } from './stages/normalize';
 

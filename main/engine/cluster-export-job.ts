@@ -3,7 +3,7 @@
 // workspace's exports/ named after the run; a client names only the run.
 import { renameSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ApiError } from '../api/contract';
+import { ApiError } from '../api/api-error';
 import { RunStore } from '../runs/run-store';
 import { exportRunForCluster } from '../runs/cluster-export';
 import type { JobContext } from './jobs';

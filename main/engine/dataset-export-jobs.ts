@@ -2,7 +2,7 @@
 // as a job writing into the workspace's exports/ folder.
 import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiError } from '../api/contract';
+import { ApiError } from '../api/api-error';
 import { DatasetStore } from '../data/dataset-store';
 import { exportDataset, type ExportFormat, type ExportLayout } from '../data/export';
 import type { JobContext } from './jobs';

@@ -1,7 +1,8 @@
 // Datasets for the UI: generate a benchmark from a preset into the workspace's dataset store
 // (a job with progress, ETA and cancel) and read one sample back for preview. The generators,
 // pipeline and store are the data layer's (main/data); this file only wires them to the API.
-import { ApiError, type DatasetSample } from '../api/contract';
+import { ApiError } from '../api/api-error';
+import { type DatasetSample } from '../data/dataset-records';
 import { generateDataset, PRESETS } from '../data/generate/index';
 import type { BenchmarkName } from '../data/generate/types';
 import { DatasetStore } from '../data/dataset-store';

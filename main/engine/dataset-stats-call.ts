@@ -1,5 +1,5 @@
 // datasets.stats: a stored dataset's per-channel statistics, answered directly (not as a job).
-import type { DatasetStats } from '../api/contract';
+import type { DatasetStats } from '../data/dataset-records';
 import type { SplitName } from '../data/dataset';
 import { statsOf } from '../data/dataset-stats';
 import { datasetStore } from './dataset-export-jobs';

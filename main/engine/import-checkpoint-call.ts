@@ -1,7 +1,8 @@
 // The engine's side of runs.importCheckpoint: a PyTorch checkpoint into the workspace's runs/.
 // Quick for a checkpoint alone; with data it prepares them once to check the channels.
 import { join } from 'node:path';
-import { ApiError, type DataSpec } from '../api/contract';
+import { ApiError } from '../api/api-error';
+import { type DataSpec } from '../data/data-spec';
 import { RunStore } from '../runs/run-store';
 import { importTorchCheckpoint } from '../train/import-checkpoint';
 import { initBackend } from './tf-runtime';

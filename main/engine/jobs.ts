@@ -1,7 +1,8 @@
 // Long work in the engine: a queue that runs one job at a time, reports progress and ETA,
 // and cancels cooperatively through an AbortSignal.
 import { randomUUID } from 'node:crypto';
-import { ApiError, type JobSummary } from '../api/contract';
+import { ApiError } from '../api/api-error';
+import type { JobKind, JobSummary } from '../api/contract';
 import { errorMessage } from '../util/error-message';
 
 export interface JobContext {
@@ -12,7 +13,7 @@ export interface JobContext {
 
 export type JobHandler = (params: Record<string, unknown>, ctx: JobContext) => Promise<unknown>;
 
-interface JobDefinition {
+export interface JobDefinition {
   label: (params: Record<string, unknown>) => string;
   run: JobHandler;
 }
@@ -24,19 +25,20 @@ interface JobRecord {
   startMs: number;
 }
 
-export class JobQueue {
-  private readonly kinds = new Map<string, JobDefinition>();
+/** The engine's queue runs the contract's job kinds (JobKind); a test may run kinds of its own (K = string). */
+export class JobQueue<K extends string = JobKind> {
+  private readonly kinds = new Map<K, JobDefinition>();
   private readonly jobs = new Map<string, JobRecord>();
   private readonly order: string[] = [];
   private running: string | null = null;
 
   constructor(private readonly emit: (job: JobSummary) => void, private readonly now: () => number = Date.now) {}
 
-  register(kind: string, def: JobDefinition): void {
+  register(kind: K, def: JobDefinition): void {
     this.kinds.set(kind, def);
   }
 
-  start(kind: string, params: Record<string, unknown>): JobSummary {
+  start(kind: K, params: Record<string, unknown>): JobSummary {
     const def = this.kinds.get(kind);
     if (!def) throw new ApiError(`unknown job kind '${kind}'`, 'invalid_params', { field: 'kind' });
     const id = randomUUID().slice(0, 8);
@@ -78,7 +80,7 @@ export class JobQueue {
     if (this.running) return;
     const next = this.order.map((id) => this.jobs.get(id)!).find((r) => r.summary.state === 'queued');
     if (!next) return;
-    const def = this.kinds.get(next.summary.kind)!;
+    const def = this.kinds.get(next.summary.kind as K)!;
     this.running = next.summary.id;
     next.startMs = this.now();
     Object.assign(next.summary, { state: 'running', startedAt: new Date(next.startMs).toISOString() });

@@ -1,7 +1,8 @@
 // runs.lightMaps: one sample's light maps of a stored LiNO run, answered directly by the
 // engine (one forward pass of one sample is short), as plain arrays for the Light maps view.
 import { join } from 'node:path';
-import { ApiError, type LightMapsResult } from '../api/contract';
+import { ApiError } from '../api/api-error';
+import { type LightMapsResult } from '../model/lino/light-map-records';
 import { RunStore } from '../runs/run-store';
 import { parseRunConfig } from '../train/runner';
 import { loadRunForLightMaps } from '../train/light-maps-run';

@@ -3,7 +3,8 @@
 // The run's model kind and data are checked when the call arrives, so a wrong run is refused at
 // once naming the field, not as a failed job.
 import { join } from 'node:path';
-import { ApiError, type LightMapsCorrelationResult } from '../api/contract';
+import { ApiError } from '../api/api-error';
+import { type LightMapsCorrelationResult } from '../model/lino/light-map-records';
 import { RunStore, type RunHandle } from '../runs/run-store';
 import { parseRunConfig } from '../train/runner';
 import { lightMapCorrelationRun } from '../train/light-map-correlation-run';

@@ -1,7 +1,9 @@
 // model.estimate: the model builder's numbers for a configuration and grid, from the kind's
 // registry estimate (exact parameter count, FLOPs and memory of one training step; the runner's
 // preflight counts parameters with the same entry), plus a sweep over square grid sizes.
-import { ApiError, type ModelConfig, type ModelEstimate } from '../api/contract';
+import { ApiError } from '../api/api-error';
+import { type ModelConfig } from '../model/kinds';
+import { type ModelEstimate } from '../model/estimate-result';
 import { modelEntry } from '../model/registry';
 import { WASM_CAP_BYTES } from '../train/memory';
 import { errorMessage } from '../util/error-message';

@@ -3,7 +3,7 @@
 // the table and figure data into a new folder exports/reproduce-<name>-<size>[-n] (the host picks it).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiError } from '../api/contract';
+import { ApiError } from '../api/api-error';
 import { presetNamed, REPRODUCE_PRESETS, type PresetSize } from '../reproduce/presets';
 import { presetInfo } from '../reproduce/preset-info';
 import { runPreset } from '../reproduce/run-preset';

@@ -7,8 +7,10 @@ import { Worker } from 'node:worker_threads';
 import type { FromTrainWorker, ToTrainWorker, TrainWorkerInput } from './train-worker';
 import type { MemoryPlan } from '../train/memory';
 import type { RunOutcome } from '../train/runner';
-import type { Calibration, JobSummary, WorkbenchEvent, RunState } from '../api/contract';
-import { ApiError } from '../api/contract';
+import type { Calibration } from '../train/config';
+import type { RunState } from '../runs/run-records';
+import type { JobSummary, WorkbenchEvent } from '../api/contract';
+import { ApiError } from '../api/api-error';
 import type { JobContext, JobQueue } from './jobs';
 import { RunStore, type RunHandle } from '../runs/run-store';
 import { PauseGate } from '../util/pause-gate';
@@ -146,6 +148,9 @@ interface LoopHooks {
   onPlan: (p: MemoryPlan, steps: RunSteps) => void;
   onLog: (m: string) => void;
 }
+
+/** The job kinds TrainingJobs registers itself. */
+export type TrainingJobKind = 'train' | 'evaluate';
 
 export class TrainingJobs {
   private readonly runJobs = new Map<string, { jobId: string; workspace: string }>();

@@ -1,6 +1,6 @@
 // A reproduction's figure data: plain JSON the app plots (Fig. 3 bars, Figs. 5-6 rollout and
 // step-wise error, Fig. 4 airfoil mesh fields). Built from evaluateRun's results and the table.
-import type { EvaluationResult } from '../api/contract';
+import type { EvaluationResult } from '../train/evaluation-result';
 import type { ReproTable } from '../api/reproduce';
 
 type Resolution = EvaluationResult['resolutions'][number];

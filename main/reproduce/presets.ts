@@ -4,7 +4,7 @@
 // through the engine's own runner; nothing here knows how to train.
 //
 // Adding a model kind to a preset is one arm entry, as DeepONet in preset 1 (Table 1).
-import type { TrainConfig, TrainConfigInput } from '../api/contract';
+import type { TrainConfig, TrainConfigInput } from '../train/config';
 import type { PublishedTable } from '../api/published';
 
 export const PRESET_SIZES = ['tiny', 'quick', 'paper'] as const;

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReproTable, ReproduceResult } from '../api/reproduce';
-import { EpochMetrics } from '../api/contract';
+import { EpochMetrics } from '../runs/run-records';
 import { tableRows } from '../api/reproduce';
 import { toCsv, toLatex } from '../api/table';
 import { RunStore, type RunHandle } from '../runs/run-store';

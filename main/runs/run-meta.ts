@@ -3,7 +3,7 @@
 // validated on write and on read: a damaged or hand-edited file reads as no notes, never fails a listing.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RunMeta } from '../api/contract';
+import { RunMeta } from './run-records';
 import { writeJsonAtomic } from '../util/atomic-file';
 
 export const metaPath = (runDir: string) => join(runDir, 'meta.json');

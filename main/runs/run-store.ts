@@ -14,7 +14,7 @@ import { hostname } from 'node:os';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
 import { readCheckpointState, weightsPath } from './checkpoint';
 import { assertRunUnlocked } from './run-lock';
-import type { EpochMetrics } from '../api/contract';
+import type { EpochMetrics } from './run-records';
 import { errorMessage } from '../util/error-message';
 
 export type RunState = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'stopped' | 'interrupted';

@@ -4,7 +4,7 @@
 // from the configuration, or from a stored dataset's manifest), disposes everything and answers
 // ms/step, steps/epoch, s/epoch and the total. Refuses what train.start refuses for memory.
 import * as tf from '../ops/tf';
-import type { TrainConfig } from '../api/contract';
+import type { TrainConfig } from './config';
 import { resolveParams } from '../data/generate/presets';
 import type { BenchmarkName } from '../data/generate/types';
 import { releaseOptions } from '../data/pipeline';

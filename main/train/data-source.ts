@@ -1,7 +1,7 @@
 // Resolves a run's data specification (TrainConfig.data) to the arrays the trainer consumes:
 // synthetic smoke data, a generated benchmark (main/data/generate) or a data file, the last two
 // through the data pipeline (main/data/pipeline.ts: split, resize, windows, normalizer, coordinates).
-import type { DataSpec } from '../api/contract';
+import type { DataSpec } from '../data/data-spec';
 import type { TrainData } from './data';
 import { syntheticDataAsync } from './synthetic-data';
 import { generateDataset } from '../data/generate/index';

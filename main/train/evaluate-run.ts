@@ -2,7 +2,7 @@
 // prepare its data (at the training resolution and at any others), evaluate a split.
 // Data at another resolution are re-encoded with the checkpoint's (training) normalizer.
 import { join, resolve } from 'node:path';
-import type { EvaluationResult } from '../api/contract';
+import type { EvaluationResult } from './evaluation-result';
 import type { RunHandle } from '../runs/run-store';
 import { loadCheckpoint, type CheckpointName } from '../runs/checkpoint';
 import { loadStateDict } from '../runs/state-dict';
@@ -17,7 +17,7 @@ import type { PreparedDataset } from '../data/dataset';
 
 export interface EvaluateRunOptions {
   /** Evaluate on other data than the run's own (same channels); normalized with the run's training statistics. */
-  data?: import('../api/contract').DataSpec;
+  data?: import('../data/data-spec').DataSpec;
   checkpoint?: CheckpointName;
   split?: 'train' | 'val' | 'test';
   resolutions?: number[];

@@ -12,7 +12,7 @@ import { meanOverSteps, rollout, rolloutWithDiagnostics, stepRelL2 } from './rol
 import { countOf, gatherRows, type TrainSplit } from './data';
 import { readScalars } from '../model/lino/params';
 import type { z } from 'zod';
-import type { SplitMetrics as SplitMetricsSchema, EpochMetrics } from '../api/contract';
+import type { SplitMetrics as SplitMetricsSchema, EpochMetrics } from '../runs/run-records';
 
 /** A split's metrics (the contract's SplitMetrics; RELL2_DEFINITION in trainer.ts says what relL2 is). */
 export type SplitMetrics = z.infer<typeof SplitMetricsSchema>;

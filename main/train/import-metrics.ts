@@ -4,7 +4,7 @@
 // Nothing here was measured during the PyTorch training: train.loss is this evaluation's
 // MSE + relL2 on the train split, and throughput fields are zero.
 import * as tf from '../ops/tf';
-import type { TrainConfig } from '../api/contract';
+import type { TrainConfig } from './config';
 import type { ReleaseCheckpoint } from '../runs/release-checkpoint';
 import { loadStateDict } from '../runs/state-dict';
 import { weightsAsFile } from '../runs/release-checkpoint';

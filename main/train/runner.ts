@@ -5,7 +5,7 @@
 // writes checkpoints/last (and best) at every epoch end, and records the outcome in status.json
 // and events.log. Shared by the engine's 'train' job and `lino train`.
 import * as tf from '../ops/tf';
-import { TrainConfig } from '../api/contract';
+import { TrainConfig } from './config';
 import type { RunHandle, RunState } from '../runs/run-store';
 import { writeJsonAtomic } from '../util/atomic-file';
 import { firstNonFinite, loadCheckpoint, NonFiniteWeightsError, readCheckpointState, saveCheckpoint, type CheckpointState } from '../runs/checkpoint';

@@ -3,7 +3,8 @@
 // PyTorch-exact AdamW, StepLR stepped per epoch, validation every epoch in both relL2 conventions.
 // No I/O here: ./runner.ts stores metrics and checkpoints; this file is what the tests drive.
 import * as tf from '../ops/tf';
-import type { TrainConfig, StepMetrics, EpochMetrics } from '../api/contract';
+import type { TrainConfig } from './config';
+import type { StepMetrics, EpochMetrics } from '../runs/run-records';
 import type { NeuralOperator } from '../model/types';
 import { createModel, modelEntry } from '../model/registry';
 import { AdamW } from './adamw';

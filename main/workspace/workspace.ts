@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeJsonAtomic } from '../util/atomic-file';
 import { RunStore } from '../runs/run-store';
-import type { WorkspaceSummary } from '../api/contract';
+import type { WorkspaceSummary } from '../api/host-records';
 import { removeLeftoverTemps, type Leftover } from './leftovers';
 
 export const WORKSPACE_DIRS = ['datasets', 'runs', 'exports'] as const;

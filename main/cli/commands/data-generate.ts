@@ -5,7 +5,7 @@ import type { CliCommand } from '../lino';
 import { UsageError, parseFlags, requireFlag } from '../args';
 import { generateDataset } from '../../data/generate/index';
 import type { BenchmarkName, PresetName } from '../../data/generate/types';
-import { BENCHMARKS } from '../../api/contract';
+import { BENCHMARKS } from '../../data/data-spec';
 import { writeGeneratedDataset, type ExportFormat } from '../../data/export';
 import { DatasetStore } from '../../data/dataset-store';
 import { releaseOptions } from '../../data/pipeline';

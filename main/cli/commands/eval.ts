@@ -7,7 +7,7 @@ import { UsageError, parseFlags, requireFlag } from '../args';
 import { selectBackend } from '../../ops/backend';
 import { RunStore } from '../../runs/run-store';
 import { evaluateRun } from '../../train/evaluate-run';
-import { DataSpec } from '../../api/contract';
+import { DataSpec } from '../../data/data-spec';
 
 const sci = (v: number) => v.toExponential(3);
 

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CliCommand } from '../lino';
 import { UsageError, parseFlags } from '../args';
-import { DataSpec } from '../../api/contract';
+import { DataSpec } from '../../data/data-spec';
 import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
 import { RunStore } from '../../runs/run-store';
 import { importTorchCheckpoint } from '../../train/import-checkpoint';

@@ -16,7 +16,7 @@ import { trainRun, parseRunConfig } from '../../train/runner';
 import { newGroupName, seedRunConfig } from '../../runs/seed-group';
 import type { EpochRecord, StepRecord } from '../../train/trainer';
 import { errorMessage } from '../../util/error-message';
-import { EpochMetrics } from '../../api/contract';
+import { EpochMetrics } from '../../runs/run-records';
 
 const fmtTime = (s: number) => {
   if (!Number.isFinite(s)) return '--';

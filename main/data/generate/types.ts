@@ -5,9 +5,9 @@
 // airfoil `NACA_Cylinder_X`,`_Y` [N,221,51] and `_Q` [N,5,221,51]) so that the data
 // pipeline treats generated data and loaded files the same way.
 import type { NdArray } from '../ndarray';
-import type { Benchmark } from '../../api/contract';
+import type { Benchmark } from '../data-spec';
 
-/** One of BENCHMARKS (main/api/contract.ts). */
+/** One of BENCHMARKS (main/data/data-spec.ts). */
 export type BenchmarkName = Benchmark;
 export type PresetName = 'tiny' | 'quick' | 'paper';
 

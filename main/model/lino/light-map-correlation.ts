@@ -2,7 +2,7 @@
 // map and the coefficient interface indicator |grad a| (finite differences on the input's
 // coefficient channel), pooled over every point of every sample.
 import type { LightMaps } from './light-maps';
-import { LIGHT_MAP_CORRELATED } from '../../api/contract';
+import { LIGHT_MAP_CORRELATED } from './light-map-records';
 
 /** The maps the correlation table has a column for, in order (the API's list, so the job's result names them alike). */
 export const CORRELATED_MAPS = LIGHT_MAP_CORRELATED;

@@ -18,7 +18,7 @@ function settle(events: JobSummary[], id: string, states: string[]): Promise<Job
 test('jobs run one at a time, in order, with progress and ETA', async () => {
   const events: JobSummary[] = [];
   let clock = 0;
-  const q = new JobQueue((j) => events.push(j), () => clock);
+  const q = new JobQueue<string>((j) => events.push(j), () => clock);
   const order: string[] = [];
   q.register('work', {
     label: (p) => `work ${p.n}`,
@@ -44,7 +44,7 @@ test('jobs run one at a time, in order, with progress and ETA', async () => {
 
 test('cancel aborts a running job and drops a queued one', async () => {
   const events: JobSummary[] = [];
-  const q = new JobQueue((j) => events.push(j));
+  const q = new JobQueue<string>((j) => events.push(j));
   q.register('loop', {
     label: () => 'loop',
     run: async (_p, ctx) => {
@@ -64,7 +64,7 @@ test('cancel aborts a running job and drops a queued one', async () => {
 
 test('a failing job reports its error and the queue goes on', async () => {
   const events: JobSummary[] = [];
-  const q = new JobQueue((j) => events.push(j));
+  const q = new JobQueue<string>((j) => events.push(j));
   q.register('boom', { label: () => 'boom', run: async () => { throw new Error('file x.mat: variable coeff missing'); } });
   q.register('ok', { label: () => 'ok', run: async () => 1 });
   const a = q.start('boom', {});

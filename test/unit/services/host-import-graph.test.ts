@@ -16,8 +16,11 @@ const HOST_ENTRIES = [
 ];
 const ENGINE_ENTRY = 'main/engine/engine-process.ts';
 
-/** Modules that may only load in the engine process (tensor code and what drives it). */
-const FORBIDDEN = [/^main\/engine\//, /^main\/train\//, /^main\/ops\/tf\.ts$/, /^@tensorflow\//];
+/**
+ * Modules that may only load in the engine process (tensor code and what drives it). main/train's
+ * schema files (zod only: a run's config, an evaluation's result) are what the host validates with.
+ */
+const FORBIDDEN = [/^main\/engine\//, /^main\/train\/(?!(config|evaluation-result)\.ts$)/, /^main\/ops\/tf\.ts$/, /^@tensorflow\//];
 
 /** Every module (source files and external packages) reachable from `entry`. */
 async function importGraph(entry: string): Promise<string[]> {

@@ -1,0 +1,39 @@
+// What the host answers about itself, the engine and the workspace (host.info, engine.info,
+// workspace.get, ui.state.*): zod schemas only.
+import { z } from 'zod';
+import { BackendReport } from '../ops/backend-report';
+
+export const EngineInfo = z.object({
+  version: z.string(),
+  pid: z.number(),
+  node: z.string(),
+  tfjs: z.string(),
+  backend: BackendReport,
+  startedAt: z.string(),
+  /** os.availableParallelism() of the engine's machine (the Training view's hint for `workers`). */
+  cores: z.number().int().optional(),
+});
+export type EngineInfo = z.infer<typeof EngineInfo>;
+
+export const WorkspaceSummary = z.object({
+  path: z.string(),
+  datasets: z.array(z.object({ id: z.string(), name: z.string() })),
+  runs: z.array(z.object({ id: z.string(), name: z.string(), status: z.string() })),
+  exports: z.array(z.string()),
+});
+export type WorkspaceSummary = z.infer<typeof WorkspaceSummary>;
+
+export const HostInfo = z.object({
+  kind: z.enum(['electron', 'browser']),
+  /** Native open/save dialogs (Electron) or the in-app file browser (browser mode). */
+  nativeDialogs: z.boolean(),
+  version: z.string(),
+});
+export type HostInfo = z.infer<typeof HostInfo>;
+
+/** Workbench UI state (open view, selections, theme): one JSON object per workspace. */
+export const UI_STATE_MAX_BYTES = 64 * 1024;
+export const UiState = z
+  .record(z.string().max(100), z.unknown())
+  .refine((v) => JSON.stringify(v).length <= UI_STATE_MAX_BYTES, `UI state of at most ${UI_STATE_MAX_BYTES / 1024} KiB of JSON`);
+export type UiState = z.infer<typeof UiState>;

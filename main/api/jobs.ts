@@ -1,0 +1,124 @@
+// The engine's job kinds, declared once: which parameters jobs.start accepts for each, or which call
+// starts it instead. The engine registers exactly these kinds (main/engine/engine.ts, JobQueue).
+import { z } from 'zod';
+import { BENCHMARKS, Benchmark } from '../data/data-spec';
+import { FileRef } from './files';
+
+/**
+ * Each self-test step spins `syncMs` without yielding, so the engine answers nothing (pings
+ * included) meanwhile: capped so a call cannot make the engine look dead.
+ */
+export const SELFTEST_MAX_SYNC_MS = 2000;
+export const SelfTestParams = z.object({
+  steps: z.number().optional(),
+  size: z.number().optional(),
+  syncMs: z
+    .number()
+    .min(0, 'at least 0 ms')
+    .max(SELFTEST_MAX_SYNC_MS, `at most ${SELFTEST_MAX_SYNC_MS} ms per step (the engine answers nothing, pings included, while a step spins)`)
+    .optional(),
+});
+
+export const JobState = z.enum(['queued', 'running', 'done', 'failed', 'cancelled']);
+export const JobSummary = z.object({
+  id: z.string(),
+  kind: z.string(),
+  state: JobState,
+  label: z.string(),
+  progress: z.number().min(0).max(1),
+  etaSeconds: z.number().nullable(),
+  message: z.string().optional(),
+  error: z.string().optional(),
+  result: z.unknown().optional(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+});
+export type JobSummary = z.infer<typeof JobSummary>;
+
+export const GenerateParams = z
+  .object({
+    benchmark: Benchmark,
+    preset: z.enum(['tiny', 'quick', 'paper']),
+    samples: z.number().int().min(2).max(1_000_000).optional(),
+    resolution: z.number().int().min(8).max(65536).optional(),
+    seed: z.number().int().min(0).optional(),
+  })
+  .strict();
+
+const TimeIndex = z.number().int().min(0).max(1_000_000);
+const SourceLayout = z
+  .object({
+    axisOrder: z.enum(['stored', 'reversed']).optional(),
+    groups: z.boolean().optional(),
+    targets: z.array(z.string().min(1).max(256)).max(8).optional(),
+    time: z
+      .discriminatedUnion('mode', [
+        z.object({ axis: z.number().int().min(1).max(8), mode: z.literal('operator'), t0: TimeIndex, t1: TimeIndex }).strict(),
+        z.object({ axis: z.number().int().min(1).max(8), mode: z.literal('autoregressive'), tIn: z.number().int().min(1).max(1000), tOut: z.number().int().min(1).max(1000) }).strict(),
+      ])
+      .optional(),
+  })
+  .strict();
+
+export const ImportParams = z
+  .object({
+    file: FileRef,
+    benchmark: z.enum([...BENCHMARKS, 'custom']),
+    input: z.array(z.string().min(1).max(256)).max(8),
+    target: z.string().min(1).max(256),
+    train: z.number().int().min(1).optional(),
+    val: z.number().int().min(0).optional(),
+    resolution: z.number().int().min(2).max(65536).optional(),
+    /** PDEBench layouts (main/data/stages/layout.ts): per-sample groups, MATLAB axis order, a time split. */
+    layout: SourceLayout.optional(),
+  })
+  .strict();
+
+
+/**
+ * Every job kind the engine runs, declared once: `params`, what jobs.start accepts for it (checked
+ * like its own call's; the self-test clamps its own numbers in main/engine/selftest-job.ts), or
+ * `through`, the call that starts it instead (it names a run or a dataset the engine checks first).
+ * The engine registers exactly these kinds: JobQueue.register takes a JobKind, and
+ * test/unit/engine/job-kinds.test.ts checks each is registered.
+ */
+export const JOB_KINDS = {
+  selftest: { params: SelfTestParams.strict() },
+  generate: { params: GenerateParams },
+  import: { params: ImportParams },
+  train: { through: 'train.start' },
+  evaluate: { through: 'runs.evaluate' },
+  export: { through: 'datasets.export' },
+  'cluster-export': { through: 'runs.exportForCluster' },
+  reproduce: { through: 'reproduce.start' },
+  'lightmaps-correlation': { through: 'runs.lightMapsCorrelation' },
+} as const satisfies Record<string, { params: z.ZodType } | { through: string }>;
+export const JobKind = z.enum(Object.keys(JOB_KINDS) as [keyof typeof JOB_KINDS, ...(keyof typeof JOB_KINDS)[]]);
+export type JobKind = z.infer<typeof JobKind>;
+
+/**
+ * jobs.start: the kind's parameters are checked like its own call's, so `workspace`, `path` or any
+ * other field the host fills in is refused by name; the host adds the workspace and resolves `file`.
+ */
+export const JobStartParams = z
+  .object({ kind: JobKind, params: z.record(z.string(), z.unknown()).default({}) })
+  .strict()
+  .transform((v, ctx) => {
+    const spec: { params: z.ZodType } | { through: string } = JOB_KINDS[v.kind];
+    if ('through' in spec) {
+      ctx.addIssue({ code: 'custom', path: ['kind'], message: `'${v.kind}' jobs start through ${spec.through}` });
+      return z.NEVER;
+    }
+    const r = spec.params.safeParse(v.params);
+    if (!r.success) {
+      // A field the host fills in (workspace, path) is named first: it is the reason for the refusal.
+      const issues = [...r.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
+      for (const i of issues) {
+        const keys = i.code === 'unrecognized_keys' ? i.keys : [];
+        if (keys.length) for (const k of keys) ctx.addIssue({ code: 'custom', path: ['params', ...i.path, k], message: `not a parameter of '${v.kind}' jobs (paths and the workspace are chosen by the host)` });
+        else ctx.addIssue({ code: 'custom', path: ['params', ...i.path], message: i.message });
+      }
+      return z.NEVER;
+    }
+    return { kind: v.kind, params: r.data as Record<string, unknown> };
+  });
