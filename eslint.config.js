@@ -1,18 +1,48 @@
 import tseslint from 'typescript-eslint';
 
-// ---- layers (docs/CONVENTIONS.md): each folder imports only the folders below it ----------------
+// ---- layers (docs/CONVENTIONS.md): one ordered list, top to bottom --------------------------------
+// Every folder of main/ has one place here (test/unit/architecture/layers.test.ts checks that none is
+// missing and that docs/CONVENTIONS.md draws the same list); a folder imports only the folders AFTER
+// it. A new folder is one entry in LAYERS, at the height of what it imports.
+export const LAYERS = [
+  'cli', // the `lino` command line: drives train, data, runs, reproduce directly (no engine process)
+  'hosts', // a host process's entry (browser-mode server); electron/ is the other
+  'services', // WorkbenchApi as both hosts serve it: routes each call by its contract entry
+  'engine', // the compute process: a handler per engine-routed call, the job queue
+  'reproduce', // the paper's tables and figures, run as engine jobs or by the CLI
+  'workspace', // the open workspace folder and the host's settings
+  'api', // the wire: methods, routes, events, and the domain schemas re-exported for the renderer
+  'train', // losses, optimizer, trainer, evaluation
+  'runs', // run store, checkpoints, safetensors
+  'data', // arrays, file formats, generators, the data pipeline
+  'model', // the model kinds (LiNO, FNO, DeepONet) and their registry
+  'ops', // small tfjs functions, one op per file; backends
+  'util', // small functions with no domain
+];
+// Which process a folder runs in adds one more rule: the host process never loads engine code.
+const HOST_FOLDERS = ['services', 'hosts'];
+const ENGINE_ONLY = ['engine', 'train', 'model', 'ops', 'cli'];
+
 // no-restricted-imports is one rule, so each folder's entry carries the whole list for its files
 // (the last entry that matches a file wins): electron, tfjs outside main/ops/tf.ts, and the layer's own.
 const ELECTRON = { name: 'electron', message: 'main/ and renderer/ must not import electron: only electron/ does' };
 const TFJS = { regex: '^@tensorflow/', message: 'tensorflow.js only through main/ops/tf.ts (one tfjs instance, its backends registered once)' };
 /** A relative import (at any depth below main/) that reaches one of main/'s `folders`. */
-const reaching = (folders, message) => ({ regex: `^(\\.\\./)+(${folders.join('|')})(/|$)`, message });
-const layer = (files, patterns, { electron = false } = {}) => ({
+const reaching = (folders, message) => ({ regex: `^(\\.\\./)+(main/)?(${folders.join('|')})(/|$)`, message });
+const restrict = (files, patterns, { electron = false, tfjs = true } = {}) => ({
   files,
-  rules: { 'no-restricted-imports': ['error', { paths: electron ? [] : [ELECTRON], patterns: [TFJS, ...patterns] }] },
+  rules: { 'no-restricted-imports': ['error', { paths: electron ? [] : [ELECTRON], patterns: [...(tfjs ? [TFJS] : []), ...patterns] }] },
 });
 const HOST = 'the host process routes calls from main/api/contract and never loads engine code (tfjs, training): the engine process does';
-const DOWNWARD = 'layers import downward: engine -> train, data, model, runs -> ops; nothing below the engine imports it, the service or a host';
+const upward = (i) => `layers import downward (eslint.config.js LAYERS: ${LAYERS.join(' > ')}): main/${LAYERS[i]} may import only ${LAYERS.slice(i + 1).join(', ')}`;
+/** The one generic rule: each folder of main/ may not reach a folder above it in LAYERS. */
+const layerRules = LAYERS.map((folder, i) => {
+  const patterns = i === 0 ? [] : [reaching(LAYERS.slice(0, i), upward(i))];
+  if (HOST_FOLDERS.includes(folder)) patterns.push(reaching(ENGINE_ONLY, HOST));
+  // A command is one module: what two commands share lives beside the dispatcher (main/cli/*.ts).
+  const commands = folder === 'cli' ? [restrict(['main/cli/commands/**'], [{ regex: '^\\./', message: 'a command does not import another command: shared helpers live in main/cli/' }])] : [];
+  return [restrict([`main/${folder}/**`], patterns), ...commands];
+}).flat();
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'release/', 'test-results/', 'tools/**/*.py', 'assets/', 'main/ops/vendor/'] /* generated bundles: scripts/build-tfjs-core-extras.mjs */ },
@@ -25,14 +55,11 @@ export default tseslint.config(
     },
   },
   // The app's code (tests and benches may reach a backend package directly, e.g. to set wasm paths).
-  layer(['main/**', 'renderer/**'], []),
-  layer(['main/services/**', 'main/hosts/**'], [reaching(['engine', 'train', 'model', 'ops', 'cli'], HOST)]),
-  layer(['electron/**/*.ts'], [{ regex: '^\\.\\./main/(engine|train|model|ops|cli)/', message: HOST }], { electron: true }),
-  layer(['main/engine/**'], [reaching(['services', 'hosts', 'cli'], DOWNWARD)]),
-  layer(['main/train/**', 'main/data/**', 'main/model/**', 'main/runs/**'], [reaching(['engine', 'services', 'hosts', 'cli'], DOWNWARD)]),
-  layer(['main/ops/**'], [reaching(['engine', 'services', 'hosts', 'cli', 'train', 'data', 'model', 'runs', 'workspace'], DOWNWARD)]),
-  layer(['renderer/**'], [{ regex: '^(\\.\\./)+main/(?!api/)', message: 'the renderer imports only main/api (types and zod schemas); everything else is a WorkbenchApi call' }]),
-  { files: ['main/ops/tf.ts'], rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON] }] } },
+  restrict(['main/**', 'renderer/**'], []),
+  ...layerRules,
+  restrict(['electron/**/*.ts'], [{ regex: `^\\.\\./main/(${ENGINE_ONLY.join('|')})/`, message: HOST }], { electron: true }),
+  restrict(['renderer/**'], [{ regex: '^(\\.\\./)+main/(?!api/)', message: 'the renderer imports only main/api (types and zod schemas); everything else is a WorkbenchApi call' }]),
+  restrict(['main/ops/tf.ts'], [reaching(LAYERS.slice(0, LAYERS.indexOf('ops')), upward(LAYERS.indexOf('ops')))], { tfjs: false }),
   // Functions a reader can hold in view: under 150 lines (blank and comment lines not counted).
   { files: ['main/**/*.ts', 'renderer/**/*.{ts,tsx}', 'electron/**/*.ts'], rules: { 'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }] } },
   {

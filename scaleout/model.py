@@ -1,4 +1,4 @@
-"""Reference LiNO in PyTorch, written from /work/shared/spec/lino-model.md (module and
+"""Reference LiNO in PyTorch, written from docs/protocol.md ("The model, exactly") (module and
 parameter names match the authors' release so state_dict keys are identical). Used by the parity
 fixtures (tools/parity), the bench and the distributed trainer (scaleout.train)."""
 import math

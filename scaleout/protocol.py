@@ -1,5 +1,5 @@
 """The workbench's objective and metrics (main/train/loss.ts, rollout.ts, trainer.ts evaluateSplit;
-/work/shared/spec/protocol.md): loss = MSE + mean_b relL2_b on normalized fields, relL2_b =
+docs/protocol.md): loss = MSE + mean_b relL2_b on normalized fields, relL2_b =
 ||pred_b - y_b|| / (||y_b|| + 1e-12); Navier-Stokes rolls out T_out steps feeding predictions back,
 relL2 summed over steps in the objective; the reported relL2 of a rollout is the mean over steps
 (RELL2_DEFINITION, as the workbench's). Metrics in both conventions: normalized (the paper's) and

@@ -7,7 +7,7 @@ import { z } from 'zod';
 // Domain types live in the module that owns them and are re-exported here, so the renderer (and
 // code written against these names) imports them from main/api alone.
 import { ModelConfig } from '../model/kinds';
-import { describeIssue } from './zod-issues';
+import { describeIssue } from '../util/zod-issues';
 import { ReproducePresetInfo, ReproduceStartParams } from './reproduce';
 import { ApiError } from './api-error';
 import { DataSpec, Benchmark } from '../data/data-spec';

@@ -1,12 +1,12 @@
 // The paper's reported numbers, typed, for the "reported (paper)" rows of comparison tables. Pure
 // data in main/api so that the CLI's tables and the views (the Ablation view's Table 3) read the same rows.
-// Source: the LiNO paper (shared/paper/lino-paper.tex) as gathered in shared/spec/protocol.md,
+// Source: the paper "Light-inspired Neural Operator (LiNO)" (Tables 1-3, Figs. 3-6) as gathered in docs/protocol.md,
 // section "The paper's reported results". They are never measured here: tables keep them apart
 // from measured rows and label each one 'reported (paper)' (REPORTED_ROW_LABEL, main/api/reproduce.ts)
 // with its metric convention.
 
 /** Where the numbers come from, printed under each table that shows them. */
-export const PUBLISHED_SOURCE = 'LiNO paper (Tables 1-3, Figs. 3-6) via shared/spec/protocol.md';
+export const PUBLISHED_SOURCE = 'the paper "Light-inspired Neural Operator (LiNO)", Tables 1-3 and Figs. 3-6';
 
 /**
  * 'normalized': relL2 on normalized fields (the LiNO paper's own runs); 'decoded': relL2 on

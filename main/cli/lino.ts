@@ -7,9 +7,7 @@ import { COMMANDS, GROUPS, type CommandEntry } from './commands/index';
 import { UsageError } from './args';
 import { errorMessage } from '../util/error-message';
 
-export interface CliCommand {
-  run(argv: string[]): Promise<number>;
-}
+export type { CliCommand } from './command';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 

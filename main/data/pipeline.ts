@@ -1,7 +1,7 @@
 // From a source (a data file, an airfoil folder, a generator's output, or arrays in memory) to the
 // prepared dataset: split (over samples / trajectories), resize, Navier-Stokes windows, scalar
 // normalization fitted on the training split, coordinate channels. The order and conventions
-// follow ../../shared/spec/protocol.md (the release's pipeline); see docs/data.md.
+// follow docs/protocol.md (the release's pipeline); see docs/data.md.
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -1,11 +1,11 @@
-// "Run on a cluster…" from the app: the same export as `lino export-run` (main/runs/cluster-export.ts)
+// "Run on a cluster…" from the app: the same export as `lino export-run` (main/train/cluster-export.ts)
 // as a job with progress and cancel. The host picks the destination, a new folder under the
 // workspace's exports/ named after the run; a client names only the run.
 import { renameSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ApiError } from '../api/api-error';
 import { RunStore } from '../runs/run-store';
-import { exportRunForCluster } from '../runs/cluster-export';
+import { exportRunForCluster } from '../train/cluster-export';
 import type { JobContext } from './jobs';
 import { freeName } from '../util/free-name';
 

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { formatZodIssues } from '../api/zod-issues';
+import { formatZodIssues } from '../util/zod-issues';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
 import { parseSafetensors, serializeSafetensors, toFloat32, type F32Entry } from './safetensors';
 import { errorMessage } from '../util/error-message';

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { TrainConfig } from './config';
 import { type DataSpec } from '../data/data-spec';
-import { formatZodIssues } from '../api/zod-issues';
+import { formatZodIssues } from '../util/zod-issues';
 import { readReleaseCheckpoint, type ReleaseCheckpoint } from '../runs/release-checkpoint';
 import { serializeSafetensors, type F32Entry } from '../runs/safetensors';
 import type { CheckpointName, CheckpointState } from '../runs/checkpoint';

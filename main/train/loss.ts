@@ -1,4 +1,4 @@
-// The protocol's objective and metrics (../../shared/spec/protocol.md):
+// The protocol's objective and metrics (docs/protocol.md):
 // loss = MSE(pred, y) + mean_b relL2_b on normalized fields, relL2_b = ||pred_b - y_b|| / (||y_b|| + 1e-12)
 // over every point and channel of sample b. relL2 is reported in two conventions: on normalized
 // fields (the paper's) and on decoded physical fields (FNO's published baselines).

@@ -11,7 +11,7 @@ import { writeJsonAtomic } from '../util/atomic-file';
 import { firstNonFinite, loadCheckpoint, NonFiniteWeightsError, readCheckpointState, saveCheckpoint, type CheckpointState } from '../runs/checkpoint';
 import { errorMessage } from '../util/error-message';
 import { acquireRunLock } from '../runs/run-lock';
-import { formatZodIssues } from '../api/zod-issues';
+import { formatZodIssues } from '../util/zod-issues';
 import { stateDict, weightsMetadata } from '../runs/state-dict';
 import { availableParallelism, totalmem } from 'node:os';
 import { Trainer, NonFiniteError, modelConfigFor, type EpochRecord, type StepRecord } from './trainer';

@@ -1,4 +1,4 @@
-// The training loop of the protocol (../../shared/spec/protocol.md): epochs of seeded-shuffled
+// The training loop of the protocol (docs/protocol.md): epochs of seeded-shuffled
 // batches, micro-batches whose gradients add up to the whole batch's, global-norm clipping,
 // PyTorch-exact AdamW, StepLR stepped per epoch, validation every epoch in both relL2 conventions.
 // No I/O here: ./runner.ts stores metrics and checkpoints; this file is what the tests drive.

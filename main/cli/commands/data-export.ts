@@ -2,7 +2,7 @@
 // release / FNO scripts (see main/data/export.ts for the layouts). Same code as the UI's export.
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { CliCommand } from '../lino';
+import type { CliCommand } from '../command';
 import { UsageError, parseFlags, requireFlag } from '../args';
 import { DatasetStore } from '../../data/dataset-store';
 import { exportDataset, type ExportFormat, type ExportLayout } from '../../data/export';

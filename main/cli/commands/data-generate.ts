@@ -1,7 +1,7 @@
 // `lino data generate BENCHMARK --preset P --out DIR`: runs the offline generator (worker threads,
 // progress, Ctrl-C cancels), writes the data in the published layout, and with --workspace also
 // prepares and caches the dataset (release split/resize) exactly as the UI does.
-import type { CliCommand } from '../lino';
+import type { CliCommand } from '../command';
 import { UsageError, parseFlags, requireFlag } from '../args';
 import { generateDataset } from '../../data/generate/index';
 import type { BenchmarkName, PresetName } from '../../data/generate/types';

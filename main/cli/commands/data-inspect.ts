@@ -2,7 +2,7 @@
 // before anything is loaded; a stored dataset folder prints its manifest summary.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CliCommand } from '../lino';
+import type { CliCommand } from '../command';
 import { UsageError, parseFlags } from '../args';
 import { openDataFile } from '../../data/formats/index';
 import type { DatasetManifest } from '../../data/dataset';

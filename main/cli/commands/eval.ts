@@ -2,7 +2,7 @@
 // the best/median/worst samples, the per-step curve of autoregressive runs, and the numbers at
 // every requested resolution (resolution transfer). --data evaluates on other data.
 import { readFileSync } from 'node:fs';
-import type { CliCommand } from '../lino';
+import type { CliCommand } from '../command';
 import { UsageError, parseFlags, requireFlag } from '../args';
 import { selectBackend } from '../../ops/backend';
 import { RunStore } from '../../runs/run-store';

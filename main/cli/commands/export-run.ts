@@ -5,11 +5,11 @@
 // runs/ it opens and resumes like any other (docs/scaleout.md).
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { CliCommand } from '../lino';
+import type { CliCommand } from '../command';
 import { UsageError, parseFlags, requireFlag } from '../args';
 import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
 import { RunStore } from '../../runs/run-store';
-import { exportRunForCluster } from '../../runs/cluster-export';
+import { exportRunForCluster } from '../../train/cluster-export';
 
 const command: CliCommand = {
   async run(argv) {

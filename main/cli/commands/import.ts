@@ -2,7 +2,7 @@
 // or a bare state_dict) becomes a run of the workspace, listed and explored like any other.
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CliCommand } from '../lino';
+import type { CliCommand } from '../command';
 import { UsageError, parseFlags } from '../args';
 import { DataSpec } from '../../data/data-spec';
 import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';

@@ -1,7 +1,7 @@
 // The command table: name, summary and usage of every `lino` command, importable without loading
 // any command (so `lino help` and `lino CMD --help` do not load TensorFlow.js); `load()` imports
 // the command's module (commands/<cmd>.ts or commands/<cmd>-<sub>.ts) only when it runs.
-import type { CliCommand } from '../lino';
+import type { CliCommand } from '../command';
 
 export interface CommandEntry {
   /** 'train', or 'data generate' for a subcommand of the 'data' group. */

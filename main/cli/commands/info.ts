@@ -1,18 +1,10 @@
 // `lino info`: keys, shapes, the model kind and the configuration inferred from a weights file.
-import type { CliCommand } from '../lino';
+import type { CliCommand } from '../command';
 import { parseFlags, requireFlag } from '../args';
-import { readSafetensorsFile, type SafetensorsFile } from '../../runs/safetensors';
+import { readSafetensorsFile } from '../../runs/safetensors';
 import { formatBackendReport, selectBackend } from '../../ops/backend';
 import { isTorchFile, readReleaseCheckpoint, weightsAsFile } from '../../runs/release-checkpoint';
-import { inferLinoConfigFromShapes, type InferredConfig } from '../../model/lino/infer-config';
 import { inferModel } from '../../model/registry';
-
-export type { InferredConfig } from '../../model/lino/infer-config';
-
-/** Reads the architecture back from the release's key names and shapes. */
-export function inferLinoConfig(f: SafetensorsFile, source = 'weights'): InferredConfig {
-  return inferLinoConfigFromShapes(f.tensors, source);
-}
 
 const command: CliCommand = {
   async run(argv) {

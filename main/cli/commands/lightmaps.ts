@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tf from '../../ops/tf';
-import type { CliCommand } from '../lino';
+import type { CliCommand } from '../command';
 import { UsageError, parseFlags, requireFlag } from '../args';
 import { selectBackend } from '../../ops/backend';
 import { LinoOperator } from '../../model/lino/operator';
@@ -17,7 +17,7 @@ import { RunStore } from '../../runs/run-store';
 import { loadRunForLightMaps } from '../../train/light-maps-run';
 import { writeNpy } from '../../data/formats/npy';
 import { ndarray } from '../../data/ndarray';
-import { loadOperatorWeights, operatorConfig, readInputF32 } from './predict';
+import { loadOperatorWeights, operatorConfig, readInputF32 } from '../operator-files';
 
 /** Writes every map of `maps` into dir; returns the file names. */
 export function writeLightMaps(dir: string, maps: LightMaps): string[] {

@@ -3,7 +3,7 @@
 // LaTeX, with the paper's reported rows apart and labelled) and figure data (JSON) into --out.
 // `lino reproduce --list` lists the presets with their sizes and estimated times.
 import { resolve, join } from 'node:path';
-import type { CliCommand } from '../lino';
+import type { CliCommand } from '../command';
 import { UsageError, parseFlags } from '../args';
 import { PRESET_SIZES, REPRODUCE_PRESETS, presetNamed, type PresetSize } from '../../reproduce/presets';
 import { presetInfo } from '../../reproduce/preset-info';

@@ -6,7 +6,7 @@
 // --json makes stdout one JSON object per line: each step and epoch record, then the summary.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { CliCommand } from '../lino';
+import type { CliCommand } from '../command';
 import { UsageError, parseFlags } from '../args';
 import { selectBackend, formatBackendReport } from '../../ops/backend';
 import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';

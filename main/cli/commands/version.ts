@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { CliCommand } from '../lino';
+import type { CliCommand } from '../command';
 
 const command: CliCommand = {
   async run() {

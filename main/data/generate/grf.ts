@@ -1,4 +1,4 @@
-// Gaussian random fields exactly as FNO's generator code draws them (see shared/spec/protocol.md):
+// Gaussian random fields exactly as FNO's generator code draws them (see docs/protocol.md):
 //   - periodic 1-D (Burgers, MATLAB GRF1 "periodic"),
 //   - cosine-transform 2-D (Darcy, MATLAB GRF with idct2),
 //   - periodic 2-D (Navier-Stokes, ns_2d.py GaussianRF).

@@ -65,7 +65,7 @@ export function formatPercent(p: number | null): string {
 
 /**
  * The paper's ablation (Table 3: Darcy, s = 85, validation relL2 of the efficient-scattering
- * model; main/api/published.ts, from shared/spec/protocol.md). Only Darcy has reported numbers.
+ * model; main/api/published.ts, from docs/protocol.md). Only Darcy has reported numbers.
  */
 export const PAPER_ABLATION: { benchmark: string; setting: string; values: Record<VariantKey, number> }[] = [
   { benchmark: 'darcy', setting: 'Darcy s = 85', values: Object.fromEntries(publishedRows('darcy-ablation').map((r) => [r.arm, r.relL2])) as Record<VariantKey, number> },

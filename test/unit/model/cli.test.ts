@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readInputF32 } from '../../../main/cli/commands/predict';
+import { readInputF32 } from '../../../main/cli/operator-files';
 import { writeNpy } from '../../../main/data/formats/npy';
 import { ndarray } from '../../../main/data/ndarray';
 import { readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tf from '../../../main/ops/tf';
-import { readInputF32 } from '../../../main/cli/commands/predict';
+import { readInputF32 } from '../../../main/cli/operator-files';
 import { writeNpy } from '../../../main/data/formats/npy';
 import { ndarray } from '../../../main/data/ndarray';
 import { readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';

@@ -7,10 +7,10 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunHandle } from './run-store';
-import { parseRunConfig } from '../train/runner';
-import { loadTrainData } from '../train/data-source';
-import type { TrainData, TrainSplit } from '../train/data';
+import type { RunHandle } from '../runs/run-store';
+import { parseRunConfig } from './runner';
+import { loadTrainData } from './data-source';
+import type { TrainData, TrainSplit } from './data';
 import type { PreparedDataset } from '../data/dataset';
 import { exportDataset } from '../data/export';
 import { ndarray } from '../data/ndarray';
