@@ -83,6 +83,8 @@ export class FusedProgram implements WgslProgram {
   uniformData: { type: 'int32' | 'float32'; data: number[] }[];
   /** See FusedProgramSpec.work. */
   work: number;
+  /** The output's shape; tfjs runs the program on flat (1-D) views, see registerFusedKernel. */
+  resultShape: number[];
   private readonly code: string;
 
   constructor(spec: FusedProgramSpec) {
@@ -90,9 +92,10 @@ export class FusedProgram implements WgslProgram {
     const ints = { ...spec.sizes, nThreads: spec.threads };
     const floats = spec.scalars ?? {};
     this.variableNames = spec.variableNames;
-    this.outputShape = spec.outputShape;
+    this.resultShape = spec.outputShape;
+    this.outputShape = [spec.outputShape.reduce((a, b) => a * b, 1)];
     this.shaderKey = `${this.constructor.name}${spec.variant ? `_${spec.variant}` : ''}`;
-    this.dispatchLayout = { x: spec.outputShape.map((_, i) => i) };
+    this.dispatchLayout = { x: [0] };
     this.dispatch = [Math.max(1, Math.ceil(spec.threads / wg)), 1, 1];
     this.workgroupSize = [wg, 1, 1];
     this.uniforms = [...Object.keys(ints).map((k) => `${k} : i32,`), ...Object.keys(floats).map((k) => `${k} : f32,`)].join(' ');
@@ -255,11 +258,16 @@ export function registerFusedKernel(name: string, order: string[], js: JsKernelB
         checkFloat(name, infos);
         const be = args.backend as WebgpuBackend;
         // intermediates (a reduction's partial sums) are freed once the outputs are recorded
+        // Fused programs read and write flat arrays: they run on 1-D views, so tfjs's shader key
+        // (which adds the operands' ranks and which of them broadcast or equal the output) does
+        // not change with the batch size or the grid
         const made: tf.TensorInfo[] = [];
+        const flat = (t: tf.TensorInfo): tf.TensorInfo => ({ dataId: t.dataId, shape: [t.shape.reduce((a, b) => a * b, 1)], dtype: t.dtype });
         const outs = wgsl(infos, (p, ins) => {
-          const t = be.runWebGPUProgram(p, ins, 'float32', p.uniformData);
+          const fused = p instanceof FusedProgram;
+          const t = be.runWebGPUProgram(p, fused ? ins.map(flat) : ins, 'float32', p.uniformData);
           made.push(t);
-          return t;
+          return fused ? { ...t, shape: p.resultShape } : t;
         }, args.attrs ?? {});
         const kept = new Set(outs.map((o) => o.dataId));
         for (const t of made) if (!kept.has(t.dataId)) be.disposeData(t.dataId);
