@@ -13,6 +13,7 @@ import { LinoOperator } from '../main/model/lino/operator';
 import type { LinoConfig } from '../main/model/lino/config';
 import { makeTrainStep } from './train-step';
 import { webgpuUnavailable } from '../test/helpers/webgpu-env';
+import { formatProgramTable, hasGpuTimer, profilePrograms, type ProgramProfile } from './program-profile';
 
 const PY = '/usr/bin/python3';
 const COMPONENTS: LinoConfig['components'] = ['reflection', 'refraction', 'scattering'];
@@ -73,13 +74,16 @@ async function countBackend(backend: string, c: (typeof CASES)[number], torch: T
     console.log(`  ${backend.padEnd(6)} forward ${String(f.total).padStart(5)}${ratio(f.total, torch?.forward)}${prog(f)}: ${top(f.byName)}`);
     console.log(`  ${backend.padEnd(6)} fwd+bwd ${String(fb.total).padStart(5)}${ratio(fb.total, torch?.forward_backward)}${prog(fb)}: ${top(fb.byName)}`);
     let step = '';
+    let programTable: string[] = [];
     try {
       // the Trainer's step (clip, AdamW on the device on GPU backends, on the host on cpu/wasm)
       const t = makeTrainStep(model, x, y);
       try {
         await t.step();
-        const s = await countKernels(() => t.step());
+        let p: ProgramProfile | undefined;
+        const s = await countKernels(async () => { p = backend === 'webgpu' ? await profilePrograms(() => t.step()) : (await t.step(), undefined); });
         step = `${s.total}${prog(s)} (${s.total + s.scopes} with customGrad scopes, as tf.profile lists): ${top(s.byName)}`;
+        if (p) programTable = await webgpuProgramTable(p, fwdBwd);
       } finally {
         t.dispose();
       }
@@ -87,10 +91,22 @@ async function countBackend(backend: string, c: (typeof CASES)[number], torch: T
       step = `not measured (${(e as Error).message.split('\n')[0]})`;
     }
     console.log(`  ${backend.padEnd(6)} step    ${step.padStart(5)}`);
+    for (const l of programTable) console.log(`  ${l}`);
   } finally {
     model.dispose();
     tf.dispose([x, y]);
   }
+}
+
+/** The step's GPU programs by name (and GPU time of a timed forward + backward where the adapter has timestamp-query). */
+async function webgpuProgramTable(step: ProgramProfile, fwdBwd: () => void): Promise<string[]> {
+  const timed = hasGpuTimer() ? await profilePrograms(fwdBwd, { gpuTime: true }) : null;
+  const gpu = timed?.gpuMs ?? null;
+  return [
+    `GPU programs per step ${step.programs}, step wall ${step.wallMs.toFixed(0)} ms, host encode ${step.hostMs.toFixed(0)} ms, GPU->CPU reads ${step.reads}; ` +
+      (gpu === null ? 'GPU time n/a (no timestamp-query: a software adapter such as SwiftShader; its times mean nothing)' : `fwd+bwd GPU ${gpu.toFixed(1)} ms (timestamp queries)`),
+    ...formatProgramTable(step, timed, step.wallMs, 40),
+  ];
 }
 
 function torchCounts(c: (typeof CASES)[number]): { line: string; counts?: TorchCounts } {

@@ -6,7 +6,10 @@
 // passes than autodiff through erf (which also inserts casts and copies on wasm).
 import * as tf from './tf';
 import { customGradOp } from './custom-grad';
-import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';
+import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused } from './kernel-registry';
+
+export class LinoGeluProgram extends FusedProgram {}
+export class LinoGeluGradProgram extends FusedProgram {}
 
 const SQRT1_2 = Math.SQRT1_2;
 const LOG_SQRT_2PI = 0.5 * Math.log(2 * Math.PI);
@@ -35,10 +38,8 @@ registerFusedKernel(FWD, ['x'], ([x], [shape]) => {
   return [{ shape: shape!, values: y }];
 }, ([x], run) => {
   const n = x!.shape.reduce((a, b) => a * b, 1);
-  const p = wgslProgram('lino_gelu', ['X'], x!.shape, n, `let v = X[index]; result[index] = 0.5 * v * (1.0 + linoErf(v * ${SQRT1_2}));`);
-  const code = p.getUserCode;
-  p.getUserCode = () => `${WGSL_ERF}\n${code()}`;
-  p.shaderKey += `_${n}`;
+  const p = new LinoGeluProgram({ variableNames: ['X'], outputShape: x!.shape, threads: n, prelude: WGSL_ERF,
+    body: `let v = X[index]; result[index] = 0.5 * v * (1.0 + linoErf(v * ${SQRT1_2}));` });
   return [run(p, [x!])];
 }, { wasm: false });
 
@@ -51,11 +52,9 @@ registerFusedKernel(BWD, ['dy', 'x'], ([dy, x], [shape]) => {
   return [{ shape: shape!, values: dx }];
 }, ([dy, x], run) => {
   const n = x!.shape.reduce((a, b) => a * b, 1);
-  const p = wgslProgram('lino_gelu_grad', ['DY', 'X'], x!.shape, n, `let v = X[index];
-  result[index] = DY[index] * (0.5 * (1.0 + linoErf(v * ${SQRT1_2})) + v * ${INV_SQRT_2PI} * exp(-0.5 * v * v));`);
-  const code = p.getUserCode;
-  p.getUserCode = () => `${WGSL_ERF}\n${code()}`;
-  p.shaderKey += `_${n}`;
+  const p = new LinoGeluGradProgram({ variableNames: ['DY', 'X'], outputShape: x!.shape, threads: n, prelude: WGSL_ERF,
+    body: `let v = X[index];
+  result[index] = DY[index] * (0.5 * (1.0 + linoErf(v * ${SQRT1_2})) + v * ${INV_SQRT_2PI} * exp(-0.5 * v * v));` });
   return [run(p, [dy!, x!])];
 }, { wasm: false });
 

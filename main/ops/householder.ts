@@ -9,7 +9,12 @@ import * as tf from './tf';
 import { customGradOp } from './custom-grad';
 import { unitNormalize } from './unit-normalize';
 import { rowDot } from './row-dot';
-import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';
+import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused } from './kernel-registry';
+
+export class LinoHouseholderProgram extends FusedProgram {}
+export class LinoHouseholderGradHProgram extends FusedProgram {}
+export class LinoHouseholderGradVProgram extends FusedProgram {}
+export class LinoHouseholderGradCProgram extends FusedProgram {}
 
 const EPS = 1e-6;
 const FWD = 'LinoHouseholder';
@@ -34,13 +39,14 @@ registerFusedKernel(FWD, ['h', 'v', 'c'], ([h, v, c], [shape]) => {
   return [{ shape: shape!, values: out }];
 }, ([h, v, c], run) => {
   const [R, M] = rowsOf(h!.shape);
-  const body = `let o = index * ${M};
+  const body = `let o = index * uniforms.M;
   var vv = 0.0; var hv = 0.0;
-  for (var j = 0; j < ${M}; j++) { vv += V[o + j] * V[o + j]; hv += H[o + j] * V[o + j]; }
+  for (var j = 0; j < uniforms.M; j++) { vv += V[o + j] * V[o + j]; hv += H[o + j] * V[o + j]; }
   let n = max(sqrt(vv), ${EPS});
   let k = C[0] * hv / (n * n);
-  for (var j = 0; j < ${M}; j++) { result[o + j] = H[o + j] + k * V[o + j]; }`;
-  return [run(wgslProgram(`lino_hh_${M}`, ['H', 'V', 'C'], h!.shape, R, body), [h!, v!, c!])];
+  for (var j = 0; j < uniforms.M; j++) { result[o + j] = H[o + j] + k * V[o + j]; }`;
+  // one thread per row walks its M values
+  return [run(new LinoHouseholderProgram({ variableNames: ['H', 'V', 'C'], outputShape: h!.shape, threads: R, work: 3 * R * M, sizes: { M }, body }), [h!, v!, c!])];
 });
 
 registerFusedKernel(BWD, ['g', 'h', 'v', 'c'], ([g, h, v, c], [shape]) => {
@@ -66,21 +72,23 @@ registerFusedKernel(BWD, ['g', 'h', 'v', 'c'], ([g, h, v, c], [shape]) => {
   return [{ shape: shape!, values: dh }, { shape: shape!, values: dv }, { shape: [R], values: p }];
 }, ([g, h, v, c], run) => {
   const [R, M] = rowsOf(h!.shape);
-  const head = `let o = index * ${M};
+  const head = `let o = index * uniforms.M;
   var vv = 0.0; var hv = 0.0; var gv = 0.0;
-  for (var j = 0; j < ${M}; j++) { let vj = V[o + j]; vv += vj * vj; hv += H[o + j] * vj; gv += G[o + j] * vj; }
+  for (var j = 0; j < uniforms.M; j++) { let vj = V[o + j]; vv += vj * vj; hv += H[o + j] * vj; gv += G[o + j] * vj; }
   let norm = sqrt(vv);
   let n = max(norm, ${EPS});
   let s = hv / n; let t = gv / n; let cc = C[0];`;
   const names = ['G', 'H', 'V', 'C'];
   const ins = [g!, h!, v!, c!];
-  const dh = run(wgslProgram(`lino_hh_dh_${M}`, names, h!.shape, R, `${head}
-  for (var j = 0; j < ${M}; j++) { result[o + j] = G[o + j] + cc * t * V[o + j] / n; }`), ins);
-  const dv = run(wgslProgram(`lino_hh_dv_${M}`, names, h!.shape, R, `${head}
-  var inner = 0.0; if (norm > ${EPS}) { inner = 2.0 * cc * s * t; }
-  for (var j = 0; j < ${M}; j++) { result[o + j] = (cc * (s * G[o + j] + t * H[o + j]) - inner * V[o + j] / n) / n; }`), ins);
-  const p = run(wgslProgram(`lino_hh_p_${M}`, names, [R], R, `${head}
-  result[index] = s * t;`), ins);
+  const row = (P: typeof LinoHouseholderProgram, shape: number[], tail: string) => run(new P({
+    variableNames: names, outputShape: shape, threads: R, work: 5 * R * M, sizes: { M }, body: `${head}\n  ${tail}`,
+  }), ins);
+  // d c = sum over rows of s t: the rows' values here, summed by tf.sum (tfjs's workgroup reduction)
+  const dh = row(LinoHouseholderGradHProgram, h!.shape, `
+  for (var j = 0; j < uniforms.M; j++) { result[o + j] = G[o + j] + cc * t * V[o + j] / n; }`);
+  const dv = row(LinoHouseholderGradVProgram, h!.shape, `var inner = 0.0; if (norm > ${EPS}) { inner = 2.0 * cc * s * t; }
+  for (var j = 0; j < uniforms.M; j++) { result[o + j] = (cc * (s * G[o + j] + t * H[o + j]) - inner * V[o + j] / n) / n; }`);
+  const p = row(LinoHouseholderGradCProgram, [R], 'result[index] = s * t;');
   return [dh, dv, p];
 });
 

@@ -7,7 +7,11 @@
 //   d lin = scale g phi';  d c = sum over the batch of g phi'.
 import * as tf from './tf';
 import { customGradOp } from './custom-grad';
-import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';
+import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused } from './kernel-registry';
+
+export class LinoPositiveFeatureProgram extends FusedProgram {}
+export class LinoPositiveFeatureGradLinProgram extends FusedProgram {}
+export class LinoPositiveFeatureGradCoordProgram extends FusedProgram {}
 
 const FWD = 'LinoPositiveFeature';
 const BWD = 'LinoPositiveFeatureGrad';
@@ -27,9 +31,12 @@ registerFusedKernel(FWD, ['lin', 'c'], ([lin, c], [lShape, cShape], { scale }) =
 }, ([lin, c], run, { scale }) => {
   const [R, M] = lin!.shape as [number, number];
   const N = c!.shape[0]!;
-  return [run(wgslProgram(`lino_phi_${M}_${N}_${scale}`, ['L', 'C'], [R / N, N, M], R * M, `let r = index / ${M};
-  let z = ${scale} * L[index] + C[(r % ${N}) * ${M} + index % ${M}];
-  result[index] = select(exp(z), z + 1.0, z > 0.0);`), [lin!, c!])];
+  return [run(new LinoPositiveFeatureProgram({
+    variableNames: ['L', 'C'], outputShape: [R / N, N, M], threads: R * M, sizes: { M, N }, scalars: { scale: scale! },
+    body: `let r = index / uniforms.M;
+  let z = uniforms.scale * L[index] + C[(r % uniforms.N) * uniforms.M + index % uniforms.M];
+  result[index] = select(exp(z), z + 1.0, z > 0.0);`,
+  }), [lin!, c!])];
 }, { wasm: false });
 
 registerFusedKernel(BWD, ['g', 'lin', 'c'], ([g, lin, c], [, lShape, cShape], { scale }) => {
@@ -52,12 +59,20 @@ registerFusedKernel(BWD, ['g', 'lin', 'c'], ([g, lin, c], [, lShape, cShape], { 
   const N = c!.shape[0]!;
   const names = ['G', 'L', 'C'];
   const ins = [g!, lin!, c!];
-  const dz = (i: string, ci: string) => `G[${i}] * select(exp(${scale} * L[${i}] + C[${ci}]), 1.0, ${scale} * L[${i}] + C[${ci}] > 0.0)`;
-  const dl = run(wgslProgram(`lino_phi_dl_${M}_${N}_${scale}`, names, [R, M], R * M, `let ci = ((index / ${M}) % ${N}) * ${M} + index % ${M};
-  result[index] = ${scale} * ${dz('index', 'ci')};`), ins);
-  const dc = run(wgslProgram(`lino_phi_dc_${M}_${N}_${R}_${scale}`, names, [N, M], N * M, `var acc = 0.0;
-  for (var b = 0; b < ${R / N}; b++) { let i = b * ${N * M} + index; acc += ${dz('i', 'index')}; }
-  result[index] = acc;`), ins);
+  const dz = (i: string, ci: string) => `G[${i}] * select(exp(uniforms.scale * L[${i}] + C[${ci}]), 1.0, uniforms.scale * L[${i}] + C[${ci}] > 0.0)`;
+  const sizes = { M, N, batch: R / N };
+  const dl = run(new LinoPositiveFeatureGradLinProgram({
+    variableNames: names, outputShape: [R, M], threads: R * M, sizes, scalars: { scale: scale! },
+    body: `let ci = ((index / uniforms.M) % uniforms.N) * uniforms.M + index % uniforms.M;
+  result[index] = uniforms.scale * ${dz('index', 'ci')};`,
+  }), ins);
+  // d c: one thread per (point, channel) sums over the batch (B terms, a handful)
+  const dc = run(new LinoPositiveFeatureGradCoordProgram({
+    variableNames: names, outputShape: [N, M], threads: N * M, work: 3 * R * M, sizes, scalars: { scale: scale! },
+    body: `var acc = 0.0;
+  for (var b = 0; b < uniforms.batch; b++) { let i = b * uniforms.N * uniforms.M + index; acc += ${dz('i', 'index')}; }
+  result[index] = acc;`,
+  }), ins);
   return [dl, dc];
 }, { wasm: false });
 

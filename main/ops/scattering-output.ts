@@ -7,7 +7,15 @@
 //   d gate = sum g e (y_loc - y_glob) beta (1-beta);  d ls = sum g out.
 import * as tf from './tf';
 import { customGradOp } from './custom-grad';
-import { hasFusedKernel, registerFusedKernel, runFused, wgslProgram } from './kernel-registry';
+import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused } from './kernel-registry';
+
+export class LinoScatteringOutputProgram extends FusedProgram {}
+export class LinoScatteringOutputGradNumProgram extends FusedProgram {}
+export class LinoScatteringOutputGradQkProgram extends FusedProgram {}
+export class LinoScatteringOutputGradLocalProgram extends FusedProgram {}
+export class LinoScatteringOutputGradHProgram extends FusedProgram {}
+export class LinoScatteringOutputGradGateProgram extends FusedProgram {}
+export class LinoScatteringOutputGradScaleProgram extends FusedProgram {}
 
 const EPS = 1e-6;
 const FWD = 'LinoScatteringOutput';
@@ -26,8 +34,11 @@ registerFusedKernel(FWD, ['num', 'qk', 'yloc', 'h', 'gate', 'ls'], ([num, qk, yl
   return [{ shape: [R, M], values: out }];
 }, ([num, qk, yl, h, gate, ls], run) => {
   const [R, M] = h!.shape as [number, number];
-  return [run(wgslProgram(`lino_so_${M}`, ['Num', 'Qk', 'Yl', 'H', 'Gate', 'Ls'], [R, M], R * M, `let beta = 1.0 / (1.0 + exp(-Gate[0]));
-  result[index] = exp(Ls[0]) * ((1.0 - beta) * Num[index] / (Qk[index / ${M}] + ${EPS}) + beta * Yl[index] - H[index]);`), [num!, qk!, yl!, h!, gate!, ls!])];
+  return [run(new LinoScatteringOutputProgram({
+    variableNames: ['Num', 'Qk', 'Yl', 'H', 'Gate', 'Ls'], outputShape: [R, M], threads: R * M, sizes: { M },
+    body: `let beta = 1.0 / (1.0 + exp(-Gate[0]));
+  result[index] = exp(Ls[0]) * ((1.0 - beta) * Num[index] / (Qk[index / uniforms.M] + ${EPS}) + beta * Yl[index] - H[index]);`,
+  }), [num!, qk!, yl!, h!, gate!, ls!])];
 });
 
 registerFusedKernel(BWD, ['g', 'num', 'qk', 'yloc', 'h', 'gate', 'ls'], ([g, num, qk, yl, h, gate, ls], shapes) => {
@@ -60,21 +71,26 @@ registerFusedKernel(BWD, ['g', 'num', 'qk', 'yloc', 'h', 'gate', 'ls'], ([g, num
   const names = ['G', 'Num', 'Qk', 'Yl', 'H', 'Gate', 'Ls'];
   const ins = [g!, num!, qk!, yl!, h!, gate!, ls!];
   const head = `let beta = 1.0 / (1.0 + exp(-Gate[0])); let e = exp(Ls[0]);`;
-  const elem = (key: string, shape: number[], expr: string) => run(wgslProgram(`lino_so_${key}_${M}`, names, shape, R * M, `${head}
-  let inv = 1.0 / (Qk[index / ${M}] + ${EPS});
-  result[index] = ${expr};`), ins);
-  const row = (key: string, shape: number[], term: string, post: string) => run(wgslProgram(`lino_so_${key}_${M}`, names, shape, R, `${head}
+  const elem = (P: typeof FusedProgram, shape: number[], expr: string) => run(new P({
+    variableNames: names, outputShape: shape, threads: R * M, sizes: { M }, body: `${head}
+  let inv = 1.0 / (Qk[index / uniforms.M] + ${EPS});
+  result[index] = ${expr};`,
+  }), ins);
+  // per-row sums walk the row's M values; d gate and d ls are then tf.sum of the rows (tfjs's workgroup reduction)
+  const row = (P: typeof FusedProgram, shape: number[], term: string, post: string) => run(new P({
+    variableNames: names, outputShape: shape, threads: R, work: 4 * R * M, sizes: { M }, body: `${head}
   let inv = 1.0 / (Qk[index] + ${EPS});
   var acc = 0.0;
-  for (var j = 0; j < ${M}; j++) { let i = index * ${M} + j; let ge = G[i] * e; let yg = Num[i] * inv; acc += ${term}; }
-  result[index] = ${post};`), ins);
+  for (var j = 0; j < uniforms.M; j++) { let i = index * uniforms.M + j; let ge = G[i] * e; let yg = Num[i] * inv; acc += ${term}; }
+  result[index] = ${post};`,
+  }), ins);
   return [
-    elem('dnum', num!.shape, 'G[index] * e * (1.0 - beta) * inv'),
-    row('dqk', qk!.shape, '-ge * (1.0 - beta) * yg * inv', 'acc'),
-    elem('dyl', [R, M], 'G[index] * e * beta'),
-    elem('dh', [R, M], '-G[index] * e'),
-    row('pg', [R], 'ge * (Yl[i] - yg)', 'acc * beta * (1.0 - beta)'),
-    row('pl', [R], 'ge * ((1.0 - beta) * yg + beta * Yl[i] - H[i])', 'acc'),
+    elem(LinoScatteringOutputGradNumProgram, num!.shape, 'G[index] * e * (1.0 - beta) * inv'),
+    row(LinoScatteringOutputGradQkProgram, qk!.shape, '-ge * (1.0 - beta) * yg * inv', 'acc'),
+    elem(LinoScatteringOutputGradLocalProgram, [R, M], 'G[index] * e * beta'),
+    elem(LinoScatteringOutputGradHProgram, [R, M], '-G[index] * e'),
+    row(LinoScatteringOutputGradGateProgram, [R], 'ge * (Yl[i] - yg)', 'acc * beta * (1.0 - beta)'),
+    row(LinoScatteringOutputGradScaleProgram, [R], 'ge * ((1.0 - beta) * yg + beta * Yl[i] - H[i])', 'acc'),
   ];
 });
 

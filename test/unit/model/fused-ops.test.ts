@@ -11,7 +11,8 @@ import { gelu, geluComposed } from '../../../main/ops/gelu';
 import { mixRows, mixRowsComposed } from '../../../main/ops/mix';
 import { positiveFeature, positiveFeatureComposed } from '../../../main/ops/positive-feature';
 import { scatteringOutput, scatteringOutputComposed } from '../../../main/ops/scattering-output';
-import { hasFusedKernel } from '../../../main/ops/kernel-registry';
+import { hasFusedKernel, setFusedKernels } from '../../../main/ops/kernel-registry';
+import { depthwiseConv } from '../../../main/ops/depthwise-conv';
 import { ensureFastWasmKernels } from '../../../main/ops/wasm-kernels';
 import { countKernels } from '../../../bench/kernels.bench';
 import { webgpuUnavailable } from '../../helpers/webgpu-env';
@@ -63,6 +64,14 @@ const CASES: OpCase[] = [
     name: `branch mixture, K=${K}`, wasm: false, kernels: ['LinoMix', 'LinoMixGrad'], shapes: [[3, K], ...Array.from({ length: K }, () => [3 * 5, M])],
     prep: ([a, ...b]) => [tf.softmax(a!), ...b], fused: (a, ...b) => mixRows(a as tf.Tensor2D, b), composed: (a, ...b) => mixRowsComposed(a as tf.Tensor2D, b),
   })),
+  // sizes past one reduction chunk (rows: 16,384 terms; columns: 512 rows), so the webgpu
+  // reductions run their partial sums and second pass
+  { name: 'branch mixture, K=2, 40,000 values per sample', wasm: false, kernels: ['LinoMix', 'LinoMixGrad'], shapes: [[2, 2], [2 * 5000, M], [2 * 5000, M]],
+    prep: ([a, ...b]) => [tf.softmax(a!), ...b], fused: (a, ...b) => mixRows(a as tf.Tensor2D, b), composed: (a, ...b) => mixRowsComposed(a as tf.Tensor2D, b) },
+  { name: 'layer norm, 1,500 rows', wasm: false, kernels: ['LinoLayerNorm', 'LinoLayerNormGrad'], shapes: [[1500, M], [M], [M]], fused: (x, w, b) => layerNorm(x!, w!, b!), composed: (x, w, b) => layerNormComposed(x!, w!, b!) },
+  // the reference runs with the fused kernels off (the composed correlation)
+  { name: 'depthwise conv 2D, 24x24', wasm: false, kernels: ['LinoDepthwiseFilterGrad'], shapes: [[2, 24, 24, 4], [4, 1, 3, 3]], fused: (x, k) => depthwiseConv(x!, k!), composed: (x, k) => depthwiseConv(x!, k!) },
+  { name: 'depthwise conv 1D, 300 points', wasm: false, kernels: ['LinoDepthwiseFilterGrad'], shapes: [[2, 300, 4], [4, 1, 3]], fused: (x, k) => depthwiseConv(x!, k!), composed: (x, k) => depthwiseConv(x!, k!) },
 ];
 
 type Result = { y: Float32Array; grads: Float32Array[] };
@@ -81,7 +90,12 @@ async function evaluate(c: OpCase, fn: (...xs: tf.Tensor[]) => tf.Tensor): Promi
 async function checkBackend(backend: string): Promise<void> {
   assert.ok(await tf.setBackend('cpu'));
   const refs: Result[] = [];
-  for (const c of CASES) refs.push(await evaluate(c, c.composed));
+  setFusedKernels(false);
+  try {
+    for (const c of CASES) refs.push(await evaluate(c, c.composed));
+  } finally {
+    setFusedKernels(true);
+  }
   assert.ok(await tf.setBackend(backend));
   if (backend === 'wasm') ensureFastWasmKernels();
   for (const [i, c] of CASES.entries()) {
