@@ -23,7 +23,7 @@ function erf(x: number): number {
   return x < 0 ? -y : y;
 }
 
-const WGSL_ERF = `fn linoErf(x : f32) -> f32 {
+export const WGSL_ERF = `fn linoErf(x : f32) -> f32 {
   let a = abs(x);
   let t = 1.0 / (1.0 + ${P} * a);
   let y = 1.0 - (((((${A5} * t + ${A4}) * t) + ${A3}) * t + ${A2}) * t + ${A1}) * t * exp(-a * a);

@@ -6,7 +6,10 @@
 // (one kernel per product instead of two).
 import * as tf from './tf';
 import { customGradOp } from './custom-grad';
+import { gelu } from './gelu';
 import { plainMatMulOnly } from './kernel-registry';
+import { gemmAvailable } from './gemm/gemm-kernel';
+import { gemmLinear } from './gemm/gemm-linear';
 
 /** Backends whose _FusedMatMul kernel takes 2-D operands as they are. */
 const DIRECT_FUSED = new Set(['cpu', 'webgpu']);
@@ -52,12 +55,26 @@ const linear2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, save: tf.GradSave
 
 /** x: [..., in], weight: [out, in], bias: [out] or undefined -> [..., out]. */
 export function linear(x: tf.Tensor, weight: tf.Tensor, bias?: tf.Tensor): tf.Tensor {
+  return linearOf(x, weight, bias, false);
+}
+
+/**
+ * linear(gelu(x), weight, bias): on webgpu one GEMM that applies the GELU as it reads x (the
+ * activation is never stored, and the gradient's GELU' rides in the dx GEMM's epilogue).
+ */
+export function geluLinear(x: tf.Tensor, weight: tf.Tensor, bias?: tf.Tensor): tf.Tensor {
+  return gemmAvailable() ? linearOf(x, weight, bias, true) : linear(gelu(x), weight, bias);
+}
+
+function linearOf(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor | undefined, geluIn: boolean): tf.Tensor {
   const inDim = weight.shape[1]!;
   const outDim = weight.shape[0]!;
   if (x.shape[x.rank - 1] !== inDim) {
     throw new Error(`linear: input has ${x.shape[x.rank - 1]} features, weight [${weight.shape.join(', ')}] expects ${inDim}`);
   }
   const x2 = x.rank === 2 ? (x as tf.Tensor2D) : tf.reshape(x, [-1, inDim]) as tf.Tensor2D;
-  const y2 = bias ? affine2d(x2, weight as tf.Tensor2D, bias as tf.Tensor1D) : linear2d(x2, weight as tf.Tensor2D);
+  // webgpu: the tiled GEMM (main/ops/gemm), whose weight gradient splits its long inner dimension
+  const y2 = gemmAvailable() ? gemmLinear(x2, weight as tf.Tensor2D, bias, geluIn)
+    : bias ? affine2d(x2, weight as tf.Tensor2D, bias as tf.Tensor1D) : linear2d(x2, weight as tf.Tensor2D);
   return x.rank === 2 ? y2 : tf.reshape(y2, [...x.shape.slice(0, -1), outDim]);
 }

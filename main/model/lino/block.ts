@@ -2,8 +2,7 @@
 //   h = LN1(x); alpha = softmax(Gate(mean h)); x += OutProj(sum_k alpha_k branch_k(h)); x += FFN(LN2(x)).
 import * as tf from '../../ops/tf';
 import type { BlockDiagnostics } from '../types';
-import { linear } from '../../ops/linear';
-import { gelu } from '../../ops/gelu';
+import { geluLinear, linear } from '../../ops/linear';
 import { layerNorm } from '../../ops/layer-norm';
 import type { Component, LinoConfig } from './config';
 import type { GridConstants } from './constants';
@@ -76,7 +75,7 @@ export class LightBlock {
     }
     const mix = mixBranches(alpha, branches);
     const x1 = tf.add(x, linear(mix, this.outProj.weight, this.outProj.bias));
-    const f = linear(gelu(linear(layerNorm(x1, this.norm2.weight, this.norm2.bias), this.ffn0.weight, this.ffn0.bias)), this.ffn2.weight, this.ffn2.bias);
+    const f = geluLinear(linear(layerNorm(x1, this.norm2.weight, this.norm2.bias), this.ffn0.weight, this.ffn0.bias), this.ffn2.weight, this.ffn2.bias);
     return { y: tf.add(x1, f) as tf.Tensor2D, alpha };
   }
 

@@ -1,8 +1,7 @@
 // Adaptive mixture: alpha = softmax(Gate(mean_space(h))), one weight vector per sample;
 // mix = sum_k alpha[:, k] b_k. Gate: affine M->2M, GELU, affine 2M->K.
 import * as tf from '../../ops/tf';
-import { linear } from '../../ops/linear';
-import { gelu } from '../../ops/gelu';
+import { geluLinear, linear } from '../../ops/linear';
 import { mixRows } from '../../ops/mix';
 import type { ParamStore } from './params';
 
@@ -18,7 +17,7 @@ export class Gate {
   /** h: [B*N, M] (B samples) -> alpha [B, K]. */
   weights(h: tf.Tensor2D, batch: number): tf.Tensor2D {
     const hbar = tf.mean(tf.reshape(h, [batch, -1, h.shape[1]]), 1);
-    return tf.softmax(linear(gelu(linear(hbar, this.l0.weight, this.l0.bias)), this.l2.weight, this.l2.bias)) as tf.Tensor2D;
+    return tf.softmax(geluLinear(linear(hbar, this.l0.weight, this.l0.bias), this.l2.weight, this.l2.bias)) as tf.Tensor2D;
   }
 }
 

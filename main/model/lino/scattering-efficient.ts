@@ -2,8 +2,7 @@
 // coordinate-encoded queries/keys (global), plus a depthwise-conv local diffusion branch,
 // mixed by beta = sigmoid(gamma_loc); S(h) = exp(lambda_s) (y - h).
 import * as tf from '../../ops/tf';
-import { linear } from '../../ops/linear';
-import { gelu } from '../../ops/gelu';
+import { geluLinear, linear } from '../../ops/linear';
 import { bmm } from '../../ops/batch-matmul';
 import { depthwiseConv } from '../../ops/depthwise-conv';
 import { positiveFeature as phiOf } from '../../ops/positive-feature';
@@ -54,7 +53,7 @@ export class ScatteringEfficient {
   /** phi(q), phi(k) as [B, N, M] from h [B*N, M]; the coordinate encoding c [N, M] broadcasts over the batch. */
   features(h: tf.Tensor2D, batch: number, grid: readonly number[], consts: GridConstants): [tf.Tensor3D, tf.Tensor3D] {
     const p = consts.get('coords', grid, () => coordinateTensor(grid));
-    const c = linear(gelu(linear(p, this.coord0.weight, this.coord0.bias)), this.coord2.weight, this.coord2.bias) as tf.Tensor2D;
+    const c = geluLinear(linear(p, this.coord0.weight, this.coord0.bias), this.coord2.weight, this.coord2.bias) as tf.Tensor2D;
     const scale = 1 / Math.sqrt(this.width);
     const feat = (w: tf.Tensor) => phiOf(linear(h, w) as tf.Tensor2D, c, scale);
     return [feat(this.wq), feat(this.wk)];
