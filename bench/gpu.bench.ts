@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import * as tf from '../main/ops/tf';
 import { formatAdapter, importWebgpuBackend } from '../main/ops/webgpu-env';
-import { LinoOperator } from '../main/model/lino/operator';
+import { createModel } from '../main/model/registry';
 import { makeTrainStep } from './train-step';
 import { gpuBenchCases } from './gpu/cases';
 
@@ -28,7 +28,7 @@ export default async function bench(): Promise<void> {
   const { warmup, steps, cases } = gpuBenchCases(false);
   const script = new URL('../tools/parity/bench_step.py', import.meta.url).pathname;
   for (const c of cases) {
-    const model = new LinoOperator({ ...c.config, seed: 1 });
+    const model = createModel(c.kind ?? 'lino', { ...c.config, seed: 1 });
     const x = tf.randomNormal([c.batch, ...c.grid, c.config.inChannels], 0, 1, 'float32', 1);
     const y = tf.randomNormal([c.batch, ...c.grid, c.config.outChannels], 0, 1, 'float32', 2);
     const s = makeTrainStep(model, x, y);
@@ -43,7 +43,7 @@ export default async function bench(): Promise<void> {
     s.dispose();
     model.dispose();
     tf.dispose([x, y]);
-    const r = spawnSync(PY, [script, '--config', JSON.stringify(c.config), '--grid', ...c.grid.map(String), '--batch', String(c.batch), '--device', 'cuda', '--warmup', String(warmup), '--steps', String(steps)], { encoding: 'utf8' });
+    const r = spawnSync(PY, [script, '--kind', c.kind ?? 'lino', '--config', JSON.stringify(c.config), '--grid', ...c.grid.map(String), '--batch', String(c.batch), '--device', 'cuda', '--warmup', String(warmup), '--steps', String(steps)], { encoding: 'utf8' });
     if (r.status !== 0) { console.log(`  ${c.name}: PyTorch failed: ${r.stderr.trim().split('\n').pop()}`); continue; }
     const pt = JSON.parse(r.stdout.trim().split('\n').pop()!).median_ms as number;
     const ms = median(times);

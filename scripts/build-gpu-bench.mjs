@@ -49,7 +49,7 @@ xz(process.execPath, join(out, 'node.xz'));
 for (const f of ['bench_step.py', 'lino_ref.py']) copyFileSync(join(root, 'tools/parity', f), join(out, 'parity', f));
 // lino_ref.py re-exports the reference model from the scaleout package (run-gpu-bench.sh puts the folder on PYTHONPATH)
 mkdirSync(join(out, 'scaleout'), { recursive: true });
-for (const f of ['__init__.py', 'model.py']) copyFileSync(join(root, 'scaleout', f), join(out, 'scaleout', f));
+for (const f of ['__init__.py', 'model.py', 'fno_ref.py', 'deeponet_ref.py']) copyFileSync(join(root, 'scaleout', f), join(out, 'scaleout', f));
 for (const f of ["run-gpu-bench.sh", "README.md"]) copyFileSync(join(root, 'bench/gpu', f), join(out, f));
 chmodSync(join(out, 'run-gpu-bench.sh'), 0o755);
 const size = spawnSync('du', ['-sh', out], { encoding: 'utf8' }).stdout.trim();

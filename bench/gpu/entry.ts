@@ -4,8 +4,7 @@
 //   node bench.mjs [--smoke] [--software]
 import * as tf from '../../main/ops/tf';
 import { formatAdapter, importWebgpuBackend } from '../../main/ops/webgpu-env';
-import { LinoOperator } from '../../main/model/lino/operator';
-import type { LinoConfig } from '../../main/model/lino/config';
+import { createModel } from '../../main/model/registry';
 import { makeTrainStep } from '../train-step';
 import { gpuBenchCases } from './cases';
 
@@ -26,8 +25,8 @@ async function main(): Promise<void> {
   console.log(JSON.stringify({ adapter: formatAdapter(adapter), fallback: adapter.fallback, tfjs: tf.version_core }));
   const { warmup, steps, cases } = gpuBenchCases(smoke);
   for (const c of cases) {
-    const cfg: LinoConfig = c.config;
-    const model = new LinoOperator({ ...cfg, seed: 1 });
+    const cfg = c.config;
+    const model = createModel(c.kind ?? 'lino', { ...cfg, seed: 1 });
     const x = tf.randomNormal([c.batch, ...c.grid, cfg.inChannels], 0, 1, 'float32', 1);
     const y = tf.randomNormal([c.batch, ...c.grid, cfg.outChannels], 0, 1, 'float32', 2);
     const s = makeTrainStep(model, x, y);

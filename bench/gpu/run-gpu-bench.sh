@@ -71,7 +71,7 @@ lines = [json.loads(l) for l in open(sys.argv[2]) if l.startswith("{")]
 head, ours = lines[0], {l["name"]: l for l in lines[1:]}
 rows = []
 for c in cases["cases"]:
-    r = subprocess.run([sys.executable, sys.argv[3], "--config", json.dumps(c["config"]), "--grid", *map(str, c["grid"]), "--batch", str(c["batch"]),
+    r = subprocess.run([sys.executable, sys.argv[3], "--kind", c.get("kind", "lino"), "--config", json.dumps(c["config"]), "--grid", *map(str, c["grid"]), "--batch", str(c["batch"]),
                         "--device", sys.argv[4], "--warmup", str(cases["warmup"]), "--steps", str(cases["steps"]), "--profile", "--threads", "4"],
                        capture_output=True, text=True, timeout=240)
     if r.returncode != 0:

@@ -1,4 +1,5 @@
-"""Times one training step (forward, backward, AdamW update) of the reference LiNO, for the bench.
+"""Times one training step (forward, backward, AdamW update) of a reference model (LiNO, or with
+--kind the FNO / DeepONet baselines of scaleout/), for the bench.
 Prints one JSON line: {"median_ms": ..., "threads": T, "steps": n}.
   /usr/bin/python3 tools/parity/bench_step.py --config '{"dims":2,...}' --grid 32 32 --batch 4 --threads 1 --steps 5"""
 import argparse
@@ -10,6 +11,7 @@ import time
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--config", required=True)
+ap.add_argument("--kind", default="lino", choices=["lino", "fno", "deeponet"], help="the model kind (its registry config as --config)")
 ap.add_argument("--grid", type=int, nargs="+", required=True)
 ap.add_argument("--batch", type=int, default=4)
 ap.add_argument("--threads", type=int, default=1)
@@ -22,7 +24,11 @@ a = ap.parse_args()
 import torch  # noqa: E402
 torch.set_num_threads(a.threads)
 sys.path.insert(0, os.path.dirname(__file__))
-from lino_ref import from_config  # noqa: E402
+if a.kind == "lino":
+    from lino_ref import from_config  # noqa: E402
+else:
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    from_config = __import__(f"scaleout.{a.kind}_ref", fromlist=["from_config"]).from_config
 
 cfg = json.loads(a.config)
 torch.manual_seed(0)
@@ -51,4 +57,4 @@ if a.profile:
         model(x)
     # top-level aten ops: events with no parent (children are the ops they dispatch to)
     ops = sum(1 for e in prof.events() if e.cpu_parent is None and e.name.startswith("aten::"))
-print(json.dumps({"median_ms": statistics.median(times), "times_ms": times, "threads": a.threads, "steps": a.steps, "torch": torch.__version__, "device": a.device, "aten_ops": ops}))
+print(json.dumps({"median_ms": statistics.median(times), "times_ms": times, "threads": a.threads, "steps": a.steps, "torch": torch.__version__, "device": a.device, "aten_ops": ops, "kind": a.kind}))

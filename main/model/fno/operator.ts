@@ -88,7 +88,7 @@ export class FnoOperator implements NeuralOperator {
 
   dispose(): void {
     for (const v of this.variables.values()) v.dispose();
-    for (const m of this.mats.values()) tf.dispose([m.fwd, m.inv, ...(m.rows ? [m.rows.fwd, m.rows.inv] : [])]);
+    for (const m of this.mats.values()) tf.dispose(m.tensors);
     this.mats.clear();
   }
 }

@@ -1,0 +1,117 @@
+// Every model kind beside its PyTorch reference on CPU, in the same run: one training step
+// (forward, backward, clip, AdamW) on wasm against tools/parity/bench_step.py --kind (best of 1
+// and 2 threads), B4, for LiNO (Darcy 32² M32 L4, the backends bench's case), FNO at issue 20's
+// three sizes and DeepONet (the paper's Burgers baseline, and Darcy 29²). Rounds alternate
+// PyTorch and ours so that load from other processes hits both; medians over rounds, ratios.
+//   npm run bench kinds      LINO_BENCH_QUICK=1: one round, fewer steps
+//   LINO_BENCH_PROFILE=1: also where our step's time goes (tf.profile, kernels ranked by time)
+//   LINO_BENCH_KINDS=fno: only the cases whose name contains it
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as tf from '../main/ops/tf';
+import '@tensorflow/tfjs-backend-wasm';
+import { selectBackend } from '../main/ops/backend';
+import { createModel } from '../main/model/registry';
+import { makeTrainStep } from './train-step';
+
+const PY = '/usr/bin/python3';
+const QUICK = !!process.env.LINO_BENCH_QUICK;
+const B = 4;
+
+interface KindCase { name: string; kind: string; config: Record<string, unknown>; grid: number[] }
+
+const darcy = (grid: number[]) => ({ dims: 2, inChannels: 3, outChannels: 1, grid });
+export const KIND_CASES: KindCase[] = [
+  { name: 'LiNO Darcy 32², M32 L4, efficient', kind: 'lino', grid: [32, 32], config: { dims: 2, inChannels: 3, outChannels: 1, width: 32, depth: 4, scattering: 'efficient', components: ['reflection', 'refraction', 'scattering'] } },
+  { name: 'FNO Darcy 29², width 16, modes 8', kind: 'fno', grid: [29, 29], config: { dims: 2, inChannels: 3, outChannels: 1, width: 16, modes: 8 } },
+  { name: 'FNO Darcy 85², width 32, modes 12 (paper)', kind: 'fno', grid: [85, 85], config: { dims: 2, inChannels: 3, outChannels: 1, width: 32, modes: 12 } },
+  { name: 'FNO Burgers 256, width 64, modes 16', kind: 'fno', grid: [256], config: { dims: 1, inChannels: 2, outChannels: 1, width: 64, modes: 16 } },
+  { name: 'DeepONet Burgers 256, 8x128, p 128 (paper)', kind: 'deeponet', grid: [256], config: { dims: 1, inChannels: 2, outChannels: 1, grid: [256], width: 128, layers: 8, basis: 128 } },
+  { name: 'DeepONet Darcy 29², 8x128, p 128', kind: 'deeponet', grid: [29, 29], config: { ...darcy([29, 29]), width: 128, layers: 8, basis: 128 } },
+];
+
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
+const fmt = (ms: number) => `${(ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)).padStart(7)} ms`;
+
+/** PyTorch's median step, best of 1 and 2 threads; a string says why it was skipped. */
+function torchMs(c: KindCase, steps: number): number | string {
+  if (!existsSync(PY)) return `${PY} not found`;
+  const script = new URL('../tools/parity/bench_step.py', import.meta.url).pathname;
+  let best = Infinity;
+  for (const threads of [1, 2]) {
+    const r = spawnSync(PY, [script, '--kind', c.kind, '--config', JSON.stringify(c.config), '--grid', ...c.grid.map(String), '--batch', String(B), '--threads', String(threads), '--steps', String(steps)], { encoding: 'utf8' });
+    if (r.status !== 0) return `PyTorch failed: ${r.stderr.trim().split('\n').pop()}`;
+    best = Math.min(best, JSON.parse(r.stdout.trim().split('\n').pop()!).median_ms as number);
+  }
+  return best;
+}
+
+type Step = { step: () => Promise<number>; close: () => void };
+
+function ourStep(c: KindCase): Step {
+  const model = createModel(c.kind, { ...c.config, seed: 1 });
+  const x = tf.randomNormal([B, ...c.grid, c.config.inChannels as number], 0, 1, 'float32', 1);
+  const y = tf.randomNormal([B, ...c.grid, c.config.outChannels as number], 0, 1, 'float32', 2);
+  const s = makeTrainStep(model, x, y);
+  return { step: s.step, close: () => { s.dispose(); model.dispose(); tf.dispose([x, y]); } };
+}
+
+async function oursMs(s: Step, steps: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < steps; i++) {
+    const t0 = performance.now();
+    await s.step();
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+/** Kernels of one step ranked by time (scopes, i.e. custom-gradient wrappers, left out: they nest kernels). */
+async function printProfile(s: Step): Promise<void> {
+  const p = await tf.profile(async () => { await s.step(); });
+  const by = new Map<string, { ms: number; n: number }>();
+  let total = 0;
+  for (const k of p.kernels) {
+    if (k.name === 'unnamed scope' || k.name.endsWith('__op')) continue;
+    const ms = k.kernelTimeMs as number;
+    const key = `${k.name} ${JSON.stringify(k.inputShapes)}`;
+    const e = by.get(key) ?? { ms: 0, n: 0 };
+    by.set(key, { ms: e.ms + ms, n: e.n + 1 });
+    total += ms;
+  }
+  console.log(`    profile: ${p.kernels.length} kernels, ${total.toFixed(0)} ms in kernels; top 12:`);
+  for (const [k, v] of [...by].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`    ${v.ms.toFixed(1).padStart(8)} ms ${(100 * v.ms / total).toFixed(0).padStart(3)}% ${String(v.n).padStart(4)}x  ${k}`);
+}
+
+export default async function bench(): Promise<void> {
+  const rounds = QUICK ? 1 : 3;
+  const steps = QUICK ? 2 : 3;
+  const only = process.env.LINO_BENCH_KINDS;
+  await selectBackend('wasm');
+  console.log(`one training step, B4, wasm vs PyTorch CPU (best of 1 and 2 threads); ${rounds} round(s) of ${steps} steps each after 1 warm-up, PyTorch and ours alternating; medians over rounds`);
+  console.log('| case | PyTorch CPU | wasm | wasm / PyTorch |');
+  console.log('| --- | --- | --- | --- |');
+  for (const c of KIND_CASES) {
+    if (only && !c.name.toLowerCase().includes(only.toLowerCase())) continue;
+    const s = ourStep(c);
+    try {
+      await s.step(); // warm-up: the first steps tier up wasm and JS code
+      const torch: number[] = [];
+      const ours: number[] = [];
+      let skipped = '';
+      for (let r = 0; r < rounds; r++) {
+        const t = torchMs(c, steps);
+        if (typeof t === 'string') skipped = t;
+        else torch.push(t);
+        ours.push(await oursMs(s, steps));
+      }
+      const t = torch.length ? median(torch) : NaN;
+      const o = median(ours);
+      console.log(`| ${c.name} | ${skipped ? `skipped: ${skipped}` : fmt(t)} | ${fmt(o)} | ${skipped ? '' : (o / t).toFixed(2)} |`);
+      if (process.env.LINO_BENCH_PROFILE) await printProfile(s);
+    } finally {
+      s.close();
+    }
+  }
+  await tf.setBackend('cpu');
+}
