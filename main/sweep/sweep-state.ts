@@ -1,0 +1,121 @@
+// A sweep's record in the workspace: sweeps/<id>/sweep.json (the sweep as given, checked) and
+// sweeps/<id>/state.json (configurations drawn, trials with their run ids, rung history, status,
+// wall time), each written atomically, so a process killed at any point leaves either the old or the
+// new state. A trial's run id is written here before its run is created: a re-run finds it and
+// never starts a second run for the same trial.
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeJsonAtomic } from '../util/atomic-file';
+import { errorMessage } from '../util/error-message';
+import { SweepConfig, type SweepParams } from './sweep-config';
+
+export const TRIAL_STATES = ['pending', 'running', 'done', 'pruned', 'failed'] as const;
+export type TrialState = (typeof TRIAL_STATES)[number];
+
+export const RungRecord = z.object({ epoch: z.number().int(), valRelL2: z.number().nullable(), decision: z.enum(['continue', 'prune']) });
+export type RungRecord = z.infer<typeof RungRecord>;
+
+export const SweepTrial = z.object({
+  runId: z.string(),
+  /** Index of its configuration in `configs`. */
+  config: z.number().int().min(0),
+  seedIndex: z.number().int().min(0),
+  seed: z.number().int(),
+  state: z.enum(TRIAL_STATES),
+  /** ASHA's rungs for this trial (epochs) and what happened at each one reached. */
+  rungs: z.array(z.number().int()),
+  rungHistory: z.array(RungRecord),
+  /** Best validation relL2 (normalized) over its epochs, and the epochs trained. */
+  best: z.number().nullable(),
+  epochs: z.number().int(),
+  wallSeconds: z.number(),
+  reason: z.string().optional(),
+});
+export type SweepTrial = z.infer<typeof SweepTrial>;
+
+export const SWEEP_STATUSES = ['running', 'paused', 'stopped', 'done', 'failed'] as const;
+
+export const SweepState = z.object({
+  version: z.literal(1),
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  status: z.enum(SWEEP_STATUSES),
+  reason: z.string().optional(),
+  /** Wall seconds the sweep ran, summed over sessions (the budget's clock). */
+  wallSeconds: z.number(),
+  configs: z.array(z.object({ index: z.number().int(), params: z.record(z.string(), z.unknown()) })),
+  trials: z.array(SweepTrial),
+});
+export type SweepState = z.infer<typeof SweepState>;
+
+/** What each run of a sweep carries (runs/<id>/sweep-trial.json): any view can tell it is a trial. */
+export interface TrialFile {
+  sweepId: string;
+  config: number;
+  params: SweepParams;
+  seed: number;
+  rungs: number[];
+  rungHistory: RungRecord[];
+}
+
+const ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export function sweepsDir(workspace: string): string {
+  return join(workspace, 'sweeps');
+}
+
+export function sweepDir(workspace: string, id: string): string {
+  if (!ID_RE.test(id)) throw new Error(`sweep id '${id}': expected characters from [A-Za-z0-9._-]`);
+  return join(sweepsDir(workspace), id);
+}
+
+/** Creates sweeps/<id>/ with its config and an empty state; refuses an id in use (nothing is overwritten). */
+export function createSweep(workspace: string, id: string, config: SweepConfig): SweepState {
+  const dir = sweepDir(workspace, id);
+  if (existsSync(join(dir, 'state.json'))) throw new Error(`sweep '${id}' already exists in ${sweepsDir(workspace)}`);
+  mkdirSync(dir, { recursive: true });
+  writeJsonAtomic(join(dir, 'sweep.json'), config);
+  const state: SweepState = { version: 1, id, name: config.name, createdAt: new Date().toISOString(), status: 'running', wallSeconds: 0, configs: [], trials: [] };
+  writeJsonAtomic(join(dir, 'state.json'), state);
+  return state;
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new Error(`${path}: cannot read (${errorMessage(e)})`);
+  }
+}
+
+export function readSweepConfig(workspace: string, id: string): SweepConfig {
+  const path = join(sweepDir(workspace, id), 'sweep.json');
+  const r = SweepConfig.safeParse(readJson(path));
+  if (!r.success) throw new Error(`${path}: not a sweep configuration (${r.error.issues[0]?.message})`);
+  return r.data;
+}
+
+export function readSweepState(workspace: string, id: string): SweepState {
+  const path = join(sweepDir(workspace, id), 'state.json');
+  if (!existsSync(path)) throw new Error(`sweep '${id}' not found in ${sweepsDir(workspace)} (no state.json)`);
+  const r = SweepState.safeParse(readJson(path));
+  if (!r.success) throw new Error(`${path}: not a sweep state (field '${r.error.issues[0]?.path.join('.')}': ${r.error.issues[0]?.message})`);
+  return r.data;
+}
+
+export function writeSweepState(workspace: string, state: SweepState): void {
+  writeJsonAtomic(join(sweepDir(workspace, state.id), 'state.json'), state);
+}
+
+/** The sweeps of a workspace (ids with a state.json), oldest first by id. */
+export function listSweepIds(workspace: string): string[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(sweepsDir(workspace));
+  } catch {
+    return [];
+  }
+  return names.filter((n) => ID_RE.test(n) && existsSync(join(sweepsDir(workspace), n, 'state.json'))).sort();
+}
