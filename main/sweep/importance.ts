@@ -37,10 +37,12 @@ export function parameterImportance(paths: readonly string[], columns: readonly 
   let imp: number[] | null = null;
   if (keep.length >= 4 && cols.some((c) => c.some((v) => v !== c[0]))) {
     const X = keep.map((_, r) => cols.map((c) => c[r]!));
-    const rf = new RandomForestRegression({ seed, nEstimators: 100, maxFeatures: cols.length, replacement: true, treeOptions: { minNumSamples: 2 } });
+    const rf = new RandomForestRegression({ seed, nEstimators: 100, maxFeatures: cols.length, replacement: false, useSampleBagging: true, noOOB: true, treeOptions: { minNumSamples: 2 } });
     rf.train(X, y);
     // featureImportance is in the library (2.1), not in its type declarations
     imp = (rf as unknown as { featureImportance(): number[] }).featureImportance().map((v: number) => (Number.isFinite(v) ? v : 0));
+    // no tree split (too few trials or no gain): no importance rather than zeros
+    if (imp.every((v) => v === 0)) imp = null;
   }
   return paths.map((path, j) => ({
     path,

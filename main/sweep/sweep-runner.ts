@@ -118,6 +118,21 @@ export class SweepRunner {
     return null;
   }
 
+  /**
+   * Every trial a grid or a random sweep will run, recorded as pending, with its run created (an
+   * export for a cluster); TPE needs each result before its next draw and is refused.
+   */
+  planAll(): { trial: SweepTrial; run: RunHandle }[] {
+    if (this.sweep.method === 'tpe') throw new Error(`sweep '${this.state.id}': a TPE sweep draws each configuration from the results so far; export a grid or a random sweep`);
+    if (this.sweep.method === 'random' && this.sweep.budget.maxTrials === undefined) throw new Error(`sweep '${this.state.id}': field 'budget.maxTrials': a random sweep needs it to be exported`);
+    while (!this.exhausted()) this.addConfiguration();
+    return this.state.trials.filter((t) => t.state === 'pending').map((trial) => {
+      const run = this.trialRun(trial);
+      this.writeTrialFile(run, trial);
+      return { trial, run };
+    });
+  }
+
   private addConfiguration(): void {
     const { method, axes, samplerSeed, seeds, tpe, earlyStopping } = this.sweep;
     const k = this.state.configs.length;
@@ -173,8 +188,9 @@ export class SweepRunner {
     const run = this.trialRun(t);
     const status = run.readStatus();
     let pruned = this.reconcile(t, run);
+    // A run that finished (here before a crash, or on a cluster) is done whatever its rungs say.
     if (pruned || status.state === 'done') {
-      this.finishTrial(t, run, pruned ? 'pruned' : 'done');
+      this.finishTrial(t, run, status.state === 'done' ? 'done' : 'pruned');
       return;
     }
     t.state = 'running';

@@ -5,6 +5,7 @@
 // never starts a second run for the same trial.
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { writeJsonAtomic } from '../util/atomic-file';
 import { errorMessage } from '../util/error-message';
@@ -118,4 +119,24 @@ export function listSweepIds(workspace: string): string[] {
     return [];
   }
   return names.filter((n) => ID_RE.test(n) && existsSync(join(sweepsDir(workspace), n, 'state.json'))).sort();
+}
+
+/** The id a sweep file gets unless one is given: its name and a hash of its content (a re-run of the same file resumes it). */
+export function sweepIdFor(config: SweepConfig): string {
+  const hash = createHash('sha256').update(JSON.stringify(config)).digest('hex').slice(0, 8);
+  return `${config.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 60) || 'sweep'}-${hash}`;
+}
+
+/**
+ * The sweep `id` (default: sweepIdFor) in the workspace: created, or opened when it exists with the
+ * same configuration; one with another configuration under that id is refused, never overwritten.
+ */
+export function openOrCreateSweep(workspace: string, config: SweepConfig, id = sweepIdFor(config)): { id: string; created: boolean; state: SweepState } {
+  const dir = sweepDir(workspace, id);
+  if (!existsSync(join(dir, 'state.json'))) return { id, created: true, state: createSweep(workspace, id, config) };
+  const stored = readSweepConfig(workspace, id);
+  if (JSON.stringify(stored) !== JSON.stringify(config)) {
+    throw new Error(`sweep '${id}' exists in ${sweepsDir(workspace)} with another configuration (${join(dir, 'sweep.json')}); give another id`);
+  }
+  return { id, created: false, state: readSweepState(workspace, id) };
 }
