@@ -8,6 +8,7 @@ import { MODEL_KINDS, ModelConfig, RUN_MODEL_FIELDS, runModelDefaults } from '..
 import { describeIssue } from './zod-issues';
 import { errorMessage } from '../util/error-message';
 import { ReproducePresetInfo, ReproduceStartParams } from './reproduce';
+import { SweepDetail, SweepSummary } from '../sweep/sweep-types';
 
 /** An opaque handle for a file the user chose (dialog or in-app browser); never a raw path from the renderer. */
 export const FileRef = z.string().regex(/^f_[A-Za-z0-9_-]{8,64}$/, 'a file reference issued by the host');
@@ -162,6 +163,8 @@ export type DataSpec = z.infer<typeof DataSpec>;
 
 // Model kinds are declared once, in main/model/kinds.ts (light: zod only, no tfjs); the registry
 // (main/model/registry.ts) registers exactly these. The renderer reads the kinds' field descriptors from here.
+export { SweepDetail, SweepSummary, SweepAnalysis, SweepState } from '../sweep/sweep-types';
+export type { SweepConfig, SweepConfigInput, SweepAxis } from '../sweep/sweep-config';
 export { MODEL_KINDS, MODEL_KIND_DECLARATIONS, ModelConfig, builderConfig, modelKindDeclaration } from '../model/kinds';
 export type { ModelKind, ModelKindDeclaration, ModelFieldDescriptor, ModelNumberField } from '../model/kinds';
 
@@ -938,6 +941,15 @@ export const methods = {
   'reproduce.list': { route: 'engine', params: empty, result: z.array(ReproducePresetInfo) },
   /** Run one as a 'reproduce' job (progress, ETA, cancel); its result is a ReproduceResult (tables with the reported rows apart, files). */
   'reproduce.start': { route: 'engine+workspace', params: ReproduceStartParams, result: JobSummary },
+  /**
+   * Sweeps (main/sweep): start one from a sweep file's content (checked as sweep.json, errors name the
+   * field; the same content resumes the same sweep), list them, read one (state, trials, analysis),
+   * pause / resume / stop one. Trials are runs trained through train.start's engine path.
+   */
+  'sweeps.start': { route: 'engine+workspace', params: z.object({ config: z.record(z.string(), z.unknown()), id: z.string().max(128).optional() }).strict(), result: SweepSummary },
+  'sweeps.list': { route: 'engine+workspace', params: empty, result: z.array(SweepSummary) },
+  'sweeps.get': { route: 'engine+workspace', params: z.object({ id: z.string().max(128) }).strict(), result: SweepDetail },
+  'sweeps.control': { route: 'engine+workspace', params: z.object({ id: z.string().max(128), action: z.enum(['pause', 'resume', 'stop']) }).strict(), result: SweepSummary },
 } as const satisfies Record<string, MethodSpec>;
 
 export type MethodName = keyof typeof methods;

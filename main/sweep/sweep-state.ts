@@ -6,50 +6,13 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 import { writeJsonAtomic } from '../util/atomic-file';
 import { errorMessage } from '../util/error-message';
 import { SweepConfig, type SweepParams } from './sweep-config';
+import { SweepState, type RungRecord } from './sweep-types';
 
-export const TRIAL_STATES = ['pending', 'running', 'done', 'pruned', 'failed'] as const;
-export type TrialState = (typeof TRIAL_STATES)[number];
-
-export const RungRecord = z.object({ epoch: z.number().int(), valRelL2: z.number().nullable(), decision: z.enum(['continue', 'prune']) });
-export type RungRecord = z.infer<typeof RungRecord>;
-
-export const SweepTrial = z.object({
-  runId: z.string(),
-  /** Index of its configuration in `configs`. */
-  config: z.number().int().min(0),
-  seedIndex: z.number().int().min(0),
-  seed: z.number().int(),
-  state: z.enum(TRIAL_STATES),
-  /** ASHA's rungs for this trial (epochs) and what happened at each one reached. */
-  rungs: z.array(z.number().int()),
-  rungHistory: z.array(RungRecord),
-  /** Best validation relL2 (normalized) over its epochs, and the epochs trained. */
-  best: z.number().nullable(),
-  epochs: z.number().int(),
-  wallSeconds: z.number(),
-  reason: z.string().optional(),
-});
-export type SweepTrial = z.infer<typeof SweepTrial>;
-
-export const SWEEP_STATUSES = ['running', 'paused', 'stopped', 'done', 'failed'] as const;
-
-export const SweepState = z.object({
-  version: z.literal(1),
-  id: z.string(),
-  name: z.string(),
-  createdAt: z.string(),
-  status: z.enum(SWEEP_STATUSES),
-  reason: z.string().optional(),
-  /** Wall seconds the sweep ran, summed over sessions (the budget's clock). */
-  wallSeconds: z.number(),
-  configs: z.array(z.object({ index: z.number().int(), params: z.record(z.string(), z.unknown()) })),
-  trials: z.array(SweepTrial),
-});
-export type SweepState = z.infer<typeof SweepState>;
+export { TRIAL_STATES, RungRecord, SweepTrial, SWEEP_STATUSES, SweepState } from './sweep-types';
+export type { TrialState } from './sweep-types';
 
 /** What each run of a sweep carries (runs/<id>/sweep-trial.json): any view can tell it is a trial. */
 export interface TrialFile {
