@@ -21,6 +21,7 @@ import { EngineInfo, HostInfo, UiState, WorkspaceSummary } from './host-records'
 import { GenerateParams, ImportParams, JobStartParams, JobSummary } from './jobs';
 import type { WorkbenchEvent } from './events';
 import { ApiTrainConfig } from './api-train-config';
+import { SweepDetail, SweepSummary } from '../sweep/sweep-types';
 
 export * from './api-error';
 export * from './files';
@@ -38,6 +39,8 @@ export * from '../model/lino/light-map-records';
 export * from '../model/estimate-result';
 // Model kinds are declared once, in main/model/kinds.ts (light: zod only, no tfjs); the registry
 // (main/model/registry.ts) registers exactly these. The renderer reads the kinds' field descriptors from here.
+export { SweepDetail, SweepSummary, SweepAnalysis, SweepState } from '../sweep/sweep-types';
+export type { SweepConfig, SweepConfigInput, SweepAxis } from '../sweep/sweep-config';
 export { MODEL_KINDS, MODEL_KIND_DECLARATIONS, ModelConfig, builderConfig, modelKindDeclaration } from '../model/kinds';
 export type { ModelKind, ModelKindDeclaration, ModelFieldDescriptor, ModelNumberField } from '../model/kinds';
 
@@ -333,6 +336,15 @@ export const methods = {
   'reproduce.list': { route: 'engine', params: empty, result: z.array(ReproducePresetInfo) },
   /** Run one as a 'reproduce' job (progress, ETA, cancel); its result is a ReproduceResult (tables with the reported rows apart, files). */
   'reproduce.start': { route: 'engine+workspace', params: ReproduceStartParams, result: JobSummary },
+  /**
+   * Sweeps (main/sweep): start one from a sweep file's content (checked as sweep.json, errors name the
+   * field; the same content resumes the same sweep), list them, read one (state, trials, analysis),
+   * pause / resume / stop one. Trials are runs trained through train.start's engine path.
+   */
+  'sweeps.start': { route: 'engine+workspace', params: z.object({ config: z.record(z.string(), z.unknown()), id: z.string().max(128).optional() }).strict(), result: SweepSummary },
+  'sweeps.list': { route: 'engine+workspace', params: empty, result: z.array(SweepSummary) },
+  'sweeps.get': { route: 'engine+workspace', params: z.object({ id: z.string().max(128) }).strict(), result: SweepDetail },
+  'sweeps.control': { route: 'engine+workspace', params: z.object({ id: z.string().max(128), action: z.enum(['pause', 'resume', 'stop']) }).strict(), result: SweepSummary },
 } as const satisfies Record<string, MethodSpec>;
 
 export type MethodName = keyof typeof methods;

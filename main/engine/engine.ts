@@ -10,6 +10,7 @@ import { runSelfTest } from './selftest-job';
 import { modelEstimate } from './model-estimate';
 import { datasetInspect, datasetPresets, datasetSample, generateLabel, importLabel, runGenerate, runImport } from './dataset-jobs';
 import { TrainingJobs, type TrainingJobKind } from './train-jobs';
+import { SweepJobs } from './sweep-jobs';
 import { datasetStore, exportLabel, runDatasetExport } from './dataset-export-jobs';
 import { datasetStatsCall } from './dataset-stats-call';
 import { RunStore } from '../runs/run-store';
@@ -49,7 +50,14 @@ export function startEngine(parent: ParentChannel): void {
   };
   for (const kind of Object.keys(definitions) as (keyof typeof definitions)[]) jobs.register(kind, definitions[kind]);
 
-  const training = new TrainingJobs(jobs, (event) => parent.send({ type: 'event', event }));
+  // Sweeps follow their trials through the training events (rungs, ends).
+  let sweeps: SweepJobs | null = null;
+  const training = new TrainingJobs(jobs, (event) => {
+    parent.send({ type: 'event', event });
+    sweeps?.onEvent(event);
+  });
+  sweeps = new SweepJobs(training, (message) => parent.send({ type: 'event', event: { type: 'log', level: 'info', message } }));
+  const sweepJobs = sweeps;
 
   // Every call the contract routes to the engine (route 'engine' or 'engine+workspace'), and only those
   // (plus ForwardedByHost): a missing or an extra handler is a compile error. The host has already resolved
@@ -119,6 +127,16 @@ export function startEngine(parent: ParentChannel): void {
       reproducePreset(p.name);
       await initBackend();
       return jobs.start('reproduce', p);
+    },
+    'sweeps.start': async (p: { workspace: string; config: unknown; id?: string }) => {
+      await initBackend();
+      return sweepJobs.start(p.workspace, p.config, p.id);
+    },
+    'sweeps.list': (p: { workspace: string }) => sweepJobs.list(p.workspace),
+    'sweeps.get': (p: { workspace: string; id: string }) => sweepJobs.get(p.workspace, p.id),
+    'sweeps.control': async (p: { workspace: string; id: string; action: 'pause' | 'resume' | 'stop' }) => {
+      await initBackend();
+      return sweepJobs.control(p.workspace, p.id, p.action);
     },
   };
 

@@ -38,7 +38,7 @@ const meanStd = (v: number[]) => {
  * checkpoint and lock in order); a second quits at once (the lock is still released on exit).
  * exitCode() is the shell's code for a process ended by that signal (128 + number), or null.
  */
-function stopOnSignals(out: NodeJS.WriteStream) {
+export function stopOnSignals(out: NodeJS.WriteStream) {
   const controller = new AbortController();
   let stoppedBy: NodeJS.Signals | null = null;
   const onSig = (sig: NodeJS.Signals) => {

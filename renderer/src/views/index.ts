@@ -31,6 +31,7 @@ export const VIEWS = [
   view('fields', 'Fields', () => import('./fields-view').then((m) => m.FieldsView)),
   view('rollout', 'Rollout', () => import('./rollout/rollout-view').then((m) => m.RolloutView)),
   view('runs', 'Runs', () => import('./runs/runs-view').then((m) => m.RunsView)),
+  view('sweeps', 'Sweeps', () => import('./sweeps/sweeps-view').then((m) => m.SweepsView)),
   view('ablations', 'Ablation', () => import('./ablation/ablation-view').then((m) => m.AblationView)),
   view('reproduce', 'Reproduce', () => import('./reproduce-view').then((m) => m.ReproduceView)),
   view('export', 'Export', () => import('./export/export-view').then((m) => m.ExportView)),

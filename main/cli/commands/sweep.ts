@@ -1,0 +1,118 @@
+// `lino sweep --config sweep.json [--workspace DIR] [--id ID] [--json]`: runs a sweep headless in this
+// process, one trial after another, each an ordinary run in the workspace. Running the same command
+// again (after Ctrl-C, a crash or kill -9) resumes the sweep from sweeps/<id>/state.json.
+// `--export DIR` writes the trials for torchrun/SLURM instead. Exit status as `lino train`: 0 done,
+// 1 a failure (the sweep or one of its trials), 2 usage, 130/143 stopped by SIGINT/SIGTERM.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { CliCommand } from '../lino';
+import { UsageError, parseFlags } from '../args';
+import { selectBackend } from '../../ops/backend';
+import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
+import { trainRun } from '../../train/runner';
+import { errorMessage } from '../../util/error-message';
+import { parseSweepConfig, type SweepConfig } from '../../sweep/sweep-config';
+import { openOrCreateSweep, sweepDir, type SweepState } from '../../sweep/sweep-state';
+import { SweepRunner, type TrialExecutor } from '../../sweep/sweep-runner';
+import { analyzeSweep, configTable, importanceTable, trialTable } from '../../sweep/sweep-analysis';
+import { collectSweepFromCluster, exportSweepForCluster } from '../../sweep/sweep-export';
+import { stopOnSignals } from './train';
+
+function readSweepFile(path: string): SweepConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new Error(`${path}: cannot read the sweep (${errorMessage(e)})`);
+  }
+  return parseSweepConfig(raw, path);
+}
+
+const pad = (t: { header: string[]; rows: string[][] }) => {
+  const w = t.header.map((h, i) => Math.max(h.length, ...t.rows.map((r) => r[i]!.length)));
+  return [t.header, ...t.rows].map((r) => r.map((c, i) => c.padEnd(w[i]!)).join('  ').trimEnd()).join('\n');
+};
+
+/** The closing tables: trials, configurations (mean ± std over seeds) and importance. */
+function printSummary(sweep: SweepConfig, state: SweepState, say: (s: string) => void): void {
+  const a = analyzeSweep(sweep, state);
+  say(`\nsweep ${state.id}: ${state.status}${state.reason ? ` (${state.reason})` : ''}, ${state.trials.length} trials, ${state.wallSeconds.toFixed(1)} s`);
+  say(`\n${pad(trialTable(sweep, state))}`);
+  say(`\nper configuration (best val relL2, normalized):\n${pad(configTable(sweep, a))}`);
+  say(`\nparameter importance:\n${pad(importanceTable(a))}`);
+  if (a.best) say(`\nbest configuration: c${a.best.config} ${JSON.stringify(a.best.params)} mean ${a.best.mean!.toExponential(3)} over ${a.best.n} seed(s)`);
+}
+
+const command: CliCommand = {
+  async run(argv) {
+    const { values } = parseFlags(argv, {
+      config: { type: 'string' }, workspace: { type: 'string' }, id: { type: 'string' }, backend: { type: 'string' },
+      json: { type: 'boolean', default: false }, export: { type: 'string' }, collect: { type: 'string' }, 'nproc-per-node': { type: 'string' }, nodes: { type: 'string' },
+    });
+    if (!values.config) throw new UsageError('missing required flag --config sweep.json');
+    const sweep = readSweepFile(values.config);
+    const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
+    const { id, created } = openOrCreateSweep(ws.path, sweep, values.id);
+    const json = values.json === true;
+    const say = json ? (l: string) => void process.stderr.write(`${l}\n`) : (l: string) => console.log(l);
+    const emit = (o: unknown) => { if (json) process.stdout.write(`${JSON.stringify(o)}\n`); };
+    if (values.export !== undefined) {
+      const int = (name: string, v: string | undefined) => {
+        const k = Number(v ?? '1');
+        if (!Number.isInteger(k) || k < 1) throw new UsageError(`--${name}: expected an integer >= 1, got '${v}'`);
+        return k;
+      };
+      const r = await exportSweepForCluster(ws.path, id, values.export, { nprocPerNode: int('nproc-per-node', values['nproc-per-node']), nodes: int('nodes', values.nodes) });
+      say(`exported ${r.trials.length} trials of sweep ${id} to ${r.out}: sbatch sweep-array.sbatch (one array task per trial) or ./run-all.sh (one torchrun per trial)`);
+      say(`bring them back with: lino sweep --config ${values.config} --collect ${r.out}`);
+      emit({ type: 'export', id, out: r.out, trials: r.trials });
+      return 0;
+    }
+    if (values.collect !== undefined) {
+      const r = collectSweepFromCluster(ws.path, id, values.collect);
+      say(`collected ${r.trials.length} trained trial(s) from ${r.out}${r.skipped.length ? `; kept the local run of ${r.skipped.join(', ')} (it has trained here)` : ''}`);
+      say(`record them: lino sweep --config ${values.config} (trials not collected would train here)`);
+      emit({ type: 'collect', id, ...r });
+      return 0;
+    }
+    process.stderr.write(`sweep ${id} ${created ? 'created' : 'resumed'} in ${sweepDir(ws.path, id)}\n`);
+    emit({ type: 'sweep', id, dir: sweepDir(ws.path, id), created });
+    await selectBackend(values.backend ?? (sweep.base.backend as string | undefined));
+    const stop = stopOnSignals(process.stderr);
+    const exec: TrialExecutor = (run, hooks) => {
+      const trial = new AbortController();
+      const onAbort = () => trial.abort();
+      hooks.signal.addEventListener('abort', onAbort);
+      process.stderr.write(`trial ${run.id}\n`);
+      return trainRun(run, {
+        workspace: ws.path, owner: 'lino sweep', signal: trial.signal,
+        onEpoch: (e) => {
+          const d = hooks.onEpoch(e.epoch, e.val.relL2);
+          process.stderr.write(`  epoch ${e.epoch}: val relL2 ${e.val.relL2.toExponential(3)}${d === 'prune' ? '  pruned (ASHA)' : ''}\n`);
+          if (d === 'prune') trial.abort();
+        },
+      }).finally(() => hooks.signal.removeEventListener('abort', onAbort));
+    };
+    let reported = new Set<string>();
+    const runner = new SweepRunner(ws.path, id, exec, {
+      signal: stop.signal,
+      onUpdate: (s) => {
+        const ended = s.trials.filter((t) => t.state !== 'pending' && t.state !== 'running');
+        for (const t of ended) if (!reported.has(t.runId)) emit({ type: 'trial', ...t, params: s.configs[t.config]!.params });
+        reported = new Set(ended.map((t) => t.runId));
+      },
+    });
+    let state: SweepState;
+    try {
+      state = await runner.run();
+    } finally {
+      stop.dispose();
+    }
+    printSummary(sweep, state, say);
+    emit({ type: 'summary', id, status: state.status, reason: state.reason ?? null, wallSeconds: state.wallSeconds, trials: state.trials, analysis: analyzeSweep(sweep, state), dir: join(sweepDir(ws.path, id)) });
+    const code = stop.exitCode();
+    if (code !== null) return code;
+    return state.status === 'done' && !state.trials.some((t) => t.state === 'failed') ? 0 : 1;
+  },
+};
+export default command;

@@ -1,0 +1,102 @@
+// What the Sweeps view, `lino sweep` and the docs show of a sweep: the trial table, per
+// configuration the mean ± std over seeds, the best-so-far curve over trials, and parameter
+// importance (correlation and random-forest importance, W&B's panel), plus the table as CSV/LaTeX.
+import type { SweepAxis, SweepConfig, SweepParams } from './sweep-config';
+import type { SweepState } from './sweep-state';
+import { encode } from './space';
+import { parameterImportance, type ImportanceRow } from './importance';
+
+export interface ConfigSummary {
+  config: number;
+  params: SweepParams;
+  /** Trials with a metric (done or pruned) and their best validation relL2: mean, sample std (0 for one). */
+  n: number;
+  seeds: number;
+  mean: number | null;
+  std: number | null;
+  /** Trials that ran to the end (not pruned, not failed). */
+  complete: number;
+}
+
+export interface SweepAnalysis {
+  configs: ConfigSummary[];
+  /** After each finished trial (in the order they finished in the state): the best metric so far. */
+  bestSoFar: { trial: number; runId: string; value: number; best: number }[];
+  importance: ImportanceRow[];
+  best: ConfigSummary | null;
+}
+
+function meanStd(v: number[]): { mean: number | null; std: number | null } {
+  if (v.length === 0) return { mean: null, std: null };
+  const m = v.reduce((a, b) => a + b, 0) / v.length;
+  return { mean: m, std: v.length > 1 ? Math.sqrt(v.reduce((a, b) => a + (b - m) ** 2, 0) / (v.length - 1)) : 0 };
+}
+
+/** Whether a correlation means something for the axis: numbers, booleans, or a list of two values. */
+const ordered = (a: SweepAxis) => !('values' in a) || a.values.every((v) => typeof v === 'number') || a.values.length <= 2;
+
+export function analyzeSweep(sweep: SweepConfig, state: SweepState): SweepAnalysis {
+  const ended = state.trials.filter((t) => (t.state === 'done' || t.state === 'pruned') && t.best !== null);
+  const configs = state.configs.map((c) => {
+    const ts = state.trials.filter((t) => t.config === c.index);
+    const vals = ts.filter((t) => ended.includes(t)).map((t) => t.best!);
+    return { config: c.index, params: c.params as SweepParams, n: vals.length, seeds: ts.length, complete: ts.filter((t) => t.state === 'done').length, ...meanStd(vals) };
+  });
+  let best = Infinity;
+  const bestSoFar = ended.map((t, i) => {
+    best = Math.min(best, t.best!);
+    return { trial: i + 1, runId: t.runId, value: t.best!, best };
+  });
+  // Importance over trials that ran to the end: a pruned trial's metric is from fewer epochs.
+  const full = ended.filter((t) => t.state === 'done');
+  const rows = full.length >= 4 ? full : ended;
+  const importance = parameterImportance(
+    sweep.axes.map((a) => a.path),
+    sweep.axes.map((a) => rows.map((t) => encode(a, (state.configs[t.config]!.params as SweepParams)[a.path]!))),
+    rows.map((t) => t.best!),
+    sweep.axes.map(ordered),
+  );
+  const withMean = configs.filter((c) => c.mean !== null && c.complete > 0);
+  const bestConfig = withMean.length ? withMean.reduce((a, b) => (b.mean! < a.mean! ? b : a)) : null;
+  return { configs, bestSoFar, importance, best: bestConfig };
+}
+
+const fmt = (v: unknown) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toPrecision(4)) : Array.isArray(v) ? v.join('+') : String(v));
+
+/** The trial table: one row per trial (status, rung, metric, wall time, parameters). */
+export function trialTable(sweep: SweepConfig, state: SweepState): { header: string[]; rows: string[][] } {
+  const header = ['trial', 'run', 'config', 'seed', 'status', 'rung', 'epochs', 'best val relL2', 'wall s', ...sweep.axes.map((a) => a.path)];
+  const rows = state.trials.map((t, i) => {
+    const last = t.rungHistory[t.rungHistory.length - 1];
+    const params = state.configs[t.config]!.params as SweepParams;
+    return [String(i + 1), t.runId, String(t.config), String(t.seed), t.state, last ? `${last.epoch} (${last.decision})` : '-', String(t.epochs), t.best === null ? '-' : t.best.toExponential(3), t.wallSeconds.toFixed(1), ...sweep.axes.map((a) => fmt(params[a.path]))];
+  });
+  return { header, rows };
+}
+
+const csvCell = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+export function toCsv(t: { header: string[]; rows: string[][] }): string {
+  return [t.header, ...t.rows].map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
+}
+
+const tex = (s: string) => s.replace(/([\\&%$#_{}])/g, '\\$1').replace(/~/g, '\\textasciitilde{}');
+export function toLatex(t: { header: string[]; rows: string[][] }, caption: string): string {
+  return [
+    '\\begin{table}[t]', '\\centering', `\\caption{${tex(caption)}}`, `\\begin{tabular}{${'l'.repeat(t.header.length)}}`, '\\hline',
+    `${t.header.map(tex).join(' & ')} \\\\`, '\\hline', ...t.rows.map((r) => `${r.map(tex).join(' & ')} \\\\`), '\\hline', '\\end{tabular}', '\\end{table}', '',
+  ].join('\n');
+}
+
+/** The importance panel as a table. */
+export function importanceTable(a: SweepAnalysis): { header: string[]; rows: string[][] } {
+  const f = (v: number | null) => (v === null ? '-' : v.toFixed(3));
+  return { header: ['parameter', 'importance', 'correlation'], rows: [...a.importance].sort((x, y) => (y.importance ?? -1) - (x.importance ?? -1)).map((r) => [r.path, f(r.importance), f(r.correlation)]) };
+}
+
+/** Per configuration: parameters, mean ± std of the best validation relL2 over seeds, and the seed count. */
+export function configTable(sweep: SweepConfig, a: SweepAnalysis): { header: string[]; rows: string[][] } {
+  return {
+    header: ['config', ...sweep.axes.map((x) => x.path), 'val relL2 mean', 'std', 'seeds'],
+    rows: a.configs.map((c) => [String(c.config), ...sweep.axes.map((x) => fmt(c.params[x.path])), c.mean === null ? '-' : c.mean.toExponential(3), c.std === null ? '-' : c.std.toExponential(2), `${c.n}/${c.seeds}`]),
+  };
+}

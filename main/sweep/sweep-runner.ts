@@ -1,0 +1,242 @@
+// Runs a sweep: draws configurations (grid, random, TPE), trains each one's seeds as ordinary runs
+// through a TrialExecutor (the CLI trains in its process, the engine through its training jobs),
+// applies ASHA at the rungs, and keeps sweeps/<id>/state.json current after every change. A re-run
+// after a crash (kill -9 included) picks up where the state says: a trial whose run exists is
+// resumed from its last checkpoint, a rung reached but not recorded is decided from the run's
+// metrics, a run that finished is only recorded. No trial is started twice, none is lost.
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunHandle, RunState } from '../runs/run-store';
+import { RunStore } from '../runs/run-store';
+import { writeJsonAtomic } from '../util/atomic-file';
+import { errorMessage } from '../util/error-message';
+import { applyParams, type SweepConfig, type SweepParams } from './sweep-config';
+import { gridPoint, gridSize, randomPoint, samplerRng } from './space';
+import { tpeSuggest, type Observation } from './tpe';
+import { ashaDecision, ashaRungs } from './asha';
+import { readSweepConfig, readSweepState, writeSweepState, type SweepState, type SweepTrial, type TrialFile } from './sweep-state';
+
+export interface TrialHooks {
+  signal: AbortSignal;
+  /** Called after each epoch: 'prune' asks the executor to stop the run now (it stays resumable). */
+  onEpoch(epoch: number, valRelL2: number): 'continue' | 'prune';
+}
+export interface TrialOutcome { state: RunState; reason?: string }
+/** Trains (or resumes) one run until it ends, is stopped, or a hook prunes it. */
+export type TrialExecutor = (run: RunHandle, hooks: TrialHooks) => Promise<TrialOutcome>;
+
+export interface SweepRunOptions {
+  signal?: AbortSignal;
+  /** Awaited before each trial starts (the app's pause). */
+  waitIfPaused?: () => Promise<void>;
+  onUpdate?: (state: SweepState) => void;
+  now?: () => number;
+}
+
+/** Epoch records of a run: epoch number and normalized validation relL2. */
+export function runEpochs(run: RunHandle): { epoch: number; valRelL2: number }[] {
+  return run.readMetrics().records.flatMap((r) => {
+    const rec = r as { type?: string; epoch?: number; val?: { relL2?: number } };
+    return rec.type === 'epoch' && typeof rec.epoch === 'number' && typeof rec.val?.relL2 === 'number' ? [{ epoch: rec.epoch, valRelL2: rec.val.relL2 }] : [];
+  });
+}
+
+/** A configuration's objective for TPE: the mean of its trials' best values (all its seeds must have ended). */
+export function configObjectives(state: SweepState): Observation[] {
+  return state.configs.flatMap((c) => {
+    const ts = state.trials.filter((t) => t.config === c.index);
+    if (ts.length === 0 || ts.some((t) => t.state === 'pending' || t.state === 'running')) return [];
+    const vals = ts.map((t) => t.best ?? Infinity);
+    return [{ params: c.params as SweepParams, value: vals.reduce((a, b) => a + b, 0) / vals.length }];
+  });
+}
+
+export class SweepRunner {
+  private readonly sweep: SweepConfig;
+  private state: SweepState;
+  private readonly store: RunStore;
+  private readonly now: () => number;
+  private mark: number;
+
+  constructor(private readonly workspace: string, id: string, private readonly exec: TrialExecutor, private readonly opts: SweepRunOptions = {}) {
+    this.sweep = readSweepConfig(workspace, id);
+    this.state = readSweepState(workspace, id);
+    this.store = new RunStore(join(workspace, 'runs'));
+    this.now = opts.now ?? Date.now;
+    this.mark = this.now();
+  }
+
+  get current(): SweepState {
+    return this.state;
+  }
+
+  private save(): void {
+    const t = this.now();
+    this.state.wallSeconds += (t - this.mark) / 1000;
+    this.mark = t;
+    writeSweepState(this.workspace, this.state);
+    this.opts.onUpdate?.(structuredClone(this.state));
+  }
+
+  /** Runs until the sweep is done, its budget is spent or the signal stops it; returns the state. */
+  async run(): Promise<SweepState> {
+    this.state.status = 'running';
+    delete this.state.reason;
+    this.save();
+    try {
+      for (;;) {
+        if (this.opts.signal?.aborted) return this.end('stopped', 'stopped by the user');
+        await this.opts.waitIfPaused?.();
+        if (this.opts.signal?.aborted) return this.end('stopped', 'stopped by the user');
+        const next = this.state.trials.find((t) => t.state === 'pending' || t.state === 'running');
+        if (next) {
+          await this.runTrial(next);
+          continue;
+        }
+        const why = this.exhausted();
+        if (why) return this.end('done', why);
+        this.addConfiguration();
+      }
+    } catch (e) {
+      return this.end('failed', errorMessage(e));
+    }
+  }
+
+  private end(status: SweepState['status'], reason: string): SweepState {
+    this.state.status = status;
+    this.state.reason = reason;
+    this.save();
+    return structuredClone(this.state);
+  }
+
+  /** Why no configuration may be added (grid done, budget spent), or null. */
+  private exhausted(): string | null {
+    const { budget, method, axes, seeds } = this.sweep;
+    if (budget.maxWallSeconds !== undefined && this.state.wallSeconds >= budget.maxWallSeconds) return `budget: ${budget.maxWallSeconds} s of wall time spent`;
+    if (budget.maxTrials !== undefined && this.state.trials.length + seeds > budget.maxTrials) return `budget: ${this.state.trials.length} of at most ${budget.maxTrials} trials`;
+    if (method === 'grid' && this.state.configs.length >= gridSize(axes)) return `grid done: ${gridSize(axes)} configurations`;
+    return null;
+  }
+
+  /**
+   * Every trial a grid or a random sweep will run, recorded as pending, with its run created (an
+   * export for a cluster); TPE needs each result before its next draw and is refused.
+   */
+  planAll(): { trial: SweepTrial; run: RunHandle }[] {
+    if (this.sweep.method === 'tpe') throw new Error(`sweep '${this.state.id}': a TPE sweep draws each configuration from the results so far; export a grid or a random sweep`);
+    if (this.sweep.method === 'random' && this.sweep.budget.maxTrials === undefined) throw new Error(`sweep '${this.state.id}': field 'budget.maxTrials': a random sweep needs it to be exported`);
+    while (!this.exhausted()) this.addConfiguration();
+    return this.state.trials.filter((t) => t.state === 'pending').map((trial) => {
+      const run = this.trialRun(trial);
+      this.writeTrialFile(run, trial);
+      return { trial, run };
+    });
+  }
+
+  private addConfiguration(): void {
+    const { method, axes, samplerSeed, seeds, tpe, earlyStopping } = this.sweep;
+    const k = this.state.configs.length;
+    const rng = samplerRng(samplerSeed, k);
+    const params = method === 'grid' ? gridPoint(axes, k) : method === 'random' ? randomPoint(axes, rng) : tpeSuggest(axes, configObjectives(this.state), rng, tpe);
+    const cfg = applyParams(this.sweep.base, params);
+    const baseSeed = typeof cfg.seed === 'number' ? cfg.seed : 42;
+    const epochs = typeof cfg.epochs === 'number' ? cfg.epochs : 500;
+    const rungs = earlyStopping ? ashaRungs(earlyStopping, epochs) : [];
+    this.state.configs.push({ index: k, params });
+    for (let s = 0; s < seeds; s++) {
+      const seed = baseSeed + s;
+      this.state.trials.push({ runId: `${this.state.id}-c${k}-s${seed}`, config: k, seedIndex: s, seed, state: 'pending', rungs, rungHistory: [], best: null, epochs: 0, wallSeconds: 0 });
+    }
+    this.save();
+  }
+
+  /** The trial's run: opened, or created (a folder left without config.json by a crash is made anew). */
+  private trialRun(t: SweepTrial): RunHandle {
+    const dir = join(this.store.root, t.runId);
+    if (existsSync(join(dir, 'config.json'))) return this.store.open(t.runId);
+    if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+    const params = this.state.configs[t.config]!.params as SweepParams;
+    const cfg = applyParams(this.sweep.base, params);
+    const name = `${this.sweep.name} c${t.config}`;
+    return this.store.create({ ...cfg, seed: t.seed, group: `${this.state.id}-c${t.config}`, name: `${name} (seed ${t.seed})` }, t.runId);
+  }
+
+  private writeTrialFile(run: RunHandle, t: SweepTrial): void {
+    const file: TrialFile = { sweepId: this.state.id, config: t.config, params: this.state.configs[t.config]!.params as SweepParams, seed: t.seed, rungs: t.rungs, rungHistory: t.rungHistory };
+    writeJsonAtomic(join(run.dir, 'sweep-trial.json'), file);
+  }
+
+  /** ASHA at one rung: recorded against the values other trials recorded at the same epoch. */
+  private decide(t: SweepTrial, epoch: number, value: number): 'continue' | 'prune' {
+    if (!this.sweep.earlyStopping || !t.rungs.includes(epoch) || t.rungHistory.some((r) => r.epoch === epoch)) return 'continue';
+    const before = this.state.trials.flatMap((o) => (o === t ? [] : o.rungHistory.filter((r) => r.epoch === epoch && r.valRelL2 !== null).map((r) => r.valRelL2!)));
+    const decision = ashaDecision(value, before, this.sweep.earlyStopping);
+    t.rungHistory.push({ epoch, valRelL2: Number.isFinite(value) ? value : null, decision });
+    return decision;
+  }
+
+  /** Rungs the run passed that the state has not recorded (a crash after the epoch): decided now, in epoch order. */
+  private reconcile(t: SweepTrial, run: RunHandle): boolean {
+    const epochs = runEpochs(run);
+    t.epochs = epochs.length ? epochs[epochs.length - 1]!.epoch : 0;
+    t.best = epochs.length ? Math.min(...epochs.map((e) => e.valRelL2)) : null;
+    for (const e of epochs) if (this.decide(t, e.epoch, e.valRelL2) === 'prune') return true;
+    return t.rungHistory.some((r) => r.decision === 'prune');
+  }
+
+  private async runTrial(t: SweepTrial): Promise<void> {
+    const run = this.trialRun(t);
+    const status = run.readStatus();
+    let pruned = this.reconcile(t, run);
+    // A run that finished (here before a crash, or on a cluster) is done whatever its rungs say.
+    if (pruned || status.state === 'done') {
+      this.finishTrial(t, run, status.state === 'done' ? 'done' : 'pruned');
+      return;
+    }
+    t.state = 'running';
+    this.writeTrialFile(run, t);
+    this.save();
+    const started = this.now();
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    this.opts.signal?.addEventListener('abort', onAbort);
+    let outcome: TrialOutcome;
+    try {
+      outcome = await this.exec(run, {
+        signal: controller.signal,
+        onEpoch: (epoch, value) => {
+          t.epochs = epoch;
+          t.best = t.best === null ? value : Math.min(t.best, value);
+          const d = this.decide(t, epoch, value);
+          if (d === 'prune') pruned = true;
+          this.writeTrialFile(run, t);
+          this.save();
+          return d;
+        },
+      });
+    } catch (e) {
+      outcome = { state: 'failed', reason: errorMessage(e) };
+    } finally {
+      this.opts.signal?.removeEventListener('abort', onAbort);
+    }
+    t.wallSeconds += (this.now() - started) / 1000;
+    if (pruned) this.finishTrial(t, run, 'pruned');
+    else if (outcome.state === 'done') this.finishTrial(t, run, 'done');
+    else if (outcome.state === 'failed') this.finishTrial(t, run, 'failed', outcome.reason);
+    else this.save(); // stopped by the user: stays 'running', resumed by the next run of the sweep
+  }
+
+  private finishTrial(t: SweepTrial, run: RunHandle, state: 'done' | 'pruned' | 'failed', reason?: string): void {
+    const epochs = runEpochs(run);
+    t.epochs = epochs.length ? epochs[epochs.length - 1]!.epoch : 0;
+    t.best = epochs.length ? Math.min(...epochs.map((e) => e.valRelL2)) : null;
+    t.state = state;
+    if (reason) t.reason = reason;
+    if (state === 'pruned') {
+      const st = run.readStatus();
+      if (st.state !== 'done') run.writeStatus({ state: 'stopped', pid: null, reason: `pruned by sweep ${this.state.id} (ASHA) at epoch ${t.epochs}`, epoch: t.epochs });
+    }
+    this.writeTrialFile(run, t);
+    this.save();
+  }
+}

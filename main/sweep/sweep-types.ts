@@ -1,0 +1,69 @@
+// The sweep's records and answers as zod schemas, light (zod only) so the contract and the
+// renderer share them: the state (sweeps/<id>/state.json), the analysis and the list's summaries.
+import { z } from 'zod';
+
+export const TRIAL_STATES = ['pending', 'running', 'done', 'pruned', 'failed'] as const;
+export type TrialState = (typeof TRIAL_STATES)[number];
+
+export const RungRecord = z.object({ epoch: z.number().int(), valRelL2: z.number().nullable(), decision: z.enum(['continue', 'prune']) });
+export type RungRecord = z.infer<typeof RungRecord>;
+
+export const SweepTrial = z.object({
+  runId: z.string(),
+  /** Index of its configuration in `configs`. */
+  config: z.number().int().min(0),
+  seedIndex: z.number().int().min(0),
+  seed: z.number().int(),
+  state: z.enum(TRIAL_STATES),
+  /** ASHA's rungs for this trial (epochs) and what happened at each one reached. */
+  rungs: z.array(z.number().int()),
+  rungHistory: z.array(RungRecord),
+  /** Best validation relL2 (normalized) over its epochs, and the epochs trained. */
+  best: z.number().nullable(),
+  epochs: z.number().int(),
+  wallSeconds: z.number(),
+  reason: z.string().optional(),
+});
+export type SweepTrial = z.infer<typeof SweepTrial>;
+
+export const SWEEP_STATUSES = ['running', 'paused', 'stopped', 'done', 'failed'] as const;
+
+export const SweepState = z.object({
+  version: z.literal(1),
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  status: z.enum(SWEEP_STATUSES),
+  reason: z.string().optional(),
+  /** Wall seconds the sweep ran, summed over sessions (the budget's clock). */
+  wallSeconds: z.number(),
+  configs: z.array(z.object({ index: z.number().int(), params: z.record(z.string(), z.unknown()) })),
+  trials: z.array(SweepTrial),
+});
+export type SweepState = z.infer<typeof SweepState>;
+
+/** Per configuration: the mean ± std over its seeds of the best validation relL2 (main/sweep/sweep-analysis.ts). */
+export const ConfigSummary = z.object({
+  config: z.number().int(), params: z.record(z.string(), z.unknown()), n: z.number().int(), seeds: z.number().int(),
+  mean: z.number().nullable(), std: z.number().nullable(), complete: z.number().int(),
+});
+export const ImportanceRow = z.object({ path: z.string(), correlation: z.number().nullable(), importance: z.number().nullable() });
+export const SweepAnalysis = z.object({
+  configs: z.array(ConfigSummary),
+  bestSoFar: z.array(z.object({ trial: z.number().int(), runId: z.string(), value: z.number(), best: z.number() })),
+  importance: z.array(ImportanceRow),
+  best: ConfigSummary.nullable(),
+});
+
+/** One sweep in the list: where it stands. `active`: this engine runs it now; `paused`: its trials wait. */
+export const SweepSummary = z.object({
+  id: z.string(), name: z.string(), method: z.string(), status: z.enum(SWEEP_STATUSES), reason: z.string().optional(),
+  trials: z.number().int(), ended: z.number().int(), pruned: z.number().int(), failed: z.number().int(),
+  best: z.number().nullable(), wallSeconds: z.number(), active: z.boolean(), paused: z.boolean(),
+});
+export type SweepSummary = z.infer<typeof SweepSummary>;
+
+/** sweeps.get: the sweep as given, its state and its analysis. */
+/** `config` is a SweepConfig (main/sweep/sweep-config.ts), checked when the sweep was made. */
+export const SweepDetail = z.object({ summary: SweepSummary, config: z.record(z.string(), z.unknown()), state: SweepState, analysis: SweepAnalysis });
+export type SweepDetail = z.infer<typeof SweepDetail>;

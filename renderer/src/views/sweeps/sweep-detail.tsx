@@ -1,0 +1,116 @@
+// One sweep: where it stands with pause / resume / stop, the live trial table, per configuration
+// the mean ± std over seeds, parameter importance, parallel coordinates and the best-so-far curve,
+// each exportable; "Train the best configuration fully" and "Compare" into the Runs view.
+import { useState } from 'react';
+import type { SweepDetail as Detail } from '../../../../main/api/contract';
+import { TableExportBar } from '../../export/table-export-bar';
+import type { TableColumn, TableRow } from '../../export/table';
+import { compareInRuns, controlSweep, trainBest } from '../../store/sweeps';
+import { bestSoFarSvg, parallelCoordinatesSvg, type PcAxis } from './sweep-svg';
+import { FigureExport } from './figure-export';
+
+type Axis = { path: string; logRange?: unknown };
+const show = (v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(4)) : Array.isArray(v) ? v.join('+') : String(v));
+
+function SimpleTable({ columns, rows, testId, caption }: { columns: TableColumn[]; rows: TableRow[]; testId: string; caption: string }) {
+  return (
+    <table data-testid={testId}>
+      <caption>{caption}</caption>
+      <thead><tr>{columns.map((c) => <th key={c.key} scope="col">{c.label}</th>)}</tr></thead>
+      <tbody>{rows.map((r, i) => <tr key={i}>{columns.map((c) => {
+        const v = r[c.key];
+        return <td key={c.key}>{v === null || v === undefined ? '–' : typeof v === 'object' ? `${v.mean.toExponential(3)} ± ${v.std.toExponential(1)}` : typeof v === 'number' ? Number(v.toPrecision(4)) : v}</td>;
+      })}</tr>)}</tbody>
+    </table>
+  );
+}
+
+function tables(d: Detail) {
+  const axes = (d.config.axes as Axis[]).map((a) => a.path);
+  const trialCols: TableColumn[] = [
+    { key: 'trial', label: 'trial', align: 'r' }, { key: 'run', label: 'run' }, { key: 'status', label: 'status' }, { key: 'rung', label: 'rung' },
+    { key: 'epochs', label: 'epochs', align: 'r' }, { key: 'metric', label: 'best val relL2', align: 'r' }, { key: 'wall', label: 'wall s', align: 'r', digits: 3 },
+    ...axes.map((p) => ({ key: p, label: p })),
+  ];
+  const trialRows: TableRow[] = d.state.trials.map((t, i) => {
+    const last = t.rungHistory[t.rungHistory.length - 1];
+    const params = d.state.configs[t.config]!.params;
+    return { trial: i + 1, run: t.runId, status: t.state, rung: last ? `${last.epoch} (${last.decision})` : '', epochs: t.epochs, metric: t.best, wall: t.wallSeconds, ...Object.fromEntries(axes.map((p) => [p, show(params[p])])) };
+  });
+  const configCols: TableColumn[] = [{ key: 'config', label: 'config', align: 'r' }, ...axes.map((p) => ({ key: p, label: p })), { key: 'val', label: 'val relL2 (mean ± std)', align: 'r' }, { key: 'seeds', label: 'seeds' }];
+  const configRows: TableRow[] = d.analysis.configs.map((c) => ({
+    config: c.config, ...Object.fromEntries(axes.map((p) => [p, show(c.params[p])])),
+    val: c.mean === null ? null : { mean: c.mean, std: c.std ?? 0 }, seeds: `${c.n}/${c.seeds}`,
+  }));
+  const impCols: TableColumn[] = [{ key: 'path', label: 'parameter' }, { key: 'importance', label: 'importance (random forest)', align: 'r', digits: 3 }, { key: 'correlation', label: 'correlation', align: 'r', digits: 3 }];
+  const impRows: TableRow[] = [...d.analysis.importance].sort((a, b) => (b.importance ?? -1) - (a.importance ?? -1)).map((r) => ({ path: r.path, importance: r.importance, correlation: r.correlation }));
+  return { trialCols, trialRows, configCols, configRows, impCols, impRows };
+}
+
+function figures(d: Detail) {
+  const ended = d.state.trials.filter((t) => t.best !== null && (t.state === 'done' || t.state === 'pruned'));
+  const axes: PcAxis[] = (d.config.axes as Axis[]).map((a) => ({ label: a.path, log: a.logRange !== undefined, values: ended.map((t) => {
+    const v = d.state.configs[t.config]!.params[a.path];
+    return typeof v === 'number' ? v : show(v);
+  }) }));
+  const pc = ended.length ? parallelCoordinatesSvg(axes, ended.map((t) => t.best!), 'val relL2') : null;
+  const curve = d.analysis.bestSoFar.length ? bestSoFarSvg(d.analysis.bestSoFar) : null;
+  return { pc, curve };
+}
+
+export function SweepDetail({ detail: d, onChanged }: { detail: Detail; onChanged: () => void }) {
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const s = d.summary;
+  const act = async (action: 'pause' | 'resume' | 'stop') => {
+    const err = await controlSweep(s.id, action);
+    setMessage(err ? { ok: false, text: err } : null);
+    onChanged();
+  };
+  const best = async () => {
+    try {
+      const id = await trainBest(d);
+      setMessage({ ok: true, text: `Training the best configuration fully: run ${id} (see Training and Runs)` });
+    } catch (e) {
+      setMessage({ ok: false, text: `Could not train the best configuration: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  };
+  const t = tables(d);
+  const f = figures(d);
+  return (
+    <section aria-labelledby="sweep-detail-title" data-testid="sweep-detail">
+      <h2 id="sweep-detail-title">{s.name} <span className="muted">({s.id})</span></h2>
+      <p data-testid="sweep-status">
+        {s.status}{s.reason ? ` – ${s.reason}` : ''}: {s.ended} of {s.trials} trials ended ({s.pruned} pruned, {s.failed} failed), {s.method}, {s.wallSeconds.toFixed(0)} s
+        {s.best !== null ? `, best val relL2 ${s.best.toExponential(3)}` : ''}
+      </p>
+      <div role="group" aria-label="Sweep controls">
+        <button onClick={() => act('pause')} disabled={!s.active || s.paused}>Pause</button>
+        <button onClick={() => act('resume')} disabled={s.active && !s.paused || s.status === 'done'}>Resume</button>
+        <button onClick={() => act('stop')} disabled={!s.active}>Stop</button>
+        <button onClick={best} disabled={!d.analysis.best}>Train the best configuration fully</button>
+        <button onClick={() => compareInRuns(d)} disabled={d.analysis.configs.every((c) => c.mean === null)}>Compare in Runs</button>
+      </div>
+      {message && <p role="status" className={message.ok ? 'muted' : 'error-message'}>{message.text}</p>}
+      <SimpleTable columns={t.trialCols} rows={t.trialRows} testId="sweep-trials" caption="Trials" />
+      <TableExportBar title={`sweep ${s.id} trials`} columns={t.trialCols} rows={t.trialRows} />
+      <SimpleTable columns={t.configCols} rows={t.configRows} testId="sweep-configs" caption="Per configuration: best validation relL2 over seeds" />
+      <TableExportBar title={`sweep ${s.id} configurations`} columns={t.configCols} rows={t.configRows} />
+      <SimpleTable columns={t.impCols} rows={t.impRows} testId="sweep-importance" caption="Parameter importance (as W&B: random forest and correlation with the metric)" />
+      <TableExportBar title={`sweep ${s.id} importance`} columns={t.impCols} rows={t.impRows} />
+      {f.pc && (
+        <figure data-testid="sweep-parallel">
+          <div dangerouslySetInnerHTML={{ __html: f.pc }} />
+          <figcaption>Parallel coordinates, coloured by validation relL2 (dark = low)</figcaption>
+          <FigureExport title={`sweep ${s.id} parallel coordinates`} svg={f.pc} width={720} height={320} />
+        </figure>
+      )}
+      {f.curve && (
+        <figure data-testid="sweep-best-so-far">
+          <div dangerouslySetInnerHTML={{ __html: f.curve }} />
+          <figcaption>Best validation relL2 so far, over trials</figcaption>
+          <FigureExport title={`sweep ${s.id} best so far`} svg={f.curve} width={520} height={260} />
+        </figure>
+      )}
+    </section>
+  );
+}
