@@ -3,7 +3,7 @@
 // can share it; TrainConfig is read inside functions only (the contract imports this file).
 import { z } from 'zod';
 import { TrainConfig } from '../api/contract';
-import { formatZodIssues } from '../api/zod-issues';
+import { formatZodIssues } from '../util/zod-issues';
 import { modelKindDeclaration, MODEL_KINDS } from '../model/kinds';
 
 const AxisPath = z.string().regex(/^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*){0,3}$/, 'a dotted config field such as "optimizer.lr"');

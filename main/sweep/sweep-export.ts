@@ -1,11 +1,11 @@
 // A sweep on a cluster: every trial of a grid or random sweep exported as its own run folder
-// (main/runs/cluster-export.ts: data, config, scaleout package, run.sh, slurm.sbatch), plus one
+// (main/train/cluster-export.ts: data, config, scaleout package, run.sh, slurm.sbatch), plus one
 // SLURM array job (one task per trial) and a script running one torchrun per trial. Back here,
 // --collect copies each trained run folder into the workspace as the trial's run, and the sweep
 // records it like a run it trained (ASHA does not apply there: each trial trains its epochs).
 import { cpSync, existsSync, mkdirSync, chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { exportRunForCluster } from '../runs/cluster-export';
+import { exportRunForCluster } from '../train/cluster-export';
 import { RunStore } from '../runs/run-store';
 import { writeFileAtomic } from '../util/atomic-file';
 import { SweepRunner } from './sweep-runner';
