@@ -66,7 +66,7 @@ export function startEngine(parent: ParentChannel): void {
       await initBackend();
       return jobs.start(p.kind, { ...p.params, workspace: p.workspace });
     },
-    'jobs.cancel': (p: { id: string }) => ({ ok: jobs.cancel(p.id) }),
+    'jobs.cancel': (p: { id: string }) => ({ ok: training.cancelJob(p.id) ?? jobs.cancel(p.id) }),
     'jobs.list': () => jobs.list(),
     'model.estimate': modelEstimate,
     'datasets.presets': datasetPresets,
