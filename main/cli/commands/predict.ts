@@ -1,6 +1,6 @@
 // `lino predict`: runs the raw operator on an .npy tensor (already normalized, coordinate channels
 // included, float32, channels-last, batch first) and writes the raw projection as .npy.
-import { readFileSync } from 'node:fs';
+import { readUserFile, readUserText } from '../../util/user-file';
 import * as tf from '../../ops/tf';
 import type { CliCommand } from '../lino';
 import { UsageError, parseFlags, requireFlag } from '../args';
@@ -15,7 +15,7 @@ import { errorMessage } from '../../util/error-message';
 
 /** The operator's input: float32 (float64 accepted and rounded), any layout numpy writes. */
 export function readInputF32(path: string): { shape: number[]; data: Float32Array } {
-  const a = decodeNpy(new Uint8Array(readFileSync(path)), path, 'array');
+  const a = decodeNpy(readUserFile(path, { what: 'a .npy array' }), path, 'array');
   if (a.dtype !== 'float32' && a.dtype !== 'float64') throw new Error(`${path}: field 'dtype' is ${a.dtype}, expected float32`);
   return { shape: [...a.shape], data: a.data instanceof Float32Array ? a.data : Float32Array.from(a.data as Float64Array) };
 }
@@ -33,7 +33,7 @@ export function operatorConfig(config: string | undefined, weights: string) {
     raw = { dims: torch.dims, inChannels: torch.inChannels, outChannels: torch.outChannels, ...torch.model };
   } else {
     try {
-      raw = JSON.parse(readFileSync(cfgPath, 'utf8'));
+      raw = JSON.parse(readUserText(cfgPath, { what: 'a JSON model config' }));
     } catch (e) {
       throw new Error(`${cfgPath}: ${errorMessage(e)}`);
     }
