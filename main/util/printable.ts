@@ -14,7 +14,10 @@ export function printable(s: string): string {
   return s.replace(CONTROL, hex);
 }
 
+/** What JSON.stringify leaves raw inside strings (it escapes C0 itself; its own newlines are layout). */
+const RAW_IN_JSON = /[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 /** JSON.stringify, with the controls JSON leaves raw (DEL, C1, bidi) escaped too: still valid JSON. */
 export function printableJson(v: unknown, space?: number): string {
-  return JSON.stringify(v, null, space).replace(CONTROL, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+  return JSON.stringify(v, null, space).replace(RAW_IN_JSON, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
 }
