@@ -43,6 +43,7 @@ if (want('engine')) {
     'train-worker.js': 'main/engine/train-worker.ts',
     'data-parallel-worker.js': 'main/train/data-parallel-worker.ts',
     'inspect-worker.js': 'main/data/formats/inspect-worker.ts',
+    'checkpoint-worker.js': 'main/runs/release-checkpoint-worker.ts',
   };
   for (const [out, src] of Object.entries(workers)) {
     await build({ ...node, entryPoints: [`${root}${src}`], outfile: `${root}dist/engine/${out}`, format: 'esm' });

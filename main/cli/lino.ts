@@ -2,6 +2,7 @@
 // Names, summaries and usage come from the light table in commands/index.ts, so help and version
 // never load a command (nor TensorFlow.js). Exit status: 0 success, 1 a failure while running,
 // 2 a usage error, 130 interrupted (Ctrl-C), 141 stdout closed early (`lino ... | head`).
+import { printable } from '../util/printable'; // an error may quote a file's own text
 import { fileURLToPath } from 'node:url';
 import { COMMANDS, GROUPS, type CommandEntry } from './commands/index';
 import { UsageError } from './args';
@@ -70,7 +71,7 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(r.args);
   } catch (err) {
     const usage = err instanceof UsageError;
-    process.stderr.write(`lino ${r.entry.name}: ${errorMessage(err)}${usage ? ` (try 'lino ${r.entry.name} --help')` : ''}\n`);
+    process.stderr.write(`lino ${r.entry.name}: ${printable(errorMessage(err))}${usage ? ` (try 'lino ${r.entry.name} --help')` : ''}\n`);
     return usage ? 2 : 1;
   }
 }

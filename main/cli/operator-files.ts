@@ -1,6 +1,6 @@
 // The files `lino predict` and `lino lightmaps` read: an operator's input array, its model config
 // and its weights (safetensors or a release .pt).
-import { readFileSync } from 'node:fs';
+import { readUserFile, readUserText } from '../util/user-file';
 import { requireFlag } from './args';
 import { parseModelFile } from '../model/registry';
 import type { NeuralOperator } from '../model/types';
@@ -11,7 +11,7 @@ import { errorMessage } from '../util/error-message';
 
 /** The operator's input: float32 (float64 accepted and rounded), any layout numpy writes. */
 export function readInputF32(path: string): { shape: number[]; data: Float32Array } {
-  const a = decodeNpy(new Uint8Array(readFileSync(path)), path, 'array');
+  const a = decodeNpy(readUserFile(path, { what: 'a .npy array' }), path, 'array');
   if (a.dtype !== 'float32' && a.dtype !== 'float64') throw new Error(`${path}: field 'dtype' is ${a.dtype}, expected float32`);
   return { shape: [...a.shape], data: a.data instanceof Float32Array ? a.data : Float32Array.from(a.data as Float64Array) };
 }
@@ -29,7 +29,7 @@ export function operatorConfig(config: string | undefined, weights: string) {
     raw = { dims: torch.dims, inChannels: torch.inChannels, outChannels: torch.outChannels, ...torch.model };
   } else {
     try {
-      raw = JSON.parse(readFileSync(cfgPath, 'utf8'));
+      raw = JSON.parse(readUserText(cfgPath, { what: 'a JSON model config' }));
     } catch (e) {
       throw new Error(`${cfgPath}: ${errorMessage(e)}`);
     }

@@ -79,7 +79,7 @@ export function startEngine(parent: ParentChannel): void {
       await initBackend();
       return jobs.start(p.kind, { ...p.params, workspace: p.workspace });
     },
-    'jobs.cancel': (p) => ({ ok: jobs.cancel(p.id) }),
+    'jobs.cancel': (p) => ({ ok: training.cancelJob(p.id) ?? jobs.cancel(p.id) }),
     'jobs.list': () => jobs.list(),
     'model.estimate': modelEstimate,
     'datasets.presets': datasetPresets,

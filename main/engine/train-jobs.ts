@@ -315,6 +315,15 @@ export class TrainingJobs {
     return ok;
   }
 
+  /**
+   * jobs.cancel of a train job goes through stop(), so a run cancelled while queued is marked
+   * stopped in status.json and runs.list (not left 'queued' for good); null for other jobs.
+   */
+  cancelJob(jobId: string): boolean | null {
+    for (const [runId, rec] of this.runJobs) if (rec.jobId === jobId) return this.stop(runId);
+    return null;
+  }
+
   /** Lets a paused run's loop continue and forgets its gate; false when it was not paused. */
   private openGate(runId: string): boolean {
     const g = this.gates.get(runId);

@@ -3,7 +3,8 @@
 // into the workbench's terms: float32 weights under the release's names, the architecture
 // (from the keys and shapes, cross-checked against args), the scalar normalizers, and the
 // AdamW moments when they map one-to-one onto the parameters. A bare state_dict is accepted too.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openUserFile } from '../util/user-file';
 import { basename } from 'node:path';
 import { inferLinoConfigFromShapes } from '../model/lino/infer-config';
 import type { Component } from '../model/lino/config';
@@ -136,7 +137,7 @@ export function readReleaseCheckpoint(path: string): ReleaseCheckpoint {
   }
   const inf = inferLinoConfigFromShapes(weights, source);
   const argsRaw = bare ? undefined : top.get('args') ?? top.get('config');
-  const args = asDict(argsRaw) ? (toJson(argsRaw!) as Record<string, unknown>) : null;
+  const args = asDict(argsRaw) ? (toJson(argsRaw!, source, top.has('args') ? 'args' : 'config') as Record<string, unknown>) : null;
   checkArgs(args, inf, source);
   const notes = [...inf.notes];
   let scattering = inf.scattering;
@@ -175,11 +176,15 @@ export function weightsAsFile(weights: Map<string, F32Entry>): SafetensorsFile {
 export function isTorchFile(path: string): boolean {
   if (/\.(pt|pth|ckpt)$/i.test(path)) return true;
   try {
-    const fd = openSync(path, 'r');
-    const head = new Uint8Array(4);
-    readSync(fd, head, 0, 4, 0);
-    closeSync(fd);
-    return looksLikeZip(head);
+    // openUserFile: a FIFO named x.safetensors must not block this sniff (the reader then refuses it by name).
+    const { fd } = openUserFile(path);
+    try {
+      const head = new Uint8Array(4);
+      readSync(fd, head, 0, 4, 0);
+      return looksLikeZip(head);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return false;
   }

@@ -2,8 +2,9 @@
 // length N, N bytes of JSON {name: {dtype, shape, data_offsets: [begin, end]}, __metadata__?},
 // then the raw little-endian data. Every size in the header is checked against the file.
 // The file format only: a model's weights go in and out through ./state-dict.ts.
-import { readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { writeFileSync, renameSync } from 'node:fs';
 import { errorMessage } from '../util/error-message';
+import { readUserFile } from '../util/user-file';
 
 export type SafeDType = 'F64' | 'F32' | 'F16' | 'BF16' | 'I64' | 'I32' | 'I16' | 'I8' | 'U8' | 'BOOL';
 
@@ -23,6 +24,29 @@ export interface SafetensorsFile {
 
 // Headers above 100 MB are rejected by the reference implementation too.
 const MAX_HEADER = 100_000_000;
+/** A header is {name: {dtype, shape: [...], data_offsets: [...]}}: 3 levels; deeper JSON is refused before JSON.parse recurses into it. */
+export const MAX_HEADER_DEPTH = 8;
+/** Largest safetensors file read (a typed array's practical limit). */
+const MAX_FILE = 2 ** 31 - 1;
+
+/** The JSON's nesting depth, scanning brackets outside strings (JSON.parse overflows the stack on millions of levels). */
+function jsonDepth(bytes: Uint8Array, limit: number): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) max = depth;
+      if (max > limit) return max;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return max;
+}
 
 export function parseSafetensors(buf: Uint8Array, source = 'safetensors'): SafetensorsFile {
   if (buf.length < 8) throw new Error(`${source}: file is ${buf.length} bytes, too short for the 8-byte header length`);
@@ -33,6 +57,7 @@ export function parseSafetensors(buf: Uint8Array, source = 'safetensors'): Safet
   }
   const hlen = Number(n);
   let header: Record<string, unknown>;
+  if (jsonDepth(buf.subarray(8, 8 + hlen), MAX_HEADER_DEPTH) > MAX_HEADER_DEPTH) throw new Error(`${source}: header JSON is nested deeper than ${MAX_HEADER_DEPTH} levels (a safetensors header has 3); refused`);
   try {
     header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(8, 8 + hlen)));
   } catch (e) {
@@ -47,7 +72,8 @@ export function parseSafetensors(buf: Uint8Array, source = 'safetensors'): Safet
   for (const [name, info] of Object.entries(header)) {
     if (name === '__metadata__') {
       if (typeof info !== 'object' || info === null) throw new Error(`${source}: __metadata__ must be an object of strings`);
-      metadata = Object.fromEntries(Object.entries(info as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+      if (Array.isArray(info)) throw new Error(`${source}: __metadata__ must be an object of strings, found an array`);
+      metadata = Object.fromEntries(Object.entries(info as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
       continue;
     }
     const t = info as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
@@ -62,6 +88,7 @@ export function parseSafetensors(buf: Uint8Array, source = 'safetensors'): Safet
     const shape = t.shape as number[];
     const [b, e] = off as [number, number];
     const need = shape.reduce((a, c) => a * c, 1) * BYTES[dtype];
+    if (!Number.isSafeInteger(need)) throw new Error(`${source}: tensor '${name}': field 'shape' [${shape.join(', ')}] needs more bytes than any file holds`);
     if (e - b !== need) throw new Error(`${source}: tensor '${name}': data_offsets span ${e - b} bytes, ${dtype} [${shape.join(', ')}] needs ${need}`);
     if (e > dataLen) throw new Error(`${source}: tensor '${name}': data ends at byte ${e} of the data section, which has only ${dataLen} bytes`);
     spans.push([b, e, name]);
@@ -75,7 +102,7 @@ export function parseSafetensors(buf: Uint8Array, source = 'safetensors'): Safet
 }
 
 export function readSafetensorsFile(path: string): SafetensorsFile {
-  return parseSafetensors(new Uint8Array(readFileSync(path)), path);
+  return parseSafetensors(readUserFile(path, { what: 'a safetensors file', maxBytes: MAX_FILE }), path);
 }
 
 /** An IEEE half-precision float's bits as a number. */

@@ -3,9 +3,9 @@
 //   <prefix>/data/<key>    one file per storage, raw bytes in the byte order of <prefix>/byteorder
 //   <prefix>/version       the format version
 // Tensors are rebuilt from (storage, offset, size, stride) into contiguous row-major copies.
-import { readFileSync } from 'node:fs';
 import { unzipSync } from 'fflate';
 import { f16ToF32 } from './safetensors';
+import { readUserFile } from '../util/user-file';
 import { PickleError, PyGlobal, PyOpaque, PyTuple, STORAGE_DTYPES, typeName, unpickle, type PyDict, type PyValue, type TorchDType } from './torch-pickle';
 
 export interface TorchTensor {
@@ -22,14 +22,30 @@ interface Storage { dtype: TorchDType; bytes: Uint8Array; numel: number; key: st
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 /** Largest entry read (a typed array's practical limit; LiNO checkpoints are megabytes). */
 const MAX_ENTRY = 2 ** 31 - 1;
+/**
+ * Decoded tensor bytes allowed per byte of the file: float16 -> float32 doubles a storage, and a
+ * few views may share one; zero strides or many views of one storage would multiply it past this.
+ */
+const DECODED_PER_FILE_BYTE = 4;
+/** Decoded bytes every checkpoint may use, however small the file (scalars, empty tensors). */
+const DECODED_FLOOR = 1 << 20;
+/** toJson's limits: values visited (shared references counted each time they are reached) and depth. */
+export const JSON_MAX_NODES = 100_000;
+export const JSON_MAX_DEPTH = 100;
 
 /** True when the bytes start like a zip (a torch.save file since torch 1.6, or an .npz). */
 export function looksLikeZip(buf: Uint8Array): boolean {
   return ZIP_MAGIC.every((b, i) => buf[i] === b);
 }
 
-function decode(s: Storage, offset: number, shape: number[], stride: number[], source: string): TorchTensor {
+function decode(s: Storage, offset: number, shape: number[], stride: number[], source: string, budget: { left: number }): TorchTensor {
   const n = shape.reduce((a, b) => a * b, 1);
+  // A view never holds more elements than its storage (zero strides would multiply memory), and
+  // all views together stay within a small multiple of the file.
+  if (n > s.numel) throw new Error(`${source}: tensor [${shape.join(', ')}] has ${n} elements over storage '${s.key}' of ${s.numel} (stride (${stride.join(', ')})): a tensor may hold at most its storage's elements; refused`);
+  const outBytes = n * (s.dtype === 'bool' ? 1 : s.dtype === 'float32' || s.dtype === 'float16' ? 4 : 8);
+  if (outBytes > budget.left) throw new Error(`${source}: the tensors decode to more than ${DECODED_PER_FILE_BYTE} times the file's size (tensor [${shape.join(', ')}] over storage '${s.key}' needs ${outBytes} bytes, ${Math.max(0, budget.left)} left); refused`);
+  budget.left -= outBytes;
   let last = offset;
   for (let d = 0; d < shape.length; d++) if (shape[d]! > 0) last += (shape[d]! - 1) * stride[d]!;
   if (n > 0 && (offset < 0 || last >= s.numel)) {
@@ -95,6 +111,7 @@ export function parseTorchCheckpoint(buf: Uint8Array, source: string): PyValue {
   const order = files[`${prefix}byteorder`];
   if (order && new TextDecoder().decode(order).trim() !== 'little') throw new Error(`${source}: ${prefix}byteorder is '${new TextDecoder().decode(order).trim()}', only little-endian checkpoints are supported`);
   const storages = new Map<string, Storage>();
+  const budget = { left: Math.max(DECODED_PER_FILE_BYTE * buf.length, DECODED_FLOOR) };
   const pklSource = `${source}: ${pkl[0]}`;
   const value = unpickle(files[pkl[0]!]!, pklSource, {
     persistentLoad(pid) {
@@ -103,7 +120,8 @@ export function parseTorchCheckpoint(buf: Uint8Array, source: string): PyValue {
       if (tag !== 'storage' || !(type instanceof PyGlobal) || typeof key !== 'string' || !Number.isInteger(numel)) {
         throw new PickleError(pklSource, `persistent id is not ('storage', <Storage type>, key, location, numel)`);
       }
-      const kind = STORAGE_DTYPES[type.name]!;
+      const kind = Object.hasOwn(STORAGE_DTYPES, type.name) && type.module === 'torch' ? STORAGE_DTYPES[type.name]! : null;
+      if (!kind) throw new PickleError(pklSource, `persistent id names '${type.qualified}' as its storage type, expected one of torch.${Object.keys(STORAGE_DTYPES).join(', torch.')}`);
       const cached = storages.get(key);
       if (cached) return new PyOpaque('storage', cached);
       const path = `${prefix}data/${key}`;
@@ -126,14 +144,14 @@ export function parseTorchCheckpoint(buf: Uint8Array, source: string): PyValue {
       const shape = ints(size!, 'size', source);
       const strides = ints(stride!, 'stride', source);
       if (shape.length !== strides.length) throw new Error(`${source}: tensor size has ${shape.length} dims, stride ${strides.length}`);
-      return new PyOpaque('tensor', decode(st.value as Storage, offset as number, shape, strides, source));
+      return new PyOpaque('tensor', decode(st.value as Storage, offset as number, shape, strides, source, budget));
     },
   });
   return value;
 }
 
 export function readTorchCheckpointFile(path: string): PyValue {
-  return parseTorchCheckpoint(new Uint8Array(readFileSync(path)), path);
+  return parseTorchCheckpoint(readUserFile(path, { what: 'a PyTorch checkpoint', maxBytes: MAX_ENTRY }), path);
 }
 
 /** A dict's entry by string key. */
@@ -141,12 +159,32 @@ export function field(d: PyDict, k: string): PyValue | undefined {
   return d.get(k);
 }
 
-/** Converts a pickled value with no tensors into JSON-able data (args, configs). */
-export function toJson(v: PyValue): unknown {
-  if (v === null || typeof v !== 'object') return typeof v === 'number' && !Number.isFinite(v) ? String(v) : v;
-  if (Array.isArray(v)) return v.map(toJson);
-  if (v instanceof PyTuple) return v.items.map(toJson);
-  if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [String(k), toJson(x)]));
-  if (isTensor(v)) return v.value.shape.length === 0 ? v.value.data[0] : `<tensor ${v.value.dtype} [${v.value.shape.join(', ')}]>`;
-  return `<${typeName(v)}>`;
+/**
+ * Converts a pickled value with no tensors into JSON-able data (args, configs). A pickle can share
+ * one value many times (a DAG of 64 levels of [a, a] is 2^64 values as a tree) or contain itself,
+ * so values are counted each time they are reached, depth is capped and a cycle is refused.
+ */
+export function toJson(v: PyValue, source = 'checkpoint', field = 'args'): unknown {
+  let nodes = 0;
+  const open = new Set<object>();
+  const walk = (x: PyValue, path: string, depth: number): unknown => {
+    if (++nodes > JSON_MAX_NODES) throw new Error(`${source}: field '${field}' holds more than ${JSON_MAX_NODES} values (shared references counted each time they are reached); refused`);
+    if (x === null || typeof x !== 'object') return typeof x === 'number' && !Number.isFinite(x) ? String(x) : x;
+    if (isTensor(x)) return x.value.shape.length === 0 ? x.value.data[0] : `<tensor ${x.value.dtype} [${x.value.shape.join(', ')}]>`;
+    if (!Array.isArray(x) && !(x instanceof PyTuple) && !(x instanceof Map)) return `<${typeName(x)}>`;
+    if (depth >= JSON_MAX_DEPTH) throw new Error(`${source}: field '${path}' is nested deeper than ${JSON_MAX_DEPTH} levels; refused`);
+    if (open.has(x)) throw new Error(`${source}: field '${path}' contains itself (a cyclic reference); refused`);
+    open.add(x);
+    try {
+      if (x instanceof Map) {
+        const out: Record<string, unknown> = {};
+        for (const [k, y] of x) Object.defineProperty(out, String(k), { value: walk(y, `${path}.${String(k)}`, depth + 1), enumerable: true, writable: true, configurable: true });
+        return out;
+      }
+      return (Array.isArray(x) ? x : x.items).map((y, i) => walk(y, `${path}[${i}]`, depth + 1));
+    } finally {
+      open.delete(x);
+    }
+  };
+  return walk(v, field, 0);
 }

@@ -52,7 +52,7 @@ export type TorchDType = 'float32' | 'float64' | 'int64' | 'int32' | 'float16' |
 const CALLABLE = new Set(['collections.OrderedDict', 'torch._utils._rebuild_tensor_v2', 'torch._utils._rebuild_parameter']);
 
 export function globalAllowed(module: string, name: string): boolean {
-  return CALLABLE.has(`${module}.${name}`) || (module === 'torch' && name in STORAGE_DTYPES);
+  return CALLABLE.has(`${module}.${name}`) || (module === 'torch' && Object.hasOwn(STORAGE_DTYPES, name));
 }
 
 export class PickleError extends Error {
@@ -74,6 +74,10 @@ const MARK = new Mark();
 type Slot = PyValue | Mark;
 
 const MAX_MEMO = 10_000_000;
+/** Values the VM may create or append (each opcode makes at most a few, so this only bites on spreads). */
+export const PICKLE_MAX_VALUES = 20_000_000;
+/** Values on the VM's stack at once. */
+export const PICKLE_MAX_STACK = 1_000_000;
 
 /** Little-endian reads over the pickle; every read is bounds-checked (a short pickle fails, never reads past). */
 class ByteReader {
@@ -139,6 +143,12 @@ export function unpickle(buf: Uint8Array, source: string, hooks: PickleHooks): P
   const marks: number[] = [];
   const memo = new Map<number, PyValue>();
   const fail = (msg: string): never => r.fail(msg);
+  let values = 0;
+  const count = (n: number) => {
+    values += n;
+    if (values > PICKLE_MAX_VALUES) fail(`the pickle makes more than ${PICKLE_MAX_VALUES} values; refused`);
+    if (stack.length > PICKLE_MAX_STACK) fail(`the pickle's stack holds more than ${PICKLE_MAX_STACK} values; refused`);
+  };
   const pop = (): PyValue => {
     const v = stack.pop();
     if (v === undefined || v instanceof Mark) return fail('stack underflow: the pickle is malformed');
@@ -169,6 +179,7 @@ export function unpickle(buf: Uint8Array, source: string, hooks: PickleHooks): P
   const key = (k: PyValue): PyKey => (k === null || typeof k === 'string' || typeof k === 'number' || typeof k === 'boolean' ? k : fail(`dict key of type ${typeName(k)} is not supported`));
   const setItems = (d: PyDict, kv: PyValue[]) => {
     if (kv.length % 2) fail('SETITEMS with an odd number of items');
+    count(kv.length / 2);
     for (let i = 0; i < kv.length; i += 2) d.set(key(kv[i]!), kv[i + 1]!);
   };
   const pushGlobal = (module: string, name: string) => {
@@ -191,6 +202,7 @@ export function unpickle(buf: Uint8Array, source: string, hooks: PickleHooks): P
 
   for (;;) {
     r.at = r.pos;
+    count(1);
     const op = r.u8();
     switch (op) {
       case 0x80: { const p = r.u8(); if (p < 2 || p > 5) fail(`pickle protocol ${p}, expected 2 to 5`); break; } // PROTO
@@ -213,7 +225,7 @@ export function unpickle(buf: Uint8Array, source: string, hooks: PickleHooks): P
       case 0x73: { const v = pop(); const k = pop(); asDict(top(), 'SETITEM').set(key(k), v); break; } // SETITEM
       case 0x75: { const kv = popMark(); setItems(asDict(top(), 'SETITEMS'), kv); break; } // SETITEMS
       case 0x61: { const v = pop(); const l = top(); if (!Array.isArray(l)) fail(`APPEND to a ${typeName(l)}`); (l as PyValue[]).push(v); break; } // APPEND
-      case 0x65: { const vs = popMark(); const l = top(); if (!Array.isArray(l)) fail(`APPENDS to a ${typeName(l)}`); (l as PyValue[]).push(...vs); break; } // APPENDS
+      case 0x65: { const vs = popMark(); const l = top(); if (!Array.isArray(l)) fail(`APPENDS to a ${typeName(l)}`); count(vs.length); for (const v of vs) (l as PyValue[]).push(v); break; } // APPENDS (a loop: spreading 300k items overflows the call stack)
       case 0x85: stack.push(new PyTuple([pop()])); break; // TUPLE1
       case 0x86: { const b = pop(); const a = pop(); stack.push(new PyTuple([a, b])); break; } // TUPLE2
       case 0x87: { const c = pop(); const b = pop(); const a = pop(); stack.push(new PyTuple([a, b, c])); break; } // TUPLE3

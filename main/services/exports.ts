@@ -1,6 +1,7 @@
 // Saving exports (figures, tables) into the workspace's exports/ folder: names are checked and
 // made safe, existing files are never overwritten, writes are atomic.
-import { lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { readUserFile } from '../util/user-file';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
 import { ApiError, EXPORT_MAX_BYTES, type ExportEntry } from '../api/contract';
 import { copyFileAtomic, writeFileAtomic } from '../util/atomic-file';
@@ -105,7 +106,7 @@ export function readExportFile(dir: string, name: string): { name: string; mime:
   if (size > EXPORT_MAX_BYTES) {
     throw new ApiError(`export '${name}' is ${(size / 2 ** 20).toFixed(1)} MiB, more than the ${EXPORT_MAX_BYTES / 2 ** 20} MiB a download may be; open it from ${dir}`, 'invalid_params', { field: 'name', file: real });
   }
-  return { name, mime: exportMime(name), size, data: readFileSync(real).toString('base64') };
+  return { name, mime: exportMime(name), size, data: Buffer.from(readUserFile(real, { what: 'an export', maxBytes: EXPORT_MAX_BYTES })).toString('base64') };
 }
 
 /** Copies an export to a path the user chose in a native save dialog (atomic: no half-written copy). */

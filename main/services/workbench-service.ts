@@ -344,6 +344,8 @@ export class WorkbenchService {
         const kind = st.isDirectory() ? 'dir' : 'file';
         const entry: FileEntry = { name, kind, size: st.size, modified: st.mtime.toISOString() };
         if (!validName) entry.name = `${name} [name is not valid UTF-8: rename it to open it]`;
+        // A FIFO, socket or device blocks whoever reads it: listed, never given a reference.
+        else if (!st.isDirectory() && !st.isFile()) entry.name = `${name} [not a regular file (${st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device'}): not opened]`;
         else {
           const resolved = realpathSync(abs);
           if (isInside(root, resolved)) entry.ref = this.refs.issue(resolved, root);

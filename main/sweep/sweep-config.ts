@@ -2,7 +2,7 @@
 // configuration, a budget and ASHA early stopping. Light (zod only) so the contract and the renderer
 // can share it; TrainConfig is read inside functions only (the contract imports this file).
 import { z } from 'zod';
-import { TrainConfig } from '../api/contract';
+import { TrainConfig } from '../train/config';
 import { formatZodIssues } from '../util/zod-issues';
 import { modelKindDeclaration, MODEL_KINDS } from '../model/kinds';
 

@@ -24,6 +24,8 @@ export interface ClusterExportOptions {
   nprocPerNode: number;
   nodes: number;
   workspace?: string;
+  /** The caller checked the folder (new, empty, or --force): config.json there is not another export to keep. */
+  overwrite?: boolean;
   /** fraction in [0, 1] and what is being written; throwing from it (a cancelled job) stops the export. */
   onProgress?: (fraction: number, message: string) => void;
 }
@@ -64,7 +66,7 @@ export async function exportRunForCluster(run: RunHandle, outDir: string, o: Clu
   if (!existsSync(join(SCALEOUT_DIR, 'train.py'))) throw new Error(`${SCALEOUT_DIR}: the scaleout package is missing (train.py expected)`);
   const out = resolve(outDir);
   mkdirSync(out, { recursive: true });
-  if (existsSync(join(out, 'config.json'))) throw new Error(`${out}: already holds an export (config.json); choose an empty folder`);
+  if (!o.overwrite && existsSync(join(out, 'config.json'))) throw new Error(`${out}: already holds an export (config.json); choose an empty folder`);
   const progress = o.onProgress ?? (() => {});
   progress(0.02, 'reading the run\'s data');
   const data = await loadTrainData(cfg.data, { workspace: o.workspace });

@@ -13,7 +13,8 @@ import type { z } from 'zod';
 import { TrainConfig } from './config';
 import { type DataSpec } from '../data/data-spec';
 import { formatZodIssues } from '../util/zod-issues';
-import { readReleaseCheckpoint, type ReleaseCheckpoint } from '../runs/release-checkpoint';
+import type { ReleaseCheckpoint } from '../runs/release-checkpoint';
+import { readReleaseCheckpointWithDeadline } from '../runs/release-checkpoint-deadline';
 import { serializeSafetensors, type F32Entry } from '../runs/safetensors';
 import type { CheckpointName, CheckpointState } from '../runs/checkpoint';
 import type { RunHandle, RunStore } from '../runs/run-store';
@@ -124,7 +125,8 @@ function checkpointState(ck: ReleaseCheckpoint, cfg: TrainConfig, path: string):
 /** Imports `path` into `store`; the run folder is removed again if anything fails half-way. */
 export async function importTorchCheckpoint(store: RunStore, path: string, o: ImportOptions = {}): Promise<ImportResult> {
   const abs = resolve(path);
-  const ck = readReleaseCheckpoint(abs);
+  // In a worker with a deadline: the engine answers (ping, other calls) while a checkpoint decodes.
+  const ck = await readReleaseCheckpointWithDeadline(abs, undefined, o.signal);
   const cfg = runConfig(ck, abs, o);
   const notes = [...ck.notes];
   let record: EpochRecord | null = null;

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { openDataFile } from '../../main/data/formats/index';
 import { DataError } from '../../main/data/formats/errors';
 import { seededRandom } from '../../main/data/stages/split';
+import { MODEL_FORMATS, readModelPristine, runModelCase } from './model-file-cases';
 
 const FIX = fileURLToPath(new URL('../fixtures/data/', import.meta.url));
 
@@ -57,6 +58,7 @@ export async function runCase(format: string, seed: number, i: number, tmp: stri
     if (i === 1) for (;;) { /* spin */ }
     return { outcome: 'ok', desc: 'selftest' };
   }
+  if (Object.hasOwn(MODEL_FORMATS, format)) return runModelCase(format, seed, i, tmp);
   const rnd = seededRandom(seed * 1000003 + i);
   const fixtures = FORMATS[format];
   const which = fixtures[Math.floor(rnd() * fixtures.length)];
@@ -106,6 +108,7 @@ export async function runCase(format: string, seed: number, i: number, tmp: stri
 
 /** Reads the unmutated fixtures of a format: after a fuzz run they must still load (no poisoned library state). */
 export async function readPristine(format: string): Promise<void> {
+  if (Object.hasOwn(MODEL_FORMATS, format)) return readModelPristine(format);
   if (!FORMATS[format]) return;
   const paths = format === 'airfoil' ? [join(FIX, 'airfoil')] : FORMATS[format].map((f) => join(FIX, f));
   for (const p of paths) {

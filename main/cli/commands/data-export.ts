@@ -5,18 +5,20 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { CliCommand } from '../command';
 import { UsageError, parseFlags, requireFlag } from '../args';
 import { DatasetStore } from '../../data/dataset-store';
+import { prepareOutputFolder } from '../../util/output-folder';
 import { exportDataset, type ExportFormat, type ExportLayout } from '../../data/export';
 
 const command: CliCommand = {
   async run(argv) {
     const { values, positionals } = parseFlags(argv, {
-      format: { type: 'string' }, out: { type: 'string' }, layout: { type: 'string' }, workspace: { type: 'string' },
+      format: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' }, layout: { type: 'string' }, workspace: { type: 'string' },
     });
     const ref = positionals[0];
     if (!ref) throw new UsageError('missing DATASET');
     const format = requireFlag(values, 'format') as ExportFormat;
     const out = requireFlag(values, 'out');
     const layout = (values.layout ?? 'raw') as ExportLayout;
+    const outDir = prepareOutputFolder(out, { force: values.force });
     let store: DatasetStore, id: string;
     if (existsSync(join(ref, 'manifest.json'))) {
       const dir = resolve(ref);
@@ -29,7 +31,7 @@ const command: CliCommand = {
     }
     const ds = await store.open(id);
     const t0 = Date.now();
-    const files = await exportDataset(ds, format, out, layout, (done, total) => {
+    const files = await exportDataset(ds, format, outDir, layout, (done, total) => {
       if (process.stderr.isTTY) process.stderr.write(`\r  writing ${done}/${total}`);
     });
     if (process.stderr.isTTY) process.stderr.write('\n');

@@ -1,6 +1,7 @@
 // `lino data generate BENCHMARK --preset P --out DIR`: runs the offline generator (worker threads,
 // progress, Ctrl-C cancels), writes the data in the published layout, and with --workspace also
 // prepares and caches the dataset (release split/resize) exactly as the UI does.
+import { prepareOutputFolder } from '../../util/output-folder';
 import type { CliCommand } from '../command';
 import { UsageError, parseFlags, requireFlag } from '../args';
 import { generateDataset } from '../../data/generate/index';
@@ -38,7 +39,7 @@ const command: CliCommand = {
   async run(argv) {
     const { values, positionals } = parseFlags(argv, {
       preset: { type: 'string' }, resolution: { type: 'string' }, samples: { type: 'string' }, seed: { type: 'string' },
-      frames: { type: 'string' }, out: { type: 'string' }, format: { type: 'string' }, workspace: { type: 'string' },
+      frames: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' }, format: { type: 'string' }, workspace: { type: 'string' },
       't-in': { type: 'string' }, 't-out': { type: 'string' }, clamp: { type: 'boolean' },
     });
     const benchmark = positionals[0] as BenchmarkName;
@@ -47,6 +48,7 @@ const command: CliCommand = {
     const out = requireFlag(values, 'out');
     const format = (values.format ?? 'mat73') as ExportFormat;
     if (format !== 'mat73' && format !== 'npy') throw new UsageError(`--format must be mat73 or npy, got '${format}'`);
+    prepareOutputFolder(out, { force: values.force }); // before the samples are computed, not after
     const ac = new AbortController();
     const onSigint = () => ac.abort(new Error('cancelled (Ctrl-C)'));
     process.once('SIGINT', onSigint);

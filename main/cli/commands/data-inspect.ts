@@ -1,12 +1,12 @@
 // `lino data inspect FILE`: the format detected and every variable (name, shape, dtype, size)
 // before anything is loaded; a stored dataset folder prints its manifest summary.
+import { readUserText } from '../../util/user-file';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CliCommand } from '../command';
 import { UsageError, parseFlags } from '../args';
 import { openDataFile } from '../../data/formats/index';
 import type { DatasetManifest } from '../../data/dataset';
-import { readFileSync } from 'node:fs';
 
 function human(bytes: number): string {
   const u = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
@@ -21,7 +21,7 @@ const command: CliCommand = {
     const path = positionals[0];
     if (!path) throw new UsageError('missing FILE');
     if (existsSync(join(path, 'manifest.json'))) {
-      const m: DatasetManifest = JSON.parse(readFileSync(join(path, 'manifest.json'), 'utf8'));
+      const m: DatasetManifest = JSON.parse(readUserText(join(path, 'manifest.json'), { what: 'a dataset manifest' }));
       if (values.json) { console.log(JSON.stringify(m, null, 2)); return 0; }
       console.log(`${path}: stored dataset ${m.id} (${m.benchmark})`);
       console.log(`  source: ${m.source.kind === 'file' ? m.source.path : m.source.kind}`);

@@ -1,7 +1,7 @@
 // `lino eval --run DIR`: evaluates a run's checkpoint and prints relL2 in both conventions,
 // the best/median/worst samples, the per-step curve of autoregressive runs, and the numbers at
 // every requested resolution (resolution transfer). --data evaluates on other data.
-import { readFileSync } from 'node:fs';
+import { readUserText } from '../../util/user-file';
 import type { CliCommand } from '../command';
 import { UsageError, parseFlags, requireFlag } from '../args';
 import { selectBackend } from '../../ops/backend';
@@ -36,7 +36,7 @@ const command: CliCommand = {
     }) : [];
     let data: DataSpec | undefined;
     if (values.data) {
-      const text = values.data.trim().startsWith('{') ? values.data : readFileSync(values.data, 'utf8');
+      const text = values.data.trim().startsWith('{') ? values.data : readUserText(values.data, { what: 'a JSON data spec' });
       const r = DataSpec.safeParse(JSON.parse(text));
       if (!r.success) throw new Error(`--data: field '${r.error.issues[0]!.path.join('.')}': ${r.error.issues[0]!.message}`);
       data = r.data;

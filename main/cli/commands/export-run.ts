@@ -10,11 +10,12 @@ import { UsageError, parseFlags, requireFlag } from '../args';
 import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
 import { RunStore } from '../../runs/run-store';
 import { exportRunForCluster } from '../../train/cluster-export';
+import { prepareOutputFolder } from '../../util/output-folder';
 
 const command: CliCommand = {
   async run(argv) {
     const { values, positionals } = parseFlags(argv, {
-      out: { type: 'string' }, workspace: { type: 'string' }, 'nproc-per-node': { type: 'string' }, nodes: { type: 'string' },
+      out: { type: 'string' }, force: { type: 'boolean' }, workspace: { type: 'string' }, 'nproc-per-node': { type: 'string' }, nodes: { type: 'string' },
     });
     const ref = positionals[0];
     if (!ref) throw new Error('missing RUN (try lino export-run --help)');
@@ -28,7 +29,8 @@ const command: CliCommand = {
     const nodes = int('nodes', values.nodes);
     const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
     const run = existsSync(join(ref, 'config.json')) ? RunStore.openDir(ref) : new RunStore(ws.dir('runs')).open(ref);
-    const r = await exportRunForCluster(run, out, { nprocPerNode, nodes, workspace: ws.path });
+    // README.md, run.sh, data/ ... would replace a user's own files: a new or empty folder, or --force.
+    const r = await exportRunForCluster(run, prepareOutputFolder(out, { force: values.force }), { nprocPerNode, nodes, workspace: ws.path, overwrite: true });
     console.log(`exported run ${run.id} to ${r.out}; on the cluster: cd there and run ./run.sh or sbatch slurm.sbatch (see README.md)`);
     console.log(`the trained run will be ${join(r.out, r.runDir)}: copy it into ${ws.dir('runs')} to open and resume it here`);
     return 0;

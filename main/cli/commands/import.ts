@@ -1,6 +1,7 @@
 // `lino import CHECKPOINT.pt`: a PyTorch checkpoint (the release's best_model.pt / last_model.pt,
 // or a bare state_dict) becomes a run of the workspace, listed and explored like any other.
-import { existsSync, readFileSync } from 'node:fs';
+import { readUserText } from '../../util/user-file';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CliCommand } from '../command';
 import { UsageError, parseFlags } from '../args';
@@ -12,7 +13,7 @@ import { selectBackend } from '../../ops/backend';
 
 /** --data: a JSON spec, a .json file holding one, or the id of a dataset in the workspace. */
 export function parseDataFlag(value: string): DataSpec {
-  const text = value.trim().startsWith('{') ? value : value.endsWith('.json') && existsSync(value) ? readFileSync(value, 'utf8') : null;
+  const text = value.trim().startsWith('{') ? value : value.endsWith('.json') && existsSync(value) ? readUserText(value, { what: 'a JSON data spec' }) : null;
   let raw: unknown = { kind: 'dataset', id: value };
   if (text !== null) {
     try {

@@ -88,8 +88,8 @@ lino sweep --config sweep.json --collect DIR
   {
     name: 'lightmaps',
     summary: 'light maps: where each block reflects, refracts and scatters, point by point (.npy per block)',
-    usage: `lino lightmaps --config model.json --weights w.safetensors|CHECKPOINT.pt --input x.npy --out DIR [--query i | i,j] [--backend NAME]
-lino lightmaps --run DIR [--checkpoint best|last] [--split val|test|train] [--sample N] --out DIR [--query i | i,j] [--backend NAME]
+    usage: `lino lightmaps --config model.json --weights w.safetensors|CHECKPOINT.pt --input x.npy --out DIR [--force] [--query i | i,j] [--backend NAME]
+lino lightmaps --run DIR [--checkpoint best|last] [--split val|test|train] [--sample N] --out DIR [--force] [--query i | i,j] [--backend NAME]
 lino lightmaps --run DIR --correlate [--csv FILE] [--latex FILE] [--checkpoint best|last] [--split val|test|train] [--backend NAME]
 
   x.npy      the raw operator input, as for lino predict ([B, Q, C_in] or [B, H, W, C_in])
@@ -118,7 +118,7 @@ lino info --backends [--backend NAME] [--json]   which backend training would us
   {
     name: 'data generate',
     summary: 'generate a benchmark dataset offline (darcy, burgers, navier-stokes, airfoil)',
-    usage: 'lino data generate darcy|burgers|navier-stokes|airfoil --preset tiny|quick|paper [--resolution N] [--samples N] [--seed S] [--frames T] [--t-in N --t-out N] [--clamp] --out DIR [--format mat73|npy] [--workspace DIR]\n  --t-in/--t-out: the Navier-Stokes training window the set is made for (frames >= t-in + t-out; default 10 + 10); --clamp: Darcy with the coefficient clamped to [3, 12] (not FNO\'s);\n  writes the variables in the published files\' layout (MAT v7.3 by default; airfoil as NACA_Cylinder_*.npy);\n  --workspace also prepares the dataset with the release\'s split and caches it in DIR/datasets',
+    usage: 'lino data generate darcy|burgers|navier-stokes|airfoil --preset tiny|quick|paper [--resolution N] [--samples N] [--seed S] [--frames T] [--t-in N --t-out N] [--clamp] --out DIR [--force] [--format mat73|npy] [--workspace DIR]\n  --t-in/--t-out: the Navier-Stokes training window the set is made for (frames >= t-in + t-out; default 10 + 10); --clamp: Darcy with the coefficient clamped to [3, 12] (not FNO\'s);\n  writes the variables in the published files\' layout (MAT v7.3 by default; airfoil as NACA_Cylinder_*.npy);\n  --workspace also prepares the dataset with the release\'s split and caches it in DIR/datasets',
     load: () => import('./data-generate'),
   },
   {
@@ -130,7 +130,7 @@ lino info --backends [--backend NAME] [--json]   which backend training would us
   {
     name: 'data export',
     summary: 'export a stored dataset to .npy files or a MATLAB v7.3 file',
-    usage: 'lino data export DATASET --format npy|mat73 --out DIR [--layout raw|prepared] [--workspace DIR]\n  DATASET: a dataset id in WORKSPACE/datasets, or the path of a dataset folder\n  raw (default): decoded fields in the published layout (a/u, coeff/sol, u, X/Y/mach), rows train, val, test\n  prepared: normalized channels-last arrays and the normalizer statistics',
+    usage: 'lino data export DATASET --format npy|mat73 --out DIR [--force] [--layout raw|prepared] [--workspace DIR]\n  DATASET: a dataset id in WORKSPACE/datasets, or the path of a dataset folder\n  raw (default): decoded fields in the published layout (a/u, coeff/sol, u, X/Y/mach), rows train, val, test\n  prepared: normalized channels-last arrays and the normalizer statistics',
     load: () => import('./data-export'),
   },
   {
@@ -154,13 +154,13 @@ lino info --backends [--backend NAME] [--json]   which backend training would us
   {
     name: 'export-run',
     summary: 'export a run for PyTorch on a cluster (torchrun, SLURM): data, config, scaleout package',
-    usage: 'lino export-run RUN --out DIR [--nproc-per-node N] [--nodes N] [--workspace DIR]\n  RUN: a run id in WORKSPACE/runs, or the path of a run folder\n  --nproc-per-node  GPUs (processes) per node for run.sh and slurm.sbatch (default 1)\n  --nodes           nodes for slurm.sbatch (default 1)',
+    usage: 'lino export-run RUN --out DIR [--force] [--nproc-per-node N] [--nodes N] [--workspace DIR]\n  RUN: a run id in WORKSPACE/runs, or the path of a run folder\n  --nproc-per-node  GPUs (processes) per node for run.sh and slurm.sbatch (default 1)\n  --nodes           nodes for slurm.sbatch (default 1)\n  --force           write into a folder that is not empty (files of the same names are replaced)',
     load: () => import('./export-run'),
   },
   {
     name: 'reproduce',
     summary: "reproduce one of the paper's tables or figures (6 presets) at a size that fits this machine",
-    usage: `lino reproduce NAME [--size tiny|quick|paper] [--workspace DIR] [--out DIR] [--backend NAME]
+    usage: `lino reproduce NAME [--size tiny|quick|paper] [--workspace DIR] [--out DIR] [--force] [--backend NAME]
 lino reproduce --list
 
   NAME        a preset (or its number): burgers (Table 1), darcy-resolution (Table 2), darcy-ablation

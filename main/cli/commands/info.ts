@@ -5,6 +5,7 @@ import { readSafetensorsFile } from '../../runs/safetensors';
 import { formatBackendReport, selectBackend } from '../../ops/backend';
 import { isTorchFile, readReleaseCheckpoint, weightsAsFile } from '../../runs/release-checkpoint';
 import { inferModel } from '../../model/registry';
+import { printable as p, printableJson } from '../../util/printable';
 
 const command: CliCommand = {
   async run(argv) {
@@ -25,17 +26,18 @@ const command: CliCommand = {
     });
     const { notes, ...config } = cfg;
     if (values.json) {
-      console.log(JSON.stringify({ file: path, kind, params, config, notes, metadata: f.metadata, tensors: rows }, null, 1));
+      console.log(printableJson({ file: path, kind, params, config, notes, metadata: f.metadata, tensors: rows }, 1));
       return 0;
     }
-    console.log(`${path}: ${rows.length} tensors, ${params} parameters`);
-    const w = Math.max(...rows.map((r) => r.key.length));
-    for (const r of rows) console.log(`  ${r.key.padEnd(w)}  ${r.dtype}  [${r.shape.join(', ')}]`);
-    console.log(`model kind: ${kind}`);
-    console.log(`inferred config: ${JSON.stringify(config)}`);
-    for (const n of notes) console.log(`note: ${n}`);
+    // Everything printed from the file goes through printable(): its names and metadata are the file author's text.
+    console.log(`${p(path)}: ${rows.length} tensors, ${params} parameters`);
+    const w = Math.max(...rows.map((r) => p(r.key).length));
+    for (const r of rows) console.log(`  ${p(r.key).padEnd(w)}  ${r.dtype}  [${r.shape.join(', ')}]`);
+    console.log(`model kind: ${p(kind)}`);
+    console.log(`inferred config: ${printableJson(config)}`);
+    for (const n of notes) console.log(`note: ${p(n)}`);
     // a checkpoint's own record: model config and normalizers (main/runs/state-dict.ts weightsMetadata)
-    for (const [k, v] of Object.entries(f.metadata)) if (k.startsWith('lino.')) console.log(`${k}: ${v}`);
+    for (const [k, v] of Object.entries(f.metadata)) if (k.startsWith('lino.')) console.log(`${p(k)}: ${p(v)}`);
     return 0;
   },
 };

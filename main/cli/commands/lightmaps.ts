@@ -2,6 +2,7 @@
 // as float32 .npy files; from a config + weights + raw input (as `lino predict`), or
 // from a run's checkpoint and one sample. --correlate: the per-block Pearson correlation of each
 // map with the coefficient interface indicator |grad a| over a run's split (Darcy).
+import { prepareOutputFolder } from '../../util/output-folder';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tf from '../../ops/tf';
@@ -81,7 +82,7 @@ function printCorrelation(t: CorrelationTable, csv: string | undefined, latex: s
 const command: CliCommand = {
   async run(argv) {
     const { values } = parseFlags(argv, {
-      config: { type: 'string' }, weights: { type: 'string' }, input: { type: 'string' }, out: { type: 'string' },
+      config: { type: 'string' }, weights: { type: 'string' }, input: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' },
       query: { type: 'string' }, backend: { type: 'string' },
       run: { type: 'string' }, checkpoint: { type: 'string', default: 'best' }, sample: { type: 'string', default: '0' },
       split: { type: 'string', default: 'val' }, correlate: { type: 'boolean', default: false }, csv: { type: 'string' }, latex: { type: 'string' },
@@ -103,6 +104,7 @@ const command: CliCommand = {
         if (out) {
           const S = xs.shape[0]!;
           if (sample >= S) throw new Error(`${values.run}: --sample ${sample} asked for, the '${values.split}' split has ${S} samples (0..${S - 1})`);
+          prepareOutputFolder(out, { force: values.force });
           const per = xs.data.length / S;
           await writeFor(r.model, { data: xs.data.slice(sample * per, (sample + 1) * per), shape: [1, ...xs.shape.slice(1)] }, query, out);
         }
@@ -115,6 +117,7 @@ const command: CliCommand = {
     const weights = requireFlag(values, 'weights');
     const input = requireFlag(values, 'input');
     const out = requireFlag(values, 'out');
+    prepareOutputFolder(out, { force: values.force });
     const op = operatorConfig(values.config, weights);
     if (op.kind !== 'lino') throw new Error(`${values.config ?? weights}: light maps are defined for LiNO's blocks; a '${op.kind}' model has none`);
     const cfg = parseLinoConfig(op.cfg, values.config ?? weights);

@@ -2,6 +2,7 @@
 // (main/reproduce/presets.ts) run headless: its runs go into the workspace, its table (CSV,
 // LaTeX, with the paper's reported rows apart and labelled) and figure data (JSON) into --out.
 // `lino reproduce --list` lists the presets with their sizes and estimated times.
+import { prepareOutputFolder } from '../../util/output-folder';
 import { resolve, join } from 'node:path';
 import type { CliCommand } from '../command';
 import { UsageError, parseFlags } from '../args';
@@ -28,6 +29,7 @@ const command: CliCommand = {
       size: { type: 'string', default: 'tiny' },
       workspace: { type: 'string' },
       out: { type: 'string' },
+      force: { type: 'boolean' },
       backend: { type: 'string' },
     });
     if (values.list) {
@@ -40,7 +42,8 @@ const command: CliCommand = {
     if (!(PRESET_SIZES as readonly string[]).includes(values.size!)) throw new UsageError(`--size is '${values.size}', expected tiny, quick or paper`);
     const size = values.size as PresetSize;
     const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
-    const outDir = resolve(values.out ?? join(ws.path, 'exports', `reproduce-${preset.name}-${size}`));
+    // an --out the user names must be new or empty (or --force); the default is the workbench's own exports/ folder
+    const outDir = values.out ? prepareOutputFolder(values.out, { force: values.force }) : resolve(join(ws.path, 'exports', `reproduce-${preset.name}-${size}`));
     await selectBackend(values.backend);
     const controller = new AbortController();
     const onSig = () => {

@@ -5,7 +5,7 @@
 // 1 a failure (the sweep or one of its trials), 2 usage, 130/143 stopped by SIGINT/SIGTERM.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { CliCommand } from '../lino';
+import type { CliCommand } from '../command';
 import { UsageError, parseFlags } from '../args';
 import { selectBackend } from '../../ops/backend';
 import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';

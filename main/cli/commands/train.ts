@@ -4,7 +4,7 @@
 // (--resume ID) and the status is 130 (SIGTERM: 143). A run another process trains is refused (its lock,
 // main/runs/run-lock.ts). Results go to stdout, progress (backend, memory plan, bar) to stderr;
 // --json makes stdout one JSON object per line: each step and epoch record, then the summary.
-import { readFileSync } from 'node:fs';
+import { readUserText } from '../../util/user-file';
 import { join, resolve } from 'node:path';
 import type { CliCommand } from '../command';
 import { UsageError, parseFlags } from '../args';
@@ -64,7 +64,7 @@ async function runGroup(values: GroupFlags): Promise<number> {
   const n = Number(values.seeds);
   if (!Number.isInteger(n) || n < 1 || n > 100) throw new UsageError(`--seeds is '${values.seeds}', expected an integer 1..100`);
   if (!values.config) throw new UsageError('--seeds needs --config FILE');
-  const raw = JSON.parse(readFileSync(values.config, 'utf8'));
+  const raw = JSON.parse(readUserText(values.config, { what: 'a JSON run config' }));
   const base = parseRunConfig(raw, values.config);
   const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
   const store = new RunStore(ws.dir('runs'));
@@ -122,7 +122,7 @@ const command: CliCommand = {
     if (values.config) {
       let raw: unknown;
       try {
-        raw = JSON.parse(readFileSync(values.config, 'utf8'));
+        raw = JSON.parse(readUserText(values.config, { what: 'a JSON run config' }));
       } catch (e) {
         throw new Error(`${values.config}: cannot read the run configuration (${errorMessage(e)})`);
       }

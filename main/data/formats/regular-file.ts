@@ -1,32 +1,21 @@
-// The one open/stat check every reader goes through: only regular files are read. A FIFO, socket
-// or device named `x.npy` would block open() or read() forever and take the engine with it.
-import { closeSync, constants, fstatSync, openSync, statSync, type Stats } from 'node:fs';
+// The data readers' open/stat check: main/util/user-file.ts (the one primitive for a user's file)
+// with its refusals as DataErrors, so the data views show file and field as they do for every format.
+import { closeSync, type Stats } from 'node:fs';
 import { DataError } from './errors';
-import { errorMessage } from '../../util/error-message';
+import { openUserFile, statUserFile, UserFileError } from '../../util/user-file';
 
-function kindOf(st: Stats): string {
-  if (st.isFIFO()) return 'a FIFO (named pipe)';
-  if (st.isSocket()) return 'a socket';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isDirectory()) return 'a folder';
-  return 'not a plain file';
-}
-
-function refuse(path: string, st: Stats): never {
-  throw new DataError(path, '', `is not a regular file (it is ${kindOf(st)}); it is not read`, 'a regular data file');
+function asData<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof UserFileError) throw new DataError(e.file, '', e.problem, e.expected || undefined);
+    throw e;
+  }
 }
 
 /** Stats `path` (never blocks, follows symlinks) and refuses anything but a regular file. */
 export function statRegularFile(path: string): Stats {
-  let st: Stats;
-  try {
-    st = statSync(path);
-  } catch (err) {
-    throw new DataError(path, '', `cannot open: ${errorMessage(err)}`);
-  }
-  if (!st.isFile()) refuse(path, st);
-  return st;
+  return asData(() => statUserFile(path, 'a regular data file'));
 }
 
 /**
@@ -34,19 +23,7 @@ export function statRegularFile(path: string): Stats {
  * hang the open) and checks the opened descriptor is a regular file. Returns the descriptor.
  */
 export function openRegularFile(path: string): number {
-  statRegularFile(path);
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (err) {
-    throw new DataError(path, '', `cannot open: ${errorMessage(err)}`);
-  }
-  const st = fstatSync(fd);
-  if (!st.isFile()) {
-    closeSync(fd);
-    refuse(path, st);
-  }
-  return fd;
+  return asData(() => openUserFile(path, 'a regular data file').fd);
 }
 
 /** For libraries that open the file themselves (h5wasm): the same check, the descriptor closed again. */

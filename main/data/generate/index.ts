@@ -48,6 +48,24 @@ function abortError(signal: AbortSignal): Error {
   return e;
 }
 
+/** Largest generated dataset: values per variable (one typed array) and bytes in all. */
+export const MAX_GENERATED_VALUES = 2 ** 31 - 1;
+export const MAX_GENERATED_BYTES = 8 * 2 ** 30;
+
+/** Refuses, before anything is allocated, a dataset larger than memory holds, naming the parameters to lower. */
+function checkGeneratedSize(benchmark: string, params: GeneratorParams, per: Record<string, number>): void {
+  const N = params.samples;
+  const grid = 'resolution' in params ? `, resolution ${params.resolution}` : '';
+  let bytes = 0;
+  for (const [name, n] of Object.entries(per)) {
+    const values = N * n;
+    bytes += 4 * values;
+    if (values > MAX_GENERATED_VALUES || bytes > MAX_GENERATED_BYTES) {
+      throw new Error(`generate ${benchmark}: 'samples' ${N}${grid} make ${values} values of '${name}' (${(bytes / 2 ** 30).toFixed(1)} GiB so far), more than the ${MAX_GENERATED_VALUES} values per variable and ${MAX_GENERATED_BYTES / 2 ** 30} GiB in all that are generated; lower 'samples'${grid ? " or 'resolution'" : ''}`);
+    }
+  }
+}
+
 export async function generateDataset(
   benchmark: BenchmarkName,
   options: GenerateOptions,
@@ -63,10 +81,9 @@ export async function generateDataset(
   const shapes = sampler.shapes(params);
   const per: Record<string, number> = {};
   const out: Record<string, Float32Array> = {};
-  for (const [name, shape] of Object.entries(shapes)) {
-    per[name] = shape.reduce((a, b) => a * b, 1);
-    out[name] = new Float32Array(N * per[name]);
-  }
+  for (const [name, shape] of Object.entries(shapes)) per[name] = shape.reduce((a, b) => a * b, 1);
+  checkGeneratedSize(benchmark, params, per);
+  for (const name of Object.keys(per)) out[name] = new Float32Array(N * per[name]!);
   const stats: Record<string, number>[] = new Array(N);
   const t0 = performance.now();
   let done = 0;
