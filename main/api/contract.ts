@@ -57,6 +57,8 @@ export const JobState = z.enum(['queued', 'running', 'done', 'failed', 'cancelle
 export const JobSummary = z.object({
   id: z.string(),
   kind: z.string(),
+  /** The lane it queues in (training, evaluation, analysis, data, export, system): lanes run beside each other. */
+  lane: z.string().optional(),
   state: JobState,
   label: z.string(),
   progress: z.number().min(0).max(1),
@@ -725,6 +727,12 @@ export const methods = {
   'jobs.start': { route: 'engine+workspace', files: ['params.file'], params: JobStartParams, result: JobSummary },
   'jobs.cancel': { route: 'host', params: z.object({ id: z.string().max(64) }).strict(), result: z.object({ ok: z.boolean() }) },
   'jobs.list': { route: 'engine', params: empty, result: z.array(JobSummary) },
+  /** The job lanes in the order they show, each with its slots (jobs at once); trainingSlots sets how many training runs run at once (a setting of this engine, each run in its own worker). */
+  'jobs.lanes': {
+    route: 'engine',
+    params: z.object({ trainingSlots: z.number().int().min(1, 'at least 1').max(8, 'at most 8').optional() }).strict(),
+    result: z.array(z.object({ lane: z.string(), slots: z.number().int(), running: z.number().int(), queued: z.number().int() })),
+  },
   /** Save an export (figure or table) into the workspace's exports/ folder; answers the name it got. */
   'exports.save': {
     route: 'host',

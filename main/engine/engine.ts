@@ -3,7 +3,9 @@
 import { ApiError, type EngineMethod } from '../api/contract';
 import { DataError } from '../data/formats/errors';
 import type { ParentChannel, ToEngine } from '../api/engine-protocol';
-import { JobQueue } from './jobs';
+import { JobQueue, type JobHandler } from './jobs';
+import { inJobWorker } from './job-worker-run';
+import { defaultTrainingSlots, LANE_ORDER } from './job-lanes';
 import { initBackend, tf } from './tf-runtime';
 import { runSelfTest } from './selftest-job';
 import { modelEstimate } from './model-estimate';
@@ -38,9 +40,11 @@ export function startEngine(parent: ParentChannel): void {
   jobs.register('export', { label: exportLabel, run: runDatasetExport });
   jobs.register('cluster-export', { label: clusterExportLabel, run: runClusterExport });
   jobs.register('reproduce', { label: reproduceLabel, run: runReproduce });
-  jobs.register('lightmaps-correlation', { label: lightMapsCorrelationLabel, run: runLightMapsCorrelation });
+  jobs.register('lightmaps-correlation', { label: lightMapsCorrelationLabel, run: inJobWorker('lightmaps-correlation', runLightMapsCorrelation as JobHandler) });
 
   const training = new TrainingJobs(jobs, (event) => parent.send({ type: 'event', event }));
+  // Training in the engine thread (LINO_TRAIN_IN_THREAD=1) shares one tfjs: one run at a time there.
+  jobs.setSlots('training', training.inThread ? 1 : defaultTrainingSlots());
 
   // Every call the contract routes to the engine (route 'engine' or 'engine+workspace'), and only those
   // (plus ForwardedByHost): a missing or an extra handler is a compile error. The host has already resolved
@@ -68,6 +72,13 @@ export function startEngine(parent: ParentChannel): void {
     },
     'jobs.cancel': (p: { id: string }) => ({ ok: jobs.cancel(p.id) }),
     'jobs.list': () => jobs.list(),
+    'jobs.lanes': (p: { trainingSlots?: number }) => {
+      if (p.trainingSlots !== undefined && training.inThread && p.trainingSlots > 1) {
+        throw new ApiError('jobs.lanes: trainingSlots: this engine trains in its own thread (LINO_TRAIN_IN_THREAD=1), so one run at a time', 'invalid_params', { field: 'trainingSlots' });
+      }
+      if (p.trainingSlots !== undefined) jobs.setSlots('training', p.trainingSlots);
+      return jobs.lanes(LANE_ORDER);
+    },
     'model.estimate': modelEstimate,
     'datasets.presets': datasetPresets,
     'datasets.generate': (p: Record<string, unknown>) => jobs.start('generate', p),
