@@ -2,8 +2,9 @@
 // other, so an evaluation or a generation never waits behind a long training run. A small table keyed
 // by job kind: a new kind adds one row (an unlisted kind gets a lane of its own name).
 import { availableParallelism } from 'node:os';
+import type { LaneId } from '../api/job-lanes';
 
-export type LaneId = 'training' | 'evaluation' | 'analysis' | 'data' | 'export' | 'system';
+export { LANE_ORDER } from '../api/job-lanes';
 
 export const LANE_OF_KIND: Record<string, LaneId> = {
   train: 'training',
@@ -17,9 +18,6 @@ export const LANE_OF_KIND: Record<string, LaneId> = {
   'cluster-export': 'export',
   selftest: 'system',
 };
-
-/** Lanes in the order the Queue card shows them. */
-export const LANE_ORDER: readonly LaneId[] = ['training', 'evaluation', 'analysis', 'data', 'export', 'system'];
 
 export function laneOf(kind: string): string {
   return Object.hasOwn(LANE_OF_KIND, kind) ? LANE_OF_KIND[kind]! : kind;

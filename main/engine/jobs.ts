@@ -57,7 +57,7 @@ export class JobQueue {
     if (!def) throw new ApiError(`unknown job kind '${kind}'`, 'invalid_params', { field: 'kind' });
     const id = randomUUID().slice(0, 8);
     const summary: JobSummary = {
-      id, kind, lane: laneOf(kind), state: 'queued', label: def.label(params), progress: 0, etaSeconds: null, startedAt: null, endedAt: null,
+      id, kind, lane: laneOf(kind), seq: this.order.length + 1, state: 'queued', label: def.label(params), progress: 0, etaSeconds: null, startedAt: null, endedAt: null,
     };
     this.jobs.set(id, { summary, controller: new AbortController(), params, startMs: 0 });
     this.order.push(id);
