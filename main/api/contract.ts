@@ -123,6 +123,12 @@ export const methods = {
   'jobs.start': { route: 'engine+workspace', files: ['params.file'], params: JobStartParams, result: JobSummary },
   'jobs.cancel': { route: 'host', params: z.object({ id: z.string().max(64) }).strict(), result: z.object({ ok: z.boolean() }) },
   'jobs.list': { route: 'engine', params: empty, result: z.array(JobSummary) },
+  /** The job lanes in the order they show, each with its slots (jobs at once); trainingSlots sets how many training runs run at once (a setting of this engine, each run in its own worker). */
+  'jobs.lanes': {
+    route: 'engine',
+    params: z.object({ trainingSlots: z.number().int().min(1, 'at least 1').max(8, 'at most 8').optional() }).strict(),
+    result: z.array(z.object({ lane: z.string(), slots: z.number().int(), running: z.number().int(), queued: z.number().int() })),
+  },
   /** Save an export (figure or table) into the workspace's exports/ folder; answers the name it got. */
   'exports.save': {
     route: 'host',

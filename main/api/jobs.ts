@@ -23,6 +23,10 @@ export const JobState = z.enum(['queued', 'running', 'done', 'failed', 'cancelle
 export const JobSummary = z.object({
   id: z.string(),
   kind: z.string(),
+  /** The lane it queues in (training, evaluation, analysis, data, export, system): lanes run beside each other. */
+  lane: z.string().optional(),
+  /** The order it was queued in (this engine's count): each lane runs its jobs in this order. */
+  seq: z.number().int().optional(),
   state: JobState,
   label: z.string(),
   progress: z.number().min(0).max(1),

@@ -4,7 +4,9 @@ import { ApiError } from '../api/api-error';
 import type { EngineMethod, EngineParams, JobKind, JobSummary, Result } from '../api/contract';
 import { DataError } from '../data/formats/errors';
 import type { ParentChannel, ToEngine } from '../api/engine-protocol';
-import { JobQueue, type JobDefinition } from './jobs';
+import { JobQueue, type JobDefinition, type JobHandler } from './jobs';
+import { inJobWorker } from './job-worker-run';
+import { defaultTrainingSlots, LANE_ORDER } from './job-lanes';
 import { initBackend, tf } from './tf-runtime';
 import { runSelfTest } from './selftest-job';
 import { modelEstimate } from './model-estimate';
@@ -46,7 +48,7 @@ export function startEngine(parent: ParentChannel): void {
     export: { label: exportLabel, run: runDatasetExport },
     'cluster-export': { label: clusterExportLabel, run: runClusterExport },
     reproduce: { label: reproduceLabel, run: runReproduce },
-    'lightmaps-correlation': { label: lightMapsCorrelationLabel, run: runLightMapsCorrelation },
+    'lightmaps-correlation': { label: lightMapsCorrelationLabel, run: inJobWorker('lightmaps-correlation', runLightMapsCorrelation as JobHandler) },
   };
   for (const kind of Object.keys(definitions) as (keyof typeof definitions)[]) jobs.register(kind, definitions[kind]);
 
@@ -58,6 +60,8 @@ export function startEngine(parent: ParentChannel): void {
   });
   sweeps = new SweepJobs(training, (message) => parent.send({ type: 'event', event: { type: 'log', level: 'info', message } }));
   const sweepJobs = sweeps;
+  // Training in the engine thread (LINO_TRAIN_IN_THREAD=1) shares one tfjs: one run at a time there.
+  jobs.setSlots('training', training.inThread ? 1 : defaultTrainingSlots());
 
   // Every call the contract routes to the engine (route 'engine' or 'engine+workspace'), and only those
   // (plus ForwardedByHost): a missing or an extra handler is a compile error. The host has already resolved
@@ -81,6 +85,13 @@ export function startEngine(parent: ParentChannel): void {
     },
     'jobs.cancel': (p) => ({ ok: training.cancelJob(p.id) ?? jobs.cancel(p.id) }),
     'jobs.list': () => jobs.list(),
+    'jobs.lanes': (p: { trainingSlots?: number }) => {
+      if (p.trainingSlots !== undefined && training.inThread && p.trainingSlots > 1) {
+        throw new ApiError('jobs.lanes: trainingSlots: this engine trains in its own thread (LINO_TRAIN_IN_THREAD=1), so one run at a time', 'invalid_params', { field: 'trainingSlots' });
+      }
+      if (p.trainingSlots !== undefined) jobs.setSlots('training', p.trainingSlots);
+      return jobs.lanes(LANE_ORDER);
+    },
     'model.estimate': modelEstimate,
     'datasets.presets': datasetPresets,
     'datasets.generate': (p) => jobs.start('generate', p),

@@ -1,9 +1,11 @@
-// Long work in the engine: a queue that runs one job at a time, reports progress and ETA,
-// and cancels cooperatively through an AbortSignal.
+// Long work in the engine: jobs queue in lanes (job-lanes.ts) that run beside each other, each lane
+// running its jobs in order, as many at once as its slots allow; progress, ETA, and cooperative
+// cancel through an AbortSignal.
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../api/api-error';
 import type { JobKind, JobSummary } from '../api/contract';
 import { errorMessage } from '../util/error-message';
+import { laneOf } from './job-lanes';
 
 export interface JobContext {
   signal: AbortSignal;
@@ -30,9 +32,23 @@ export class JobQueue<K extends string = JobKind> {
   private readonly kinds = new Map<K, JobDefinition>();
   private readonly jobs = new Map<string, JobRecord>();
   private readonly order: string[] = [];
-  private running: string | null = null;
+  /** Jobs running now, per lane. */
+  private readonly running = new Map<string, Set<string>>();
+  /** Slots per lane (1 unless set). */
+  private readonly slots = new Map<string, number>();
 
   constructor(private readonly emit: (job: JobSummary) => void, private readonly now: () => number = Date.now) {}
+
+  /** How many of a lane's jobs run at once; raising it starts queued jobs at once. */
+  setSlots(lane: string, n: number): void {
+    if (!Number.isInteger(n) || n < 1) throw new Error(`jobs: lane '${lane}': slots: expected an integer of at least 1, got ${n}`);
+    this.slots.set(lane, n);
+    queueMicrotask(() => this.pump());
+  }
+
+  slotsOf(lane: string): number {
+    return this.slots.get(lane) ?? 1;
+  }
 
   register(kind: K, def: JobDefinition): void {
     this.kinds.set(kind, def);
@@ -43,7 +59,7 @@ export class JobQueue<K extends string = JobKind> {
     if (!def) throw new ApiError(`unknown job kind '${kind}'`, 'invalid_params', { field: 'kind' });
     const id = randomUUID().slice(0, 8);
     const summary: JobSummary = {
-      id, kind, state: 'queued', label: def.label(params), progress: 0, etaSeconds: null, startedAt: null, endedAt: null,
+      id, kind, lane: laneOf(kind), seq: this.order.length + 1, state: 'queued', label: def.label(params), progress: 0, etaSeconds: null, startedAt: null, endedAt: null,
     };
     this.jobs.set(id, { summary, controller: new AbortController(), params, startMs: 0 });
     this.order.push(id);
@@ -66,6 +82,17 @@ export class JobQueue<K extends string = JobKind> {
     return false;
   }
 
+  /** Each lane (the given ones first, then any other a job used) with its slots and its running and queued jobs. */
+  lanes(order: readonly string[]): { lane: string; slots: number; running: number; queued: number }[] {
+    const names = [...order];
+    for (const id of this.order) {
+      const lane = laneOf(this.jobs.get(id)!.summary.kind);
+      if (!names.includes(lane)) names.push(lane);
+    }
+    const count = (lane: string, state: JobSummary['state']) => this.list().filter((j) => j.lane === lane && j.state === state).length;
+    return names.map((lane) => ({ lane, slots: this.slotsOf(lane), running: count(lane, 'running'), queued: count(lane, 'queued') }));
+  }
+
   list(): JobSummary[] {
     return this.order.map((id) => ({ ...this.jobs.get(id)!.summary }));
   }
@@ -76,12 +103,22 @@ export class JobQueue<K extends string = JobKind> {
     this.emit({ ...rec.summary });
   }
 
-  private async pump(): Promise<void> {
-    if (this.running) return;
-    const next = this.order.map((id) => this.jobs.get(id)!).find((r) => r.summary.state === 'queued');
-    if (!next) return;
+  /** Starts every queued job whose lane has a free slot, oldest first. */
+  private pump(): void {
+    for (const id of this.order) {
+      const rec = this.jobs.get(id)!;
+      if (rec.summary.state !== 'queued') continue;
+      const lane = laneOf(rec.summary.kind);
+      const busy = this.running.get(lane) ?? new Set<string>();
+      if (busy.size >= this.slotsOf(lane)) continue;
+      busy.add(id);
+      this.running.set(lane, busy);
+      void this.runOne(rec, busy);
+    }
+  }
+
+  private async runOne(next: JobRecord, busy: Set<string>): Promise<void> {
     const def = this.kinds.get(next.summary.kind as K)!;
-    this.running = next.summary.id;
     next.startMs = this.now();
     Object.assign(next.summary, { state: 'running', startedAt: new Date(next.startMs).toISOString() });
     this.emit({ ...next.summary });
@@ -104,7 +141,7 @@ export class JobQueue<K extends string = JobKind> {
       if (next.controller.signal.aborted) this.finish(next, 'cancelled');
       else this.finish(next, 'failed', { error: errorMessage(e) });
     } finally {
-      this.running = null;
+      busy.delete(next.summary.id);
       queueMicrotask(() => this.pump());
     }
   }

@@ -16,7 +16,8 @@ import { RunStore, type RunHandle } from '../runs/run-store';
 import { PauseGate } from '../util/pause-gate';
 import { refuseBeforeStart, parseRunConfig, trainRun, type RunSteps } from '../train/runner';
 import { assertRunUnlocked, releaseOwnLeftoverLock, runLockHolder, RunLockedError } from '../runs/run-lock';
-import { evaluateRun } from '../train/evaluate-run';
+import { evaluateLabel, runEvaluate } from './evaluate-job';
+import { inJobWorker } from './job-worker-run';
 import type { StepRecord, EpochRecord } from '../train/trainer';
 import { initBackend, tf } from './tf-runtime';
 import { BACKEND_ORDER, isBackendChoice, selectBackend } from '../ops/backend';
@@ -155,23 +156,22 @@ export type TrainingJobKind = 'train' | 'evaluate';
 export class TrainingJobs {
   private readonly runJobs = new Map<string, { jobId: string; workspace: string }>();
   private readonly gates = new Map<string, PauseGate>();
-  private active: string | null = null;
-  /** Folder of the run training now: its lock (held by the worker thread) goes when the engine exits. */
-  private activeDir: string | null = null;
-  private worker: Worker | null = null;
+  /** Runs training now (the training lane may run several), each with its folder: its lock (held by its worker thread) goes when the engine exits. */
+  private readonly active = new Map<string, string>();
+  private readonly workers = new Map<string, Worker>();
   /** Where training loops run: a worker thread (default) or the engine's main thread (LINO_TRAIN_IN_THREAD=1). */
   inThread = process.env.LINO_TRAIN_IN_THREAD === '1';
 
   constructor(private readonly jobs: JobQueue, private readonly emit: (e: WorkbenchEvent) => void) {
     process.on('exit', () => {
-      if (this.activeDir) releaseOwnLeftoverLock(this.activeDir);
+      for (const dir of this.active.values()) releaseOwnLeftoverLock(dir);
     });
     jobs.register('train', { label: (p) => `Train run ${String(p.runId)}`, run: (p, ctx) => this.runJob(p, ctx) });
-    jobs.register('evaluate', { label: (p) => `Evaluate run ${String(p.runId)} (${String(p.checkpoint ?? 'best')})`, run: (p, ctx) => this.evaluateJob(p, ctx) });
+    jobs.register('evaluate', { label: evaluateLabel, run: inJobWorker('evaluate', runEvaluate) });
   }
 
   /** Whether this engine is training `runId` right now (a 'running' status otherwise means interrupted). */
-  isActive = (runId: string): boolean => this.active === runId;
+  isActive = (runId: string): boolean => this.active.has(runId);
 
   private calibration: AbortController | null = null;
 
@@ -203,7 +203,7 @@ export class TrainingJobs {
     let switched = false;
     try {
       if (!same) {
-        const busy = (this.inThread && this.active) || this.jobs.list().some((j) => j.state === 'running' && j.kind !== 'train');
+        const busy = (this.inThread && this.active.size > 0) || this.jobs.list().some((j) => j.state === 'running' && j.kind !== 'train');
         if (busy) throw new ApiError(`train.calibrate: config: field 'backend': '${wanted}' differs from the engine's ${current} and a job runs in the engine thread; estimate again when it ends`, 'invalid_params', { field: 'config.backend' });
         await selectBackend(wanted);
         switched = true;
@@ -274,9 +274,9 @@ export class TrainingJobs {
   }
 
   pause(runId: string): boolean {
-    if (this.active !== runId) return false;
+    if (!this.active.has(runId)) return false;
     if (!this.gates.has(runId)) {
-      this.worker?.postMessage({ type: 'pause' } satisfies ToTrainWorker);
+      this.workers.get(runId)?.postMessage({ type: 'pause' } satisfies ToTrainWorker);
       const gate = new PauseGate();
       gate.pause();
       this.gates.set(runId, gate);
@@ -288,7 +288,7 @@ export class TrainingJobs {
   /** Continues a paused run; otherwise queues it to resume from its last checkpoint. */
   resume(workspace: string, runId: string): { ok: boolean; job?: JobSummary } {
     if (this.openGate(runId)) {
-      if (this.active === runId) this.worker?.postMessage({ type: 'resume' } satisfies ToTrainWorker);
+      this.workers.get(runId)?.postMessage({ type: 'resume' } satisfies ToTrainWorker);
       this.runEvent(runId, 'running');
       return { ok: true };
     }
@@ -365,8 +365,7 @@ export class TrainingJobs {
     let totalSteps = 1;
     let stepsPerEpoch = 1;
     let lastProgress = 0;
-    this.active = runId;
-    this.activeDir = run.dir;
+    this.active.set(runId, run.dir);
     this.runEvent(runId, 'running');
     try {
       const hooks: LoopHooks = {
@@ -438,8 +437,7 @@ export class TrainingJobs {
       } else if (st.state === 'failed') this.runEvent(runId, 'failed', { ...(st.reason ? { reason: st.reason } : {}) });
       throw e;
     } finally {
-      this.active = null;
-      this.activeDir = null;
+      this.active.delete(runId);
       this.gates.delete(runId);
       releaseOwnLeftoverLock(run.dir);
     }
@@ -449,13 +447,13 @@ export class TrainingJobs {
   private inWorker(input: TrainWorkerInput, hooks: LoopHooks): Promise<RunOutcome | 'backend-failed'> {
     return new Promise((resolve, reject) => {
       const worker = new Worker(trainWorkerUrl(), { workerData: input });
-      this.worker = worker;
+      this.workers.set(input.runId, worker);
       let settled = false;
       const settle = (fn: () => void) => {
         if (settled) return;
         settled = true;
         hooks.signal.removeEventListener('abort', onAbort);
-        this.worker = null;
+        this.workers.delete(input.runId);
         void worker.terminate();
         fn();
       };
@@ -480,23 +478,6 @@ export class TrainingJobs {
       // worker threads) falls back to the engine thread; one that dies while training fails the job.
       worker.on('error', (e) => settle(() => (started ? reject(e) : resolve('backend-failed'))));
       worker.on('exit', (code) => settle(() => (started ? reject(new Error(`the training worker exited (code ${code}) before finishing`)) : resolve('backend-failed'))));
-    });
-  }
-
-  private async evaluateJob(p: Record<string, unknown>, ctx: JobContext): Promise<unknown> {
-    await initBackend();
-    const workspace = String(p.workspace);
-    const run = this.store(workspace).open(String(p.runId));
-    return evaluateRun(run, {
-      checkpoint: (p.checkpoint as 'best' | 'last') ?? 'best',
-      split: (p.split as 'train' | 'val' | 'test') ?? 'val',
-      resolutions: (p.resolutions as number[]) ?? [],
-      ...(p.rolloutSteps !== undefined ? { rolloutSteps: Number(p.rolloutSteps) } : {}),
-      ...(p.exportPredictions ? { exportDir: join(workspace, 'exports'), exportFormat: p.exportFormat === 'mat' ? 'mat' as const : 'npy' as const } : {}),
-      ...(p.fields ? { fields: true } : {}),
-      ...(Array.isArray(p.indices) && p.indices.length ? { indices: p.indices as number[] } : {}),
-      signal: ctx.signal,
-      onProgress: (f, m) => ctx.progress(f, m),
     });
   }
 }

@@ -174,3 +174,25 @@ export function estimateNote(source: string): string {
   const text = source.replace(/\S+\.(ts|js|mjs|tsx)\b/g, '').replace(/^\s*\(\s*/, '').replace(/\s*\)\s*$/, '').replace(/\s+/g, ' ').trim();
   return text ? text[0]!.toUpperCase() + text.slice(1) : '';
 }
+
+/**
+ * A saved draft (ui-state.json, untrusted) read back over the defaults: each field of the right
+ * type is kept, anything else falls back to its default; null when it is not a draft at all. An
+ * out-of-range number is kept (the form shows its message) so nothing the user typed is lost.
+ */
+export function restoreDraft(v: unknown): ModelDraft | null {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+  const o = v as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...DEFAULT_DRAFT, components: { ...DEFAULT_DRAFT.components } };
+  for (const [k, def] of Object.entries(DEFAULT_DRAFT)) {
+    const got = o[k];
+    if (typeof def === 'number' && typeof got === 'number' && Number.isFinite(got)) out[k] = got;
+    else if (typeof def === 'boolean' && typeof got === 'boolean') out[k] = got;
+  }
+  if (MODEL_KIND_OPTIONS.some((x) => x.kind === o.kind)) out.kind = o.kind;
+  if (o.dims === 1 || o.dims === 2) out.dims = o.dims;
+  if (o.scattering === 'efficient' || o.scattering === 'full') out.scattering = o.scattering;
+  const c = o.components as Record<string, unknown> | undefined;
+  if (c && typeof c === 'object') for (const n of COMPONENT_NAMES) if (typeof c[n] === 'boolean') (out.components as Record<string, boolean>)[n] = c[n] as boolean;
+  return out as ModelDraft;
+}

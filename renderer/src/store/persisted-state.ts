@@ -1,5 +1,5 @@
 // Workbench state that outlives a reload or a restart: open view, theme, selected run and dataset,
-// and per-view choices (usePersisted); the model builder opens on its defaults. It is kept in the
+// and per-view choices (usePersisted), the model builder's draft among them. It is kept in the
 // engine's workspace (ui.state.get / ui.state.set -> <workspace>/.lino/ui-state.json), never in
 // browser storage, so it follows the workspace. Loaded when the API connects (and when the
 // workspace changes), saved debounced on every change; a damaged saved state is ignored (the host
@@ -9,8 +9,10 @@ import { create } from 'zustand';
 import type { UiState, WorkbenchApi } from '../../../main/api/contract';
 import { useApp, type ViewName } from './app-store';
 import { useTraining } from './training-store';
+import { restoreDraft } from './model-draft';
 
 const SAVE_DELAY_MS = 300;
+const DRAFT_KEY = 'model.draft';
 
 interface PersistedStore {
   /** True once the saved state of the current workspace has been read (or found missing). */
@@ -93,6 +95,9 @@ export function applyState(state: UiState, since?: Choices): void {
     const changed = since ? Object.keys(now.views).filter((k) => now.views[k] !== since.views[k]) : [];
     usePersistedStore.setState({ views: { ...(state.views as Record<string, unknown>), ...Object.fromEntries(changed.map((k) => [k, now.views[k]])) } });
   }
+  // The model builder's draft is kept under views['model.draft'] (written by startPersistence).
+  const draft = restoreDraft(usePersistedStore.getState().views[DRAFT_KEY]);
+  if (draft) app.setModelDraft(draft);
   if (typeof state.selectedRun === 'string') {
     const t = useTraining.getState();
     // Before the run list arrives the choice is kept (refreshRuns keeps a selection it finds);
@@ -188,6 +193,10 @@ export function startPersistence(views: readonly string[]): void {
   });
   usePersistedStore.subscribe((s, prev) => {
     if (s.views !== prev.views) scheduleSave();
+  });
+  // The Model view's draft survives a reload like any view's choice (only once the saved one is read).
+  useApp.subscribe((s, prev) => {
+    if (s.modelDraft !== prev.modelDraft && usePersistedStore.getState().loaded) usePersistedStore.getState().setValue(DRAFT_KEY, s.modelDraft);
   });
   // A last save when the page goes away (reload, window closed); absent in Node (store tests).
   const target = globalThis as { addEventListener?: (type: string, f: () => void) => void };

@@ -103,10 +103,14 @@ export const useTraining = create<TrainingState>((set, get) => ({
     return p;
   },
   async start(params) {
+    // A run queued behind one that trains: the picker stays on the one training.
+    const training = get().runs.find((x) => x.state === 'running' || x.state === 'paused');
     const r = await api().call('train.start', params);
     set((s) => ({ curves: { ...s.curves, [r.runId]: s.curves[r.runId] ?? EMPTY_CURVES }, historyLoaded: { ...s.historyLoaded, [r.runId]: true } }));
     await get().refreshRuns();
-    get().selectRun(r.runId);
+    const now = get().runs.find((x) => x.id === r.runId);
+    if (!training || now?.state === 'running') get().selectRun(r.runId);
+    else get().selectRun(training.id);
     void useApp.getState().refreshWorkspace();
     return r.runId;
   },

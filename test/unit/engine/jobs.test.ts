@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JobQueue } from '../../../main/engine/jobs';
+import { defaultTrainingSlots } from '../../../main/engine/job-lanes';
 import type { JobSummary } from '../../../main/api/contract';
 
 function settle(events: JobSummary[], id: string, states: string[]): Promise<JobSummary> {
@@ -72,4 +73,52 @@ test('a failing job reports its error and the queue goes on', async () => {
   assert.equal((await settle(events, a.id, ['failed'])).error, 'file x.mat: variable coeff missing');
   assert.equal((await settle(events, b.id, ['done'])).state, 'done');
   assert.throws(() => q.start('missing', {}), /unknown job kind 'missing'/);
+});
+
+test('lanes: an evaluation and a generation finish while a training job runs; training slots run that many at once', async () => {
+  const events: JobSummary[] = [];
+  const q = new JobQueue((j) => events.push(j));
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  let trainingNow = 0;
+  let trainingMax = 0;
+  q.register('train', {
+    label: () => 'train',
+    run: async () => {
+      trainingNow++;
+      trainingMax = Math.max(trainingMax, trainingNow);
+      await held;
+      trainingNow--;
+    },
+  });
+  q.register('evaluate', { label: () => 'evaluate', run: async () => 'evaluated' });
+  q.register('generate', { label: () => 'generate', run: async () => 'generated' });
+  const t1 = q.start('train', {});
+  const t2 = q.start('train', {});
+  const ev = q.start('evaluate', {});
+  const gen = q.start('generate', {});
+  assert.equal(t1.lane, 'training');
+  assert.equal(ev.lane, 'evaluation');
+  assert.equal(gen.lane, 'data');
+  assert.equal((await settle(events, ev.id, ['done'])).result, 'evaluated');
+  assert.equal((await settle(events, gen.id, ['done'])).result, 'generated');
+  // one training slot by default: the second run waits for the first
+  assert.equal(q.list().find((j) => j.id === t2.id)!.state, 'queued');
+  assert.deepEqual(q.lanes(['training', 'evaluation']).slice(0, 2), [
+    { lane: 'training', slots: 1, running: 1, queued: 1 },
+    { lane: 'evaluation', slots: 1, running: 0, queued: 0 },
+  ]);
+  q.setSlots('training', 2);
+  await settle(events, t2.id, ['running']);
+  assert.equal(trainingMax, 2);
+  release();
+  await settle(events, t2.id, ['done']);
+  assert.throws(() => q.setSlots('training', 0), /lane 'training': slots: expected an integer of at least 1, got 0/);
+});
+
+test('training slots: LINO_TRAINING_SLOTS when set and valid, else by cores', () => {
+  assert.equal(defaultTrainingSlots({}, 2), 1);
+  assert.equal(defaultTrainingSlots({}, 16), 4);
+  assert.equal(defaultTrainingSlots({ LINO_TRAINING_SLOTS: '3' }, 2), 3);
+  assert.throws(() => defaultTrainingSlots({ LINO_TRAINING_SLOTS: 'many' }, 2), /LINO_TRAINING_SLOTS: expected an integer from 1 to 8, got 'many'/);
 });

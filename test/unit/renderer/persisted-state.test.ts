@@ -9,6 +9,7 @@ import { WorkbenchService } from '../../../main/services/workbench-service';
 import { uiStatePath } from '../../../main/services/ui-state';
 import { useApp } from '../../../renderer/src/store/app-store';
 import { useTraining } from '../../../renderer/src/store/training-store';
+import { DEFAULT_DRAFT, restoreDraft } from '../../../renderer/src/store/model-draft';
 import { oneOf, startPersistence, usePersistedStore } from '../../../renderer/src/store/persisted-state';
 import { isolateConfig, tempDir } from '../../helpers/env';
 import { waitFor } from '../../helpers/wait';
@@ -56,6 +57,26 @@ test('choices are saved into the workspace and restored by a new connection', as
   assert.equal(useApp.getState().selectedDataset, 'darcy-tiny-1');
   assert.equal(usePersistedStore.getState().views['datasets.split'], 'test');
   assert.equal(useTraining.getState().selectedRun, null, 'no run was selected');
+});
+
+test('the Model draft is saved with the views and restored by a new connection; a damaged one falls back field by field', async () => {
+  await waitFor(() => usePersistedStore.getState().loaded, 10_000, 'the saved state to load');
+  const mine = { ...DEFAULT_DRAFT, width: 12, depth: 2, kind: 'fno' as const };
+  useApp.getState().setModelDraft(mine);
+  await waitFor(() => saved()?.views?.['model.draft']?.width === 12, 10_000, 'the draft in the state file');
+  useApp.getState().setModelDraft(DEFAULT_DRAFT);
+  // (saving the defaults back must not win over the reload: stop the store from writing first)
+  usePersistedStore.setState({ loaded: false });
+  const file = JSON.parse(readFileSync(uiStatePath(ws.path), 'utf8'));
+  file.state.views['model.draft'] = { ...mine, depth: 'deep', components: { reflection: false } };
+  writeFileSync(uiStatePath(ws.path), JSON.stringify(file));
+  useApp.setState({ api: apiOn(ws.path) });
+  await waitFor(() => usePersistedStore.getState().loaded && useApp.getState().modelDraft.width === 12, 10_000, 'the restored draft');
+  const d = useApp.getState().modelDraft;
+  assert.equal(d.kind, 'fno');
+  assert.equal(d.depth, DEFAULT_DRAFT.depth, 'a field of the wrong type falls back to its default');
+  assert.deepEqual(d.components, { ...DEFAULT_DRAFT.components, reflection: false });
+  assert.equal(restoreDraft('not a draft'), null);
 });
 
 test('a damaged state file leaves the defaults and no error; the next change repairs it', async () => {

@@ -4,6 +4,7 @@ import { useEffect, useId, useState } from 'react';
 import type { DataSpec } from '../../../../main/api/contract';
 import { useApp } from '../../store/app-store';
 import { useTraining } from '../../store/training-store';
+import { usePersisted } from '../../store/persisted-state';
 import { describeDraft, draftToTrainModel } from '../../store/model-draft';
 import { errorText } from '../../api/error-text';
 import { NumberField } from '../../components/number-field';
@@ -28,19 +29,23 @@ function problemsOf(v: { epochs: number; batch: number; lr: number; seeds: numbe
   return problems;
 }
 
+const isNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+const isText = (v: unknown) => typeof v === 'string' && v.length <= 500;
+
 export function StartForm() {
   const workspace = useApp((s) => s.workspace);
   const draft = useApp((s) => s.modelDraft);
   const setView = useApp((s) => s.setView);
   const cores = useApp((s) => s.engine?.cores);
   const start = useTraining((s) => s.start);
-  const [source, setSource] = useState('generate:darcy:quick');
-  const [epochs, setEpochs] = useState(PAPER_DEFAULTS.epochs);
-  const [batch, setBatch] = useState(PAPER_DEFAULTS.batchSize);
-  const [lr, setLr] = useState(PAPER_DEFAULTS.lr);
-  const [seeds, setSeeds] = useState(1);
-  const [workers, setWorkers] = useState(1);
-  const [name, setName] = useState('');
+  // The draft survives a reload or a restart (ui-state.json); a number kept out of range shows its message.
+  const [source, setSource] = usePersisted('training.source', 'generate:darcy:quick', isText);
+  const [epochs, setEpochs] = usePersisted('training.epochs', PAPER_DEFAULTS.epochs, isNumber);
+  const [batch, setBatch] = usePersisted('training.batch', PAPER_DEFAULTS.batchSize, isNumber);
+  const [lr, setLr] = usePersisted('training.lr', PAPER_DEFAULTS.lr, isNumber);
+  const [seeds, setSeeds] = usePersisted('training.seeds', 1, isNumber);
+  const [workers, setWorkers] = usePersisted('training.workers', 1, isNumber);
+  const [name, setName] = usePersisted('training.name', '', isText);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const id = useId();

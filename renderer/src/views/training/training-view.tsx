@@ -4,6 +4,7 @@ import { RunPicker } from '../../components/run-picker';
 import { StartForm } from './start-form';
 import { RunControls, Stats } from './run-status';
 import { Curves } from './curves';
+import { QueueCard } from './queue-card';
 
 export function TrainingView() {
   const runs = useTraining((s) => s.runs);
@@ -11,7 +12,6 @@ export function TrainingView() {
   const curves = useTraining((s) => (selected ? s.curves[selected] : undefined));
   const refreshRuns = useTraining((s) => s.refreshRuns);
   const run = runs.find((r) => r.id === selected);
-  const queued = runs.filter((r) => r.state === 'queued');
   useEffect(() => {
     void refreshRuns();
   }, [refreshRuns]);
@@ -24,12 +24,7 @@ export function TrainingView() {
       <div className="training-grid">
         <div>
           <StartForm />
-          {queued.length > 0 && (
-            <div className="card" data-testid="queue">
-              <h2>Queue</h2>
-              <ol>{queued.map((r) => <li key={r.id}>{r.name}</li>)}</ol>
-            </div>
-          )}
+          <QueueCard />
         </div>
         <div className="card">
           <h2>Run</h2>

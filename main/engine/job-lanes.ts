@@ -1,0 +1,43 @@
+// Which lane each job kind runs in, and how many of a lane's jobs run at once. Lanes run beside each
+// other, so an evaluation or a generation never waits behind a long training run. A small table keyed
+// by job kind: a new kind adds one row (an unlisted kind gets a lane of its own name).
+import { availableParallelism } from 'node:os';
+import type { LaneId } from '../api/job-lanes';
+
+export { LANE_ORDER } from '../api/job-lanes';
+
+export const LANE_OF_KIND: Record<string, LaneId> = {
+  train: 'training',
+  // a reproduction trains its runs in the engine: it shares the training lane's slots
+  reproduce: 'training',
+  evaluate: 'evaluation',
+  'lightmaps-correlation': 'analysis',
+  generate: 'data',
+  import: 'data',
+  export: 'export',
+  'cluster-export': 'export',
+  selftest: 'system',
+};
+
+export function laneOf(kind: string): string {
+  return Object.hasOwn(LANE_OF_KIND, kind) ? LANE_OF_KIND[kind]! : kind;
+}
+
+export const MAX_TRAINING_SLOTS = 8;
+
+/**
+ * Training runs at once: LINO_TRAINING_SLOTS when set (1..8), else 1 on a machine with fewer than
+ * 8 cores, else one run per 4 cores (each run is a worker with its own backend threads) up to 4.
+ */
+export function defaultTrainingSlots(env: NodeJS.ProcessEnv = process.env, cores = availableParallelism()): number {
+  const raw = env.LINO_TRAINING_SLOTS;
+  if (raw !== undefined && raw !== '') {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_TRAINING_SLOTS) {
+      throw new Error(`environment LINO_TRAINING_SLOTS: expected an integer from 1 to ${MAX_TRAINING_SLOTS}, got '${raw}'`);
+    }
+    return n;
+  }
+  if (cores < 8) return 1;
+  return Math.min(4, Math.floor(cores / 4));
+}

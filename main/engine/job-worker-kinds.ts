@@ -1,0 +1,11 @@
+// The job kinds that run in a worker thread of their own (job-worker.ts) rather than in the engine
+// thread: tensor work that would otherwise stall engine.ping and every other call while it runs.
+// A small table keyed by job kind, like job-lanes.ts.
+import type { JobHandler } from './jobs';
+import { runEvaluate } from './evaluate-job';
+import { runLightMapsCorrelation } from './light-maps-correlation-job';
+
+export const WORKER_JOBS: Record<string, JobHandler> = {
+  evaluate: runEvaluate,
+  'lightmaps-correlation': runLightMapsCorrelation as JobHandler,
+};

@@ -1,0 +1,56 @@
+// Runs a job of a lane beside training in its own worker thread (job-worker.ts); a worker that cannot
+// start (or cannot load a backend) falls back to the engine thread, as training does.
+import { Worker } from 'node:worker_threads';
+import type { JobContext, JobHandler } from './jobs';
+import type { FromJobWorker, JobWorkerInput, ToJobWorker } from './job-worker';
+import { initBackend } from './tf-runtime';
+
+function jobWorkerUrl(): URL {
+  if (import.meta.url.endsWith('.ts')) return new URL('./job-worker-bootstrap.mjs', import.meta.url);
+  return new URL('./job-worker.js', import.meta.url);
+}
+
+/** `run` of a worker job kind: in a worker unless LINO_JOBS_IN_THREAD=1 or the worker cannot start. */
+export function inJobWorker(kind: string, inThread: JobHandler): JobHandler {
+  return async (params, ctx) => {
+    if (process.env.LINO_JOBS_IN_THREAD !== '1') {
+      const r = await runInWorker({ kind, params }, ctx);
+      if (r.ok) return r.result;
+    }
+    await initBackend();
+    return inThread(params, ctx);
+  };
+}
+
+type Outcome = { ok: true; result: unknown } | { ok: false };
+
+function runInWorker(input: JobWorkerInput, ctx: JobContext): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(jobWorkerUrl(), { workerData: input });
+    let settled = false;
+    let started = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      ctx.signal.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      fn();
+    };
+    const onAbort = () => worker.postMessage({ type: 'cancel' } satisfies ToJobWorker);
+    ctx.signal.addEventListener('abort', onAbort);
+    if (ctx.signal.aborted) onAbort();
+    worker.on('message', (m: FromJobWorker) => {
+      switch (m.type) {
+        case 'backend': started = true; return undefined;
+        case 'progress': return ctx.progress(m.fraction, m.message, m.etaSeconds);
+        case 'done': return settle(() => resolve({ ok: true, result: m.result }));
+        case 'error':
+          if (m.backendFailed) return settle(() => resolve({ ok: false }));
+          return settle(() => reject(new Error(m.message)));
+        default: return undefined;
+      }
+    });
+    worker.on('error', (e) => settle(() => (started ? reject(e) : resolve({ ok: false }))));
+    worker.on('exit', (code) => settle(() => (started ? reject(new Error(`the ${input.kind} job's worker exited (code ${code}) before finishing`)) : resolve({ ok: false }))));
+  });
+}

@@ -1,0 +1,20 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { laneQueues } from '../../../renderer/src/store/job-lanes';
+import type { JobSummary } from '../../../main/api/contract';
+
+const job = (id: string, lane: string, seq: number, state: JobSummary['state']): JobSummary => ({
+  id, kind: 'x', lane, seq, state, label: id, progress: 0, etaSeconds: null, startedAt: null, endedAt: null,
+});
+
+test('the Queue card lists each lane in execution order: running first, then queued by when they were queued', () => {
+  // keys that look like integers come first in a JS object: the order must come from seq, not the record
+  const jobs = Object.fromEntries(
+    [job('30000003', 'training', 3, 'queued'), job('10000001', 'training', 1, 'running'), job('b', 'training', 2, 'queued'), job('ev', 'evaluation', 4, 'running'), job('old', 'data', 0, 'done'), job('odd', 'custom', 5, 'queued')].map((j) => [j.id, j]),
+  );
+  const lanes = laneQueues(jobs);
+  assert.deepEqual(lanes.map((l) => l.lane), ['training', 'evaluation', 'custom']);
+  assert.deepEqual(lanes[0]!.jobs.map((j) => j.id), ['10000001', 'b', '30000003']);
+  assert.equal(lanes[1]!.label, 'Evaluation');
+  assert.deepEqual(laneQueues({}), []);
+});
