@@ -22,13 +22,15 @@ const COLUMNS: TableColumn[] = [
   { key: 'model', label: 'Model' },
   { key: 'state', label: 'Status' },
   { key: 'epochs', label: 'Epochs', align: 'r' },
+  { key: 'params', label: 'Parameters', align: 'r' },
   { key: 'best', label: 'Best val relL2 (normalized)', align: 'r' },
   { key: 'bestEpoch', label: 'Best epoch', align: 'r' },
   { key: 'diff', label: 'Configuration differences' },
   { key: 'tags', label: 'Tags' },
   { key: 'created', label: 'Created' },
-  { key: 'train', label: 'Train time (s)', align: 'r', digits: 3 },
-  { key: 'queue', label: 'Queued (s)', align: 'r', digits: 3 },
+  { key: 'wall', label: 'Wall time (s)', align: 'r', digits: 4 },
+  { key: 'train', label: 'Train time (s)', align: 'r', digits: 4 },
+  { key: 'queue', label: 'Queued (s)', align: 'r', digits: 4 },
 ];
 
 export interface RunsTableProps {
@@ -45,12 +47,12 @@ export function RunsTable({ runs, data, selected, onToggle, onDeleted, onDetails
   const [confirm, setConfirm] = useState<string | null>(null);
   const [folder, setFolder] = useState<RunMessage | null>(null);
   const [deleteError, setDeleteError] = useState<RunMessage | null>(null);
-  const { ordered, groups, diffs, times } = data;
+  const { ordered, groups, diffs, times, wall } = data;
   const label = (g: string) => groupLabel(g, runs);
   const tableRows: TableRow[] = ordered.map((o) =>
     o.kind === 'group'
-      ? { name: `${label(o.name)} (${o.members.length} seeds)`, model: kindsOf(o.members), group: label(o.name), state: '', epochs: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', tags: '', created: '', train: null, queue: null }
-      : { name: o.run.name, model: kindsOf([o.run]), group: o.run.group ? label(o.run.group) : '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', tags: (o.run.tags ?? []).join(' '), created: o.run.createdAt.replace('T', ' ').slice(0, 19), train: times(o.run).train, queue: times(o.run).queue },
+      ? { name: `${label(o.name)} (${o.members.length} seeds)`, model: kindsOf(o.members), group: label(o.name), state: '', epochs: null, params: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', tags: '', created: '', wall: null, train: null, queue: null }
+      : { name: o.run.name, model: kindsOf([o.run]), group: o.run.group ? label(o.run.group) : '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, params: o.run.params ?? null, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', tags: (o.run.tags ?? []).join(' '), created: o.run.createdAt.replace('T', ' ').slice(0, 19), wall: wall(o.run), train: times(o.run).train, queue: times(o.run).queue },
   );
 
   const reveal = async (id: string) => {
@@ -124,7 +126,9 @@ function GroupRow({ name, members, row, group, checked, onToggle }: { name: stri
       <td>{String(row.model)}</td>
       <td>{members.map((m) => m.state).join(', ')}</td>
       <td />
+      <td />
       <td className="num"><span data-testid="group-best">{fmtMs(group?.valRelL2)}</span><br /><span className="small muted">decoded {fmtMs(group?.valRelL2Decoded)}</span></td>
+      <td />
       <td />
       <td />
       <td />

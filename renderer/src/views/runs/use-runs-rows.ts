@@ -6,6 +6,7 @@ import type { RunSummary } from '../../../../main/api/contract';
 import { configDifferences, runTimes, type RunTimingFields } from '../../store/run-metrics';
 import { firstError, useEpochSeconds, useRunDetails, useRunGroups } from '../../store/runs-cache';
 import { allTags, parseRunQuery, runMatches } from '../../store/run-filter';
+import { configKeyApplies } from '../../store/model-kind';
 
 export type RunsRow = { kind: 'group'; name: string; members: RunSummary[] } | { kind: 'run'; run: RunSummary; inGroup: boolean };
 
@@ -38,7 +39,7 @@ export function useRunsRows(runs: RunSummary[], query: string, tagFilter: string
 
   const diffs = useMemo(() => {
     const withConfig = runs.filter((r) => configs[r.id]);
-    const d = configDifferences(withConfig.map((r) => configs[r.id]!));
+    const d = configDifferences(withConfig.map((r) => configs[r.id]!), configKeyApplies);
     return Object.fromEntries(withConfig.map((r, i) => [r.id, Object.entries(d[i]!).map(([k, v]) => `${k}=${v}`).join(', ')])) as Record<string, string>;
   }, [runs, configs]);
 
@@ -63,5 +64,5 @@ export function useRunsRows(runs: RunSummary[], query: string, tagFilter: string
   }, [runs, query, tagFilter, tags, diffs]);
 
   const times = (r: RunSummary) => runTimes(r as RunSummary & RunTimingFields, wallSeconds(r), epochTimes[r.id]?.value);
-  return { configs, groups, diffs, tags, ordered, times, loadError: problem ? `Reading run details failed: ${problem}` : null };
+  return { configs, groups, diffs, tags, ordered, times, wall: wallSeconds, loadError: problem ? `Reading run details failed: ${problem}` : null };
 }
