@@ -82,7 +82,15 @@ export const FileRoot = z.enum(['home', 'workspace']);
 
 export const WorkspaceSummary = z.object({
   path: z.string(),
-  datasets: z.array(z.object({ id: z.string(), name: z.string() })),
+  /** name: the human name (benchmark, resolution, samples, split, label: main/api/dataset-name.ts); id: the content-hashed folder. */
+  datasets: z.array(z.object({
+    id: z.string(),
+    name: z.string(),
+    benchmark: z.string().optional(),
+    grid: z.array(z.number()).optional(),
+    counts: z.object({ train: z.number(), val: z.number(), test: z.number() }).optional(),
+    label: z.string().optional(),
+  })),
   runs: z.array(z.object({ id: z.string(), name: z.string(), status: z.string() })),
   exports: z.array(z.string()),
 });
@@ -829,6 +837,8 @@ export const methods = {
     result: z.object({ runId: z.string(), notes: z.array(z.string()) }),
   },
   /** Set a run's notes and/or tags (runs/<id>/meta.json); answers what is stored now. */
+  /** The user's own label of a dataset ('' clears it); answers the workspace with the new names. */
+  'datasets.label': { route: 'host', params: z.object({ id: DatasetId, label: z.string().max(80).regex(/^[^\u0000-\u001f]*$/, 'no control characters') }).strict(), result: WorkspaceSummary },
   'runs.annotate': {
     route: 'host',
     params: z.object({ id: RunId, notes: RunMeta.shape.notes.unwrap().optional(), tags: RunMeta.shape.tags.unwrap().optional() }).strict(),

@@ -2,6 +2,7 @@
 // fields (config.json) next to its best validation error. Pure, so node:test checks it.
 import type { RunSummary } from '../../../main/api/contract';
 import { kindName } from './model-kind';
+import { runDataName } from './dataset-names';
 import type { ParallelAxis, ParallelRow } from '../plots/parallel-coordinates';
 
 export interface HparamField {
@@ -9,7 +10,7 @@ export interface HparamField {
   label: string;
   /** Numbers are drawn on their own scale; text fields (model, scattering, components, data) as categories. */
   kind: 'number' | 'text';
-  read(config: Record<string, any>): number | string | undefined;
+  read(config: Record<string, any>, labels: Record<string, string>): number | string | undefined;
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -31,22 +32,16 @@ export const HPARAM_FIELDS: HparamField[] = [
   { key: 'batch', label: 'batch', kind: 'number', read: (c) => num(c.batchSize) },
   { key: 'epochs', label: 'epochs', kind: 'number', read: (c) => num(c.epochs) },
   { key: 'seed', label: 'seed', kind: 'number', read: (c) => num(c.seed) },
-  {
-    key: 'data', label: 'data', kind: 'text', read: (c) => {
-      const d = c.data;
-      if (!d || typeof d !== 'object') return undefined;
-      return d.kind === 'dataset' ? String(d.id) : d.kind === 'generate' ? `${d.benchmark}/${d.preset ?? 'quick'}` : d.kind === 'file' ? `${d.benchmark} file` : String(d.kind);
-    },
-  },
+  { key: 'data', label: 'data', kind: 'text', read: (c, labels) => runDataName(c, labels) },
 ];
 
 export type HparamRow = Record<string, number | string | null> & { id: string; name: string; best: number | null };
 
 /** One row per run with a stored configuration. */
-export function hparamRows(runs: RunSummary[], configs: Record<string, Record<string, unknown>>): HparamRow[] {
+export function hparamRows(runs: RunSummary[], configs: Record<string, Record<string, unknown>>, labels: Record<string, string> = {}): HparamRow[] {
   return runs.filter((r) => configs[r.id]).map((r) => {
     const row: HparamRow = { id: r.id, name: r.name, best: r.bestValRelL2 };
-    for (const f of HPARAM_FIELDS) row[f.key] = f.read(configs[r.id] as Record<string, any>) ?? null;
+    for (const f of HPARAM_FIELDS) row[f.key] = f.read(configs[r.id] as Record<string, any>, labels) ?? null;
     return row;
   });
 }

@@ -10,7 +10,11 @@ test('hyperparameters: rows from configs, sorting with missing values last, parc
   const runs = [run('a', 0.2), run('b', 0.1), run('c', null), run('d', 0.3)];
   const rows = hparamRows(runs, { a: cfg(8, 1e-3, 'efficient'), b: cfg(16, 3e-3, 'full'), c: cfg(4, 1e-2, 'efficient') });
   assert.deepEqual(rows.map((r) => r.id), ['a', 'b', 'c'], 'd has no config loaded yet');
-  assert.deepEqual([rows[0]!.width, rows[0]!.lr, rows[0]!.components, rows[0]!.data], [8, 1e-3, 'reflection+scattering', 'darcy/tiny']);
+  assert.deepEqual([rows[0]!.width, rows[0]!.lr, rows[0]!.components, rows[0]!.data], [8, 1e-3, 'reflection+scattering', 'Darcy · tiny preset']);
+  // A trained run names the dataset it resolved to (and its label), not the hash.
+  const trained = { ...cfg(8, 1e-3, 'full'), data: { kind: 'dataset', id: 'darcy-beababc8a08c' }, resolvedData: { id: 'darcy-beababc8a08c', grid: [29, 29], counts: { train: 8, val: 2, test: 0 } } };
+  assert.equal(hparamRows([run('t', 0.1)], { t: trained })[0]!.data, 'Darcy · s = 29 (2D) · 10 samples (8/2/0)');
+  assert.equal(hparamRows([run('t', 0.1)], { t: trained }, { 'darcy-beababc8a08c': 'mine' })[0]!.data, 'mine — Darcy · s = 29 (2D) · 10 samples (8/2/0)');
   assert.deepEqual(sortRows(rows, 'best', 'asc').map((r) => r.id), ['b', 'a', 'c']);
   assert.deepEqual(sortRows(rows, 'best', 'desc').map((r) => r.id), ['a', 'b', 'c']);
   assert.deepEqual(sortRows(rows, 'scattering', 'asc').map((r) => r.id), ['a', 'c', 'b']);

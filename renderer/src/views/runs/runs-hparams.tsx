@@ -4,6 +4,8 @@ import { useMemo } from 'react';
 import type { RunSummary } from '../../../../main/api/contract';
 import { HPARAM_FIELDS, hparamRows, parallelHparams, sortRows } from '../../store/hparams';
 import { usePersisted } from '../../store/persisted-state';
+import { useApp } from '../../store/app-store';
+import { datasetLabels } from '../../store/dataset-names';
 import { ParallelCoordinates } from '../../plots/parallel-coordinates-plot';
 import { TableExportBar } from '../../export/table-export-bar';
 import type { TableColumn } from '../../export/table';
@@ -16,11 +18,14 @@ const show = (v: number | string | null) => (v == null ? '—' : typeof v === 'n
 
 export function RunsHparams({ runs, configs }: { runs: RunSummary[]; configs: Record<string, Record<string, unknown>> }) {
   const [sort, setSort] = usePersisted<Sort>('runs.hparamSort', { key: 'best', dir: 'asc' }, validSort);
-  const rows = useMemo(() => sortRows(hparamRows(runs, configs), sort.key, sort.dir), [runs, configs, sort]);
+  const workspace = useApp((s) => s.workspace);
+  const rows = useMemo(() => sortRows(hparamRows(runs, configs, datasetLabels(workspace)), sort.key, sort.dir), [runs, configs, sort, workspace]);
+  // A kind's own field (FNO's modes) is a column only when some run has it.
+  const fields = HPARAM_FIELDS.filter((f) => rows.some((r) => r[f.key] != null));
   const parallel = useMemo(() => parallelHparams(rows), [rows]);
   const columns: TableColumn[] = [
     { key: 'name', label: 'Run' },
-    ...HPARAM_FIELDS.map((f) => ({ key: f.key, label: f.label, align: f.kind === 'number' ? ('r' as const) : ('l' as const) })),
+    ...fields.map((f) => ({ key: f.key, label: f.label, align: f.kind === 'number' ? ('r' as const) : ('l' as const) })),
     { key: 'best', label: 'Best val relL2', align: 'r' },
   ];
   const by = (key: string) => setSort((s) => ({ key, dir: s.key === key && s.dir === 'asc' ? 'desc' : 'asc' }));
@@ -44,7 +49,7 @@ export function RunsHparams({ runs, configs }: { runs: RunSummary[]; configs: Re
             {rows.map((r) => (
               <tr key={r.id} data-testid={`hparam-row-${r.id}`}>
                 <th scope="row">{r.name}</th>
-                {HPARAM_FIELDS.map((f) => <td key={f.key} className={f.kind === 'number' ? 'num' : 'small'}>{show(r[f.key]!)}</td>)}
+                {fields.map((f) => <td key={f.key} className={f.kind === 'number' ? 'num' : 'small'}>{show(r[f.key]!)}</td>)}
                 <td className="num">{show(r.best)}</td>
               </tr>
             ))}

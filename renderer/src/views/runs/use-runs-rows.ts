@@ -7,6 +7,8 @@ import { configDifferences, runTimes, type RunTimingFields } from '../../store/r
 import { firstError, useEpochSeconds, useRunDetails, useRunGroups } from '../../store/runs-cache';
 import { allTags, parseRunQuery, runMatches } from '../../store/run-filter';
 import { configKeyApplies } from '../../store/model-kind';
+import { datasetLabels, runDataName } from '../../store/dataset-names';
+import { useApp } from '../../store/app-store';
 
 export type RunsRow = { kind: 'group'; name: string; members: RunSummary[] } | { kind: 'run'; run: RunSummary; inGroup: boolean };
 
@@ -19,6 +21,8 @@ function wallSeconds(r: RunSummary): number | null {
 
 export function useRunsRows(runs: RunSummary[], query: string, tagFilter: string) {
   const ids = runs.map((r) => r.id);
+  const workspace = useApp((s) => s.workspace);
+  const labels = useMemo(() => datasetLabels(workspace), [workspace]);
   const details = useRunDetails(ids);
   const names = [...new Set(runs.map((r) => r.group).filter((g): g is string => !!g))];
   const groupEntries = useRunGroups(names);
@@ -40,8 +44,13 @@ export function useRunsRows(runs: RunSummary[], query: string, tagFilter: string
   const diffs = useMemo(() => {
     const withConfig = runs.filter((r) => configs[r.id]);
     const d = configDifferences(withConfig.map((r) => configs[r.id]!), configKeyApplies);
-    return Object.fromEntries(withConfig.map((r, i) => [r.id, Object.entries(d[i]!).map(([k, v]) => `${k}=${v}`).join(', ')])) as Record<string, string>;
-  }, [runs, configs]);
+    // Differing data fields (an id is a hash) read as the dataset's name.
+    const words = (id: string, entries: [string, string][]) => {
+      const rest = entries.filter(([k]) => !/^data(\.|$)/.test(k)).map(([k, v]) => `${k}=${v}`);
+      return entries.length > rest.length ? [`data=${runDataName(configs[id]!, labels) ?? '?'}`, ...rest] : rest;
+    };
+    return Object.fromEntries(withConfig.map((r, i) => [r.id, words(r.id, Object.entries(d[i]!)).join(', ')])) as Record<string, string>;
+  }, [runs, configs, labels]);
 
   // Only runs the search matches (a group shows when any of its runs does).
   const tags = useMemo(() => allTags(runs), [runs]);
