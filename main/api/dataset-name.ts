@@ -36,3 +36,9 @@ export function datasetDisplayName(d: DatasetNameParts): string {
   const label = d.label?.trim();
   return label ? `${label} — ${base}` : base;
 }
+
+/**
+ * The target variable as the published files (and so the Datasets view's channels) name it; the
+ * same names as main/data/pipeline.ts DEFAULT_VARIABLES (a unit test keeps them equal).
+ */
+export const TARGET_NAMES: Record<string, string> = { burgers: 'u', darcy: 'sol', 'navier-stokes': 'u', airfoil: 'mach' };

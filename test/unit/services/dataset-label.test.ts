@@ -49,3 +49,14 @@ test('datasets.label refuses unknown or path-like ids, long labels and control c
   await assert.rejects(service.call('datasets.label', { id: 'darcy-beababc8a08c', label: 'x'.repeat(81) }), refused('label', 'invalid_params'));
   await assert.rejects(service.call('datasets.label', { id: 'darcy-beababc8a08c', label: 'a\nb' }), refused('label', 'invalid_params'));
 });
+
+test('the target channel has one name: Fields use the published files\' names, as the Datasets view lists them', async () => {
+  const { DEFAULT_VARIABLES } = await import('../../../main/data/pipeline');
+  const { TARGET_NAMES } = await import('../../../main/api/dataset-name');
+  const { runTargetName } = await import('../../../renderer/src/store/dataset-names');
+  for (const [b, v] of Object.entries(DEFAULT_VARIABLES)) if (v) assert.equal(TARGET_NAMES[b], v.target, b);
+  assert.equal(runTargetName({ data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny' } }), 'sol');
+  assert.equal(runTargetName({ data: { kind: 'dataset', id: 'darcy-0123456789ab' } }), 'sol');
+  assert.equal(runTargetName({ data: { kind: 'file', benchmark: 'custom', path: '/x.h5', target: 'rho' } }), 'rho');
+  assert.equal(runTargetName({ data: { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny' } }), 'u');
+});
