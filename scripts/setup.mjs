@@ -35,9 +35,17 @@ if (args.includes('--test-deps')) {
   }
 }
 
+// Electron 42+ and electron-builder's tooling declare Node >= 22.12; the workbench itself (engine,
+// browser mode, CLI, tests) needs >= 20.19 (README). Say so before npm warns about them.
+const [maj, min] = process.versions.node.split('.').map(Number);
+const desktopNode = maj > 22 || (maj === 22 && min >= 12);
+if (!desktopNode) {
+  console.log(`setup: Node ${process.versions.node}: the workbench runs on it (Node >= 20.19); the desktop packaging tools (electron, @electron/get, @electron-internal/extract-zip, @electron/rebuild, node-abi) declare Node >= 22.12, so npm prints an EBADENGINE warning for each. Browser mode and the tests are unaffected; use Node >= 22.12 to build the desktop app.`);
+}
 const ci = run('npm', ['ci', '--no-audit', '--no-fund']);
 if (ci.status !== 0) { console.error('setup: npm ci failed'); process.exit(ci.status ?? 1); }
 const tfNode = ['tfjs-node-gpu', 'tfjs-node'].filter((p) => existsSync(`${root}node_modules/@tensorflow/${p}/package.json`));
+if (!desktopNode) summary.push(`Node ${process.versions.node}: browser mode and tests supported; desktop packaging needs Node >= 22.12 (the five EBADENGINE warnings above)`);
 summary.push(tfNode.length ? `TensorFlow native: ${tfNode.join(', ')} installed` : 'TensorFlow native: not installed (libtensorflow download unavailable); the engine uses wasm/cpu');
 
 if (!electronRuntime(root).bin && !args.includes('--no-electron')) {

@@ -232,6 +232,8 @@ export const methods = {
     params: z.object({ file: FileRef, data: DataSpec.optional(), name: z.string().min(1).max(200).optional() }).strict(),
     result: z.object({ runId: z.string(), notes: z.array(z.string()) }),
   },
+  /** The user's own label of a dataset ('' clears it); answers the workspace with the new names. */
+  'datasets.label': { route: 'host', params: z.object({ id: DatasetId, label: z.string().max(80).regex(/^[^\u0000-\u001f]*$/, 'no control characters') }).strict(), result: WorkspaceSummary },
   /** Set a run's notes and/or tags (runs/<id>/meta.json); answers what is stored now. */
   'runs.annotate': {
     route: 'host',

@@ -17,7 +17,15 @@ export type EngineInfo = z.infer<typeof EngineInfo>;
 
 export const WorkspaceSummary = z.object({
   path: z.string(),
-  datasets: z.array(z.object({ id: z.string(), name: z.string() })),
+  /** name: the human name (benchmark, resolution, samples, split, label: main/api/dataset-name.ts); id: the content-hashed folder. */
+  datasets: z.array(z.object({
+    id: z.string(),
+    name: z.string(),
+    benchmark: z.string().optional(),
+    grid: z.array(z.number()).optional(),
+    counts: z.object({ train: z.number(), val: z.number(), test: z.number() }).optional(),
+    label: z.string().optional(),
+  })),
   runs: z.array(z.object({ id: z.string(), name: z.string(), status: z.string() })),
   exports: z.array(z.string()),
 });

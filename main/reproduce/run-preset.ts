@@ -86,6 +86,7 @@ async function trainOne(p: ReproducePreset, size: PresetSize, plan: Planned, sto
     secondsPerEpoch: median(epochs.map((e) => e.epochSeconds)),
     estimateBytes, params: modelEntry(cfg.model.kind).paramCount(modelConfigFor(cfg, data)),
     ...(plan.resolution ? { resolution: plan.resolution } : {}),
+    grid: [...data.manifest.grid],
   };
   return { run, rec };
 }

@@ -12,6 +12,8 @@ export interface ArmRun {
   kind: string;
   seed: number;
   resolution?: number;
+  /** The grid the run trained on (a tiny size trains coarser than the paper's title says). */
+  grid?: number[];
   runId: string;
   epochs: number;
   bestEpoch: number;
@@ -99,6 +101,7 @@ export function mainTable(p: ReproducePreset, size: PresetSize, runs: ArmRun[]):
     reported: published.map((r) => reportedRow(p, r)),
     notes: [
       'measured: best validation relL2 over epochs (normalized fields, the paper\'s convention) and the same epoch on decoded fields',
+      ...trainedAtNote(p, size, runs),
       ...conventions.map((c) => `reported ${c}: ${CONVENTION_TEXT[c]}`),
       published.length ? `reported rows: ${PUBLISHED_SOURCE}` : 'the paper reports no numbers for this experiment (qualitative figure only)',
     ],
@@ -117,4 +120,11 @@ export function transferTable(p: ReproducePreset, size: PresetSize, rows: { labe
     reported: [],
     notes: ['inputs at another resolution are normalized with the training statistics; the paper reports no transfer numbers'],
   };
+}
+
+/** Where the table has no resolution column, the grid the measured runs trained on (tiny: s = 64, not the title's 256). */
+function trainedAtNote(p: ReproducePreset, size: PresetSize, runs: ArmRun[]): string[] {
+  if (p.columns.includes('resolution')) return [];
+  const grids = [...new Set(runs.flatMap((r) => (r.grid?.length ? [r.grid.every((n) => n === r.grid![0]) ? `s = ${r.grid[0]}` : r.grid.join('×')] : [])))];
+  return grids.length ? [`measured rows trained at ${grids.join(', ')} (the ${size} size)`] : [];
 }

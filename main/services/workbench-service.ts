@@ -1,5 +1,6 @@
 // The WorkbenchApi as both hosts serve it: validates every call against the contract,
 // answers host-level calls (workspace, files) itself and forwards compute to the engine process.
+import { writeDatasetLabel } from '../workspace/dataset-labels';
 import { realpathSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, resolve, sep, dirname } from 'node:path';
@@ -241,6 +242,15 @@ export class WorkbenchService {
     'runs.exportCheckpoint': (p) => {
       const run = this.openRun(p.id);
       return exportCheckpoint(run.dir, run.id, p.checkpoint, this.workspace.dir('exports'));
+    },
+    'datasets.label': (p) => {
+      const dir = join(this.workspace.dir('datasets'), p.id);
+      try {
+        writeDatasetLabel(dir, p.label);
+      } catch (e) {
+        throw new ApiError(errorMessage(e), 'not_found', { field: 'id', file: dir });
+      }
+      return this.workspace.summary();
     },
     'runs.annotate': (p) => {
       const run = this.openRun(p.id);

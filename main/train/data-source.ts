@@ -13,6 +13,8 @@ import type { PreparedDataset } from '../data/dataset';
 
 export interface DataContext {
   workspace?: string;
+  /** Keep a generated set in the workspace's datasets/ (a run's training data; not evaluations' other grids). */
+  keepGenerated?: boolean;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
 }
@@ -62,7 +64,11 @@ export async function loadTrainData(spec: DataSpec, ctx: DataContext = {}): Prom
       const opts = pipelineOptions(spec, n, generatedWindow(ds.manifest));
       if (spec.resolution === undefined && spec.preset !== 'paper') delete opts.resolution; // keep the generated grid
       const source: DataSource = { kind: 'generated', dataset: ds };
-      return withHash(await prepareDataset(source, opts, { onWarning: (m) => ctx.onProgress?.(`warning: ${m}`) }));
+      const hooks = { onWarning: (m: string) => ctx.onProgress?.(`warning: ${m}`) };
+      // With a workspace the generated set is kept in datasets/ like one from the Datasets view, so
+      // the data a run (a quick start) trained on can be previewed, exported and reused.
+      if (ctx.workspace && ctx.keepGenerated) return withHash((await new DatasetStore(ctx.workspace).prepare(source, opts, hooks)).dataset);
+      return withHash(await prepareDataset(source, opts, hooks));
     }
     case 'file': {
       const source: DataSource = { kind: 'file', path: spec.path, ...(spec.input ? { input: spec.input } : {}), ...(spec.target ? { target: spec.target } : {}) };

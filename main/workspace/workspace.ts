@@ -7,6 +7,8 @@ import { writeJsonAtomic } from '../util/atomic-file';
 import { RunStore } from '../runs/run-store';
 import type { WorkspaceSummary } from '../api/host-records';
 import { removeLeftoverTemps, type Leftover } from './leftovers';
+import { datasetDisplayName } from '../api/dataset-name';
+import { readDatasetLabel } from './dataset-labels';
 
 export const WORKSPACE_DIRS = ['datasets', 'runs', 'exports'] as const;
 
@@ -43,7 +45,7 @@ export class Workspace {
   summary(): WorkspaceSummary {
     return {
       path: this.path,
-      datasets: this.listWithFile('datasets', 'manifest.json').map(({ id, json }) => ({ id, name: String(json.name ?? id) })),
+      datasets: this.listWithFile('datasets', 'manifest.json').map(({ id, json }) => datasetEntry(id, json, readDatasetLabel(join(this.dir('datasets'), id)))),
       // Status from status.json, with runs whose trainer is gone listed as interrupted (main/runs/run-store.ts).
       runs: new RunStore(this.dir('runs')).list().map((r) => ({ id: r.id, name: r.name, status: r.state })),
       exports: safeReaddir(this.dir('exports')).filter((n) => !n.startsWith('.')).sort(),
@@ -64,6 +66,16 @@ export class Workspace {
     }
     return out;
   }
+}
+
+/** A listed dataset: its human name from the manifest and label; the id (content hash) apart. */
+function datasetEntry(id: string, json: Record<string, unknown>, label: string | null): WorkspaceSummary['datasets'][number] {
+  const benchmark = typeof json.benchmark === 'string' ? json.benchmark : null;
+  const grid = Array.isArray(json.grid) && json.grid.every((n) => Number.isInteger(n)) ? (json.grid as number[]) : null;
+  const c = json.counts as Record<string, unknown> | undefined;
+  const counts = c && ['train', 'val', 'test'].every((k) => Number.isInteger(c[k])) ? { train: c.train as number, val: c.val as number, test: c.test as number } : null;
+  if (json.status === 'damaged') return { id, name: `${id} (damaged manifest)` };
+  return { id, name: datasetDisplayName({ id, benchmark, grid, counts, label }), ...(benchmark ? { benchmark } : {}), ...(grid ? { grid } : {}), ...(counts ? { counts } : {}), ...(label ? { label } : {}) };
 }
 
 function safeReaddir(p: string): string[] {

@@ -68,8 +68,12 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   const { page, problems } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
   await gotoView(page, 'Rollout');
 
-  // An operator run: pointed to the Fields view instead.
+  // An operator run is not offered; chosen in another view, it is pointed to the Fields view.
+  await page.getByTestId('run-picker').locator(`option[value="${nsRun}"]`).waitFor({ state: 'attached', timeout: 20_000 });
+  assert.equal(await page.getByTestId('run-picker').locator(`option[value="${opRun}"]`).count(), 0, 'a Darcy run is not offered');
+  await gotoView(page, 'Training');
   await page.getByTestId('run-picker').selectOption(opRun);
+  await gotoView(page, 'Rollout');
   await page.getByTestId('rollout-not-autoregressive').waitFor({ timeout: 20_000 });
   assert.equal(await page.getByTestId('rollout-evaluate').count(), 0);
 

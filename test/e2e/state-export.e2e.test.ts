@@ -166,7 +166,7 @@ test('view, theme, selected run and dataset, and a view\'s choice come back afte
     await goto(p, 'Datasets');
     await p.getByTestId('sample-preview').waitFor({ timeout: 30_000 });
     assert.equal(await p.getByTestId('stats-split').inputValue(), 'test', `the statistics split (${where})`);
-    await p.getByRole('heading', { name: `Preview: ${datasetId}` }).waitFor({ timeout: 10_000 });
+    await p.getByTestId("dataset-id").filter({ hasText: datasetId }).waitFor({ timeout: 10_000 });
     // Leave it as it was saved: the Runs view open.
     await goto(p, 'Runs');
     await waitSaved();

@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { assertAccessible } from '../helpers/axe';
 import { openPage as openSessionPage, gotoView } from '../helpers/page';
-import { formatSeconds } from '../../renderer/src/store/run-metrics';
+import { secondsCell } from '../../renderer/src/store/run-metrics';
 
 const suite = browserSuite();
 const skip = suite.skip;
@@ -235,8 +235,8 @@ test('runs view: table with config differences, a seed group as mean ± std with
   const listed = ((await suite.host.service.call('runs.list', {})) as ({ id: string; trainSeconds?: number | null })[]).find((x) => x.id === runId)!;
   const epochs = (await suite.host.service.call('runs.metrics', { id: runId, type: 'epoch' })) as { records: { epochSeconds: number }[] };
   const train = typeof listed.trainSeconds === 'number' ? listed.trainSeconds : epochs.records.reduce((a, e) => a + e.epochSeconds, 0);
-  await row.getByTestId('run-train-time').filter({ hasText: formatSeconds(train) }).waitFor({ timeout: 30_000 });
-  assert.match((await row.getByTestId('run-queue-time').textContent()) ?? '', /^\d+ s$/);
+  await row.getByTestId('run-train-time').filter({ hasText: secondsCell(train) }).waitFor({ timeout: 30_000 });
+  assert.match((await row.getByTestId('run-queue-time').textContent()) ?? '', /^\d+(\.\d)?$/, 'seconds under a "(s)" header, no unit words');
   // The overlay picks come back after a reload (workspace UI state).
   await page.waitForTimeout(1500); // the UI state is saved debounced
   await page.reload();

@@ -288,7 +288,7 @@ test('datasets view: generate a tiny Darcy set with progress, preview samples as
   await page.getByTestId('gen-start').click();
   await page.getByTestId('gen-job-done').waitFor({ timeout: 90_000 });
   const list = page.getByTestId('datasets-list');
-  await list.getByRole('button', { name: /^darcy-/ }).first().click();
+  await list.getByRole('button', { name: /^Darcy · s = 29/ }).first().click();
   const preview = page.getByTestId('sample-preview');
   await preview.getByTestId('sample-info').filter({ hasText: /Grid 29 × 29/ }).waitFor({ timeout: 30_000 });
   await preview.locator('[data-testid="preview-input"] .js-plotly-plot .main-svg').first().waitFor({ timeout: 30_000 });

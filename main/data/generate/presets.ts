@@ -98,7 +98,7 @@ export const PRESETS: Record<BenchmarkName, Record<PresetName, GeneratorParams>>
     paper: burgers(2048, 8192, 8192),  // published file: 8192 points, the paper trains at 256
   },
   'navier-stokes': {
-    tiny: ns(4, 32, 32, 20, null),     // the release's 10 -> 10 window (about 1 s); 3 train / 1 validation trajectories
+    tiny: ns(8, 32, 32, 20, null),     // the release's 10 -> 10 window (about 2 s); enough trajectories for train, validation and test
     quick: ns(300, 64, 64, 20, null),
     paper: ns(5000, 64, 256, 50, 1e-4),
   },

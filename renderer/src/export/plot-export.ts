@@ -55,3 +55,30 @@ export async function exportFigure(figure: Figure, format: ImageFormat, size: Im
   if (format === 'svg') return utf8Bytes(svg);
   return svgToPdf(svg, size.width, size.height);
 }
+
+/** An SVG document drawn onto a canvas as PNG at `scale` times its size (figures that are not plotly's). */
+export async function svgToPng(svgText: string, size: ImageSize): Promise<Uint8Array> {
+  const img = new Image();
+  const url = URL.createObjectURL(new Blob([svgText], { type: MIME.svg }));
+  try {
+    img.src = url;
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.round(size.width * size.scale);
+    canvas.height = Math.round(size.height * size.scale);
+    const ctx = canvas.getContext('2d');
+    if (!ctx) throw new Error('no 2D canvas to draw the PNG on');
+    ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
+    return dataUrlToBytes(canvas.toDataURL('image/png')).bytes;
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+/** SVG, PDF or PNG bytes of a self-drawn SVG figure, at the requested size. */
+export async function exportSvgFigure(svgAt: (width: number, height: number) => string, format: ImageFormat, size: ImageSize): Promise<Uint8Array> {
+  const svg = svgAt(size.width, size.height);
+  if (format === 'svg') return utf8Bytes(svg);
+  if (format === 'pdf') return svgToPdf(svg, size.width, size.height);
+  return svgToPng(svg, size);
+}

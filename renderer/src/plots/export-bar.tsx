@@ -7,7 +7,16 @@ import { exportFileName, exportFileSlug } from '../export/bytes';
 import { saveExport } from '../export/save';
 import { SaveCopyButton } from '../export/save-copy-button';
 
-export function PlotExportBar({ title, figure, preferredSize }: { title: string; figure: () => Figure; preferredSize?: { width: number; height: number } }) {
+export interface PlotExportBarProps {
+  title: string;
+  /** A plotly figure, exported through Plotly.toImage… */
+  figure?: () => Figure;
+  /** …or a figure that draws itself (the SVG parallel coordinates): the bytes for a format and size. */
+  exporter?: (format: ImageFormat, size: ImageSize) => Promise<Uint8Array>;
+  preferredSize?: { width: number; height: number };
+}
+
+export function PlotExportBar({ title, figure, exporter, preferredSize }: PlotExportBarProps) {
   const api = useApp((s) => s.api);
   const host = useApp((s) => s.host);
   const refreshWorkspace = useApp((s) => s.refreshWorkspace);
@@ -29,7 +38,7 @@ export function PlotExportBar({ title, figure, preferredSize }: { title: string;
     setBusy(format);
     setStatus(null);
     try {
-      const bytes = await exportFigure(figure(), format, { width, height, scale });
+      const bytes = exporter ? await exporter(format, { width, height, scale }) : await exportFigure(figure!(), format, { width, height, scale });
       const name = await saveExport(api, host, exportFileName(title, format), MIME[format], bytes);
       setStatus({ ok: true, text: `Saved exports/${name}`, name });
       void refreshWorkspace();

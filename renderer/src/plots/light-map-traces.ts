@@ -77,27 +77,38 @@ export function meshInputFigure(mesh: Mesh, title: string): { data: Trace[]; lay
   return { data: meshLinesTraces(mesh, { step: 2 }), layout: meshLayout(mesh, title) };
 }
 
-/** Every block's map in a row, one colour range across blocks so they compare. */
+/** Columns of the depth strip: at most four panels a row, so each stays readable. */
+export const stripColumns = (blocks: number) => Math.min(Math.max(blocks, 1), 4);
+
+/**
+ * Every block's map side by side (four a row), one colour range across blocks so they compare.
+ * Blocks are numbered from 1, as in the paper and the Gates view; only the first column carries
+ * the y axis title and tick labels, so neighbours' labels never overlap.
+ */
 export function depthStrip(r: LightMapsResult, kind: MapKind): { data: Trace[]; layout: Record<string, unknown> } {
   const vals = r.blocks.map((b) => mapValues(b, kind));
   const range = rangeOf(vals.filter((v): v is number[] => v !== null));
-  const layout: Record<string, unknown> = { grid: { rows: 1, columns: r.blocks.length, pattern: 'independent' }, margin: { l: 50, r: 20, t: 40, b: 45 }, annotations: [] };
+  const columns = stripColumns(r.blocks.length);
+  const rows = Math.ceil(r.blocks.length / columns);
+  const layout: Record<string, unknown> = { grid: { rows, columns, pattern: 'independent', xgap: 0.08, ygap: 0.25 }, margin: { l: 55, r: 20, t: 30, b: 45 }, annotations: [] };
   const data: Trace[] = [];
   const mesh = resultMesh(r);
   vals.forEach((v, b) => {
     const axis = String(b + 1);
     const n = b === 0 ? '' : axis;
+    const first = b % columns === 0;
     if (mesh) {
       const m = meshLayout(mesh) as { xaxis: Record<string, unknown>; yaxis: Record<string, unknown> };
-      layout[`xaxis${n}`] = { ...m.xaxis, title: `block ${b}` };
-      layout[`yaxis${n}`] = { ...m.yaxis, scaleanchor: `x${n}` };
+      layout[`xaxis${n}`] = { ...m.xaxis, title: `block ${b + 1}` };
+      layout[`yaxis${n}`] = { ...m.yaxis, scaleanchor: `x${n}`, ...(first ? {} : { title: undefined, showticklabels: false }) };
       if (v) data.push(...meshMapTraces(v, mesh, kind, range, `strip${b}`, axis === '1' ? '' : axis));
       return;
     }
     const ax = fieldAxes();
-    layout[`xaxis${n}`] = r.grid.length === 1 ? { title: `block ${b}` } : { ...ax.xaxis, title: `block ${b}`, scaleanchor: `y${n}` };
-    layout[`yaxis${n}`] = r.grid.length === 1 ? { range } : ax.yaxis;
-    // a switched-off branch: an empty panel, so block b stays in column b
+    layout[`xaxis${n}`] = r.grid.length === 1 ? { title: `block ${b + 1}` } : { ...ax.xaxis, title: `block ${b + 1}`, scaleanchor: `y${n}` };
+    const y = r.grid.length === 1 ? { range } : ax.yaxis;
+    layout[`yaxis${n}`] = first ? y : { ...y, title: undefined, showticklabels: false };
+    // a switched-off branch: an empty panel, so block b stays in its place
     data.push(fieldTrace(v ?? [], r.grid, kind, range, axis === '1' ? '' : axis));
   });
   return { data, layout };
@@ -115,8 +126,8 @@ export function kernelFigure(b: Block, grid: number[], query: number[], mesh?: M
     ...(local.length ? [{ type: 'scatter', mode: 'markers', name: `local (β = ${k.local!.beta.toFixed(3)})`, x: local.map((p) => p[0]), y: local.map((p) => p[1]), marker: { symbol: 'square-open', size: 12, color: COMPONENT_COLORS.scattering } }] : []),
     { type: 'scatter', mode: 'markers', name: 'query point', x: [q[0]], y: [q[1]], marker: { symbol: 'x', size: 12, color: '#d62728' } },
   ];
-  if (grid.length === 1) return { data: [{ type: 'scatter', mode: 'lines', name: 'kernel', y: k.row }, ...marks], layout: { xaxis: { title: 'x index' }, yaxis: { title: 'kernel weight' }, margin: { l: 60, r: 20, t: 30, b: 45 } } };
-  return { data: [heatmapTrace({ values: k.row, nx: grid[0]!, ny, colorbarTitle: 'weight' }), ...marks], layout: { ...fieldAxes(), legend: { orientation: 'h', y: 1.02, yanchor: 'bottom' }, margin: { l: 50, r: 20, t: 40, b: 45 } } };
+  if (grid.length === 1) return { data: [{ type: 'scatter', mode: 'lines', name: 'kernel', y: k.row }, ...marks], layout: { xaxis: { title: 'x index' }, yaxis: { title: 'kernel weight K(x_q, x)' }, margin: { l: 60, r: 20, t: 30, b: 45 } } };
+  return { data: [heatmapTrace({ values: k.row, nx: grid[0]!, ny, colorbarTitle: 'kernel weight' }), ...marks], layout: { ...fieldAxes(), legend: { orientation: 'h', y: 1.02, yanchor: 'bottom' }, margin: { l: 50, r: 20, t: 40, b: 45 } } };
 }
 
 /** The kernel row on the mesh, the query node and the local neighbourhood at their physical positions. */
@@ -128,7 +139,7 @@ function meshKernelFigure(k: NonNullable<Block['kernel']>, ny: number, query: nu
     ...(local.length ? [{ type: 'scatter', mode: 'markers', name: `local (β = ${k.local!.beta.toFixed(3)})`, x: local.map((p) => p[0]), y: local.map((p) => p[1]), marker: { symbol: 'square-open', size: 10, color: COMPONENT_COLORS.scattering } }] : []),
     { type: 'scatter', mode: 'markers', name: 'query point', x: [q[0]], y: [q[1]], marker: { symbol: 'x', size: 12, color: '#d62728' } },
   ];
-  return { data: [...meshFieldTraces({ mesh, values: k.row, colorbarTitle: 'weight', id: 'kernel' }), ...marks], layout: { ...meshLayout(mesh), legend: { orientation: 'h', y: 1.02, yanchor: 'bottom' } } };
+  return { data: [...meshFieldTraces({ mesh, values: k.row, colorbarTitle: 'kernel weight', id: 'kernel' }), ...marks], layout: { ...meshLayout(mesh), legend: { orientation: 'h', y: 1.02, yanchor: 'bottom' } } };
 }
 
 /**

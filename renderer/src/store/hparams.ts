@@ -2,13 +2,15 @@
 // fields (config.json) next to its best validation error. Pure, so node:test checks it.
 import type { RunSummary } from '../../../main/api/contract';
 import { kindName } from './model-kind';
+import { runDataName } from './dataset-names';
+import type { ParallelAxis, ParallelRow } from '../plots/parallel-coordinates';
 
 export interface HparamField {
   key: string;
   label: string;
   /** Numbers are drawn on their own scale; text fields (model, scattering, components, data) as categories. */
   kind: 'number' | 'text';
-  read(config: Record<string, any>): number | string | undefined;
+  read(config: Record<string, any>, labels: Record<string, string>): number | string | undefined;
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -30,22 +32,16 @@ export const HPARAM_FIELDS: HparamField[] = [
   { key: 'batch', label: 'batch', kind: 'number', read: (c) => num(c.batchSize) },
   { key: 'epochs', label: 'epochs', kind: 'number', read: (c) => num(c.epochs) },
   { key: 'seed', label: 'seed', kind: 'number', read: (c) => num(c.seed) },
-  {
-    key: 'data', label: 'data', kind: 'text', read: (c) => {
-      const d = c.data;
-      if (!d || typeof d !== 'object') return undefined;
-      return d.kind === 'dataset' ? String(d.id) : d.kind === 'generate' ? `${d.benchmark}/${d.preset ?? 'quick'}` : d.kind === 'file' ? `${d.benchmark} file` : String(d.kind);
-    },
-  },
+  { key: 'data', label: 'data', kind: 'text', read: (c, labels) => runDataName(c, labels) },
 ];
 
 export type HparamRow = Record<string, number | string | null> & { id: string; name: string; best: number | null };
 
 /** One row per run with a stored configuration. */
-export function hparamRows(runs: RunSummary[], configs: Record<string, Record<string, unknown>>): HparamRow[] {
+export function hparamRows(runs: RunSummary[], configs: Record<string, Record<string, unknown>>, labels: Record<string, string> = {}): HparamRow[] {
   return runs.filter((r) => configs[r.id]).map((r) => {
     const row: HparamRow = { id: r.id, name: r.name, best: r.bestValRelL2 };
-    for (const f of HPARAM_FIELDS) row[f.key] = f.read(configs[r.id] as Record<string, any>) ?? null;
+    for (const f of HPARAM_FIELDS) row[f.key] = f.read(configs[r.id] as Record<string, any>, labels) ?? null;
     return row;
   });
 }
@@ -61,24 +57,14 @@ export function sortRows(rows: HparamRow[], key: string, dir: 'asc' | 'desc'): H
 }
 
 /**
- * plotly parcoords of the runs that have a best validation error: one dimension per field that
- * every such run has (text fields as categories, in sorted order), the error last and as the line
- * colour. Null when fewer than one run qualifies.
+ * The parallel-coordinates figure of the runs that have a best validation error: one axis per
+ * field that every such run has (text fields as categories), the error last (and the colour).
+ * Null when no run qualifies.
  */
-export function parcoordsTrace(rows: HparamRow[], colorscale: unknown = 'Viridis'): Record<string, unknown> | null {
+export function parallelHparams(rows: HparamRow[]): { axes: ParallelAxis[]; rows: ParallelRow[] } | null {
   const done = rows.filter((r) => typeof r.best === 'number' && Number.isFinite(r.best));
   if (done.length === 0) return null;
-  const dimensions: Record<string, unknown>[] = [];
-  for (const f of HPARAM_FIELDS) {
-    const vals = done.map((r) => r[f.key]);
-    if (vals.some((v) => v == null)) continue;
-    if (f.kind === 'number') dimensions.push({ label: f.label, values: vals as number[] });
-    else {
-      const cats = [...new Set(vals as string[])].sort();
-      dimensions.push({ label: f.label, values: (vals as string[]).map((v) => cats.indexOf(v)), tickvals: cats.map((_, i) => i), ticktext: cats, range: [0, Math.max(cats.length - 1, 1)] });
-    }
-  }
-  const best = done.map((r) => r.best as number);
-  dimensions.push({ label: 'best val relL2', values: best });
-  return { type: 'parcoords', dimensions, line: { color: best, colorscale, reversescale: true, showscale: true, colorbar: { title: { text: 'best val relL2' } } }, customdata: done.map((r) => r.id) };
+  const axes: ParallelAxis[] = HPARAM_FIELDS.filter((f) => done.every((r) => r[f.key] != null)).map((f) => ({ key: f.key, label: f.label, kind: f.kind }));
+  axes.push({ key: 'best', label: 'best val relL2', kind: 'number' });
+  return { axes, rows: done };
 }

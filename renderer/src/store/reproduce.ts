@@ -21,3 +21,14 @@ export async function startReproduction(name: string, size: ReproduceSize): Prom
     return { error: `Could not start the reproduction: ${errorText(e)}` };
   }
 }
+
+/**
+ * A table note as the view and its exports print it: no file paths of the project's sources
+ * ("LiNO paper (Tables 1-3) via shared/spec/protocol.md" -> "LiNO paper (Tables 1-3)").
+ */
+export function displayNote(note: string): string {
+  return note
+    .replace(/\s*\b(?:via|from|see|in)\s+(?:\.{0,2}\/)?[\w.-]+(?:\/[\w.-]+)+\.\w+/gi, '')
+    .replace(/\s*\(?(?:\.{0,2}\/)?[\w.-]+(?:\/[\w.-]+)+\.(?:md|ts|json|py|txt)\)?/g, '')
+    .trim();
+}

@@ -29,3 +29,15 @@ export function rolloutSpecOf(config: Obj): RolloutSpec {
   const dflt = data.kind === 'synthetic' ? 3 : null;
   return { autoregressive: true, tIn: int(data.tIn) ?? dflt, tOut: int(data.tOut) ?? dflt };
 }
+
+/**
+ * Whether the Rollout view offers a run: its data roll out (Navier–Stokes), or, before a stored
+ * dataset's run has started, the dataset id says Navier–Stokes.
+ */
+export function offersRollout(config: Obj | undefined): boolean {
+  if (!config) return false;
+  const s = rolloutSpecOf(config);
+  if (s.autoregressive !== null) return s.autoregressive;
+  const data = obj(config.data);
+  return typeof data?.id === 'string' && data.id.startsWith('navier-stokes');
+}

@@ -1,22 +1,74 @@
-// The Runs table's search: words match anywhere in a run's name, group, state, notes, tags or
-// configuration differences (case-insensitive, all words must match); "tag:x" asks for tag x exactly.
+// The Runs table's search and grouping. Words match anywhere in a run's name, group, state, notes,
+// tags, data or configuration differences (case-insensitive, all must match); "tag:x" asks for tag
+// x exactly; "key=value" for a config field ("width=8" or "model.width=8", "lr=0.001"); "dataset:x"
+// for data whose name contains x. Grouping puts runs under any config field, tag or dataset.
 import type { RunSummary } from '../../../main/api/contract';
 
-export function parseRunQuery(q: string): { words: string[]; tags: string[] } {
-  const words: string[] = [];
-  const tags: string[] = [];
-  for (const t of q.trim().split(/\s+/).filter(Boolean)) {
-    if (/^tag:./i.test(t)) tags.push(t.slice(4));
-    else words.push(t.toLowerCase());
-  }
-  return { words, tags };
+export interface RunQuery {
+  words: string[];
+  tags: string[];
+  fields: { key: string; value: string }[];
+  datasets: string[];
 }
 
-export function runMatches(run: RunSummary, q: { words: string[]; tags: string[] }, diff = ''): boolean {
+export function parseRunQuery(q: string): RunQuery {
+  const out: RunQuery = { words: [], tags: [], fields: [], datasets: [] };
+  for (const t of q.trim().split(/\s+/).filter(Boolean)) {
+    const eq = /^([A-Za-z][\w.]*)=(.+)$/.exec(t);
+    if (/^tag:./i.test(t)) out.tags.push(t.slice(4));
+    else if (/^dataset:./i.test(t)) out.datasets.push(t.slice(8).toLowerCase());
+    else if (eq) out.fields.push({ key: eq[1]!, value: eq[2]! });
+    else out.words.push(t.toLowerCase());
+  }
+  return out;
+}
+
+/** A config field by its dotted key or its last part(s): 'width' finds 'model.width'. */
+export function fieldValue(flat: Record<string, string>, key: string): string | undefined {
+  if (key in flat) return flat[key];
+  const hit = Object.keys(flat).find((k) => k.endsWith(`.${key}`));
+  return hit === undefined ? undefined : flat[hit];
+}
+
+const sameValue = (a: string, b: string) => a.toLowerCase() === b.toLowerCase() || (a.trim() !== '' && b.trim() !== '' && Number(a) === Number(b));
+
+export function runMatches(run: RunSummary, q: RunQuery, diff = '', flat: Record<string, string> = {}, dataName = ''): boolean {
   const tags = run.tags ?? [];
   if (!q.tags.every((t) => tags.includes(t))) return false;
-  const hay = [run.name, run.group ?? '', run.state, run.notes ?? '', tags.join(' '), diff].join('\n').toLowerCase();
+  if (!q.datasets.every((d) => dataName.toLowerCase().includes(d))) return false;
+  if (!q.fields.every((f) => {
+    const v = fieldValue(flat, f.key);
+    return v !== undefined && sameValue(v, f.value);
+  })) return false;
+  const hay = [run.name, run.group ?? '', run.state, run.notes ?? '', tags.join(' '), diff, dataName].join('\n').toLowerCase();
   return q.words.every((w) => hay.includes(w));
+}
+
+/** How the Runs table groups: seed groups (the default), a tag, the data, or any config field. */
+export type GroupBy = '' | 'tag' | 'dataset' | `config:${string}`;
+
+/**
+ * Runs under the values of `valueOf` (a run with several tags is under each), buckets in sorted
+ * order, runs without a value last under "—".
+ */
+export function bucketRuns(runs: RunSummary[], valueOf: (r: RunSummary) => string[]): { value: string; members: RunSummary[] }[] {
+  const by = new Map<string, RunSummary[]>();
+  for (const r of runs) {
+    const vs = valueOf(r);
+    for (const v of vs.length ? vs : ['—']) (by.get(v) ?? by.set(v, []).get(v)!).push(r);
+  }
+  const num = (v: string) => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
+  return [...by.entries()]
+    .sort(([a], [b]) => (a === '—' ? 1 : b === '—' ? -1 : num(a) != null && num(b) != null ? num(a)! - num(b)! : a.localeCompare(b)))
+    .map(([value, members]) => ({ value, members }));
+}
+
+/** Mean and population std of the members' best validation errors (runs without one left out). */
+export function bestStats(runs: RunSummary[]): { mean: number; std: number; n: number } | null {
+  const v = runs.map((r) => r.bestValRelL2).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
+  if (v.length === 0) return null;
+  const mean = v.reduce((a, b) => a + b, 0) / v.length;
+  return { mean, std: Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / v.length), n: v.length };
 }
 
 /** Tags used by any run, sorted, for the tag filter's choices. */

@@ -91,12 +91,27 @@ export function flattenConfig(o: unknown, prefix = '', out: Record<string, strin
 /** Keys ignored when comparing configs: identity and bookkeeping, not choices. */
 const NOT_A_CHOICE = /^(id|name|group|createdAt|resolvedData)(\.|$)/;
 
-/** For each run, the config entries whose value is not the same in every run. */
-export function configDifferences(configs: Record<string, unknown>[]): Record<string, string>[] {
+/**
+ * For each run, the config entries whose value is not the same in every run. With `applies`, a
+ * key counts only for the runs it applies to (a FNO run's config still carries LiNO's default
+ * model.components: it neither makes the key differ nor shows in that run's list).
+ */
+export function configDifferences(configs: Record<string, unknown>[], applies: (config: Record<string, unknown>, key: string) => boolean = () => true): Record<string, string>[] {
   const flat = configs.map((c) => flattenConfig(c));
   const keys = new Set(flat.flatMap((f) => Object.keys(f)));
-  const differing = [...keys].filter((k) => !NOT_A_CHOICE.test(k) && new Set(flat.map((f) => f[k] ?? '∅')).size > 1).sort();
-  return flat.map((f) => Object.fromEntries(differing.map((k) => [k, f[k] ?? '—'])));
+  const differing = [...keys].filter((k) => {
+    if (NOT_A_CHOICE.test(k)) return false;
+    const values = flat.flatMap((f, i) => (applies(configs[i]!, k) ? [f[k] ?? '∅'] : []));
+    // A kind's own field differs when its values do, or when it is not every run's (the kinds differ).
+    return values.length > 0 && (new Set(values).size > 1 || values.length < flat.length);
+  }).sort();
+  return flat.map((f, i) => Object.fromEntries(differing.filter((k) => applies(configs[i]!, k)).map((k) => [k, f[k] ?? '—'])));
+}
+
+/** Seconds as a number for a "(s)" column: 97.3, 1520 (tables state the unit in the header). */
+export function secondsCell(s: number | null | undefined): string {
+  if (s == null || !Number.isFinite(s) || s < 0) return '—';
+  return s >= 100 ? s.toFixed(0) : s.toFixed(1);
 }
 
 export function formatSeconds(s: number): string {

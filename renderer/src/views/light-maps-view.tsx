@@ -49,7 +49,7 @@ export function LightMapsView() {
           <NumberField label="Validation sample" inline value={sample} onChange={(v) => setSample(Math.max(0, Math.floor(v) || 0))} min={0} max={result ? result.samples - 1 : undefined} testId="lightmaps-sample" />
           <label htmlFor={ids.block}>Block</label>
           <select id={ids.block} data-testid="lightmaps-block" value={String(block)} onChange={(e) => setBlock(e.target.value === 'all' ? 'all' : Number(e.target.value))}>
-            {Array.from({ length: Math.max(depth, 1) }, (_, b) => <option key={b} value={b}>block {b}</option>)}
+            {Array.from({ length: Math.max(depth, 1) }, (_, b) => <option key={b} value={b}>block {b + 1}</option>)}
             <option value="all">all blocks (depth strip)</option>
           </select>
           <label htmlFor={ids.kind}>Map</label>

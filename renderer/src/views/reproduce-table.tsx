@@ -5,6 +5,7 @@ import { useId } from 'react';
 import { REPORTED_ROW_LABEL, tableRows, type ReproTable } from '../../../main/api/reproduce';
 import { formatNumber, type Cell, type TableRow } from '../export/table';
 import { TableExportBar } from '../export/table-export-bar';
+import { displayNote } from '../store/reproduce';
 
 function show(c: Cell, digits: number): string {
   if (c == null) return '—';
@@ -30,6 +31,7 @@ function Rows({ rows, columns, testId }: { rows: TableRow[]; columns: ReproTable
 export function ReproduceTable({ table }: { table: ReproTable }) {
   const id = useId();
   const { columns, rows } = tableRows(table);
+  const notes = table.notes.map(displayNote).filter(Boolean);
   const measured = rows.slice(0, table.measured.length);
   const reported = rows.slice(table.measured.length);
   return (
@@ -54,9 +56,9 @@ export function ReproduceTable({ table }: { table: ReproTable }) {
         </table>
       </div>
       <ul className="muted small">
-        {table.notes.map((n) => <li key={n}>{n}</li>)}
+        {notes.map((n) => <li key={n}>{n}</li>)}
       </ul>
-      <TableExportBar title={table.title} columns={columns} rows={rows} latex={{ caption: `${table.title}. ${table.notes.join('. ')}.` }} />
+      <TableExportBar title={table.title} columns={columns} rows={rows} latex={{ caption: `${table.title}. ${notes.join('. ')}.` }} />
     </section>
   );
 }

@@ -178,6 +178,11 @@ test('sample panels: heatmaps with reference and prediction on one range; mesh s
   assert.equal(e.z.length, 3);
   assert.deepEqual(p.placement, { kind: 'grid', ny: 3 });
   assert.equal((p.panels.reference.layout as Record<string, any>).yaxis.autorange, true, 'y upward');
+  // Square cells by shrinking the panel, never by padding the x range beyond the grid (-10..40 for 29 points).
+  assert.deepEqual([(p.panels.reference.layout as Record<string, any>).xaxis.constrain, (p.panels.reference.layout as Record<string, any>).yaxis.constrain], ['domain', 'domain']);
+  assert.equal(r.colorbar?.title?.text ?? r.colorbar?.title, 'u', 'the target name, u by default');
+  const named = samplePanels(sample(ref, pred), [2, 3], false, 'sol');
+  if (!named.oneD) assert.equal(((named.panels.reference.data[0] as Record<string, any>).colorbar?.title?.text ?? (named.panels.reference.data[0] as Record<string, any>).colorbar?.title), 'sol', 'Darcy: sol, as the Datasets view says');
   assert.deepEqual((p.panels.input.layout as Record<string, any>).margin, (p.panels.error.layout as Record<string, any>).margin, 'one plot area for every panel');
 
   const mesh = cGrid();

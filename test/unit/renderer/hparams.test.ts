@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hparamRows, parcoordsTrace, sortRows } from '../../../renderer/src/store/hparams';
+import { hparamRows, parallelHparams, sortRows } from '../../../renderer/src/store/hparams';
 import type { RunSummary } from '../../../main/api/contract';
 
 const run = (id: string, best: number | null): RunSummary => ({ id, name: id, state: 'done', createdAt: '', epochsDone: 1, epochs: 1, bestValRelL2: best, bestEpoch: 1, backend: null, group: null, seed: null });
@@ -10,19 +10,19 @@ test('hyperparameters: rows from configs, sorting with missing values last, parc
   const runs = [run('a', 0.2), run('b', 0.1), run('c', null), run('d', 0.3)];
   const rows = hparamRows(runs, { a: cfg(8, 1e-3, 'efficient'), b: cfg(16, 3e-3, 'full'), c: cfg(4, 1e-2, 'efficient') });
   assert.deepEqual(rows.map((r) => r.id), ['a', 'b', 'c'], 'd has no config loaded yet');
-  assert.deepEqual([rows[0]!.width, rows[0]!.lr, rows[0]!.components, rows[0]!.data], [8, 1e-3, 'reflection+scattering', 'darcy/tiny']);
+  assert.deepEqual([rows[0]!.width, rows[0]!.lr, rows[0]!.components, rows[0]!.data], [8, 1e-3, 'reflection+scattering', 'Darcy · tiny preset']);
+  // A trained run names the dataset it resolved to (and its label), not the hash.
+  const trained = { ...cfg(8, 1e-3, 'full'), data: { kind: 'dataset', id: 'darcy-beababc8a08c' }, resolvedData: { id: 'darcy-beababc8a08c', grid: [29, 29], counts: { train: 8, val: 2, test: 0 } } };
+  assert.equal(hparamRows([run('t', 0.1)], { t: trained })[0]!.data, 'Darcy · s = 29 (2D) · 10 samples (8/2/0)');
+  assert.equal(hparamRows([run('t', 0.1)], { t: trained }, { 'darcy-beababc8a08c': 'mine' })[0]!.data, 'mine — Darcy · s = 29 (2D) · 10 samples (8/2/0)');
   assert.deepEqual(sortRows(rows, 'best', 'asc').map((r) => r.id), ['b', 'a', 'c']);
   assert.deepEqual(sortRows(rows, 'best', 'desc').map((r) => r.id), ['a', 'b', 'c']);
   assert.deepEqual(sortRows(rows, 'scattering', 'asc').map((r) => r.id), ['a', 'c', 'b']);
-  const t = parcoordsTrace(rows)! as { type: string; dimensions: { label: string; values: number[]; ticktext?: string[] }[]; line: { color: number[] } };
-  assert.equal(t.type, 'parcoords');
-  const dim = (l: string) => t.dimensions.find((d) => d.label === l)!;
-  assert.deepEqual(dim('width M').values, [8, 16]);
-  assert.deepEqual(dim('lr').values, [1e-3, 3e-3]);
-  assert.deepEqual([dim('scattering').values, dim('scattering').ticktext], [[0, 1], ['efficient', 'full']]);
-  assert.deepEqual(t.dimensions.at(-1), { label: 'best val relL2', values: [0.2, 0.1] });
-  assert.deepEqual(t.line.color, [0.2, 0.1]);
-  assert.equal(parcoordsTrace([rows[2]!]), null, 'no finished run, no plot');
+  const p = parallelHparams(rows)!;
+  assert.deepEqual(p.rows.map((r) => r.id), ['a', 'b'], 'only finished runs');
+  assert.deepEqual(p.axes.map((a) => a.key), ['model', 'width', 'depth', 'scattering', 'components', 'lr', 'weightDecay', 'batch', 'epochs', 'seed', 'data', 'best']);
+  assert.deepEqual(p.axes.at(-1), { key: 'best', label: 'best val relL2', kind: 'number' });
+  assert.equal(parallelHparams([rows[2]!]), null, 'no finished run, no plot');
 });
 
 test('hyperparameters of mixed kinds: the kind shown, each kind\'s own fields blank for the others, parcoords keeps only what every run has', () => {
@@ -38,8 +38,7 @@ test('hyperparameters of mixed kinds: the kind shown, each kind\'s own fields bl
     ['FNO', null, null, 4, null],
     ['DeepONet', null, null, null, 16],
   ]);
-  const t = parcoordsTrace(rows)! as { dimensions: { label: string; ticktext?: string[] }[] };
-  const labels = t.dimensions.map((d) => d.label);
-  assert.deepEqual(t.dimensions.find((d) => d.label === 'model')!.ticktext, ['DeepONet', 'FNO', 'LiNO']);
+  const labels = parallelHparams(rows)!.axes.map((d) => d.label);
+  assert.ok(labels.includes('model'));
   for (const l of ['scattering', 'components', 'modes (FNO)', 'basis p (DeepONet)']) assert.ok(!labels.includes(l), `${l} is not every run's: no axis`);
 });

@@ -23,7 +23,14 @@ test('depth strip: one colour range across blocks, a block without the branch an
   assert.deepEqual(s.data.map((t) => [t.zmin, t.zmax]), [[0, 0.9], [0, 0.9], [0, 0.9]]);
   assert.deepEqual(s.data.map((t) => t.xaxis ?? 'x'), ['x', 'x2', 'x3']);
   assert.deepEqual((s.data[1]!.z as unknown[]).length, 0, 'block 1: empty');
-  assert.equal((s.layout.xaxis3 as { title: string }).title, 'block 2');
+  assert.equal((s.layout.xaxis3 as { title: string }).title, 'block 3', 'numbered from 1, as in Gates and the paper');
+  // Only the first column carries the y title and tick labels: neighbours' "y index" never overlap.
+  assert.equal((s.layout.yaxis as { title: string }).title, 'y index');
+  for (const k of ['yaxis2', 'yaxis3']) assert.deepEqual([(s.layout[k] as { title?: string }).title, (s.layout[k] as { showticklabels?: boolean }).showticklabels], [undefined, false], k);
+  // Six blocks: two rows of at most four, the first of each row with the y axis.
+  const six = depthStrip({ grid: [2, 2], blocks: Array.from({ length: 6 }, () => block({ reflectionActivity: [0, 1, 2, 3] })) } as unknown as LightMapsResult, 'reflectionActivity');
+  assert.deepEqual([(six.layout.grid as { rows: number }).rows, (six.layout.grid as { columns: number }).columns], [2, 4]);
+  assert.equal((six.layout.yaxis5 as { title: string }).title, 'y index');
 });
 
 test('1D kernel: a curve with the query point on it and the local 3-point neighbourhood labelled with beta', () => {

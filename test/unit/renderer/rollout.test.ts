@@ -6,7 +6,7 @@ import { evenlySpacedSteps, parseSteps, stepWindow } from '../../../renderer/src
 import { stepBandTrace, stepErrorTraces } from '../../../renderer/src/plots/step-error-traces';
 import { highlightColumn, rolloutPaperFigure, rolloutPaperSize } from '../../../renderer/src/plots/rollout-paper-figure';
 import { absError } from '../../../renderer/src/plots/abs-error';
-import { rolloutSpecOf } from '../../../renderer/src/store/rollout-spec';
+import { offersRollout, rolloutSpecOf } from '../../../renderer/src/store/rollout-spec';
 
 test('evenly spaced steps include the first and last and never repeat', () => {
   assert.deepEqual(evenlySpacedSteps(10, 5), [1, 3, 6, 8, 10]);
@@ -105,4 +105,15 @@ test('rollout spec: recorded data wins, then the data spec; operator runs are no
   assert.deepEqual(rolloutSpecOf({ data: { kind: 'synthetic', task: 'autoregressive', grid: [8, 8] } }), { autoregressive: true, tIn: 3, tOut: 3 });
   assert.deepEqual(rolloutSpecOf({ data: { kind: 'synthetic', grid: [8, 8] } }), { autoregressive: false, tIn: null, tOut: null });
   assert.equal(rolloutSpecOf({ data: { kind: 'dataset', id: 'ns' } }).autoregressive, null);
+});
+
+test('the Rollout picker offers only runs that roll out: Navier–Stokes data (generated, resolved or a stored NS set), never Darcy or Burgers', () => {
+  assert.equal(offersRollout({ data: { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny' } }), true);
+  assert.equal(offersRollout({ data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny' } }), false);
+  assert.equal(offersRollout({ data: { kind: 'generate', benchmark: 'burgers', preset: 'tiny' } }), false);
+  assert.equal(offersRollout({ data: { kind: 'dataset', id: 'navier-stokes-0123456789ab' } }), true);
+  assert.equal(offersRollout({ data: { kind: 'dataset', id: 'darcy-0123456789ab' } }), false);
+  assert.equal(offersRollout({ data: { kind: 'dataset', id: 'darcy-0123456789ab' }, resolvedData: { autoregressive: null } }), false);
+  assert.equal(offersRollout({ data: { kind: 'dataset', id: 'x' }, resolvedData: { autoregressive: { tIn: 3, tOut: 3 } } }), true);
+  assert.equal(offersRollout(undefined), false, 'config not read yet');
 });

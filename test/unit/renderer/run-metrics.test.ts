@@ -1,8 +1,9 @@
 // Pure helpers of the training views: merging live metrics with history, smoothing, group
 // statistics and config differences.
 import { test } from 'node:test';
+import { configKeyApplies } from '../../../renderer/src/store/model-kind';
 import assert from 'node:assert/strict';
-import { configDifferences, emaSmooth, mergeByKey, meanStdByEpoch, formatSeconds, etaFromEpochs, runEta, runTimes } from '../../../renderer/src/store/run-metrics';
+import { secondsCell, configDifferences, emaSmooth, mergeByKey, meanStdByEpoch, formatSeconds, etaFromEpochs, runEta, runTimes } from '../../../renderer/src/store/run-metrics';
 
 const k = (r: { k: number }) => r.k;
 const recs = (...ks: number[]) => ks.map((x) => ({ k: x, v: `v${x}` }));
@@ -47,6 +48,7 @@ test('configDifferences: only choices that differ, ignoring identity fields', ()
     { id: 'b', name: 'y', createdAt: '2', model: { width: 16, depth: 2, components: ['reflection', 'scattering'] }, epochs: 2 },
   ]);
   assert.deepEqual(d, [{ 'model.width': '8' }, { 'model.width': '16' }]);
+  assert.deepEqual([secondsCell(97.34), secondsCell(1520.4), secondsCell(null)], ['97.3', '1520', '—']);
   assert.equal(formatSeconds(125), '2 min 5 s');
 });
 
@@ -71,4 +73,18 @@ test("runEta: the engine's step-based ETA during the first epoch, the epochs' me
   assert.equal(runEta([], null, undefined), null);
   assert.equal(runEta([2, 2], 10, 42), 20, 'once epochs are recorded they decide');
   assert.equal(runEta([], null, Number.NaN), null);
+});
+
+test('configDifferences by kind: a FNO or DeepONet run lists no LiNO fields; each kind\'s own fields show where kinds differ', () => {
+  const lino = { model: { kind: 'lino', width: 8, depth: 2, scattering: 'efficient', components: ['reflection', 'refraction', 'scattering'] }, epochs: 2 };
+  const fno = { model: { kind: 'fno', width: 8, depth: 2, scattering: 'efficient', components: ['reflection', 'refraction', 'scattering'], modes: 4 }, epochs: 2 };
+  const fno2 = { ...fno, model: { ...fno.model, modes: 6 } };
+  const deeponet = { model: { kind: 'deeponet', width: 8, depth: 2, scattering: 'efficient', components: ['reflection', 'refraction', 'scattering'], basis: 16 }, epochs: 3 };
+  const d = configDifferences([lino, fno, deeponet], configKeyApplies);
+  assert.deepEqual(d[1], { 'epochs': '2', 'model.kind': 'fno', 'model.modes': '4' });
+  assert.deepEqual(d[2], { 'epochs': '3', 'model.basis': '16', 'model.kind': 'deeponet' });
+  assert.deepEqual(d[0], { 'epochs': '2', 'model.components': 'reflection+refraction+scattering', 'model.kind': 'lino', 'model.scattering': 'efficient' });
+  // Two FNOs: only modes differ; the LiNO defaults they carry are not compared.
+  assert.deepEqual(configDifferences([fno, fno2], configKeyApplies), [{ 'model.modes': '4' }, { 'model.modes': '6' }]);
+  for (const row of configDifferences([fno, fno2, deeponet], configKeyApplies)) assert.ok(!Object.keys(row).some((k) => /components|scattering/.test(k)), JSON.stringify(row));
 });

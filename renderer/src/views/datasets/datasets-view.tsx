@@ -5,6 +5,7 @@ import { OpenFileCard } from '../../components/open-file-card';
 import { DatasetExportCard, DatasetStatsCard } from '../../components/dataset-tools';
 import { GenerateCard } from './generate-card';
 import { SamplePreview } from './sample-preview';
+import { DatasetLabelCard } from './dataset-label-card';
 
 export function DatasetsView() {
   const workspace = useApp((s) => s.workspace);
@@ -12,6 +13,7 @@ export function DatasetsView() {
   const select = useApp((s) => s.selectDataset);
   const datasets = workspace?.datasets ?? [];
   const current = selected && datasets.some((d) => d.id === selected) ? selected : null;
+  const entry = datasets.find((d) => d.id === current);
   return (
     <section aria-labelledby="datasets-title">
       <h1 id="datasets-title">Datasets</h1>
@@ -26,7 +28,7 @@ export function DatasetsView() {
             <ul className="file-list" data-testid="datasets-list">
               {datasets.map((d) => (
                 <li key={d.id}>
-                  <button className={d.id === current ? 'nav active' : 'nav'} aria-pressed={d.id === current} onClick={() => select(d.id)}>
+                  <button className={d.id === current ? 'nav active' : 'nav'} aria-pressed={d.id === current} onClick={() => select(d.id)} title={d.id}>
                     {d.name}
                   </button>
                 </li>
@@ -35,7 +37,8 @@ export function DatasetsView() {
           )}
         </div>
       </div>
-      {current && <SamplePreview id={current} />}
+      {entry && <DatasetLabelCard dataset={entry} />}
+      {current && <SamplePreview id={current} name={entry?.name ?? current} />}
       {current && (
         <div className="model-grid">
           <DatasetStatsCard id={current} />

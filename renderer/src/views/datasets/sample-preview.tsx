@@ -8,7 +8,7 @@ import { Plot } from '../../plots/plot';
 import { NumberField } from '../../components/number-field';
 import { samplePlots } from './sample-plots';
 
-export function SamplePreview({ id }: { id: string }) {
+export function SamplePreview({ id, name }: { id: string; name: string }) {
   const [split, setSplit] = usePersisted<'train' | 'val' | 'test'>('datasets.previewSplit', 'val', oneOf('train', 'val', 'test'));
   const [index, setIndex] = useState(0);
   const [xc, setXc] = useState(0);
@@ -25,7 +25,7 @@ export function SamplePreview({ id }: { id: string }) {
 
   return (
     <div className="card" role="region" aria-labelledby={`${fid}-t`} data-testid="sample-preview">
-      <h2 id={`${fid}-t`}>Preview: {id}</h2>
+      <h2 id={`${fid}-t`}>Preview: {name}</h2>
       <div className="row wrap">
         <label htmlFor={`${fid}-split`}>Split</label>
         <select id={`${fid}-split`} value={split} onChange={(e) => { setSplit(e.target.value as typeof split); setIndex(0); }}>

@@ -20,7 +20,7 @@ export interface CompareGrid {
   errorRange: [number, number];
 }
 
-export function compareGrid(rows: CompareRow[], grid: number[], mesh: boolean): CompareGrid | null {
+export function compareGrid(rows: CompareRow[], grid: number[], mesh: boolean, target = 'u'): CompareGrid | null {
   if (rows.length === 0 || grid.length !== 2) return null;
   const ref = rows[0]!.sample.reference[0]!;
   const errors = rows.map((r) => absError(r.sample.reference[0]!, r.sample.prediction[0]!));
@@ -31,8 +31,8 @@ export function compareGrid(rows: CompareRow[], grid: number[], mesh: boolean): 
   const axes = { ...fieldAxes('domain'), margin: { l: 45, r: 10, t: 30, b: 40 } };
   const figure = (values: ArrayLike<number>, range: [number, number], kind: 'u' | 'err', title: string, id: string): Figure =>
     m
-      ? { data: meshFieldTraces({ mesh: m, values, range, scale: kind === 'u' ? 'viridis' : 'cividis', colorbarTitle: kind === 'u' ? 'u' : '|error|', id }), layout: meshLayout(m, title) }
-      : { data: [heatmapTrace({ values, nx, ny, range, scale: kind === 'u' ? 'viridis' : 'cividis', colorbarTitle: kind === 'u' ? 'u' : '|error|' })], layout: { ...axes, title } };
+      ? { data: meshFieldTraces({ mesh: m, values, range, scale: kind === 'u' ? 'viridis' : 'cividis', colorbarTitle: kind === 'u' ? target : '|error|', id }), layout: meshLayout(m, title) }
+      : { data: [heatmapTrace({ values, nx, ny, range, scale: kind === 'u' ? 'viridis' : 'cividis', colorbarTitle: kind === 'u' ? target : '|error|' })], layout: { ...axes, title } };
   return {
     reference: figure(ref, fieldRange, 'u', 'Reference', 'ref'),
     rows: rows.map((r, i) => ({

@@ -49,10 +49,11 @@ export interface Panels1D {
 export const PANEL_MARGIN = { l: 50, r: 95, t: 30, b: 45, autoexpand: false };
 // Equal aspect by widening ranges (constrain 'range'): the drawn ranges then depend only on the
 // shared view and the plot area, never on a panel's earlier state.
-const GRID_AXES = { ...fieldAxes('range'), margin: PANEL_MARGIN };
+// 'domain': the panel shrinks to keep cells square; 'range' padded x out to -10..40 for 29 points.
+const GRID_AXES = { ...fieldAxes('domain'), margin: PANEL_MARGIN };
 
 /** Panels for one sample on `grid`; `mesh` true draws on the mesh the input channels describe. */
-export function samplePanels(sample: FieldSample, grid: number[], mesh: boolean): Panels1D | Panels2D {
+export function samplePanels(sample: FieldSample, grid: number[], mesh: boolean, target = 'u'): Panels1D | Panels2D {
   const ref = sample.reference[0]!;
   const pred = sample.prediction[0]!;
   const inp = sample.input[0] ?? [];
@@ -65,7 +66,7 @@ export function samplePanels(sample: FieldSample, grid: number[], mesh: boolean)
       lines: {
         data: [lineTrace({ x, y: ref, name: 'reference' }), lineTrace({ x, y: pred, name: 'prediction', dash: 'dash' }), { ...lineTrace({ x, y: err, name: '|error|' }), yaxis: 'y2' }],
         // Legend above the plot: at the right it would cover the |error| axis.
-        layout: { xaxis: { title: 'x index' }, yaxis: { title: 'u' }, yaxis2: { title: '|error|', overlaying: 'y', side: 'right' }, legend: { orientation: 'h', x: 0, y: 1.02, yanchor: 'bottom' }, margin: { l: 60, r: 60, t: 40, b: 50 } },
+        layout: { xaxis: { title: 'x index' }, yaxis: { title: target }, yaxis2: { title: '|error|', overlaying: 'y', side: 'right' }, legend: { orientation: 'h', x: 0, y: 1.02, yanchor: 'bottom' }, margin: { l: 60, r: 60, t: 40, b: 50 } },
       },
     };
   }
@@ -79,8 +80,8 @@ export function samplePanels(sample: FieldSample, grid: number[], mesh: boolean)
       oneD: false,
       panels: {
         input: { data: meshLinesTraces(m, { id: 'in', step: 2 }), layout: layout('Input: the mesh') },
-        reference: { data: meshFieldTraces({ mesh: m, values: ref, range, colorbarTitle: 'u', id: 'ref' }), layout: layout('Reference') },
-        prediction: { data: meshFieldTraces({ mesh: m, values: pred, range, colorbarTitle: 'u', id: 'pred' }), layout: layout('Prediction') },
+        reference: { data: meshFieldTraces({ mesh: m, values: ref, range, colorbarTitle: target, id: 'ref' }), layout: layout('Reference') },
+        prediction: { data: meshFieldTraces({ mesh: m, values: pred, range, colorbarTitle: target, id: 'pred' }), layout: layout('Prediction') },
         error: { data: meshFieldTraces({ mesh: m, values: err, scale: 'cividis', colorbarTitle: '|error|', id: 'err' }), layout: layout('|Prediction − reference|') },
       },
       placement: { kind: 'mesh', x: m.x, y: m.y },
@@ -93,8 +94,8 @@ export function samplePanels(sample: FieldSample, grid: number[], mesh: boolean)
     oneD: false,
     panels: {
       input: { data: [heatmapTrace({ values: inp, nx, ny, colorbarTitle: 'input' })], layout: { ...GRID_AXES, title: 'Input' } },
-      reference: { data: [heatmapTrace({ values: ref, nx, ny, range, colorbarTitle: 'u' })], layout: { ...GRID_AXES, title: 'Reference' } },
-      prediction: { data: [heatmapTrace({ values: pred, nx, ny, range, colorbarTitle: 'u' })], layout: { ...GRID_AXES, title: 'Prediction' } },
+      reference: { data: [heatmapTrace({ values: ref, nx, ny, range, colorbarTitle: target })], layout: { ...GRID_AXES, title: 'Reference' } },
+      prediction: { data: [heatmapTrace({ values: pred, nx, ny, range, colorbarTitle: target })], layout: { ...GRID_AXES, title: 'Prediction' } },
       error: { data: [heatmapTrace({ values: err, nx, ny, scale: 'cividis', colorbarTitle: '|error|' })], layout: { ...GRID_AXES, title: '|Prediction − reference|' } },
     },
     placement: { kind: 'grid', ny },

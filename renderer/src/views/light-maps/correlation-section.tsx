@@ -42,7 +42,7 @@ export function CorrelationSection({ runId, checkpoint }: { runId: string; check
               <tbody>
                 {shown.blocks.map(({ block, maps }) => (
                   <tr key={block}>
-                    <th scope="row">{block}</th>
+                    <th scope="row">{block + 1}</th>
                     {LIGHT_MAP_CORRELATED.map((k) => {
                       const c = maps.find((m) => m.map === k);
                       return (

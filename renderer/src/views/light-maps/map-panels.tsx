@@ -3,7 +3,8 @@
 import { useMemo } from 'react';
 import type { LightMapsResult } from '../../../../main/api/contract';
 import { Plot, type HoverPoint } from '../../plots/plot';
-import { MAP_KINDS, depthStrip, kernelFigure, mapValues, meshInputFigure, overlayFigure, resultMesh, singleFigure, type MapKind } from '../../plots/light-map-traces';
+import { useTraining } from '../../store/training-store';
+import { MAP_KINDS, depthStrip, kernelFigure, stripColumns, mapValues, meshInputFigure, overlayFigure, resultMesh, singleFigure, type MapKind } from '../../plots/light-map-traces';
 
 interface Props {
   result: LightMapsResult;
@@ -41,20 +42,30 @@ export function MapPanels({ result, block, kind, overlay = false, onPick }: Prop
     const b = result.blocks[kernelBlock]!;
     return result.query && b.kernel ? kernelFigure(b, grid, result.query, mesh) : null;
   }, [result, kernelBlock, grid, mesh]);
-  const where = `${result.runId} · sample ${result.sample}`;
+  const runName = useTraining((st) => st.runs.find((r) => r.id === result.runId)?.name ?? result.runId);
+  const where = `${runName} · sample ${result.sample}`;
+  const strip = block === 'all';
+  const rows = Math.ceil(result.blocks.length / stripColumns(result.blocks.length));
   return (
     <>
+      {/* The depth strip takes the whole width (its panels were cramped beside the input). */}
+      {strip && map && <Plot testId="lightmap-plot" title={`${labelOf(kind)} depth strip (${where})`} data={map.data} layout={map.layout} height={60 + 260 * rows} onClick={pick} />}
       <div className="plot-grid">
-        {map ? (
-          <Plot testId="lightmap-plot" title={`${labelOf(kind)} ${block === 'all' ? 'depth strip' : `block ${block}`} (${where})`} data={map.data} layout={map.layout} height={block === 'all' ? 300 : 360} onClick={pick} />
+        {strip ? null : map ? (
+          <Plot testId="lightmap-plot" title={`${labelOf(kind)} block ${(block as number) + 1} (${where})`} data={map.data} layout={map.layout} height={360} onClick={pick} />
         ) : (
-          <p className="muted" data-testid="lightmap-absent">Block {block} has this branch switched off: no {labelOf(kind).toLowerCase()}.</p>
+          <p className="muted" data-testid="lightmap-absent">Block {(block as number) + 1} has this branch switched off: no {labelOf(kind).toLowerCase()}.</p>
         )}
         {sideBySide && <Plot testId="lightmap-input" title={`Input field (${where})`} data={input.data} layout={input.layout} height={360} onClick={pick} />}
       </div>
-      {result.query && !kernel && <p className="muted">Block {kernelBlock} has no scattering branch: no kernel.</p>}
+      {result.query && !kernel && <p className="muted">Block {kernelBlock + 1} has no scattering branch: no kernel.</p>}
       {kernel && result.query && (
-        <Plot testId="lightmap-kernel" title={`Scattering kernel of point [${result.query.join(', ')}], block ${kernelBlock} (${where})`} data={kernel.data} layout={kernel.layout} height={360} onClick={pick} />
+        <>
+          <Plot testId="lightmap-kernel" title={`Scattering kernel of point [${result.query.join(', ')}], block ${kernelBlock + 1} (${where})`} data={kernel.data} layout={kernel.layout} height={360} onClick={pick} />
+          <p className="muted small" data-testid="kernel-weight-note">
+            Kernel weight K(x_q, x): how much of the scattered light arriving at the query point x_q comes from point x, one row of the block&apos;s global scattering kernel (full scattering: the softmax row with its positional bias; efficient: (1 − β) times the normalized global weights). With efficient scattering the squares mark the local neighbourhood, weighted β.
+          </p>
+        </>
       )}
     </>
   );

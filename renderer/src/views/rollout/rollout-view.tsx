@@ -3,8 +3,8 @@ import { usePersisted, oneOf } from '../../store/persisted-state';
 import type { EvaluationResult } from '../../../../main/api/contract';
 import { useApp } from '../../store/app-store';
 import { useTraining } from '../../store/training-store';
-import { useRunDetail } from '../../store/runs-cache';
-import { rolloutSpecOf } from '../../store/rollout-spec';
+import { useRunDetail, useRunDetails } from '../../store/runs-cache';
+import { offersRollout, rolloutSpecOf } from '../../store/rollout-spec';
 import { RunPicker } from '../../components/run-picker';
 import { RolloutControls, type Which } from './rollout-controls';
 import { RolloutResult } from './rollout-result';
@@ -22,6 +22,10 @@ export function RolloutView() {
   const runId = useTraining((s) => s.selectedRun);
   const run = useTraining((s) => s.runs.find((r) => r.id === s.selectedRun));
   const refreshRuns = useTraining((s) => s.refreshRuns);
+  // Only runs that roll out are offered (their configs say so).
+  const runs = useTraining((s) => s.runs);
+  const details = useRunDetails(runs.map((r) => r.id));
+  const offered = useMemo(() => runs.filter((r) => offersRollout(details[r.id]?.value?.config)), [runs, details]);
   const [checkpoint, setCheckpoint] = usePersisted<'best' | 'last'>('rollout.checkpoint', 'best', oneOf('best', 'last'));
   const [which, setWhich] = usePersisted<Which>('rollout.which', 'median', oneOf('best', 'median', 'worst', 'index'));
   // null: the run's T_out (the default once the config says it).
@@ -69,7 +73,7 @@ export function RolloutView() {
   return (
     <section aria-labelledby="rollout-title">
       <h1 id="rollout-title">Rollout</h1>
-      <RunPicker />
+      <RunPicker offered={offered} offeredWhat="Navier–Stokes runs" />
       {specError && <p className="error-message" role="alert">Could not read this run's configuration: {specError}</p>}
       {run && notRollout && (
         <p className="card" data-testid="rollout-not-autoregressive">

@@ -2,7 +2,7 @@
 // Delete with the answers to them.
 import type { RunSummary } from '../../../../main/api/contract';
 import { useTraining } from '../../store/training-store';
-import { formatSeconds } from '../../store/run-metrics';
+import { secondsCell } from '../../store/run-metrics';
 import type { TableRow } from '../../export/table';
 
 /** A message next to a run's buttons (the folder's path, or why an action failed). */
@@ -45,13 +45,15 @@ export function RunRow({ run: r, inGroup, row, estimated, checked, onToggle, con
       <td data-testid="run-model">{String(row.model)}</td>
       <td><span className={`state state-${r.state}`} title={r.reason}>{r.state}</span></td>
       <td className="num">{String(row.epochs)}</td>
+      <td className="num" data-testid="run-params">{row.params == null ? '—' : (row.params as number).toLocaleString('en-US')}</td>
       <td className="num">{fmt(r.bestValRelL2)}</td>
       <td className="num">{r.bestEpoch ?? '—'}</td>
       <td className="small">{String(row.diff) || '—'}</td>
       <td className="small" data-testid="run-tags" title={r.notes}>{(r.tags ?? []).map((t) => <span key={t} className="tag">{t}</span>)}{r.notes ? <span className="muted" aria-label="has notes"> ✎</span> : null}</td>
       <td className="small">{String(row.created)}</td>
-      <td className="num small" data-testid="run-train-time">{row.train == null ? '—' : formatSeconds(row.train as number)}</td>
-      <td className="num small" data-testid="run-queue-time" title={estimated ? 'wall time minus train time: queue, start-up and pauses' : undefined}>{row.queue == null ? '—' : formatSeconds(row.queue as number)}</td>
+      <td className="num small" data-testid="run-wall-time" title="created to the last status change">{secondsCell(row.wall as number | null)}</td>
+      <td className="num small" data-testid="run-train-time">{secondsCell(row.train as number | null)}</td>
+      <td className="num small" data-testid="run-queue-time" title={estimated ? 'wall time minus train time: queue, start-up and pauses' : undefined}>{secondsCell(row.queue as number | null)}</td>
       <td>
         <div className="row wrap">
           {canResume && <button onClick={() => control(r.id, 'resume')} aria-label={`Resume ${r.name}`}>Resume</button>}

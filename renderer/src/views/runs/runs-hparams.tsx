@@ -1,10 +1,12 @@
 // Hyperparameters of the workspace's runs: a sortable table of configuration fields and best
-// validation error, and a parallel-coordinates plot of the same (plotly parcoords).
+// validation error, and a parallel-coordinates plot of the same (SVG, so it draws without WebGL).
 import { useMemo } from 'react';
 import type { RunSummary } from '../../../../main/api/contract';
-import { HPARAM_FIELDS, hparamRows, parcoordsTrace, sortRows } from '../../store/hparams';
+import { HPARAM_FIELDS, hparamRows, parallelHparams, sortRows } from '../../store/hparams';
 import { usePersisted } from '../../store/persisted-state';
-import { Plot } from '../../plots/plot';
+import { useApp } from '../../store/app-store';
+import { datasetLabels } from '../../store/dataset-names';
+import { ParallelCoordinates } from '../../plots/parallel-coordinates-plot';
 import { TableExportBar } from '../../export/table-export-bar';
 import type { TableColumn } from '../../export/table';
 
@@ -16,11 +18,14 @@ const show = (v: number | string | null) => (v == null ? '—' : typeof v === 'n
 
 export function RunsHparams({ runs, configs }: { runs: RunSummary[]; configs: Record<string, Record<string, unknown>> }) {
   const [sort, setSort] = usePersisted<Sort>('runs.hparamSort', { key: 'best', dir: 'asc' }, validSort);
-  const rows = useMemo(() => sortRows(hparamRows(runs, configs), sort.key, sort.dir), [runs, configs, sort]);
-  const trace = useMemo(() => parcoordsTrace(rows), [rows]);
+  const workspace = useApp((s) => s.workspace);
+  const rows = useMemo(() => sortRows(hparamRows(runs, configs, datasetLabels(workspace)), sort.key, sort.dir), [runs, configs, sort, workspace]);
+  // A kind's own field (FNO's modes) is a column only when some run has it.
+  const fields = HPARAM_FIELDS.filter((f) => rows.some((r) => r[f.key] != null));
+  const parallel = useMemo(() => parallelHparams(rows), [rows]);
   const columns: TableColumn[] = [
     { key: 'name', label: 'Run' },
-    ...HPARAM_FIELDS.map((f) => ({ key: f.key, label: f.label, align: f.kind === 'number' ? ('r' as const) : ('l' as const) })),
+    ...fields.map((f) => ({ key: f.key, label: f.label, align: f.kind === 'number' ? ('r' as const) : ('l' as const) })),
     { key: 'best', label: 'Best val relL2', align: 'r' },
   ];
   const by = (key: string) => setSort((s) => ({ key, dir: s.key === key && s.dir === 'asc' ? 'desc' : 'asc' }));
@@ -44,7 +49,7 @@ export function RunsHparams({ runs, configs }: { runs: RunSummary[]; configs: Re
             {rows.map((r) => (
               <tr key={r.id} data-testid={`hparam-row-${r.id}`}>
                 <th scope="row">{r.name}</th>
-                {HPARAM_FIELDS.map((f) => <td key={f.key} className={f.kind === 'number' ? 'num' : 'small'}>{show(r[f.key]!)}</td>)}
+                {fields.map((f) => <td key={f.key} className={f.kind === 'number' ? 'num' : 'small'}>{show(r[f.key]!)}</td>)}
                 <td className="num">{show(r.best)}</td>
               </tr>
             ))}
@@ -52,8 +57,8 @@ export function RunsHparams({ runs, configs }: { runs: RunSummary[]; configs: Re
         </table>
       </div>
       <TableExportBar title="Hyperparameters" columns={columns} rows={rows} />
-      {trace
-        ? <Plot title="Configuration against best validation error" data={[trace]} layout={{ margin: { l: 60, r: 60, t: 60, b: 30 } }} height={340} testId="hparam-parcoords" />
+      {parallel
+        ? <ParallelCoordinates title="Configuration against best validation error" axes={parallel.axes} rows={parallel.rows} colorBy="best" height={340} testId="hparam-parcoords" />
         : <p className="muted">The parallel-coordinates plot appears once a run has a validation error.</p>}
     </div>
   );

@@ -12,6 +12,7 @@ import type { TableColumn, TableRow } from '../../export/table';
 import type { useRunsRows } from './use-runs-rows';
 import { RunRow, type RunMessage } from './run-row';
 import { kindsOf } from '../../store/model-kind';
+import { bestStats } from '../../store/run-filter';
 
 type Group = Result<'runs.group'>;
 const fmtMs = (g: { mean: number; std: number } | null | undefined) => (g ? `${g.mean.toPrecision(4)} ± ${g.std.toPrecision(2)}` : '—');
@@ -22,13 +23,15 @@ const COLUMNS: TableColumn[] = [
   { key: 'model', label: 'Model' },
   { key: 'state', label: 'Status' },
   { key: 'epochs', label: 'Epochs', align: 'r' },
+  { key: 'params', label: 'Parameters', align: 'r' },
   { key: 'best', label: 'Best val relL2 (normalized)', align: 'r' },
   { key: 'bestEpoch', label: 'Best epoch', align: 'r' },
   { key: 'diff', label: 'Configuration differences' },
   { key: 'tags', label: 'Tags' },
   { key: 'created', label: 'Created' },
-  { key: 'train', label: 'Train time (s)', align: 'r', digits: 3 },
-  { key: 'queue', label: 'Queued (s)', align: 'r', digits: 3 },
+  { key: 'wall', label: 'Wall time (s)', align: 'r', digits: 4 },
+  { key: 'train', label: 'Train time (s)', align: 'r', digits: 4 },
+  { key: 'queue', label: 'Queued (s)', align: 'r', digits: 4 },
 ];
 
 export interface RunsTableProps {
@@ -45,12 +48,14 @@ export function RunsTable({ runs, data, selected, onToggle, onDeleted, onDetails
   const [confirm, setConfirm] = useState<string | null>(null);
   const [folder, setFolder] = useState<RunMessage | null>(null);
   const [deleteError, setDeleteError] = useState<RunMessage | null>(null);
-  const { ordered, groups, diffs, times } = data;
+  const { ordered, groups, diffs, times, wall } = data;
   const label = (g: string) => groupLabel(g, runs);
   const tableRows: TableRow[] = ordered.map((o) =>
-    o.kind === 'group'
-      ? { name: `${label(o.name)} (${o.members.length} seeds)`, model: kindsOf(o.members), group: label(o.name), state: '', epochs: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', tags: '', created: '', train: null, queue: null }
-      : { name: o.run.name, model: kindsOf([o.run]), group: o.run.group ? label(o.run.group) : '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', tags: (o.run.tags ?? []).join(' '), created: o.run.createdAt.replace('T', ' ').slice(0, 19), train: times(o.run).train, queue: times(o.run).queue },
+    o.kind === 'bucket'
+      ? { name: `${o.name} (${o.members.length} runs)`, model: kindsOf(o.members), group: '', state: '', epochs: null, params: null, best: bestStats(o.members)?.mean ?? null, bestEpoch: null, diff: '', tags: '', created: '', wall: null, train: null, queue: null }
+      : o.kind === 'group'
+      ? { name: `${label(o.name)} (${o.members.length} seeds)`, model: kindsOf(o.members), group: label(o.name), state: '', epochs: null, params: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', tags: '', created: '', wall: null, train: null, queue: null }
+      : { name: o.run.name, model: kindsOf([o.run]), group: o.run.group ? label(o.run.group) : '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, params: o.run.params ?? null, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', tags: (o.run.tags ?? []).join(' '), created: o.run.createdAt.replace('T', ' ').slice(0, 19), wall: wall(o.run), train: times(o.run).train, queue: times(o.run).queue },
   );
 
   const reveal = async (id: string) => {
@@ -86,7 +91,9 @@ export function RunsTable({ runs, data, selected, onToggle, onDeleted, onDetails
           </thead>
           <tbody>
             {ordered.map((o, i) =>
-              o.kind === 'group' ? (
+              o.kind === 'bucket' ? (
+                <BucketRow key={`b-${o.name}`} name={o.name} members={o.members} />
+              ) : o.kind === 'group' ? (
                 <GroupRow key={`g-${o.name}`} name={o.name} members={o.members} row={tableRows[i]!} group={groups[o.name]} checked={selected.has(`group:${o.name}`)} onToggle={() => onToggle(`group:${o.name}`)} />
               ) : (
                 <RunRow
@@ -124,6 +131,7 @@ function GroupRow({ name, members, row, group, checked, onToggle }: { name: stri
       <td>{String(row.model)}</td>
       <td>{members.map((m) => m.state).join(', ')}</td>
       <td />
+      <td />
       <td className="num"><span data-testid="group-best">{fmtMs(group?.valRelL2)}</span><br /><span className="small muted">decoded {fmtMs(group?.valRelL2Decoded)}</span></td>
       <td />
       <td />
@@ -132,6 +140,20 @@ function GroupRow({ name, members, row, group, checked, onToggle }: { name: stri
       <td />
       <td />
       <td />
+      <td />
+    </tr>
+  );
+}
+
+/** A grouping's heading row: the value, how many runs, the mean ± std of their best errors. */
+function BucketRow({ name, members }: { name: string; members: RunSummary[] }) {
+  const s = bestStats(members);
+  return (
+    <tr className="group-row" data-testid="runs-bucket">
+      <td />
+      <th scope="rowgroup" colSpan={6}>{name} <span className="muted small">({members.length} run{members.length === 1 ? '' : 's'}, {kindsOf(members)})</span></th>
+      <td className="num" data-testid="bucket-best">{s ? `${s.mean.toPrecision(4)} ± ${s.std.toPrecision(2)}` : '—'}</td>
+      <td colSpan={COLUMNS.length - 6} />
     </tr>
   );
 }

@@ -9,6 +9,7 @@ import { RunCheckpoints } from './run-checkpoints';
 import { RunClusterExport } from './run-cluster-export';
 import { RunsTable } from './runs-table';
 import { useRunsRows } from './use-runs-rows';
+import type { GroupBy } from '../../store/run-filter';
 
 /** Restored overlay picks: a short list of 'run:'/'group:' keys. */
 function validPicks(v: unknown): boolean {
@@ -28,8 +29,9 @@ export function RunsView() {
   // Search words (and "tag:x") and the tag filter survive a reload like the overlay picks.
   const [query, setQuery] = usePersisted<string>('runs.search', '', (v) => typeof v === 'string' && v.length <= 200);
   const [tagFilter, setTagFilter] = usePersisted<string>('runs.tag', '', (v) => typeof v === 'string' && v.length <= 32);
-  const data = useRunsRows(runs, query, tagFilter);
-  const { tags, ordered, configs, loadError } = data;
+  const [groupBy, setGroupBy] = usePersisted<GroupBy>('runs.groupBy', '', (v) => typeof v === 'string' && v.length <= 200 && /^(|tag|dataset|config:[\w.]+)$/.test(v));
+  const data = useRunsRows(runs, query, tagFilter, groupBy);
+  const { tags, ordered, configs, loadError, groupKeys } = data;
   const editingRun = runs.find((r) => r.id === editing);
 
   useEffect(() => {
@@ -57,12 +59,20 @@ export function RunsView() {
         <>
           <div className="row wrap" role="search" aria-label="Filter runs">
             <label className="small">Search{' '}
-              <input type="search" data-testid="runs-search" value={query} onChange={(e) => setQuery(e.target.value.slice(0, 200))} placeholder="name, notes, config… or tag:x" />
+              <input type="search" data-testid="runs-search" value={query} onChange={(e) => setQuery(e.target.value.slice(0, 200))} placeholder="words, tag:x, width=8, dataset:darcy" title="Words match anywhere; tag:x a tag; key=value a config field (width=8, model.kind=fno, lr=0.001); dataset:x the data's name" />
             </label>
             <label className="small">Tag{' '}
               <select data-testid="runs-tag-filter" value={tags.includes(tagFilter) ? tagFilter : ''} onChange={(e) => setTagFilter(e.target.value)}>
                 <option value="">any</option>
                 {tags.map((t) => <option key={t} value={t}>{t}</option>)}
+              </select>
+            </label>
+            <label className="small">Group by{' '}
+              <select data-testid="runs-group-by" value={groupBy} onChange={(e) => setGroupBy(e.target.value as GroupBy)}>
+                <option value="">seed groups</option>
+                <option value="dataset">dataset</option>
+                <option value="tag">tag</option>
+                {[...new Set([...groupKeys, ...(groupBy.startsWith('config:') ? [groupBy.slice(7)] : [])])].map((k) => <option key={k} value={`config:${k}`}>{k}</option>)}
               </select>
             </label>
             <span className="muted small" data-testid="runs-shown">{ordered.filter((o) => o.kind === 'run').length} of {runs.length} runs</span>

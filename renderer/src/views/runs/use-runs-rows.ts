@@ -5,9 +5,17 @@ import { useMemo } from 'react';
 import type { RunSummary } from '../../../../main/api/contract';
 import { configDifferences, runTimes, type RunTimingFields } from '../../store/run-metrics';
 import { firstError, useEpochSeconds, useRunDetails, useRunGroups } from '../../store/runs-cache';
-import { allTags, parseRunQuery, runMatches } from '../../store/run-filter';
+import { allTags, bucketRuns, fieldValue, parseRunQuery, runMatches, type GroupBy } from '../../store/run-filter';
+import { flattenConfig } from '../../store/run-metrics';
+import { configKeyApplies } from '../../store/model-kind';
+import { datasetLabels, runDataName } from '../../store/dataset-names';
+import { useApp } from '../../store/app-store';
 
-export type RunsRow = { kind: 'group'; name: string; members: RunSummary[] } | { kind: 'run'; run: RunSummary; inGroup: boolean };
+export type RunsRow =
+  | { kind: 'group'; name: string; members: RunSummary[] }
+  /** Runs sharing a value of the chosen grouping (a config field, tag or dataset). */
+  | { kind: 'bucket'; name: string; members: RunSummary[] }
+  | { kind: 'run'; run: RunSummary; inGroup: boolean };
 
 /** Created to the last status change: queue and pauses included (the status file records no more). */
 function wallSeconds(r: RunSummary): number | null {
@@ -16,8 +24,10 @@ function wallSeconds(r: RunSummary): number | null {
   return Number.isFinite(s) && s >= 0 ? s : null;
 }
 
-export function useRunsRows(runs: RunSummary[], query: string, tagFilter: string) {
+export function useRunsRows(runs: RunSummary[], query: string, tagFilter: string, groupBy: GroupBy = '') {
   const ids = runs.map((r) => r.id);
+  const workspace = useApp((s) => s.workspace);
+  const labels = useMemo(() => datasetLabels(workspace), [workspace]);
   const details = useRunDetails(ids);
   const names = [...new Set(runs.map((r) => r.group).filter((g): g is string => !!g))];
   const groupEntries = useRunGroups(names);
@@ -38,9 +48,19 @@ export function useRunsRows(runs: RunSummary[], query: string, tagFilter: string
 
   const diffs = useMemo(() => {
     const withConfig = runs.filter((r) => configs[r.id]);
-    const d = configDifferences(withConfig.map((r) => configs[r.id]!));
-    return Object.fromEntries(withConfig.map((r, i) => [r.id, Object.entries(d[i]!).map(([k, v]) => `${k}=${v}`).join(', ')])) as Record<string, string>;
-  }, [runs, configs]);
+    const d = configDifferences(withConfig.map((r) => configs[r.id]!), configKeyApplies);
+    // Differing data fields (an id is a hash) read as the dataset's name.
+    const words = (id: string, entries: [string, string][]) => {
+      const rest = entries.filter(([k]) => !/^data(\.|$)/.test(k)).map(([k, v]) => `${k}=${v}`);
+      return entries.length > rest.length ? [`data=${runDataName(configs[id]!, labels) ?? '?'}`, ...rest] : rest;
+    };
+    return Object.fromEntries(withConfig.map((r, i) => [r.id, words(r.id, Object.entries(d[i]!)).join(', ')])) as Record<string, string>;
+  }, [runs, configs, labels]);
+
+  const flat = useMemo(() => Object.fromEntries(Object.entries(configs).map(([id, c]) => [id, flattenConfig(c)])), [configs]);
+  const dataNames = useMemo(() => Object.fromEntries(Object.entries(configs).map(([id, c]) => [id, runDataName(c, labels) ?? ''])), [configs, labels]);
+  // Config fields worth grouping by: those that differ between runs (kind-aware, as the differences).
+  const groupKeys = useMemo(() => [...new Set(Object.values(diffs).flatMap((d) => d.split(', ').map((e) => e.split('=')[0]!).filter((k) => k && k !== 'data')))].sort(), [diffs]);
 
   // Only runs the search matches (a group shows when any of its runs does).
   const tags = useMemo(() => allTags(runs), [runs]);
@@ -48,7 +68,8 @@ export function useRunsRows(runs: RunSummary[], query: string, tagFilter: string
     const q = parseRunQuery(query);
     // A stored tag no run has any more (deleted, renamed) filters nothing.
     if (tagFilter && tags.includes(tagFilter)) q.tags.push(tagFilter);
-    const shown = runs.filter((r) => runMatches(r, q, diffs[r.id]));
+    const shown = runs.filter((r) => runMatches(r, q, diffs[r.id], flat[r.id], dataNames[r.id]));
+    if (groupBy) return bucketed(shown, groupBy, flat, dataNames);
     const out: RunsRow[] = [];
     const seen = new Set<string>();
     for (const r of shown) {
@@ -60,8 +81,23 @@ export function useRunsRows(runs: RunSummary[], query: string, tagFilter: string
       } else out.push({ kind: 'run', run: r, inGroup: false });
     }
     return out;
-  }, [runs, query, tagFilter, tags, diffs]);
+  }, [runs, query, tagFilter, tags, diffs, flat, dataNames, groupBy]);
 
   const times = (r: RunSummary) => runTimes(r as RunSummary & RunTimingFields, wallSeconds(r), epochTimes[r.id]?.value);
-  return { configs, groups, diffs, tags, ordered, times, loadError: problem ? `Reading run details failed: ${problem}` : null };
+  return { configs, groups, diffs, tags, groupKeys, ordered, times, wall: wallSeconds, loadError: problem ? `Reading run details failed: ${problem}` : null };
+}
+
+/** Rows under each value of the grouping: a bucket heading, then its runs. */
+function bucketed(shown: RunSummary[], groupBy: GroupBy, flat: Record<string, Record<string, string>>, dataNames: Record<string, string>): RunsRow[] {
+  const valueOf = (r: RunSummary): string[] => {
+    if (groupBy === 'tag') return r.tags ?? [];
+    if (groupBy === 'dataset') return dataNames[r.id] ? [dataNames[r.id]!] : [];
+    const v = fieldValue(flat[r.id] ?? {}, groupBy.slice('config:'.length));
+    return v === undefined ? [] : [v];
+  };
+  const label = groupBy === 'tag' ? 'tag' : groupBy === 'dataset' ? 'data' : groupBy.slice('config:'.length);
+  return bucketRuns(shown, valueOf).flatMap((b) => [
+    { kind: 'bucket' as const, name: `${label} = ${b.value}`, members: b.members },
+    ...b.members.map((m) => ({ kind: 'run' as const, run: m, inGroup: true })),
+  ]);
 }

@@ -49,7 +49,7 @@ test('navier-stokes: the adaptive CN/AB2 step matches the paper scheme (forward 
 test('navier-stokes: tiny preset [N, s, s, T] float32, finite, deterministic, long enough for its training window', async () => {
   const ds = await generateDataset('navier-stokes', { preset: 'tiny', seed: 2 });
   const u = ds.variables.u;
-  assert.deepEqual(u.shape, [4, 32, 32, 20]);
+  assert.deepEqual(u.shape, [8, 32, 32, 20], 'eight trajectories: enough to split into train, validation and test');
   const p = ds.manifest.params as { tIn: number; tOut: number; frames: number };
   assert.deepEqual([p.tIn, p.tOut], [10, 10], 'the manifest records the window the set is made for');
   assert.ok(p.frames >= p.tIn + p.tOut);

@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { colorAt, niceTicks, parallelLayout, parallelSvg, tickText, type ParallelAxis } from '../../../renderer/src/plots/parallel-coordinates';
+import { COLOR_SCALES } from '../../../renderer/src/plots/colorscales';
+
+const AXES: ParallelAxis[] = [
+  { key: 'model', label: 'model', kind: 'text' },
+  { key: 'width', label: 'width M', kind: 'number' },
+  { key: 'lr', label: 'lr', kind: 'number' },
+  { key: 'modes', label: 'modes (FNO)', kind: 'number' },
+  { key: 'best', label: 'best val relL2', kind: 'number' },
+];
+const ROWS = [
+  { id: 'a', name: 'run a', model: 'LiNO', width: 8, lr: 1e-4, modes: null, best: 0.5 },
+  { id: 'b', name: 'run <b>', model: 'FNO', width: 16, lr: 1e-2, modes: 4, best: 0.05 },
+  { id: 'c', name: 'run c', model: 'LiNO', width: 12, lr: 1e-3, modes: null, best: null },
+];
+const O = { width: 600, height: 300, theme: 'light' as const, colorBy: 'best', lowIsBest: true };
+
+test('parallel coordinates: axes every coloured row has, tight linear axes, log where values span decades, categories sorted', () => {
+  const L = parallelLayout(AXES, ROWS, O);
+  assert.deepEqual(L.axes.map((a) => a.key), ['model', 'width', 'lr', 'best'], 'modes is not every run\'s; c has no metric and is left out');
+  assert.deepEqual(L.lines.map((l) => l.id), ['a', 'b'], 'the best (lowest) drawn last, on top');
+  const [model, width, lr, best] = L.axes;
+  assert.deepEqual(model!.ticks.map((t) => t.text), ['FNO', 'LiNO']);
+  assert.equal(width!.scale, 'linear');
+  assert.deepEqual(width!.ticks.map((t) => t.text), ['8', '10', '12', '14', '16'], 'ticks inside the data range only');
+  assert.equal(lr!.scale, 'log');
+  assert.deepEqual(lr!.ticks.map((t) => t.text), ['1e-4', '0.001', '0.01']);
+  assert.equal(best!.scale, 'linear', '0.05..0.5 is one decade');
+  // Line ends: a at the bottom of width (8 is the minimum), b at the top.
+  const a = L.lines.find((l) => l.id === 'a')!;
+  const b = L.lines.find((l) => l.id === 'b')!;
+  assert.equal(a.points[1]![1], 300 - 28);
+  assert.equal(b.points[1]![1], 56);
+  assert.equal(b.color, colorAt(COLOR_SCALES.viridis, 1), 'the lowest error gets the bright end');
+  assert.equal(a.color, colorAt(COLOR_SCALES.viridis, 0));
+});
+
+test('parallel coordinates SVG: a standalone document with one path per run, names escaped, theme colours', () => {
+  const svg = parallelSvg(AXES, ROWS, { ...O, title: 'Config & error' });
+  assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="600" height="300"/);
+  assert.equal((svg.match(/class="pc-line"/g) ?? []).length, 2);
+  assert.equal((svg.match(/class="pc-axis"/g) ?? []).length, 4);
+  assert.ok(svg.includes('run &lt;b&gt;') && !svg.includes('run <b>'));
+  assert.ok(svg.includes('Config &amp; error'));
+  assert.ok(svg.includes('fill="#ffffff"'));
+  assert.ok(parallelSvg(AXES, ROWS, { ...O, theme: 'dark' }).includes('fill="#0d1117"'));
+  const empty = parallelSvg(AXES, [], O);
+  assert.match(empty, /data-lines="0"/);
+});
+
+test('nice ticks and tick text', () => {
+  assert.deepEqual(niceTicks(0, 879, 4), [0, 200, 400, 600, 800]);
+  assert.deepEqual(niceTicks(0.1, 0.95, 4), [0.2, 0.4, 0.6, 0.8]);
+  assert.deepEqual([tickText(0.00012), tickText(123456), tickText(0.25), tickText(1e-4)], ['1.2e-4', '1.2e5', '0.25', '1e-4']);
+});
