@@ -3,9 +3,9 @@
 // again (after Ctrl-C, a crash or kill -9) resumes the sweep from sweeps/<id>/state.json.
 // `--export DIR` writes the trials for torchrun/SLURM instead. Exit status as `lino train`: 0 done,
 // 1 a failure (the sweep or one of its trials), 2 usage, 130/143 stopped by SIGINT/SIGTERM.
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CliCommand } from '../command';
+import { readUserText } from '../../util/user-file';
 import { UsageError, parseFlags } from '../args';
 import { selectBackend } from '../../ops/backend';
 import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
@@ -16,12 +16,12 @@ import { openOrCreateSweep, sweepDir, type SweepState } from '../../sweep/sweep-
 import { SweepRunner, type TrialExecutor } from '../../sweep/sweep-runner';
 import { analyzeSweep, configTable, importanceTable, trialTable } from '../../sweep/sweep-analysis';
 import { collectSweepFromCluster, exportSweepForCluster } from '../../sweep/sweep-export';
-import { stopOnSignals } from './train';
+import { stopOnSignals } from '../stop-on-signals';
 
 function readSweepFile(path: string): SweepConfig {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = JSON.parse(readUserText(path, { what: 'a sweep.json' }));
   } catch (e) {
     throw new Error(`${path}: cannot read the sweep (${errorMessage(e)})`);
   }

@@ -7,6 +7,7 @@
 import { readUserText } from '../../util/user-file';
 import { join, resolve } from 'node:path';
 import type { CliCommand } from '../command';
+import { stopOnSignals } from '../stop-on-signals';
 import { UsageError, parseFlags } from '../args';
 import { selectBackend, formatBackendReport } from '../../ops/backend';
 import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
@@ -32,32 +33,6 @@ const meanStd = (v: number[]) => {
   const sd = v.length > 1 ? Math.sqrt(v.reduce((a, b) => a + (b - m) ** 2, 0) / (v.length - 1)) : 0;
   return `${sci(m)} ± ${sci(sd)}`;
 };
-
-/**
- * Ctrl-C / SIGTERM handling for training: the first signal stops at the next step (status,
- * checkpoint and lock in order); a second quits at once (the lock is still released on exit).
- * exitCode() is the shell's code for a process ended by that signal (128 + number), or null.
- */
-export function stopOnSignals(out: NodeJS.WriteStream) {
-  const controller = new AbortController();
-  let stoppedBy: NodeJS.Signals | null = null;
-  const onSig = (sig: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(sig === 'SIGTERM' ? 143 : 130);
-    stoppedBy = sig;
-    out.write(`\n${sig}: stopping after this step (${sig === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again to quit at once)\n`);
-    controller.abort();
-  };
-  process.on('SIGINT', onSig);
-  process.on('SIGTERM', onSig);
-  return {
-    signal: controller.signal,
-    exitCode: (): number | null => (stoppedBy ? (stoppedBy === 'SIGTERM' ? 143 : 130) : null),
-    dispose() {
-      process.off('SIGINT', onSig);
-      process.off('SIGTERM', onSig);
-    },
-  };
-}
 
 /** Trains the configuration once per seed, one run after another, and summarizes the group. */
 async function runGroup(values: GroupFlags): Promise<number> {
