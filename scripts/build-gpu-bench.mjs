@@ -38,6 +38,8 @@ await build({
   alias: { '@tensorflow/tfjs-core': join(root, 'node_modules/@tensorflow/tfjs-core') },
   // keep main/ops/tf.ts's side-effect imports (the cpu backend), which tfjs's "sideEffects" lists would drop
   ignoreAnnotations: true,
+  // program classes keep their names: tfjs's profiler labels a program by constructor.name
+  keepNames: true,
   // CommonJS dependencies call require() inside the ESM bundle
   banner: { js: "import { createRequire as __lino_createRequire } from 'node:module'; const require = __lino_createRequire(import.meta.url);" },
   logLevel: 'warning',
