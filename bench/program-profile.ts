@@ -18,6 +18,8 @@ export interface ProgramProfile {
   gpuMs: number | null;
   /** GPU -> CPU reads (backend.read / readSync) the call made. */
   reads: number;
+  /** Registered-kernel dispatches through tfjs's engine (what tf.profile lists, without customGrad scopes). */
+  kernels: number;
 }
 
 type WebgpuLike = {
@@ -54,6 +56,13 @@ export async function profilePrograms(f: () => unknown, o: { gpuTime?: boolean }
   const byName = new Map<string, { calls: number; hostMs: number }>();
   const [run, read, readSync] = [be.runWebGPUProgram, be.read, be.readSync];
   let reads = 0;
+  let kernels = 0;
+  const engine = tf.engine() as unknown as { runKernelFunc(p: { kernelName?: string }): unknown };
+  const runKernelFunc = engine.runKernelFunc;
+  engine.runKernelFunc = function (this: unknown, p: { kernelName?: string }) {
+    if (p.kernelName) kernels++;
+    return runKernelFunc.call(this, p);
+  };
   be.runWebGPUProgram = function (this: unknown, p: object, ...a: unknown[]) {
     const t0 = performance.now();
     try {
@@ -79,12 +88,13 @@ export async function profilePrograms(f: () => unknown, o: { gpuTime?: boolean }
     }
   } finally {
     Object.assign(be, { runWebGPUProgram: run, read, readSync });
+    engine.runKernelFunc = runKernelFunc;
   }
   const wallMs = performance.now() - t0;
   const rows = [...byName].map(([name, r]) => ({ name, calls: r.calls, hostMs: r.hostMs, gpuMs: gpu ? gpu.get(name) ?? 0 : null }));
   rows.sort((a, b) => (b.gpuMs ?? 0) - (a.gpuMs ?? 0) || b.calls - a.calls || a.name.localeCompare(b.name));
   const sum = (k: 'hostMs' | 'calls') => rows.reduce((a, r) => a + r[k], 0);
-  return { rows, programs: sum('calls'), wallMs, hostMs: sum('hostMs'), gpuMs: gpu ? rows.reduce((a, r) => a + (r.gpuMs ?? 0), 0) : null, reads };
+  return { rows, programs: sum('calls'), wallMs, hostMs: sum('hostMs'), gpuMs: gpu ? rows.reduce((a, r) => a + (r.gpuMs ?? 0), 0) : null, reads, kernels };
 }
 
 /**

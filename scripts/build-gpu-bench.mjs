@@ -1,6 +1,7 @@
 // Builds the self-contained GPU bench folder (default dist/gpu-bench/) for a machine with an
 // NVIDIA GPU and PyTorch CUDA but no Node: bench/gpu/README.md says how to run it.
-//   node scripts/build-gpu-bench.mjs [OUT_DIR]
+//   node scripts/build-gpu-bench.mjs [OUT_DIR] [--debs]
+// --debs: also apt-get download the Vulkan loader and GL dispatch .debs into OUT_DIR/.gl (Debian)
 // It holds: node.xz (this Node binary, xz-compressed), webgpu/ (the npm package's index.js,
 // package.json and dist/linux-x64/dawn.node.xz), bench.mjs (esbuild bundle of bench/gpu/entry.ts),
 // parity/ (tools/parity's PyTorch reference and step timer), run-gpu-bench.sh, README.md.
@@ -10,7 +11,8 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const out = resolve(process.argv[2] ?? join(root, 'dist/gpu-bench'));
+const cli = process.argv.slice(2);
+const out = resolve(cli.find((a) => !a.startsWith('--')) ?? join(root, 'dist/gpu-bench'));
 for (const f of ['bench.mjs', 'parity', 'scaleout', 'run-gpu-bench.sh', 'README.md']) rmSync(join(out, f), { recursive: true, force: true });
 mkdirSync(join(out, 'webgpu/dist/linux-x64'), { recursive: true });
 mkdirSync(join(out, 'parity'), { recursive: true });
@@ -36,6 +38,8 @@ await build({
   alias: { '@tensorflow/tfjs-core': join(root, 'node_modules/@tensorflow/tfjs-core') },
   // keep main/ops/tf.ts's side-effect imports (the cpu backend), which tfjs's "sideEffects" lists would drop
   ignoreAnnotations: true,
+  // program classes keep their names: tfjs's profiler labels a program by constructor.name
+  keepNames: true,
   // CommonJS dependencies call require() inside the ESM bundle
   banner: { js: "import { createRequire as __lino_createRequire } from 'node:module'; const require = __lino_createRequire(import.meta.url);" },
   logLevel: 'warning',
@@ -52,5 +56,11 @@ mkdirSync(join(out, 'scaleout'), { recursive: true });
 for (const f of ['__init__.py', 'model.py', 'fno_ref.py', 'deeponet_ref.py']) copyFileSync(join(root, 'scaleout', f), join(out, 'scaleout', f));
 for (const f of ["run-gpu-bench.sh", "README.md"]) copyFileSync(join(root, 'bench/gpu', f), join(out, f));
 chmodSync(join(out, 'run-gpu-bench.sh'), 0o755);
+if (cli.includes('--debs')) {
+  const debs = ['libvulkan1', 'libegl1', 'libglvnd0', 'libopengl0', 'libgl1', 'libglx0', 'libgles2'];
+  mkdirSync(join(out, '.gl'), { recursive: true });
+  const r = spawnSync('apt-get', ['download', ...debs], { cwd: join(out, '.gl'), encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`apt-get download ${debs.join(' ')}: ${r.stderr || r.error}`);
+}
 const size = spawnSync('du', ['-sh', out], { encoding: 'utf8' }).stdout.trim();
 console.log(`gpu bench folder: ${size} (node ${process.version}, webgpu ${JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).version})`);

@@ -1,12 +1,14 @@
 // The GPU bench's Node side (bundled by scripts/build-gpu-bench.mjs; run by run-gpu-bench.sh):
 // the engine's LinoOperator training step on webgpu for the cases of issue 13, median of N steps
-// after W warm-up steps, and kernels per step (tf.profile). Prints one JSON line per case.
+// after W warm-up steps; per step: kernels, GPU programs by name (host encode time, and GPU time of
+// a timed forward + backward from timestamp queries), GPU -> CPU reads. One JSON line per case.
 //   node bench.mjs [--smoke] [--software]
 import * as tf from '../../main/ops/tf';
 import { formatAdapter, importWebgpuBackend } from '../../main/ops/webgpu-env';
 import { createModel } from '../../main/model/registry';
 import { makeTrainStep } from '../train-step';
 import { gpuBenchCases } from './cases';
+import { formatProgramTable, profilePrograms } from '../program-profile';
 
 const args = process.argv.slice(2);
 const smoke = args.includes('--smoke');
@@ -37,10 +39,20 @@ async function main(): Promise<void> {
       await s.step();
       times.push(performance.now() - t0);
     }
-    // read before the next profile call: tfjs reuses the result object
-    const kernels = (await tf.profile(async () => { await s.step(); })).kernels.length;
-    const fwdKernels = (await tf.profile(() => tf.tidy(() => model.forward(x).y))).kernels.length;
-    console.log(JSON.stringify({ name: c.name, ms: median(times), times, kernelsPerStep: kernels, kernelsPerForward: fwdKernels, device: s.opt.device }));
+    const vars = [...model.variables.values()];
+    const fwdBwd = () => {
+      const { value, grads } = tf.variableGrads(() => tf.mean(tf.squaredDifference(model.forward(x).y, y)) as tf.Scalar, vars);
+      tf.dispose([value, ...Object.values(grads)]);
+    };
+    const step = await profilePrograms(() => s.step());
+    // timestamp queries end the compute pass per program: its wall time is not the step's
+    const timed = await profilePrograms(fwdBwd, { gpuTime: true });
+    const fwd = await profilePrograms(() => tf.dispose(tf.tidy(() => model.forward(x).y)));
+    const ms = median(times);
+    console.log(JSON.stringify({
+      name: c.name, ms, times, kernelsPerStep: step.kernels, kernelsPerForward: fwd.kernels, programsPerStep: step.programs,
+      hostMs: step.hostMs, reads: step.reads, gpuFwdBwdMs: timed.gpuMs, table: formatProgramTable(step, timed, ms, 20), device: s.opt.device,
+    }));
     s.dispose();
     model.dispose();
     tf.dispose([x, y]);

@@ -62,7 +62,7 @@ echo "VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-<unset>}  node $("$WORK/node" --versi
 
 "$WORK/node" "$WORK/bench.mjs" --print-cases $SMOKE > "$WORK/cases.json"
 echo "webgpu: $(date +%T)"
-timeout 200 "$WORK/node" "$WORK/bench.mjs" $SMOKE $SOFTWARE | tee "$WORK/webgpu.jsonl"
+timeout 200 "$WORK/node" "$WORK/bench.mjs" $SMOKE $SOFTWARE | tee "$WORK/webgpu.jsonl" | cut -c1-160
 echo "PyTorch ($TORCH_DEVICE): $(date +%T)"
 "$PYTHON" - "$WORK/cases.json" "$WORK/webgpu.jsonl" "$HERE/parity/bench_step.py" "$TORCH_DEVICE" <<'PY'
 import json, subprocess, sys
@@ -78,13 +78,24 @@ for c in cases["cases"]:
         sys.exit(f"PyTorch failed on {c['name']}: {r.stderr.strip().splitlines()[-1]}")
     pt = json.loads(r.stdout.strip().splitlines()[-1])
     w = ours[c["name"]]
-    rows.append((c["name"], pt["median_ms"], w["ms"], w["ms"] / pt["median_ms"], w["kernelsPerStep"], w["kernelsPerForward"], pt["aten_ops"], pt["torch"]))
+    rows.append((c["name"], pt["median_ms"], w["ms"], w["ms"] / pt["median_ms"], w["kernelsPerStep"], w["kernelsPerForward"], pt["aten_ops"], pt["torch"], w))
 dev = sys.argv[4]
 print(f"\nwebgpu adapter: {head['adapter']}; tfjs {head['tfjs']}; PyTorch {rows[0][7] if rows else '?'} on {dev}")
 print(f"one training step (forward, backward, clip, AdamW), B4, median of {cases['steps']} after {cases['warmup']} warm-up steps")
 print(f"| case | PyTorch {dev} ms | webgpu ms | webgpu / PyTorch | kernels per step | kernels per forward | PyTorch top-level aten ops per forward |")
 print("| --- | --- | --- | --- | --- | --- | --- |")
-for n, p, w, q, k, kf, a, _ in rows:
+for n, p, w, q, k, kf, a, _, _ in rows:
     print(f"| {n} | {p:.1f} | {w:.1f} | {q:.1f} | {k} | {kf} | {a} |")
+# wall time against GPU time: what the host adds (launches, reads, JS)
+print("\nwall vs GPU: step wall (median), GPU time of a timed forward+backward (timestamp queries; n/a without timestamp-query),")
+print("host time encoding the step's programs, GPU programs and GPU->CPU reads per step")
+print("| case | step wall ms | fwd+bwd GPU ms | host encode ms | GPU programs per step | reads per step |")
+print("| --- | --- | --- | --- | --- | --- |")
+for n, _, wms, _, _, _, _, _, w in rows:
+    g = w.get("gpuFwdBwdMs")
+    print(f"| {n} | {wms:.1f} | {'n/a' if g is None else f'{g:.1f}'} | {w['hostMs']:.1f} | {w['programsPerStep']} | {w['reads']} |")
+for n, *_, w in rows:
+    print(f"\nprograms of one step, {n} (ranked by GPU time of the timed forward+backward, else by calls)")
+    print("\n".join(w["table"]))
 PY
 echo "total $(( $(date +%s) - T0 )) s"
