@@ -12,6 +12,7 @@ export const LAYERS = [
   'reproduce', // the paper's tables and figures, run as engine jobs or by the CLI
   'workspace', // the open workspace folder and the host's settings
   'api', // the wire: methods, routes, events, and the domain schemas re-exported for the renderer
+  'sweep', // sweeps: sweep.json, search methods, ASHA rungs, importance, resumable state
   'train', // losses, optimizer, trainer, evaluation
   'runs', // run store, checkpoints, safetensors
   'data', // arrays, file formats, generators, the data pipeline

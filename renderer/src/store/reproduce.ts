@@ -24,7 +24,7 @@ export async function startReproduction(name: string, size: ReproduceSize): Prom
 
 /**
  * A table note as the view and its exports print it: no file paths of the project's sources
- * ("LiNO paper (Tables 1-3) via shared/spec/protocol.md" -> "LiNO paper (Tables 1-3)").
+ * ("LiNO paper (Tables 1-3) via notes/protocol.md" -> "LiNO paper (Tables 1-3)").
  */
 export function displayNote(note: string): string {
   return note

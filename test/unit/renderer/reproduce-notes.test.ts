@@ -7,7 +7,7 @@ import { mainTable, type ArmRun } from '../../../main/reproduce/tables';
 import { REPRODUCE_PRESETS } from '../../../main/reproduce/presets';
 
 test('table notes show no internal paths', () => {
-  assert.equal(displayNote('reported rows: LiNO paper (Tables 1-3, Figs. 3-6) via shared/spec/protocol.md'), 'reported rows: LiNO paper (Tables 1-3, Figs. 3-6)');
+  assert.equal(displayNote('reported rows: LiNO paper (Tables 1-3, Figs. 3-6) via notes/protocol.md'), 'reported rows: LiNO paper (Tables 1-3, Figs. 3-6)');
   assert.equal(displayNote('see docs/reproduction.md for details'), 'for details');
   assert.equal(displayNote('inputs at another resolution are normalized with the training statistics'), 'inputs at another resolution are normalized with the training statistics');
 });
