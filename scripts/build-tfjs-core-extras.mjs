@@ -1,4 +1,4 @@
-// Regenerates main/ops/vendor/tfjs-core-extras.mjs: tfjs-core's gradient registrations
+// Regenerates main/ops/tfjs-internals/tfjs-core-extras.mjs: tfjs-core's gradient registrations
 // (register_all_gradients) and chained tensor ops (x.sum(), x.mul(y)), bundled for Node.
 // tfjs-core ships these only as bundler-oriented ESM (extensionless and directory imports that
 // Node cannot load); its Node build (tf-core.node.js) leaves both out, and until now the umbrella
@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url).pathname;
 const core = `${root}node_modules/@tensorflow/tfjs-core`;
-export const OUT = `${root}main/ops/vendor/tfjs-core-extras.mjs`;
+export const OUT = `${root}main/ops/tfjs-internals/tfjs-core-extras.mjs`;
 
 export async function bundleExtras() {
   const { version } = (await import(`${core}/package.json`, { with: { type: 'json' } })).default;

@@ -12,7 +12,7 @@ import { mixRows, mixRowsComposed } from '../../../main/ops/mix';
 import { positiveFeature, positiveFeatureComposed } from '../../../main/ops/positive-feature';
 import { scatteringOutput, scatteringOutputComposed } from '../../../main/ops/scattering-output';
 import { hasFusedKernel } from '../../../main/ops/kernel-registry';
-import { ensureFastWasmKernels } from '../../../main/ops/wasm-kernels';
+import { ensureFastWasmKernels } from '../../../main/ops/tfjs-internals/wasm-kernels';
 import { countKernels } from '../../../bench/kernels.bench';
 import { webgpuUnavailable } from '../../helpers/webgpu-env';
 import { join } from 'node:path';

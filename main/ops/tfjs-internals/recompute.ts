@@ -1,7 +1,7 @@
 // Gradient checkpointing: a function whose forward keeps only its input and whose backward
 // recomputes the forward under a fresh tape (tf.customGrad). Used per rollout step and by models
 // that recompute their blocks (a step then holds one block's intermediates at a time).
-import * as tf from './tf';
+import * as tf from '../tf';
 
 /** fn(x) with gradients for x and for every variable in `vars`, recomputed during backward. */
 export function recomputed(fn: (x: tf.Tensor) => tf.Tensor, vars: tf.Variable[]): (x: tf.Tensor) => tf.Tensor {
