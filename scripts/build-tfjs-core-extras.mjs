@@ -5,7 +5,7 @@
 // '@tensorflow/tfjs' added them. The bundle carries its own copy of the core internals the
 // gradients call; they run on the one engine, registries and Tensor class that tfjs-core keeps on
 // the global object, so main/ops/tf.ts loads tfjs-core first. Run after upgrading tfjs-core;
-// test/unit/model/tf-core.test.ts fails when the committed file is stale.
+// test/unit/ops/tf-core.test.ts fails when the committed file is stale.
 import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 
