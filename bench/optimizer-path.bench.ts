@@ -5,7 +5,7 @@
 //   npm run bench optimizer-path
 import * as tf from '../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
-import { ensureFastWasmKernels } from '../main/ops/wasm-kernels';
+import { ensureFastWasmKernels } from '../main/ops/tfjs-internals/wasm-kernels';
 import { LinoOperator } from '../main/model/lino/operator';
 import { AdamW } from '../main/train/adamw';
 

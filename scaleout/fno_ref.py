@@ -8,9 +8,11 @@ Differences from the original, on purpose:
   when asked), so fc0 is Linear(in_channels, width) and forward does not concatenate a grid;
 - no zero padding in 2D (the original pads Darcy by 9 points): inputs are taken as periodic.
 
-Complex weights (weights1, weights2; torch.cfloat, [in, out, modes(, modes)]) are written to
-safetensors as real/imag pairs in a trailing axis of 2 (torch.view_as_real), under the same name:
-torch.view_as_complex(t) recovers them.
+Complex weights (weights1, weights2: [in, out, modes(, modes)] complex) are held as real parameters,
+real/imag pairs in a trailing axis of 2 (torch.view_as_real; forward reads them through
+torch.view_as_complex), as safetensors stores them under the same name: the same maths (AdamW and
+clipping act elementwise on the pairs, as on complex tensors), and DistributedDataParallel, whose
+gloo backend cannot broadcast complex tensors, can train it.
 """
 import torch
 import torch.nn as nn
@@ -22,12 +24,12 @@ class SpectralConv1d(nn.Module):
         super().__init__()
         self.in_channels, self.out_channels, self.modes1 = in_channels, out_channels, modes1
         self.scale = 1 / (in_channels * out_channels)
-        self.weights1 = nn.Parameter(self.scale * torch.rand(in_channels, out_channels, modes1, dtype=torch.cfloat))
+        self.weights1 = nn.Parameter(torch.view_as_real(self.scale * torch.rand(in_channels, out_channels, modes1, dtype=torch.cfloat)))
 
     def forward(self, x):  # x [B, C, N]
         x_ft = torch.fft.rfft(x)
         out_ft = torch.zeros(x.shape[0], self.out_channels, x.size(-1) // 2 + 1, dtype=x_ft.dtype, device=x.device)
-        out_ft[:, :, : self.modes1] = torch.einsum("bix,iox->box", x_ft[:, :, : self.modes1], self.weights1)
+        out_ft[:, :, : self.modes1] = torch.einsum("bix,iox->box", x_ft[:, :, : self.modes1], torch.view_as_complex(self.weights1))
         return torch.fft.irfft(out_ft, n=x.size(-1))
 
 
@@ -36,15 +38,15 @@ class SpectralConv2d(nn.Module):
         super().__init__()
         self.in_channels, self.out_channels, self.modes1, self.modes2 = in_channels, out_channels, modes1, modes2
         self.scale = 1 / (in_channels * out_channels)
-        self.weights1 = nn.Parameter(self.scale * torch.rand(in_channels, out_channels, modes1, modes2, dtype=torch.cfloat))
-        self.weights2 = nn.Parameter(self.scale * torch.rand(in_channels, out_channels, modes1, modes2, dtype=torch.cfloat))
+        self.weights1 = nn.Parameter(torch.view_as_real(self.scale * torch.rand(in_channels, out_channels, modes1, modes2, dtype=torch.cfloat)))
+        self.weights2 = nn.Parameter(torch.view_as_real(self.scale * torch.rand(in_channels, out_channels, modes1, modes2, dtype=torch.cfloat)))
 
     def forward(self, x):  # x [B, C, H, W]
         m1, m2 = self.modes1, self.modes2
         x_ft = torch.fft.rfft2(x)
         out_ft = torch.zeros(x.shape[0], self.out_channels, x.size(-2), x.size(-1) // 2 + 1, dtype=x_ft.dtype, device=x.device)
-        out_ft[:, :, :m1, :m2] = torch.einsum("bixy,ioxy->boxy", x_ft[:, :, :m1, :m2], self.weights1)
-        out_ft[:, :, -m1:, :m2] = torch.einsum("bixy,ioxy->boxy", x_ft[:, :, -m1:, :m2], self.weights2)
+        out_ft[:, :, :m1, :m2] = torch.einsum("bixy,ioxy->boxy", x_ft[:, :, :m1, :m2], torch.view_as_complex(self.weights1))
+        out_ft[:, :, -m1:, :m2] = torch.einsum("bixy,ioxy->boxy", x_ft[:, :, -m1:, :m2], torch.view_as_complex(self.weights2))
         return torch.fft.irfft2(out_ft, s=(x.size(-2), x.size(-1)))
 
 

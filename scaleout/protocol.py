@@ -82,7 +82,8 @@ def evaluate_split(model, x_all, y_all, ystats, ar, batch, device, with_blocks=F
     mse_sum = rel_sum = rel_dec_sum = step_norm_sum = whole_sum = whole_dec_sum = 0.0
     t_out = ar["tOut"] if ar else 0
     step_vals = [[] for _ in range(t_out)]
-    alpha_rows = [[] for _ in model.blocks]
+    blocks_of = getattr(model, "blocks", [])  # LiNO's gates; FNO and DeepONet have none
+    alpha_rows = [[] for _ in blocks_of]
     for i in range(0, n, batch):
         x = torch.from_numpy(x_all[i:i + batch].copy()).to(device)
         y = torch.from_numpy(y_all[i:i + batch].copy()).to(device)
@@ -91,14 +92,14 @@ def evaluate_split(model, x_all, y_all, ystats, ar, batch, device, with_blocks=F
             for k in range(t_out):
                 p = model(xx)
                 preds.append(p)
-                for b, blk in enumerate(model.blocks):
+                for b, blk in enumerate(blocks_of):
                     alpha_rows[b].extend(blk.last_alpha.cpu().tolist())
                 if k < t_out - 1:
                     xx = torch.cat([xx[..., 1:ar["tIn"]], p, coords], dim=-1)
             pred = torch.cat(preds, dim=-1)
         else:
             pred = model(x)
-            for b, blk in enumerate(model.blocks):
+            for b, blk in enumerate(blocks_of):
                 alpha_rows[b].extend(blk.last_alpha.cpu().tolist())
         per = y[0].numel()
         mse_sum += float(((pred - y) ** 2).sum()) / per
@@ -128,7 +129,7 @@ def evaluate_split(model, x_all, y_all, ystats, ar, batch, device, with_blocks=F
         m["rolloutRelL2Decoded"] = whole_dec_sum / n
     blocks = []
     if with_blocks:
-        for b, blk in enumerate(model.blocks):
+        for b, blk in enumerate(blocks_of):
             cols = list(zip(*alpha_rows[b])) if alpha_rows[b] else []
             stats = [_mean_std(c) for c in cols]
             blocks.append({"components": list(blk.components), "alphaMean": [a for a, _ in stats],

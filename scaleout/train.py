@@ -1,13 +1,19 @@
 """The workbench's training protocol under torch.distributed (DistributedDataParallel):
 
-  torchrun --nproc_per_node=N -m scaleout.train --run-dir RUN_DIR --data EXPORT_DIR [--config CONFIG.json]
+  torchrun --nproc_per_node=N -m scaleout.train --run-dir RUN_DIR --data EXPORT_DIR [--config CONFIG.json] [--model MODEL.json]
   python -m scaleout.train ...            (one process, no process group: the same maths)
 
 Per epoch: the batch order is the workbench's seeded sfc32 permutation (scaleout/rng.py); each batch
 of B rows is split between the ranks, rank r's loss is its share of the batch objective (shares add
 up to the single-process loss) times the world size, because DDP averages gradients over ranks; so
 the all-reduced gradient is the single-process gradient of the batch. Then global-norm clipping on
-the full gradient, torch.optim.AdamW, StepLR stepped per epoch; validation every epoch on rank 0."""
+the full gradient, torch.optim.AdamW, StepLR stepped per epoch; validation every epoch on rank 0.
+
+Every model kind of the workbench trains here, through its PyTorch reference: LiNO (model.py), FNO
+(fno_ref.py), DeepONet (deeponet_ref.py). Nothing is defaulted here: the export's config.json holds
+the run's configuration with every default filled in, and model.json the model as the workbench
+builds it on this data."""
+import types
 import argparse
 import datetime
 import json
@@ -22,7 +28,8 @@ import torch
 import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-from .model import from_config
+from . import deeponet_ref, fno_ref
+from . import model as lino_ref
 from .data import load_export
 from .rng import Rng
 from .runfmt import RunFolder, write_json_atomic, now_iso
@@ -31,28 +38,31 @@ from .protocol import RELL2_DEFINITION, predict, share_objective, evaluate_split
 # The depthwise conv's weight gradient has its own strides; DDP copies it into its bucket anyway.
 warnings.filterwarnings("ignore", message="Grad strides do not match bucket view strides")
 
-DEFAULTS = {"epochs": 500, "batchSize": 4, "seed": 42, "clipNorm": 1.0,
-            "optimizer": {"lr": 1e-3, "weightDecay": 1e-5, "beta1": 0.9, "beta2": 0.999, "eps": 1e-8},
-            "schedule": {"stepSize": 5, "gamma": 0.96},
-            "model": {"width": 128, "depth": 8, "scattering": "efficient", "components": ["reflection", "refraction", "scattering"]}}
+# The workbench's registry (main/model/registry.ts), kind -> the PyTorch reference that builds it.
+MODELS = {"lino": lino_ref.from_config, "fno": fno_ref.from_config, "deeponet": deeponet_ref.from_config}
+# What the epoch loop reads of config.json; the workbench's export writes each of them.
+FIELDS = ("epochs", "batchSize", "seed", "clipNorm", "optimizer.lr", "optimizer.weightDecay", "optimizer.beta1",
+          "optimizer.beta2", "optimizer.eps", "schedule.stepSize", "schedule.gamma")
 
 
 def settings(cfg, path):
-    """The run config with the workbench's defaults (main/api/contract.ts TrainConfig) filled in."""
-    kind = (cfg.get("model") or {}).get("kind", "lino")
-    if kind != "lino":
-        raise SystemExit(f"{path}: field 'model.kind' is {kind!r}, expected 'lino' (the only model the registry has)")
-    s = {k: cfg.get(k, v) for k, v in DEFAULTS.items() if not isinstance(v, dict)}
-    for k in ("optimizer", "schedule", "model"):
-        s[k] = {**DEFAULTS[k], **(cfg.get(k) or {})}
-    return s
+    """The run config as the workbench exported it (main/train/config.ts TrainConfig, defaults filled in)."""
+    for f in FIELDS:
+        v = cfg
+        for k in f.split("."):
+            v = v.get(k) if isinstance(v, dict) else None
+        if v is None:
+            raise SystemExit(f"{path}: field '{f}' is missing, expected the workbench's exported config "
+                             "(Run on a cluster... / lino export-run write every default)")
+    return cfg
 
 
-def model_config(s, data):
-    x, y = data["splits"]["train"]
-    return {"dims": len(data["grid"]), "inChannels": x.shape[-1], "outChannels": 1 if data["ar"] else y.shape[-1],
-            "width": s["model"]["width"], "depth": s["model"]["depth"], "scattering": s["model"]["scattering"],
-            "components": s["model"]["components"]}
+def build_model(spec, path):
+    """The model of model.json ({kind, ...its builder config}) through its kind's reference."""
+    kind = spec.get("kind")
+    if kind not in MODELS:
+        raise SystemExit(f"{path}: field 'kind' is {kind!r}, expected one of {', '.join(sorted(MODELS))}")
+    return MODELS[kind](spec)
 
 
 def setup():
@@ -73,19 +83,30 @@ def setup():
     return dist.get_rank(), world, dev, f"torch-ddp-{backend}x{world}"
 
 
+def to_numpy(t):
+    """float32 numpy; a complex tensor (FNO's spectral weights) as real/imag pairs in a trailing axis, as the workbench stores it."""
+    t = t.detach().cpu()
+    return (torch.view_as_real(t) if t.is_complex() else t).numpy().astype(np.float32)
+
+
+def from_numpy(a, like):
+    t = torch.from_numpy(np.ascontiguousarray(a))
+    return (torch.view_as_complex(t) if like.is_complex() else t.reshape(like.shape)).to(like.device)
+
+
 def restore(run, net, opt, sched, names, s, log):
     """checkpoints/last (written here or by the workbench) into model, AdamW, StepLR; returns trainer state."""
     ck = run.load_checkpoint("last")
     if ck is None:
         return {"epoch": 0, "globalStep": 0, "rng": Rng(s["seed"]), "best": None, "records": 0}
     state, weights, m, v = ck
-    net.load_state_dict({k: torch.from_numpy(a) for k, a in weights.items()}, strict=True)
+    own = net.state_dict()
+    net.load_state_dict({k: from_numpy(a, own[k]) for k, a in weights.items()}, strict=True)
     params = dict(net.named_parameters())
     for k in names:
         p = params[k]
         opt.state[p] = {"step": torch.tensor(float(state["optimizer"]["step"])),
-                        "exp_avg": torch.from_numpy(m[k]).reshape(p.shape).to(p.device),
-                        "exp_avg_sq": torch.from_numpy(v[k]).reshape(p.shape).to(p.device)}
+                        "exp_avg": from_numpy(m[k], p), "exp_avg_sq": from_numpy(v[k], p)}
     sched.last_epoch = state["scheduler"]["lastEpoch"]
     for g in opt.param_groups:
         g["lr"] = state["scheduler"]["lr"]
@@ -95,8 +116,9 @@ def restore(run, net, opt, sched, names, s, log):
             "records": state["metricsRecords"]}
 
 
-def train_step(ddp, opt, data, rows, rank, world, s, device):
+def train_step(st, rows):
     """One optimizer step on the global batch `rows`; returns (loss, relL2, gradNorm) of the whole batch."""
+    ddp, opt, data, rank, world, s, device = st.ddp, st.opt, st.data, st.rank, st.world, st.s, st.device
     x_all, y_all = data["splits"]["train"]
     B = len(rows)
     share = np.array_split(np.asarray(rows), world)[rank]
@@ -132,6 +154,7 @@ def main(argv=None):
     ap.add_argument("--run-dir", dest="run", required=True, help="run folder (created from --config when it has no config.json)")
     ap.add_argument("--data", required=True, help="dataset exported by the workbench (prepared layout, .npy)")
     ap.add_argument("--config", help="the run's config.json, copied into --run-dir on first start")
+    ap.add_argument("--model", default="model.json", help="the model as the workbench builds it (the export's model.json)")
     ap.add_argument("--max-epochs", type=int, help="stop after this many epochs in this call (the run stays resumable)")
     ap.add_argument("--threads", type=int, help="torch.set_num_threads per process")
     a = ap.parse_args(argv)
@@ -168,7 +191,12 @@ def fit(run, a, rank, world, device, backend):
     data = load_export(a.data)
     log = log_fn(run, rank)
     torch.manual_seed(s["seed"])
-    net = from_config(model_config(s, data)).to(device)
+    try:
+        with open(a.model) as f:
+            spec = json.load(f)
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"{a.model}: {e} (the export's model.json: the model as the workbench builds it)")
+    net = build_model(spec, a.model).to(device)
     names = [k for k, _ in net.named_parameters()]
     ddp = DDP(net, device_ids=[device.index] if device.type == "cuda" else None) if dist.is_initialized() else net
     o = s["optimizer"]
@@ -180,17 +208,20 @@ def fit(run, a, rank, world, device, backend):
         run.write_status("running", epoch=ts["epoch"], step=ts["globalStep"], backend=backend)
     log(f"training on {backend} ({device}): {sum(p.numel() for p in net.parameters())} parameters, batch {s['batchSize']} over {world} process{'es' if world > 1 else ''}")
     n = data["splits"]["train"][0].shape[0]
-    done_this_call, peak = 0, 0
+    # Everything an epoch reads and advances, in one object (ts: the trainer state a checkpoint keeps).
+    st = types.SimpleNamespace(run=run, ddp=ddp, net=net, opt=opt, sched=sched, names=names, s=s, data=data, ts=ts,
+                               rank=rank, world=world, device=device, backend=backend, n=n)
+    done_this_call = 0
     try:
         while ts["epoch"] < s["epochs"]:
             if a.max_epochs is not None and done_this_call >= a.max_epochs:
                 if rank == 0:
                     run.write_status("stopped", reason="epoch limit of this call", epoch=ts["epoch"], step=ts["globalStep"], backend=backend)
                 return
-            rec = run_epoch(run, ddp, net, opt, sched, data, s, ts, rank, world, device, backend, n)
+            rec = run_epoch(st)
             done_this_call += 1
             if rank == 0:
-                save(run, net, opt, sched, names, s, data, ts, backend, rec)
+                save(st, rec)
             if dist.is_initialized():
                 dist.barrier()
         if rank == 0:
@@ -202,7 +233,10 @@ def fit(run, a, rank, world, device, backend):
         raise
 
 
-def run_epoch(run, ddp, net, opt, sched, data, s, ts, rank, world, device, backend, n):
+def run_epoch(st):
+    """One epoch: the training steps, then (rank 0) validation and the epoch record; advances st.ts."""
+    run, ddp, net, opt, s, data, ts, rank, n = st.run, st.ddp, st.net, st.opt, st.s, st.data, st.ts, st.rank, st.n
+    device, backend, sched = st.device, st.backend, st.sched
     t0 = time.perf_counter()
     perm = ts["rng"].permutation(n)  # every rank draws the same permutation
     lr = opt.param_groups[0]["lr"]
@@ -211,7 +245,7 @@ def run_epoch(run, ddp, net, opt, sched, data, s, ts, rank, world, device, backe
     ddp.train()
     for i in range(0, n, s["batchSize"]):
         ts0 = time.perf_counter()
-        loss, rel, norm = train_step(ddp, opt, data, perm[i:i + s["batchSize"]], rank, world, s, device)
+        loss, rel, norm = train_step(st, perm[i:i + s["batchSize"]])
         ts["globalStep"] += 1
         rec = {"type": "step", "epoch": ts["epoch"] + 1, "step": ts["globalStep"], "loss": loss, "relL2": rel, "lr": lr,
                "gradNorm": norm, "stepMs": (time.perf_counter() - ts0) * 1e3}
@@ -249,15 +283,16 @@ def run_epoch(run, ddp, net, opt, sched, data, s, ts, rank, world, device, backe
     return rec
 
 
-def save(run, net, opt, sched, names, s, data, ts, backend, rec):
+def save(st, rec):
     """checkpoints/best (when best) then last, as the workbench's runner does, and status.json."""
+    run, net, opt, sched, names, s, data, ts, backend = st.run, st.net, st.opt, st.sched, st.names, st.s, st.data, st.ts, st.backend
     params = dict(net.named_parameters())
-    weights = {k: v.detach().cpu().numpy().astype(np.float32) for k, v in net.state_dict().items()}
+    weights = {k: to_numpy(v) for k, v in net.state_dict().items()}
     m, v, step = {}, {}, 0
     for k in names:
         st = opt.state.get(params[k], {})
-        m[k] = st["exp_avg"].detach().cpu().numpy().astype(np.float32) if st else np.zeros(params[k].shape, np.float32)
-        v[k] = st["exp_avg_sq"].detach().cpu().numpy().astype(np.float32) if st else np.zeros(params[k].shape, np.float32)
+        m[k] = to_numpy(st["exp_avg"] if st else torch.zeros_like(params[k]))
+        v[k] = to_numpy(st["exp_avg_sq"] if st else torch.zeros_like(params[k]))
         step = max(step, int(st["step"]) if st else 0)
     o = s["optimizer"]
     state = {"format": "lino-checkpoint", "version": 1, "epoch": ts["epoch"], "globalStep": ts["globalStep"],

@@ -1,17 +1,17 @@
-// Regenerates main/ops/vendor/tfjs-core-extras.mjs: tfjs-core's gradient registrations
+// Regenerates main/ops/tfjs-internals/tfjs-core-extras.mjs: tfjs-core's gradient registrations
 // (register_all_gradients) and chained tensor ops (x.sum(), x.mul(y)), bundled for Node.
 // tfjs-core ships these only as bundler-oriented ESM (extensionless and directory imports that
 // Node cannot load); its Node build (tf-core.node.js) leaves both out, and until now the umbrella
 // '@tensorflow/tfjs' added them. The bundle carries its own copy of the core internals the
 // gradients call; they run on the one engine, registries and Tensor class that tfjs-core keeps on
 // the global object, so main/ops/tf.ts loads tfjs-core first. Run after upgrading tfjs-core;
-// test/unit/model/tf-core.test.ts fails when the committed file is stale.
+// test/unit/ops/tf-core.test.ts fails when the committed file is stale.
 import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url).pathname;
 const core = `${root}node_modules/@tensorflow/tfjs-core`;
-export const OUT = `${root}main/ops/vendor/tfjs-core-extras.mjs`;
+export const OUT = `${root}main/ops/tfjs-internals/tfjs-core-extras.mjs`;
 
 export async function bundleExtras() {
   const { version } = (await import(`${core}/package.json`, { with: { type: 'json' } })).default;

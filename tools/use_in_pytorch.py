@@ -7,8 +7,8 @@ import json, struct, sys
 import numpy as np
 import torch
 
-sys.path.insert(0, "tools/parity")  # the reference LiNO: same modules and state_dict names
-from lino_ref import from_config, grid_coords
+sys.path.insert(0, ".")  # run from the repository root: the reference LiNO (scaleout/model.py), same modules and state_dict names
+from scaleout.model import from_config, grid_coords
 
 
 def read_safetensors(path):

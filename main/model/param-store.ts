@@ -11,7 +11,9 @@ export class ParamStore {
   private readonly rand: () => number;
 
   constructor(kind: string, seed: number) {
-    this.prefix = `${kind}#${++instanceCounter}.${Math.random().toString(36).slice(2, 8)}/`;
+    // The counter keeps names unique in this module; the random part, across copies of it that share
+    // one tfjs engine (a bundle and its worker): WebCrypto, in Node and in a browser alike.
+    this.prefix = `${kind}#${++instanceCounter}.${globalThis.crypto.randomUUID().slice(0, 8)}/`;
     this.rand = seededRandom(seed);
   }
 

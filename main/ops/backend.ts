@@ -4,7 +4,7 @@
 // name 'tensorflow', so only one may be loaded per process: the GPU one is tried first. They are
 // optional dependencies, imported dynamically; each failure is recorded with its reason.
 import * as tf from './tf';
-import { ensureFastWasmKernels } from './wasm-kernels';
+import { ensureFastWasmKernels } from './tfjs-internals/wasm-kernels';
 import { formatAdapter, importWebgpuBackend, type AdapterReport } from './webgpu-env';
 
 export const BACKEND_ORDER = ['tensorflow-gpu', 'webgpu', 'tensorflow', 'wasm', 'cpu'] as const;

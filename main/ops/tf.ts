@@ -5,12 +5,14 @@
 // tfjs-core first (module requests run in source order): the engine and Tensor class it puts on
 // the global object are the ones the vendored gradients below then use.
 export * from '@tensorflow/tfjs-core';
-import './vendor/tfjs-core-extras.mjs';
+// Refuses a tfjs version the internals below were not tested with, before any of them is installed.
+import './tfjs-internals/tfjs-version';
+import './tfjs-internals/tfjs-core-extras.mjs';
 // Bundlers drop these two side-effect imports (the packages' "sideEffects" lists leave out their
 // Node builds): scripts/build-gpu-bench.mjs sets ignoreAnnotations; dist/engine keeps them external.
 import '@tensorflow/tfjs-backend-cpu';
 import { engine as tfjsEngine } from '@tensorflow/tfjs-core';
-import { shareSavedTensors } from './saved-tensors';
+import { shareSavedTensors } from './tfjs-internals/saved-tensors';
 // tensors saved for backward share their buffer instead of dispatching an Identity kernel each
 shareSavedTensors(tfjsEngine());
 // The types of the chained ops (x.sum()) that the vendored bundle adds at run time.

@@ -4,7 +4,6 @@
 // the loss; a NaN/Inf norm means a gradient is not finite, which the trainer turns into a stop
 // with the step named.
 import * as tf from '../ops/tf';
-import { readValues } from '../ops/backend';
 
 /** ||g||_2 of a flat gradient (every parameter's, concatenated), in float32 on the backend. */
 export function flatNorm(flat: tf.Tensor): tf.Scalar {
@@ -15,27 +14,4 @@ export function flatNorm(flat: tf.Tensor): tf.Scalar {
 export function clipCoef(norm: number, maxNorm: number): number {
   const coef = Math.min(1, Math.fround(maxNorm / (norm + 1e-6)));
   return Number.isFinite(norm) && coef < 1 ? coef : 1;
-}
-
-/** The global norm as a tensor, torch.norm(stack([norm(g) for g])) (float32 on the backend). */
-export function globalNormTensor(grads: Iterable<tf.Tensor>): tf.Scalar {
-  const list = [...grads];
-  return tf.tidy(() => (list.length === 0 ? tf.scalar(0) : tf.norm(tf.stack(list.map((g) => tf.norm(g))))) as tf.Scalar);
-}
-
-export async function globalNorm(grads: Iterable<tf.Tensor>): Promise<number> {
-  const t = globalNormTensor(grads);
-  try {
-    return (await readValues(t))[0]!;
-  } finally {
-    t.dispose();
-  }
-}
-
-export async function clipByGlobalNorm<K>(grads: Map<K, tf.Tensor>, maxNorm: number): Promise<{ grads: Map<K, tf.Tensor>; norm: number; coef: number }> {
-  const norm = await globalNorm(grads.values());
-  const coef = clipCoef(norm, maxNorm);
-  const out = new Map<K, tf.Tensor>();
-  for (const [k, g] of grads) out.set(k, coef < 1 ? tf.mul(g, coef) : tf.clone(g));
-  return { grads: out, norm, coef };
 }

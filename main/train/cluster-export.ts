@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { RunHandle } from '../runs/run-store';
 import { parseRunConfig } from './runner';
 import { loadTrainData } from './data-source';
+import { modelConfigFor } from './trainer';
 import type { TrainData, TrainSplit } from './data';
 import type { PreparedDataset } from '../data/dataset';
 import { exportDataset } from '../data/export';
@@ -74,7 +75,10 @@ export async function exportRunForCluster(run: RunHandle, outDir: string, o: Clu
   const files = await exportDataset(asPrepared(data, `${run.id}-data`), 'npy', join(out, 'data'), 'prepared', (done, total) =>
     progress(0.3 + (0.6 * done) / Math.max(1, total), `wrote ${done} of ${total} arrays`));
   progress(0.92, 'writing the scaleout package and scripts');
-  writeJsonAtomic(join(out, 'config.json'), raw);
+  // Every default filled in (the parsed TrainConfig) and the model exactly as the registry builds it
+  // on this data: scaleout/train.py reads both and copies no default of its own.
+  writeJsonAtomic(join(out, 'config.json'), JSON.parse(JSON.stringify(cfg)));
+  writeJsonAtomic(join(out, 'model.json'), { kind: cfg.model.kind, ...modelConfigFor(cfg, data) });
   mkdirSync(join(out, 'scaleout'), { recursive: true });
   for (const f of readdirSync(SCALEOUT_DIR).filter((n) => n.endsWith('.py'))) {
     copyFileSync(join(SCALEOUT_DIR, f), join(out, 'scaleout', f));
@@ -110,7 +114,7 @@ export async function exportRunForCluster(run: RunHandle, outDir: string, o: Clu
     '',
   ].join('\n'));
   writeFileAtomic(join(out, 'README.md'), readme(run.id, runDir, cfg.epochs, n, o.nodes, args));
-  files.push(join(out, 'config.json'), join(out, 'run.sh'), join(out, 'slurm.sbatch'), join(out, 'README.md'));
+  files.push(join(out, 'config.json'), join(out, 'model.json'), join(out, 'run.sh'), join(out, 'slurm.sbatch'), join(out, 'README.md'));
   return { out, runDir, files, command: `torchrun --standalone --nproc_per_node=${n} ${args}` };
 }
 
@@ -119,7 +123,8 @@ function readme(id: string, runDir: string, epochs: number, n: number, nodes: nu
 
 Exported by the workbench (Run on a cluster, or \`lino export-run\`). This folder holds everything the run needs:
 
-- \`config.json\`: the run's configuration (model, ${epochs} epochs, batch, AdamW, StepLR, seed);
+- \`config.json\`: the run's configuration, every default filled in (model, ${epochs} epochs, batch, AdamW, StepLR, seed);
+- \`model.json\`: the model as the workbench builds it on this data (kind, channels, width, depth or layers, modes or basis);
 - \`data/\`: its dataset, normalized channels-last \`.npy\` arrays (\`{train,val,test}_{x,y}.npy\`) and the manifest with the normalizer;
 - \`scaleout/\`: the workbench's training protocol in PyTorch (DistributedDataParallel);
 - \`run.sh\`: the \`torchrun\` command for one machine; \`slurm.sbatch\`: a SLURM template for ${nodes} node(s) x ${n} GPU(s).

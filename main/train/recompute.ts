@@ -1,10 +1,10 @@
-// Checkpointing as training uses it: the generic recomputed() (main/ops/recompute.ts) and block
+// Checkpointing as training uses it: the generic recomputed() (main/ops/tfjs-internals/recompute.ts) and block
 // checkpointing, which a model offers through its registry entry (forwardCheckpointed).
 import type * as tf from '../ops/tf';
 import type { NeuralOperator } from '../model/types';
 import { modelEntry } from '../model/registry';
 
-export { recomputed } from '../ops/recompute';
+export { recomputed } from '../ops/tfjs-internals/recompute';
 
 export function supportsBlockCheckpointing(model: NeuralOperator): boolean {
   return modelEntry(model.kind).forwardCheckpointed !== undefined;

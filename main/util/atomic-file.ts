@@ -3,9 +3,10 @@
 // Shared by the data store, the run store and the hosts.
 import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 
 export function tempSibling(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}${randomBytes(4).toString('hex')}.tmp`);
 }
 
 function fsyncDir(dir: string): void {

@@ -1,30 +1,18 @@
-// Registers tfjs's webgpu backend on a software adapter (SwiftShader, shipped with Debian's
-// chromium) for tests and benches. navigator.gpu must exist before tfjs-backend-webgpu is
-// imported: the package registers its backend only if it sees it at import time.
-import { existsSync, mkdirSync } from 'node:fs';
+// The webgpu backend for tests and benches, on whatever adapter main/ops/webgpu-env.ts finds (a
+// software one, SwiftShader from Debian's chromium, allowed): the environment, navigator.gpu and
+// the backend's import are main/ops/webgpu-env.ts's, the one place that does them.
 import * as tf from '../../main/ops/tf';
+import { importWebgpuBackend } from '../../main/ops/webgpu-env';
 
-export const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
+export { SWIFTSHADER_ICD } from '../../main/ops/webgpu-env';
 
 let ready: Promise<string | undefined> | undefined;
 
 async function setup(): Promise<string | undefined> {
   if (tf.findBackend('webgpu')) return undefined; // registered by someone else (e.g. backend.ts)
-  if (!process.env.VK_ICD_FILENAMES) {
-    if (!existsSync(SWIFTSHADER_ICD)) return `no Vulkan driver: ${SWIFTSHADER_ICD} missing (install chromium) and VK_ICD_FILENAMES unset`;
-    process.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
-  }
-  if (!process.env.XDG_RUNTIME_DIR) {
-    const dir = `/tmp/xdg-${process.getuid?.() ?? 'user'}`;
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    process.env.XDG_RUNTIME_DIR = dir;
-  }
   try {
-    const { create, globals } = await import('webgpu');
-    Object.assign(globalThis, globals);
-    const nav = (globalThis as { navigator?: object }).navigator ?? ((globalThis as { navigator?: object }).navigator = {});
-    Object.defineProperty(nav, 'gpu', { value: create([]), configurable: true });
-    await import('@tensorflow/tfjs-backend-webgpu');
+    const adapter = await importWebgpuBackend({ allowSoftware: true });
+    if (!adapter) return 'no WebGPU adapter (no Vulkan driver, and no SwiftShader: install chromium)';
   } catch (e) {
     return `webgpu package failed to load: ${(e as Error).message}`;
   }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import * as tf from '../../main/ops/tf';
 import { RunStore } from '../../main/runs/run-store';
 import { readCheckpointState } from '../../main/runs/checkpoint';
-import { trainRun } from '../../main/train/runner';
+import { parseRunConfig, trainRun } from '../../main/train/runner';
 import { Rng } from '../../main/train/rng';
 import { StepMetrics, EpochMetrics } from '../../main/api/contract';
 import exportRun from '../../main/cli/commands/export-run';
@@ -109,7 +109,9 @@ test('export-run -> torchrun DDP (2 gloo processes) = one process; the workbench
   for (const f of ['config.json', 'README.md', 'run.sh', 'slurm.sbatch', 'scaleout/train.py', 'data/train_x.npy', 'data/val_y.npy']) assert.ok(existsSync(join(out, f)), `export-run wrote ${f}`);
   assert.ok(statSync(join(out, 'run.sh')).mode & 0o100, 'run.sh is executable');
   assert.match(readFileSync(join(out, 'slurm.sbatch'), 'utf8'), /srun torchrun --nnodes="\$SLURM_NNODES" --nproc_per_node=2 [\s\S]*--rdzv_backend=c10d/);
-  assert.deepEqual(JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')), run.readConfig());
+  // every default filled in: scaleout/train.py copies none of its own
+  assert.deepEqual(JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')), JSON.parse(JSON.stringify(parseRunConfig(run.readConfig(), 'config.json'))));
+  assert.equal(JSON.parse(readFileSync(join(out, 'model.json'), 'utf8')).kind, 'lino');
   const tExport = performance.now();
 
   // --redirects/--tee 2: torch 1.13's torchrun cannot parse their default '0' under Python 3.11 (Std is an IntFlag).
@@ -196,3 +198,47 @@ test('rollout mode, both ways: PyTorch epoch 1, workbench epoch 2, PyTorch epoch
   assertClose(protocolPart(epochs(wb)[1]!), protocolPart(epochs(want)[1]!), 1e-5, 'epoch 2 (workbench)');
   assertClose(protocolPart(epochs(got)[2]!), protocolPart(epochs(want)[2]!), 1e-5, 'epoch 3 (PyTorch after the workbench)');
 });
+
+for (const kind of ['fno', 'deeponet'] as const) {
+  test(`a ${kind} run: exported, trained under torchrun (2 gloo processes) by its PyTorch reference, read back and resumed by the workbench`, { skip, timeout: 180_000 }, async () => {
+    const cfg = {
+      name: kind,
+      model: kind === 'fno' ? { kind, width: 6, depth: 2, modes: 3 } : { kind, width: 8, depth: 2, basis: 4 },
+      data: { kind: 'synthetic', grid: [8], train: 6, val: 2, seed: 4 },
+      epochs: 2,
+      batchSize: 3,
+      seed: 7,
+    };
+    store.create(cfg, kind);
+    const out = join(ws.path, `cluster-${kind}`);
+    const log = console.log;
+    console.log = () => {};
+    try {
+      assert.equal(await exportRun.run([kind, '--out', out, '--workspace', ws.path, '--nproc-per-node', '2']), 0);
+    } finally {
+      console.log = log;
+    }
+    const spec = JSON.parse(readFileSync(join(out, 'model.json'), 'utf8'));
+    assert.equal(spec.kind, kind);
+    assert.equal(spec.layers, 2, 'model.json: the model as the registry builds it');
+    await runPy(TORCHRUN, ['--standalone', '--nproc_per_node=2', '--redirects', '2', '--tee', '2', '-m', 'scaleout.train', '--run-dir', `runs/${kind}-cluster`,
+      '--data', 'data', '--config', 'config.json', '--max-epochs', '1', '--threads', '1'], out);
+    const dir = join(out, 'runs', `${kind}-cluster`);
+    const recs = metrics(dir);
+    assert.equal(losses(recs).length, 2, '6 samples, batch 3: 2 steps in the epoch');
+    for (const r of recs) (r.type === 'step' ? StepMetrics : EpochMetrics).parse(r);
+    assert.equal(JSON.parse(readFileSync(join(dir, 'status.json'), 'utf8')).backend, 'torch-ddp-gloox2');
+    // Read back: the workbench lists it, reads its checkpoint (the PyTorch weights under the registry's names) and trains epoch 2.
+    cpSync(dir, join(store.root, `${kind}-cluster`), { recursive: true });
+    const listed = store.list().find((r) => r.id === `${kind}-cluster`);
+    assert.ok(listed, 'runs.list lists the copied run');
+    assert.equal(listed.epochsDone, 1);
+    assert.equal(listed.modelKind, kind);
+    const outcome = await trainRun(store.open(`${kind}-cluster`), { workspace: ws.path, owner: 'test' });
+    assert.equal(outcome.state, 'done', outcome.reason);
+    assert.equal(outcome.epoch, 2);
+    const wb = losses(metrics(join(store.root, `${kind}-cluster`)));
+    assert.equal(wb.length, 4);
+    assert.ok(wb.every(Number.isFinite), 'finite losses after the resume');
+  });
+}

@@ -24,10 +24,10 @@ a = ap.parse_args()
 import torch  # noqa: E402
 torch.set_num_threads(a.threads)
 sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))  # the repository root: the scaleout package
 if a.kind == "lino":
-    from lino_ref import from_config  # noqa: E402
+    from scaleout.model import from_config  # noqa: E402
 else:
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     from_config = __import__(f"scaleout.{a.kind}_ref", fromlist=["from_config"]).from_config
 
 cfg = json.loads(a.config)

@@ -9,8 +9,9 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
-from lino_ref import from_config  # noqa: E402
-import safetensors_io as st  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))  # the repository root: the scaleout package
+from scaleout.model import from_config  # noqa: E402
+import scaleout.safetensors_io as st  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--config", required=True)

@@ -19,7 +19,8 @@ import torch  # noqa: E402
 from torch.profiler import profile, ProfilerActivity  # noqa: E402
 torch.set_num_threads(1)
 sys.path.insert(0, os.path.dirname(__file__))
-from lino_ref import from_config  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))  # the repository root: the scaleout package
+from scaleout.model import from_config  # noqa: E402
 
 cfg = json.loads(a.config)
 torch.manual_seed(0)

@@ -8,7 +8,11 @@ import math
 import torch
 import torch.nn.functional as F
 
-from lino_ref import grid_coords, unit, ScatteringFull
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))  # the repository root: the scaleout package
+from scaleout.model import grid_coords, unit, ScatteringFull
 
 
 def _kernel_row(s, h, q):

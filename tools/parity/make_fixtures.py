@@ -8,8 +8,8 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
-from lino_ref import from_config  # noqa: E402
-import safetensors_io as st  # noqa: E402
+from scaleout.model import from_config  # noqa: E402
+import scaleout.safetensors_io as st  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "..", "test", "fixtures", "parity")
 

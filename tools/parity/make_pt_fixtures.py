@@ -22,7 +22,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
-from lino_ref import from_config  # noqa: E402
+from scaleout.model import from_config  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..", "test", "fixtures", "pt")
 PAYLOAD_MARKER = "/tmp/lino-pt-payload-ran"

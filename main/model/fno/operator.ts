@@ -6,7 +6,7 @@ import * as tf from '../../ops/tf';
 import type { ForwardResult, NeuralOperator } from '../types';
 import { linear } from '../../ops/linear';
 import { gelu } from '../../ops/gelu';
-import { ensureFastWasmKernels } from '../../ops/wasm-kernels';
+import { ensureFastWasmKernels } from '../../ops/tfjs-internals/wasm-kernels';
 import { ParamStore } from '../param-store';
 import { countParams, gridInput } from '../operator-input';
 import { parseFnoConfig, type FnoConfig } from './config';

@@ -3,7 +3,7 @@
 import * as tf from '../../ops/tf';
 import type { NeuralOperator } from '../types';
 import { linear } from '../../ops/linear';
-import { recomputed } from '../../ops/recompute';
+import { recomputed } from '../../ops/tfjs-internals/recompute';
 import { LinoOperator } from './operator';
 
 export function linoForwardCheckpointed(m: NeuralOperator, x: tf.Tensor): tf.Tensor {

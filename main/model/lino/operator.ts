@@ -3,7 +3,7 @@
 import * as tf from '../../ops/tf';
 import type { BlockDiagnostics, ForwardResult, NeuralOperator } from '../types';
 import { linear } from '../../ops/linear';
-import { ensureFastWasmKernels } from '../../ops/wasm-kernels';
+import { ensureFastWasmKernels } from '../../ops/tfjs-internals/wasm-kernels';
 import { parseLinoConfig, type LinoConfig } from './config';
 import { GridConstants } from './constants';
 import { ParamStore } from './params';

@@ -22,18 +22,18 @@ function view<const Id extends string>(id: Id, label: string, load: () => Promis
 }
 
 export const VIEWS = [
-  view('workspace', 'Workspace', () => import('./workspace-view').then((m) => m.WorkspaceView)),
+  view('workspace', 'Workspace', () => import('./workspace/workspace-view').then((m) => m.WorkspaceView)),
   view('datasets', 'Datasets', () => import('./datasets/datasets-view').then((m) => m.DatasetsView)),
-  view('model', 'Model', () => import('./model-view').then((m) => m.ModelView)),
+  view('model', 'Model', () => import('./model/model-view').then((m) => m.ModelView)),
   view('training', 'Training', () => import('./training/training-view').then((m) => m.TrainingView)),
-  view('gates', 'Gates', () => import('./gates-view').then((m) => m.GatesView)),
-  view('lightmaps', 'Light maps', () => import('./light-maps-view').then((m) => m.LightMapsView)),
-  view('fields', 'Fields', () => import('./fields-view').then((m) => m.FieldsView)),
+  view('gates', 'Gates', () => import('./gates/gates-view').then((m) => m.GatesView)),
+  view('lightmaps', 'Light maps', () => import('./light-maps/light-maps-view').then((m) => m.LightMapsView)),
+  view('fields', 'Fields', () => import('./fields/fields-view').then((m) => m.FieldsView)),
   view('rollout', 'Rollout', () => import('./rollout/rollout-view').then((m) => m.RolloutView)),
   view('runs', 'Runs', () => import('./runs/runs-view').then((m) => m.RunsView)),
   view('sweeps', 'Sweeps', () => import('./sweeps/sweeps-view').then((m) => m.SweepsView)),
   view('ablations', 'Ablation', () => import('./ablation/ablation-view').then((m) => m.AblationView)),
-  view('reproduce', 'Reproduce', () => import('./reproduce-view').then((m) => m.ReproduceView)),
+  view('reproduce', 'Reproduce', () => import('./reproduce/reproduce-view').then((m) => m.ReproduceView)),
   view('export', 'Export', () => import('./export/export-view').then((m) => m.ExportView)),
 ];
 

@@ -13,7 +13,7 @@ import { positiveFeature, positiveFeatureComposed } from '../../../main/ops/posi
 import { scatteringOutput, scatteringOutputComposed } from '../../../main/ops/scattering-output';
 import { hasFusedKernel, setFusedKernels } from '../../../main/ops/kernel-registry';
 import { depthwiseConv } from '../../../main/ops/depthwise-conv';
-import { ensureFastWasmKernels } from '../../../main/ops/wasm-kernels';
+import { ensureFastWasmKernels } from '../../../main/ops/tfjs-internals/wasm-kernels';
 import { countKernels } from '../../../bench/kernels.bench';
 import { webgpuUnavailable } from '../../helpers/webgpu-env';
 import { join } from 'node:path';

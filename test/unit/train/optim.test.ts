@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as tf from '../../../main/ops/tf';
 import { AdamW } from '../../../main/train/adamw';
-import { clipByGlobalNorm } from '../../../main/train/clip';
+import { clipCoef, flatNorm } from '../../../main/train/clip';
+import { concatFlat } from '../../../main/ops/concat-flat';
 import { StepLR } from '../../../main/train/schedule';
 
 const fx = JSON.parse(readFileSync(new URL('../../fixtures/train/optim.json', import.meta.url), 'utf8'));
@@ -38,11 +39,24 @@ for (const [name, device] of [['clipped', false], ['unclipped', false], ['clippe
       assert.equal(sched.lr, st.lr, `step ${i}: learning rate`);
       const grads = new Map<string, tf.Tensor>();
       for (const k of vars.keys()) grads.set(k, tf.tensor(st.grads[k], sc.shapes[k]));
-      const clipped = await clipByGlobalNorm(grads, sc.maxNorm);
-      close([clipped.norm], [st.normBeforeClip], 1e-6, `step ${i}: norm before clipping`);
-      if (clipped.coef < 1) clippedSteps++;
-      await opt.apply(clipped.grads, sched.lr);
-      for (const g of [...grads.values(), ...clipped.grads.values()]) g.dispose();
+      // clipped as the trainer clips (Trainer's step): one flat gradient in the optimizer's key order,
+      // flatNorm on the backend, clipCoef, then the device path's multiply or the host path's float32 one
+      const flat = concatFlat(opt.keys.map((k) => grads.get(k)!));
+      const normT = flatNorm(flat);
+      const norm = (await normT.data())[0]!;
+      close([norm], [st.normBeforeClip], 1e-6, `step ${i}: norm before clipping`);
+      const coef = clipCoef(norm, sc.maxNorm);
+      if (coef < 1) clippedSteps++;
+      if (device) {
+        const clipped = coef < 1 ? tf.mul(flat, coef) : flat;
+        await opt.applyFlat(clipped, sched.lr);
+        if (clipped !== flat) clipped.dispose();
+      } else {
+        const g = await flat.data() as Float32Array;
+        if (coef < 1) for (let j = 0; j < g.length; j++) g[j] = Math.fround(g[j]! * coef);
+        await opt.applyFlat(g, sched.lr);
+      }
+      tf.dispose([flat, normT, ...grads.values()]);
       for (const [k, v] of vars) close(v.dataSync(), st.params[k], 2e-6, `step ${i}: ${k}`);
     }
     if (name === 'clipped') assert.equal(clippedSteps, sc.steps.length, 'every step of this scenario clips');

@@ -2,14 +2,14 @@
 // reference, prediction and |error| with linked zoom and hover, resolution transfer, and the same
 // sample compared across runs trained on the same data. Parts live in views/fields/.
 import { useEffect, useState } from 'react';
-import { usePersisted, oneOf } from '../store/persisted-state';
-import { useTraining } from '../store/training-store';
-import { RunPicker } from '../components/run-picker';
-import { isMeshDataset } from '../plots/mesh-field';
-import { SingleRun } from './fields/single-run';
-import { CompareRuns } from './fields/compare-runs';
-import { useRunData } from './fields/run-data';
-import { ExportPredictions } from './fields/export-predictions';
+import { usePersisted, oneOf } from '../../store/persisted-state';
+import { useTraining } from '../../store/training-store';
+import { RunPicker } from '../../components/run-picker';
+import { isMeshDataset } from '../../plots/mesh-field';
+import { SingleRun } from './single-run';
+import { CompareRuns } from './compare-runs';
+import { useRunData } from './run-data';
+import { ExportPredictions } from './export-predictions';
 
 export function FieldsView() {
   const runs = useTraining((s) => s.runs);

@@ -6,7 +6,7 @@
 // doing that here keeps the same tensor, the same tape node and the same memory accounting
 // without the dispatch. Other backends (tfjs-node) keep tfjs's clone.
 // Installed once by tf.ts; imports no tfjs at run time (tf.ts imports this file).
-import type * as tf from './tf';
+import type * as tf from '../tf';
 
 /** Backends whose buffers are shared by reference count (their Identity kernel is exactly this). */
 export const SHARE_SAVED_ON: readonly string[] = ['cpu', 'wasm', 'webgpu'];

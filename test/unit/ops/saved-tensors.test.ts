@@ -1,11 +1,11 @@
-// Tensors saved for backward share their buffer by reference count (main/ops/saved-tensors.ts)
+// Tensors saved for backward share their buffer by reference count (main/ops/tfjs-internals/saved-tensors.ts)
 // instead of dispatching an Identity kernel each: same gradients, the saved tensor outlives the
 // tidy that made its original, and nothing leaks, on cpu and wasm.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
-import { ensureFastWasmKernels } from '../../../main/ops/wasm-kernels';
+import { ensureFastWasmKernels } from '../../../main/ops/tfjs-internals/wasm-kernels';
 
 /** Kernel names the engine dispatches while f runs. */
 function dispatched(f: () => void): string[] {

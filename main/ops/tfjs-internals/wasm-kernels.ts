@@ -6,7 +6,7 @@
 // exactly what tfjs's own cpu backend does.
 // 2. Slice: the wasm kernel copies the whole input to JS (readSync) before taking any slice; a
 // contiguous slice (per-sample batch splits, micro-batches) is one copy inside the heap here.
-import * as tf from './tf';
+import * as tf from '../tf';
 
 let patched = false;
 

@@ -1,13 +1,13 @@
 import { useEffect, useId, useState } from 'react';
-import { useTraining } from '../store/training-store';
-import { RunPicker } from '../components/run-picker';
-import { MAP_KINDS, type MapKind } from '../plots/light-map-traces';
-import { useLightMaps } from '../store/light-maps';
-import { NumberField } from '../components/number-field';
-import { MapPanels } from './light-maps/map-panels';
-import { QueryInput } from './light-maps/query-input';
-import { CorrelationSection } from './light-maps/correlation-section';
-import { hasLightMechanisms, noMechanismsText } from '../store/model-kind';
+import { useTraining } from '../../store/training-store';
+import { RunPicker } from '../../components/run-picker';
+import { MAP_KINDS, type MapKind } from '../../plots/light-map-traces';
+import { useLightMaps } from '../../store/light-maps';
+import { NumberField } from '../../components/number-field';
+import { MapPanels } from './map-panels';
+import { QueryInput } from './query-input';
+import { CorrelationSection } from './correlation-section';
+import { hasLightMechanisms, noMechanismsText } from '../../store/model-kind';
 
 /** Where each LiNO block reflects, refracts and scatters, point by point, for one validation sample. */
 export function LightMapsView() {

@@ -1,10 +1,10 @@
 // A reproduction's figures from its figure data (main/reproduce/figures.ts): Fig. 3's bars with
 // ±1 std, Fig. 6's step-wise error with its band, Fig. 5's last rolled-out frame and Fig. 4's
 // airfoil fields on the curvilinear mesh. Each plot exports like every other (PNG, SVG, PDF).
-import { Plot } from '../plots/plot';
-import type { Trace } from '../plots/traces';
-import { meshFieldTraces, meshLayout, type Mesh } from '../plots/mesh-field';
-import { sharedRange } from '../plots/colorscales';
+import { Plot } from '../../plots/plot';
+import type { Trace } from '../../plots/traces';
+import { meshFieldTraces, meshLayout, type Mesh } from '../../plots/mesh-field';
+import { sharedRange } from '../../plots/colorscales';
 
 const COLORS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7'];
 type Series = Record<string, any>;

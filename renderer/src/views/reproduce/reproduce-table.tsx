@@ -2,10 +2,10 @@
 // "reported (paper)" heading (each row labelled too), then the notes (metric conventions, source),
 // with LaTeX/CSV export of the same layout (main/api/reproduce.ts tableRows).
 import { useId } from 'react';
-import { REPORTED_ROW_LABEL, tableRows, type ReproTable } from '../../../main/api/reproduce';
-import { formatNumber, type Cell, type TableRow } from '../export/table';
-import { TableExportBar } from '../export/table-export-bar';
-import { displayNote } from '../store/reproduce';
+import { REPORTED_ROW_LABEL, tableRows, type ReproTable } from '../../../../main/api/reproduce';
+import { formatNumber, type Cell, type TableRow } from '../../export/table';
+import { TableExportBar } from '../../export/table-export-bar';
+import { displayNote } from '../../store/reproduce';
 
 function show(c: Cell, digits: number): string {
   if (c == null) return '—';

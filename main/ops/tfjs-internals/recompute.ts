@@ -1,7 +1,10 @@
 // Gradient checkpointing: a function whose forward keeps only its input and whose backward
 // recomputes the forward under a fresh tape (tf.customGrad). Used per rollout step and by models
 // that recompute their blocks (a step then holds one block's intermediates at a time).
-import * as tf from './tf';
+import * as tf from '../tf';
+
+/** Numbers the variables the backward passes create: tfjs variable names must be unique. */
+let recomputations = 0;
 
 /** fn(x) with gradients for x and for every variable in `vars`, recomputed during backward. */
 export function recomputed(fn: (x: tf.Tensor) => tf.Tensor, vars: tf.Variable[]): (x: tf.Tensor) => tf.Tensor {
@@ -14,7 +17,7 @@ export function recomputed(fn: (x: tf.Tensor) => tf.Tensor, vars: tf.Variable[])
       value,
       gradFunc: (dy: tf.Tensor | tf.Tensor[], saved: tf.Tensor[]) => {
         const dyT = Array.isArray(dy) ? dy[0]! : dy;
-        const input = tf.variable(saved[0]!, true, `recompute-in-${saved[0]!.id}-${Math.random().toString(36).slice(2)}`);
+        const input = tf.variable(saved[0]!, true, `recompute-in-${saved[0]!.id}-${++recomputations}`);
         // A gradient computation inside a backward pass: tfjs would start the nested tape over the
         // outer one and clear it at the end; keep the outer tape aside and put it back.
         // tfjs itself sets the tape to null between gradient computations; its type says only TapeNode[].

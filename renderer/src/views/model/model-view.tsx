@@ -3,12 +3,12 @@
 // engine's parameter count, memory and FLOPs of one training step on the chosen grid, with a
 // warning before a configuration that will not fit the wasm backend.
 import { useEffect } from 'react';
-import { useApp } from '../store/app-store';
-import { validateDraft } from '../store/model-draft';
-import { BlockDiagram } from '../components/block-diagram';
-import { ModelForm } from './model/model-form';
-import { EstimateCard } from './model/estimate-card';
-import { MemorySweep } from './model/memory-sweep';
+import { useApp } from '../../store/app-store';
+import { validateDraft } from '../../store/model-draft';
+import { BlockDiagram } from '../../components/block-diagram';
+import { ModelForm } from './model-form';
+import { EstimateCard } from './estimate-card';
+import { MemorySweep } from './memory-sweep';
 
 export function ModelView() {
   const draft = useApp((s) => s.modelDraft);

@@ -3,12 +3,12 @@
 // ETA, cancel; its runs land in the workspace like any other), then shows its tables with the
 // paper's reported rows apart and labelled, exportable as LaTeX or CSV. `lino reproduce` runs the same.
 import { useEffect, useId, useState } from 'react';
-import type { JobSummary } from '../../../main/api/contract';
-import type { ReproducePresetInfo, ReproduceResult, ReproduceSize } from '../../../main/api/reproduce';
-import { startReproduction, useReproducePresets } from '../store/reproduce';
-import { useApp } from '../store/app-store';
-import { oneOf, usePersisted } from '../store/persisted-state';
-import { JobProgress } from '../components/job-progress';
+import type { JobSummary } from '../../../../main/api/contract';
+import type { ReproducePresetInfo, ReproduceResult, ReproduceSize } from '../../../../main/api/reproduce';
+import { startReproduction, useReproducePresets } from '../../store/reproduce';
+import { useApp } from '../../store/app-store';
+import { oneOf, usePersisted } from '../../store/persisted-state';
+import { JobProgress } from '../../components/job-progress';
 import { ReproduceTable } from './reproduce-table';
 import { ReproduceFigures } from './reproduce-figures';
 

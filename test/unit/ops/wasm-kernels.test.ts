@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
-import { ensureFastWasmKernels } from '../../../main/ops/wasm-kernels';
+import { ensureFastWasmKernels } from '../../../main/ops/tfjs-internals/wasm-kernels';
 
 test('patched wasm Slice/Identity/Cast agree with cpu; Identity shares the buffer', async () => {
   ensureFastWasmKernels();

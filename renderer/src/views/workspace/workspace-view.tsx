@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { useApp } from '../store/app-store';
-import { pickOpen } from '../store/files';
-import { formatAdapter } from '../components/engine-status';
-import { FileBrowser } from '../components/file-browser';
-import { QuickStartCard } from '../components/quick-start';
+import { useApp } from '../../store/app-store';
+import { pickOpen } from '../../store/files';
+import { formatAdapter } from '../../components/engine-status';
+import { FileBrowser } from '../../components/file-browser';
+import { QuickStartCard } from '../../components/quick-start';
 
 /** The home view: where the workspace is, what it holds, and a check that the engine computes. */
 export function WorkspaceView() {
