@@ -24,8 +24,8 @@ export function useSweepList(tick: number): { sweeps: SweepSummary[] | null; err
   return { sweeps: q.value, error: q.error ? `Could not list the sweeps: ${q.error}` : null };
 }
 
-export function useSweepDetail(id: string | null, tick: number): { detail: SweepDetail | null; error: string | null } {
-  const q = useQuery(id ? `sweeps.get:${id}:${tick}` : null, (a) => a.call('sweeps.get', { id: id! }), { keep: true, clearOnError: true });
+export function useSweepDetail(id: string | null, tick: string): { detail: SweepDetail | null; error: string | null } {
+  const q = useQuery(id ? `sweeps.get:${id}:${tick}` : null, (a) => a.call('sweeps.get', { id: id! }), { keep: true });
   return { detail: q.value, error: q.error ? `Could not read the sweep: ${q.error}` : null };
 }
 

@@ -14,7 +14,9 @@ export function SweepsView() {
   const { sweeps, error: listError } = useSweepList(listTick + bump);
   const active = sweeps?.find((s) => s.id === chosen)?.active ?? false;
   const tick = useTicker(1000, active);
-  const { detail, error: detailError } = useSweepDetail(chosen, tick + bump);
+  // re-read each second while it runs, and with the list otherwise (an engine that died, a resume elsewhere)
+  const { detail: read, error: detailError } = useSweepDetail(chosen, `${tick}:${listTick}:${bump}`);
+  const detail = read && read.summary.id === chosen ? read : null;
   const start = async () => {
     const r = await startSweep(text);
     if ('error' in r) setError(r.error);
