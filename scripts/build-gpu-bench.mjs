@@ -50,8 +50,8 @@ copyFileSync(join(pkg, 'index.js'), join(out, 'webgpu/index.js'));
 copyFileSync(join(pkg, 'package.json'), join(out, 'webgpu/package.json'));
 xz(join(pkg, 'dist/linux-x64/dawn.node'), join(out, 'webgpu/dist/linux-x64/dawn.node.xz'));
 xz(process.execPath, join(out, 'node.xz'));
-for (const f of ['bench_step.py', 'lino_ref.py']) copyFileSync(join(root, 'tools/parity', f), join(out, 'parity', f));
-// lino_ref.py re-exports the reference model from the scaleout package (run-gpu-bench.sh puts the folder on PYTHONPATH)
+copyFileSync(join(root, 'tools/parity/bench_step.py'), join(out, 'parity/bench_step.py'));
+// bench_step.py imports the reference models from the scaleout package (run-gpu-bench.sh puts the folder on PYTHONPATH)
 mkdirSync(join(out, 'scaleout'), { recursive: true });
 for (const f of ['__init__.py', 'model.py', 'fno_ref.py', 'deeponet_ref.py']) copyFileSync(join(root, 'scaleout', f), join(out, 'scaleout', f));
 for (const f of ["run-gpu-bench.sh", "README.md"]) copyFileSync(join(root, 'bench/gpu', f), join(out, f));

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GPU bench of issue 13: the engine's training step on webgpu (Vulkan via dawn.node) against the
-# PyTorch reference (tools/parity/lino_ref.py) on CUDA, on a machine with PyTorch but no Node.
+# PyTorch references (scaleout/model.py, fno_ref.py, deeponet_ref.py) on CUDA, on a machine with PyTorch but no Node.
 # Self-contained: run it from the folder scripts/build-gpu-bench.mjs made (README.md there).
 #   ./run-gpu-bench.sh [--debs DIR] [--smoke] [--software] [--torch-device cuda|cpu]
 #   --debs DIR      .debs to unpack with dpkg -x (libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
@@ -11,7 +11,7 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 PYTHON="${PYTHON:-python3}"
-# parity/lino_ref.py imports the reference model from the scaleout package carried beside it
+# parity/bench_step.py imports the reference models from the scaleout package carried beside it
 export PYTHONPATH="$HERE${PYTHONPATH:+:$PYTHONPATH}"
 DEBS="" SMOKE="" SOFTWARE="" TORCH_DEVICE="cuda"
 while [ $# -gt 0 ]; do

@@ -11,8 +11,8 @@ import sys
 
 import torch
 
-sys.path.insert(0, os.path.dirname(__file__))
-from lino_ref import from_config  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))  # the repository root
+from scaleout.model import from_config  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..", "test", "fixtures", "pt")
 
