@@ -42,12 +42,13 @@ function mixForward(inputs: Float32Array[], shapes: number[][]): JsOut[] {
         const y0 = (b * Co + o) * S;
         for (let g = 0; g < ws.length; g++) {
           const w = ws[g]!;
-          for (let qq = 0; qq < Qg; qq++) {
-            const q = g * Qg + qq;
-            const w0 = ((i * Co + o) * Qg + qq) * P * 2;
-            for (let p = 0; p < P; p++) {
-              const r = w[w0 + 2 * p]!;
-              const s = w[w0 + 2 * p + 1]!;
+          // innermost over q: contiguous in the spectrum (the 1-D layout has P = 1)
+          for (let p = 0; p < P; p++) {
+            for (let qq = 0; qq < Qg; qq++) {
+              const q = g * Qg + qq;
+              const wi = (((i * Co + o) * Qg + qq) * P + p) * 2;
+              const r = w[wi]!;
+              const s = w[wi + 1]!;
               const re = x0 + p * 2 * Q + q;
               const a = x[re]!;
               const c = x[re + Q]!;
@@ -78,12 +79,13 @@ function mixGradient(inputs: Float32Array[], shapes: number[][]): JsOut[] {
         for (let g = 0; g < ws.length; g++) {
           const w = ws[g]!;
           const dw = dws[g]!;
-          for (let qq = 0; qq < Qg; qq++) {
-            const q = g * Qg + qq;
-            const w0 = ((i * Co + o) * Qg + qq) * P * 2;
-            for (let p = 0; p < P; p++) {
-              const r = w[w0 + 2 * p]!;
-              const s = w[w0 + 2 * p + 1]!;
+          // innermost over q: contiguous in the spectrum (the 1-D layout has P = 1)
+          for (let p = 0; p < P; p++) {
+            for (let qq = 0; qq < Qg; qq++) {
+              const q = g * Qg + qq;
+              const wi = (((i * Co + o) * Qg + qq) * P + p) * 2;
+              const r = w[wi]!;
+              const s = w[wi + 1]!;
               const re = x0 + p * 2 * Q + q;
               const a = x[re]!;
               const c = x[re + Q]!;
@@ -92,8 +94,8 @@ function mixGradient(inputs: Float32Array[], shapes: number[][]): JsOut[] {
               // Yr = a r - c s, Yi = a s + c r: the real gradient of each real input
               dx[re] += u * r + v * s;
               dx[re + Q] += v * r - u * s;
-              dw[w0 + 2 * p] += u * a + v * c;
-              dw[w0 + 2 * p + 1] += v * a - u * c;
+              dw[wi] += u * a + v * c;
+              dw[wi + 1] += v * a - u * c;
             }
           }
         }
