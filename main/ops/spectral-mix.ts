@@ -14,7 +14,7 @@ import { customGradOp } from './custom-grad';
 import { hasFusedKernel, registerFusedKernel, runFused, type JsOut } from './kernel-registry';
 import { bmm } from './batch-matmul';
 
-interface Dims { B: number; C: number; Co: number; P: number; Q: number; G: number; Qg: number; K: number }
+interface Dims { B: number; C: number; Co: number; P: number; Q: number; Qg: number }
 
 function dimsOf(x: readonly number[], w: readonly number[], G: number): Dims {
   const [B, C, P, two, Q] = x as [number, number, number, number, number];
@@ -22,159 +22,87 @@ function dimsOf(x: readonly number[], w: readonly number[], G: number): Dims {
   if (x.length !== 5 || w.length !== 5 || two !== 2 || twoW !== 2 || Cw !== C || Pw !== P || G * Qg !== Q) {
     throw new Error(`spectralMix: expected spectrum [B, C, P, 2, Q] and ${G} weight(s) [C, Co, Q/${G}, P, 2], got [${x.join(', ')}] and [${w.join(', ')}]`);
   }
-  return { B, C, P, Q, Co, G, Qg, K: P * Q };
+  return { B, C, P, Q, Co, Qg };
 }
 
-/** Spectrum [B, C, P, 2, Q] -> re, im [K][B][C], mode k = p * Q + q. */
-function gatherSpectrum(x: Float32Array, B: number, C: number, P: number, Q: number): [Float32Array, Float32Array] {
-  const K = P * Q;
-  const re = new Float32Array(K * B * C);
-  const im = new Float32Array(K * B * C);
-  for (let b = 0; b < B; b++) {
-    for (let c = 0; c < C; c++) {
-      for (let p = 0; p < P; p++) {
-        const src = ((b * C + c) * P + p) * 2 * Q;
-        for (let q = 0; q < Q; q++) {
-          const dst = ((p * Q + q) * B + b) * C + c;
-          re[dst] = x[src + q]!;
-          im[dst] = x[src + Q + q]!;
-        }
-      }
-    }
-  }
-  return [re, im];
-}
-
-/** re, im [K][B][C] -> spectrum [B, C, P, 2, Q] (the inverse of gatherSpectrum). */
-function scatterSpectrum(re: Float32Array, im: Float32Array, B: number, C: number, P: number, Q: number): Float32Array {
-  const out = new Float32Array(B * C * P * 2 * Q);
-  for (let b = 0; b < B; b++) {
-    for (let c = 0; c < C; c++) {
-      for (let p = 0; p < P; p++) {
-        const dst = ((b * C + c) * P + p) * 2 * Q;
-        for (let q = 0; q < Q; q++) {
-          const src = ((p * Q + q) * B + b) * C + c;
-          out[dst + q] = re[src]!;
-          out[dst + Q + q] = im[src]!;
-        }
-      }
-    }
-  }
-  return out;
-}
-
-/** Weights W_g [C, Co, Qg, P, 2] -> re, im [K][C][Co]. */
-function gatherWeights(ws: Float32Array[], d: Dims): [Float32Array, Float32Array] {
-  const { C, Co, P, Q, Qg, K } = d;
-  const re = new Float32Array(K * C * Co);
-  const im = new Float32Array(K * C * Co);
-  ws.forEach((w, g) => {
-    for (let i = 0; i < C; i++) {
-      for (let o = 0; o < Co; o++) {
-        for (let qq = 0; qq < Qg; qq++) {
-          for (let p = 0; p < P; p++) {
-            const src = (((i * Co + o) * Qg + qq) * P + p) * 2;
-            const dst = ((p * Q + g * Qg + qq) * C + i) * Co + o;
-            re[dst] = w[src]!;
-            im[dst] = w[src + 1]!;
-          }
-        }
-      }
-    }
-  });
-  return [re, im];
-}
-
-/** re, im [K][C][Co] -> G weight gradients [C, Co, Qg, P, 2]. */
-function scatterWeights(re: Float32Array, im: Float32Array, d: Dims): Float32Array[] {
-  const { C, Co, P, Q, Qg, G } = d;
-  return Array.from({ length: G }, (_, g) => {
-    const w = new Float32Array(C * Co * Qg * P * 2);
-    for (let i = 0; i < C; i++) {
-      for (let o = 0; o < Co; o++) {
-        for (let qq = 0; qq < Qg; qq++) {
-          for (let p = 0; p < P; p++) {
-            const dst = (((i * Co + o) * Qg + qq) * P + p) * 2;
-            const src = ((p * Q + g * Qg + qq) * C + i) * Co + o;
-            w[dst] = re[src]!;
-            w[dst + 1] = im[src]!;
-          }
-        }
-      }
-    }
-    return w;
-  });
-}
+// The loops walk every tensor in its own layout: for each (i, o) the weights' modes are one
+// contiguous block, for each (b, i) / (b, o) the spectrum's too, so all reads stay in cache and
+// nothing is gathered or transposed. Mode (p, q) of the spectrum: q = g * Qg + qq.
 
 function mixForward(inputs: Float32Array[], shapes: number[][]): JsOut[] {
-  const G = inputs.length - 1;
-  const d = dimsOf(shapes[0]!, shapes[1]!, G);
-  const { B, C, Co, P, Q, K } = d;
-  const [xr, xi] = gatherSpectrum(inputs[0]!, B, C, P, Q);
-  const [wr, wi] = gatherWeights(inputs.slice(1), d);
-  const yr = new Float32Array(K * B * Co);
-  const yi = new Float32Array(K * B * Co);
-  for (let k = 0; k < K; k++) {
-    for (let b = 0; b < B; b++) {
-      const y0 = (k * B + b) * Co;
-      for (let i = 0; i < C; i++) {
-        const a = xr[(k * B + b) * C + i]!;
-        const c = xi[(k * B + b) * C + i]!;
-        const w0 = (k * C + i) * Co;
-        for (let o = 0; o < Co; o++) {
-          const r = wr[w0 + o]!;
-          const s = wi[w0 + o]!;
-          yr[y0 + o] += a * r - c * s;
-          yi[y0 + o] += a * s + c * r;
+  const x = inputs[0]!;
+  const ws = inputs.slice(1);
+  const { B, C, Co, P, Q, Qg } = dimsOf(shapes[0]!, shapes[1]!, ws.length);
+  const S = P * 2 * Q; // one (b, channel) block of the spectrum
+  const y = new Float32Array(B * Co * S);
+  for (let i = 0; i < C; i++) {
+    for (let o = 0; o < Co; o++) {
+      for (let b = 0; b < B; b++) {
+        const x0 = (b * C + i) * S;
+        const y0 = (b * Co + o) * S;
+        for (let g = 0; g < ws.length; g++) {
+          const w = ws[g]!;
+          // innermost over q: contiguous in the spectrum (the 1-D layout has P = 1)
+          for (let p = 0; p < P; p++) {
+            for (let qq = 0; qq < Qg; qq++) {
+              const q = g * Qg + qq;
+              const wi = (((i * Co + o) * Qg + qq) * P + p) * 2;
+              const r = w[wi]!;
+              const s = w[wi + 1]!;
+              const re = x0 + p * 2 * Q + q;
+              const a = x[re]!;
+              const c = x[re + Q]!;
+              y[y0 + p * 2 * Q + q] += a * r - c * s;
+              y[y0 + p * 2 * Q + Q + q] += a * s + c * r;
+            }
+          }
         }
       }
     }
   }
-  return [{ shape: [B, Co, P, 2, Q], values: scatterSpectrum(yr, yi, B, Co, P, Q) }];
+  return [{ shape: [B, Co, P, 2, Q], values: y }];
 }
 
 /** inputs: dY, X, W_1..W_G -> dX, dW_1..dW_G. */
 function mixGradient(inputs: Float32Array[], shapes: number[][]): JsOut[] {
-  const G = inputs.length - 2;
-  const d = dimsOf(shapes[1]!, shapes[2]!, G);
-  const { B, C, Co, P, Q, K } = d;
-  const [gr, gi] = gatherSpectrum(inputs[0]!, B, Co, P, Q);
-  const [xr, xi] = gatherSpectrum(inputs[1]!, B, C, P, Q);
-  const [wr, wi] = gatherWeights(inputs.slice(2), d);
-  const dxr = new Float32Array(K * B * C);
-  const dxi = new Float32Array(K * B * C);
-  const dwr = new Float32Array(K * C * Co);
-  const dwi = new Float32Array(K * C * Co);
-  for (let k = 0; k < K; k++) {
-    for (let b = 0; b < B; b++) {
-      const g0 = (k * B + b) * Co;
-      for (let i = 0; i < C; i++) {
-        const xIdx = (k * B + b) * C + i;
-        const a = xr[xIdx]!;
-        const c = xi[xIdx]!;
-        const w0 = (k * C + i) * Co;
-        let sr = 0;
-        let si = 0;
-        for (let o = 0; o < Co; o++) {
-          const u = gr[g0 + o]!;
-          const v = gi[g0 + o]!;
-          const r = wr[w0 + o]!;
-          const s = wi[w0 + o]!;
-          // Yr = a r - c s, Yi = a s + c r: the real gradient of each real input
-          sr += u * r + v * s;
-          si += v * r - u * s;
-          dwr[w0 + o] += u * a + v * c;
-          dwi[w0 + o] += v * a - u * c;
+  const [dy, x] = inputs as [Float32Array, Float32Array];
+  const ws = inputs.slice(2);
+  const { B, C, Co, P, Q, Qg } = dimsOf(shapes[1]!, shapes[2]!, ws.length);
+  const S = P * 2 * Q;
+  const dx = new Float32Array(B * C * S);
+  const dws = ws.map((w) => new Float32Array(w.length));
+  for (let i = 0; i < C; i++) {
+    for (let o = 0; o < Co; o++) {
+      for (let b = 0; b < B; b++) {
+        const x0 = (b * C + i) * S;
+        const y0 = (b * Co + o) * S;
+        for (let g = 0; g < ws.length; g++) {
+          const w = ws[g]!;
+          const dw = dws[g]!;
+          // innermost over q: contiguous in the spectrum (the 1-D layout has P = 1)
+          for (let p = 0; p < P; p++) {
+            for (let qq = 0; qq < Qg; qq++) {
+              const q = g * Qg + qq;
+              const wi = (((i * Co + o) * Qg + qq) * P + p) * 2;
+              const r = w[wi]!;
+              const s = w[wi + 1]!;
+              const re = x0 + p * 2 * Q + q;
+              const a = x[re]!;
+              const c = x[re + Q]!;
+              const u = dy[y0 + p * 2 * Q + q]!;
+              const v = dy[y0 + p * 2 * Q + Q + q]!;
+              // Yr = a r - c s, Yi = a s + c r: the real gradient of each real input
+              dx[re] += u * r + v * s;
+              dx[re + Q] += v * r - u * s;
+              dw[wi] += u * a + v * c;
+              dw[wi + 1] += v * a - u * c;
+            }
+          }
         }
-        dxr[xIdx] = sr;
-        dxi[xIdx] = si;
       }
     }
   }
-  return [
-    { shape: shapes[1]!, values: scatterSpectrum(dxr, dxi, B, C, P, Q) },
-    ...scatterWeights(dwr, dwi, d).map((values, g) => ({ shape: shapes[2 + g]!, values })),
-  ];
+  return [{ shape: shapes[1]!, values: dx }, ...dws.map((values, g) => ({ shape: shapes[2 + g]!, values }))];
 }
 
 registerFusedKernel('FnoSpectralMix', ['x', 'w1', 'w2?'], mixForward);
