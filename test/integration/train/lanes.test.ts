@@ -33,7 +33,7 @@ test('a Fields evaluation and a dataset generation finish while a long run train
   const { runId: long } = (await service.call('train.start', {
     config: { name: 'long', model: { width: 8, depth: 1 }, epochs: 500, batchSize: 2, data },
   } as never)) as { runId: string };
-  await until(async () => (await runState(long)) === 'running', 'the long run to start training');
+  await until(async () => (await runState(long)) === 'running', 'the long run to start training', 240_000);
 
   // Pings with the long run alone first (this machine's own noise: other processes, the run's worker
   // starting), then while the evaluation and the generation run beside it.
@@ -62,6 +62,10 @@ test('a Fields evaluation and a dataset generation finish while a long run train
   assert.equal(evDone.state, 'done', evDone.error);
   assert.ok((evDone.result as EvaluationResult).resolutions[0]?.fields?.length, 'the evaluation drew fields');
   assert.equal(genDone.state, 'done', genDone.error);
+  // The evaluation is kept in its run folder: the same ask reads it back (after a reload or a restart), another ask finds none.
+  const kept = await service.call('runs.evaluation', { id: finished.id, fields: true, indices: [0] } as never);
+  assert.deepEqual(kept, evDone.result);
+  assert.equal(await service.call('runs.evaluation', { id: finished.id, fields: true, indices: [0], split: 'train' } as never), null);
   assert.equal(await runState(long), 'running', 'both finished while the long run still trains');
   const lanes = (await service.call('jobs.lanes', {})) as { lane: string; running: number }[];
   assert.equal(lanes[0]!.lane, 'training');
