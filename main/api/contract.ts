@@ -13,6 +13,7 @@ import { ApiError } from './api-error';
 import { DataSpec, Benchmark } from '../data/data-spec';
 import { DatasetId, DatasetSample, DatasetStats } from '../data/dataset-records';
 import { Calibration } from '../train/config';
+import { EvaluationResult } from '../train/evaluation-result';
 import { MetricsRecord, RunId, RunMeta, RunState, RunStatus, RunSummary } from '../runs/run-records';
 import { LightMapsResult } from '../model/lino/light-map-records';
 import { ModelEstimate } from '../model/estimate-result';
@@ -314,6 +315,20 @@ export const methods = {
       indices: z.array(z.number().int().min(0)).max(16).default([]),
     }).strict(),
     result: JobSummary,
+  },
+  /** A finished evaluation of this run kept in its folder (same ask as runs.evaluate, on the checkpoint as it is now); null when none. */
+  'runs.evaluation': {
+    route: 'host',
+    params: z.object({
+      id: z.string().max(128),
+      checkpoint: z.enum(['best', 'last']).default('best'),
+      split: z.enum(['train', 'val', 'test']).default('val'),
+      resolutions: z.array(z.number().int().min(2).max(4096)).max(8).default([]),
+      rolloutSteps: z.number().int().min(1).max(1000).optional(),
+      fields: z.boolean().default(false),
+      indices: z.array(z.number().int().min(0)).max(16).default([]),
+    }).strict(),
+    result: EvaluationResult.nullable(),
   },
   /** Queue a new run (config) or resume an existing one (resume: run id) from its last checkpoint. */
   'train.start': {

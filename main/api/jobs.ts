@@ -46,8 +46,18 @@ export const GenerateParams = z
     samples: z.number().int().min(2).max(1_000_000).optional(),
     resolution: z.number().int().min(8).max(65536).optional(),
     seed: z.number().int().min(0).optional(),
+    /** Split sizes (samples); unset ones follow the one rule of main/data/stages/split.ts (test: none). */
+    train: z.number().int().min(1).optional(),
+    val: z.number().int().min(0).optional(),
+    test: z.number().int().min(0).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((v, ctx) => {
+    const asked = (v.train ?? 0) + (v.val ?? 0) + (v.test ?? 0);
+    if (v.samples !== undefined && asked > v.samples) {
+      ctx.addIssue({ code: 'custom', path: ['train'], message: `train + val + test (${asked}) must be at most samples (${v.samples})` });
+    }
+  });
 
 const TimeIndex = z.number().int().min(0).max(1_000_000);
 const SourceLayout = z

@@ -41,7 +41,7 @@ export async function runGenerate(params: Record<string, unknown>, ctx: JobConte
   if (ctx.signal.aborted) throw new Error('cancelled');
   const n = Object.values(ds.variables)[0]?.shape[0] ?? 0;
   // a Navier-Stokes set is prepared with the window it was generated for (its manifest's tIn / tOut)
-  const opts = pipelineOptions({ kind: 'generate', benchmark, preset, ...opt('resolution') } as never, n, generatedWindow(ds.manifest));
+  const opts = pipelineOptions({ kind: 'generate', benchmark, preset, ...opt('resolution'), ...opt('train'), ...opt('val'), ...opt('test') } as never, n, generatedWindow(ds.manifest));
   // Keep the generated grid unless the user asked for another (as training does for tiny/quick).
   if (params.resolution === undefined && preset !== 'paper') delete opts.resolution;
   ctx.progress(0.96, 'splitting, normalizing and storing');

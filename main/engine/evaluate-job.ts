@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { RunStore } from '../runs/run-store';
 import { evaluateRun } from '../train/evaluate-run';
+import { evaluationAsk, saveEvaluation } from '../runs/evaluation-cache';
 import type { JobContext } from './jobs';
 
 export const evaluateLabel = (p: Record<string, unknown>) => `Evaluate run ${String(p.runId)} (${String(p.checkpoint ?? 'best')})`;
@@ -11,7 +12,7 @@ export const evaluateLabel = (p: Record<string, unknown>) => `Evaluate run ${Str
 export async function runEvaluate(p: Record<string, unknown>, ctx: JobContext): Promise<unknown> {
   const workspace = String(p.workspace);
   const run = new RunStore(join(workspace, 'runs')).open(String(p.runId));
-  return evaluateRun(run, {
+  const result = await evaluateRun(run, {
     checkpoint: (p.checkpoint as 'best' | 'last') ?? 'best',
     split: (p.split as 'train' | 'val' | 'test') ?? 'val',
     resolutions: (p.resolutions as number[]) ?? [],
@@ -22,4 +23,11 @@ export async function runEvaluate(p: Record<string, unknown>, ctx: JobContext): 
     signal: ctx.signal,
     onProgress: (f, m) => ctx.progress(f, m),
   });
+  // kept for the views (runs.evaluation): a cache, so failing to write it fails nothing
+  try {
+    saveEvaluation(run.dir, evaluationAsk(p), result);
+  } catch {
+    /* the result still reaches the view through the job */
+  }
+  return result;
 }

@@ -1,6 +1,7 @@
 // The WorkbenchApi as both hosts serve it: validates every call against the contract,
 // answers host-level calls (workspace, files) itself and forwards compute to the engine process.
 import { writeDatasetLabel } from '../workspace/dataset-labels';
+import { evaluationAsk, readEvaluation } from '../runs/evaluation-cache';
 import { realpathSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, resolve, sep, dirname } from 'node:path';
@@ -238,6 +239,11 @@ export class WorkbenchService {
       return { summary: withMeta(run.summary(), run.dir), config: run.readConfig(), status: run.readStatus() };
     },
     'runs.group': (p) => groupSummary(this.runs(), p.group),
+    // a saved result of an older shape is no result (the view evaluates again)
+    'runs.evaluation': (p) => {
+      const r = methods['runs.evaluation'].result.safeParse(readEvaluation(this.openRun(p.id).dir, evaluationAsk(p)));
+      return r.success ? r.data : null;
+    },
     'runs.checkpoints': (p) => listCheckpoints(this.openRun(p.id).dir),
     'runs.exportCheckpoint': (p) => {
       const run = this.openRun(p.id);

@@ -44,7 +44,7 @@ test('Sweeps view: a 2x2 grid with 2 seeds, engine killed with SIGKILL, resumed;
   for (const t0 = Date.now(); d.summary.status !== 'done'; await new Promise((r) => setTimeout(r, 500)), d = await sweepDetail(id)) {
     if (Date.now() - t0 > 240_000) throw new Error(`the grid did not finish after Resume: ${JSON.stringify(d.summary)}`);
   }
-  await page.waitForFunction(() => /^done/.test(document.querySelector('[data-testid="sweep-status"]')?.textContent ?? ''), undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => /^done/.test((globalThis as any).document.querySelector('[data-testid="sweep-status"]')?.textContent ?? ''), undefined, { timeout: 30_000 });
   assert.equal(d.state.trials.length, 8);
   assert.equal(new Set(d.state.trials.map((t) => t.runId)).size, 8);
   assert.ok(d.state.trials.every((t) => t.state === 'done'));
@@ -65,7 +65,7 @@ test('Sweeps view: a 2x2 grid with 2 seeds, engine killed with SIGKILL, resumed;
     axes: [{ path: 'optimizer.lr', logRange: [1e-5, 3e-2] }, { path: 'model.width', values: [4, 6] }],
   }));
   await page.getByTestId('sweep-start').click();
-  await page.waitForFunction(() => /ui-asha/.test(document.querySelector('[data-testid="sweep-detail"] h2')?.textContent ?? '') && /^done/.test(document.querySelector('[data-testid="sweep-status"]')?.textContent ?? ''), undefined, { timeout: 300_000 });
+  await page.waitForFunction(() => /ui-asha/.test((globalThis as any).document.querySelector('[data-testid="sweep-detail"] h2')?.textContent ?? '') && /^done/.test((globalThis as any).document.querySelector('[data-testid="sweep-status"]')?.textContent ?? ''), undefined, { timeout: 300_000 });
   const text = (await status.textContent()) ?? '';
   assert.match(text, /4 of 4 trials ended \([1-9] pruned/);
   await page.getByRole('button', { name: 'Compare in Runs' }).click();

@@ -2,7 +2,8 @@
 // export) goes through here: which job answers which request (by a key the view chooses, e.g.
 // 'fields|<run>|<resolutions>|<index>'), and why one could not start. The job's progress and
 // result arrive on job events (app store `jobs`). Kept across view switches, so going back to a
-// view, or to an earlier choice, shows its result without evaluating again.
+// view, or to an earlier choice, shows its result without evaluating again; a finished result is
+// also kept in its run folder (runs.evaluation), so a reload or a restart shows it too.
 import { useCallback } from 'react';
 import { create } from 'zustand';
 import type { EvaluationResult, JobSummary, Params } from '../../../main/api/contract';
@@ -23,13 +24,32 @@ export interface EvalState {
 interface EvaluationStore {
   jobByKey: Record<string, string>;
   startErrors: Record<string, string>;
+  /** Results kept in their run folders (runs.evaluation), by key: shown after a reload or a restart. */
+  cached: Record<string, EvaluationResult>;
+  /** Reads a kept result for `key` once (nothing when none is kept). */
+  recall(key: string, params: EvaluateParams): Promise<void>;
   /** Starts an evaluation for `key` (replacing an earlier one); answers its job id, null when refused. */
   start(key: string, params: EvaluateParams): Promise<string | null>;
 }
 
+const recalled = new Set<string>();
+
 export const useEvaluationStore = create<EvaluationStore>((set) => ({
   jobByKey: {},
   startErrors: {},
+  cached: {},
+  async recall(key, params) {
+    const api = useApp.getState().api;
+    if (!api || recalled.has(key)) return;
+    recalled.add(key);
+    const { exportPredictions: _e, exportFormat: _f, ...ask } = params;
+    try {
+      const r = await api.call('runs.evaluation', ask);
+      if (r) set((s) => ({ cached: { ...s.cached, [key]: r } }));
+    } catch {
+      recalled.delete(key); // a run being deleted, a host restarting: ask again next time
+    }
+  },
   async start(key, params) {
     const api = useApp.getState().api;
     if (!api) return null;
@@ -49,10 +69,10 @@ export const useEvaluationStore = create<EvaluationStore>((set) => ({
 }));
 
 /** What a view shows for an evaluation job (undefined: none asked). */
-export function evalState(job: JobSummary | undefined, startError?: string): EvalState {
+export function evalState(job: JobSummary | undefined, startError?: string, kept?: EvaluationResult): EvalState {
   return {
     job,
-    result: job?.state === 'done' ? (job.result as EvaluationResult) : null,
+    result: job?.state === 'done' ? (job.result as EvaluationResult) : job ? null : kept ?? null,
     error: startError ?? (job?.state === 'failed' ? (job.error ?? 'evaluation failed') : null),
     busy: job?.state === 'running' || job?.state === 'queued',
   };
@@ -67,14 +87,16 @@ export function useEvaluation() {
   const jobByKey = useEvaluationStore((s) => s.jobByKey);
   const startErrors = useEvaluationStore((s) => s.startErrors);
   const start = useEvaluationStore((s) => s.start);
+  const cached = useEvaluationStore((s) => s.cached);
+  const recall = useEvaluationStore((s) => s.recall);
   const state = useCallback(
     (key: string | null): EvalState => {
       if (key === null) return evalState(undefined);
       const id = jobByKey[key];
-      return evalState(id ? jobs[id] : undefined, startErrors[key]);
+      return evalState(id ? jobs[id] : undefined, startErrors[key], cached[key]);
     },
-    [jobByKey, jobs, startErrors],
+    [jobByKey, jobs, startErrors, cached],
   );
-  const asked = useCallback((key: string) => key in jobByKey, [jobByKey]);
-  return { start, state, asked };
+  const asked = useCallback((key: string) => key in jobByKey || key in cached, [jobByKey, cached]);
+  return { start, state, asked, recall };
 }

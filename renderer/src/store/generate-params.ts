@@ -20,3 +20,67 @@ export function effectiveParams(params: Record<string, unknown>, typed: { sample
   }
   return out;
 }
+
+export interface GenerateTyped {
+  samples: string;
+  seed: string;
+  resolution: string;
+  train: string;
+  val: string;
+  test: string;
+}
+
+export interface GenerateCheck {
+  /** Per field, why its value cannot be used (shown as it is typed). */
+  problems: Partial<Record<keyof GenerateTyped, string>>;
+  /** What can be generated but deserves a second look (too small to split, large on disk). */
+  warnings: string[];
+  /** The numbers to send (blank fields: the preset's own). */
+  values: Partial<Record<keyof GenerateTyped, number>>;
+}
+
+const MIN: Record<keyof GenerateTyped, number> = { samples: 2, seed: 0, resolution: 8, train: 1, val: 0, test: 0 };
+const MAX: Record<keyof GenerateTyped, number> = { samples: 1_000_000, seed: 2 ** 31 - 1, resolution: 65536, train: 1_000_000, val: 1_000_000, test: 1_000_000 };
+const LABEL: Record<keyof GenerateTyped, string> = { samples: 'Samples', seed: 'Seed', resolution: 'Resolution', train: 'Train', val: 'Validation', test: 'Test' };
+const LARGE_BYTES = 1024 ** 3;
+
+/** Bytes on disk, roughly: raw and prepared float32 input and target per grid point (and frame). */
+export function diskEstimate(benchmark: string, samples: number, resolution: number, frames = 20): number {
+  const points = benchmark === 'burgers' ? resolution : resolution * resolution;
+  const perSample = benchmark === 'navier-stokes' ? points * frames : points * 2;
+  return samples * perSample * 4 * 2;
+}
+
+const human = (b: number) => (b >= 1024 ** 3 ? `${(b / 1024 ** 3).toFixed(1)} GiB` : `${Math.max(1, Math.round(b / 1024 ** 2))} MiB`);
+
+/**
+ * The generate form's fields checked as they are typed: whole numbers in range, a split that fits
+ * the samples; warnings for a split too small to train and validate on and a disk estimate above 1 GiB.
+ */
+export function checkGenerate(benchmark: string, typed: GenerateTyped, preset: { samples?: number; resolution?: number }): GenerateCheck {
+  const problems: GenerateCheck['problems'] = {};
+  const values: GenerateCheck['values'] = {};
+  for (const k of Object.keys(MIN) as (keyof GenerateTyped)[]) {
+    const t = typed[k].trim();
+    if (t === '') continue;
+    const n = Number(t);
+    if (!Number.isInteger(n) || n < MIN[k] || n > MAX[k]) problems[k] = `${LABEL[k]} must be a whole number from ${MIN[k]} to ${MAX[k]}${k === 'samples' || k === 'resolution' ? ' (blank: the preset\'s)' : ''}`;
+    else values[k] = n;
+  }
+  const warnings: string[] = [];
+  const n = values.samples ?? preset.samples;
+  const asked = (values.train ?? 0) + (values.val ?? 0) + (values.test ?? 0);
+  if (n !== undefined && asked > n && !problems.train) problems.train = `Train + validation + test (${asked}) must be at most the ${n} samples`;
+  if (n !== undefined && !problems.samples) {
+    const val = values.val ?? (values.train !== undefined ? n - values.train - (values.test ?? 0) : n - Math.max(1, Math.floor((n - (values.test ?? 0)) * 0.8)) - (values.test ?? 0));
+    const train = values.train ?? n - (values.test ?? 0) - Math.max(0, val);
+    if (n < 10 || train < 4 || val < 2) warnings.push(`${n} samples is too few to split well (about ${Math.max(0, train)} to train on, ${Math.max(0, val)} to validate on): the validation error will say little`);
+    if (!values.test) warnings.push('No test split: the final evaluation and the Runs table\'s Test relL2 need one (set Test above 0)');
+  }
+  const res = values.resolution ?? preset.resolution;
+  if (n !== undefined && res !== undefined) {
+    const bytes = diskEstimate(benchmark, n, res);
+    if (bytes > LARGE_BYTES) warnings.push(`About ${human(bytes)} on disk for ${n} samples at ${res} points per axis`);
+  }
+  return { problems, warnings, values };
+}

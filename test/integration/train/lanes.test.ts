@@ -28,12 +28,12 @@ const runState = async (id: string) => ((await service.call('runs.list', {})) as
 
 test('a Fields evaluation and a dataset generation finish while a long run trains; engine.ping stays responsive', async () => {
   const data = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 8, train: 6, val: 2 };
-  const finished = await trained({ name: 'finished', model: { width: 8, depth: 1 }, epochs: 1, batchSize: 2, data });
+  const finished = await trained({ name: 'finished', model: { width: 8, depth: 1 }, epochs: 1, batchSize: 2, data }, 300_000);
   assert.equal(finished.state, 'done');
   const { runId: long } = (await service.call('train.start', {
     config: { name: 'long', model: { width: 8, depth: 1 }, epochs: 500, batchSize: 2, data },
   } as never)) as { runId: string };
-  await until(async () => (await runState(long)) === 'running', 'the long run to start training');
+  await until(async () => (await runState(long)) === 'running', 'the long run to start training', 240_000);
 
   // Pings with the long run alone first (this machine's own noise: other processes, the run's worker
   // starting), then while the evaluation and the generation run beside it.
@@ -52,7 +52,7 @@ test('a Fields evaluation and a dataset generation finish while a long run train
   pings = [];
   const t0 = Date.now();
   const ev = (await service.call('runs.evaluate', { id: finished.id, fields: true, indices: [0] } as never)) as JobSummary;
-  const gen = (await service.call('datasets.generate', { benchmark: 'darcy', preset: 'tiny', samples: 6, seed: 7 } as never)) as JobSummary;
+  const gen = (await service.call('datasets.generate', { benchmark: 'darcy', preset: 'tiny', samples: 6, seed: 7, train: 3, val: 2, test: 1 } as never)) as JobSummary;
   assert.equal(ev.lane, 'evaluation');
   assert.equal(gen.lane, 'data');
   const [evDone, genDone] = await Promise.all([settled(ev.id, 180_000), settled(gen.id, 180_000)]);
@@ -62,6 +62,11 @@ test('a Fields evaluation and a dataset generation finish while a long run train
   assert.equal(evDone.state, 'done', evDone.error);
   assert.ok((evDone.result as EvaluationResult).resolutions[0]?.fields?.length, 'the evaluation drew fields');
   assert.equal(genDone.state, 'done', genDone.error);
+  assert.deepEqual((genDone.result as { counts: Record<string, number> }).counts, { train: 3, val: 2, test: 1 }, 'the split sizes asked for, a test split among them');
+  // The evaluation is kept in its run folder: the same ask reads it back (after a reload or a restart), another ask finds none.
+  const kept = await service.call('runs.evaluation', { id: finished.id, fields: true, indices: [0] } as never);
+  assert.deepEqual(kept, evDone.result);
+  assert.equal(await service.call('runs.evaluation', { id: finished.id, fields: true, indices: [0], split: 'train' } as never), null);
   assert.equal(await runState(long), 'running', 'both finished while the long run still trains');
   const lanes = (await service.call('jobs.lanes', {})) as { lane: string; running: number }[];
   assert.equal(lanes[0]!.lane, 'training');

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError, isMethod, parseParams, WorkbenchEvent } from '../../../main/api/contract';
+import { ApiError, isMethod, methods, parseParams, WorkbenchEvent } from '../../../main/api/contract';
 
 test('parseParams accepts valid params and fills defaults', () => {
   assert.deepEqual(parseParams('files.list', { root: 'home' }), { root: 'home', rel: '' });
@@ -39,4 +39,21 @@ test('ApiError survives a JSON round trip', () => {
   assert.equal(back.message, 'bad file');
   assert.equal(back.code, 'invalid_params');
   assert.deepEqual(back.details, { file: '/x.mat', field: 'coeff' });
+});
+
+test('datasets.generate takes split sizes and refuses a split larger than the samples, naming train', () => {
+  const p = methods['datasets.generate'].params;
+  assert.equal(p.safeParse({ benchmark: 'darcy', preset: 'tiny', samples: 10, train: 6, val: 2, test: 2 }).success, true);
+  const r = p.safeParse({ benchmark: 'darcy', preset: 'tiny', samples: 10, train: 6, val: 4, test: 2 });
+  assert.equal(r.success, false);
+  assert.deepEqual(r.error!.issues[0]!.path, ['train']);
+  assert.match(r.error!.issues[0]!.message, /train \+ val \+ test \(12\) must be at most samples \(10\)/);
+});
+
+test('jobs.lanes: trainingSlots from 1 to 8', () => {
+  const p = methods['jobs.lanes'].params;
+  assert.equal(p.safeParse({}).success, true);
+  assert.equal(p.safeParse({ trainingSlots: 2 }).success, true);
+  assert.equal(p.safeParse({ trainingSlots: 0 }).success, false);
+  assert.equal(p.safeParse({ trainingSlots: 9 }).success, false);
 });

@@ -22,3 +22,23 @@ test('gates: an absent block scalar says why (tau belongs to full scattering; a 
   assert.match(absentScalarReason('beta', full)!, /efficient scattering; this run uses full/);
   assert.match(absentScalarReason('tau', [{ components: ['reflection'], scalars: {} }])!, /scattering is off/);
 });
+
+test('generate form: fields are checked as typed; a split too small, no test split and a large generation warn', async () => {
+  const { checkGenerate, diskEstimate } = await import('../../../renderer/src/store/generate-params');
+  const blank = { samples: '', seed: '0', resolution: '', train: '', val: '', test: '' };
+  const ok = checkGenerate('darcy', { ...blank, samples: '100', train: '80', val: '10', test: '10' }, { samples: 300, resolution: 29 });
+  assert.deepEqual(ok.problems, {});
+  assert.deepEqual(ok.warnings, []);
+  assert.deepEqual(ok.values, { samples: 100, seed: 0, train: 80, val: 10, test: 10 });
+  const two = checkGenerate('darcy', { ...blank, samples: '2' }, { samples: 300, resolution: 29 });
+  assert.match(two.warnings[0]!, /2 samples is too few to split well/);
+  assert.match(two.warnings[1]!, /No test split/);
+  const bad = checkGenerate('darcy', { ...blank, samples: '1.5', resolution: '4', train: '5', val: '5', test: '1' }, { samples: 10 });
+  assert.match(bad.problems.samples!, /Samples must be a whole number from 2 to 1000000/);
+  assert.match(bad.problems.resolution!, /Resolution must be a whole number from 8/);
+  assert.match(bad.problems.train!, /Train \+ validation \+ test \(11\) must be at most the 10 samples/);
+  const huge = checkGenerate('darcy', { ...blank, samples: '1000000', test: '1000' }, { samples: 300, resolution: 29 });
+  assert.deepEqual(huge.problems, {});
+  assert.match(huge.warnings.join(' '), /About 12\.5 GiB on disk for 1000000 samples at 29 points per axis/);
+  assert.equal(diskEstimate('burgers', 10, 256), 10 * 256 * 2 * 4 * 2);
+});

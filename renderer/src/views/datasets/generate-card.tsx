@@ -3,7 +3,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { Benchmark } from '../../../../main/api/contract';
 import { useApp } from '../../store/app-store';
-import { effectiveParams } from '../../store/generate-params';
+import { checkGenerate, effectiveParams } from '../../store/generate-params';
 import { generateDataset, useDatasetPresets } from '../../store/datasets';
 import { errorText } from '../../api/error-text';
 import { NumberField, parseNumberText } from '../../components/number-field';
@@ -25,6 +25,10 @@ export function GenerateCard() {
   const [preset, setPreset] = useState<Preset>('tiny');
   const [samples, setSamples] = useState('');
   const [seed, setSeed] = useState('0');
+  const [resolution, setResolution] = useState('');
+  const [train, setTrain] = useState('');
+  const [val, setVal] = useState('');
+  const [test, setTest] = useState('');
   const [error, setError] = useState<string | null>(null);
   const id = useId();
 
@@ -35,16 +39,19 @@ export function GenerateCard() {
 
   // What will be generated: the preset's parameters with the typed samples and seed in place.
   const shown = useMemo(() => (params ? effectiveParams(params, { samples, seed }) : []), [params, samples, seed]);
+  // Checked as typed: each field's problem beside it; warnings (too small to split, disk) below.
+  const check = checkGenerate(benchmark, { samples, seed, resolution, train, val, test }, {
+    ...(typeof params?.samples === 'number' ? { samples: params.samples } : {}),
+    ...(typeof params?.resolution === 'number' ? { resolution: params.resolution } : {}),
+  });
+  const blocked = Object.keys(check.problems).length > 0;
 
   const start = async () => {
     setError(null);
     // A blank field means the preset's own value.
-    const n = samples.trim() === '' ? undefined : Number(samples);
-    const s = seed.trim() === '' ? undefined : Number(seed);
-    if (n !== undefined && (!Number.isInteger(n) || n < 2)) return setError('Samples must be a whole number of at least 2 (or blank for the preset\'s)');
-    if (s !== undefined && (!Number.isInteger(s) || s < 0)) return setError('Seed must be a whole number of at least 0 (or blank for 0)');
+    if (blocked) return;
     try {
-      await generateDataset({ benchmark, preset, ...(n !== undefined ? { samples: n } : {}), ...(s !== undefined ? { seed: s } : {}) });
+      await generateDataset({ benchmark, preset, ...check.values });
     } catch (e) {
       setError(`Could not start the generation: ${errorText(e)}`);
     }
@@ -70,8 +77,17 @@ export function GenerateCard() {
           <option value="paper">paper (the published sizes)</option>
         </select>
       </div>
-      <NumberField label="Samples" value={parseNumberText(samples)} onChange={(v) => setSamples(asText(v))} min={2} placeholder="preset" testId="gen-samples" />
-      <NumberField label="Seed" value={parseNumberText(seed)} onChange={(v) => setSeed(asText(v))} min={0} />
+      <NumberField label="Samples" value={parseNumberText(samples)} onChange={(v) => setSamples(asText(v))} min={2} placeholder="preset" testId="gen-samples" error={check.problems.samples} />
+      <NumberField label="Seed" value={parseNumberText(seed)} onChange={(v) => setSeed(asText(v))} min={0} error={check.problems.seed} />
+      <NumberField label="Resolution (points per axis)" value={parseNumberText(resolution)} onChange={(v) => setResolution(asText(v))} min={8} placeholder="preset" testId="gen-resolution" error={check.problems.resolution} />
+      <NumberField label="Train samples" value={parseNumberText(train)} onChange={(v) => setTrain(asText(v))} min={1} placeholder="80 %" testId="gen-train" error={check.problems.train} />
+      <NumberField label="Validation samples" value={parseNumberText(val)} onChange={(v) => setVal(asText(v))} min={0} placeholder="the rest" testId="gen-val" error={check.problems.val} />
+      <NumberField label="Test samples" value={parseNumberText(test)} onChange={(v) => setTest(asText(v))} min={0} placeholder="0" testId="gen-test" error={check.problems.test} />
+      {check.warnings.length > 0 && (
+        <ul className="warnings small" data-testid="gen-warnings">
+          {check.warnings.map((w) => <li key={w}>{w}</li>)}
+        </ul>
+      )}
       {params && (
         <details>
           <summary>Preset parameters</summary>
@@ -83,7 +99,7 @@ export function GenerateCard() {
         </details>
       )}
       <div className="row">
-        <button onClick={start} data-testid="gen-start">Generate</button>
+        <button onClick={start} disabled={blocked} data-testid="gen-start">Generate</button>
         {presetList.error && <span className="error-message" role="alert">Could not list the presets: {presetList.error}</span>}
         {error && <span className="error-message" role="alert">{error}</span>}
       </div>

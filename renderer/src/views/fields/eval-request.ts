@@ -19,3 +19,11 @@ export const requestParams = (r: EvalRequest): EvaluateParams => ({
   resolutions: r.resolutions,
   indices: r.index === null ? [] : [r.index],
 });
+
+/** A saved request (ui-state.json, untrusted) the view can use. */
+export function isEvalRequest(v: unknown): v is EvalRequest | null {
+  if (v === null) return true;
+  if (!v || typeof v !== 'object') return false;
+  const r = v as Record<string, unknown>;
+  return typeof r.runId === 'string' && Array.isArray(r.resolutions) && r.resolutions.length <= 8 && r.resolutions.every((x) => Number.isInteger(x)) && (r.index === null || Number.isInteger(r.index));
+}

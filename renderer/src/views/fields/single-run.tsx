@@ -13,7 +13,7 @@ import { extraResolutions } from './sweep-table';
 import { ResolutionSweep } from './resolution-sweep';
 import { SamplePicker, type Which } from './sample-picker';
 import { useEvaluation } from '../../store/evaluations';
-import { requestKey, requestParams, type EvalRequest } from './eval-request';
+import { isEvalRequest, requestKey, requestParams, type EvalRequest } from './eval-request';
 
 export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh: boolean; index: string; onIndex(v: string): void }) {
   const evals = useEvaluation();
@@ -21,7 +21,8 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
   const [which, setWhich] = usePersisted<Which>('fields.which', 'median', oneOf('best', 'median', 'worst', 'index'));
   const [checked, setChecked] = useState<number[]>([]);
   const [resText, setResText] = useState('');
-  const [shown, setShown] = useState<EvalRequest | null>(null);
+  // What was evaluated last stays shown after a view switch, a reload or a restart (its result is kept in the run folder).
+  const [shown, setShown] = usePersisted<EvalRequest | null>('fields.shown', null, isEvalRequest);
   const [resIdx, setResIdx] = useState(0);
   const rid = useId();
   const current = shown?.runId === run.id ? shown : null;
@@ -30,6 +31,10 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
   const trainingSide = result?.resolutions[0]?.grid[0] ?? null;
   const extras = mesh ? [] : extraResolutions(checked, resText, trainingSide);
   const validIndex = /^\d+$/.test(index) ? Number(index) : null;
+
+  useEffect(() => {
+    if (current && !evals.asked(requestKey(current))) void evals.recall(requestKey(current), requestParams(current));
+  }, [current, evals]);
 
   const evaluate = (req: EvalRequest) => {
     setShown(req);
