@@ -23,6 +23,15 @@ const MIME: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
+/**
+ * The Electron renderer's CSP, sent with every page app:// serves. It talks to the host over IPC
+ * only, so unlike the browser host (main/hosts/browser/server.ts, which needs its own WebSocket)
+ * it may connect to nothing but its own origin. Plotly injects style elements, hence 'unsafe-inline' for styles only.
+ */
+export const ELECTRON_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+  "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+
 export type AppRequest = { ok: true; path: string; mime: string } | { ok: false; status: 400 | 404; reason: string };
 
 /** Maps an app:// URL to a file inside `root`, or says why not (the reason is for the log only). */
@@ -75,6 +84,6 @@ export function serveAppProtocol(protocol: ProtocolLike, root: string, log: (m: 
       return new Response(r.status === 400 ? 'bad request' : 'not found', { status: r.status });
     }
     const body = await readFile(r.path);
-    return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: { 'content-type': r.mime, 'x-content-type-options': 'nosniff' } });
+    return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: { 'content-type': r.mime, 'x-content-type-options': 'nosniff', ...(r.mime.startsWith('text/html') ? { 'content-security-policy': ELECTRON_CSP } : {}) } });
   });
 }

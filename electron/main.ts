@@ -9,6 +9,7 @@ import { utilityLauncher } from './engine-launcher';
 import { saveDialogOptions } from './save-dialog';
 import { isAllowedExternalUrl } from './external-links';
 import { installPermissionGuards } from './permissions';
+import { installNavigationGuards, type NavigationEvents } from './navigation';
 import { APP_SCHEME, APP_INDEX_URL, serveAppProtocol } from './app-protocol';
 
 const here = dirname(fileURLToPath(import.meta.url)); // dist/electron
@@ -24,9 +25,7 @@ protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standa
 app.on('web-contents-created', (_e, contents) => {
   // No navigation away from the app and no new windows; documentation links (and only those)
   // open in the system browser.
-  contents.on('will-navigate', (ev, url) => {
-    if (url !== rendererUrl) ev.preventDefault();
-  });
+  installNavigationGuards(contents as unknown as NavigationEvents, rendererUrl);
   contents.setWindowOpenHandler(({ url }) => {
     if (isAllowedExternalUrl(url)) void shell.openExternal(url);
     else console.warn(`refused to open ${url.slice(0, 200)}: not a documentation link (electron/external-links.ts)`);

@@ -129,7 +129,10 @@ test('a file name that is not valid UTF-8 is listed with a marker and refused wi
 test('datasets.inspect of a FIFO named x.npy is refused naming the file, and the engine keeps answering', async () => {
   const fifo = join(home.path, 'f.npy');
   execFileSync('mkfifo', [fifo]);
-  const ref = entry('f.npy')!.ref!;
+  // listed without a reference (issue 21); a reference issued anyway is still refused by the engine
+  assert.equal(entry('f.npy')!.ref, undefined);
+  assert.match(entry('f.npy')!.name, /not a regular file \(a FIFO\): not opened/);
+  const ref = service.refs.issue(realpathSync(fifo));
   const t0 = Date.now();
   const e = await service.call('datasets.inspect', { file: ref }).then(() => assert.fail('a FIFO was listed'), (x) => ApiError.from(x));
   assert.match(e.message, /f\.npy: is not a regular file \(it is a FIFO \(named pipe\)\)/);
