@@ -153,6 +153,12 @@ export class DatasetStore {
     }
   }
 
+  /** A stored dataset with the same arrays (content hash) as `ds`, if any: the same data kept once. */
+  findSame(ds: PreparedDataset): DatasetManifest | null {
+    const hash = contentHash(splitArrays(ds));
+    return this.list().find((m) => m.contentHash === hash && m.benchmark === ds.manifest.benchmark) ?? null;
+  }
+
   list(): DatasetManifest[] {
     if (!existsSync(this.root)) return [];
     const out: DatasetManifest[] = [];

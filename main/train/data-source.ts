@@ -67,8 +67,15 @@ export async function loadTrainData(spec: DataSpec, ctx: DataContext = {}): Prom
       const hooks = { onWarning: (m: string) => ctx.onProgress?.(`warning: ${m}`) };
       // With a workspace the generated set is kept in datasets/ like one from the Datasets view, so
       // the data a run (a quick start) trained on can be previewed, exported and reused.
-      if (ctx.workspace && ctx.keepGenerated) return withHash((await new DatasetStore(ctx.workspace).prepare(source, opts, hooks)).dataset);
-      return withHash(await prepareDataset(source, opts, hooks));
+      const prepared = await prepareDataset(source, opts, hooks);
+      if (ctx.workspace && ctx.keepGenerated) {
+        const store = new DatasetStore(ctx.workspace);
+        // Generated again from the same spec, the arrays are the same: recorded as the stored set.
+        const same = store.findSame(prepared);
+        if (same) Object.assign(prepared.manifest, { id: same.id, contentHash: same.contentHash });
+        else store.save(prepared);
+      }
+      return withHash(prepared);
     }
     case 'file': {
       const source: DataSource = { kind: 'file', path: spec.path, ...(spec.input ? { input: spec.input } : {}), ...(spec.target ? { target: spec.target } : {}) };

@@ -132,7 +132,7 @@ async function prepareRun(ctx: RunContext, raw: Record<string, unknown>): Promis
   const early = refuseBeforeStart(cfg, backend);
   if (early) return early;
   if (!hooks.data) log(`preparing the data (${cfg.data.kind})`);
-  const data = hooks.data ?? (await loadTrainData(cfg.data, { workspace: hooks.workspace, keepGenerated: true, signal: hooks.signal, onProgress: log }));
+  const data = hooks.data ?? (await loadTrainData(cfg.data, { workspace: hooks.workspace, keepGenerated: !cfg.group, signal: hooks.signal, onProgress: log }));
   if (hooks.signal?.aborted) throw new StopRequested();
   const ar = autoregressiveSpec(data);
   recordResolvedData(run, raw, data);

@@ -92,8 +92,10 @@ test('runs view with a LiNO, an FNO and a DeepONet: the kind in the table, every
     const c = await cells(k as keyof typeof ids);
     assert.deepEqual([c[col('model')], c[col('modes (FNO)')], c[col('basis p (DeepONet)')], c[col('scattering')]], w, k);
   }
-  const parcoords = (await plotData(page, 'hparam-parcoords'))![0]!;
-  assert.deepEqual(parcoords.dimensions!.find((d) => d.label === 'model')!.ticktext, ['DeepONet', 'FNO', 'LiNO']);
+  // The SVG parallel coordinates: the model axis lists each kind once.
+  const modelTicks = page.getByTestId('hparam-parcoords').locator('g.pc-axis[data-key="model"] text.pc-tick');
+  await modelTicks.nth(2).waitFor({ state: 'attached', timeout: 20_000 });
+  assert.deepEqual(await modelTicks.allTextContents(), ['DeepONet', 'FNO', 'LiNO']);
 
   // LaTeX: the runs table and the hyperparameters with every kind.
   const runsTex = await exportLatex(page, 'Runs');

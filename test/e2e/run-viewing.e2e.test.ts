@@ -172,21 +172,16 @@ test('runs view: overlay axes, the selected runs\' curves as one long-format CSV
   assert.equal(lines[0], 'run,name,record,step,epoch,wall_seconds,metric,value');
   assert.equal(lines.filter((l) => l.includes(',gradNorm,')).length, recs[0]!.steps.length + recs[1]!.steps.length);
 
-  // Parcoords: one line per run, dimensions = the runs' config values and best validation errors.
-  const pc = await waitPlot(page, 'hparam-parcoords', (p) => p.data[0]?.dimensions?.[0]?.values?.length === 2, 'two runs');
-  assert.equal(pc.data[0].type, 'parcoords');
+  // Parallel coordinates (SVG, no WebGL): one line per run, coloured by its best validation error;
+  // the config fields as axes (scattering as categories).
+  const pc = page.getByTestId('hparam-parcoords');
+  await pc.locator('svg path.pc-line').nth(1).waitFor({ state: 'attached', timeout: 30_000 });
   const listed = (await call<RunSummary[]>('runs.list', {})).filter((r) => runIds.includes(r.id)).sort((a, b) => a.bestValRelL2! - b.bestValRelL2!);
-  const configs = await Promise.all(listed.map((r) => call<{ config: any }>('runs.get', { id: r.id }).then((g) => g.config)));
-  const dim = (label: string) => pc.data[0].dimensions.find((d: any) => d.label === label);
-  assert.deepEqual(dim('width M').values, configs.map((c) => c.model.width));
-  assert.deepEqual(dim('depth L').values, configs.map((c) => c.model.depth));
-  assert.deepEqual(dim('lr').values, configs.map((c) => c.optimizer.lr));
-  assert.deepEqual(dim('seed').values, configs.map((c) => c.seed));
-  assert.deepEqual(dim('batch').values, [1, 1]);
-  assert.deepEqual(dim('scattering').ticktext, ['efficient', 'full']);
-  assert.deepEqual(dim('scattering').values, configs.map((c) => ['efficient', 'full'].indexOf(c.model.scattering)));
-  assert.deepEqual(dim('best val relL2').values, listed.map((r) => r.bestValRelL2));
-  assert.deepEqual(pc.data[0].line.color, listed.map((r) => r.bestValRelL2));
+  const pcLines = await pc.locator('svg path.pc-line').evaluateAll((els) => els.map((e) => [(e as any).getAttribute('data-id') as string, Number((e as any).getAttribute('data-value'))] as [string, number]));
+  assert.deepEqual(Object.fromEntries(pcLines), Object.fromEntries(listed.map((r) => [r.id, r.bestValRelL2])));
+  const axes = await pc.locator('svg g.pc-axis').evaluateAll((els) => els.map((e) => (e as any).getAttribute('data-key') as string));
+  for (const k of ['width', 'depth', 'lr', 'seed', 'batch', 'scattering', 'best']) assert.ok(axes.includes(k), `axis ${k} in ${axes.join(', ')}`);
+  assert.deepEqual(await pc.locator('g.pc-axis[data-key="scattering"] text.pc-tick').allTextContents(), ['efficient', 'full']);
   // The table sorts by a clicked heading.
   const order = () => page.getByTestId('hparam-table').locator('tbody tr th').allTextContents();
   assert.deepEqual(await order(), listed.map((r) => r.name));

@@ -5,7 +5,7 @@
 import { useEffect, useRef } from 'react';
 import Plotly from 'plotly.js-dist-min';
 import { useApp } from '../store/app-store';
-import { themedLayout } from './theme';
+import { themedLayout, themedTraces } from './theme';
 import type { Trace } from './traces';
 import { PlotExportBar } from './export-bar';
 
@@ -54,7 +54,7 @@ export function Plot({ data, layout, title, height = 320, exportable = true, tes
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    void Plotly.react(el, data, { ...themedLayout(theme, layout), height, autosize: true }, CONFIG).then(() => {
+    void Plotly.react(el, themedTraces(theme, data), { ...themedLayout(theme, layout), height, autosize: true }, CONFIG).then(() => {
       if (attached.current || typeof el.on !== 'function') return;
       attached.current = true;
       el.on('plotly_relayout', (u: Record<string, unknown>) => hooks.current.onRelayout?.(u));
@@ -90,7 +90,7 @@ export function Plot({ data, layout, title, height = 320, exportable = true, tes
   return (
     <figure className="plot" data-testid={testId}>
       <div ref={ref} role="img" aria-label={title} className="plot-area" style={{ height }} />
-      {exportable && <PlotExportBar title={title} {...(exportSize ? { preferredSize: exportSize } : {})} figure={() => ({ data, layout: { ...themedLayout('light', layout), height: undefined } })} />}
+      {exportable && <PlotExportBar title={title} {...(exportSize ? { preferredSize: exportSize } : {})} figure={() => ({ data: themedTraces('light', data), layout: { ...themedLayout('light', layout), height: undefined } })} />}
     </figure>
   );
 }

@@ -34,3 +34,13 @@ export function themedLayout(theme: PlotTheme, layout: Layout = {}): Layout {
   if (!('yaxis' in layout)) out.yaxis = axis(theme, undefined);
   return out;
 }
+
+/** Error bars in the theme's text colour unless a trace sets one (plotly's default #444 vanishes on the dark background). */
+export function themedTraces<T extends Record<string, any>>(theme: PlotTheme, data: T[]): T[] {
+  const fg = PLOT_COLORS[theme].fg;
+  return data.map((t) => {
+    const out: Record<string, any> = { ...t };
+    for (const k of ['error_y', 'error_x']) if (t[k] && !t[k].color) out[k] = { ...t[k], color: fg };
+    return out as T;
+  });
+}

@@ -55,3 +55,10 @@ test('nice ticks and tick text', () => {
   assert.deepEqual(niceTicks(0.1, 0.95, 4), [0.2, 0.4, 0.6, 0.8]);
   assert.deepEqual([tickText(0.00012), tickText(123456), tickText(0.25), tickText(1e-4)], ['1.2e-4', '1.2e5', '0.25', '1e-4']);
 });
+
+test('error bars follow the theme: the text colour unless a trace sets its own (dark theme: visible)', async () => {
+  const { themedTraces, PLOT_COLORS } = await import('../../../renderer/src/plots/theme');
+  const [a, b] = themedTraces('dark', [{ type: 'bar', error_y: { type: 'data', array: [1] } }, { type: 'bar', error_y: { array: [1], color: 'red' } }]);
+  assert.equal(a!.error_y.color, PLOT_COLORS.dark.fg);
+  assert.equal(b!.error_y.color, 'red');
+});

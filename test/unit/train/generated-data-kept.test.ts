@@ -1,5 +1,6 @@
 // A run's generated data (quick start: data { kind: 'generate' }) is kept in the workspace's
-// datasets/ so the Datasets view lists it; evaluations' other grids are not (keepGenerated unset).
+// datasets/ so the Datasets view lists it, once per distinct data; evaluations' other grids and
+// grouped runs (seeds, ablations) are not (keepGenerated unset).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
@@ -21,4 +22,8 @@ test('generated training data land in datasets/ under the id the run records, an
   assert.ok(existsSync(join(ws.path, 'datasets', id, 'manifest.json')), `datasets/${id}`);
   const listed = Workspace.open(ws.path).summary().datasets;
   assert.deepEqual(listed.map((d) => [d.id, d.name]), [[id, 'Darcy · s = 12 (2D) · 4 samples (2/1/1)']]);
+  // The same spec again (a second quick start): the same arrays, kept once, recorded under that id.
+  const again = await loadTrainData(spec as never, { workspace: ws.path, keepGenerated: true });
+  assert.equal(again.manifest.id, id);
+  assert.equal(readdirSync(join(ws.path, 'datasets')).length, 1);
 });
