@@ -46,7 +46,7 @@ copyFileSync(join(pkg, 'index.js'), join(out, 'webgpu/index.js'));
 copyFileSync(join(pkg, 'package.json'), join(out, 'webgpu/package.json'));
 xz(join(pkg, 'dist/linux-x64/dawn.node'), join(out, 'webgpu/dist/linux-x64/dawn.node.xz'));
 xz(process.execPath, join(out, 'node.xz'));
-for (const f of ['bench_step.py', 'lino_ref.py']) copyFileSync(join(root, 'tools/parity', f), join(out, 'parity', f));
+for (const f of ['bench_step.py', 'lino_ref.py', 'gemm_bench.py']) copyFileSync(join(root, 'tools/parity', f), join(out, 'parity', f));
 // lino_ref.py re-exports the reference model from the scaleout package (run-gpu-bench.sh puts the folder on PYTHONPATH)
 mkdirSync(join(out, 'scaleout'), { recursive: true });
 for (const f of ['__init__.py', 'model.py']) copyFileSync(join(root, 'scaleout', f), join(out, 'scaleout', f));

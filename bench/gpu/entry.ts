@@ -8,6 +8,7 @@ import { LinoOperator } from '../../main/model/lino/operator';
 import type { LinoConfig } from '../../main/model/lino/config';
 import { makeTrainStep } from '../train-step';
 import { gpuBenchCases } from './cases';
+import { timeGemms } from '../gemm-table';
 
 const args = process.argv.slice(2);
 const smoke = args.includes('--smoke');
@@ -24,7 +25,9 @@ async function main(): Promise<void> {
   if (!(await tf.setBackend('webgpu'))) throw new Error('tf.setBackend("webgpu") failed');
   tf.enableProdMode();
   console.log(JSON.stringify({ adapter: formatAdapter(adapter), fallback: adapter.fallback, tfjs: tf.version_core }));
-  const { warmup, steps, cases } = gpuBenchCases(smoke);
+  const { warmup, steps, cases, gemmRows } = gpuBenchCases(smoke);
+  // the GEMM section: our tiled GEMM against tfjs's MatMulPacked (PyTorch's side is run-gpu-bench.sh's)
+  console.log(JSON.stringify({ gemm: await timeGemms(gemmRows, smoke ? { iters: 2, rounds: 2 } : { iters: 50, rounds: 5 }) }));
   for (const c of cases) {
     const cfg: LinoConfig = c.config;
     const model = new LinoOperator({ ...cfg, seed: 1 });

@@ -70,8 +70,9 @@ const TM = ${TM};
 const TN = ${TN};
 const TK = ${TK};
 const WX = ${TN / 4};
-var<workgroup> As : array<f32, ${TK * TM}>;
-var<workgroup> Bs : array<f32, ${TK * TN}>;
+// vec4 tiles: a k-row of 4 consecutive outputs' operands is one workgroup-memory read
+var<workgroup> As : array<vec4<f32>, ${(TK * TM) / 4}>;
+var<workgroup> Bs : array<vec4<f32>, ${(TK * TN) / 4}>;
 ${tileLoader('A', 'As', 'TM', TM, v.transA, v.vec4, v.geluA, threads, 'uniforms.dimR')}
 ${tileLoader('B', 'Bs', 'TN', TN, !v.transB, v.vec4, v.geluB, threads, 'uniforms.dimN')}
 fn main() {
@@ -93,8 +94,8 @@ fn main() {
     loadB(t, col0, k0);
     workgroupBarrier();
     for (var k = 0; k < TK; k = k + 1) {
-      let a = vec4<f32>(As[k * TM + ty * 4], As[k * TM + ty * 4 + 1], As[k * TM + ty * 4 + 2], As[k * TM + ty * 4 + 3]);
-      let b = vec4<f32>(Bs[k * TN + tx * 4], Bs[k * TN + tx * 4 + 1], Bs[k * TN + tx * 4 + 2], Bs[k * TN + tx * 4 + 3]);
+      let a = As[k * (TM / 4) + ty];
+      let b = Bs[k * (TN / 4) + tx];
       acc[0] = fma(vec4<f32>(a.x), b, acc[0]);
       acc[1] = fma(vec4<f32>(a.y), b, acc[1]);
       acc[2] = fma(vec4<f32>(a.z), b, acc[2]);
@@ -134,17 +135,17 @@ function tileLoader(name: string, tile: string, W: string, w: number, mMajor: bo
     : `let mm = id / (TK / 4); let kk = 4 * (id % (TK / 4));`;
   const gk = 'k0 + kk';
   const gm = 'm0 + mm';
-  // flat index of (m, k) in the stored operand, and where element c of the quad goes in the tile
+  // flat index of (m, k) in the stored operand; the tile is vec4s along m (S4[(k * W + m) / 4][m % 4])
   const flat = (m: string, k: string) => (mMajor ? `(${k}) * ${size} + (${m})` : `(${m}) * K + (${k})`);
-  const dst = (c: number) => (mMajor ? `kk * ${W} + mm + ${c}` : `(kk + ${c}) * ${W} + mm`);
+  const put = (c: number, e: string) => (mMajor ? `${tile}[(kk * ${W} + mm) / 4][${c}] = ${e};` : `${tile}[((kk + ${c}) * ${W} + mm) / 4][mm % 4] = ${e};`);
   const body = vec4
     ? `var q = vec4<f32>(0.0);
       if (${mMajor ? `${gk} < K && ${gm} < ${size}` : `${gm} < ${size} && ${gk} < K`}) { q = ${name}[(${flat(gm, gk)}) / 4]; }
-      ${[0, 1, 2, 3].map((c) => `${tile}[${dst(c)}] = ${g(`q[${c}]`)};`).join('\n      ')}`
+      ${mMajor && !gelu ? `${tile}[(kk * ${W} + mm) / 4] = q;` : [0, 1, 2, 3].map((c) => put(c, g(`q[${c}]`))).join('\n      ')}`
     : [0, 1, 2, 3].map((c) => {
       const m = mMajor ? `${gm} + ${c}` : gm;
       const k = mMajor ? gk : `${gk} + ${c}`;
-      return `{ var e = 0.0; if (${m} < ${size} && ${k} < K) { e = ${g(`${name}[${flat(m, k)}]`)}; } ${tile}[${dst(c)}] = e; }`;
+      return `{ var e = 0.0; if (${m} < ${size} && ${k} < K) { e = ${g(`${name}[${flat(m, k)}]`)}; } ${put(c, 'e')} }`;
     }).join('\n      ');
   return `fn load${name}(t : i32, m0 : i32, k0 : i32) {
   let K = uniforms.dimK;

@@ -81,7 +81,7 @@ test('gemm epilogues (bias, GELU\' of z) and GELU prologues match composed ops o
   const checks: [string, tf.Tensor, tf.Tensor][] = [
     ['bias', gemm(a, w, { transB: true, bias }), tf.add(tf.matMul(a, w, false, true), bias)],
     ['GELU(A) + bias', gemm(a, w, { transB: true, bias, geluA: true }), tf.add(tf.matMul(geluRef(a), w, false, true), bias)],
-    ['A^T GELU(B)', gemm(z, a, { transA: true, geluB: true }), tf.matMul(z, geluRef(a), true, false)],
+    ['A^T GELU(B)', gemm(z as tf.Tensor2D, a, { transA: true, geluB: true }), tf.matMul(z, geluRef(a), true, false)],
     ['times GELU\'(z)', gemm(a, w, { transB: true, geluGradOf: z }), tf.mul(tf.matMul(a, w, false, true), geluGradRef(z))],
   ];
   for (const [name, got, ref] of checks) {
