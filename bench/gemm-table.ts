@@ -32,9 +32,9 @@ async function timeIt(f: () => tf.Tensor, iters: number, rounds: number): Promis
 }
 
 /** Times both implementations on the active backend (webgpu). */
-export async function timeGemms(rows: number, o: { iters: number; rounds: number }): Promise<GemmRow[]> {
+export async function timeGemms(rows: number, o: { iters: number; rounds: number; widths?: number[] }): Promise<GemmRow[]> {
   const out: GemmRow[] = [];
-  for (const m of GEMM_WIDTHS) {
+  for (const m of o.widths ?? GEMM_WIDTHS) {
     const [x, dy, w] = [tf.randomNormal([rows, m], 0, 1, 'float32', 1), tf.randomNormal([rows, m], 0, 1, 'float32', 2), tf.randomNormal([m, m], 0, 1, 'float32', 3)] as tf.Tensor2D[];
     for (const p of PRODUCTS) {
       const oursMs = await timeIt(() => p.ours(x!, dy!, w!), o.iters, o.rounds);

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   console.log(JSON.stringify({ adapter: formatAdapter(adapter), fallback: adapter.fallback, tfjs: tf.version_core }));
   const { warmup, steps, cases, gemmRows } = gpuBenchCases(smoke);
   // the GEMM section: our tiled GEMM against tfjs's MatMulPacked (PyTorch's side is run-gpu-bench.sh's)
-  console.log(JSON.stringify({ gemm: await timeGemms(gemmRows, smoke ? { iters: 2, rounds: 2 } : { iters: 50, rounds: 5 }) }));
+  console.log(JSON.stringify({ gemm: await timeGemms(gemmRows, smoke ? { iters: 1, rounds: 1, widths: [32] } : { iters: 50, rounds: 5 }) }));
   for (const c of cases) {
     const cfg: LinoConfig = c.config;
     const model = new LinoOperator({ ...cfg, seed: 1 });

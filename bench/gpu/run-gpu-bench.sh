@@ -62,7 +62,8 @@ echo "VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-<unset>}  node $("$WORK/node" --versi
 
 "$WORK/node" "$WORK/bench.mjs" --print-cases $SMOKE > "$WORK/cases.json"
 echo "webgpu: $(date +%T)"
-timeout 200 "$WORK/node" "$WORK/bench.mjs" $SMOKE $SOFTWARE | tee "$WORK/webgpu.jsonl"
+# SwiftShader compiles each pipeline on the CPU: the smoke test gets longer
+timeout "$([ -n "$SOFTWARE" ] && echo 900 || echo 200)" "$WORK/node" "$WORK/bench.mjs" $SMOKE $SOFTWARE | tee "$WORK/webgpu.jsonl"
 echo "PyTorch ($TORCH_DEVICE): $(date +%T)"
 "$PYTHON" - "$WORK/cases.json" "$WORK/webgpu.jsonl" "$HERE/parity/bench_step.py" "$TORCH_DEVICE" <<'PY'
 import json, subprocess, sys

@@ -11,7 +11,7 @@ export const GEMM_KERNEL = 'LinoGemm';
 export const SPLIT_K_SUM_KERNEL = 'LinoSplitKSum';
 /** No thread walks more than this many K elements serially. */
 export const MAX_SERIAL_K = 4096;
-/** Split a long K until the dispatch has about this many workgroups (or slices reach MIN_SLICE_K). */
+/** A K over MAX_SERIAL_K is split until the dispatch has about this many workgroups (or slices reach MIN_SLICE_K). */
 const TARGET_WORKGROUPS = 256;
 const MIN_SLICE_K = 256;
 /** WebGPU's guaranteed maxComputeWorkgroupsPerDimension. */
@@ -37,8 +37,10 @@ export const tileWidth = (N: number): 32 | 64 => (N <= 32 ? 32 : 64);
 /** K-slices for an R x N output with inner dimension K: kPer a multiple of 16, at most MAX_SERIAL_K. */
 export function planSlices(R: number, K: number, N: number): { slices: number; kPer: number } {
   const tiles = Math.ceil(R / TM) * Math.ceil(N / tileWidth(N));
+  // K <= MAX_SERIAL_K stays whole: a split costs a second launch, which small (launch-bound) steps feel
+  if (K <= MAX_SERIAL_K) return { slices: 1, kPer: Math.max(16, Math.ceil(K / 16) * 16) };
   const byFill = Math.min(Math.ceil(K / MIN_SLICE_K), Math.ceil(TARGET_WORKGROUPS / tiles));
-  const want = Math.max(1, Math.ceil(K / MAX_SERIAL_K), byFill);
+  const want = Math.max(Math.ceil(K / MAX_SERIAL_K), byFill);
   const kPer = Math.max(16, Math.ceil(Math.ceil(K / want) / 16) * 16);
   return { slices: Math.max(1, Math.ceil(K / kPer)), kPer };
 }

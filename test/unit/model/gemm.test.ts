@@ -36,8 +36,9 @@ test('split plan: every K-slice at most MAX_SERIAL_K long, the slices cover K', 
   }
   // the weight gradient of Darcy 85^2 B4 at M128: a 128 x 128 output (4 tiles) gets split for occupancy
   assert.ok(planSlices(128, 28900, 128).slices >= 32);
-  // a forward product (K = M) is never split
+  // a forward product (K = M) is never split, nor a K within the bound (a split costs a launch)
   assert.equal(planSlices(28900, 128, 128).slices, 1);
+  assert.equal(planSlices(32, 4096, 32).slices, 1);
 });
 
 // [R, K, N, transA, transB]: R x N output, inner K
