@@ -50,7 +50,7 @@ copyFileSync(join(pkg, 'index.js'), join(out, 'webgpu/index.js'));
 copyFileSync(join(pkg, 'package.json'), join(out, 'webgpu/package.json'));
 xz(join(pkg, 'dist/linux-x64/dawn.node'), join(out, 'webgpu/dist/linux-x64/dawn.node.xz'));
 xz(process.execPath, join(out, 'node.xz'));
-copyFileSync(join(root, 'tools/parity/bench_step.py'), join(out, 'parity/bench_step.py'));
+for (const f of ['bench_step.py', 'gemm_bench.py']) copyFileSync(join(root, 'tools/parity', f), join(out, 'parity', f));
 // bench_step.py imports the reference models from the scaleout package (run-gpu-bench.sh puts the folder on PYTHONPATH)
 mkdirSync(join(out, 'scaleout'), { recursive: true });
 for (const f of ['__init__.py', 'model.py', 'fno_ref.py', 'deeponet_ref.py']) copyFileSync(join(root, 'scaleout', f), join(out, 'scaleout', f));

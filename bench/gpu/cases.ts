@@ -9,9 +9,11 @@ type BaselineConfig = { dims: 1 | 2; inChannels: number; outChannels: number } &
 const all = ['reflection', 'refraction', 'scattering'] as LinoConfig['components'];
 const c2 = (width: number, depth: number, inChannels = 3): LinoConfig => ({ dims: 2, inChannels, outChannels: 1, width, depth, scattering: 'efficient', components: all });
 
-export function gpuBenchCases(smoke: boolean): { warmup: number; steps: number; cases: GpuBenchCase[] } {
+/** gemmRows: B*N of the GEMM section's products (Darcy 85² B4 = 28,900). */
+export function gpuBenchCases(smoke: boolean): { warmup: number; steps: number; gemmRows: number; cases: GpuBenchCase[] } {
   if (smoke) {
     return {
+      gemmRows: 256,
       warmup: 1,
       steps: 2,
       cases: [
@@ -23,6 +25,7 @@ export function gpuBenchCases(smoke: boolean): { warmup: number; steps: number; 
     };
   }
   return {
+    gemmRows: 4 * 85 * 85,
     warmup: 3,
     steps: 10,
     cases: [

@@ -9,6 +9,7 @@ import { createModel } from '../../main/model/registry';
 import { makeTrainStep } from '../train-step';
 import { gpuBenchCases } from './cases';
 import { formatProgramTable, profilePrograms } from '../program-profile';
+import { timeGemms } from '../gemm-table';
 
 const args = process.argv.slice(2);
 const smoke = args.includes('--smoke');
@@ -25,7 +26,9 @@ async function main(): Promise<void> {
   if (!(await tf.setBackend('webgpu'))) throw new Error('tf.setBackend("webgpu") failed');
   tf.enableProdMode();
   console.log(JSON.stringify({ adapter: formatAdapter(adapter), fallback: adapter.fallback, tfjs: tf.version_core }));
-  const { warmup, steps, cases } = gpuBenchCases(smoke);
+  const { warmup, steps, cases, gemmRows } = gpuBenchCases(smoke);
+  // the GEMM section: our tiled GEMM against tfjs's MatMulPacked (PyTorch's side is run-gpu-bench.sh's)
+  console.log(JSON.stringify({ gemm: await timeGemms(gemmRows, smoke ? { iters: 1, rounds: 1, widths: [32] } : { iters: 50, rounds: 5 }) }));
   for (const c of cases) {
     const cfg = c.config;
     const model = createModel(c.kind ?? 'lino', { ...cfg, seed: 1 });

@@ -62,13 +62,15 @@ echo "VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-<unset>}  node $("$WORK/node" --versi
 
 "$WORK/node" "$WORK/bench.mjs" --print-cases $SMOKE > "$WORK/cases.json"
 echo "webgpu: $(date +%T)"
-timeout 200 "$WORK/node" "$WORK/bench.mjs" $SMOKE $SOFTWARE | tee "$WORK/webgpu.jsonl" | cut -c1-160
+# SwiftShader compiles each pipeline on the CPU: the smoke test gets longer
+timeout "$([ -n "$SOFTWARE" ] && echo 900 || echo 200)" "$WORK/node" "$WORK/bench.mjs" $SMOKE $SOFTWARE | tee "$WORK/webgpu.jsonl" | cut -c1-160
 echo "PyTorch ($TORCH_DEVICE): $(date +%T)"
 "$PYTHON" - "$WORK/cases.json" "$WORK/webgpu.jsonl" "$HERE/parity/bench_step.py" "$TORCH_DEVICE" <<'PY'
 import json, subprocess, sys
 cases = json.load(open(sys.argv[1]))
 lines = [json.loads(l) for l in open(sys.argv[2]) if l.startswith("{")]
-head, ours = lines[0], {l["name"]: l for l in lines[1:]}
+head, ours = lines[0], {l["name"]: l for l in lines[1:] if "name" in l}
+gemm = next((l["gemm"] for l in lines if "gemm" in l), None)
 rows = []
 for c in cases["cases"]:
     r = subprocess.run([sys.executable, sys.argv[3], "--kind", c.get("kind", "lino"), "--config", json.dumps(c["config"]), "--grid", *map(str, c["grid"]), "--batch", str(c["batch"]),
@@ -97,5 +99,21 @@ for n, _, wms, _, _, _, _, _, w in rows:
 for n, *_, w in rows:
     print(f"\nprograms of one step, {n} (ranked by GPU time of the timed forward+backward, else by calls)")
     print("\n".join(w["table"]))
+if gemm:
+    # the GEMM section: LiNO's three products, our tiled GEMM vs tfjs's MatMulPacked vs torch.matmul
+    gb = __import__("os").path.join(__import__("os").path.dirname(sys.argv[3]), "gemm_bench.py")
+    r = subprocess.run([sys.executable, gb, "--rows", str(gemm[0]["rows"]), "--widths", *sorted({str(g["m"]) for g in gemm}, key=int), "--device", dev],
+                       capture_output=True, text=True, timeout=120)
+    pt = json.loads(r.stdout.strip().splitlines()[-1])["ms"] if r.returncode == 0 else {}
+    if r.returncode != 0:
+        print(f"PyTorch GEMM timing failed: {r.stderr.strip().splitlines()[-1]}")
+    f = lambda x: "-" if x is None else (f"{x:.3f}" if x < 1 else f"{x:.2f}")
+    print(f"\nGEMM products (ms per call, mean of back-to-back calls, median of 5 rounds), R = {gemm[0]['rows']} rows, weights M x M")
+    print(f"| product | M | ours ms | tfjs MatMulPacked ms | PyTorch {dev} ms | tfjs / ours | ours / PyTorch |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for g in gemm:
+        t = pt.get(g["key"])
+        vs = "%.2f" % (g["oursMs"] / t) if t else "-"
+        print(f"| {g['product']} | {g['m']} | {f(g['oursMs'])} | {f(g['tfjsMs'])} | {f(t)} | {g['tfjsMs'] / g['oursMs']:.2f} | {vs} |")
 PY
 echo "total $(( $(date +%s) - T0 )) s"

@@ -6,6 +6,7 @@
 import * as tf from './tf';
 import { customGradOp } from './custom-grad';
 import { plainMatMulOnly } from './kernel-registry';
+import { gemm, gemmAvailable } from './gemm/gemm-kernel';
 
 export function transposeLast(x: tf.Tensor3D): tf.Tensor3D {
   return tf.transpose(x, [0, 2, 1]);
@@ -29,6 +30,8 @@ function perSample(a: tf.Tensor3D, b: tf.Tensor3D, ta = false, tb = false): tf.T
 }
 
 function product(a: tf.Tensor3D, b: tf.Tensor3D, ta: boolean, tb: boolean): tf.Tensor3D {
+  // webgpu: the tiled GEMM, batched over z (split over K where K = N, e.g. phi(k)^T z)
+  if (gemmAvailable()) return gemm(a, b, { transA: ta, transB: tb });
   return plainMatMulOnly() ? perSample(a, b, ta, tb) : tf.matMul(a, b, ta, tb);
 }
 

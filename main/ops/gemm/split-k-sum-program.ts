@@ -1,5 +1,5 @@
-// The second pass of a split-K GEMM: out[i] = sum over s of P[s, i], P the [S, R, N] partial
-// products. One thread per output element walks the S slices (S <= 256 by the GEMM's plan).
+// The second pass of a split-K GEMM: out[b, i] = sum over s of P[b * S + s, i], P the
+// [batch * S, R, N] partial products. One thread per output element walks the S slices (S <= 256 by the GEMM's plan).
 // A class so tfjs's timers name it; sizes come from the input shape uniform (one pipeline).
 export class LinoSplitKSum {
   variableNames = ['P'];
@@ -10,19 +10,22 @@ export class LinoSplitKSum {
   workgroupSize: [number, number, number] = [64, 1, 1];
   size = true;
 
-  constructor(slices: number, rows: number, cols: number) {
-    this.outputShape = [rows, cols];
-    this.dispatchLayout = { x: [0, 1] };
-    this.dispatch = [Math.ceil((rows * cols) / 64), 1, 1];
-    if (slices < 1) throw new Error(`LinoSplitKSum: slices must be >= 1, got ${slices}`);
+  uniforms = 'slices : i32,';
+
+  constructor(batch: number, rows: number, cols: number) {
+    this.outputShape = batch === 1 ? [rows, cols] : [batch, rows, cols];
+    this.dispatchLayout = { x: this.outputShape.map((_, i) => i) };
+    this.dispatch = [Math.ceil((batch * rows * cols) / 64), 1, 1];
   }
 
   getUserCode(): string {
     return `fn main(index : i32) {
   if (index >= uniforms.size) { return; }
-  let S = uniforms.pShape.x;
+  let S = uniforms.slices;
+  let rn = uniforms.pShape.y * uniforms.pShape.z;
+  let base = (index / rn) * S * rn + index % rn;
   var s = 0.0;
-  for (var k = 0; k < S; k = k + 1) { s = s + P[k * uniforms.size + index]; }
+  for (var k = 0; k < S; k = k + 1) { s = s + P[base + k * rn]; }
   result[index] = s;
 }`;
   }

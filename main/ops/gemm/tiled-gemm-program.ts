@@ -27,8 +27,11 @@ export interface GemmVariant {
 const TM = 64;
 const TK = 16;
 
-/** The dims as the program reads them (uniforms) and the K-slice length (a multiple of 16). */
-export interface GemmDims { R: number; K: number; N: number; slices: number; kPer: number }
+/**
+ * The dims as the program reads them (uniforms): per batch entry R x K times K x N, `batch`
+ * products (an operand with batch stride 0 is shared), `slices` K-slices of kPer (a multiple of 16).
+ */
+export interface GemmDims { R: number; K: number; N: number; slices: number; kPer: number; batch: number; aStride: number; bStride: number }
 
 export function variantKey(v: GemmVariant): string {
   const f = (b: boolean, s: string) => (b ? s : '');
@@ -43,22 +46,23 @@ export class LinoTiledGemm {
   dispatchLayout: { x: number[]; y: number[]; z?: number[] };
   dispatch: [number, number, number];
   workgroupSize: [number, number, number];
-  uniforms = 'dimR : i32, dimK : i32, dimN : i32, kPer : i32,';
+  uniforms = 'dimR : i32, dimK : i32, dimN : i32, kPer : i32, slices : i32, aStride : i32, bStride : i32,';
 
   constructor(private readonly v: GemmVariant, d: GemmDims) {
     this.variableNames = ['A', 'B', ...(v.bias ? ['Bias'] : []), ...(v.geluGradZ ? ['Z'] : [])];
     this.variableComponents = this.variableNames.map((n) => (v.vec4 && (n === 'A' || n === 'B') ? 4 : 1));
-    // [R, N] when not split (no reshape kernel after it), else the [S, R, N] partial products
-    this.outputShape = d.slices === 1 ? [d.R, d.N] : [d.slices, d.R, d.N];
-    this.dispatchLayout = d.slices === 1 ? { x: [1], y: [0] } : { x: [2], y: [1], z: [0] };
+    // [R, N] for one unsplit product (no reshape kernel after it), else [batch * slices, R, N]
+    const z = d.batch * d.slices;
+    this.outputShape = z === 1 ? [d.R, d.N] : [z, d.R, d.N];
+    this.dispatchLayout = z === 1 ? { x: [1], y: [0] } : { x: [2], y: [1], z: [0] };
     this.shaderKey = variantKey(v);
     this.workgroupSize = [(v.tileN / 4) * (TM / 4), 1, 1];
-    this.dispatch = [Math.ceil(d.N / v.tileN), Math.ceil(d.R / TM), d.slices];
+    this.dispatch = [Math.ceil(d.N / v.tileN), Math.ceil(d.R / TM), z];
   }
 
   /** The uniform values in the order of `uniforms`. */
   static uniformData(d: GemmDims): { type: string; data: number[] }[] {
-    return [d.R, d.K, d.N, d.kPer].map((x) => ({ type: 'int32', data: [x] }));
+    return [d.R, d.K, d.N, d.kPer, d.slices, d.aStride, d.bStride].map((x) => ({ type: 'int32', data: [x] }));
   }
 
   getUserCode(): string {
@@ -70,8 +74,9 @@ const TM = ${TM};
 const TN = ${TN};
 const TK = ${TK};
 const WX = ${TN / 4};
-var<workgroup> As : array<f32, ${TK * TM}>;
-var<workgroup> Bs : array<f32, ${TK * TN}>;
+// vec4 tiles: a k-row of 4 consecutive outputs' operands is one workgroup-memory read
+var<workgroup> As : array<vec4<f32>, ${(TK * TM) / 4}>;
+var<workgroup> Bs : array<vec4<f32>, ${(TK * TN) / 4}>;
 ${tileLoader('A', 'As', 'TM', TM, v.transA, v.vec4, v.geluA, threads, 'uniforms.dimR')}
 ${tileLoader('B', 'Bs', 'TN', TN, !v.transB, v.vec4, v.geluB, threads, 'uniforms.dimN')}
 fn main() {
@@ -83,18 +88,22 @@ fn main() {
   let ty = t / WX;
   let row0 = i32(workgroupId.y) * TM;
   let col0 = i32(workgroupId.x) * TN;
-  let kStart = i32(workgroupId.z) * uniforms.kPer;
+  // workgroup z = batch entry * slices + K-slice
+  let zz = i32(workgroupId.z);
+  let kStart = (zz % uniforms.slices) * uniforms.kPer;
+  let aOff = (zz / uniforms.slices) * uniforms.aStride;
+  let bOff = (zz / uniforms.slices) * uniforms.bStride;
   var acc : array<vec4<f32>, 4>;
   // a uniform trip count (barriers need uniform control flow); the loaders zero k >= K
   let steps = uniforms.kPer / TK;
   for (var s = 0; s < steps; s = s + 1) {
     let k0 = kStart + s * TK;
-    loadA(t, row0, k0);
-    loadB(t, col0, k0);
+    loadA(t, row0, k0, aOff);
+    loadB(t, col0, k0, bOff);
     workgroupBarrier();
     for (var k = 0; k < TK; k = k + 1) {
-      let a = vec4<f32>(As[k * TM + ty * 4], As[k * TM + ty * 4 + 1], As[k * TM + ty * 4 + 2], As[k * TM + ty * 4 + 3]);
-      let b = vec4<f32>(Bs[k * TN + tx * 4], Bs[k * TN + tx * 4 + 1], Bs[k * TN + tx * 4 + 2], Bs[k * TN + tx * 4 + 3]);
+      let a = As[k * (TM / 4) + ty];
+      let b = Bs[k * (TN / 4) + tx];
       acc[0] = fma(vec4<f32>(a.x), b, acc[0]);
       acc[1] = fma(vec4<f32>(a.y), b, acc[1]);
       acc[2] = fma(vec4<f32>(a.z), b, acc[2]);
@@ -102,7 +111,7 @@ fn main() {
     }
     workgroupBarrier();
   }
-  let base = i32(workgroupId.z) * R * N;
+  let base = zz * R * N;
   for (var i = 0; i < 4; i = i + 1) {
     let r = row0 + ty * 4 + i;
     if (r >= R) { break; }
@@ -134,19 +143,19 @@ function tileLoader(name: string, tile: string, W: string, w: number, mMajor: bo
     : `let mm = id / (TK / 4); let kk = 4 * (id % (TK / 4));`;
   const gk = 'k0 + kk';
   const gm = 'm0 + mm';
-  // flat index of (m, k) in the stored operand, and where element c of the quad goes in the tile
-  const flat = (m: string, k: string) => (mMajor ? `(${k}) * ${size} + (${m})` : `(${m}) * K + (${k})`);
-  const dst = (c: number) => (mMajor ? `kk * ${W} + mm + ${c}` : `(kk + ${c}) * ${W} + mm`);
+  // flat index of (m, k) in the stored operand; the tile is vec4s along m (S4[(k * W + m) / 4][m % 4])
+  const flat = (m: string, k: string) => (mMajor ? `off + (${k}) * ${size} + (${m})` : `off + (${m}) * K + (${k})`);
+  const put = (c: number, e: string) => (mMajor ? `${tile}[(kk * ${W} + mm) / 4][${c}] = ${e};` : `${tile}[((kk + ${c}) * ${W} + mm) / 4][mm % 4] = ${e};`);
   const body = vec4
     ? `var q = vec4<f32>(0.0);
       if (${mMajor ? `${gk} < K && ${gm} < ${size}` : `${gm} < ${size} && ${gk} < K`}) { q = ${name}[(${flat(gm, gk)}) / 4]; }
-      ${[0, 1, 2, 3].map((c) => `${tile}[${dst(c)}] = ${g(`q[${c}]`)};`).join('\n      ')}`
+      ${mMajor && !gelu ? `${tile}[(kk * ${W} + mm) / 4] = q;` : [0, 1, 2, 3].map((c) => put(c, g(`q[${c}]`))).join('\n      ')}`
     : [0, 1, 2, 3].map((c) => {
       const m = mMajor ? `${gm} + ${c}` : gm;
       const k = mMajor ? gk : `${gk} + ${c}`;
-      return `{ var e = 0.0; if (${m} < ${size} && ${k} < K) { e = ${g(`${name}[${flat(m, k)}]`)}; } ${tile}[${dst(c)}] = e; }`;
+      return `{ var e = 0.0; if (${m} < ${size} && ${k} < K) { e = ${g(`${name}[${flat(m, k)}]`)}; } ${put(c, 'e')} }`;
     }).join('\n      ');
-  return `fn load${name}(t : i32, m0 : i32, k0 : i32) {
+  return `fn load${name}(t : i32, m0 : i32, k0 : i32, off : i32) {
   let K = uniforms.dimK;
   for (var l = 0; l < ${loads}; l = l + 1) {
     let id = t + l * ${threads};

@@ -36,8 +36,9 @@ test('split plan: every K-slice at most MAX_SERIAL_K long, the slices cover K', 
   }
   // the weight gradient of Darcy 85^2 B4 at M128: a 128 x 128 output (4 tiles) gets split for occupancy
   assert.ok(planSlices(128, 28900, 128).slices >= 32);
-  // a forward product (K = M) is never split
+  // a forward product (K = M) is never split, nor a K within the bound (a split costs a launch)
   assert.equal(planSlices(28900, 128, 128).slices, 1);
+  assert.equal(planSlices(32, 4096, 32).slices, 1);
 });
 
 // [R, K, N, transA, transB]: R x N output, inner K
@@ -69,6 +70,28 @@ test('gemm matches tf.matMul on webgpu at odd sizes', { skip: skip ?? false, tim
   }
 }));
 
+// batched: [batch, R, K, N, transA, transB, shared b (2-D)]
+const BATCHED: [number, number, number, number, boolean, boolean, boolean][] = [
+  [3, 37, 20, 45, false, false, false],
+  [2, 16, 5000, 12, true, false, false], // phi(k)^T z: K = N, split
+  [4, 30, 8, 30, false, true, false], // phi(q) phi(k)^T
+  [3, 21, 13, 7, false, false, true], // a weight shared by the batch
+  [1, 9, 6, 5, false, false, false],
+];
+
+test('batched gemm matches tf.matMul on webgpu', { skip: skip ?? false, timeout: 300_000 }, () => onWebgpu(async () => {
+  for (const [i, [B, R, K, N, ta, tb, shared]] of BATCHED.entries()) {
+    const a = rand([B, ...(ta ? [K, R] : [R, K])], 50 + i) as tf.Tensor3D;
+    const b = rand([...(shared ? [] : [B]), ...(tb ? [N, K] : [K, N])], 60 + i) as tf.Tensor3D;
+    const y = gemm(a, b, { transA: ta, transB: tb });
+    const ref = tf.matMul(a, b, ta, tb);
+    assert.deepEqual(y.shape, [B, R, N]);
+    const e = relErr((await y.data()) as Float32Array, (await ref.data()) as Float32Array);
+    assert.ok(e <= 1e-5, `batched [${B}, ${R}, ${K}, ${N}]: rel. error ${e}`);
+    tf.dispose([a, b, y, ref]);
+  }
+}));
+
 const geluRef = (x: tf.Tensor) => tf.mul(tf.mul(x, 0.5), tf.add(tf.erf(tf.mul(x, Math.SQRT1_2)), 1));
 const geluGradRef = (x: tf.Tensor) => tf.add(tf.mul(tf.add(tf.erf(tf.mul(x, Math.SQRT1_2)), 1), 0.5), tf.mul(x, tf.mul(tf.exp(tf.mul(tf.square(x), -0.5)), 1 / Math.sqrt(2 * Math.PI))));
 
@@ -81,7 +104,7 @@ test('gemm epilogues (bias, GELU\' of z) and GELU prologues match composed ops o
   const checks: [string, tf.Tensor, tf.Tensor][] = [
     ['bias', gemm(a, w, { transB: true, bias }), tf.add(tf.matMul(a, w, false, true), bias)],
     ['GELU(A) + bias', gemm(a, w, { transB: true, bias, geluA: true }), tf.add(tf.matMul(geluRef(a), w, false, true), bias)],
-    ['A^T GELU(B)', gemm(z, a, { transA: true, geluB: true }), tf.matMul(z, geluRef(a), true, false)],
+    ['A^T GELU(B)', gemm(z as tf.Tensor2D, a, { transA: true, geluB: true }), tf.matMul(z, geluRef(a), true, false)],
     ['times GELU\'(z)', gemm(a, w, { transB: true, geluGradOf: z }), tf.mul(tf.matMul(a, w, false, true), geluGradRef(z))],
   ];
   for (const [name, got, ref] of checks) {
