@@ -49,7 +49,7 @@ test('Model view: pick DeepONet, its fields and estimate; the Training view trai
 
   await gotoView(page, 'Training');
   assert.match((await page.locator('.card', { hasText: 'New run' }).textContent()) ?? '', /DeepONet, width 16, 3 layers each for branch and trunk, basis p = 8/);
-  const option = page.locator('[data-testid="train-data"] option', { hasText: /^burgers/ }).first();
+  const option = page.locator('[data-testid="train-data"] option', { hasText: /^Burgers/ }).first();
   await page.getByTestId('train-data').selectOption((await option.getAttribute('value'))!);
   await page.getByTestId('train-epochs').fill('3');
   await page.getByTestId('train-batch').fill('2');

@@ -178,8 +178,8 @@ test('sample panels: heatmaps with reference and prediction on one range; mesh s
   assert.equal(e.z.length, 3);
   assert.deepEqual(p.placement, { kind: 'grid', ny: 3 });
   assert.equal((p.panels.reference.layout as Record<string, any>).yaxis.autorange, true, 'y upward');
-  // Square cells by shrinking the panel, never by padding the x range beyond the grid (-10..40 for 29 points).
-  assert.deepEqual([(p.panels.reference.layout as Record<string, any>).xaxis.constrain, (p.panels.reference.layout as Record<string, any>).yaxis.constrain], ['domain', 'domain']);
+  // Square cells by widening the range (constrain 'range'): every linked panel then draws the same ranges.
+  assert.deepEqual([(p.panels.reference.layout as Record<string, any>).xaxis.constrain, (p.panels.reference.layout as Record<string, any>).yaxis.constrain], ['range', 'range']);
   assert.equal(r.colorbar?.title?.text ?? r.colorbar?.title, 'u', 'the target name, u by default');
   const named = samplePanels(sample(ref, pred), [2, 3], false, 'sol');
   if (!named.oneD) assert.equal(((named.panels.reference.data[0] as Record<string, any>).colorbar?.title?.text ?? (named.panels.reference.data[0] as Record<string, any>).colorbar?.title), 'sol', 'Darcy: sol, as the Datasets view says');

@@ -49,8 +49,9 @@ export interface Panels1D {
 export const PANEL_MARGIN = { l: 50, r: 95, t: 30, b: 45, autoexpand: false };
 // Equal aspect by widening ranges (constrain 'range'): the drawn ranges then depend only on the
 // shared view and the plot area, never on a panel's earlier state.
-// 'domain': the panel shrinks to keep cells square; 'range' padded x out to -10..40 for 29 points.
-const GRID_AXES = { ...fieldAxes('domain'), margin: PANEL_MARGIN };
+// ('domain', shrinking the panel instead, made each panel's drawn range depend on its own state and
+// broke the linked zoom: the x padding of wide panels stays until that is solved another way.)
+const GRID_AXES = { ...fieldAxes('range'), margin: PANEL_MARGIN };
 
 /** Panels for one sample on `grid`; `mesh` true draws on the mesh the input channels describe. */
 export function samplePanels(sample: FieldSample, grid: number[], mesh: boolean, target = 'u'): Panels1D | Panels2D {
