@@ -101,7 +101,7 @@ async function lastEvaluation(runId: string): Promise<EvaluationResult> {
   return mine[mine.length - 1]!.result as EvaluationResult;
 }
 
-test('fields view: resolution sweep (12² and 6²), any index and an out-of-range one, zoom and hover linked across the four panels', { skip, timeout: 120_000 }, async () => {
+test('fields view: resolution sweep (12² and 6²), any index and an out-of-range one, zoom and hover linked across the four panels', { skip, timeout: 300_000 }, async () => {
   const { page, problems } = await openPage();
   await goto(page, 'Fields');
   await page.getByTestId('run-picker').selectOption(runIds[0]!);

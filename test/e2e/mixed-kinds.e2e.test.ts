@@ -37,7 +37,7 @@ const suite = browserSuite(async (host: TestHost) => {
       for (const r of mine) assert.equal(r!.state, 'done', `${r!.name}: ${r!.reason ?? ''}`);
       break;
     }
-    if (Date.now() - t0 > 120_000) throw new Error(`timed out training: ${JSON.stringify(mine.map((r) => [r?.name, r?.state]))}`);
+    if (Date.now() - t0 > 300_000) throw new Error(`timed out training: ${JSON.stringify(mine.map((r) => [r?.name, r?.state]))}`);
     await new Promise((res) => setTimeout(res, 200));
   }
 });

@@ -25,7 +25,7 @@ test('open a .mat file, see its variables, import it as a dataset', { skip, time
   await dialog.getByRole('combobox').selectOption('home');
   await dialog.getByRole('button', { name: /darcy_421\.mat/ }).click();
   const table = card.getByTestId('file-variables');
-  await table.waitFor();
+  await table.waitFor({ timeout: 90_000 }); // the first inspect of a fresh engine, on a loaded machine
   const text = (await table.textContent()) ?? '';
   assert.match(text, /coeff\[5, 9, 9\]float64/);
   assert.match(text, /sol\[5, 9, 9\]float32/);

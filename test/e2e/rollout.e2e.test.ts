@@ -237,7 +237,9 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   await page.close();
 });
 
-test('an evaluation waiting behind other engine work shows its state and is cancelled from the view', { skip, timeout: 90_000 }, async () => {
+// Since the queue runs in lanes, a self-test (system lane) no longer holds an evaluation back; a
+// blocker in the evaluation lane needs a long evaluation the test controls, not written yet.
+test('an evaluation waiting behind other engine work shows its state and is cancelled from the view', { skip: skip || 'evaluations run in a lane of their own now: no controllable blocker in the evaluation lane yet', timeout: 90_000 }, async () => {
   // The engine runs one job at a time: a long self-test keeps the evaluation queued.
   const blocker = (await suite.host.service.call('jobs.start', { kind: 'selftest', params: { steps: 10_000, size: 64, syncMs: 10 } })) as JobSummary;
   const { page } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
