@@ -67,7 +67,8 @@ export function gradNormLayout(xaxis: Layout, gradScale: 'log' | 'linear', lr: r
   const ticks = niceTicks(v.length > 0 ? Math.max(...v) : 0, 2);
   return {
     xaxis: { ...xaxis, anchor: 'y2' },
-    yaxis: { title: 'Gradient norm', type: gradScale, domain: [0.38, 1] },
+    // dtick D2: a log axis in a short panel otherwise labels every minor tick (2, 3, ... 9), overlapping.
+    yaxis: { title: 'Gradient norm', type: gradScale, domain: [0.38, 1], ...(gradScale === 'log' ? { dtick: 'D2' } : {}) },
     yaxis2: {
       title: 'LR',
       domain: [0, 0.26],

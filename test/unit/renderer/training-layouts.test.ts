@@ -33,6 +33,7 @@ test('learning rate: its own subplot below the gradient norm, three ticks labell
   assert.deepEqual(y2.tickvals, [0, 0.0005, 0.001]);
   assert.deepEqual(y2.ticktext, ['0', '5e-4', '1e-3']);
   assert.equal(y.type, 'log');
+  assert.equal(y.dtick, 'D2', 'log gradient norm: labels at 1, 2, 5 only (every minor tick overlapped in the short panel)');
   assert.equal((l.xaxis as Record<string, unknown>).anchor, 'y2', 'the step axis sits under the bottom strip');
   // A constant rate still gets a range from 0 that ends on a tick above it.
   const c = gradNormLayout({}, 'linear', [3e-4, 3e-4]).yaxis2 as Record<string, any>;
