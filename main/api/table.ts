@@ -37,6 +37,42 @@ function wholeColumn(rows: TableRow[], key: string): boolean {
   return nums.length > 0 && nums.every((v) => Number.isInteger(v)) && rows.every((r) => r[key] == null || typeof r[key] !== 'object');
 }
 
+/** Finite, non-zero magnitudes of a column's numbers (means and stds alike) that print in fixed form. */
+function fixedMagnitudes(rows: TableRow[], key: string): number[] {
+  const out: number[] = [];
+  for (const r of rows) {
+    const c = r[key];
+    const vals = typeof c === 'number' ? [c] : c != null && typeof c === 'object' ? [c.mean, c.std] : [];
+    for (const v of vals) {
+      const a = Math.abs(v);
+      if (Number.isFinite(a) && a >= 1e-4 && a < 1e6) out.push(a);
+    }
+  }
+  return out;
+}
+
+/**
+ * The one rule for a column's digits in a paper table: every fixed-form number of the column gets
+ * the same count of decimals, enough for its largest value to show `digits` significant digits
+ * and its smallest (a std included) at least two, so "0.3635" stands beside "0.0186", not
+ * "0.01862". Null when the column has no such number (whole numbers and exponents format alone).
+ */
+export function columnDecimals(rows: TableRow[], key: string, digits: number): number | null {
+  const a = fixedMagnitudes(rows, key);
+  if (a.length === 0 || digits >= 17) return null;
+  const exp = (v: number) => Math.floor(Math.log10(v) + 1e-12);
+  const forLargest = digits - 1 - exp(Math.max(...a));
+  const forSmallest = 1 - exp(Math.min(...a));
+  return Math.min(20, Math.max(0, forLargest, forSmallest));
+}
+
+/** A number by its column's rule: fixed decimals when given and the value is in fixed range, else formatNumber. */
+export function formatInColumn(v: number, digits: number, decimals: number | null, integers = false): string {
+  const a = Math.abs(v);
+  if (decimals === null || !Number.isFinite(v) || (integers && Number.isInteger(v)) || (a !== 0 && (a < 1e-4 || a >= 1e6))) return formatNumber(v, digits, integers);
+  return v.toFixed(decimals);
+}
+
 function plainCell(c: Cell, digits: number): string {
   if (c == null) return '';
   if (typeof c === 'number') return formatNumber(c, digits);
@@ -89,18 +125,18 @@ export function latexEscape(s: string): string {
   return s.replace(/[\\&%$#_{}~^]/g, (ch) => LATEX_SPECIALS[ch]!);
 }
 
-function latexNumber(v: number, digits: number, integers = false): string {
-  const s = formatNumber(v, digits, integers);
+function latexNumber(v: number, digits: number, decimals: number | null, integers = false): string {
+  const s = formatInColumn(v, digits, decimals, integers);
   const m = /^(-?[\d.]+)e([+-])(\d+)$/.exec(s);
   if (m) return `$${m[1]} \\times 10^{${m[2] === '-' ? '-' : ''}${Number(m[3])}}$`;
   return s === 'NaN' || s.endsWith('Inf') ? `\\text{${s}}` : s;
 }
 
-function latexCell(c: Cell, digits: number, bold: boolean, integers: boolean): string {
+function latexCell(c: Cell, digits: number, decimals: number | null, bold: boolean, integers: boolean): string {
   if (c == null) return '--';
   let s: string;
-  if (typeof c === 'number') s = latexNumber(c, digits, integers);
-  else if (typeof c === 'object') s = `${latexNumber(c.mean, digits)} $\\pm$ ${latexNumber(c.std, digits)}`;
+  if (typeof c === 'number') s = latexNumber(c, digits, decimals, integers);
+  else if (typeof c === 'object') s = `${latexNumber(c.mean, digits, decimals)} $\\pm$ ${latexNumber(c.std, digits, decimals)}`;
   else s = latexEscape(c);
   return bold ? `\\textbf{${s}}` : s;
 }
@@ -123,8 +159,9 @@ export function toLatex(columns: TableColumn[], rows: TableRow[], opts: LatexOpt
   out.push(columns.map((c) => latexEscape(c.label)).join(' & ') + ' \\\\');
   out.push('\\midrule');
   const whole = new Set(columns.filter((c) => wholeColumn(rows, c.key)).map((c) => c.key));
+  const decimals = columns.map((c) => (whole.has(c.key) ? null : columnDecimals(rows, c.key, c.digits ?? 4)));
   rows.forEach((r, i) => {
-    out.push(columns.map((c) => latexCell(r[c.key], c.digits ?? 4, opts.bold?.[c.key] === i, whole.has(c.key))).join(' & ') + ' \\\\');
+    out.push(columns.map((c, k) => latexCell(r[c.key], c.digits ?? 4, decimals[k] ?? null, opts.bold?.[c.key] === i, whole.has(c.key))).join(' & ') + ' \\\\');
   });
   out.push('\\bottomrule', '\\end{tabular}', '\\end{table}');
   return out.join('\n') + '\n';

@@ -2,18 +2,20 @@
 // paper's reported rows (each labelled in the source column), then the notes.
 import type { ReproTable } from '../api/reproduce';
 import { tableRows } from '../api/reproduce';
-import { formatNumber, type Cell } from '../api/table';
+import { columnDecimals, formatInColumn, type Cell } from '../api/table';
 
-function cell(c: Cell, digits: number): string {
+// The LaTeX export's rule (columnDecimals): one count of decimals per column.
+function cell(c: Cell, digits: number, decimals: number | null): string {
   if (c == null) return '-';
-  if (typeof c === 'number') return formatNumber(c, digits, Number.isInteger(c));
-  if (typeof c === 'object') return `${formatNumber(c.mean, digits)} ± ${formatNumber(c.std, 2)}`;
+  if (typeof c === 'number') return formatInColumn(c, digits, decimals, Number.isInteger(c));
+  if (typeof c === 'object') return `${formatInColumn(c.mean, digits, decimals)} ± ${formatInColumn(c.std, digits, decimals)}`;
   return c;
 }
 
 export function formatTextTable(t: ReproTable): string {
   const { columns, rows } = tableRows(t);
-  const cells = rows.map((r) => columns.map((c) => cell(r[c.key], c.digits ?? 4)));
+  const decimals = columns.map((c) => columnDecimals(rows, c.key, c.digits ?? 4));
+  const cells = rows.map((r) => columns.map((c, k) => cell(r[c.key], c.digits ?? 4, decimals[k] ?? null)));
   const widths = columns.map((c, i) => Math.max(c.label.length, ...cells.map((r) => r[i]!.length)));
   const line = (v: string[]) => v.map((s, i) => (columns[i]!.align === 'r' ? s.padStart(widths[i]!) : s.padEnd(widths[i]!))).join('  ').trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');

@@ -69,10 +69,11 @@ test('ablation: launch the three "without" variants and the full model with 2 se
   await page.getByTestId('ablation-bars').locator('.main-svg').first().waitFor({ timeout: 30_000 });
   const bars = await page.evaluate(() => {
     const el = (globalThis as any).document.querySelector('[data-testid="ablation-bars"] .js-plotly-plot');
-    const d = el.data[0];
-    return { type: d.type, x: Array.from(d.x), y: Array.from(d.y), err: Array.from(d.error_y.array), colors: d.marker.color, axis: el.layout.yaxis.type };
+    // One bar trace per variant (its legend swatch in its colour); the measured ones on the first axes.
+    const d = (el.data as any[]).filter((t) => !t.xaxis || t.xaxis === 'x');
+    return { type: [...new Set(d.map((t) => t.type))], x: d.map((t) => t.x[0]), y: d.map((t) => t.y[0]), err: d.map((t) => t.error_y.array[0]), colors: d.map((t) => t.marker.color), axis: el.layout.yaxis.type };
   });
-  assert.equal(bars.type, 'bar');
+  assert.deepEqual(bars.type, ['bar']);
   assert.deepEqual(bars.x, LABELS);
   // Each "without" bar in the colour of the component it switches off (as in Gates); full is neutral.
   assert.deepEqual(bars.colors, [NEUTRAL_COLOR, COMPONENT_COLORS.reflection, COMPONENT_COLORS.refraction, COMPONENT_COLORS.scattering]);

@@ -8,6 +8,7 @@ import { useApp } from '../store/app-store';
 import { themedLayout, themedTraces } from './theme';
 import type { Trace } from './traces';
 import { PlotExportBar } from './export-bar';
+import { emptyLayout, isEmptyFigure } from './empty-plot';
 
 /** A hovered point: data coordinates and which trace/point (heatmaps: pointNumber = [row, col]). */
 export interface HoverPoint {
@@ -54,7 +55,8 @@ export function Plot({ data, layout, title, height = 320, exportable = true, tes
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    void Plotly.react(el, themedTraces(theme, data), { ...themedLayout(theme, layout), height, autosize: true }, CONFIG).then(() => {
+    const shown = isEmptyFigure(data) ? emptyLayout(layout) : layout;
+    void Plotly.react(el, themedTraces(theme, data), { ...themedLayout(theme, shown), height, autosize: true }, CONFIG).then(() => {
       if (attached.current || typeof el.on !== 'function') return;
       attached.current = true;
       el.on('plotly_relayout', (u: Record<string, unknown>) => hooks.current.onRelayout?.(u));

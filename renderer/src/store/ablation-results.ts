@@ -96,3 +96,14 @@ export function gridSamples(picks: { which: string; index: number }[]): { index:
   }
   return out;
 }
+
+/**
+ * The ablation table's caption: what was run (the base run's name, its data), what the numbers
+ * are and over how many seeds, and where the paper's rows come from (not just "Ablation").
+ */
+export function ablationCaption(o: { runName: string; dataName?: string | null; seeds: number; paperSetting?: string | null }): string {
+  const on = o.dataName ? ` on ${o.dataName}` : '';
+  const seeds = `${o.seeds} seed${o.seeds === 1 ? '' : 's'}`;
+  const paper = o.paperSetting ? `; the reported rows are the paper's Table 3 (${o.paperSetting}, normalized)` : '';
+  return `Ablation of ${o.runName}${on}: best validation relL2 (normalized and decoded), mean ± std over ${seeds}${paper}`;
+}

@@ -27,8 +27,9 @@ test('LaTeX: booktabs rules, escaped specials, mean $\\pm$ std, bold best, expon
   const tex = toLatex(columns, [...rows, { name: 'tiny_x', err: 1.5e-5, params: 7 }], { caption: 'Ablation (Darcy)', label: 'tab:abl', bold: { err: 0 } });
   assert.match(tex, /\\begin\{tabular\}\{lrr\}/);
   assert.match(tex, /\\toprule\nRun & relL2 \(test\) & \\# params \\\\\n\\midrule/);
-  assert.match(tex, /lino\\_full, seed "1" & \\textbf\{0\.0123 \$\\pm\$ 0\.000410\} & 123456 \\\\/);
-  assert.match(tex, /w\/o scattering \\& 50\\% & 0\.0234 & -- \\\\/);
+  // one column, one count of decimals: the smallest fixed-form number (the std 0.00041) keeps two digits
+  assert.match(tex, /lino\\_full, seed "1" & \\textbf\{0\.01235 \$\\pm\$ 0\.00041\} & 123456 \\\\/);
+  assert.match(tex, /w\/o scattering \\& 50\\% & 0\.02340 & -- \\\\/);
   assert.match(tex, /tiny\\_x & \$1\.50 \\times 10\^\{-5\}\$ & 7 \\\\/);
   assert.match(tex, /\\bottomrule\n\\end\{tabular\}\n\\end\{table\}\n$/);
   assert.match(tex, /\\caption\{Ablation \(Darcy\)\}\n\\label\{tab:abl\}/);
@@ -38,15 +39,16 @@ test('LaTeX: booktabs rules, escaped specials, mean $\\pm$ std, bold best, expon
   assert.throws(() => toLatex([], []), /at least one column/);
 });
 
-test('one number format for CSV and LaTeX: LaTeX columns keep the same significant digits ("0.9630", not "0.963"); CSV keeps full precision', () => {
+test('one number format for CSV and LaTeX: a LaTeX column has one count of decimals (its largest value with the column\'s significant digits); CSV keeps full precision', () => {
   const cols: TableColumn[] = [{ key: 'v', label: 'relL2', align: 'r' }, { key: 'n', label: 'Parameters', align: 'r' }, { key: 't', label: 'Wall (s)', align: 'r', digits: 3 }];
   const data = [{ v: 0.963, n: 1200, t: 3 }, { v: 0.96271, n: 980, t: 25.04 }, { v: 1, n: null, t: 1257.3 }, { v: { mean: 0.5, std: 0.02 }, n: 4, t: 0.5 }];
   const body = toLatex(cols, data).split('\n').filter((l) => l.endsWith('\\\\')).slice(1).map((l) => l.slice(0, -3).split(' & '));
-  assert.deepEqual(body.map((r) => r[0]), ['0.9630', '0.9627', '1.000', '0.5000 $\\pm$ 0.02000'], 'every relL2 with 4 significant digits');
+  assert.deepEqual(body.map((r) => r[0]), ['0.963', '0.963', '1.000', '0.500 $\\pm$ 0.020'], 'the largest relL2 (1) with 4 significant digits sets 3 decimals');
   assert.deepEqual(body.map((r) => r[1]), ['1200', '980', '--', '4'], 'a whole-number column stays whole');
-  assert.deepEqual(body.map((r) => r[2]), ['3.00', '25.0', '1260', '0.500'], 'digits: 3 for the whole column');
-  const digits = (s: string) => s.replace(/^-?0\.0*|\./g, '').length;
-  for (const s of body.slice(0, 2).map((r) => r[0]!)) assert.equal(digits(s), 4, s);
+  assert.deepEqual(body.map((r) => r[2]), ['3.00', '25.04', '1257.30', '0.50'], 'one count of decimals, enough for 0.5 to keep two digits');
+  // The issue's case: 0.01862 beside 0.3635 read as two precisions; now both have 4 decimals.
+  const mixed = toLatex([{ key: 'e', label: 'relL2', align: 'r' }], [{ e: 0.3635 }, { e: 0.018621 }, { e: 0.0042 }]);
+  assert.deepEqual(mixed.split('\n').filter((l) => l.endsWith('\\\\')).slice(1).map((l) => l.slice(0, -3)), ['0.3635', '0.0186', '0.0042']);
   assert.equal(formatNumber(0.963, 4), '0.9630');
   assert.equal(formatNumber(2e-5, 3), '2.00e-5');
   assert.equal(formatNumber(0.1 + 0.2, 17), '0.30000000000000004', 'CSV: the exact value');

@@ -10,7 +10,8 @@ import type { AblationRow } from './use-ablation-plan';
 type PlanRow = Omit<AblationRow, 'agg'>;
 
 export interface AblationLaunchProps {
-  ablationKey: string;
+  /** The base run's name, for the heading (the key is an id). */
+  runName: string;
   plan: PlanRow[] | null;
   runs: RunSummary[];
   seeds: number;
@@ -19,7 +20,7 @@ export interface AblationLaunchProps {
   onLaunched(): void;
 }
 
-export function AblationLaunch({ ablationKey, plan, runs, seeds, seedsValid, onSeeds, onLaunched }: AblationLaunchProps) {
+export function AblationLaunch({ runName, plan, runs, seeds, seedsValid, onSeeds, onLaunched }: AblationLaunchProps) {
   const launchVariants = useAblation((s) => s.launch);
   const [launching, setLaunching] = useState(false);
   const [launchError, setLaunchError] = useState<string | null>(null);
@@ -34,7 +35,7 @@ export function AblationLaunch({ ablationKey, plan, runs, seeds, seedsValid, onS
   };
   return (
     <div className="card ablation-launch">
-      <h2>Variants of {ablationKey}</h2>
+      <h2>Variants of {runName}</h2>
       <div className="row wrap">
         <NumberField label="Seeds per variant" inline value={seeds} onChange={onSeeds} min={1} max={20} width="5em" error={seedsValid ? null : 'Seeds must be a whole number from 1 to 20.'} testId="ablation-seeds" />
         <button onClick={() => void launch()} disabled={!plan || launching || toLaunch.length === 0} data-testid="ablation-launch">

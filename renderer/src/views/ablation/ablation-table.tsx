@@ -20,9 +20,11 @@ export interface AblationTableProps {
   paper: PaperReference;
   /** Parameter counts estimated with the error-field evaluation. */
   params: Partial<Record<VariantKey, number>> | null;
+  /** The LaTeX caption: what was run (ablationCaption). */
+  caption: string;
 }
 
-export function AblationTable({ ablationKey, rows, seeds, paper, params }: AblationTableProps) {
+export function AblationTable({ ablationKey, rows, seeds, paper, params, caption }: AblationTableProps) {
   const columns: TableColumn[] = [
     { key: 'variant', label: 'Variant' },
     { key: 'off', label: 'Component off' },
@@ -81,7 +83,7 @@ export function AblationTable({ ablationKey, rows, seeds, paper, params }: Ablat
               <tr><th scope="rowgroup" colSpan={columns.length} className="muted">{REPORTED_ROW_LABEL}: {paper.setting}, published numbers, not measured here</th></tr>
               {reportedRows.map((r) => (
                 <tr key={String(r.variant)} className="muted" data-testid="ablation-reported-row">
-                  <th scope="row">{String(r.variant)} ({REPORTED_ROW_LABEL})</th>
+                  <th scope="row">{String(r.variant)}, {REPORTED_ROW_LABEL}</th>
                   <td>{String(r.off ?? '—')}</td>
                   <td className="num">—</td>
                   <td className="num">{(r.norm as number).toExponential(2)}</td>
@@ -92,7 +94,7 @@ export function AblationTable({ ablationKey, rows, seeds, paper, params }: Ablat
           )}
         </table>
       </div>
-      <TableExportBar title="Ablation" columns={exportColumns} rows={exportRows} latex={{ label: `tab:ablation-${ablationKey}`, bold: bestRow >= 0 ? { norm: bestRow } : undefined }} />
+      <TableExportBar title="Ablation" columns={exportColumns} rows={exportRows} latex={{ caption, label: `tab:ablation-${ablationKey}`, bold: bestRow >= 0 ? { norm: bestRow } : undefined }} />
     </>
   );
 }

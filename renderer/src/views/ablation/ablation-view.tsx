@@ -9,6 +9,7 @@ import { AblationLaunch } from './ablation-launch';
 import { AblationTable } from './ablation-table';
 import { AblationBars } from './ablation-bars';
 import { AblationFields } from './ablation-fields';
+import { ablationCaption } from '../../store/ablation-results';
 import { hasLightMechanisms, noMechanismsText } from '../../store/model-kind';
 
 /**
@@ -23,7 +24,7 @@ export function AblationView() {
   const [barScale, setBarScale] = usePersisted<'linear' | 'log'>('ablation.barScale', 'linear', oneOf('linear', 'log'));
   const seeds = parseNumberText(seedsText);
   const seedsValid = Number.isInteger(seeds) && seeds >= 1 && seeds <= 20;
-  const { runs, base, key, plan, rows, paper, configError, groupError } = useAblationPlan(seeds, seedsValid);
+  const { runs, base, key, runName, dataName, plan, rows, paper, configError, groupError } = useAblationPlan(seeds, seedsValid);
   const params = useAblation((s) => (key ? (s.params[key] ?? null) : null));
 
   useEffect(() => {
@@ -46,7 +47,7 @@ export function AblationView() {
       {configError && <p className="error-message" role="alert">{configError}</p>}
       {base && key && hasLightMechanisms(base) && (
         <AblationLaunch
-          ablationKey={key}
+          runName={runName ?? key}
           plan={plan}
           runs={runs}
           seeds={seeds}
@@ -59,8 +60,8 @@ export function AblationView() {
       {key && base && hasLightMechanisms(base) && rows.some((r) => r.members.length > 0) && (
         <>
           <h2>Results</h2>
-          <AblationTable ablationKey={key} rows={rows} seeds={seeds} paper={paper} params={params} />
-          <AblationBars rows={rows} paper={paper} scale={barScale} onScale={setBarScale} />
+          <AblationTable ablationKey={key} rows={rows} seeds={seeds} paper={paper} params={params} caption={ablationCaption({ runName: runName ?? key, dataName, seeds, paperSetting: paper?.setting ?? null })} />
+          <AblationBars runName={runName ?? key} measuredTitle={`measured here${dataName ? `: ${dataName}` : ''}`} rows={rows} paper={paper} scale={barScale} onScale={setBarScale} />
           <AblationFields ablationKey={key} rows={rows} />
         </>
       )}

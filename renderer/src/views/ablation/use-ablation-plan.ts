@@ -6,6 +6,8 @@ import { useTraining } from '../../store/training-store';
 import { firstError, useRunDetail, useRunGroups } from '../../store/runs-cache';
 import { ablationKey, baseSeed, runBaseName, fullConfig, fullGroup, variantConfig, variantGroup, VARIANTS } from '../../store/ablation-plan';
 import { aggregateGroup, benchmarkOf, paperReference } from '../../store/ablation-results';
+import { useApp } from '../../store/app-store';
+import { datasetLabels, runDataName } from '../../store/dataset-names';
 
 export function useAblationPlan(seeds: number, seedsValid: boolean) {
   const runs = useTraining((s) => s.runs);
@@ -35,6 +37,10 @@ export function useAblationPlan(seeds: number, seedsValid: boolean) {
     });
   }, [base, key, config, groupSizes, seeds, seedsValid, runs]);
   const paper = paperReference(config ? benchmarkOf(config) : null);
+  // Names people read, for headings and the table caption (never the run id).
+  const workspace = useApp((s) => s.workspace);
+  const runName = base ? runBaseName(base) : null;
+  const dataName = useMemo(() => (config ? (runDataName(config, datasetLabels(workspace)) ?? null) : null), [config, workspace]);
 
   // Group statistics (runs.group) of the variants that have runs.
   const names = (plan ?? []).filter((p) => p.members.length > 0).map((p) => p.group);
@@ -49,7 +55,7 @@ export function useAblationPlan(seeds: number, seedsValid: boolean) {
       }),
     [plan, groups],
   );
-  return { runs, base, key, plan, rows, paper, configError, groupError: groupError ? `Reading the seed groups failed: ${groupError}` : null };
+  return { runs, base, key, runName, dataName, plan, rows, paper, configError, groupError: groupError ? `Reading the seed groups failed: ${groupError}` : null };
 }
 
 export type AblationRow = ReturnType<typeof useAblationPlan>['rows'][number];

@@ -5,6 +5,7 @@ import { fieldAxes, heatmapTrace } from '../../plots/traces';
 import { sharedRange } from '../../plots/colorscales';
 import { meshFieldTraces, meshLayout } from '../../plots/mesh-field';
 import { absError } from '../../plots/abs-error';
+import { compareFigure } from '../../plots/compare-figure';
 import { sampleMesh, type FieldSample, type Figure } from './field-figures';
 
 export interface CompareRow {
@@ -18,6 +19,8 @@ export interface CompareGrid {
   rows: { runId: string; name: string; relL2: number; prediction: Figure; error: Figure }[];
   fieldRange: [number, number];
   errorRange: [number, number];
+  /** The whole grid as one figure to export (regular grids; null on a mesh). */
+  paper: ReturnType<typeof compareFigure> | null;
 }
 
 export function compareGrid(rows: CompareRow[], grid: number[], mesh: boolean, target = 'u'): CompareGrid | null {
@@ -44,5 +47,6 @@ export function compareGrid(rows: CompareRow[], grid: number[], mesh: boolean, t
     })),
     fieldRange,
     errorRange,
+    paper: m ? null : compareFigure({ grid: [nx, ny], reference: ref, runs: rows.map((r, i) => ({ name: r.name, prediction: r.sample.prediction[0]!, error: errors[i]! })), fieldRange, errorRange, target }),
   };
 }

@@ -6,6 +6,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { JobProgress } from '../../components/job-progress';
 import type { RunSummary } from '../../../../main/api/contract';
 import { Plot } from '../../plots/plot';
+import { PlotExportBar } from '../../plots/export-bar';
+import { themedLayout, themedTraces } from '../../plots/theme';
 import { compareGrid, type CompareRow } from './compare-figures';
 import type { RunData } from './run-data';
 import { useEvaluation } from '../../store/evaluations';
@@ -78,6 +80,12 @@ export function CompareRuns({ run, runs, data, mesh, index }: { run: RunSummary;
           <p className="muted small" data-testid="compare-info">
             Sample {asked[0]?.index}: one colour range for the reference and all predictions ({grid.fieldRange.map((v) => v.toPrecision(4)).join(' to ')}), one for all errors ({grid.errorRange.map((v) => v.toPrecision(4)).join(' to ')}).
           </p>
+          {grid.paper && (
+            <div data-testid="compare-figure-export">
+              <span className="muted small">The whole grid as one figure:</span>
+              <PlotExportBar title={`Fields compare, sample ${asked[0]?.index ?? ''}`} preferredSize={grid.paper.size} figure={() => ({ data: themedTraces('light', grid.paper!.data), layout: themedLayout('light', grid.paper!.layout) })} />
+            </div>
+          )}
           <div className="fields-grid" data-testid="compare-grid">
             <Plot title="Reference field" data={grid.reference.data} layout={grid.reference.layout} height={260} testId="compare-reference" />
             <div className="muted small">relL2 (normalized) of this sample: {grid.rows.map((r) => `${r.name} ${r.relL2.toPrecision(4)}`).join('; ')}</div>

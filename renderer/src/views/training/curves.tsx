@@ -8,6 +8,7 @@ import { emaSmooth, EMPTY_CURVES } from '../../store/run-metrics';
 import { Plot } from '../../plots/plot';
 import { lineTrace, type Trace } from '../../plots/traces';
 import { PLOT_COLORS } from '../../plots/theme';
+import { gradNormLayout, memoryScale } from '../../plots/training-layouts';
 import { usePersisted } from '../../store/persisted-state';
 import { epochX, stepX, validScale, validXMode, X_TITLES, type AxisScale, type XMode } from '../../store/curve-axes';
 import { Choice } from './choice';
@@ -68,21 +69,22 @@ export function Curves({ runId }: { runId: string }) {
     return [
       { ...lineTrace({ x: sx, y: g, name: 'gradient norm (raw)', opacity: 0.25, width: 1, color: c }), showlegend: false, hoverinfo: 'skip' },
       lineTrace({ x: sx, y: emaSmooth(g, smoothing), name: 'gradient norm', color: c }),
-      { ...lineTrace({ x: sx, y: curves.steps.map((r) => r.lr), name: 'learning rate', color: colors[0], dash: 'dot' }), yaxis: 'y2' },
+      { ...lineTrace({ x: sx, y: curves.steps.map((r) => r.lr), name: 'learning rate', color: colors[0] }), yaxis: 'y2' },
     ];
   }, [curves.steps, sx, smoothing, colors]);
 
-  // Throughput and memory per epoch (the epoch record's samplesPerSec, peakRssBytes, tfBytes).
+  // Throughput and memory per epoch (the epoch record's samplesPerSec, peakRssBytes, tfBytes);
+  // memory in MiB or GiB by its size, on nice ticks (memoryScale).
+  const memory = useMemo(() => memoryScale(curves.epochs.flatMap((r) => [r.peakRssBytes, r.tfBytes])), [curves.epochs]);
   const systemData = useMemo((): Trace[] => {
     const e = curves.epochs;
-    const mib = (b: number) => b / 2 ** 20;
+    const mem = (b: number) => b / memory.divisor;
     return [
       { type: 'scatter', mode: 'lines+markers', x: ex, y: e.map((r) => r.samplesPerSec), name: 'samples / s', line: { color: colors[0] } },
-      { type: 'scatter', mode: 'lines+markers', x: ex, y: e.map((r) => mib(r.peakRssBytes)), name: 'peak RSS (MiB)', yaxis: 'y2', line: { color: colors[1], dash: 'dot' } },
-      { type: 'scatter', mode: 'lines+markers', x: ex, y: e.map((r) => mib(r.tfBytes)), name: 'tensors (MiB)', yaxis: 'y2', line: { color: colors[2], dash: 'dash' } },
+      { type: 'scatter', mode: 'lines+markers', x: ex, y: e.map((r) => mem(r.peakRssBytes)), name: `peak RSS (${memory.unit})`, yaxis: 'y2', line: { color: colors[1], dash: 'dot' } },
+      { type: 'scatter', mode: 'lines+markers', x: ex, y: e.map((r) => mem(r.tfBytes)), name: `tensors (${memory.unit})`, yaxis: 'y2', line: { color: colors[2], dash: 'dash' } },
     ];
-  }, [curves.epochs, ex, colors]);
-
+  }, [curves.epochs, ex, colors, memory]);
 
   const legend = { orientation: 'h', y: 1.02, yanchor: 'bottom', x: 0 };
   const margin = { l: 60, r: 20, t: 50, b: 50 };
@@ -90,21 +92,8 @@ export function Curves({ runId }: { runId: string }) {
   const exaxis = useMemo(() => ({ title: X_TITLES[epochMode], type: xScale }), [epochMode, xScale]);
   const lossLayout = useMemo(() => ({ xaxis, yaxis: { title: 'Training objective / relL2', type: lossY }, legend, margin }), [xaxis, lossY]);
   const epochLayout = useMemo(() => ({ xaxis: { ...exaxis, dtick: epochMode === 'epoch' && xScale === 'linear' && curves.epochs.length < 10 ? 1 : undefined }, yaxis: { title: 'relL2', type: epochY }, legend, margin }), [exaxis, epochMode, xScale, epochY, curves.epochs.length]);
-  const systemLayout = useMemo(() => ({ xaxis: exaxis, yaxis: { title: 'Samples / s', rangemode: 'tozero' }, yaxis2: { title: 'Memory (MiB)', overlaying: 'y', side: 'right', rangemode: 'tozero' }, legend, margin: { ...margin, r: 60 } }), [exaxis]);
-  const gradLayout = useMemo(() => {
-    // A constant rate (StepLR before its first step) would get an arbitrary autorange around it.
-    const v = curves.steps.map((r) => r.lr);
-    const lo = Math.min(...v);
-    const hi = Math.max(...v);
-    const range = v.length > 0 && hi - lo <= hi * 1e-6 ? [0, hi * 1.2] : undefined;
-    return {
-      xaxis,
-      yaxis: { title: 'Gradient norm (before clipping)', type: lossY },
-      yaxis2: { title: 'Learning rate', overlaying: 'y', side: 'right', exponentformat: 'e', tickformat: '.1e', range, rangemode: 'tozero', showgrid: false },
-      legend,
-      margin: { ...margin, r: 70 },
-    };
-  }, [curves.steps, xaxis, lossY]);
+  const systemLayout = useMemo(() => ({ xaxis: exaxis, yaxis: { title: 'Samples / s', rangemode: 'tozero' }, yaxis2: memory.axis, legend, margin: { ...margin, r: 60 } }), [exaxis, memory]);
+  const gradLayout = useMemo(() => gradNormLayout(xaxis, lossY, curves.steps.map((r) => r.lr)), [curves.steps, xaxis, lossY]);
 
   return (
     <>
