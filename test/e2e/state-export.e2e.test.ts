@@ -50,7 +50,7 @@ const goto = gotoView;
 test('datasets: channel statistics equal the API\'s, a heatmap exports as PNG at the chosen size × scale, the dataset exports as a job; the Export view lists and downloads them and exports the tables', { skip, timeout: 120_000 }, async () => {
   const { page, problems } = await openPage(suite.host.host.url);
   await goto(page, 'Datasets');
-  await page.getByTestId('datasets-list').getByRole('button', { name: /^darcy-/ }).click();
+  await page.getByTestId('datasets-list').locator(`button[title="${datasetId}"]`).click();
 
   // Statistics: the table shows what datasets.stats answers, for the split chosen.
   const card = page.getByTestId('channel-stats');
@@ -131,7 +131,7 @@ test('view, theme, selected run and dataset, and a view\'s choice come back afte
   const older = [...runs].sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0]!;
   await page.getByTestId('run-picker').selectOption(older.id);
   await goto(page, 'Datasets');
-  await page.getByTestId('datasets-list').getByRole('button', { name: /^darcy-/ }).click();
+  await page.getByTestId('datasets-list').locator(`button[title="${datasetId}"]`).click();
   await page.getByTestId('stats-split').selectOption('test');
   if ((await page.evaluate(() => (globalThis as any).document.documentElement.dataset.theme)) !== 'dark') await page.getByRole('button', { name: 'Dark theme' }).click();
   await goto(page, 'Runs');

@@ -325,7 +325,7 @@ test('datasets view: generate a tiny Darcy set with progress, preview samples as
   await page.getByTestId('gen-benchmark').selectOption('burgers');
   await page.getByTestId('gen-start').click();
   await page.getByTestId('gen-job-done').filter({ hasText: /burgers/ }).waitFor({ timeout: 90_000 });
-  await list.getByRole('button', { name: /^burgers-/ }).click();
+  await list.getByRole('button', { name: /^Burgers/ }).first().click();
   await preview.getByTestId('sample-info').filter({ hasText: /Grid 64,/ }).waitFor({ timeout: 30_000 });
   await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="preview-lines"] .js-plotly-plot')?.data?.length === 2);
   const lines = await page.evaluate(() => (globalThis as any).document.querySelector('[data-testid="preview-lines"] .js-plotly-plot').data.map((d: any) => [d.name, d.y.length]));
