@@ -1,7 +1,7 @@
 // One sweep: where it stands with pause / resume / stop, the live trial table, per configuration
 // the mean ± std over seeds, parameter importance, parallel coordinates and the best-so-far curve,
 // each exportable; "Train the best configuration fully" and "Compare" into the Runs view.
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import type { SweepDetail as Detail } from '../../../../main/api/contract';
 import { TableExportBar } from '../../export/table-export-bar';
 import type { TableColumn, TableRow } from '../../export/table';
@@ -58,7 +58,8 @@ function figures(d: Detail) {
   return { pc, curve };
 }
 
-export function SweepDetail({ detail: d, onChanged }: { detail: Detail; onChanged: () => void }) {
+// memo: the parent redraws with each re-read of the list; this only when the detail changed
+export const SweepDetail = memo(function SweepDetail({ detail: d, onChanged }: { detail: Detail; onChanged: () => void }) {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const s = d.summary;
   const act = async (action: 'pause' | 'resume' | 'stop') => {
@@ -113,4 +114,4 @@ export function SweepDetail({ detail: d, onChanged }: { detail: Detail; onChange
       )}
     </section>
   );
-}
+});
