@@ -78,6 +78,8 @@ export class SweepJobs {
     const controller = new AbortController();
     const gate = new PauseGate();
     const runner = new SweepRunner(workspace, id, this.executor(workspace, id), { signal: controller.signal, waitIfPaused: () => gate.wait() });
+    // a preset's runs (the ablation's seed groups) are all listed from the start, as train.start's seeds are
+    if (readSweepConfig(workspace, id).groups) runner.planAll();
     const entry: Active = { runner, controller, gate, trial: null, done: Promise.resolve(runner.current) };
     this.active.set(id, entry);
     entry.done = runner.run().then((s) => {
