@@ -30,7 +30,7 @@ const listRuns = async () => (await suite.host.service.call('runs.list', {})) as
 const VARIANTS = ['full', 'no-reflection', 'no-refraction', 'no-scattering'];
 const LABELS = ['LiNO (full)', 'LiNO w/o reflection', 'LiNO w/o refraction', 'LiNO w/o scattering'];
 
-test('ablation: launch the three "without" variants and the full model with 2 seeds from a tiny run; table = runs.group, bars with ±1 std, error-field grid on one scale, LaTeX, SVG and PDF export', { skip, timeout: 420_000 }, async () => {
+test('ablation: launch the three "without" variants and the full model with 2 seeds from a tiny run; table = runs.group, bars with ±1 std, error-field grid on one scale, LaTeX, SVG and PDF export', { skip, timeout: 240_000 }, async () => {
   const { runId: baseId } = (await suite.host.service.call('train.start', {
     config: { name: 'abl base', data: { kind: 'synthetic', grid: [8, 8], train: 4, val: 2 }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2, seed: 5 },
   })) as { runId: string };

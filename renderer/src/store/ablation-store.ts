@@ -9,7 +9,7 @@ import { errorText } from '../api/error-text';
 import { useApp } from './app-store';
 import { useEvaluationStore, type EvaluateParams } from './evaluations';
 import { gridSamples } from './ablation-results';
-import { ablationSweep, type VariantKey } from './ablation-plan';
+import type { VariantKey } from './ablation-plan';
 
 /** A variant's run whose best checkpoint is evaluated (its first finished seed). */
 export interface AblationTarget {
@@ -57,9 +57,8 @@ export const useAblation = create<AblationState>((set) => ({
     const api = useApp.getState().api;
     if (!api) return 'not connected to the workbench';
     try {
-      // One sweep, a grid over the components with one seed group per variant: the sweep engine
-      // creates every run at once and trains them one after another.
-      await api.call('sweeps.start', { config: ablationSweep(configs, seeds) });
+      // One seed group per variant; the engine queues every run and trains them one after another.
+      for (const config of configs) await api.call('train.start', { config, seeds });
       return null;
     } catch (e) {
       return `Could not queue the variants: ${errorText(e)}`;
