@@ -6,10 +6,10 @@ import { ApiError, type WorkbenchEvent } from '../api/contract';
 import type { TrainingJobs } from './train-jobs';
 import { PauseGate } from '../util/pause-gate';
 import { errorMessage } from '../util/error-message';
-import { parseSweepConfig } from '../sweep/sweep-config';
+import { parseSweepConfig, type SweepConfig } from '../sweep/sweep-config';
 import { listSweepIds, openOrCreateSweep, readSweepConfig, readSweepState, type SweepState } from '../sweep/sweep-state';
 import { SweepRunner, type TrialExecutor } from '../sweep/sweep-runner';
-import { analyzeSweep } from '../sweep/sweep-analysis';
+import { analyzeSweep, type SweepAnalysis } from '../sweep/sweep-analysis';
 import type { SweepDetail, SweepSummary } from '../sweep/sweep-types';
 
 interface Active { runner: SweepRunner; controller: AbortController; gate: PauseGate; trial: string | null; done: Promise<SweepState> }
@@ -17,6 +17,9 @@ interface Active { runner: SweepRunner; controller: AbortController; gate: Pause
 export class SweepJobs {
   private readonly active = new Map<string, Active>();
   private readonly listeners = new Set<(e: WorkbenchEvent) => void>();
+  /** Per sweep, its last analysis and the trials it came from: a view re-reads every second while a
+   * sweep runs, and the importance forest (tens of ms) would otherwise be grown again on each read. */
+  private readonly analyses = new Map<string, { key: string; analysis: SweepAnalysis }>();
 
   constructor(private readonly training: TrainingJobs, private readonly log: (message: string) => void) {}
 
@@ -75,6 +78,8 @@ export class SweepJobs {
     const controller = new AbortController();
     const gate = new PauseGate();
     const runner = new SweepRunner(workspace, id, this.executor(workspace, id), { signal: controller.signal, waitIfPaused: () => gate.wait() });
+    // a preset's runs (the ablation's seed groups) are all listed from the start, as train.start's seeds are
+    if (readSweepConfig(workspace, id).groups) runner.planAll();
     const entry: Active = { runner, controller, gate, trial: null, done: Promise.resolve(runner.current) };
     this.active.set(id, entry);
     entry.done = runner.run().then((s) => {
@@ -134,7 +139,17 @@ export class SweepJobs {
     } catch (e) {
       throw new ApiError(errorMessage(e), 'invalid_params', { field: 'id' });
     }
-    return { summary: this.summary(workspace, id), config, state, analysis: analyzeSweep(config, state) };
+    return { summary: this.summary(workspace, id), config, state, analysis: this.analysis(workspace, id, config, state) };
+  }
+
+  private analysis(workspace: string, id: string, config: SweepConfig, state: SweepState): SweepAnalysis {
+    // what the analysis reads: the configuration, each trial's configuration, state and metric
+    const key = JSON.stringify([workspace, config, state.configs.length, state.trials.map((t) => [t.runId, t.config, t.state, t.best])]);
+    const cached = this.analyses.get(id);
+    if (cached && cached.key === key) return cached.analysis;
+    const analysis = analyzeSweep(config, state);
+    this.analyses.set(id, { key, analysis });
+    return analysis;
   }
 
   /** Tests: resolves when the sweep's runner ends (at once when none runs). */

@@ -24,12 +24,15 @@ export const forkLauncher: EngineLauncher = () => {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env },
   });
+  // A message sent while the engine dies (SIGKILL) fails with EPIPE; without a listener that error
+  // would take the host down. The engine's death is reported by onExit, so both are left quiet here.
+  child.on('error', () => {});
   return {
     get pid() {
       return child.pid;
     },
     send: (msg) => {
-      if (child.connected) child.send(msg);
+      if (child.connected) child.send(msg, () => {});
     },
     onMessage: (l) => child.on('message', (m) => l(m as FromEngine)),
     onExit: (l) => child.once('exit', (code, signal) => l(code, signal)),

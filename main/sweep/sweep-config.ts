@@ -50,6 +50,12 @@ export const SweepConfig = z.object({
     maxWallSeconds: z.number().positive().optional(),
   }).strict().prefault({}),
   earlyStopping: EarlyStopping.optional(),
+  /**
+   * A preset's own seed groups (the Ablation view's '<key>/<variant>'): per configuration, in grid
+   * order, the group and name its runs get instead of '<sweep id>-c<k>'. Grid only; all its runs are
+   * created when the sweep starts, so the preset's groups are listed at once.
+   */
+  groups: z.array(z.object({ group: z.string().min(1).max(200), name: z.string().min(1).max(180) }).strict()).min(1).max(64).optional(),
   /** TPE (Optuna's defaults, smaller start-up): random configurations first, then 24 candidates from l(x) scored by l/g. */
   tpe: z.object({
     startupTrials: z.number().int().min(1).max(100).default(5),
@@ -124,8 +130,23 @@ function checkAxes(sweep: SweepConfig, source: string): void {
       if (!r.success) throw new Error(`${where}: value ${JSON.stringify(v)} gives an invalid run configuration: ${formatZodIssues(r.error.issues)}`);
     }
   });
+  checkGroups(sweep, source);
   const rungs = sweep.earlyStopping?.rungs;
   if (rungs && rungs.some((r, i) => i > 0 && r <= rungs[i - 1]!)) throw new Error(`${source}: field 'earlyStopping.rungs': expected increasing epochs, got [${rungs.join(', ')}]`);
+}
+
+/** A preset's groups: one per grid configuration, each group name once. */
+function checkGroups(sweep: SweepConfig, source: string): void {
+  const groups = sweep.groups;
+  if (!groups) return;
+  if (sweep.method !== 'grid') throw new Error(`${source}: field 'groups': expected method 'grid' (one group per grid configuration), got '${sweep.method}'`);
+  const size = sweep.axes.reduce((n, a) => n * ('values' in a ? a.values.length : a.steps ?? 2), 1);
+  if (groups.length !== size) throw new Error(`${source}: field 'groups': expected one per grid configuration (${size}), got ${groups.length}`);
+  const seen = new Set<string>();
+  for (const [i, g] of groups.entries()) {
+    if (seen.has(g.group)) throw new Error(`${source}: field 'groups[${i}].group': expected each group once, '${g.group}' comes again`);
+    seen.add(g.group);
+  }
 }
 
 /** A sweep file's content, checked: the schema, the base configuration and every axis. Errors name the file and the field. */

@@ -157,8 +157,9 @@ export class SweepRunner {
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
     const params = this.state.configs[t.config]!.params as SweepParams;
     const cfg = applyParams(this.sweep.base, params);
-    const name = `${this.sweep.name} c${t.config}`;
-    return this.store.create({ ...cfg, seed: t.seed, group: `${this.state.id}-c${t.config}`, name: `${name} (seed ${t.seed})` }, t.runId);
+    const preset = this.sweep.groups?.[t.config];
+    const name = preset ? preset.name : `${this.sweep.name} c${t.config}`;
+    return this.store.create({ ...cfg, seed: t.seed, group: preset ? preset.group : `${this.state.id}-c${t.config}`, name: `${name} (seed ${t.seed})` }, t.runId);
   }
 
   private writeTrialFile(run: RunHandle, t: SweepTrial): void {

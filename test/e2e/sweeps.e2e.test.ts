@@ -52,12 +52,13 @@ test('Sweeps view: a 2x2 grid with 2 seeds, engine killed with SIGKILL, resumed;
   assert.equal(await page.getByTestId('sweep-configs').locator('tbody tr').count(), 4);
   assert.match((await page.getByTestId('sweep-configs').locator('tbody tr').first().textContent()) ?? '', /±.*2\/2/);
   assert.equal(await page.getByTestId('sweep-importance').locator('tbody tr').count(), 2);
-  assert.equal(await page.getByTestId('sweep-parallel').locator('svg polyline').count(), 8);
+  assert.equal(await page.getByTestId('sweep-parallel').locator('svg path.pc-line').count(), 8);
   assert.equal(await page.getByTestId('sweep-best-so-far').locator('svg circle').count(), 8);
   await page.getByRole('button', { name: /trials as CSV/ }).click();
   assert.match((await page.getByTestId('table-export-status').first().textContent()) ?? '', /^Saved exports\/.+\.csv$/);
+  // the shared parallel-coordinates component, with its export bar
   await page.getByRole('button', { name: /parallel coordinates as SVG/ }).click();
-  assert.match((await page.getByTestId('figure-export-status').first().textContent()) ?? '', /^Saved exports\/.+\.svg$/);
+  await page.getByTestId('sweep-parallel').getByTestId('export-status').filter({ hasText: /Saved exports\/.+\.svg$/ }).waitFor({ timeout: 30_000 });
   // a random sweep with ASHA, from the view
   await page.getByTestId('sweep-json').fill(JSON.stringify({
     name: 'ui-asha', method: 'random', samplerSeed: 2, budget: { maxTrials: 4 }, earlyStopping: { minEpochs: 1, eta: 2 },

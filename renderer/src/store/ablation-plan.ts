@@ -108,6 +108,31 @@ export function variantConfig(base: Record<string, unknown>, variant: Variant, o
   return out as TrainConfigInput;
 }
 
+/**
+ * The variants to launch as one sweep (the ablation is a preset of a sweep: a grid over
+ * `model.components`, run by the sweep engine): the variants' shared configuration as the base, one
+ * configuration per variant, each with its seed group and name kept ('<key>/<variant>'), so
+ * ablations launched before still find their variants. Not yet what the Launch button sends (it
+ * still queues one train.start per variant): switching it made the ablation e2e time out.
+ */
+export function ablationSweep(configs: TrainConfigInput[], seeds: number): Record<string, unknown> {
+  if (configs.length === 0) throw new Error('ablation: no variant to launch');
+  const { name: _n, group: _g, ...base } = configs[0] as Record<string, unknown>;
+  const components = configs.map((c) => ((c as { model?: { components?: string[] } }).model?.components ?? []));
+  const key = parseAblationGroup((configs[0] as { group?: string }).group)?.key ?? 'ablation';
+  return {
+    name: `ablation ${key}`.slice(0, 120),
+    base,
+    axes: [{ path: 'model.components', values: components }],
+    method: 'grid',
+    seeds,
+    groups: configs.map((c) => {
+      const { group, name } = c as { group?: string; name?: string };
+      return { group: group ?? '', name: (name ?? group ?? '').slice(0, 180) };
+    }),
+  };
+}
+
 /** The first seed of the base: its group's lowest seed, else its own (TrainConfig's default 42). */
 export function baseSeed(config: Record<string, unknown>, groupSeeds: (number | null)[]): number {
   const seeds = groupSeeds.filter((s): s is number => typeof s === 'number');

@@ -1,7 +1,7 @@
 // The Sweeps view's reads and actions: the list of sweeps and one sweep's detail (re-read every
-// second while it runs), starting one from its sweep.json text, pause / resume / stop, training the
+// second while it runs, otherwise only when its line in the list changes), starting one from its sweep.json text, pause / resume / stop, training the
 // best configuration fully (train.start with its seeds) and comparing configurations in the Runs view.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { SweepDetail, SweepSummary } from '../../../main/api/contract';
 import { errorText } from '../api/error-text';
 import { useApp } from './app-store';
@@ -19,14 +19,30 @@ export function useTicker(ms: number, on: boolean): number {
   return tick;
 }
 
-export function useSweepList(tick: number): { sweeps: SweepSummary[] | null; error: string | null } {
-  const q = useQuery(`sweeps.list:${tick}`, (a) => a.call('sweeps.list', {}), { keep: true });
-  return { sweeps: q.value, error: q.error ? `Could not list the sweeps: ${q.error}` : null };
+/** The same object as long as its content is the same: a re-read that changed nothing redraws nothing. */
+function useStable<T>(value: T | null): T | null {
+  const text = value === null ? '' : JSON.stringify(value);
+  // the text stands for the value
+  return useMemo(() => value, [text]);
 }
 
-export function useSweepDetail(id: string | null, tick: string): { detail: SweepDetail | null; error: string | null } {
-  const q = useQuery(id ? `sweeps.get:${id}:${tick}` : null, (a) => a.call('sweeps.get', { id: id! }), { keep: true });
-  return { detail: q.value, error: q.error ? `Could not read the sweep: ${q.error}` : null };
+export function useSweepList(tick: number): { sweeps: SweepSummary[] | null; error: string | null } {
+  const q = useQuery(`sweeps.list:${tick}`, (a) => a.call('sweeps.list', {}), { keep: true });
+  return { sweeps: useStable(q.value), error: q.error ? `Could not list the sweeps: ${q.error}` : null };
+}
+
+/**
+ * The chosen sweep's detail: re-read each second while it runs (the running trial's epochs and wall
+ * time), and otherwise when its summary in the list changes (an engine that died, a resume elsewhere)
+ * or `bump` does (an action of the view).
+ */
+export function useSweepDetail(id: string | null, summary: SweepSummary | null, bump: number): { detail: SweepDetail | null; error: string | null } {
+  const active = summary?.active ?? false;
+  const tick = useTicker(1000, active);
+  const version = summary ? JSON.stringify(summary) : '';
+  const q = useQuery(id ? `sweeps.get:${id}:${bump}:${active ? tick : version}` : null, (a) => a.call('sweeps.get', { id: id! }), { keep: true });
+  const detail = useStable(q.value);
+  return { detail: detail && detail.summary.id === id ? detail : null, error: q.error ? `Could not read the sweep: ${q.error}` : null };
 }
 
 /** Starts (or resumes: the same text is the same sweep) a sweep from its sweep.json text. */

@@ -108,3 +108,12 @@ test('parameter importance: a dummy axis ranks below the learning rate (random f
   assert.equal(few[0]!.importance, null);
   assert.ok(Math.abs(few[0]!.correlation! - 1) < 1e-12);
 });
+
+test('a preset\'s groups: grid only, one per configuration, each group once; refusals name the field', () => {
+  const axes = [{ path: 'model.components', values: [['reflection', 'refraction'], ['refraction']] }];
+  const groups = [{ group: 'k/full', name: 'a/full' }, { group: 'k/no-reflection', name: 'a/no-reflection' }];
+  assert.deepEqual(parseSweepConfig({ base, axes, groups }, 's.json').groups, groups);
+  assert.throws(() => parseSweepConfig({ base, axes, groups: groups.slice(0, 1) }, 's.json'), /s\.json: field 'groups': expected one per grid configuration \(2\), got 1/);
+  assert.throws(() => parseSweepConfig({ base, axes, groups, method: 'random' }, 's.json'), /s\.json: field 'groups': expected method 'grid'/);
+  assert.throws(() => parseSweepConfig({ base, axes, groups: [groups[0], groups[0]] }, 's.json'), /s\.json: field 'groups\[1\]\.group': expected each group once/);
+});

@@ -1,12 +1,14 @@
 // One sweep: where it stands with pause / resume / stop, the live trial table, per configuration
 // the mean ± std over seeds, parameter importance, parallel coordinates and the best-so-far curve,
 // each exportable; "Train the best configuration fully" and "Compare" into the Runs view.
-import { useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { SweepDetail as Detail } from '../../../../main/api/contract';
 import { TableExportBar } from '../../export/table-export-bar';
 import type { TableColumn, TableRow } from '../../export/table';
 import { compareInRuns, controlSweep, trainBest } from '../../store/sweeps';
-import { bestSoFarSvg, parallelCoordinatesSvg, type PcAxis } from './sweep-svg';
+import { bestSoFarSvg } from './sweep-svg';
+import { ParallelCoordinates } from '../../plots/parallel-coordinates-plot';
+import type { ParallelAxis, ParallelRow } from '../../plots/parallel-coordinates';
 import { FigureExport } from './figure-export';
 
 type Axis = { path: string; logRange?: unknown };
@@ -47,18 +49,23 @@ function tables(d: Detail) {
   return { trialCols, trialRows, configCols, configRows, impCols, impRows };
 }
 
-function figures(d: Detail) {
+/** The parallel coordinates' axes (each swept field, then the metric) and one row per ended trial. */
+function parallel(d: Detail): { axes: ParallelAxis[]; rows: ParallelRow[] } {
   const ended = d.state.trials.filter((t) => t.best !== null && (t.state === 'done' || t.state === 'pruned'));
-  const axes: PcAxis[] = (d.config.axes as Axis[]).map((a) => ({ label: a.path, log: a.logRange !== undefined, values: ended.map((t) => {
-    const v = d.state.configs[t.config]!.params[a.path];
+  const swept = d.config.axes as Axis[];
+  const value = (t: (typeof ended)[number], path: string) => {
+    const v = d.state.configs[t.config]!.params[path];
     return typeof v === 'number' ? v : show(v);
-  }) }));
-  const pc = ended.length ? parallelCoordinatesSvg(axes, ended.map((t) => t.best!), 'val relL2') : null;
-  const curve = d.analysis.bestSoFar.length ? bestSoFarSvg(d.analysis.bestSoFar) : null;
-  return { pc, curve };
+  };
+  const axes: ParallelAxis[] = [
+    ...swept.map((a): ParallelAxis => ({ key: a.path, label: a.path, kind: ended.every((t) => typeof value(t, a.path) === 'number') ? 'number' : 'text', scale: a.logRange !== undefined ? 'log' : 'linear' })),
+    { key: '__metric', label: 'val relL2', kind: 'number' },
+  ];
+  const rows: ParallelRow[] = ended.map((t, i) => ({ id: t.runId, name: `trial ${i + 1}`, ...Object.fromEntries(swept.map((a) => [a.path, value(t, a.path)])), __metric: t.best }));
+  return { axes, rows };
 }
 
-export function SweepDetail({ detail: d, onChanged }: { detail: Detail; onChanged: () => void }) {
+export const SweepDetail = memo(function SweepDetail({ detail: d, onChanged }: { detail: Detail; onChanged: () => void }) {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const s = d.summary;
   const act = async (action: 'pause' | 'resume' | 'stop') => {
@@ -75,7 +82,8 @@ export function SweepDetail({ detail: d, onChanged }: { detail: Detail; onChange
     }
   };
   const t = tables(d);
-  const f = figures(d);
+  const pc = useMemo(() => parallel(d), [d]);
+  const curve = d.analysis.bestSoFar.length ? bestSoFarSvg(d.analysis.bestSoFar) : null;
   return (
     <section aria-labelledby="sweep-detail-title" data-testid="sweep-detail">
       <h2 id="sweep-detail-title">{s.name} <span className="muted">({s.id})</span></h2>
@@ -97,20 +105,16 @@ export function SweepDetail({ detail: d, onChanged }: { detail: Detail; onChange
       <TableExportBar title={`sweep ${s.id} configurations`} columns={t.configCols} rows={t.configRows} />
       <SimpleTable columns={t.impCols} rows={t.impRows} testId="sweep-importance" caption="Parameter importance (as W&B: random forest and correlation with the metric)" />
       <TableExportBar title={`sweep ${s.id} importance`} columns={t.impCols} rows={t.impRows} />
-      {f.pc && (
-        <figure data-testid="sweep-parallel">
-          <div dangerouslySetInnerHTML={{ __html: f.pc }} />
-          <figcaption>Parallel coordinates, coloured by validation relL2 (dark = low)</figcaption>
-          <FigureExport title={`sweep ${s.id} parallel coordinates`} svg={f.pc} width={720} height={320} />
-        </figure>
+      {pc.rows.length > 0 && (
+        <ParallelCoordinates title={`sweep ${s.id} parallel coordinates`} axes={pc.axes} rows={pc.rows} colorBy="__metric" testId="sweep-parallel" />
       )}
-      {f.curve && (
+      {curve && (
         <figure data-testid="sweep-best-so-far">
-          <div dangerouslySetInnerHTML={{ __html: f.curve }} />
+          <div dangerouslySetInnerHTML={{ __html: curve }} />
           <figcaption>Best validation relL2 so far, over trials</figcaption>
-          <FigureExport title={`sweep ${s.id} best so far`} svg={f.curve} width={520} height={260} />
+          <FigureExport title={`sweep ${s.id} best so far`} svg={curve} width={520} height={260} />
         </figure>
       )}
     </section>
   );
-}
+});

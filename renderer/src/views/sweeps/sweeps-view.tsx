@@ -1,6 +1,6 @@
 // Sweeps: define one (its sweep.json), start it, and follow the sweeps of the workspace; the chosen
 // sweep's detail re-reads every second while it runs (reads in store/sweeps.ts).
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { usePersisted } from '../../store/persisted-state';
 import { SWEEP_TEMPLATE, startSweep, useSweepDetail, useSweepList, useTicker } from '../../store/sweeps';
 import { SweepDetail } from './sweep-detail';
@@ -12,11 +12,8 @@ export function SweepsView() {
   const [bump, setBump] = useState(0);
   const listTick = useTicker(2000, true);
   const { sweeps, error: listError } = useSweepList(listTick + bump);
-  const active = sweeps?.find((s) => s.id === chosen)?.active ?? false;
-  const tick = useTicker(1000, active);
-  // re-read each second while it runs, and with the list otherwise (an engine that died, a resume elsewhere)
-  const { detail: read, error: detailError } = useSweepDetail(chosen, `${tick}:${listTick}:${bump}`);
-  const detail = read && read.summary.id === chosen ? read : null;
+  const { detail, error: detailError } = useSweepDetail(chosen, sweeps?.find((s) => s.id === chosen) ?? null, bump);
+  const changed = useCallback(() => setBump((b) => b + 1), []);
   const start = async () => {
     const r = await startSweep(text);
     if ('error' in r) setError(r.error);
@@ -50,7 +47,7 @@ export function SweepsView() {
         ))}
       </fieldset>
       {detailError && <p role="alert" className="error-message">{detailError}</p>}
-      {detail && <SweepDetail detail={detail} onChanged={() => setBump((b) => b + 1)} />}
+      {detail && <SweepDetail detail={detail} onChanged={changed} />}
     </section>
   );
 }
