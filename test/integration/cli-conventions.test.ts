@@ -59,7 +59,7 @@ test('help is served from the command table alone: the dispatcher and the table 
   for (const f of ['main/cli/lino.ts', 'main/cli/args.ts', 'main/cli/commands/index.ts']) {
     const src = readFileSync(join(root, f), 'utf8');
     const imports = [...src.matchAll(/^import (?!type )[^;]*from '([^']+)';/gm)].map((m) => m[1]!);
-    for (const i of imports) assert.ok(i.startsWith('node:') || ['./commands/index', './args', '../lino', '../util/error-message'].includes(i), `${f} imports '${i}' at load time`);
+    for (const i of imports) assert.ok(i.startsWith('node:') || ['./commands/index', './args', '../lino', '../util/error-message', '../util/printable'].includes(i), `${f} imports '${i}' at load time`);
   }
   const time = (...argv: string[]) => { const t0 = performance.now(); const r = lino(...argv); assert.ok(r.status === 0 || r.status === 2); return performance.now() - t0; };
   const help = Math.min(time('help'), time('help'));
