@@ -74,9 +74,15 @@ export class StepEta {
   }
 }
 
-/** Batches step records so that at most one message leaves per interval; epoch records flush at once. */
+/**
+ * Batches step records so that at most one message leaves per interval. Each epoch record seals
+ * the steps before it into a segment of its own: a message carries one epoch record, so epochs
+ * that end within one interval (a tiny run) leave in successive messages instead of the later
+ * one replacing the earlier (a sweep's rungs and the curves read every epoch).
+ */
 export class MetricsThrottle {
   private steps: StepRecord[] = [];
+  private readonly sealed: { steps: StepRecord[]; epoch: EpochRecord }[] = [];
   private timer: NodeJS.Timeout | null = null;
   private last = 0;
 
@@ -88,42 +94,49 @@ export class MetricsThrottle {
   }
 
   epoch(e: EpochRecord): void {
-    // An epoch record waits for the interval like any message, carrying the pending steps with it.
-    this.pendingEpoch = e;
+    this.sealed.push({ steps: this.steps, epoch: e });
+    this.steps = [];
     this.schedule();
   }
 
-  private pendingEpoch: EpochRecord | undefined;
+  private pending(): boolean {
+    return this.steps.length > 0 || this.sealed.length > 0;
+  }
 
   private schedule(): void {
-    if (this.timer) return;
+    if (this.timer || !this.pending()) return;
     const wait = this.last + this.interval - this.now();
     if (wait <= 0) this.flush();
     // Timers may fire a fraction of a millisecond early: re-check rather than trust them.
-    else this.timer = setTimeout(() => {
-      this.timer = null;
-      this.schedule();
-    }, Math.ceil(wait));
-  }
-
-  /** Sends what is pending once the interval allows (the last message of a run). */
-  async drain(): Promise<void> {
-    if (this.steps.length === 0 && !this.pendingEpoch) return;
-    for (let wait = this.last + this.interval - this.now(); wait > 0; wait = this.last + this.interval - this.now()) {
-      await new Promise((r) => setTimeout(r, Math.ceil(wait)));
+    if (!this.timer && this.pending()) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.schedule();
+      }, Math.max(1, Math.ceil(this.last + this.interval - this.now())));
     }
-    this.flush();
   }
 
+  /** Sends everything pending, one message per interval (the last messages of a run). */
+  async drain(): Promise<void> {
+    while (this.pending()) {
+      for (let wait = this.last + this.interval - this.now(); wait > 0; wait = this.last + this.interval - this.now()) {
+        await new Promise((r) => setTimeout(r, Math.ceil(wait)));
+      }
+      this.flush();
+    }
+  }
+
+  /** Sends the oldest sealed epoch with its steps, or else the loose steps. */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.steps.length === 0 && !this.pendingEpoch) return;
-    const steps = this.steps;
-    const epoch = this.pendingEpoch;
-    this.steps = [];
-    this.pendingEpoch = undefined;
-    this.send(steps, epoch);
+    const head = this.sealed.shift();
+    if (head) this.send(head.steps, head.epoch);
+    else if (this.steps.length > 0) {
+      const steps = this.steps;
+      this.steps = [];
+      this.send(steps);
+    } else return;
     // the interval counts from the end of a send, so messages are never closer than it
     this.last = this.now();
   }

@@ -3,7 +3,8 @@
 // what was asked (checkpoint, split, resolutions, samples, fields, rollout) and by the checkpoint's
 // weights file (size and time): a checkpoint written since makes the saved result stale.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { readUserText } from '../util/user-file';
 import { dirname, join } from 'node:path';
 import { weightsPath, type CheckpointName } from './checkpoint';
 import { writeFileAtomic } from '../util/atomic-file';
@@ -57,7 +58,7 @@ export function readEvaluation(runDir: string, ask: EvaluationAsk): unknown {
   const file = fileOf(runDir, ask, st);
   if (!existsSync(file)) return null;
   try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as { result?: unknown }).result ?? null;
+    return (JSON.parse(readUserText(file)) as { result?: unknown }).result ?? null;
   } catch {
     return null; // a damaged cache file: evaluate again
   }

@@ -3,7 +3,8 @@
 // wall time), each written atomically, so a process killed at any point leaves either the old or the
 // new state. A trial's run id is written here before its run is created: a re-run finds it and
 // never starts a second run for the same trial.
-import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { readUserText } from '../util/user-file';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { writeJsonAtomic } from '../util/atomic-file';
@@ -48,7 +49,7 @@ export function createSweep(workspace: string, id: string, config: SweepConfig):
 
 function readJson(path: string): unknown {
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
+    return JSON.parse(readUserText(path, { what: 'a sweep record (JSON)' }));
   } catch (e) {
     throw new Error(`${path}: cannot read (${errorMessage(e)})`);
   }

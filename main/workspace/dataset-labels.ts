@@ -1,6 +1,7 @@
 // The user's own label of a dataset: datasets/<id>/label.json, beside the manifest (which records
 // how the data were made and is never rewritten for a name).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readUserText } from '../util/user-file';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../util/atomic-file';
 
@@ -8,7 +9,7 @@ export const MAX_LABEL = 80;
 
 export function readDatasetLabel(dir: string): string | null {
   try {
-    const j = JSON.parse(readFileSync(join(dir, 'label.json'), 'utf8')) as { label?: unknown };
+    const j = JSON.parse(readUserText(join(dir, 'label.json'), { maxBytes: 4096 })) as { label?: unknown };
     return typeof j.label === 'string' && j.label.length <= MAX_LABEL ? j.label : null;
   } catch {
     return null;

@@ -21,7 +21,8 @@ import zipfile
 import numpy as np
 import torch
 
-sys.path.insert(0, os.path.dirname(__file__))
+# the reference model lives in the repository's scaleout/ package, two folders up
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 from scaleout.model import from_config  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..", "test", "fixtures", "pt")

@@ -48,7 +48,7 @@ test('a random sweep with ASHA through the engine: pause, resume, stop, resume; 
   assert.equal(new Set(ids).size, 4);
   for (const t of d.state.trials) {
     assert.ok(t.state === 'done' || t.state === 'pruned', JSON.stringify(t));
-    assert.ok(t.rungHistory.length >= 1);
+    assert.ok(t.rungHistory.length >= 1, JSON.stringify(t));
   }
   const runs = (await service.call('runs.list', {})) as RunSummary[];
   for (const id of ids) assert.ok(runs.some((r) => r.id === id), `run ${id} listed`);
