@@ -3,7 +3,7 @@
 // reads in pieces (wasm32 memory cannot hold a >2 GiB slab; FNO files reach 1.5 GB per variable).
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import h5wasm from 'h5wasm/node';
+import type h5wasmModule from 'h5wasm/node';
 import type { Dataset, File as H5File, Group } from 'h5wasm/node';
 import type { DType, TypedArray } from '../ndarray';
 import { allocTyped, checkedSize } from './bytes';
@@ -11,15 +11,17 @@ import { DataError } from './errors';
 import { DTYPE_BYTES } from './types';
 import { checkRegularFile } from './regular-file';
 
-export type H5 = typeof h5wasm;
+export type H5 = typeof h5wasmModule;
 
 let instance: Promise<H5> | null = null;
 let generation = 0;
 
 async function load(): Promise<H5> {
-  // after an abort the wasm instance is unusable: a later load imports the module again under
-  // another URL, which instantiates a fresh copy of the HDF5 library
-  const h5: H5 = generation === 0 ? h5wasm : (await import(`${import.meta.resolve('h5wasm/node')}?instance=${generation}`)).default;
+  // Imported on first use: the module embeds HDF5's wasm as a 4 MB script, and every process that
+  // only imports the data layer (workers, the CLI, each test file) would otherwise parse it.
+  // After an abort the wasm instance is unusable: a later load imports the module again under
+  // another URL, which instantiates a fresh copy of the HDF5 library.
+  const h5: H5 = generation === 0 ? (await import('h5wasm/node')).default : (await import(`${import.meta.resolve('h5wasm/node')}?instance=${generation}`)).default;
   const m = await h5.ready;
   (m as unknown as { activate_throwing_error_handler(): void }).activate_throwing_error_handler();
   confineFileSystem((m as unknown as { FS: EmscriptenFS }).FS);
