@@ -29,10 +29,13 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-// The browser tests drive the built renderer: build it from the current sources first (a second or two).
-if (files.some((f) => f.startsWith('test/e2e/'))) {
+// Build from the current sources first (seconds): the browser tests drive the built renderer, and
+// the tests' engines run from the engine bundle the desktop app ships (LINO_ENGINE_BUNDLE, read by
+// test/helpers/test-launcher.ts), so no engine process or worker compiles TypeScript on start.
+const targets = ['engine', ...(files.some((f) => f.startsWith('test/e2e/')) ? ['renderer'] : [])];
+{
   const { spawnSync } = await import('node:child_process');
-  const b = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), 'renderer'], { cwd: root, stdio: 'inherit' });
+  const b = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), ...targets], { cwd: root, stdio: 'inherit' });
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
 
@@ -44,7 +47,7 @@ const args = [
   '--test-reporter=tap', `--test-reporter-destination=${tapFile}`,
   ...files,
 ];
-const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, LINO_TEST: '1' } });
+const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, LINO_TEST: '1', LINO_ENGINE_BUNDLE: join(root, 'dist/engine/engine-process.js') } });
 child.on('exit', (code) => {
   let pass = 0, fail = 0, skipped = 0, todo = 0, cancelled = 0;
   try {

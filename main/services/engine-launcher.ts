@@ -18,9 +18,19 @@ export type EngineLauncher = () => EngineHandle;
 export const ENGINE_ENTRY = fileURLToPath(new URL('../engine/engine-process.ts', import.meta.url));
 
 /** Forks the engine from its TypeScript source through tsx. */
-export const forkLauncher: EngineLauncher = () => {
-  const child = fork(ENGINE_ENTRY, [], {
-    execArgv: ['--import', 'tsx'],
+export const forkLauncher: EngineLauncher = () => forkEngine(ENGINE_ENTRY, ['--import', 'tsx']);
+
+/**
+ * Forks a built engine (scripts/build.mjs engine: dist/engine/engine-process.js, with its worker
+ * entries beside it) with plain Node: no TypeScript loader in the engine or in any of its workers.
+ */
+export function bundleLauncher(entry: string): EngineLauncher {
+  return () => forkEngine(entry, []);
+}
+
+function forkEngine(entry: string, execArgv: string[]): EngineHandle {
+  const child = fork(entry, [], {
+    execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env },
   });
@@ -38,4 +48,4 @@ export const forkLauncher: EngineLauncher = () => {
     onExit: (l) => child.once('exit', (code, signal) => l(code, signal)),
     kill: () => child.kill('SIGKILL'),
   };
-};
+}

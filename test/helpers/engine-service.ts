@@ -2,14 +2,14 @@
 // isolated config and workspace, every event recorded, everything stopped after the file's tests.
 import { after } from 'node:test';
 import { WorkbenchService, type WorkbenchServiceOptions } from '../../main/services/workbench-service';
-import { forkLauncher } from '../../main/services/engine-launcher';
+import { testLauncher } from './test-launcher';
 import type { JobSummary, RunSummary, WorkbenchEvent } from '../../main/api/contract';
 import { tempDir, isolateConfig } from './env';
 
 export function engineService(opts: Partial<WorkbenchServiceOptions> = {}) {
   const restore = isolateConfig();
   const ws = tempDir('lino-ws-');
-  const service = new WorkbenchService({ host: 'browser', launcher: forkLauncher, workspace: ws.path, ...opts });
+  const service = new WorkbenchService({ host: 'browser', launcher: testLauncher(), workspace: ws.path, ...opts });
   const events: WorkbenchEvent[] = [];
   service.onEvent((e) => events.push(e));
   after(async () => {

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startBrowserHost, type BrowserHost } from '../../main/hosts/browser/server';
 import { WorkbenchService } from '../../main/services/workbench-service';
-import { forkLauncher } from '../../main/services/engine-launcher';
+import { testLauncher } from './test-launcher';
 import { tempDir, isolateConfig } from './env';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -29,7 +29,7 @@ export async function startTestHost(): Promise<TestHost> {
   const restoreConfig = isolateConfig();
   const ws = tempDir('lino-ws-');
   const home = tempDir('lino-home-');
-  const service = new WorkbenchService({ host: 'browser', launcher: forkLauncher, workspace: ws.path, homeRoot: home.path });
+  const service = new WorkbenchService({ host: 'browser', launcher: testLauncher(), workspace: ws.path, homeRoot: home.path });
   const host = await startBrowserHost({ service, staticDir: RENDERER_DIR });
   return {
     host,
