@@ -18,7 +18,9 @@ if (!forceBrowser && rt.ok) {
   child = spawn(rt.bin, ['.', ...(ws >= 0 ? ['--workspace', passThrough[ws + 1]] : [])], { cwd: root, stdio: 'inherit' });
 } else {
   if (!forceBrowser) console.log(`Electron not started: ${rt.reason}; starting browser mode instead.`);
-  child = spawn(process.execPath, ['--import', 'tsx', `${root}main/hosts/browser/main.ts`, ...passThrough], { cwd: root, stdio: 'inherit' });
+  // the engine runs from the bundle just built (no TypeScript compiled in the engine or its workers)
+  const env = { ...process.env, LINO_ENGINE_BUNDLE: `${root}dist/engine/engine-process.js` };
+  child = spawn(process.execPath, ['--import', 'tsx', `${root}main/hosts/browser/main.ts`, ...passThrough], { cwd: root, stdio: 'inherit', env });
 }
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code) => process.exit(code ?? 0));

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startBrowserHost } from './server';
 import { WorkbenchService } from '../../services/workbench-service';
-import { forkLauncher } from '../../services/engine-launcher';
+import { bundleLauncher, forkLauncher } from '../../services/engine-launcher';
 import { errorMessage } from '../../util/error-message';
 
 export const RENDERER_DIR = fileURLToPath(new URL('../../../dist/renderer', import.meta.url));
@@ -36,7 +36,10 @@ async function main() {
     console.error(`The renderer is not built (${RENDERER_DIR}/index.html is missing): run 'npm run build' first.`);
     process.exit(1);
   }
-  const service = new WorkbenchService({ host: 'browser', launcher: forkLauncher, workspace: values.workspace });
+  // npm start builds the engine bundle and names it; run on its own, the host forks the sources
+  const bundle = process.env.LINO_ENGINE_BUNDLE;
+  const launcher = bundle && existsSync(bundle) ? bundleLauncher(bundle) : forkLauncher;
+  const service = new WorkbenchService({ host: 'browser', launcher, workspace: values.workspace });
   const host = await startBrowserHost({ service, staticDir: RENDERER_DIR, port: values.port ? Number(values.port) : undefined });
   console.log(`LiNO Workbench (browser mode) at ${host.url}`);
   console.log(`workspace: ${service.workspacePath}`);
