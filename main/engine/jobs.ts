@@ -35,7 +35,7 @@ interface JobRecord {
  * Two immediates: the first runs in the check phase of the turn that is ending, the second one turn
  * later, after that turn's poll phase has read the messages waiting.
  */
-export function afterIoTurn(fn: () => void): void {
+function afterIoTurn(fn: () => void): void {
   setImmediate(() => setImmediate(fn));
 }
 
