@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { JobQueue } from '../../../main/engine/jobs';
+import { inJobWorker } from '../../../main/engine/job-worker-run';
 import { LANE_OF_KIND, laneOf } from '../../../main/engine/job-lanes';
 import { JOB_KINDS } from '../../../main/api/jobs';
 import type { JobSummary } from '../../../main/api/contract';
@@ -85,3 +86,18 @@ for (const blocker of ['never yields', 'yields'] as const) {
     }
   });
 }
+
+test('a worker job (evaluation, correlation) cancelled while its worker still loads ends at once, its job never run', { timeout: 60_000 }, async () => {
+  const ac = new AbortController();
+  let inThread = false;
+  const run = inJobWorker('evaluate', async () => {
+    inThread = true;
+  });
+  const progress: number[] = [];
+  const done = run({ workspace: join(tmpdir(), 'lino-no-such-workspace'), runId: 'none' }, { signal: ac.signal, progress: (f) => progress.push(f) });
+  ac.abort();
+  // its job would have failed on the missing run had it started: it was ended before that
+  await assert.rejects(done, /cancelled before the job's worker had started/);
+  assert.equal(inThread, false, 'not run in the engine thread instead');
+  assert.deepEqual(progress, []);
+});
