@@ -64,7 +64,7 @@ const near = (a: number[], b: number[], what: string) => {
   a.forEach((v, i) => assert.ok(Math.abs(v - b[i]!) <= 1e-6 * (1 + Math.abs(b[i]!)), `${what}[${i}]: ${v} vs ${b[i]}`));
 };
 
-test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frames, the step-wise relL2 band, the paper figure to SVG', { skip, timeout: 150_000 }, async () => {
+test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frames, the step-wise relL2 band, the paper figure to SVG', { skip, timeout: 300_000 }, async () => {
   const { page, problems } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
   await gotoView(page, 'Rollout');
 
