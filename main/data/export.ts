@@ -80,8 +80,11 @@ export function exportVariables(ds: PreparedDataset, layout: ExportLayout): Reco
   return vars;
 }
 
-/** Writes the dataset to `outDir` (one .npy per variable, or one MAT v7.3 file); returns the files written. */
-export async function exportDataset(ds: PreparedDataset, format: ExportFormat, outDir: string, layout: ExportLayout = 'raw', onProgress?: (done: number, total: number) => void): Promise<string[]> {
+/**
+ * Writes the dataset to `outDir` (one .npy per variable, or one MAT v7.3 file); returns the files
+ * written. `onProgress` is awaited after each variable: a job can yield there (and throw to stop).
+ */
+export async function exportDataset(ds: PreparedDataset, format: ExportFormat, outDir: string, layout: ExportLayout = 'raw', onProgress?: (done: number, total: number) => void | Promise<void>): Promise<string[]> {
   if (format !== 'npy' && format !== 'mat73') throw new DataError(outDir, 'format', `'${format}'`, "'npy' or 'mat73'");
   if (layout !== 'raw' && layout !== 'prepared') throw new DataError(outDir, 'layout', `'${layout}'`, "'raw' or 'prepared'");
   mkdirSync(outDir, { recursive: true });
@@ -89,17 +92,17 @@ export async function exportDataset(ds: PreparedDataset, format: ExportFormat, o
   const files: string[] = [];
   const names = Object.keys(vars);
   if (format === 'npy') {
-    names.forEach((name, i) => {
+    for (const [i, name] of names.entries()) {
       const fname = ds.manifest.benchmark === 'airfoil' && layout === 'raw' && (name === 'X' || name === 'Y') ? `NACA_Cylinder_${name}.npy` : `${name}.npy`;
       writeNpy(join(outDir, fname), vars[name]);
       files.push(join(outDir, fname));
-      onProgress?.(i + 1, names.length);
-    });
+      await onProgress?.(i + 1, names.length);
+    }
   } else {
     const path = join(outDir, `${ds.manifest.id}.mat`);
     await writeMat73(path, vars);
     files.push(path);
-    onProgress?.(names.length, names.length);
+    await onProgress?.(names.length, names.length);
   }
   const manifestPath = join(outDir, `${ds.manifest.id}.manifest.json`);
   writeFileAtomic(manifestPath, JSON.stringify({ ...ds.manifest, export: { format, layout, variables: names, rowOrder: 'train, then val, then test' } }, null, 2) + '\n');

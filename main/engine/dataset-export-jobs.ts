@@ -39,9 +39,12 @@ export async function runDatasetExport(params: Record<string, unknown>, ctx: Job
   rmSync(tmp, { recursive: true, force: true });
   try {
     ctx.progress(0.1, `writing ${format === 'npy' ? '.npy files' : 'a MATLAB v7.3 file'}`);
-    await exportDataset(ds, format, tmp, layout, (done, total) => {
+    await exportDataset(ds, format, tmp, layout, async (done, total) => {
       if (ctx.signal.aborted) throw new Error('cancelled');
       ctx.progress(0.1 + (0.88 * done) / Math.max(1, total), `wrote ${done} of ${total} variables`);
+      // the files are written synchronously: between variables the engine reads its messages (a cancel, other calls)
+      await new Promise<void>((r) => setImmediate(r));
+      if (ctx.signal.aborted) throw new Error('cancelled');
     });
     if (ctx.signal.aborted) throw new Error('cancelled');
     renameSync(tmp, join(exportsDir, folder));

@@ -36,7 +36,12 @@ function runInWorker(input: JobWorkerInput, ctx: JobContext): Promise<Outcome> {
       void worker.terminate();
       fn();
     };
-    const onAbort = () => worker.postMessage({ type: 'cancel' } satisfies ToJobWorker);
+    // A worker still loading its modules and backend (seconds on a busy machine) reads no message:
+    // cancelled then, it is ended at once; once started, its job stops at its next check (and cleans up).
+    const onAbort = () => {
+      if (started) worker.postMessage({ type: 'cancel' } satisfies ToJobWorker);
+      else settle(() => reject(new Error('cancelled before the job\'s worker had started')));
+    };
     ctx.signal.addEventListener('abort', onAbort);
     if (ctx.signal.aborted) onAbort();
     worker.on('message', (m: FromJobWorker) => {

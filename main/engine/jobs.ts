@@ -27,6 +27,18 @@ interface JobRecord {
   startMs: number;
 }
 
+/**
+ * Runs `fn` after the event loop has polled for I/O once. A lane's next job starts only then: a job
+ * that never yields to the event loop (an export writes its files synchronously) would otherwise
+ * hand its slot straight to the next queued job, and a jobs.cancel for that job, which arrived as a
+ * message while the first one ran, would be read only after it had run too (answering ok: false).
+ * Two immediates: the first runs in the check phase of the turn that is ending, the second one turn
+ * later, after that turn's poll phase has read the messages waiting.
+ */
+function afterIoTurn(fn: () => void): void {
+  setImmediate(() => setImmediate(fn));
+}
+
 /** The engine's queue runs the contract's job kinds (JobKind); a test may run kinds of its own (K = string). */
 export class JobQueue<K extends string = JobKind> {
   private readonly kinds = new Map<K, JobDefinition>();
@@ -142,7 +154,7 @@ export class JobQueue<K extends string = JobKind> {
       else this.finish(next, 'failed', { error: errorMessage(e) });
     } finally {
       busy.delete(next.summary.id);
-      queueMicrotask(() => this.pump());
+      afterIoTurn(() => this.pump());
     }
   }
 }

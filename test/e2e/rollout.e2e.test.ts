@@ -64,7 +64,7 @@ const near = (a: number[], b: number[], what: string) => {
   a.forEach((v, i) => assert.ok(Math.abs(v - b[i]!) <= 1e-6 * (1 + Math.abs(b[i]!)), `${what}[${i}]: ${v} vs ${b[i]}`));
 };
 
-test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frames, the step-wise relL2 band, the paper figure to SVG', { skip, timeout: 150_000 }, async () => {
+test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frames, the step-wise relL2 band, the paper figure to SVG', { skip, timeout: 300_000 }, async () => {
   const { page, problems } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
   await gotoView(page, 'Rollout');
 
@@ -237,25 +237,63 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
   await page.close();
 });
 
-// Since the queue runs in lanes, a self-test (system lane) no longer holds an evaluation back; a
-// blocker in the evaluation lane needs a long evaluation the test controls, not written yet.
-test('an evaluation waiting behind other engine work shows its state and is cancelled from the view', { skip: skip || 'evaluations run in a lane of their own now: no controllable blocker in the evaluation lane yet', timeout: 90_000 }, async () => {
-  // The engine runs one job at a time: a long self-test keeps the evaluation queued.
-  const blocker = (await suite.host.service.call('jobs.start', { kind: 'selftest', params: { steps: 10_000, size: 64, syncMs: 10 } })) as JobSummary;
-  const { page } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+// Evaluations run one at a time in their own lane: a larger evaluation of the same run asked first
+// (resolution transfer to 256², which generates Navier–Stokes data at that grid: minutes) keeps the
+// view's evaluation queued, for as long as the test lets it run.
+test('an evaluation waiting behind a larger evaluation shows its state, is cancelled from the view, and shows its result once the lane is free', { skip, timeout: 180_000 }, async () => {
+  const { service, workspace } = suite.host;
+  const evalJob = async (id: string) => ((await service.call('jobs.list', {})) as JobSummary[]).find((j) => j.id === id)!;
+  const viewJobs = async (blockerId: string) => ((await service.call('jobs.list', {})) as JobSummary[]).filter((j) => j.kind === 'evaluate' && j.id !== blockerId);
+  const datasetsBefore = readdirSync(join(workspace, 'datasets')).sort();
+  const { page, problems } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+  let blocker: JobSummary | undefined;
   try {
     await gotoView(page, 'Rollout');
     await page.getByTestId('run-picker').selectOption(nsRun);
+    await page.getByTestId('rollout-which').selectOption('median');
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="rollout-evaluate"]')?.disabled === false, undefined, { timeout: 20_000 });
+    const before = new Set((await viewJobs('')).map((j) => j.id));
+
+    blocker = (await service.call('runs.evaluate', { id: nsRun, resolutions: [256] })) as JobSummary;
+    assert.equal(blocker.lane, 'evaluation');
+    for (const t0 = Date.now(); (await evalJob(blocker.id)).state !== 'running'; await new Promise((r) => setTimeout(r, 100))) {
+      if (Date.now() - t0 > 30_000) throw new Error(`the blocking evaluation did not start: ${JSON.stringify(await evalJob(blocker.id))}`);
+    }
+
+    // Queued behind it, shown as queued; Cancel in the view cancels it (jobs.list: cancelled).
     await page.getByTestId('rollout-evaluate').click();
     const queued = page.getByTestId('rollout-job-queued');
     await queued.waitFor({ timeout: 30_000 });
+    const first = (await viewJobs(blocker.id)).find((j) => !before.has(j.id))!;
+    assert.equal(first.state, 'queued');
+    assert.equal((await evalJob(blocker.id)).state, 'running', 'still behind the larger evaluation');
     await queued.getByRole('button', { name: 'Cancel evaluation' }).click();
     await queued.waitFor({ state: 'detached', timeout: 30_000 });
-    const jobs = (await suite.host.service.call('jobs.list', {})) as JobSummary[];
-    const mine = jobs.filter((j) => j.kind === 'evaluate').pop()!;
-    assert.equal(mine.state, 'cancelled');
+    assert.equal((await evalJob(first.id)).state, 'cancelled');
+    assert.equal(await page.getByTestId('rollout-evaluate').isDisabled(), false, 'the view can evaluate again');
+
+    // Asked again: queued again; once the larger evaluation is cancelled, it runs and its result is drawn.
+    await page.getByTestId('rollout-evaluate').click();
+    await queued.waitFor({ timeout: 30_000 });
+    const second = (await viewJobs(blocker.id)).find((j) => !before.has(j.id) && j.id !== first.id)!;
+    assert.equal(second.state, 'queued');
+    assert.deepEqual(await service.call('jobs.cancel', { id: blocker.id }), { ok: true });
+    await queued.waitFor({ state: 'detached', timeout: 30_000 });
+    // (the view keeps showing the earlier evaluation while this one runs: wait for the job, then read the view)
+    let done = await evalJob(second.id);
+    for (const t0 = Date.now(); done.state === 'queued' || done.state === 'running'; done = await evalJob(second.id)) {
+      if (Date.now() - t0 > 120_000) throw new Error(`the view's evaluation did not finish: ${JSON.stringify(done)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.equal(done.state, 'done', done.error);
+    await page.getByTestId('rollout-job-running').waitFor({ state: 'detached', timeout: 10_000 });
+    const median = (done.result as EvaluationResult).resolutions[0]!.fields!.find((f) => f.which === 'median')!;
+    assert.match((await page.getByTestId('rollout-info').textContent()) ?? '', new RegExp(`^Validation trajectory ${median.index} \\(median\\)`));
+    assert.equal((await evalJob(blocker.id)).state, 'cancelled');
+    assert.deepEqual(readdirSync(join(workspace, 'datasets')).sort(), datasetsBefore, 'the cancelled 256² evaluation left no dataset behind');
+    assert.deepEqual(problems, []);
   } finally {
-    await suite.host.service.call('jobs.cancel', { id: blocker.id });
+    if (blocker) await service.call('jobs.cancel', { id: blocker.id });
     await page.close();
   }
 });
