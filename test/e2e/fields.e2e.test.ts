@@ -91,7 +91,7 @@ function drawnField(page: Page, testId: string) {
   return page.evaluate((id) => {
     const el = (globalThis as any).document.querySelector(`[data-testid="${id}"] .js-plotly-plot`);
     // Inline (no named helpers): the test runner's transform would wrap them in a __name the page lacks.
-    return { z: el.data[0].z.map((r: any) => Array.from(r)) as number[][], yAutorange: el.layout.yaxis.autorange, fullYRange: el._fullLayout.yaxis.range.slice() as number[], titles: [el._fullLayout.xaxis.title.text, el._fullLayout.yaxis.title.text] as string[] };
+    return { z: el.data[0].z.map((r: any) => Array.from(r)) as number[][], yAutorange: el.layout.yaxis.autorange, fullYRange: el._fullLayout.yaxis.range.slice() as number[], fullXRange: el._fullLayout.xaxis.range.slice() as number[], titles: [el._fullLayout.xaxis.title.text, el._fullLayout.yaxis.title.text] as string[] };
   }, testId);
 }
 
@@ -214,6 +214,12 @@ test('one field orientation: the same validation sample drawn in Datasets and in
   assert.ok(datasetsRef.fullYRange[0]! < datasetsRef.fullYRange[1]!, `Datasets y range increases upward: ${datasetsRef.fullYRange}`);
   assert.deepEqual(datasetsRef.titles, ['x index', 'y index']);
   assert.deepEqual(fieldsRef.titles, ['x index', 'y index']);
+  // Tight ranges: the panel's height follows its width, so the equal-aspect constraint draws the
+  // grid without padding (it once ran x from -10 to 40 for 29 points)
+  const extent = (k: number) => [-0.5, k - 0.5];
+  for (const [axis, r, k] of [['x', fieldsRef.fullXRange, grid[0]!], ['y', fieldsRef.fullYRange, grid[1]!]] as const) {
+    r.forEach((v, i) => assert.ok(Math.abs(v - extent(k)[i]!) <= 0.06 * k, `Fields ${axis} range ${r} for ${k} points (expected about ${extent(k)})`));
+  }
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -2,7 +2,7 @@
 // would pull the full plotly.js). It redraws in place when data, layout or theme change, resizes
 // with its box, purges on unmount, and offers the figure to the export bar. Optional event hooks
 // (zoom/pan and hover) let views link several plots.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Plotly from 'plotly.js-dist-min';
 import { useApp } from '../store/app-store';
 import { themedLayout, themedTraces } from './theme';
@@ -26,6 +26,13 @@ export interface PlotProps {
   /** What the plot shows, for screen readers and as the export file name. */
   title: string;
   height?: number;
+  /**
+   * Equal-aspect fields: the data's height over its width (rows / columns). The plot's height then
+   * follows its width so the plot area has that shape, and the equal-aspect constraint needs no
+   * padding around the data (between MIN_FIT_HEIGHT and MAX_FIT_HEIGHT; `height` before the first
+   * measure).
+   */
+  aspect?: number;
   /** Show PNG/SVG/PDF export controls under the plot (default true). */
   exportable?: boolean;
   testId?: string;
@@ -42,15 +49,27 @@ export interface PlotProps {
 // showTips off: Plotly's "double-click to zoom back out" note fails colour contrast (the views say it instead).
 const CONFIG = { displaylogo: false, displayModeBar: false, responsive: false, scrollZoom: false, showTips: false };
 
+const MIN_FIT_HEIGHT = 200;
+const MAX_FIT_HEIGHT = 560;
+
+/** The height that gives a plot `width` px wide a plot area of shape `aspect`, inside the layout's margins (Plotly's defaults where unset). */
+export function fittedHeight(width: number, aspect: number, layout: Record<string, unknown> | undefined): number {
+  const m = (layout?.margin ?? {}) as { l?: number; r?: number; t?: number; b?: number };
+  const area = (width - (m.l ?? 80) - (m.r ?? 80)) * aspect;
+  return Math.round(Math.min(MAX_FIT_HEIGHT, Math.max(MIN_FIT_HEIGHT, area + (m.t ?? 100) + (m.b ?? 80))));
+}
+
 type PlotDiv = HTMLDivElement & { on?: (event: string, fn: (e: any) => void) => void; _fullLayout?: unknown };
 
-export function Plot({ data, layout, title, height = 320, exportable = true, testId, exportSize, onRelayout, onHover, onClick }: PlotProps) {
+export function Plot({ data, layout, title, height: fixedHeight = 320, aspect, exportable = true, testId, exportSize, onRelayout, onHover, onClick }: PlotProps) {
   const ref = useRef<PlotDiv>(null);
   const theme = useApp((s) => s.theme);
   // Listeners are attached once (Plotly keeps them across react calls); they call the latest props.
   const hooks = useRef({ onRelayout, onHover, onClick });
   hooks.current = { onRelayout, onHover, onClick };
   const attached = useRef(false);
+  const [width, setWidth] = useState(0);
+  const height = aspect && width > 0 ? fittedHeight(width, aspect, layout) : fixedHeight;
 
   useEffect(() => {
     const el = ref.current;
@@ -76,6 +95,7 @@ export function Plot({ data, layout, title, height = 320, exportable = true, tes
     const el = ref.current;
     if (!el) return;
     const ro = new ResizeObserver(() => {
+      if (el.clientWidth > 0) setWidth(el.clientWidth);
       // The observer also fires as a plot leaves the page; Plotly refuses to resize a detached or
       // hidden div (a rejected promise), so only displayed, drawn plots are resized.
       if (!el._fullLayout || !el.isConnected || el.offsetParent === null) return;

@@ -37,6 +37,8 @@ export interface Panels2D {
   values: Record<PanelName, ArrayLike<number> | null>;
   /** Size of the hover cross, in data units. */
   markSpan: number;
+  /** A regular grid's rows over columns (the panels' shape); none on a mesh. */
+  aspect?: number;
 }
 export interface Panels1D {
   oneD: true;
@@ -50,7 +52,8 @@ export const PANEL_MARGIN = { l: 50, r: 95, t: 30, b: 45, autoexpand: false };
 // Equal aspect by widening ranges (constrain 'range'): the drawn ranges then depend only on the
 // shared view and the plot area, never on a panel's earlier state.
 // ('domain', shrinking the panel instead, made each panel's drawn range depend on its own state and
-// broke the linked zoom: the x padding of wide panels stays until that is solved another way.)
+// broke the linked zoom.) The panels' height follows their width (Plot's aspect), so the widened
+// range is the data's own and the grid is drawn without padding.
 const GRID_AXES = { ...fieldAxes('range'), margin: PANEL_MARGIN };
 
 /** Panels for one sample on `grid`; `mesh` true draws on the mesh the input channels describe. */
@@ -100,6 +103,7 @@ export function samplePanels(sample: FieldSample, grid: number[], mesh: boolean,
       error: { data: [heatmapTrace({ values: err, nx, ny, scale: 'cividis', colorbarTitle: '|error|' })], layout: { ...GRID_AXES, title: '|Prediction − reference|' } },
     },
     placement: { kind: 'grid', ny },
+    aspect: ny / nx,
     values: { input: inp, reference: ref, prediction: pred, error: err },
     markSpan: Math.max(1, Math.min(nx, ny) / 20),
   };

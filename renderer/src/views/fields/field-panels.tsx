@@ -48,7 +48,7 @@ export function FieldPanels({ figures, resetKey }: { figures: Panels2D; resetKey
       </p>
       <div className="fields-grid">
         {PANELS.map((p) => (
-          <Plot key={p} title={PANEL_TITLES[p]} data={figures.panels[p].data} layout={layouts[p]} height={300} testId={`field-${p}`} onRelayout={onRelayout} onHover={onHover} />
+          <Plot key={p} title={PANEL_TITLES[p]} data={figures.panels[p].data} layout={layouts[p]} height={300} {...(figures.aspect ? { aspect: figures.aspect } : {})} testId={`field-${p}`} onRelayout={onRelayout} onHover={onHover} />
         ))}
       </div>
     </>
