@@ -1,7 +1,8 @@
 // End to end for the Ablation view in Debian's Chromium against browser mode with the real engine:
 // from a tiny base run (synthetic 8×8 data, one epoch, M = 4, L = 1) launch the full model and the
-// w/o reflection / refraction / scattering variants with 2 seeds each (8 runs, queued by the
-// engine), wait for them, check the table against runs.group, the bar chart, the error-field grid
+// w/o reflection / refraction / scattering variants with 2 seeds each (8 runs: one grid sweep over
+// the components, the ablation being a preset of a sweep), check that the sweep is listed and its
+// trials are the variants' runs, wait for them, check the table against runs.group, the bar chart, the error-field grid
 // (one shared cividis axis), LaTeX and SVG exports, that a fresh page finds the ablation again,
 // and an axe audit. Screenshot: test-results/screenshots/ablation.png.
 import { test } from 'node:test';
@@ -16,6 +17,9 @@ import { openPage as openSessionPage, gotoView } from '../helpers/page';
 import { COMPONENT_COLORS, NEUTRAL_COLOR } from '../../renderer/src/plots/component-colors';
 
 const PDFTOTEXT = '/usr/bin/pdftotext';
+// The sweep's nine tiny runs in the engine thread (train.start's path, as the Sweeps e2e): each
+// run's own worker start-up took about a minute on a loaded 2-core machine, past the timeout.
+process.env.LINO_TRAIN_IN_THREAD = '1';
 const suite = browserSuite();
 const skip = suite.skip;
 
@@ -30,7 +34,7 @@ const listRuns = async () => (await suite.host.service.call('runs.list', {})) as
 const VARIANTS = ['full', 'no-reflection', 'no-refraction', 'no-scattering'];
 const LABELS = ['LiNO (full)', 'LiNO w/o reflection', 'LiNO w/o refraction', 'LiNO w/o scattering'];
 
-test('ablation: launch the three "without" variants and the full model with 2 seeds from a tiny run; table = runs.group, bars with ±1 std, error-field grid on one scale, LaTeX, SVG and PDF export', { skip, timeout: 240_000 }, async () => {
+test('ablation: launch the three "without" variants and the full model with 2 seeds from a tiny run; table = runs.group, bars with ±1 std, error-field grid on one scale, LaTeX, SVG and PDF export', { skip, timeout: 420_000 }, async () => {
   const { runId: baseId } = (await suite.host.service.call('train.start', {
     config: { name: 'abl base', data: { kind: 'synthetic', grid: [8, 8], train: 4, val: 2 }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2, seed: 5 },
   })) as { runId: string };
@@ -52,6 +56,12 @@ test('ablation: launch the three "without" variants and the full model with 2 se
   const cfg = (await suite.host.service.call('runs.get', { id: mine.find((r) => r.group === `${baseId}/no-refraction`)!.id })) as { config: { model: { components: string[]; width: number } } };
   assert.deepEqual(cfg.config.model.components, ['reflection', 'scattering']);
   assert.equal(cfg.config.model.width, 4);
+  // The launch is one sweep (Sweeps view, sweeps.list): a grid over the components whose trials are these runs.
+  const sweeps = (await suite.host.service.call('sweeps.list', {})) as { id: string; name: string; method: string; trials: number }[];
+  const sweep = sweeps.find((x) => x.name === `ablation ${baseId}`);
+  assert.ok(sweep && sweep.method === 'grid' && sweep.trials === 8, JSON.stringify(sweeps));
+  const detail = (await suite.host.service.call('sweeps.get', { id: sweep.id })) as { state: { trials: { runId: string }[] } };
+  assert.deepEqual(detail.state.trials.map((t) => t.runId).sort(), mine.map((r) => r.id).sort());
   // Progress shows each run's state; all finish (queued one after another by the engine).
   await page.getByTestId('ablation-progress-no-scattering').getByText(/seed 6: (queued|running|done)/).waitFor();
   const table = page.getByTestId('ablation-table');

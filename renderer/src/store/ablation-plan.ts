@@ -112,8 +112,8 @@ export function variantConfig(base: Record<string, unknown>, variant: Variant, o
  * The variants to launch as one sweep (the ablation is a preset of a sweep: a grid over
  * `model.components`, run by the sweep engine): the variants' shared configuration as the base, one
  * configuration per variant, each with its seed group and name kept ('<key>/<variant>'), so
- * ablations launched before still find their variants. Not yet what the Launch button sends (it
- * still queues one train.start per variant): switching it made the ablation e2e time out.
+ * ablations launched before still find their variants. What the Ablation view's Launch sends
+ * (sweeps.start); the sweep's trials are ordinary runs, so the table, bars and fields read them.
  */
 export function ablationSweep(configs: TrainConfigInput[], seeds: number): Record<string, unknown> {
   if (configs.length === 0) throw new Error('ablation: no variant to launch');

@@ -1,15 +1,16 @@
 // What the Ablation view asked the engine for, kept across view switches (zustand): launching the
-// variants, and per ablation key the evaluations behind its error-field grid and the variants'
-// parameter counts. The evaluations go through the shared evaluation store; their results arrive
-// on job events (app store `jobs`). When the full model's evaluation finishes, this store (not the
-// view) evaluates the other variants on its best / median / worst samples and counts parameters.
+// variants (one sweep: the ablation is a preset of a sweep), and per ablation key the evaluations
+// behind its error-field grid and the variants' parameter counts. The evaluations go through the
+// shared evaluation store; their results arrive on job events (app store `jobs`). When the full
+// model's evaluation finishes, this store (not the view) evaluates the other variants on its best /
+// median / worst samples and counts parameters.
 import { create } from 'zustand';
 import type { EvaluationResult, TrainConfigInput } from '../../../main/api/contract';
 import { errorText } from '../api/error-text';
 import { useApp } from './app-store';
 import { useEvaluationStore, type EvaluateParams } from './evaluations';
 import { gridSamples } from './ablation-results';
-import type { VariantKey } from './ablation-plan';
+import { ablationSweep, type VariantKey } from './ablation-plan';
 
 /** A variant's run whose best checkpoint is evaluated (its first finished seed). */
 export interface AblationTarget {
@@ -40,7 +41,7 @@ export interface AblationState {
   params: Record<string, Partial<Record<VariantKey, number>>>;
   /** Per ablation key, the last evaluation problem (a refused start, no fields, a failed count). */
   errors: Record<string, string>;
-  /** Queues one seed group per config; answers why not, or null. */
+  /** Starts the variants as one sweep (a seed group per config); answers why not, or null. */
   launch(configs: TrainConfigInput[], seeds: number): Promise<string | null>;
   /** Evaluates the full model's run, then (on its result) the others on the same samples. */
   evaluate(key: string, full: AblationTarget, others: AblationTarget[], models: AblationEval['models']): Promise<void>;
@@ -57,8 +58,9 @@ export const useAblation = create<AblationState>((set) => ({
     const api = useApp.getState().api;
     if (!api) return 'not connected to the workbench';
     try {
-      // One seed group per variant; the engine queues every run and trains them one after another.
-      for (const config of configs) await api.call('train.start', { config, seeds });
+      // One sweep, a grid over the components with one seed group per variant: the sweep engine
+      // creates every run at once and trains them one after another.
+      await api.call('sweeps.start', { config: ablationSweep(configs, seeds) });
       return null;
     } catch (e) {
       return `Could not queue the variants: ${errorText(e)}`;
@@ -70,6 +72,9 @@ export const useAblation = create<AblationState>((set) => ({
     const id = await useEvaluationStore.getState().start(k, fieldsOf(full.runId));
     if (!id) return setError(key, `Could not evaluate ${full.runName}: ${useEvaluationStore.getState().startErrors[k]}`);
     set((s) => ({ evals: { ...s.evals, [key]: { full: id, targets: others, models, others: {}, othersAsked: false, samples: [] } } }));
+    // The job's events travel beside the call's answer: a quick evaluation can be done before its
+    // id comes back, and with no job event after it the other variants were never evaluated.
+    followUp();
   },
 }));
 

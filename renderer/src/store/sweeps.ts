@@ -97,10 +97,12 @@ export async function trainBest(d: SweepDetail): Promise<string> {
 /** Opens the Runs view with the best `k` configurations (their seed groups) picked for the overlay. */
 export function compareInRuns(d: SweepDetail, k = 4): void {
   const ranked = d.analysis.configs.filter((c) => c.mean !== null).sort((a, b) => a.mean! - b.mean!).slice(0, k);
-  // a configuration of several seeds is its seed group; one of one seed is its run
+  // a configuration of several seeds is its seed group (a preset's own, as the ablation's
+  // '<key>/<variant>', else '<sweep>-c<k>'); one of one seed is its run
+  const groups = Array.isArray(d.config.groups) ? (d.config.groups as { group?: unknown }[]) : [];
   const keys = ranked.map((c) => {
     const trials = d.state.trials.filter((t) => t.config === c.config);
-    return trials.length > 1 ? `group:${d.state.id}-c${c.config}` : `run:${trials[0]!.runId}`;
+    return trials.length > 1 ? `group:${typeof groups[c.config]?.group === 'string' ? groups[c.config]!.group : `${d.state.id}-c${c.config}`}` : `run:${trials[0]!.runId}`;
   });
   usePersistedStore.getState().setValue('runs.overlay', keys);
   useApp.getState().setView('runs');

@@ -14,8 +14,9 @@ import { hasLightMechanisms, noMechanismsText } from '../../store/model-kind';
 
 /**
  * The ablation explorer: from any run, train the full model and the "without reflection /
- * refraction / scattering" variants as seed groups, then compare them (table, bars with ±1 std,
- * LaTeX/CSV) and draw their error fields for the same samples (the paper's Table 3 and Fig. 3).
+ * refraction / scattering" variants as seed groups (one sweep: a grid over the components), then
+ * compare them (table, bars with ±1 std, LaTeX/CSV) and draw their error fields for the same
+ * samples (the paper's Table 3 and Fig. 3).
  */
 export function AblationView() {
   const refreshRuns = useTraining((s) => s.refreshRuns);
@@ -35,7 +36,7 @@ export function AblationView() {
     <section aria-labelledby="ablation-title" className="ablation-view">
       <h1 id="ablation-title">Ablation</h1>
       <p className="muted">
-        Train the base run's configuration without reflection, without refraction and without scattering (and the full model) as seed groups, then compare them as in the paper's Table 3 and Fig. 3.
+        Train the base run's configuration without reflection, without refraction and without scattering (and the full model) as seed groups, launched as one sweep over the components (it appears in Sweeps), then compare them as in the paper's Table 3 and Fig. 3.
       </p>
       <RunPicker />
       {/* The variants switch LiNO's components off: a baseline has none to ablate, so nothing is planned for it. */}

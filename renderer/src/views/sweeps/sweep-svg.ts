@@ -6,7 +6,8 @@ const num = (v: number) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-2 && v !== 0
 
 /** Each finished trial's metric (dots) and the best so far (a step line), log scale on y. */
 export function bestSoFarSvg(points: { trial: number; value: number; best: number }[], width = 520, height = 260): string {
-  const left = 70, right = 20, top = 20, bottom = 40;
+  // the axis title sits above the plot: beside it, it ran into the top tick's label
+  const left = 70, right = 20, top = 24, bottom = 40;
   const vals = points.flatMap((p) => [p.value, p.best]).filter((v) => v > 0);
   const lo = Math.log10(Math.min(...vals)), hi = Math.log10(Math.max(...vals));
   const n = Math.max(1, points.length);
@@ -14,7 +15,7 @@ export function bestSoFarSvg(points: { trial: number; value: number; best: numbe
   const y = (v: number) => top + (height - top - bottom) * (hi > lo ? 1 - (Math.log10(v) - lo) / (hi - lo) : 0.5);
   const out: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="Best validation relL2 so far over ${points.length} trials" font-family="sans-serif" font-size="11">`, `<rect width="${width}" height="${height}" fill="white"/>`];
   out.push(`<line x1="${left}" y1="${height - bottom}" x2="${width - right}" y2="${height - bottom}" stroke="#333"/><line x1="${left}" y1="${top}" x2="${left}" y2="${height - bottom}" stroke="#333"/>`);
-  out.push(`<text x="${(left + width - right) / 2}" y="${height - 8}" text-anchor="middle">trial</text><text x="12" y="${top + 4}">val relL2</text>`);
+  out.push(`<text x="${(left + width - right) / 2}" y="${height - 8}" text-anchor="middle">trial</text><text x="${left}" y="${top - 8}">val relL2</text>`);
   if (vals.length) {
     for (const v of [10 ** lo, 10 ** hi]) out.push(`<text x="${left - 4}" y="${y(v) + 4}" text-anchor="end">${num(v)}</text>`);
     out.push(`<polyline points="${points.map((p) => `${x(p.trial).toFixed(1)},${y(p.best).toFixed(1)}`).join(' ')}" fill="none" stroke="rgb(59,82,139)" stroke-width="2"/>`);
