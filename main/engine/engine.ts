@@ -50,8 +50,8 @@ export function startEngine(parent: ParentChannel): void {
     'cluster-export': { label: clusterExportLabel, run: runClusterExport },
     reproduce: { label: reproduceLabel, run: runReproduce },
     'lightmaps-correlation': { label: lightMapsCorrelationLabel, run: inJobWorker('lightmaps-correlation', runLightMapsCorrelation as JobHandler) },
-    // the Playground's solver: a lane of its own (its kind's name), in a job worker, so the engine keeps answering
-    'playground-solve': { label: playgroundSolveLabel, run: inJobWorker('playground-solve', runPlaygroundSolve as JobHandler, 'cpu') },
+    // the Playground's solver: a lane of its own (its kind's name), in a solver worker, so the engine keeps answering
+    'playground-solve': { label: playgroundSolveLabel, run: runPlaygroundSolve as JobHandler },
   };
   for (const kind of Object.keys(definitions) as (keyof typeof definitions)[]) jobs.register(kind, definitions[kind]);
 

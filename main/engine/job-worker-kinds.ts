@@ -4,10 +4,8 @@
 import type { JobHandler } from './jobs';
 import { runEvaluate } from './evaluate-job';
 import { runLightMapsCorrelation } from './light-maps-correlation-job';
-import { runPlaygroundSolve } from './playground-call';
 
 export const WORKER_JOBS: Record<string, JobHandler> = {
   evaluate: runEvaluate,
   'lightmaps-correlation': runLightMapsCorrelation as JobHandler,
-  'playground-solve': runPlaygroundSolve as JobHandler,
 };

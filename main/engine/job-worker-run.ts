@@ -10,14 +10,11 @@ function jobWorkerUrl(): URL {
   return new URL('./job-worker.js', import.meta.url);
 }
 
-/**
- * `run` of a worker job kind: in a worker unless LINO_JOBS_IN_THREAD=1 or the worker cannot start.
- * `backend`: the worker's own backend when the job needs no other (a solver without tensors: 'cpu' starts at once).
- */
-export function inJobWorker(kind: string, inThread: JobHandler, backend?: string): JobHandler {
+/** `run` of a worker job kind: in a worker unless LINO_JOBS_IN_THREAD=1 or the worker cannot start. */
+export function inJobWorker(kind: string, inThread: JobHandler): JobHandler {
   return async (params, ctx) => {
     if (process.env.LINO_JOBS_IN_THREAD !== '1') {
-      const r = await runInWorker({ kind, params, ...(backend ? { backend } : {}) }, ctx);
+      const r = await runInWorker({ kind, params }, ctx);
       if (r.ok) return r.result;
     }
     await initBackend();

@@ -2,7 +2,11 @@
 // (one forward pass, one random field), playground.solve queues a 'playground-solve' job that runs
 // the benchmark's solver in a job worker of its own lane, and playground.save writes a one-sample
 // dataset. A run is loaded once per checkpoint version and kept, so painting costs a forward pass.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { FromSolveWorker, SolveWorkerInput } from './solve-worker';
 import { ApiError } from '../api/api-error';
 import type { JobSummary } from '../api/jobs';
 import { RunStore } from '../runs/run-store';
@@ -77,13 +81,36 @@ export async function playgroundSolveCall(p: RunRef & { input: PlaygroundFields 
 
 export const playgroundSolveLabel = (p: Record<string, unknown>) => `Playground truth for run ${String(p.runId)} (${String(p.benchmark)})`;
 
-/** The 'playground-solve' job (in a job worker): the benchmark's solver on the input's own grid. */
+function solveWorkerUrl(): URL | null {
+  if (import.meta.url.endsWith('.ts')) return new URL('./solve-worker-bootstrap.mjs', import.meta.url);
+  const url = new URL('./solve-worker.js', import.meta.url);
+  return existsSync(fileURLToPath(url)) ? url : null;
+}
+
+/** The solver in its own worker (no tfjs), terminated on cancel; in this thread when no worker was built. */
+function solveInWorker(input: SolveWorkerInput, signal: AbortSignal): Promise<PlaygroundTruth> {
+  const url = solveWorkerUrl();
+  if (!url) {
+    const t0 = performance.now();
+    const t = solveTruth(input.benchmark, input.grid, input.channels, input.generator);
+    return Promise.resolve({ grid: input.grid, truth: t.channels.map((c) => Array.from(c)), solver: t.solver, ms: performance.now() - t0 });
+  }
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(url, { workerData: input });
+    const stop = () => void worker.terminate();
+    signal.addEventListener('abort', stop);
+    const end = (fn: () => void) => { signal.removeEventListener('abort', stop); void worker.terminate(); fn(); };
+    worker.on('message', (m: FromSolveWorker) => end(() => (m.type === 'done' ? resolve({ grid: input.grid, truth: m.truth.map((c) => Array.from(c)), solver: m.solver, ms: m.ms }) : reject(new Error(m.message)))));
+    worker.on('error', (e) => end(() => reject(e)));
+    worker.on('exit', (code) => end(() => reject(new Error(signal.aborted ? 'cancelled' : `the solver's worker exited (code ${code}) before answering`))));
+  });
+}
+
+/** The 'playground-solve' job: the benchmark's solver on the input's own grid, in a worker of its own. */
 export async function runPlaygroundSolve(p: Record<string, unknown>, ctx: JobContext): Promise<PlaygroundTruth> {
   const input = p.input as PlaygroundFields;
   ctx.progress(0, 'solving');
-  const t0 = performance.now();
-  const truth = solveTruth(String(p.benchmark), input.grid, input.channels, (p.generator ?? {}) as Record<string, unknown>);
-  return { grid: [...input.grid], truth: truth.channels.map((c) => Array.from(c)), solver: truth.solver, ms: performance.now() - t0 };
+  return solveInWorker({ benchmark: String(p.benchmark), grid: [...input.grid], channels: input.channels, generator: (p.generator ?? {}) as Record<string, unknown> }, ctx.signal);
 }
 
 export async function playgroundDrawCall(p: RunRef & { resolution: number; seed: number; tau: number; threshold: number }): Promise<PlaygroundFields> {
