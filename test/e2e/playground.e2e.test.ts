@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { RunSummary } from '../../main/api/contract';
+import type { JobSummary, RunSummary } from '../../main/api/contract';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { openPage, gotoView } from '../helpers/page';
 import { ROOT, type TestHost } from '../helpers/host';
@@ -35,8 +35,16 @@ async function trained(host: TestHost, config: Record<string, unknown>): Promise
   }
 }
 
+// A stored dataset (as the Datasets view makes them): the run then loads its data by reading it.
 const suite = browserSuite(async (host) => {
-  runId = await trained(host, { name: 'e2e playground', model: { width: 8, depth: 1 }, batchSize: 2, epochs: 1, data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny', train: 4, val: 2 } });
+  const gen = (await host.service.call('datasets.generate', { benchmark: 'darcy', preset: 'tiny', train: 4, val: 2 })) as JobSummary;
+  let done: JobSummary | undefined;
+  for (const t0 = Date.now(); !done; await new Promise((res) => setTimeout(res, 200))) {
+    done = ((await host.service.call('jobs.list', {})) as JobSummary[]).find((j) => j.id === gen.id && ['done', 'failed', 'cancelled'].includes(j.state));
+    if (Date.now() - t0 > 60_000) throw new Error('timed out generating the Darcy set');
+  }
+  assert.equal(done.state, 'done', done.error);
+  runId = await trained(host, { name: 'e2e playground', model: { width: 8, depth: 1 }, batchSize: 2, epochs: 1, data: { kind: 'dataset', id: (done.result as { id: string }).id } });
 });
 const skip = suite.skip;
 
@@ -91,7 +99,7 @@ test('playground: draw a Darcy coefficient, paint a stroke; prediction and truth
   const dir = join(ws, 'datasets', id);
   const run = new RunStore(join(ws, 'runs')).open(runId);
   const cfg = parseRunConfig(run.readConfig(), run.configPath);
-  writeFileSync(join(dir, '..', 'model.json'), JSON.stringify({ kind: 'lino', ...modelConfigFor(cfg, await loadTrainData(cfg.data)) }));
+  writeFileSync(join(dir, '..', 'model.json'), JSON.stringify({ kind: 'lino', ...modelConfigFor(cfg, await loadTrainData(cfg.data, { workspace: ws })) }));
   const r = spawnSync(process.execPath, [join(ROOT, 'bin/lino.mjs'), 'predict', '--config', join(dir, '..', 'model.json'), '--weights', weightsPath(run.dir, 'best')!, '--input', join(dir, 'val_x.npy'), '--out', join(dir, '..', 'y.npy'), '--backend', 'cpu'], { encoding: 'utf8', cwd: ROOT });
   assert.equal(r.status, 0, r.stderr);
   const m = new DatasetStore(ws).manifest(id);
@@ -101,6 +109,6 @@ test('playground: draw a Darcy coefficient, paint a stroke; prediction and truth
   for (let i = 0; i < y.length; i++) { const t = ref[i]! * k + mu; num += (y[i]! * k + mu - t) ** 2; den += t * t; }
   const cli = Math.sqrt(num) / (Math.sqrt(den) + 1e-12);
   assert.ok(Math.abs(cli - shown) <= 1e-5, `shown relL2 ${shown} vs lino predict ${cli}`);
-  await page.screenshot({ path: `${SHOTS}/playground.png`, fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/playground.png` });
   assert.deepEqual(problems, []);
 });
