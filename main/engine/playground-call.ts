@@ -15,7 +15,7 @@ import { loadPlaygroundRun, type PlaygroundRun } from '../train/playground-run';
 import { PlaygroundInputError, checkInput, distanceOf, predictInput, relL2Of } from '../train/playground-predict';
 import { savePlaygroundSample } from '../train/playground-dataset';
 import type { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth } from '../train/playground-records';
-import { SolverInputError, checkSolvable, drawDarcyCoefficient, solveTruth } from '../data/generate/playground-solver';
+import { SolverInputError, checkSolvable, drawBurgersU0, drawDarcyCoefficient, solveTruth } from '../data/generate/playground-solver';
 import { initBackend } from './tf-runtime';
 import type { JobContext } from './jobs';
 
@@ -113,11 +113,16 @@ export async function runPlaygroundSolve(p: Record<string, unknown>, ctx: JobCon
   return solveInWorker({ benchmark: String(p.benchmark), grid: [...input.grid], channels: input.channels, generator: (p.generator ?? {}) as Record<string, unknown> }, ctx.signal);
 }
 
-export async function playgroundDrawCall(p: RunRef & { resolution: number; seed: number; tau: number; threshold: number }): Promise<PlaygroundFields> {
+export async function playgroundDrawCall(p: RunRef & { resolution?: number; seed: number; tau: number; threshold: number }): Promise<PlaygroundFields> {
   const run = await playgroundRun(p);
-  if (run.benchmark !== 'darcy') throw new ApiError(`playground.draw: run '${p.id}' is on '${run.benchmark}' data: fresh random fields are drawn for darcy runs`, 'invalid_params', { field: 'id' });
-  const s = run.kind === 'deeponet' ? run.grid[0]! : p.resolution;
-  return { grid: [s, s], channels: [Array.from(drawDarcyCoefficient(p.seed, s, p.tau, p.threshold))] };
+  const s = run.kind === 'deeponet' ? run.grid[0]! : p.resolution ?? run.grid[0]!;
+  try {
+    if (run.benchmark === 'darcy') return { grid: [s, s], channels: [Array.from(drawDarcyCoefficient(p.seed, s, p.tau, p.threshold))] };
+    if (run.benchmark === 'burgers') return { grid: [s], channels: [Array.from(drawBurgersU0(p.seed, s))] };
+  } catch (e) {
+    throw asApi('playground.draw', e);
+  }
+  throw new ApiError(`playground.draw: run '${p.id}' is on '${run.benchmark}' data: fresh random inputs are drawn for darcy and burgers runs`, 'invalid_params', { field: 'id' });
 }
 
 export async function playgroundSaveCall(p: RunRef & { input: PlaygroundFields; truth: PlaygroundFields; name: string }): Promise<{ datasetId: string; grid: number[] }> {

@@ -81,7 +81,8 @@ export type PlaygroundTruth = z.infer<typeof PlaygroundTruth>;
 export const PlaygroundDrawParams = z
   .object({
     id: RunId,
-    resolution: z.number().int().min(8, 'at least 8').max(512, 'at most 512'),
+    /** Points per axis (default: the run's own grid). */
+    resolution: z.number().int().min(8, 'at least 8').max(512, 'at most 512').optional(),
     seed: z.number().int().min(0).max(2 ** 31 - 1),
     /** The field's inverse length scale (FNO's tau: larger, finer features). */
     tau: z.number().min(0.5, 'at least 0.5').max(30, 'at most 30').default(3),

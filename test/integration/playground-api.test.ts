@@ -110,6 +110,22 @@ test('LiNO and FNO predict at another resolution; DeepONet refuses a grid other 
   await assert.rejects(service.call('playground.predict', { id: runs.deeponet!, input }), (e: Error & { details?: { field?: string } }) => /input\.grid.*deeponet model takes only its training grid \[29, 29\]/.test(e.message) && e.details?.field === 'input.grid');
 });
 
+test('a Burgers run: a fresh u0 at the run\'s grid, a bump added, its truth by the pseudo-spectral solver, relL2 against the prediction; a grid that is not a power of two is refused', { timeout: 180_000 }, async () => {
+  const r = await trained({ name: 'pg burgers', model: { width: 8, depth: 1 }, data: { kind: 'generate', benchmark: 'burgers', preset: 'tiny', train: 3, val: 1 }, epochs: 1, batchSize: 2 }, 150_000);
+  assert.equal(r.state, 'done', r.reason);
+  const u0 = PlaygroundFields.parse(await service.call('playground.draw', { id: r.id, seed: 2 }));
+  assert.deepEqual(u0.grid, [64], 'the run\'s own grid');
+  u0.channels[0] = u0.channels[0]!.map((v, k) => v + 0.5 * Math.exp(-(((k - 20) / 4) ** 2)));
+  const truth = await truthOf(r.id, u0);
+  assert.match(truth.solver, /burgers pseudo-spectral/);
+  assert.ok(truth.truth[0]!.every(Number.isFinite) && truth.truth[0]!.some((v, k) => v !== u0.channels[0]![k]), 'the solution moved on from u0');
+  const p = PlaygroundPrediction.parse(await service.call('playground.predict', { id: r.id, input: u0, truth: { grid: truth.grid, channels: truth.truth } }));
+  assert.equal(p.benchmark, 'burgers');
+  assert.ok(p.relL2 !== null && Number.isFinite(p.relL2));
+  await assert.rejects(service.call('playground.draw', { id: r.id, seed: 2, resolution: 100 }), /'resolution'.*power-of-two/);
+  await assert.rejects(service.call('playground.solve', { id: r.id, input: { grid: [100], channels: [Array(100).fill(0)] } }), /'input\.grid'.*power-of-two/);
+});
+
 type Refusal = [string, string, Record<string, unknown>, RegExp];
 const grid = [29, 29];
 const ok = () => Array.from({ length: 29 * 29 }, () => 12);
@@ -143,7 +159,7 @@ test('hostile inputs are refused, each naming its field, and the engine keeps an
   assert.deepEqual(wrong, [], 'each refusal names its field');
   for (const id of ['../runs', '', 'no-such-run']) await assert.rejects(service.call('playground.predict', { id, input: { grid, channels: [ok()] } }), /'id'|no-such-run/, id);
   await assert.rejects(service.call('playground.solve', { id: runs.synthetic!, input: { grid: [8, 8], channels: [Array(64).fill(1)] } }), (e: Error & { details?: { field?: string } }) => /no built-in solver/.test(e.message) && e.details?.field === 'id');
-  await assert.rejects(service.call('playground.draw', { id: runs.synthetic!, resolution: 8, seed: 1 }), /drawn for darcy runs/);
+  await assert.rejects(service.call('playground.draw', { id: runs.synthetic!, resolution: 8, seed: 1 }), /drawn for darcy and burgers runs/);
   const t = Date.now();
   assert.equal(((await service.call('engine.ping', { t })) as { t: number }).t, t);
 });

@@ -2,7 +2,7 @@
 // one input the user painted or shaped, at the grid it came on (no fine grid, no striding), and a
 // fresh Darcy coefficient drawn as the generator draws them with the length scale and cut chosen.
 import { solveGwf } from './darcy';
-import { darcyGrf } from './grf';
+import { darcyGrf, grf1Coefficients, grf1Sample } from './grf';
 import { burgersSolve } from './burgers';
 import { sampleRng } from './rng';
 import { PRESETS, type BurgersParams, type DarcyParams } from './presets';
@@ -83,4 +83,11 @@ export function drawDarcyCoefficient(seed: number, s: number, tau: number, thres
   const mean = sum / g.length;
   const cut = mean + threshold * Math.sqrt(Math.max(0, sq / g.length - mean * mean));
   return Float32Array.from(g, (v) => (v >= cut ? DARCY.high : DARCY.low));
+}
+
+/** A fresh Burgers u0 on n periodic points (n a power of two): the generator's GRF (its gamma, tau, sigma). */
+export function drawBurgersU0(seed: number, n: number): Float32Array {
+  if (!isPow2(n)) throw new SolverInputError('resolution', `burgers draws on a power-of-two grid, got ${n}`);
+  const { alpha, beta } = grf1Coefficients(sampleRng(seed, 'playground-burgers', 0), n / 2, BURGERS.gamma, BURGERS.tau, BURGERS.sigma);
+  return Float32Array.from(grf1Sample(alpha, beta, n));
 }

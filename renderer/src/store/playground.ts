@@ -27,7 +27,8 @@ export interface PlaygroundState {
   /** The truth's relL2, from playground.predict with the truth (null until both are in). */
   relL2: number | null;
   setRun(id: string | null): void;
-  draw(o: { resolution: number; seed: number; tau: number; threshold: number }): Promise<void>;
+  /** A fresh input at the run's own grid (then setResolution resamples it). */
+  draw(o: { seed: number; tau: number; threshold: number }): Promise<void>;
   paint(i: number, j: number, radius: number, value: number): void;
   setResolution(n: number): void;
   save(name: string): Promise<void>;

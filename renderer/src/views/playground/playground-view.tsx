@@ -1,5 +1,5 @@
 // The Playground (issue 25): pick a trained run, draw a fresh Darcy coefficient or paint one (value
-// 3 or 12, brush size), change its resolution; the run's prediction follows the painting, the
+// 3 or 12, brush size), or a fresh Burgers u0 and add bumps to it, change its resolution; the run's prediction follows the painting, the
 // solver's truth, |error| and relL2 follow when the solver is done. Beside them: where this relL2
 // falls among the run's validation samples, and how far the input is from the training inputs.
 import { useEffect, useId, useMemo, useState } from 'react';
@@ -7,6 +7,7 @@ import { RunPicker } from '../../components/run-picker';
 import { NumberField } from '../../components/number-field';
 import { Plot } from '../../plots/plot';
 import { sharedRange } from '../../plots/colorscales';
+import { lineTrace } from '../../plots/traces';
 import { useTraining } from '../../store/training-store';
 import { usePlayground, usePlaygroundValidation } from '../../store/playground';
 import { rankAmong } from '../../store/playground-fields';
@@ -28,17 +29,33 @@ function DrawControls() {
   const draw = usePlayground((s) => s.draw);
   const input = usePlayground((s) => s.input);
   const setResolution = usePlayground((s) => s.setResolution);
-  const [o, setO] = useState({ resolution: 29, seed: 1, tau: 3, threshold: 0 });
+  const [o, setO] = useState({ seed: 1, tau: 3, threshold: 0 });
+  const oneD = input?.grid.length === 1;
+  const n = input?.grid[0] ?? 0;
   return (
     <div className="card">
       <h2>Input</h2>
       <div className="row">
-        <Slider label="Length scale (tau)" value={o.tau} min={1} max={12} step={0.5} onChange={(tau) => setO({ ...o, tau })} testId="playground-tau" />
-        <Slider label="Threshold" value={o.threshold} min={-1.5} max={1.5} step={0.1} onChange={(threshold) => setO({ ...o, threshold })} testId="playground-threshold" />
+        {!oneD && <Slider label="Length scale (tau)" value={o.tau} min={1} max={12} step={0.5} onChange={(tau) => setO({ ...o, tau })} testId="playground-tau" />}
+        {!oneD && <Slider label="Threshold" value={o.threshold} min={-1.5} max={1.5} step={0.1} onChange={(threshold) => setO({ ...o, threshold })} testId="playground-threshold" />}
         <NumberField label="Seed" inline value={o.seed} min={0} onChange={(seed) => setO({ ...o, seed: Math.max(0, Math.floor(seed) || 0) })} testId="playground-seed" />
-        <button type="button" data-testid="playground-draw" onClick={() => void draw(o)}>Draw a fresh GRF sample</button>
+        <button type="button" data-testid="playground-draw" onClick={() => void draw(o)}>{oneD ? 'Draw a fresh u0' : 'Draw a fresh GRF sample'}</button>
       </div>
-      <Slider label="Resolution" value={input?.grid[0] ?? o.resolution} min={16} max={128} step={1} onChange={(resolution) => { setO({ ...o, resolution }); setResolution(resolution); }} testId="playground-resolution" />
+      {input && !oneD && <Slider label="Resolution" value={n} min={16} max={128} step={1} onChange={setResolution} testId="playground-resolution" />}
+      {/* Burgers solves on power-of-two grids: the slider steps through them */}
+      {input && oneD && <Slider label="Resolution (2^k points)" value={Math.round(Math.log2(n))} min={4} max={9} step={1} onChange={(k) => setResolution(2 ** k)} testId="playground-resolution" />}
+    </div>
+  );
+}
+
+function BumpControls({ n, onBump }: { n: number; onBump(at: number, width: number, height: number): void }) {
+  const [b, setB] = useState({ at: Math.floor(n / 2), width: Math.max(1, Math.floor(n / 16)), height: 0.5 });
+  return (
+    <div className="row">
+      <Slider label="Bump at" value={Math.min(b.at, n - 1)} min={0} max={n - 1} step={1} onChange={(at) => setB({ ...b, at })} testId="playground-bump-at" />
+      <Slider label="Width" value={b.width} min={1} max={Math.max(2, Math.floor(n / 4))} step={1} onChange={(width) => setB({ ...b, width })} testId="playground-bump-width" />
+      <NumberField label="Height" inline value={b.height} step="any" onChange={(height) => setB({ ...b, height: Number.isFinite(height) ? height : 0 })} testId="playground-bump-height" />
+      <button type="button" data-testid="playground-bump" onClick={() => onBump(Math.min(b.at, n - 1), b.width, b.height)}>Add a bump to u0</button>
     </div>
   );
 }
@@ -109,6 +126,15 @@ export function PlaygroundView() {
               ))}
               <Slider label="Brush size" value={size} min={0} max={8} step={1} onChange={setSize} testId="playground-brush" />
             </div>
+          </div>
+          <Context />
+        </div>
+      )}
+      {s.input && s.input.grid.length === 1 && (
+        <div className="row" style={{ alignItems: 'flex-start', flexWrap: 'wrap' }}>
+          <div style={{ flex: 1 }}>
+            <Plot title="Input u0" data={[lineTrace({ y: s.input.channels[0]!, name: 'u0' })]} layout={{ xaxis: { title: 'x index' }, yaxis: { title: 'u0' } }} height={240} testId="playground-input-line" />
+            <BumpControls n={s.input.grid[0]!} onBump={(at, width, height) => s.paint(at, 0, width, height)} />
           </div>
           <Context />
         </div>
