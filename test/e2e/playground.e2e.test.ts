@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import type { JobSummary, RunSummary } from '../../main/api/contract';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { openPage, gotoView } from '../helpers/page';
+import { assertAccessible } from '../helpers/axe';
 import { ROOT, type TestHost } from '../helpers/host';
 import { DatasetStore } from '../../main/data/dataset-store';
 import { readInputF32 } from '../../main/cli/operator-files';
@@ -86,6 +87,7 @@ test('playground: draw a Darcy coefficient, paint a stroke; prediction and truth
   assert.notDeepEqual(truth1, truth0);
   await page.getByTestId('playground-error').waitFor();
   await page.getByTestId('playground-distance').waitFor();
+  await assertAccessible(page, 'Playground view with a painted input');
 
   // the relL2 shown (of the painted input, once its truth is in) against lino predict on the saved pair
   const text = async () => (await page.getByTestId('playground-rell2').textContent()) ?? '';
