@@ -14,7 +14,7 @@ import { readCheckpointState, type CheckpointName } from '../runs/checkpoint';
 import { loadPlaygroundRun, type PlaygroundRun } from '../train/playground-run';
 import { PlaygroundInputError, checkInput, distanceOf, predictInput, relL2Of } from '../train/playground-predict';
 import { savePlaygroundSample } from '../train/playground-dataset';
-import type { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth } from '../train/playground-records';
+import type { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth } from '../runs/playground-records';
 import { SolverInputError, checkSolvable, drawBurgersU0, drawDarcyCoefficient, solveTruth } from '../data/generate/playground-solver';
 import { initBackend } from './tf-runtime';
 import type { JobContext } from './jobs';

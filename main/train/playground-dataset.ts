@@ -8,7 +8,7 @@ import { ndarray } from '../data/ndarray';
 import { freeName } from '../util/free-name';
 import { encodeInput } from './playground-predict';
 import type { PlaygroundRun } from './playground-run';
-import type { PlaygroundFields } from './playground-records';
+import type { PlaygroundFields } from '../runs/playground-records';
 
 function rangeOf(channels: number[][]) {
   let min = Infinity, max = -Infinity;

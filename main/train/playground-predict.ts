@@ -6,7 +6,7 @@ import { gridCoords } from '../data/stages/coords';
 import { REL_EPS } from './loss';
 import { predictBatched } from './predict-batched';
 import type { PlaygroundRun } from './playground-run';
-import type { PlaygroundFields, PlaygroundPrediction } from './playground-records';
+import type { PlaygroundFields, PlaygroundPrediction } from '../runs/playground-records';
 
 /** A refusal naming the parameter field it is about (the engine answers it as invalid_params). */
 export class PlaygroundInputError extends Error {

@@ -2,7 +2,7 @@
 // renderer by main/api/contract.ts. An input arrives from a client: its size, shape and values are
 // checked here, before anything reaches the engine, and each refusal names the field.
 import { z } from 'zod';
-import { RunId } from '../runs/run-records';
+import { RunId } from './run-records';
 
 /** Most grid points of one input (a 512 x 512 grid): bounds the engine's and the solver's work. */
 export const PLAYGROUND_MAX_POINTS = 512 * 512;
