@@ -22,7 +22,7 @@ import { EngineInfo, HostInfo, UiState, WorkspaceSummary } from './host-records'
 import { GenerateParams, ImportParams, JobStartParams, JobSummary } from './jobs';
 import type { WorkbenchEvent } from './events';
 import { ApiTrainConfig } from './api-train-config';
-import { SweepDetail, SweepSummary } from '../sweep/sweep-types';
+import { SweepDetail, SweepSummary } from '../sweep/sweep-types'; import { PlaygroundDrawParams, PlaygroundFields, PlaygroundPredictParams, PlaygroundPrediction, PlaygroundSaveParams, PlaygroundSaved, PlaygroundSolveParams } from '../runs/playground-records';
 
 // The wire's records and the domain schemas it carries, re-exported so the renderer imports main/api alone.
 export * from './domain';
@@ -350,6 +350,10 @@ export const methods = {
   'sweeps.list': { route: 'engine+workspace', params: empty, result: z.array(SweepSummary) },
   'sweeps.get': { route: 'engine+workspace', params: z.object({ id: z.string().max(128) }).strict(), result: SweepDetail },
   'sweeps.control': { route: 'engine+workspace', params: z.object({ id: z.string().max(128), action: z.enum(['pause', 'resume', 'stop']) }).strict(), result: SweepSummary },
+  'playground.predict': { route: 'engine+workspace', params: PlaygroundPredictParams, result: PlaygroundPrediction }, // Playground (issue 25): main/runs/playground-records.ts
+  'playground.solve': { route: 'engine+workspace', params: PlaygroundSolveParams, result: JobSummary },
+  'playground.draw': { route: 'engine+workspace', params: PlaygroundDrawParams, result: PlaygroundFields },
+  'playground.save': { route: 'engine+workspace', params: PlaygroundSaveParams, result: PlaygroundSaved },
 } as const satisfies Record<string, MethodSpec>;
 
 export type MethodName = keyof typeof methods;

@@ -11,6 +11,7 @@ export * from '../data/data-spec';
 export * from '../data/dataset-records';
 export * from '../train/config';
 export * from '../train/evaluation-result';
+export * from '../runs/playground-records';
 export * from '../runs/run-records';
 export * from '../model/lino/light-map-records';
 export * from '../model/estimate-result';

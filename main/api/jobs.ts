@@ -106,6 +106,7 @@ export const JOB_KINDS = {
   'cluster-export': { through: 'runs.exportForCluster' },
   reproduce: { through: 'reproduce.start' },
   'lightmaps-correlation': { through: 'runs.lightMapsCorrelation' },
+  'playground-solve': { through: 'playground.solve' },
 } as const satisfies Record<string, { params: z.ZodType } | { through: string }>;
 export const JobKind = z.enum(Object.keys(JOB_KINDS) as [keyof typeof JOB_KINDS, ...(keyof typeof JOB_KINDS)[]]);
 export type JobKind = z.infer<typeof JobKind>;

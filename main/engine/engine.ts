@@ -23,6 +23,7 @@ import { lightMapsCall } from './light-maps-call';
 import { checkCorrelationRun, lightMapsCorrelationLabel, runLightMapsCorrelation } from './light-maps-correlation-job';
 import { reproduceLabel, reproduceList, reproducePreset, runReproduce } from './reproduce-job';
 import { VERSION } from '../version';
+import { playgroundDrawCall, playgroundPredictCall, playgroundSaveCall, playgroundSolveCall, playgroundSolveLabel, runPlaygroundSolve } from './playground-call';
 import { availableParallelism } from 'node:os';
 
 /**
@@ -49,6 +50,8 @@ export function startEngine(parent: ParentChannel): void {
     'cluster-export': { label: clusterExportLabel, run: runClusterExport },
     reproduce: { label: reproduceLabel, run: runReproduce },
     'lightmaps-correlation': { label: lightMapsCorrelationLabel, run: inJobWorker('lightmaps-correlation', runLightMapsCorrelation as JobHandler) },
+    // the Playground's solver: a lane of its own (its kind's name), in a solver worker, so the engine keeps answering
+    'playground-solve': { label: playgroundSolveLabel, run: runPlaygroundSolve as JobHandler },
   };
   for (const kind of Object.keys(definitions) as (keyof typeof definitions)[]) jobs.register(kind, definitions[kind]);
 
@@ -139,6 +142,10 @@ export function startEngine(parent: ParentChannel): void {
       await initBackend();
       return jobs.start('reproduce', p);
     },
+    'playground.predict': playgroundPredictCall,
+    'playground.solve': (p) => playgroundSolveCall(p, (params) => jobs.start('playground-solve', { ...params, workspace: p.workspace })),
+    'playground.draw': playgroundDrawCall,
+    'playground.save': playgroundSaveCall,
     'sweeps.start': async (p: { workspace: string; config: unknown; id?: string }) => {
       await initBackend();
       return sweepJobs.start(p.workspace, p.config, p.id);

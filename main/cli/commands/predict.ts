@@ -1,6 +1,5 @@
 // `lino predict`: runs the raw operator on an .npy tensor (already normalized, coordinate channels
 // included, float32, channels-last, batch first) and writes the raw projection as .npy.
-import * as tf from '../../ops/tf';
 import type { CliCommand } from '../command';
 import { loadOperatorWeights, operatorConfig, readInputF32 } from '../operator-files';
 import { UsageError, parseFlags, requireFlag } from '../args';
@@ -8,6 +7,7 @@ import { selectBackend } from '../../ops/backend';
 import { createModel } from '../../model/registry';
 import { writeNpy } from '../../data/formats/npy';
 import { ndarray } from '../../data/ndarray';
+import { predictBatched } from '../../train/predict-batched';
 
 
 const command: CliCommand = {
@@ -31,18 +31,9 @@ const command: CliCommand = {
     try {
       loadOperatorWeights(model, weights, torch);
       const t0 = performance.now();
-      const B = x.shape[0]!;
-      const per = x.data.length / B;
-      const outShape = [...x.shape.slice(0, -1), cfg.outChannels];
-      const y = new Float32Array(outShape.reduce((a, b) => a * b, 1));
-      const perOut = y.length / B;
-      for (let s = 0; s < B; s += bs) {
-        const n = Math.min(bs, B - s);
-        const yb = tf.tidy(() => model.forward(tf.tensor(x.data.subarray(s * per, (s + n) * per), [n, ...x.shape.slice(1)])).y);
-        y.set(await yb.data() as Float32Array, s * perOut);
-        yb.dispose();
-      }
-      writeNpy(out, ndarray(y, outShape, 'float32'));
+      const y = await predictBatched(model, x, cfg.outChannels, bs);
+      const outShape = y.shape;
+      writeNpy(out, ndarray(y.data, outShape, 'float32'));
       console.log(`backend ${report.active}: (${x.shape.join(', ')}) -> (${outShape.join(', ')}) in ${(performance.now() - t0).toFixed(0)} ms, written to ${out}`);
     } finally {
       model.dispose();

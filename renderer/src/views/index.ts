@@ -29,6 +29,7 @@ export const VIEWS = [
   view('gates', 'Gates', () => import('./gates/gates-view').then((m) => m.GatesView)),
   view('lightmaps', 'Light maps', () => import('./light-maps/light-maps-view').then((m) => m.LightMapsView)),
   view('fields', 'Fields', () => import('./fields/fields-view').then((m) => m.FieldsView)),
+  view('playground', 'Playground', () => import('./playground/playground-view').then((m) => m.PlaygroundView)),
   view('rollout', 'Rollout', () => import('./rollout/rollout-view').then((m) => m.RolloutView)),
   view('runs', 'Runs', () => import('./runs/runs-view').then((m) => m.RunsView)),
   view('sweeps', 'Sweeps', () => import('./sweeps/sweeps-view').then((m) => m.SweepsView)),

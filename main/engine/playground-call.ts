@@ -1,0 +1,138 @@
+// The Playground's calls (issue 25): playground.predict and playground.draw are answered directly
+// (one forward pass, one random field), playground.solve queues a 'playground-solve' job that runs
+// the benchmark's solver in a job worker of its own lane, and playground.save writes a one-sample
+// dataset. A run is loaded once per checkpoint version and kept, so painting costs a forward pass.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { FromSolveWorker, SolveWorkerInput } from './solve-worker';
+import { ApiError } from '../api/api-error';
+import type { JobSummary } from '../api/jobs';
+import { RunStore } from '../runs/run-store';
+import { readCheckpointState, type CheckpointName } from '../runs/checkpoint';
+import { loadPlaygroundRun, type PlaygroundRun } from '../train/playground-run';
+import { PlaygroundInputError, checkInput, distanceOf, predictInput, relL2Of } from '../train/playground-predict';
+import { savePlaygroundSample } from '../train/playground-dataset';
+import type { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth } from '../runs/playground-records';
+import { SolverInputError, checkSolvable, drawBurgersU0, drawDarcyCoefficient, solveTruth } from '../data/generate/playground-solver';
+import { initBackend } from './tf-runtime';
+import type { JobContext } from './jobs';
+
+interface RunRef { workspace: string; id: string; checkpoint?: CheckpointName }
+
+let cached: { key: string; run: Promise<PlaygroundRun> } | null = null;
+
+/** The run ready to predict, from the cache while its checkpoint is the same one (savedAt). */
+async function playgroundRun(p: RunRef): Promise<PlaygroundRun> {
+  const checkpoint = p.checkpoint ?? 'best';
+  const handle = new RunStore(join(p.workspace, 'runs')).open(p.id);
+  const state = readCheckpointState(handle.dir, checkpoint);
+  if (!state) throw new ApiError(`run '${p.id}' has no '${checkpoint}' checkpoint yet (it has not finished an epoch)`, 'invalid_params', { field: 'checkpoint' });
+  const key = `${handle.dir}|${checkpoint}|${state.savedAt}`;
+  if (cached?.key !== key) {
+    const old = cached;
+    await initBackend();
+    cached = { key, run: loadPlaygroundRun(handle, checkpoint) };
+    cached.run.catch(() => { if (cached?.key === key) cached = null; });
+    old?.run.then((r) => r.model.dispose(), () => undefined);
+  }
+  return cached.run;
+}
+
+/** A PlaygroundInputError as the API's invalid_params naming the field; anything else as it is. */
+function asApi(method: string, e: unknown): unknown {
+  return e instanceof PlaygroundInputError || e instanceof SolverInputError ? new ApiError(`${method}: invalid parameter ${e.message.replace(/^field /, '')}`, 'invalid_params', { field: e.field }) : e;
+}
+
+export async function playgroundPredictCall(p: RunRef & { input: PlaygroundFields; truth?: PlaygroundFields }): Promise<PlaygroundPrediction> {
+  const run = await playgroundRun(p);
+  try {
+    checkInput(run, p.input, 'input', run.inChannels);
+    if (p.truth) {
+      checkInput(run, p.truth, 'truth', run.outChannels);
+      if (p.truth.grid.join() !== p.input.grid.join()) throw new PlaygroundInputError('truth.grid', `[${p.truth.grid.join(', ')}], expected the input's grid [${p.input.grid.join(', ')}]`);
+    }
+  } catch (e) {
+    throw asApi('playground.predict', e);
+  }
+  const { channels, ms } = await predictInput(run, p.input);
+  const backend = (await initBackend()).active;
+  return {
+    runId: p.id, kind: run.kind, benchmark: run.benchmark, grid: [...p.input.grid],
+    prediction: channels.map((c) => Array.from(c)),
+    relL2: p.truth ? relL2Of(channels, p.truth.channels) : null,
+    distance: distanceOf(run, p.input),
+    backend, ms,
+  };
+}
+
+/** Checks the input against the run and its benchmark's solver, then queues the solve in its own lane. */
+export async function playgroundSolveCall(p: RunRef & { input: PlaygroundFields }, start: (params: Record<string, unknown>) => JobSummary): Promise<JobSummary> {
+  const run = await playgroundRun(p);
+  try {
+    checkInput(run, p.input, 'input', run.inChannels);
+    checkSolvable(run.benchmark, p.input.grid, p.input.channels);
+  } catch (e) {
+    throw asApi('playground.solve', e);
+  }
+  return start({ runId: p.id, benchmark: run.benchmark, generator: run.generator, input: p.input });
+}
+
+export const playgroundSolveLabel = (p: Record<string, unknown>) => `Playground truth for run ${String(p.runId)} (${String(p.benchmark)})`;
+
+function solveWorkerUrl(): URL | null {
+  if (import.meta.url.endsWith('.ts')) return new URL('./solve-worker-bootstrap.mjs', import.meta.url);
+  const url = new URL('./solve-worker.js', import.meta.url);
+  return existsSync(fileURLToPath(url)) ? url : null;
+}
+
+/** The solver in its own worker (no tfjs), terminated on cancel; in this thread when no worker was built. */
+function solveInWorker(input: SolveWorkerInput, signal: AbortSignal): Promise<PlaygroundTruth> {
+  const url = solveWorkerUrl();
+  if (!url) {
+    const t0 = performance.now();
+    const t = solveTruth(input.benchmark, input.grid, input.channels, input.generator);
+    return Promise.resolve({ grid: input.grid, truth: t.channels.map((c) => Array.from(c)), solver: t.solver, ms: performance.now() - t0 });
+  }
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(url, { workerData: input });
+    const stop = () => void worker.terminate();
+    signal.addEventListener('abort', stop);
+    const end = (fn: () => void) => { signal.removeEventListener('abort', stop); void worker.terminate(); fn(); };
+    worker.on('message', (m: FromSolveWorker) => end(() => (m.type === 'done' ? resolve({ grid: input.grid, truth: m.truth.map((c) => Array.from(c)), solver: m.solver, ms: m.ms }) : reject(new Error(m.message)))));
+    worker.on('error', (e) => end(() => reject(e)));
+    worker.on('exit', (code) => end(() => reject(new Error(signal.aborted ? 'cancelled' : `the solver's worker exited (code ${code}) before answering`))));
+  });
+}
+
+/** The 'playground-solve' job: the benchmark's solver on the input's own grid, in a worker of its own. */
+export async function runPlaygroundSolve(p: Record<string, unknown>, ctx: JobContext): Promise<PlaygroundTruth> {
+  const input = p.input as PlaygroundFields;
+  ctx.progress(0, 'solving');
+  return solveInWorker({ benchmark: String(p.benchmark), grid: [...input.grid], channels: input.channels, generator: (p.generator ?? {}) as Record<string, unknown> }, ctx.signal);
+}
+
+export async function playgroundDrawCall(p: RunRef & { resolution?: number; seed: number; tau: number; threshold: number }): Promise<PlaygroundFields> {
+  const run = await playgroundRun(p);
+  const s = run.kind === 'deeponet' ? run.grid[0]! : p.resolution ?? run.grid[0]!;
+  try {
+    if (run.benchmark === 'darcy') return { grid: [s, s], channels: [Array.from(drawDarcyCoefficient(p.seed, s, p.tau, p.threshold))] };
+    if (run.benchmark === 'burgers') return { grid: [s], channels: [Array.from(drawBurgersU0(p.seed, s))] };
+  } catch (e) {
+    throw asApi('playground.draw', e);
+  }
+  throw new ApiError(`playground.draw: run '${p.id}' is on '${run.benchmark}' data: fresh random inputs are drawn for darcy and burgers runs`, 'invalid_params', { field: 'id' });
+}
+
+export async function playgroundSaveCall(p: RunRef & { input: PlaygroundFields; truth: PlaygroundFields; name: string }): Promise<{ datasetId: string; grid: number[] }> {
+  const run = await playgroundRun(p);
+  try {
+    checkInput(run, p.input, 'input', run.inChannels);
+    checkInput(run, p.truth, 'truth', run.outChannels);
+    if (p.truth.grid.join() !== p.input.grid.join()) throw new PlaygroundInputError('truth.grid', `[${p.truth.grid.join(', ')}], expected the input's grid [${p.input.grid.join(', ')}]`);
+  } catch (e) {
+    throw asApi('playground.save', e);
+  }
+  return { datasetId: savePlaygroundSample(p.workspace, run, p.input, p.truth, p.name), grid: [...p.input.grid] };
+}

@@ -1,0 +1,88 @@
+// One Playground input through a loaded run (issue 25): checked against what the model takes,
+// encoded with the checkpoint's normalizer plus the coordinate channels the pipeline appends,
+// predicted by predictBatched (the loop `lino predict` runs), decoded; relL2 against a truth as the
+// evaluation's relL2Decoded defines it, and how far the input lies from the training inputs.
+import { gridCoords } from '../data/stages/coords';
+import { REL_EPS } from './loss';
+import { predictBatched } from './predict-batched';
+import type { PlaygroundRun } from './playground-run';
+import type { PlaygroundFields, PlaygroundPrediction } from '../runs/playground-records';
+
+/** A refusal naming the parameter field it is about (the engine answers it as invalid_params). */
+export class PlaygroundInputError extends Error {
+  constructor(readonly field: string, message: string) {
+    super(`field '${field}': ${message}`);
+    this.name = 'PlaygroundInputError';
+  }
+}
+
+/** The run's own grid is required by kinds that fix it (DeepONet's branch takes every sensor point). */
+const FIXED_GRID_KINDS = new Set(['deeponet']);
+
+/** Refuses an input the run's model cannot take: wrong number of axes or channels, a fixed grid changed. */
+export function checkInput(run: PlaygroundRun, f: PlaygroundFields, field: string, channels: number): void {
+  if (f.grid.length !== run.grid.length) throw new PlaygroundInputError(`${field}.grid`, `${f.grid.length} axes, the run's model is ${run.grid.length}D (its grid is [${run.grid.join(', ')}])`);
+  if (f.channels.length !== channels) throw new PlaygroundInputError(`${field}.channels`, `${f.channels.length} channels, the run's model ${field === 'truth' ? 'answers' : 'takes'} ${channels}`);
+  if (FIXED_GRID_KINDS.has(run.kind) && f.grid.join() !== run.grid.join()) {
+    throw new PlaygroundInputError(`${field}.grid`, `[${f.grid.join(', ')}], a ${run.kind} model takes only its training grid [${run.grid.join(', ')}]`);
+  }
+}
+
+/** The model's input [1, ...grid, C_in + coords]: encoded physical channels, then linspace(0, 1) coordinates. */
+export function encodeInput(run: PlaygroundRun, f: PlaygroundFields): { data: Float32Array; shape: number[] } {
+  const P = f.grid.reduce((a, b) => a * b, 1);
+  const C = run.inChannels + run.coordChannels;
+  const n = run.normalizer;
+  const k = n.applied ? n.x.std + n.eps : 1, m = n.applied ? n.x.mean : 0;
+  const coords = run.coordChannels ? gridCoords(f.grid) : new Float32Array(0);
+  const x = new Float32Array(P * C);
+  for (let p = 0; p < P; p++) {
+    for (let c = 0; c < run.inChannels; c++) x[p * C + c] = (f.channels[c]![p]! - m) / k;
+    for (let d = 0; d < run.coordChannels; d++) x[p * C + run.inChannels + d] = coords[p * run.coordChannels + d]!;
+  }
+  return { data: x, shape: [1, ...f.grid, C] };
+}
+
+/** ||pred - truth|| / (||truth|| + eps) over every point and channel, in float64 (relL2PerSample's definition). */
+export function relL2Of(pred: ArrayLike<number>[], truth: ArrayLike<number>[]): number {
+  let num = 0, den = 0;
+  truth.forEach((t, c) => {
+    const p = pred[c]!;
+    for (let i = 0; i < t.length; i++) { num += (p[i]! - t[i]!) ** 2; den += t[i]! ** 2; }
+  });
+  return Math.sqrt(num) / (Math.sqrt(den) + REL_EPS);
+}
+
+/** How far the input's per-sample mean and spread, and its values, are from the training inputs'. */
+export function distanceOf(run: PlaygroundRun, f: PlaygroundFields): PlaygroundPrediction['distance'] {
+  const pr = run.profile;
+  let sum = 0, sq = 0, cnt = 0, outside = 0;
+  for (const ch of f.channels.slice(0, run.inChannels)) for (const v of ch) {
+    sum += v; sq += v * v; cnt++;
+    if (v < pr.min || v > pr.max) outside++;
+  }
+  const mean = sum / cnt, std = Math.sqrt(Math.max(0, sq / cnt - mean * mean));
+  // a floor on the spread: a training set of one sample (or constant means) still gives finite scores
+  const floor = 1e-3 * (pr.max - pr.min || 1);
+  const zMean = (mean - pr.meanOfMeans) / Math.max(pr.stdOfMeans, floor);
+  const zStd = (std - pr.meanOfStds) / Math.max(pr.stdOfStds, floor);
+  const frac = outside / cnt;
+  const score = Math.max(Math.abs(zMean), Math.abs(zStd));
+  const level = frac > 0.01 || score > 4 ? 'out' : frac > 0 || score > 2 ? 'edge' : 'in';
+  const why = `mean ${zMean >= 0 ? '+' : ''}${zMean.toFixed(1)} sd, spread ${zStd >= 0 ? '+' : ''}${zStd.toFixed(1)} sd from the training samples'${frac > 0 ? `; ${(100 * frac).toFixed(1)} % of points outside the training range [${pr.min.toPrecision(3)}, ${pr.max.toPrecision(3)}]` : ''}`;
+  const label = level === 'in' ? `Like the training inputs (${why})` : level === 'edge' ? `At the edge of the training data (${why})` : `Far from the training data (${why})`;
+  return { zMean, zStd, outside: frac, trainRange: [pr.min, pr.max], score, level, label };
+}
+
+/** The run's prediction for a checked input, decoded to physical units, one array per target channel. */
+export async function predictInput(run: PlaygroundRun, f: PlaygroundFields): Promise<{ channels: Float32Array[]; ms: number }> {
+  const x = encodeInput(run, f);
+  const t0 = performance.now();
+  const y = await predictBatched(run.model, x, run.outChannels, 1);
+  const ms = performance.now() - t0;
+  const n = run.normalizer;
+  const k = n.applied ? n.y.std + n.eps : 1, m = n.applied ? n.y.mean : 0;
+  const P = y.data.length / run.outChannels;
+  const channels = Array.from({ length: run.outChannels }, (_, c) => Float32Array.from({ length: P }, (_, p) => y.data[p * run.outChannels + c]! * k + m));
+  return { channels, ms };
+}

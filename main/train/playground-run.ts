@@ -1,0 +1,106 @@
+// A stored run made ready for the Playground (issue 25): its model with a checkpoint's weights, the
+// checkpoint's normalizer, its data's layout (grid, coordinate channels, benchmark) and what its
+// training inputs look like (for the out-of-distribution measure). Loaded once per run and
+// checkpoint version and kept: a painted input is then one encode, one forward pass, one decode.
+import { join, resolve } from 'node:path';
+import type { RunHandle } from '../runs/run-store';
+import { loadCheckpoint, type CheckpointName } from '../runs/checkpoint';
+import { loadStateDict } from '../runs/state-dict';
+import type { NeuralOperator } from '../model/types';
+import { parseRunConfig } from './runner';
+import { modelFor } from './trainer';
+import { loadTrainData } from './data-source';
+import { autoregressiveSpec, type TrainData } from './data';
+
+type Stats = { mean: number; std: number };
+
+/** Per-sample statistics of the training inputs' physical channels (coordinates left out). */
+export interface TrainInputProfile {
+  meanOfMeans: number; stdOfMeans: number;
+  meanOfStds: number; stdOfStds: number;
+  min: number; max: number;
+}
+
+export interface PlaygroundRun {
+  runId: string;
+  kind: string;
+  model: NeuralOperator;
+  normalizer: { x: Stats; y: Stats; eps: number; applied: boolean };
+  benchmark: string;
+  grid: number[];
+  coordChannels: number;
+  /** Physical input channels and target channels the model takes and gives. */
+  inChannels: number;
+  outChannels: number;
+  /** The data manifest as loaded (channel names, pipeline parameters) for a saved one-sample dataset. */
+  manifest: TrainData['manifest'] & Record<string, unknown>;
+  /** The run's generator parameters when its data was generated (nu, T, ...), else {}. */
+  generator: Record<string, unknown>;
+  profile: TrainInputProfile;
+}
+
+function profileOf(data: TrainData): TrainInputProfile {
+  const x = data.train.x;
+  const C = x.shape[x.shape.length - 1]!;
+  const phys = C - data.manifest.coordChannels;
+  const n = x.shape[0]!;
+  const per = x.data.length / n;
+  const own = data.manifest.normalization;
+  const k = own.applied ? own.x.std + own.eps : 1, m = own.applied ? own.x.mean : 0;
+  const means: number[] = [], stds: number[] = [];
+  let min = Infinity, max = -Infinity;
+  for (let s = 0; s < n; s++) {
+    let sum = 0, sq = 0, cnt = 0;
+    for (let i = s * per; i < (s + 1) * per; i += C) for (let c = 0; c < phys; c++) {
+      const v = x.data[i + c]! * k + m;
+      sum += v; sq += v * v; cnt++;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    const mean = sum / cnt;
+    means.push(mean);
+    stds.push(Math.sqrt(Math.max(0, sq / cnt - mean * mean)));
+  }
+  const ms = (a: number[]) => {
+    const mu = a.reduce((p, q) => p + q, 0) / a.length;
+    return [mu, Math.sqrt(a.reduce((p, q) => p + (q - mu) ** 2, 0) / a.length)] as const;
+  };
+  const [meanOfMeans, stdOfMeans] = ms(means);
+  const [meanOfStds, stdOfStds] = ms(stds);
+  return { meanOfMeans, stdOfMeans, meanOfStds, stdOfStds, min, max };
+}
+
+/** Loads a run for the Playground; refuses autoregressive (Navier-Stokes) runs, which roll out from a history. */
+export async function loadPlaygroundRun(run: RunHandle, checkpoint: CheckpointName): Promise<PlaygroundRun> {
+  const cfg = parseRunConfig(run.readConfig(), run.configPath);
+  const ck = loadCheckpoint(run.dir, checkpoint);
+  if (!ck) throw new Error(`${run.dir}: no checkpoints/${checkpoint} (the run has not finished an epoch)`);
+  const data = await loadTrainData(cfg.data, { workspace: resolve(run.dir, '..', '..') });
+  if (autoregressiveSpec(data)) throw new Error(`${run.configPath}: the run is autoregressive (a rollout from a history of frames): the Playground predicts operator runs (Darcy, Burgers, airfoil) for now`);
+  const model = modelFor(cfg, data);
+  const weights = { tensors: new Map([...ck.weights].map(([k, e]) => [k, { dtype: 'F32' as const, shape: [...e.shape], bytes: new Uint8Array(e.data.buffer, e.data.byteOffset, e.data.byteLength) }])), metadata: {} };
+  try {
+    loadStateDict(model, weights, join(run.dir, 'checkpoints', checkpoint, 'weights.safetensors'));
+  } catch (e) {
+    model.dispose();
+    throw e;
+  }
+  const spec = cfg.data as { benchmark?: string; kind: string };
+  const manifest = data.manifest as PlaygroundRun['manifest'];
+  const source = manifest.source as { generator?: { params?: Record<string, unknown> } } | undefined;
+  const cin = data.train.x.shape[data.train.x.shape.length - 1]!;
+  return {
+    runId: run.id,
+    kind: cfg.model.kind,
+    model,
+    normalizer: ck.state.normalizer as PlaygroundRun['normalizer'],
+    benchmark: manifest.benchmark ?? spec.benchmark ?? spec.kind,
+    grid: [...manifest.grid],
+    coordChannels: manifest.coordChannels,
+    inChannels: cin - manifest.coordChannels,
+    outChannels: data.train.y.shape[data.train.y.shape.length - 1]!,
+    manifest,
+    generator: source?.generator?.params ?? {},
+    profile: profileOf(data),
+  };
+}

@@ -1,0 +1,116 @@
+// End to end for the Playground view (issue 25) in Debian's Chromium against browser mode with the
+// real engine: a tiny Darcy LiNO trained in setup; a fresh GRF coefficient is drawn, a stroke is
+// painted on it with the mouse, and the prediction and then the solver's truth redraw; the relL2
+// shown equals `lino predict` on the saved one-sample dataset against its saved truth to 1e-5.
+// Screenshot: test-results/screenshots/playground.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import type { JobSummary, RunSummary } from '../../main/api/contract';
+import { browserSuite, SHOTS } from '../helpers/browser-suite';
+import { openPage, gotoView } from '../helpers/page';
+import { assertAccessible } from '../helpers/axe';
+import { ROOT, type TestHost } from '../helpers/host';
+import { DatasetStore } from '../../main/data/dataset-store';
+import { readInputF32 } from '../../main/cli/operator-files';
+import { RunStore } from '../../main/runs/run-store';
+import { weightsPath } from '../../main/runs/checkpoint';
+import { parseRunConfig } from '../../main/train/runner';
+import { loadTrainData } from '../../main/train/data-source';
+import { modelConfigFor } from '../../main/train/trainer';
+
+let runId = '';
+
+async function trained(host: TestHost, config: Record<string, unknown>): Promise<string> {
+  const { runId: id } = (await host.service.call('train.start', { config })) as { runId: string };
+  for (const t0 = Date.now(); ; await new Promise((res) => setTimeout(res, 200))) {
+    const r = ((await host.service.call('runs.list', {})) as RunSummary[]).find((x) => x.id === id);
+    if (r && ['done', 'failed', 'stopped'].includes(r.state)) {
+      assert.equal(r.state, 'done', r.reason ?? '');
+      return id;
+    }
+    if (Date.now() - t0 > 120_000) throw new Error('timed out training the Darcy run');
+  }
+}
+
+// A stored dataset (as the Datasets view makes them): the run then loads its data by reading it.
+const suite = browserSuite(async (host) => {
+  const gen = (await host.service.call('datasets.generate', { benchmark: 'darcy', preset: 'tiny', train: 4, val: 2 })) as JobSummary;
+  let done: JobSummary | undefined;
+  for (const t0 = Date.now(); !done; await new Promise((res) => setTimeout(res, 200))) {
+    done = ((await host.service.call('jobs.list', {})) as JobSummary[]).find((j) => j.id === gen.id && ['done', 'failed', 'cancelled'].includes(j.state));
+    if (Date.now() - t0 > 60_000) throw new Error('timed out generating the Darcy set');
+  }
+  assert.equal(done.state, 'done', done.error);
+  runId = await trained(host, { name: 'e2e playground', model: { width: 8, depth: 1 }, batchSize: 2, epochs: 1, data: { kind: 'dataset', id: (done.result as { id: string }).id } });
+});
+const skip = suite.skip;
+
+/** The heatmap drawn under a test id (Plotly's data on the graph div), or null before it is drawn. */
+function drawn(page: Page, testId: string): Promise<number[][] | null> {
+  return page.evaluate((id) => {
+    const el = (globalThis as any).document.querySelector(`[data-testid="${id}"] .js-plotly-plot`);
+    return el?.data?.[0]?.z ? el.data[0].z.map((r: any) => Array.from(r)) : null;
+  }, testId);
+}
+
+async function changes(page: Page, testId: string, before: number[][] | null, what: string): Promise<number[][]> {
+  for (const t0 = Date.now(); Date.now() - t0 < 30_000; await page.waitForTimeout(100)) {
+    const z = await drawn(page, testId);
+    if (z && JSON.stringify(z) !== JSON.stringify(before)) return z;
+  }
+  throw new Error(`${what} did not redraw`);
+}
+
+test('playground: draw a Darcy coefficient, paint a stroke; prediction and truth update; relL2 equals lino predict on the saved dataset', { skip, timeout: 120_000 }, async () => {
+  const { page, problems } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+  await gotoView(page, 'Playground');
+  await page.getByTestId('run-picker').locator(`option[value="${runId}"]`).waitFor({ state: 'attached', timeout: 20_000 });
+  await page.getByTestId('run-picker').selectOption(runId);
+  await page.getByTestId('playground-draw').click();
+  const pred0 = await changes(page, 'playground-prediction', null, 'the first prediction');
+  const truth0 = await changes(page, 'playground-truth', null, 'the first truth');
+
+  // a stroke of 12 with the mouse across the lower half of the canvas
+  await page.getByTestId('playground-value-12').check();
+  const box = (await page.getByTestId('playground-canvas').boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.7);
+  await page.mouse.down();
+  for (let k = 1; k <= 10; k++) await page.mouse.move(box.x + box.width * (0.1 + 0.08 * k), box.y + box.height * 0.7);
+  await page.mouse.up();
+  const pred1 = await changes(page, 'playground-prediction', pred0, 'the prediction after painting');
+  const truth1 = await changes(page, 'playground-truth', truth0, 'the truth after painting');
+  assert.notDeepEqual(pred1, pred0);
+  assert.notDeepEqual(truth1, truth0);
+  await page.getByTestId('playground-error').waitFor();
+  await page.getByTestId('playground-distance').waitFor();
+  await assertAccessible(page, 'Playground view with a painted input');
+
+  // the relL2 shown (of the painted input, once its truth is in) against lino predict on the saved pair
+  const text = async () => (await page.getByTestId('playground-rell2').textContent()) ?? '';
+  for (const t0 = Date.now(); !/relL2 \d/.test(await text()); await page.waitForTimeout(100)) if (Date.now() - t0 > 20_000) throw new Error(`no relL2 shown: ${await text()}`);
+  const shown = Number(/relL2 ([\d.e+-]+)/.exec(await text())![1]);
+  await page.getByTestId('playground-name').fill('painted');
+  await page.getByTestId('playground-save').click();
+  await page.getByTestId('playground-saved').waitFor();
+  const ws = suite.host.workspace;
+  const id = (await page.getByTestId('playground-saved').textContent())!.replace(/^.*dataset /, '');
+  const dir = join(ws, 'datasets', id);
+  const run = new RunStore(join(ws, 'runs')).open(runId);
+  const cfg = parseRunConfig(run.readConfig(), run.configPath);
+  writeFileSync(join(dir, '..', 'model.json'), JSON.stringify({ kind: 'lino', ...modelConfigFor(cfg, await loadTrainData(cfg.data, { workspace: ws })) }));
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin/lino.mjs'), 'predict', '--config', join(dir, '..', 'model.json'), '--weights', weightsPath(run.dir, 'best')!, '--input', join(dir, 'val_x.npy'), '--out', join(dir, '..', 'y.npy'), '--backend', 'cpu'], { encoding: 'utf8', cwd: ROOT });
+  assert.equal(r.status, 0, r.stderr);
+  const m = new DatasetStore(ws).manifest(id);
+  const k = m.normalization.y.std + m.normalization.eps, mu = m.normalization.y.mean;
+  const y = readInputF32(join(dir, '..', 'y.npy')).data, ref = readInputF32(join(dir, 'val_y.npy')).data;
+  let num = 0, den = 0;
+  for (let i = 0; i < y.length; i++) { const t = ref[i]! * k + mu; num += (y[i]! * k + mu - t) ** 2; den += t * t; }
+  const cli = Math.sqrt(num) / (Math.sqrt(den) + 1e-12);
+  assert.ok(Math.abs(cli - shown) <= 1e-5, `shown relL2 ${shown} vs lino predict ${cli}`);
+  await page.screenshot({ path: `${SHOTS}/playground.png` });
+  assert.deepEqual(problems, []);
+});
