@@ -4,8 +4,7 @@
 // service, and the renderer's types come from here, so a renamed call is a compile error.
 // Types and schemas only: no I/O, importable from the renderer.
 import { z } from 'zod';
-// Domain types live in the module that owns them and are re-exported here, so the renderer (and
-// code written against these names) imports them from main/api alone.
+// Domain types live in the modules that own them, re-exported here: the renderer imports main/api alone.
 import { ModelConfig } from '../model/kinds';
 import { describeIssue } from '../util/zod-issues';
 import { ReproducePresetInfo, ReproduceStartParams } from './reproduce';
@@ -22,7 +21,8 @@ import { EngineInfo, HostInfo, UiState, WorkspaceSummary } from './host-records'
 import { GenerateParams, ImportParams, JobStartParams, JobSummary } from './jobs';
 import type { WorkbenchEvent } from './events';
 import { ApiTrainConfig } from './api-train-config';
-import { SweepDetail, SweepSummary } from '../sweep/sweep-types'; import { PlaygroundDrawParams, PlaygroundFields, PlaygroundPredictParams, PlaygroundPrediction, PlaygroundSaveParams, PlaygroundSaved, PlaygroundSolveParams } from '../runs/playground-records';
+import { SweepDetail, SweepSummary } from '../sweep/sweep-types';
+import { PlaygroundDrawParams, PlaygroundFields, PlaygroundPredictParams, PlaygroundPrediction, PlaygroundSaveParams, PlaygroundSaved, PlaygroundSolveParams } from '../runs/playground-records';
 
 // The wire's records and the domain schemas it carries, re-exported so the renderer imports main/api alone.
 export * from './domain';
