@@ -78,7 +78,8 @@ export function ReproduceView() {
   const stored = useReproductions(`${job?.state === 'done' ? job.id : ''}:${runCount}`);
   const { latest, count } = latestOf(stored.results, selected, size);
   const fresh = job?.state === 'done' ? (job.result as ReproduceResult) : null;
-  const result = fresh && fresh.preset === selected && fresh.size === size && (!latest || (latest.repeat ?? 1) <= (fresh.repeat ?? 1)) ? fresh : latest;
+  // the job's own answer until the read-back (from the runs on disk) has it
+  const result = fresh && fresh.preset === selected && fresh.size === size && !stored.results.some((r) => r.outDir === fresh.outDir) ? fresh : latest;
   const sizeId = useId();
 
   useEffect(() => {
