@@ -142,7 +142,7 @@ export async function runPreset(p: ReproducePreset, size: PresetSize, o: RunPres
     for (const arm of p.arms) {
       const lowest = trained.filter((t) => t.plan.arm === arm).sort((a, b) => (a.plan.resolution ?? 0) - (b.plan.resolution ?? 0))[0]!;
       const ev = await evalStep(`${arm.label}: resolution transfer`, () => evaluateRun(lowest.run, { resolutions: s.transfer, signal: o.signal }));
-      for (const r of ev.resolutions) rows.push({ label: arm.label, kind: lowest.rec.kind, trainedAt: lowest.plan.resolution ?? 0, evaluatedAt: r.grid[0]!, relL2: r.metrics.relL2, relL2Decoded: r.metrics.relL2Decoded });
+      for (const r of ev.resolutions) rows.push({ label: arm.label, kind: lowest.rec.kind, trainedAt: lowest.plan.resolution ?? 0, evaluatedAt: r.grid[0]!, relL2: r.metrics.relL2, relL2Decoded: r.metrics.relL2Decoded, ...(r.origin ? { origin: r.origin } : {}) });
     }
     tables.push(transferTable(p, size, rows));
   }
