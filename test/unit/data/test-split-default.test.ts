@@ -40,6 +40,13 @@ test('default test count: 10 % (at least one from 3 samples), within what train 
   assert.match(checkGenerate('darcy', { ...blank, splitSeed: '-1' }, {}).problems.splitSeed!, /Split seed must be a whole number/);
 });
 
+test('the Training view\'s generated data keep a test split (the preset\'s samples known), a stored dataset is used as it is', async () => {
+  const { dataSpecFor } = await import('../../../renderer/src/views/training/start-form');
+  assert.deepEqual(dataSpecFor('generate:darcy:quick', 1024), { kind: 'generate', benchmark: 'darcy', preset: 'quick', test: 102 });
+  assert.deepEqual(dataSpecFor('generate:darcy:tiny'), { kind: 'generate', benchmark: 'darcy', preset: 'tiny' }, 'presets not listed yet: the engine\'s rule');
+  assert.deepEqual(dataSpecFor('dataset:darcy-abc'), { kind: 'dataset', id: 'darcy-abc' });
+});
+
 let file = '';
 const importFile = async (extra: Record<string, unknown> = {}) => (await runImport({ workspace: ws.path, path: file, benchmark: 'darcy', input: ['coeff'], target: 'sol', ...extra }, ctx)) as { id: string; counts: { train: number; val: number; test: number } };
 
