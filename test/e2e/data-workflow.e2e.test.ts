@@ -101,3 +101,27 @@ test('a Reproduce table survives a view switch and a reload; running it again as
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('a reload in the middle of a Fields evaluation comes back to the same screen: the evaluation under way, then its sweep', { skip, timeout: 180_000 }, async () => {
+  const quick = (await list()).find((r) => r.name === 'Quick start: Darcy tiny');
+  assert.ok(quick, 'the quick start run of the first test');
+  const { page, problems } = await open();
+  await gotoView(page, 'Fields');
+  await page.getByTestId('run-picker').selectOption(quick.id);
+  // several transfer grids: each is prepared again, so the job lasts long enough to reload inside it
+  await page.getByTestId('fields-res-text').fill('40, 48, 56, 64');
+  await page.getByTestId('fields-evaluate').click();
+  await page.locator('[data-testid="fields-job-running"], [data-testid="fields-job-queued"]').first().waitFor({ timeout: 30_000 });
+  await page.reload();
+  await page.getByRole('heading', { name: 'Fields', level: 1 }).waitFor({ timeout: 30_000 });
+  // back on the same run and request: under way (followed by its job) or, if it ended meanwhile, its result
+  await page.locator('[data-testid="fields-job-running"], [data-testid="fields-job-queued"], [data-testid="sweep-table"]').first().waitFor({ timeout: 30_000 });
+  const sweep = page.getByTestId('sweep-table');
+  await sweep.getByTestId('sweep-row-64×64').waitFor({ timeout: 120_000 });
+  assert.equal(await sweep.locator('tbody tr').count(), 5, 'the training grid and four transfer grids');
+  assert.match((await sweep.getByTestId('sweep-row-64×64').getByTestId('sweep-origin').textContent()) ?? '', /^resampled from s = 29/);
+  const jobs = (await suite.host.service.call('jobs.list', {})) as { kind: string; label: string }[];
+  assert.equal(jobs.filter((j) => j.kind === 'evaluate' && j.label.includes(quick.id)).length, 1, 'the reload started no second evaluation');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
