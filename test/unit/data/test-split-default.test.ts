@@ -14,6 +14,7 @@ import { writeGeneratedDataset } from '../../../main/data/export';
 import { DatasetStore } from '../../../main/data/dataset-store';
 import { RunStore } from '../../../main/runs/run-store';
 import { trainRun } from '../../../main/train/runner';
+import { GenerateParams, ImportParams } from '../../../main/api/jobs';
 import { tempDir } from '../../helpers/env';
 
 const ws = tempDir('lino-test-split-');
@@ -38,6 +39,16 @@ test('default test count: 10 % (at least one from 3 samples), within what train 
   assert.doesNotMatch(checkGenerate('darcy', blank, {}).warnings.join(' '), /No test split/);
   assert.match(checkGenerate('darcy', { ...blank, test: '0' }, {}).warnings.join(' '), /No test split/);
   assert.match(checkGenerate('darcy', { ...blank, splitSeed: '-1' }, {}).problems.splitSeed!, /Split seed must be a whole number/);
+});
+
+test('generate and import params take test and splitSeed; a bad split seed is refused by name', () => {
+  assert.equal(GenerateParams.safeParse({ benchmark: 'darcy', preset: 'tiny', test: 2, splitSeed: 3 }).success, true);
+  const bad = GenerateParams.safeParse({ benchmark: 'darcy', preset: 'tiny', splitSeed: -1 });
+  assert.equal(bad.success, false);
+  assert.deepEqual(bad.error!.issues[0]!.path, ['splitSeed']);
+  const imp = ImportParams.safeParse({ file: 'f_abcdefgh12', benchmark: 'darcy', input: ['coeff'], target: 'sol', test: -1 });
+  assert.equal(imp.success, false);
+  assert.deepEqual(imp.error!.issues[0]!.path, ['test']);
 });
 
 test('the Training view\'s generated data keep a test split (the preset\'s samples known), a stored dataset is used as it is', async () => {
