@@ -1,4 +1,5 @@
 // What a benchmark generation will use, shown before it starts. Pure.
+import type { DataSpec } from '../../../main/api/contract';
 
 /**
  * The parameters a generation will use, as [name, value, preset value when overridden]: the
@@ -97,4 +98,15 @@ export function checkGenerate(benchmark: string, typed: GenerateTyped, preset: {
     if (bytes > LARGE_BYTES) warnings.push(`About ${human(bytes)} on disk for ${n} samples at ${res} points per axis`);
   }
   return { problems, warnings, values };
+}
+
+/**
+ * The Training view's data choice as a run's data spec ('dataset:<id>' or 'generate:<benchmark>:<preset>');
+ * `samples`: the generator preset's sample count, so a generated set gets its test split (10 %, issue 23).
+ */
+export function dataSpecFor(source: string, samples?: number): DataSpec {
+  if (source.startsWith('dataset:')) return { kind: 'dataset', id: source.slice('dataset:'.length) };
+  const [, benchmark, preset] = source.split(':');
+  const test = samples !== undefined ? defaultTestCount(samples) : 0;
+  return { kind: 'generate', benchmark: benchmark as 'darcy', preset: preset as 'tiny' | 'quick', ...(test > 0 ? { test } : {}) } as DataSpec;
 }

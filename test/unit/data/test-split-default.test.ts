@@ -52,7 +52,7 @@ test('generate and import params take test and splitSeed; a bad split seed is re
 });
 
 test('the Training view\'s generated data keep a test split (the preset\'s samples known), a stored dataset is used as it is', async () => {
-  const { dataSpecFor } = await import('../../../renderer/src/views/training/start-form');
+  const { dataSpecFor } = await import('../../../renderer/src/store/generate-params');
   assert.deepEqual(dataSpecFor('generate:darcy:quick', 1024), { kind: 'generate', benchmark: 'darcy', preset: 'quick', test: 102 });
   assert.deepEqual(dataSpecFor('generate:darcy:tiny'), { kind: 'generate', benchmark: 'darcy', preset: 'tiny' }, 'presets not listed yet: the engine\'s rule');
   assert.deepEqual(dataSpecFor('dataset:darcy-abc'), { kind: 'dataset', id: 'darcy-abc' });

@@ -1,7 +1,6 @@
 // The Training view's "New run" form: data, the Model view's model, epochs, batch, learning rate,
 // seeds and data-parallel workers (checked as typed), a time estimate, and Start.
 import { useEffect, useId, useState } from 'react';
-import type { DataSpec } from '../../../../main/api/contract';
 import { useApp } from '../../store/app-store';
 import { useTraining } from '../../store/training-store';
 import { usePersisted } from '../../store/persisted-state';
@@ -10,18 +9,11 @@ import { errorText } from '../../api/error-text';
 import { NumberField } from '../../components/number-field';
 import { TimeEstimate } from '../../components/time-estimate';
 import { useDatasetPresets } from '../../store/datasets';
-import { defaultTestCount } from '../../store/generate-params';
+import { dataSpecFor } from '../../store/generate-params';
 
 /** The paper's protocol (docs/training.md): 500 epochs, batch 4, AdamW lr 1e-3. */
 export const PAPER_DEFAULTS = { epochs: 500, batchSize: 4, lr: 1e-3 };
 
-/** `samples`: the generator preset's sample count, so a generated set gets its test split (10 %, issue 23). */
-export function dataSpecFor(source: string, samples?: number): DataSpec {
-  if (source.startsWith('dataset:')) return { kind: 'dataset', id: source.slice('dataset:'.length) };
-  const [, benchmark, preset] = source.split(':');
-  const test = samples !== undefined ? defaultTestCount(samples) : 0;
-  return { kind: 'generate', benchmark: benchmark as 'darcy', preset: preset as 'tiny' | 'quick', ...(test > 0 ? { test } : {}) } as DataSpec;
-}
 
 function problemsOf(v: { epochs: number; batch: number; lr: number; seeds: number; workers: number }): Record<string, string> {
   const problems: Record<string, string> = {};
