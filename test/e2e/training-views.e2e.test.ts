@@ -44,7 +44,7 @@ test('quick start: on an empty workspace one click generates tiny Darcy ("fast")
   const estimate = card.getByTestId('time-estimate-text');
   await estimate.filter({ hasText: /^Estimated: .* per epoch \(2 steps × .* ms\), .* for 3 epochs on \w+/ }).waitFor({ timeout: 60_000 });
   await card.getByTestId('quick-quick').check();
-  await estimate.filter({ hasText: /^Estimated: .* per epoch \(100 steps × .* ms\), .* for 20 epochs on \w+/ }).waitFor({ timeout: 60_000 });
+  await estimate.filter({ hasText: /^Estimated: .* per epoch \(90 steps × .* ms\), .* for 20 epochs on \w+/ }).waitFor({ timeout: 60_000 });
   assert.match((await card.textContent()) ?? '', /500 Darcy samples at 29×29, LiNO M=16 L=2, 20 epochs/);
   await card.getByTestId('quick-fast').check();
   await estimate.filter({ hasText: /for 3 epochs/ }).waitFor({ timeout: 60_000 });
