@@ -102,11 +102,13 @@ export function checkGenerate(benchmark: string, typed: GenerateTyped, preset: {
 
 /**
  * The Training view's data choice as a run's data spec ('dataset:<id>' or 'generate:<benchmark>:<preset>');
- * `samples`: the generator preset's sample count, so a generated set gets its test split (10 %, issue 23).
+ * `samples`: the generator preset's sample count, so a generated set gets its test split (10 %, issue 23)
+ * from 10 samples up.
  */
 export function dataSpecFor(source: string, samples?: number): DataSpec {
   if (source.startsWith('dataset:')) return { kind: 'dataset', id: source.slice('dataset:'.length) };
   const [, benchmark, preset] = source.split(':');
-  const test = samples !== undefined ? defaultTestCount(samples) : 0;
+  // a tiny preset (6 samples) keeps its two validation samples: with one, best, median and worst are the same sample
+  const test = samples !== undefined && samples >= 10 ? defaultTestCount(samples) : 0;
   return { kind: 'generate', benchmark: benchmark as 'darcy', preset: preset as 'tiny' | 'quick', ...(test > 0 ? { test } : {}) } as DataSpec;
 }

@@ -55,6 +55,7 @@ test('the Training view\'s generated data keep a test split (the preset\'s sampl
   const { dataSpecFor } = await import('../../../renderer/src/store/generate-params');
   assert.deepEqual(dataSpecFor('generate:darcy:quick', 1024), { kind: 'generate', benchmark: 'darcy', preset: 'quick', test: 102 });
   assert.deepEqual(dataSpecFor('generate:darcy:tiny'), { kind: 'generate', benchmark: 'darcy', preset: 'tiny' }, 'presets not listed yet: the engine\'s rule');
+  assert.deepEqual(dataSpecFor('generate:darcy:tiny', 6), { kind: 'generate', benchmark: 'darcy', preset: 'tiny' }, 'six samples keep two for validation');
   assert.deepEqual(dataSpecFor('dataset:darcy-abc'), { kind: 'dataset', id: 'darcy-abc' });
 });
 
