@@ -7,7 +7,7 @@ import { z } from 'zod';
 // Domain types live in the modules that own them, re-exported here: the renderer imports main/api alone.
 import { ModelConfig } from '../model/kinds';
 import { describeIssue } from '../util/zod-issues';
-import { ReproducePresetInfo, ReproduceStartParams } from './reproduce';
+import { ReproducePresetInfo, ReproduceStartParams, StoredReproductions } from './reproduce';
 import { ApiError } from './api-error';
 import { DataSpec, Benchmark } from '../data/data-spec';
 import { DatasetId, DatasetSample, DatasetStats } from '../data/dataset-records';
@@ -341,6 +341,8 @@ export const methods = {
   'reproduce.list': { route: 'engine', params: empty, result: z.array(ReproducePresetInfo) },
   /** Run one as a 'reproduce' job (progress, ETA, cancel); its result is a ReproduceResult (tables with the reported rows apart, files). */
   'reproduce.start': { route: 'engine+workspace', params: ReproduceStartParams, result: JobSummary },
+  /** The finished reproductions, tables rebuilt from their runs on disk (main/reproduce/readback.ts). */
+  'reproduce.results': { route: 'engine+workspace', params: empty, result: StoredReproductions },
   /**
    * Sweeps (main/sweep): start one from a sweep file's content (checked as sweep.json, errors name the
    * field; the same content resumes the same sweep), list them, read one (state, trials, analysis),

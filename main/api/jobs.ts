@@ -46,10 +46,12 @@ export const GenerateParams = z
     samples: z.number().int().min(2).max(1_000_000).optional(),
     resolution: z.number().int().min(8).max(65536).optional(),
     seed: z.number().int().min(0).optional(),
-    /** Split sizes (samples); unset ones follow the one rule of main/data/stages/split.ts (test: none). */
+    /** Split sizes (samples); unset ones follow the one rule of main/data/stages/split.ts (test: 10 %, defaultTestCount). */
     train: z.number().int().min(1).optional(),
     val: z.number().int().min(0).optional(),
     test: z.number().int().min(0).optional(),
+    /** The split's shuffle seed (default 42, the release's). */
+    splitSeed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -82,6 +84,9 @@ export const ImportParams = z
     target: z.string().min(1).max(256),
     train: z.number().int().min(1).optional(),
     val: z.number().int().min(0).optional(),
+    /** Test samples (default: 10 %, defaultTestCount in main/data/stages/split.ts) and the split's seed (default 42). */
+    test: z.number().int().min(0).optional(),
+    splitSeed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
     resolution: z.number().int().min(2).max(65536).optional(),
     /** PDEBench layouts (main/data/stages/layout.ts): per-sample groups, MATLAB axis order, a time split. */
     layout: SourceLayout.optional(),

@@ -30,6 +30,8 @@ export type ReproducePresetInfo = z.infer<typeof ReproducePresetInfo>;
 export const ReproduceStartParams = z.object({
   name: z.string().min(1).max(64).regex(/^[a-z0-9-]+$/, 'a preset name such as darcy-ablation'),
   size: ReproduceSize.default('tiny'),
+  /** Run a preset and size the workspace already holds a reproduction of again, as a new group ('<name>-<size>-runN'). */
+  again: z.boolean().optional(),
 }).strict();
 
 export interface ReproTable {
@@ -54,7 +56,15 @@ export interface ReproduceResult {
   /** Figure data (JSON the app plots), by figure kind, and the file it was written to. */
   figures: { kind: string; file: string; data: Record<string, unknown> }[];
   seconds: number;
+  /** The how-manieth reproduction of this preset and size (2: its runs are named '<name>-<size>-run2/...'). */
+  repeat?: number;
 }
+
+/** reproduce.results: the finished reproductions read back from the workspace, and folders that could not be read. */
+export const StoredReproductions = z.object({
+  results: z.array(z.custom<ReproduceResult>((v) => typeof v === 'object' && v !== null)),
+  problems: z.array(z.string()),
+});
 
 /** The column that tells measured from reported rows. */
 export const SOURCE_COLUMN: TableColumn = { key: 'source', label: 'source' };

@@ -45,6 +45,8 @@ export interface DatasetManifest {
   parameters: PipelineOptions;
   /** Samples in the source before the split (trajectories for Navier-Stokes). */
   sourceSamples: number;
+  /** The source's own spatial grid before the resize stage (absent in datasets made before it was recorded). */
+  sourceGrid?: number[];
   counts: { train: number; val: number; test: number };
   grid: number[];
   xChannels: string[];

@@ -425,7 +425,7 @@ export async function prepareDataset(source: DataSource, options: PipelineOption
       format: 'lino-dataset', version: 1,
       id: `${benchmark}-${cacheKey.slice(0, 12)}`,
       createdAt: new Date().toISOString(),
-      benchmark, source: src.desc, parameters: resolved, sourceSamples: N,
+      benchmark, source: src.desc, parameters: resolved, sourceSamples: N, sourceGrid: [...grid0],
       counts: { train: out.train.x.shape[0], val: out.val.x.shape[0], test: out.test.x.shape[0] },
       grid: res, xChannels: [...xChannels, ...(coords ? coordNames : [])], yChannels, coordChannels: d,
       normalization: { x: sx, y: sy, eps: NORM_EPS, applied, scope },

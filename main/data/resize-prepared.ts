@@ -5,7 +5,7 @@
 // coordinate channels rebuilt: interpolation is affine with weights summing to one, so resizing the
 // normalized values equals normalizing the resized physical values, and the statistics stay valid.
 import { existsSync } from 'node:fs';
-import type { PreparedDataset, PreparedSplit, SplitName } from './dataset';
+import type { DatasetManifest, PreparedDataset, PreparedSplit, SplitName } from './dataset';
 import { ndarray } from './ndarray';
 import { prepareDataset } from './pipeline';
 import { resizeSpatial } from './stages/resize';
@@ -31,6 +31,23 @@ function resizeSplit(s: PreparedSplit, grid: number[], coordChannels: number): P
     indices: s.indices,
     ...(s.windowStart ? { windowStart: s.windowStart } : {}),
   };
+}
+
+/** A grid as the papers write it: s = 29 for 29×29, 64×32 otherwise. */
+export const gridSide = (g: readonly number[]) => (g.every((x) => x === g[0]) ? String(g[0]) : g.join('×'));
+
+/**
+ * How the data at a grid were made, for a transfer evaluation's row (issue 23): made at that grid
+ * by the generator ("re-generated at s = N"), or resampled by interpolation from another grid
+ * ("resampled from s = M"); `resizedFrom`: the stored arrays' grid when those were resized.
+ */
+export function gridOrigin(m: Pick<DatasetManifest, 'grid' | 'source' | 'sourceGrid'>, transfer: boolean, resizedFrom?: readonly number[]): string {
+  if (resizedFrom) return `resampled from s = ${gridSide(resizedFrom)} (the stored dataset's arrays, interpolated)`;
+  const made = m.source.kind === 'generated' ? 'generated' : m.source.kind === 'file' ? 'the source file' : 'the arrays';
+  if (!m.sourceGrid) return `s = ${gridSide(m.grid)} (how the grid was made is not recorded)`;
+  const same = m.sourceGrid.length === m.grid.length && m.sourceGrid.every((g, k) => g === m.grid[k]);
+  if (same) return m.source.kind === 'generated' ? `${transfer ? 're-generated' : 'generated'} at s = ${gridSide(m.grid)}` : `${made} at its own s = ${gridSide(m.grid)}`;
+  return `resampled from s = ${gridSide(m.sourceGrid)} (${made === 'generated' ? 'the generated grid' : made}, interpolated)`;
 }
 
 /** The dataset at `grid` (one size per spatial axis); `how` says which of the two ways was taken. */

@@ -14,6 +14,7 @@ import { DEFAULT_NS_NORMALIZER, releaseOptions } from '../data/pipeline';
 import { groupVariables, layoutHints, type SourceLayout } from '../data/stages/layout';
 import type { PipelineOptions } from '../data/dataset';
 import { basename } from 'node:path';
+import { defaultTestCount, type SplitRequest } from '../data/stages/split';
 
 export function datasetPresets() {
   return (Object.keys(PRESETS) as BenchmarkName[]).map((benchmark) => ({
@@ -24,6 +25,19 @@ export function datasetPresets() {
 
 export function generateLabel(p: Record<string, unknown>): string {
   return `Generate ${String(p.benchmark)} (${String(p.preset)}${p.samples ? `, ${p.samples} samples` : ''})`;
+}
+
+/**
+ * The split counts and seed the user gave (generate and import), with a test split by default
+ * (`defaultTestCount`, main/data/stages/split.ts): a dataset made in the app always has one.
+ */
+export function askedSplit(params: Record<string, unknown>, samples: number): SplitRequest {
+  const num = (k: string) => (params[k] === undefined ? undefined : Number(params[k]));
+  const train = num('train');
+  const val = num('val');
+  const test = num('test') ?? defaultTestCount(samples, { ...(train !== undefined ? { train } : {}), ...(val !== undefined ? { val } : {}) });
+  const seed = num('splitSeed');
+  return { ...(train !== undefined ? { train } : {}), ...(val !== undefined ? { val } : {}), test, ...(seed !== undefined ? { seed } : {}) };
 }
 
 /** Generation takes ~95% of the time; splitting, normalizing and storing the rest. */
@@ -41,7 +55,8 @@ export async function runGenerate(params: Record<string, unknown>, ctx: JobConte
   if (ctx.signal.aborted) throw new Error('cancelled');
   const n = Object.values(ds.variables)[0]?.shape[0] ?? 0;
   // a Navier-Stokes set is prepared with the window it was generated for (its manifest's tIn / tOut)
-  const opts = pipelineOptions({ kind: 'generate', benchmark, preset, ...opt('resolution'), ...opt('train'), ...opt('val'), ...opt('test') } as never, n, generatedWindow(ds.manifest));
+  const split = askedSplit(params, n);
+  const opts = pipelineOptions({ kind: 'generate', benchmark, preset, ...opt('resolution'), ...split, ...(split.seed !== undefined ? { splitSeed: split.seed } : {}) } as never, n, generatedWindow(ds.manifest));
   // Keep the generated grid unless the user asked for another (as training does for tiny/quick).
   if (params.resolution === undefined && preset !== 'paper') delete opts.resolution;
   ctx.progress(0.96, 'splitting, normalizing and storing');
@@ -132,10 +147,7 @@ export async function runImport(params: Record<string, unknown>, ctx: JobContext
   // samples: the first axis as read (the last one as stored when the axes are reversed)
   const samples = (layout?.axisOrder === 'reversed' && !layout.groups ? first.shape[first.shape.length - 1] : first.shape[0]) ?? 0;
   // Split sizes by the one rule (main/data/stages/split.ts), the counts the user gave kept.
-  const opts = releaseOptions(benchmark, samples, {
-    ...(params.train !== undefined ? { train: Number(params.train) } : {}),
-    ...(params.val !== undefined ? { val: Number(params.val) } : {}),
-  });
+  const opts = releaseOptions(benchmark, samples, askedSplit(params, samples));
   const t = layout?.time;
   if (t?.mode === 'autoregressive') opts.ns = { normalizer: DEFAULT_NS_NORMALIZER, ...opts.ns, tIn: t.tIn, tOut: t.tOut };
   if (params.resolution !== undefined) opts.resolution = Number(params.resolution);

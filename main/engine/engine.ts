@@ -21,7 +21,7 @@ import { clusterExportLabel, runClusterExport } from './cluster-export-job';
 import { join } from 'node:path';
 import { lightMapsCall } from './light-maps-call';
 import { checkCorrelationRun, lightMapsCorrelationLabel, runLightMapsCorrelation } from './light-maps-correlation-job';
-import { reproduceLabel, reproduceList, reproducePreset, runReproduce } from './reproduce-job';
+import { refuseRepeat, reproduceLabel, reproduceList, reproduceResults, runReproduce } from './reproduce-job';
 import { VERSION } from '../version';
 import { playgroundDrawCall, playgroundPredictCall, playgroundSaveCall, playgroundSolveCall, playgroundSolveLabel, runPlaygroundSolve } from './playground-call';
 import { availableParallelism } from 'node:os';
@@ -137,8 +137,9 @@ export function startEngine(parent: ParentChannel): void {
     'runs.importCheckpoint': importCheckpointCall,
     // The paper's reproductions (the host adds `workspace` to start): an unknown preset is refused at once.
     'reproduce.list': reproduceList,
+    'reproduce.results': reproduceResults,
     'reproduce.start': async (p) => {
-      reproducePreset(p.name);
+      refuseRepeat(p);
       await initBackend();
       return jobs.start('reproduce', p);
     },

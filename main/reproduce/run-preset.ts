@@ -28,6 +28,13 @@ export interface RunPresetOptions {
   /** fraction of the whole preset in [0, 1] and what it is doing. */
   onProgress?: (fraction: number, message: string) => void;
   owner?: string;
+  /** The how-manieth reproduction of this preset and size in the workspace (from 2: run names and groups say 'run N'). */
+  repeat?: number;
+}
+
+/** What a preset's runs are called: 'darcy-ablation-tiny', or 'darcy-ablation-tiny-run2' for a second reproduction. */
+export function reproductionName(p: { name: string }, size: string, repeat = 1): string {
+  return `${p.name}-${size}${repeat > 1 ? `-run${repeat}` : ''}`;
 }
 
 interface Planned { arm: PresetArm; seed: number; resolution?: number; group: string; index: number }
@@ -57,6 +64,8 @@ class Cancelled extends Error {
 /** Trains one planned run (data from the cache) and reads its best epoch. */
 async function trainOne(p: ReproducePreset, size: PresetSize, plan: Planned, store: RunStore, cache: Map<string, TrainData>, o: RunPresetOptions, tick: (epochInRun: number, msg: string) => void): Promise<{ run: RunHandle; rec: ArmRun }> {
   const base = parseRunConfig(armConfig(p, size, plan.arm, 42, plan.resolution), `preset ${p.name}`);
+  // a second reproduction's runs get names of their own: no two runs alike in the pickers
+  if ((o.repeat ?? 1) > 1) base.name = String(base.name).replace(`${p.name}-${size}/`, `${reproductionName(p, size, o.repeat)}/`);
   const cfg = seedRunConfig(base, plan.group, plan.index);
   const key = JSON.stringify(cfg.data);
   let data = cache.get(key);
@@ -104,7 +113,7 @@ function writeTable(outDir: string, base: string, t: ReproTable): string[] {
 export async function runPreset(p: ReproducePreset, size: PresetSize, o: RunPresetOptions): Promise<ReproduceResult> {
   const t0 = Date.now();
   const s = p.sizes[size];
-  const plans = planRuns(p, size);
+  const plans = planRuns(p, size, `${(o.repeat ?? 1) > 1 ? `run${o.repeat}-` : ''}${Date.now().toString(36)}`);
   const store = new RunStore(join(o.workspace, 'runs'));
   const cache = new Map<string, TrainData>();
   const evals = (s.transfer?.length ? p.arms.length : 0) + (p.figures.some((f) => f === 'rollout' || f === 'mesh-field') ? p.arms.length : 0);
@@ -133,7 +142,7 @@ export async function runPreset(p: ReproducePreset, size: PresetSize, o: RunPres
     for (const arm of p.arms) {
       const lowest = trained.filter((t) => t.plan.arm === arm).sort((a, b) => (a.plan.resolution ?? 0) - (b.plan.resolution ?? 0))[0]!;
       const ev = await evalStep(`${arm.label}: resolution transfer`, () => evaluateRun(lowest.run, { resolutions: s.transfer, signal: o.signal }));
-      for (const r of ev.resolutions) rows.push({ label: arm.label, kind: lowest.rec.kind, trainedAt: lowest.plan.resolution ?? 0, evaluatedAt: r.grid[0]!, relL2: r.metrics.relL2, relL2Decoded: r.metrics.relL2Decoded });
+      for (const r of ev.resolutions) rows.push({ label: arm.label, kind: lowest.rec.kind, trainedAt: lowest.plan.resolution ?? 0, evaluatedAt: r.grid[0]!, relL2: r.metrics.relL2, relL2Decoded: r.metrics.relL2Decoded, ...(r.origin ? { origin: r.origin } : {}) });
     }
     tables.push(transferTable(p, size, rows));
   }
@@ -170,7 +179,8 @@ export async function runPreset(p: ReproducePreset, size: PresetSize, o: RunPres
     runs: trained.map((t) => ({ id: t.run.id, arm: t.plan.arm.key, seed: t.rec.seed, ...(t.plan.resolution ? { resolution: t.plan.resolution } : {}) })),
   };
   const summary = join(o.outDir, `${base}.json`);
-  writeFileSync(summary, JSON.stringify({ ...result, figures: figureFiles.map(({ kind, file }) => ({ kind, file })), files: [...files, summary] }, null, 1));
+  // armRuns: what the tables are rebuilt from when the reproduction is read back (readback.ts)
+  writeFileSync(summary, JSON.stringify({ ...result, repeat: o.repeat ?? 1, armRuns: runs, figures: figureFiles.map(({ kind, file }) => ({ kind, file })), files: [...files, summary] }, null, 1));
   result.files.push(summary);
   o.onProgress?.(1, `done: ${p.name} (${size})`);
   return result;

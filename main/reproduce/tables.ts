@@ -109,14 +109,15 @@ export function mainTable(p: ReproducePreset, size: PresetSize, runs: ArmRun[]):
 }
 
 /** Resolution transfer: each arm's lowest-resolution model evaluated at the other resolutions. */
-export function transferTable(p: ReproducePreset, size: PresetSize, rows: { label: string; kind: string; trainedAt: number; evaluatedAt: number; relL2: number; relL2Decoded: number }[]): ReproTable {
+export function transferTable(p: ReproducePreset, size: PresetSize, rows: { label: string; kind: string; trainedAt: number; evaluatedAt: number; relL2: number; relL2Decoded: number; origin?: string }[]): ReproTable {
   return {
     title: `${p.paper}: resolution transfer (${size})`,
     columns: [
       { key: 'model', label: 'model' }, { key: 'kind', label: 'kind' }, { key: 'trainedAt', label: 'trained at s', align: 'r' },
       { key: 'evaluatedAt', label: 'evaluated at s', align: 'r' }, { key: 'relL2', label: 'relL2 normalized', align: 'r', digits: 3 }, { key: 'relL2Decoded', label: 'relL2 decoded', align: 'r', digits: 3 },
+      { key: 'origin', label: 'data at that grid' },
     ],
-    measured: rows.map(({ label, ...r }) => ({ model: label, ...r })),
+    measured: rows.map(({ label, origin, ...r }) => ({ model: label, ...r, origin: origin ?? '' })),
     reported: [],
     notes: ['inputs at another resolution are normalized with the training statistics; the paper reports no transfer numbers'],
   };

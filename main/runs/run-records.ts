@@ -44,6 +44,10 @@ export const RunSummary = z.object({
   epochsDone: z.number(),
   epochs: z.number().nullable(),
   bestValRelL2: z.number().nullable(),
+  /** Test relL2 at the best validation epoch (normalized); null without a test split or before an epoch. */
+  bestTestRelL2: z.number().nullable().optional(),
+  /** Test samples of the data the run trained on (config resolvedData.counts.test); null when not recorded. */
+  testSamples: z.number().nullable().optional(),
   bestEpoch: z.number().nullable(),
   backend: z.string().nullable(),
   group: z.string().nullable(),

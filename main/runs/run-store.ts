@@ -51,6 +51,8 @@ export interface RunSummary {
   epochsDone: number;
   epochs: number | null;
   bestValRelL2: number | null;
+  bestTestRelL2: number | null;
+  testSamples: number | null;
   bestEpoch: number | null;
   backend: string | null;
   group: string | null;
@@ -201,9 +203,9 @@ export class RunHandle {
   summary(isActive?: (id: string) => boolean): RunSummary {
     const cfg = (() => {
       try {
-        return this.readConfig<{ name?: string; createdAt?: string; epochs?: number; group?: string; seed?: number; model?: { kind?: unknown } }>();
+        return this.readConfig<SummaryConfig>();
       } catch {
-        return {} as { name?: string; createdAt?: string; epochs?: number; group?: string; seed?: number; model?: { kind?: unknown } };
+        return {} as SummaryConfig;
       }
     })();
     const st = this.readStatus(isActive);
@@ -224,6 +226,8 @@ export class RunHandle {
       epochsDone: last?.epoch ?? 0,
       epochs: typeof cfg.epochs === 'number' ? cfg.epochs : null,
       bestValRelL2: last?.best?.valRelL2 ?? null,
+      bestTestRelL2: last?.best?.testRelL2 ?? null,
+      testSamples: typeof cfg.resolvedData?.counts?.test === 'number' ? cfg.resolvedData.counts.test : null,
       bestEpoch: last?.best?.epoch ?? null,
       backend: st.backend ?? last?.backend ?? null,
       group: typeof cfg.group === 'string' ? cfg.group : null,
@@ -239,6 +243,9 @@ export class RunHandle {
     };
   }
 }
+
+/** What a run's summary reads from its config.json. */
+interface SummaryConfig { name?: string; createdAt?: string; epochs?: number; group?: string; seed?: number; model?: { kind?: unknown }; resolvedData?: { counts?: { test?: unknown } } }
 
 /**
  * Parameter count from the weights of checkpoints/last (or best): the safetensors header lists every

@@ -59,7 +59,8 @@ export function calibrationShape(cfg: TrainConfig, workspace?: string): Calibrat
     }
     case 'generate': {
       const p = resolveParams(d.benchmark as BenchmarkName, { preset: d.preset, ...(d.samples !== undefined ? { samples: d.samples } : {}), ...(d.generateResolution !== undefined ? { resolution: d.generateResolution } : {}), ...(d.frames !== undefined ? { frames: d.frames } : {}) });
-      const rel = releaseOptions(p.benchmark, p.samples);
+      // the split the run will get (a test split takes its samples from training and validation)
+      const rel = releaseOptions(p.benchmark, p.samples, { ...(d.train !== undefined ? { train: d.train } : {}), ...(d.val !== undefined ? { val: d.val } : {}), ...(d.test !== undefined ? { test: d.test } : {}) });
       const split = rel.split as { train?: number; val?: number };
       let train = d.train ?? split.train ?? 1;
       let val = d.val ?? split.val ?? 1;

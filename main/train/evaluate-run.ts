@@ -12,7 +12,7 @@ import { modelFor } from './trainer';
 import { loadTrainData } from './data-source';
 import { autoregressiveSpec, type TrainData, type TrainSplit } from './data';
 import { evaluateSplit } from './evaluate';
-import { preparedAtResolution } from '../data/resize-prepared';
+import { gridOrigin, gridSide, preparedAtResolution } from '../data/resize-prepared';
 import type { PreparedDataset } from '../data/dataset';
 
 export interface EvaluateRunOptions {
@@ -115,11 +115,14 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
     for (let k = 0; k < total; k++) {
       if (o.signal?.aborted) throw new Error('evaluation cancelled');
       let data: TrainData = base;
+      let resizedFrom: number[] | undefined;
       if (k > 0) {
         const r = extra[k - 1]!;
         if (dataSpec.kind === 'dataset') {
           // a stored dataset has no resolution option: prepare its source file again, or resize its arrays
-          data = (await preparedAtResolution(base as unknown as PreparedDataset, baseGrid.map(() => r))).dataset as unknown as TrainData;
+          const at = await preparedAtResolution(base as unknown as PreparedDataset, baseGrid.map(() => r));
+          data = at.dataset as unknown as TrainData;
+          if (at.how === 'resized stored arrays') resizedFrom = [...baseGrid];
         } else {
           const spec = dataSpec.kind === 'synthetic' ? { ...dataSpec, grid: dataSpec.grid.map(() => r) } : { ...dataSpec, resolution: r };
           data = await loadTrainData(spec as typeof dataSpec, { signal: o.signal, workspace });
@@ -152,7 +155,8 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
         exported = await exportPredictions(o.exportDir, `${run.id}-${which}-${splitName}-${ev.grid.join('x')}`, o.exportFormat ?? 'npy', enc, ev.predictions, yStats, sourceIndices);
       }
       const fields = o.fields && ev.predictions ? sampleFields(enc, data.manifest.coordChannels, trainStats, ev, indices) : undefined;
-      results.push({ grid: ev.grid, n: ev.n, metrics: ev.metrics, order: ev.order, perSample: ev.perSample, best: ev.best, median: ev.median, worst: ev.worst, ...(exported ? { predictionsFile: exported.predictionsFile, exportFiles: exported.files } : {}), ...(fields ? { fields } : {}) });
+      const origin = dataSpec.kind === 'synthetic' ? `synthetic data computed at s = ${gridSide(ev.grid)}` : gridOrigin(data.manifest as unknown as PreparedDataset['manifest'], k > 0, resizedFrom);
+      results.push({ grid: ev.grid, origin, n: ev.n, metrics: ev.metrics, order: ev.order, perSample: ev.perSample, best: ev.best, median: ev.median, worst: ev.worst, ...(exported ? { predictionsFile: exported.predictionsFile, exportFiles: exported.files } : {}), ...(fields ? { fields } : {}) });
     }
     o.onProgress?.(1, 'evaluated');
     return { runId: run.id, checkpoint: which, epoch: ck.state.epoch, split: splitName, resolutions: results };

@@ -9,6 +9,8 @@ export const EvaluationResult = z.object({
   split: z.enum(['train', 'val', 'test']),
   resolutions: z.array(z.object({
     grid: z.array(z.number()),
+    /** How this grid's data were made: "generated at s = 29", "re-generated at s = 64", "resampled from s = 29 (…)". */
+    origin: z.string().optional(),
     n: z.number(),
     metrics: SplitMetrics,
     /** Sample indices (rows of the split) sorted by relL2 on normalized fields, best first. */

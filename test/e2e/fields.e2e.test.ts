@@ -115,15 +115,17 @@ test('fields view: resolution sweep (12² and 6²), any index and an out-of-rang
   const ev = await lastEvaluation(runIds[0]!);
   assert.deepEqual(ev.resolutions.map((r) => r.grid), [[12, 12], [6, 6]]);
   const rows = await sweep.locator('tbody tr').evaluateAll((trs: any[]) => trs.map((tr) => Array.from(tr.children as ArrayLike<{ textContent: string | null }>, (c) => c.textContent)));
-  assert.deepEqual(rows, ev.resolutions.map((r, i) => [r.grid.join('×'), i === 0 ? 'training' : 'transfer', r.metrics.relL2.toPrecision(4), r.metrics.relL2Decoded.toPrecision(4), String(r.n)]));
+  assert.deepEqual(rows, ev.resolutions.map((r, i) => [r.grid.join('×'), i === 0 ? 'training' : 'transfer', r.origin, r.metrics.relL2.toPrecision(4), r.metrics.relL2Decoded.toPrecision(4), String(r.n)]));
+  // Issue 23: each grid says how its data were made (tiny Darcy is generated at s = 29, then resized).
+  assert.deepEqual(ev.resolutions.map((r) => r.origin), ['resampled from s = 29 (the generated grid, interpolated)', 'resampled from s = 29 (the generated grid, interpolated)']);
   // The sweep exports to CSV at full precision.
   const exportsDir = join(suite.host.workspace, 'exports');
   const before = new Set(readdirSync(exportsDir));
   await page.getByRole('button', { name: /^Export Resolution sweep .* as CSV$/ }).click();
   await page.getByTestId('table-export-status').filter({ hasText: /Saved exports\/.*\.csv$/ }).waitFor({ timeout: 30_000 });
   const csv = readFileSync(join(exportsDir, readdirSync(exportsDir).find((n) => !before.has(n) && n.endsWith('.csv'))!), 'utf8').trim().split('\r\n');
-  assert.equal(csv[0], 'Grid,Role,relL2 (normalized),relL2 (decoded),Samples');
-  assert.equal(csv[2], `6×6,transfer,${ev.resolutions[1]!.metrics.relL2},${ev.resolutions[1]!.metrics.relL2Decoded},${ev.resolutions[1]!.n}`);
+  assert.equal(csv[0], 'Grid,Role,How the grid was made,relL2 (normalized),relL2 (decoded),Samples');
+  assert.equal(csv[2], `6×6,transfer,"${ev.resolutions[1]!.origin}",${ev.resolutions[1]!.metrics.relL2},${ev.resolutions[1]!.metrics.relL2Decoded},${ev.resolutions[1]!.n}`);
   // The fields at the transfer grid.
   await page.getByTestId('fields-resolution').selectOption({ label: '6×6' });
   await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="field-reference"] .js-plotly-plot')?.data?.[0]?.z?.length === 6, undefined, { timeout: 30_000 });

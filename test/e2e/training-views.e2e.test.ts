@@ -44,7 +44,7 @@ test('quick start: on an empty workspace one click generates tiny Darcy ("fast")
   const estimate = card.getByTestId('time-estimate-text');
   await estimate.filter({ hasText: /^Estimated: .* per epoch \(2 steps × .* ms\), .* for 3 epochs on \w+/ }).waitFor({ timeout: 60_000 });
   await card.getByTestId('quick-quick').check();
-  await estimate.filter({ hasText: /^Estimated: .* per epoch \(100 steps × .* ms\), .* for 20 epochs on \w+/ }).waitFor({ timeout: 60_000 });
+  await estimate.filter({ hasText: /^Estimated: .* per epoch \(90 steps × .* ms\), .* for 20 epochs on \w+/ }).waitFor({ timeout: 60_000 });
   assert.match((await card.textContent()) ?? '', /500 Darcy samples at 29×29, LiNO M=16 L=2, 20 epochs/);
   await card.getByTestId('quick-fast').check();
   await estimate.filter({ hasText: /for 3 epochs/ }).waitFor({ timeout: 60_000 });
@@ -254,7 +254,7 @@ test('runs view: table with config differences, a seed group as mean ± std with
   await page.getByRole('button', { name: 'Export Runs as LaTeX' }).click();
   await page.getByTestId('table-export-status').filter({ hasText: /Saved exports\/runs-.*\.tex$/ }).waitFor({ timeout: 30_000 });
   const tex = readFileSync(join(exportsDir, readdirSync(exportsDir).find((n) => !known.has(n) && n.endsWith('.tex'))!), 'utf8');
-  assert.match(tex, /\\toprule\nRun & Group & Model & Status & Epochs & Parameters & Best val relL2 \(normalized\) & Best epoch & Configuration differences & Tags & Created & Wall time \(s\) & Train time \(s\) & Queued \(s\) \\\\\n\\midrule/);
+  assert.match(tex, /\\toprule\nRun & Group & Model & Status & Epochs & Parameters & Best val relL2 \(normalized\) & Test relL2 \(at best val\) & Best epoch & Configuration differences & Tags & Created & Wall time \(s\) & Train time \(s\) & Queued \(s\) \\\\\n\\midrule/);
   assert.match(tex, /^e2e tiny &  & LiNO & done & 2\/2 & .* & \d{4}-\d\d-\d\d \d\d:\d\d:\d\d & [\d.]+ & [\d.]+ & [\d.]+ \\\\$/m);
   assert.match(tex, /^e2e-g \(2 seeds\) & e2e-g & LiNO &  & -- & -- & [\d.]+ \$\\pm\$ [\d.e-]+ & -- /m);
 

@@ -31,6 +31,20 @@ export function defaultSplit(n: number, release: { train: number; val: number } 
 }
 
 /**
+ * The test count a new dataset gets when none is asked for (issue 23: every dataset made in the app
+ * has a test split, so a run's final evaluation and the Runs table's Test relL2 have one): 10 %
+ * (at least one sample from 3 samples up, none below: 2 samples only split into train and
+ * validation), never more than what the train and validation counts asked leave.
+ * The Datasets form mirrors this rule (renderer/src/store/generate-params.ts `defaultTestCount`).
+ */
+export function defaultTestCount(n: number, asked: { train?: number; val?: number } = {}): number {
+  const share = n >= 3 ? Math.max(1, Math.round(n * 0.1)) : 0;
+  // what the counts asked leave, one training and one validation sample kept where not asked
+  const left = n - (asked.train ?? 1) - (asked.val ?? 1);
+  return Math.max(0, Math.min(share, left));
+}
+
+/**
  * The SplitMix32 output stream as uniforms in [0, 1) (32 bits): the split's shuffle. Kept as it is
  * (not the generators' xoshiro128**) so existing datasets keep their splits; docs/CONVENTIONS.md.
  */

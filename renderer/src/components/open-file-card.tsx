@@ -9,6 +9,7 @@ import { errorText } from '../api/error-text';
 import { FileBrowser } from './file-browser';
 import { ImportLayout, type Layout } from './import-layout';
 import { FileVariables, ImportTarget, type Bench, type Variable } from './import-variables';
+import { BLANK_SPLIT, SplitFields, checkSplit, type SplitTyped } from './split-fields';
 
 // The published files' names (main/data/pipeline.ts DEFAULT_VARIABLES), offered as defaults.
 const DEFAULTS: Record<Bench, { input: string[]; target: string } | null> = {
@@ -34,6 +35,7 @@ export function OpenFileCard() {
   const [jobId, setJobId] = useState<string | null>(null);
   const [layout, setLayout] = useState<Layout>({});
   const [allTargets, setAllTargets] = useState(false);
+  const [split, setSplit] = useState<SplitTyped>(BLANK_SPLIT);
   const id = useId();
 
   const applyDefaults = (b: Bench, l: Result<'datasets.inspect'> | null) => {
@@ -75,7 +77,11 @@ export function OpenFileCard() {
       const chosen = layout.groups || layout.time || layout.axisOrder === 'reversed';
       // CFD: all variables at t0 -> all at t1, the target first among the output channels
       const targets = allTargets && layout.time?.mode === 'operator' ? { targets: [target, ...input.filter((n) => n !== target)] } : {};
-      const job = await importFile({ file: file.ref, benchmark, input, target, ...(chosen ? { layout: { ...layout, ...targets } } : {}) });
+      const check = checkSplit(split, samples);
+      if (Object.keys(check.problems).length > 0) return setError(`Could not import: ${Object.values(check.problems).join('; ')}`);
+      const { train, val, test, splitSeed } = check.values;
+      const counts = { ...(train !== undefined ? { train } : {}), ...(val !== undefined ? { val } : {}), ...(test !== undefined ? { test } : {}), ...(splitSeed !== undefined ? { splitSeed } : {}) };
+      const job = await importFile({ file: file.ref, benchmark, input, target, ...counts, ...(chosen ? { layout: { ...layout, ...targets } } : {}) });
       setJobId(job.id);
     } catch (e) {
       setError(`Could not import: ${errorText(e)}`);
@@ -86,6 +92,8 @@ export function OpenFileCard() {
   // with per-sample groups read as samples, the variables are the groups' members, stacked
   const shown: Variable[] =
     layout.groups && listing?.groups ? listing.groups : (listing?.variables ?? []);
+  // the sample count the split is checked against: the target's first axis (unknown for reversed axes)
+  const samples = layout.axisOrder === 'reversed' ? undefined : shown.find((v) => v.name === target)?.shape[0];
   const changeLayout = (l: Layout) => {
     if (!!l.groups !== !!layout.groups) {
       const vars = l.groups && listing?.groups ? listing.groups : (listing?.variables ?? []);
@@ -118,6 +126,7 @@ export function OpenFileCard() {
           </p>
           <FileVariables variables={shown} input={input} onInput={setInput} />
           <ImportLayout format={listing.format} groupCount={listing.groups?.[0]?.shape[0] ?? 0} hints={listing.hints ?? []} layout={layout} onChange={changeLayout} allTargets={allTargets} onAllTargets={setAllTargets} />
+          <SplitFields value={split} onChange={setSplit} samples={samples} />
           <ImportTarget benchmark={benchmark} onBenchmark={(b) => { setBenchmark(b); applyDefaults(b, listing); }} target={target} onTarget={setTarget} variables={shown} onImport={() => void startImport()} />
         </>
       )}

@@ -8,11 +8,13 @@ import { TimeEstimate } from './time-estimate';
  * Training view with curves arriving. "fast" (the default) uses the tiny preset (seconds).
  * "quick" is sized for a 2-core CPU on wasm: about 2 minutes (measured at load average 11-15) to a validation relL2 of 0.21
  * (normalized; 1.0 untrained), measured in docs/training.md. It overrides the quick dataset
- * preset's size (1024 samples at 85x85, which the generator docs and benchmarks keep).
+ * preset's size (1024 samples at 85x85, which the generator docs and benchmarks keep). Both keep
+ * a test split (10 %), so the run's Test relL2 is filled in; fast keeps two validation samples so
+ * the Fields view's best, median and worst differ.
  */
 export const QUICK_START = {
-  fast: { preset: 'tiny', samples: undefined, generateResolution: undefined, width: 8, depth: 2, epochs: 3, batchSize: 2, label: 'Fast: 6 Darcy samples at 29×29, LiNO M=8 L=2, 3 epochs (seconds)' },
-  quick: { preset: 'quick', samples: 500, generateResolution: 29, width: 16, depth: 2, epochs: 20, batchSize: 4, label: 'Quick: 500 Darcy samples at 29×29, LiNO M=16 L=2, 20 epochs (about 2 min on 2 shared cores)' },
+  fast: { preset: 'tiny', samples: undefined, generateResolution: undefined, split: { train: 3, val: 2, test: 1 }, width: 8, depth: 2, epochs: 3, batchSize: 2, label: 'Fast: 6 Darcy samples at 29×29, LiNO M=8 L=2, 3 epochs (seconds)' },
+  quick: { preset: 'quick', samples: 500, generateResolution: 29, split: { test: 50 }, width: 16, depth: 2, epochs: 20, batchSize: 4, label: 'Quick: 500 Darcy samples at 29×29, LiNO M=16 L=2, 20 epochs (about 2 min on 2 shared cores)' },
 } as const;
 
 /** The run configuration a quick-start choice trains. */
@@ -20,7 +22,7 @@ export function quickStartConfig(choice: keyof typeof QUICK_START) {
   const q = QUICK_START[choice];
   return {
     name: `Quick start: Darcy ${q.preset}`,
-    data: { kind: 'generate' as const, benchmark: 'darcy' as const, preset: q.preset, ...(q.samples !== undefined ? { samples: q.samples, generateResolution: q.generateResolution } : {}) },
+    data: { kind: 'generate' as const, benchmark: 'darcy' as const, preset: q.preset, ...q.split, ...(q.samples !== undefined ? { samples: q.samples, generateResolution: q.generateResolution } : {}) },
     model: { kind: 'lino' as const, width: q.width, depth: q.depth, scattering: 'efficient' as const, components: ['reflection' as const, 'refraction' as const, 'scattering' as const] },
     epochs: q.epochs,
     batchSize: q.batchSize,

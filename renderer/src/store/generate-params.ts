@@ -1,4 +1,5 @@
 // What a benchmark generation will use, shown before it starts. Pure.
+import type { DataSpec } from '../../../main/api/contract';
 
 /**
  * The parameters a generation will use, as [name, value, preset value when overridden]: the
@@ -28,6 +29,18 @@ export interface GenerateTyped {
   train: string;
   val: string;
   test: string;
+  /** The split's shuffle seed (blank: 42, the release's). */
+  splitSeed?: string;
+}
+
+/**
+ * The engine's default test count (main/data/stages/split.ts `defaultTestCount`, mirrored here
+ * because the renderer imports only main/api; a unit test keeps both equal): 10 %, at least one
+ * from 3 samples up, within what the train and validation counts asked leave.
+ */
+export function defaultTestCount(n: number, asked: { train?: number; val?: number } = {}): number {
+  const share = n >= 3 ? Math.max(1, Math.round(n * 0.1)) : 0;
+  return Math.max(0, Math.min(share, n - (asked.train ?? 1) - (asked.val ?? 1)));
 }
 
 export interface GenerateCheck {
@@ -39,9 +52,9 @@ export interface GenerateCheck {
   values: Partial<Record<keyof GenerateTyped, number>>;
 }
 
-const MIN: Record<keyof GenerateTyped, number> = { samples: 2, seed: 0, resolution: 8, train: 1, val: 0, test: 0 };
-const MAX: Record<keyof GenerateTyped, number> = { samples: 1_000_000, seed: 2 ** 31 - 1, resolution: 65536, train: 1_000_000, val: 1_000_000, test: 1_000_000 };
-const LABEL: Record<keyof GenerateTyped, string> = { samples: 'Samples', seed: 'Seed', resolution: 'Resolution', train: 'Train', val: 'Validation', test: 'Test' };
+const MIN: Record<keyof GenerateTyped, number> = { samples: 2, seed: 0, resolution: 8, train: 1, val: 0, test: 0, splitSeed: 0 };
+const MAX: Record<keyof GenerateTyped, number> = { samples: 1_000_000, seed: 2 ** 31 - 1, resolution: 65536, train: 1_000_000, val: 1_000_000, test: 1_000_000, splitSeed: 2 ** 31 - 1 };
+const LABEL: Record<keyof GenerateTyped, string> = { samples: 'Samples', seed: 'Seed', resolution: 'Resolution', train: 'Train', val: 'Validation', test: 'Test', splitSeed: 'Split seed' };
 const LARGE_BYTES = 1024 ** 3;
 
 /** Bytes on disk, roughly: raw and prepared float32 input and target per grid point (and frame). */
@@ -61,7 +74,7 @@ export function checkGenerate(benchmark: string, typed: GenerateTyped, preset: {
   const problems: GenerateCheck['problems'] = {};
   const values: GenerateCheck['values'] = {};
   for (const k of Object.keys(MIN) as (keyof GenerateTyped)[]) {
-    const t = typed[k].trim();
+    const t = (typed[k] ?? '').trim();
     if (t === '') continue;
     const n = Number(t);
     if (!Number.isInteger(n) || n < MIN[k] || n > MAX[k]) problems[k] = `${LABEL[k]} must be a whole number from ${MIN[k]} to ${MAX[k]}${k === 'samples' || k === 'resolution' ? ' (blank: the preset\'s)' : ''}`;
@@ -72,10 +85,12 @@ export function checkGenerate(benchmark: string, typed: GenerateTyped, preset: {
   const asked = (values.train ?? 0) + (values.val ?? 0) + (values.test ?? 0);
   if (n !== undefined && asked > n && !problems.train) problems.train = `Train + validation + test (${asked}) must be at most the ${n} samples`;
   if (n !== undefined && !problems.samples) {
-    const val = values.val ?? (values.train !== undefined ? n - values.train - (values.test ?? 0) : n - Math.max(1, Math.floor((n - (values.test ?? 0)) * 0.8)) - (values.test ?? 0));
-    const train = values.train ?? n - (values.test ?? 0) - Math.max(0, val);
+    // blank Test: the engine's default (10 %), so the estimate below matches what will be made
+    const test = values.test ?? defaultTestCount(n, { ...(values.train !== undefined ? { train: values.train } : {}), ...(values.val !== undefined ? { val: values.val } : {}) });
+    const val = values.val ?? (values.train !== undefined ? n - values.train - test : n - Math.max(1, Math.floor((n - test) * 0.8)) - test);
+    const train = values.train ?? n - test - Math.max(0, val);
     if (n < 10 || train < 4 || val < 2) warnings.push(`${n} samples is too few to split well (about ${Math.max(0, train)} to train on, ${Math.max(0, val)} to validate on): the validation error will say little`);
-    if (!values.test) warnings.push('No test split: the final evaluation and the Runs table\'s Test relL2 need one (set Test above 0)');
+    if (test === 0) warnings.push('No test split: the final evaluation and the Runs table\'s Test relL2 need one (set Test above 0)');
   }
   const res = values.resolution ?? preset.resolution;
   if (n !== undefined && res !== undefined) {
@@ -83,4 +98,17 @@ export function checkGenerate(benchmark: string, typed: GenerateTyped, preset: {
     if (bytes > LARGE_BYTES) warnings.push(`About ${human(bytes)} on disk for ${n} samples at ${res} points per axis`);
   }
   return { problems, warnings, values };
+}
+
+/**
+ * The Training view's data choice as a run's data spec ('dataset:<id>' or 'generate:<benchmark>:<preset>');
+ * `samples`: the generator preset's sample count, so a generated set gets its test split (10 %, issue 23)
+ * from 10 samples up.
+ */
+export function dataSpecFor(source: string, samples?: number): DataSpec {
+  if (source.startsWith('dataset:')) return { kind: 'dataset', id: source.slice('dataset:'.length) };
+  const [, benchmark, preset] = source.split(':');
+  // a tiny preset (6 samples) keeps its two validation samples: with one, best, median and worst are the same sample
+  const test = samples !== undefined && samples >= 10 ? defaultTestCount(samples) : 0;
+  return { kind: 'generate', benchmark: benchmark as 'darcy', preset: preset as 'tiny' | 'quick', ...(test > 0 ? { test } : {}) } as DataSpec;
 }

@@ -1,7 +1,7 @@
 // The Reproduce view's reads and actions: the preset list (reproduce.list, read once per
 // connection) and starting a preset as a 'reproduce' job (reproduce.start); the job itself is
 // followed like every other job, through the app store's job events.
-import type { ReproducePresetInfo, ReproduceSize } from '../../../main/api/reproduce';
+import type { ReproducePresetInfo, ReproduceResult, ReproduceSize } from '../../../main/api/reproduce';
 import { errorText } from '../api/error-text';
 import { useApp } from './app-store';
 import { useQuery } from './use-query';
@@ -11,12 +11,33 @@ export function useReproducePresets(): { presets: ReproducePresetInfo[] | null; 
   return { presets: q.value, error: q.error ? `Could not list the presets: ${q.error}` : null };
 }
 
-/** Starts a preset; the job's id, or why it could not start. */
-export async function startReproduction(name: string, size: ReproduceSize): Promise<{ jobId: string } | { error: string }> {
+/**
+ * The workspace's finished reproductions, their main tables rebuilt from the runs on disk (read
+ * again when `version` changes: a reproduction finished, a run was deleted).
+ */
+export function useReproductions(version: string): { results: ReproduceResult[]; problems: string[]; error: string | null } {
+  const path = useApp((s) => s.workspace?.path ?? '');
+  const q = useQuery(`reproduce.results:${path}:${version}`, (a) => a.call('reproduce.results', {}), { keep: true });
+  return { results: q.value?.results ?? [], problems: q.value?.problems ?? [], error: q.error ? `Could not read the earlier reproductions: ${q.error}` : null };
+}
+
+/** The newest reproduction of a preset and size, and how many there are. */
+export function latestOf(results: ReproduceResult[], name: string, size: ReproduceSize): { latest: ReproduceResult | null; count: number } {
+  const mine = results.filter((r) => r.preset === name && r.size === size);
+  return { latest: mine[mine.length - 1] ?? null, count: mine.length };
+}
+
+/** The name a next reproduction's runs and folder get: 'burgers-tiny-run2' (run-preset.ts `reproductionName`). */
+export function nextRunName(name: string, size: ReproduceSize, count: number): string {
+  return `${name}-${size}${count + 1 > 1 ? `-run${count + 1}` : ''}`;
+}
+
+/** Starts a preset (`again`: a new group beside an earlier reproduction); the job's id, or why it could not start. */
+export async function startReproduction(name: string, size: ReproduceSize, again = false): Promise<{ jobId: string } | { error: string }> {
   const api = useApp.getState().api;
   if (!api) return { error: 'Could not start the reproduction: not connected to the workbench' };
   try {
-    return { jobId: (await api.call('reproduce.start', { name, size })).id };
+    return { jobId: (await api.call('reproduce.start', { name, size, ...(again ? { again } : {}) })).id };
   } catch (e) {
     return { error: `Could not start the reproduction: ${errorText(e)}` };
   }

@@ -108,6 +108,17 @@ export function configDifferences(configs: Record<string, unknown>[], applies: (
   return flat.map((f, i) => Object.fromEntries(differing.filter((k) => applies(configs[i]!, k)).map((k) => [k, f[k] ?? '—'])));
 }
 
+/**
+ * A run's Test relL2 cell: the test error at its best validation epoch, or '—' with why (a title):
+ * data made before test splits were the default has none, or no epoch has finished yet.
+ */
+export function testCell(r: { bestTestRelL2?: number | null; testSamples?: number | null; epochsDone: number }): { text: string; why?: string } {
+  if (r.bestTestRelL2 != null && Number.isFinite(r.bestTestRelL2)) return { text: r.bestTestRelL2.toPrecision(4) };
+  if (r.testSamples === 0) return { text: '—', why: 'No test split: the data this run trained on has 0 test samples (a dataset made before test splits were the default). Generate or prepare the data again with Test samples above 0.' };
+  if (r.testSamples == null && r.epochsDone > 0) return { text: '—', why: 'No test error recorded: the run does not record its data\'s split (an older or imported run).' };
+  return { text: '—', why: 'No epoch has finished yet: the test error is measured at each epoch\'s validation.' };
+}
+
 /** Seconds as a number for a "(s)" column: 97.3, 1520 (tables state the unit in the header). */
 export function secondsCell(s: number | null | undefined): string {
   if (s == null || !Number.isFinite(s) || s < 0) return '—';

@@ -60,18 +60,18 @@ const evaluation = (grids: number[][]): EvaluationResult => ({
   checkpoint: 'best',
   epoch: 3,
   split: 'val',
-  resolutions: grids.map((grid, i) => ({ grid, n: 2, metrics: metrics(0.1 * (i + 1)), order: [0, 1], perSample: [], best: 0, median: 0, worst: 1 })),
+  resolutions: grids.map((grid, i) => ({ grid, ...(i === 0 ? { origin: 'generated at s = 12' } : {}), n: 2, metrics: metrics(0.1 * (i + 1)), order: [0, 1], perSample: [], best: 0, median: 0, worst: 1 })),
 });
 
 test('resolution sweep: one row per evaluated grid (training first), exported as CSV and booktabs LaTeX', () => {
   const rows = sweepRows(evaluation([[12, 12], [6, 6]]));
   assert.deepEqual(rows, [
-    { grid: '12×12', role: 'training', relL2: 0.1, relL2Decoded: 0.2, n: 2 },
-    { grid: '6×6', role: 'transfer', relL2: 0.2, relL2Decoded: 0.4, n: 2 },
-  ]);
-  assert.equal(toCsv(SWEEP_COLUMNS, rows), 'Grid,Role,relL2 (normalized),relL2 (decoded),Samples\r\n12×12,training,0.1,0.2,2\r\n6×6,transfer,0.2,0.4,2\r\n');
+    { grid: '12×12', role: 'training', origin: 'generated at s = 12', relL2: 0.1, relL2Decoded: 0.2, n: 2 },
+    { grid: '6×6', role: 'transfer', origin: '—', relL2: 0.2, relL2Decoded: 0.4, n: 2 },
+  ], 'an evaluation cached before origins were recorded shows —');
+  assert.equal(toCsv(SWEEP_COLUMNS, rows), 'Grid,Role,How the grid was made,relL2 (normalized),relL2 (decoded),Samples\r\n12×12,training,generated at s = 12,0.1,0.2,2\r\n6×6,transfer,—,0.2,0.4,2\r\n');
   const tex = toLatex(SWEEP_COLUMNS, rows, { caption: 'Resolution sweep' });
-  assert.match(tex, /\\toprule\nGrid & Role & relL2 \(normalized\) & relL2 \(decoded\) & Samples \\\\\n\\midrule\n12×12 & training & 0\.1000 & 0\.2000 & 2 \\\\/);
+  assert.match(tex, /\\toprule\nGrid & Role & How the grid was made & relL2 \(normalized\) & relL2 \(decoded\) & Samples \\\\\n\\midrule\n12×12 & training & generated at s = 12 & 0\.1000 & 0\.2000 & 2 \\\\/);
 });
 
 test('resolution choice: suggested coarser/finer grids, typed lists validated, the training grid left out', () => {

@@ -17,6 +17,9 @@ const cfg = (c: Partial<TrainConfigInput> & Pick<TrainConfigInput, 'data'>) => T
 test('calibrationShape: generated Darcy keeps the generated grid and the release split; the paper preset strides to 85', () => {
   const q = calibrationShape(cfg({ data: { kind: 'generate', benchmark: 'darcy', preset: 'quick', samples: 250, generateResolution: 29 } }));
   assert.deepEqual([q.shape.grid, q.train, q.val, q.shape.xChannels], [[29, 29], 200, 50, 3]);
+  // a test split takes its samples first (quick start's 500 with 50 for test: 360 / 90, as the run gets them)
+  const t = calibrationShape(cfg({ data: { kind: 'generate', benchmark: 'darcy', preset: 'quick', samples: 500, generateResolution: 29, test: 50 } }));
+  assert.deepEqual([t.train, t.val], [360, 90]);
   const p = calibrationShape(cfg({ data: { kind: 'generate', benchmark: 'darcy', preset: 'paper' } }));
   assert.deepEqual([p.shape.grid, p.train, p.val], [[85, 85], 800, 224]);
   const ns = calibrationShape(cfg({ data: { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny' } }));

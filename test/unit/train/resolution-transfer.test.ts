@@ -37,18 +37,21 @@ const run = async (id: string, data: Record<string, unknown>) => {
   return h;
 };
 
-const cases: [string, () => Record<string, unknown>, number[]][] = [
-  ['synthetic', () => ({ kind: 'synthetic', grid: [13, 13], train: 4, val: 2 }), [8, 20]],
-  ['file', () => ({ kind: 'file', path: matFile, benchmark: 'darcy', resolution: 13, ...split }), [8, 20]],
-  ['dataset-from-file', () => ({ kind: 'dataset', id: ids.file }), [8, 20]],
-  ['dataset-generated', () => ({ kind: 'dataset', id: ids.generated }), [8, 20]],
+// Issue 23: each row says how its grid's data were made (the third entry: training grid, then the first transfer grid).
+const cases: [string, () => Record<string, unknown>, number[], [string, string]][] = [
+  ['synthetic', () => ({ kind: 'synthetic', grid: [13, 13], train: 4, val: 2 }), [8, 20], ['synthetic data computed at s = 13', 'synthetic data computed at s = 8']],
+  ['file', () => ({ kind: 'file', path: matFile, benchmark: 'darcy', resolution: 13, ...split }), [8, 20], ['the source file at its own s = 13', 'resampled from s = 13 (the source file, interpolated)']],
+  ['dataset-from-file', () => ({ kind: 'dataset', id: ids.file }), [8, 20], ['the source file at its own s = 13', 'resampled from s = 13 (the source file, interpolated)']],
+  ['dataset-generated', () => ({ kind: 'dataset', id: ids.generated }), [8, 20], ['generated at s = 13', "resampled from s = 13 (the stored dataset's arrays, interpolated)"]],
+  ['generate', () => ({ kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 6, generateResolution: 13, ...split }), [8], ['generated at s = 13', 'resampled from s = 13 (the generated grid, interpolated)']],
 ];
 
-for (const [name, data, asked] of cases) {
+for (const [name, data, asked, origins] of cases) {
   test(`resolution transfer evaluates at the asked grid: ${name} data`, async () => {
     const h = await run(name, data());
     const ev = await evaluateRun(h, { resolutions: asked });
     assert.deepEqual(ev.resolutions.map((r) => r.grid), [[13, 13], ...asked.map((r) => [r, r])]);
+    assert.deepEqual(ev.resolutions.slice(0, 2).map((r) => r.origin), origins);
     const rel = ev.resolutions.map((r) => r.metrics.relL2);
     assert.ok(rel.every(Number.isFinite));
     // a different grid is different data: the errors differ (the bug returned the training grid's numbers)

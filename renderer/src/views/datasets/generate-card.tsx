@@ -29,6 +29,7 @@ export function GenerateCard() {
   const [train, setTrain] = useState('');
   const [val, setVal] = useState('');
   const [test, setTest] = useState('');
+  const [splitSeed, setSplitSeed] = useState('');
   const [error, setError] = useState<string | null>(null);
   const id = useId();
 
@@ -40,7 +41,7 @@ export function GenerateCard() {
   // What will be generated: the preset's parameters with the typed samples and seed in place.
   const shown = useMemo(() => (params ? effectiveParams(params, { samples, seed }) : []), [params, samples, seed]);
   // Checked as typed: each field's problem beside it; warnings (too small to split, disk) below.
-  const check = checkGenerate(benchmark, { samples, seed, resolution, train, val, test }, {
+  const check = checkGenerate(benchmark, { samples, seed, resolution, train, val, test, splitSeed }, {
     ...(typeof params?.samples === 'number' ? { samples: params.samples } : {}),
     ...(typeof params?.resolution === 'number' ? { resolution: params.resolution } : {}),
   });
@@ -82,7 +83,8 @@ export function GenerateCard() {
       <NumberField label="Resolution (points per axis)" value={parseNumberText(resolution)} onChange={(v) => setResolution(asText(v))} min={8} placeholder="preset" testId="gen-resolution" error={check.problems.resolution} />
       <NumberField label="Train samples" value={parseNumberText(train)} onChange={(v) => setTrain(asText(v))} min={1} placeholder="80 %" testId="gen-train" error={check.problems.train} />
       <NumberField label="Validation samples" value={parseNumberText(val)} onChange={(v) => setVal(asText(v))} min={0} placeholder="the rest" testId="gen-val" error={check.problems.val} />
-      <NumberField label="Test samples" value={parseNumberText(test)} onChange={(v) => setTest(asText(v))} min={0} placeholder="0" testId="gen-test" error={check.problems.test} />
+      <NumberField label="Test samples" value={parseNumberText(test)} onChange={(v) => setTest(asText(v))} min={0} placeholder="10 %" testId="gen-test" error={check.problems.test} />
+      <NumberField label="Split seed" value={parseNumberText(splitSeed)} onChange={(v) => setSplitSeed(asText(v))} min={0} placeholder="42" testId="gen-split-seed" error={check.problems.splitSeed} />
       {check.warnings.length > 0 && (
         <ul className="warnings small" data-testid="gen-warnings">
           {check.warnings.map((w) => <li key={w}>{w}</li>)}

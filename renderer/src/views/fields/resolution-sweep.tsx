@@ -18,6 +18,7 @@ export function ResolutionSweep({ result, runName }: { result: EvaluationResult;
             <tr key={String(r.grid)} data-testid={`sweep-row-${r.grid}`}>
               <th scope="row">{r.grid as string}</th>
               <td>{r.role as string}</td>
+              <td data-testid="sweep-origin">{r.origin as string}</td>
               <td>{(r.relL2 as number).toPrecision(4)}</td>
               <td>{(r.relL2Decoded as number).toPrecision(4)}</td>
               <td>{r.n as number}</td>

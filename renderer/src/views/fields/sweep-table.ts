@@ -29,6 +29,7 @@ export function parseResolutions(text: string): { ok: true; values: number[] } |
 export const SWEEP_COLUMNS: TableColumn[] = [
   { key: 'grid', label: 'Grid' },
   { key: 'role', label: 'Role' },
+  { key: 'origin', label: 'How the grid was made' },
   { key: 'relL2', label: 'relL2 (normalized)', align: 'r' },
   { key: 'relL2Decoded', label: 'relL2 (decoded)', align: 'r' },
   { key: 'n', label: 'Samples', align: 'r' },
@@ -39,6 +40,8 @@ export function sweepRows(result: EvaluationResult): TableRow[] {
   return result.resolutions.map((r, i) => ({
     grid: r.grid.join('×'),
     role: i === 0 ? 'training' : 'transfer',
+    // evaluations cached before the engine said how ('—': not recorded)
+    origin: r.origin ?? '—',
     relL2: r.metrics.relL2,
     relL2Decoded: r.metrics.relL2Decoded,
     n: r.n,

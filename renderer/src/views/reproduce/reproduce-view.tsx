@@ -5,8 +5,9 @@
 import { useEffect, useId, useState } from 'react';
 import type { JobSummary } from '../../../../main/api/contract';
 import type { ReproducePresetInfo, ReproduceResult, ReproduceSize } from '../../../../main/api/reproduce';
-import { startReproduction, useReproducePresets } from '../../store/reproduce';
+import { latestOf, nextRunName, startReproduction, useReproducePresets, useReproductions } from '../../store/reproduce';
 import { useApp } from '../../store/app-store';
+import { useTraining } from '../../store/training-store';
 import { oneOf, usePersisted } from '../../store/persisted-state';
 import { JobProgress } from '../../components/job-progress';
 import { ReproduceTable } from './reproduce-table';
@@ -48,7 +49,7 @@ function Results({ result }: { result: ReproduceResult }) {
   return (
     <div data-testid="reproduce-result">
       <p className="muted small">
-        {result.preset} ({result.size}) took {fmtDuration(result.seconds)}; {result.runs.length} runs in the workspace; files in{' '}
+        {result.preset} ({result.size}){(result.repeat ?? 1) > 1 ? `, run ${result.repeat}` : ''} took {fmtDuration(result.seconds)}; {result.runs.length} runs in the workspace; files in{' '}
         <code className="selectable">{result.outDir}</code>
         {result.figures.length > 0 && <> (figure data: {result.figures.map((f) => f.kind).join(', ')})</>}.
       </p>
@@ -68,18 +69,29 @@ export function ReproduceView() {
   const [selected, setSelected] = usePersisted<string>('reproduce.preset', 'burgers', (v) => typeof v === 'string' && v.length <= 64);
   const [size, setSize] = usePersisted<ReproduceSize>('reproduce.size', 'tiny', oneOf(...SIZES));
   const [jobId, setJobId] = useState<string | null>(null);
+  const [asking, setAsking] = useState(false);
   const job: JobSummary | undefined = jobId ? jobs[jobId] : undefined;
   const busy = job?.state === 'queued' || job?.state === 'running';
-  const result = job?.state === 'done' ? (job.result as ReproduceResult) : null;
+  // Read back from the workspace (a view switch, a reload or a restart shows the same tables),
+  // again whenever a reproduction finishes or a run goes away.
+  const runCount = useTraining((s) => s.runs.length);
+  const stored = useReproductions(`${job?.state === 'done' ? job.id : ''}:${runCount}`);
+  const { latest, count } = latestOf(stored.results, selected, size);
+  const fresh = job?.state === 'done' ? (job.result as ReproduceResult) : null;
+  // the job's own answer until the read-back (from the runs on disk) has it
+  const result = fresh && fresh.preset === selected && fresh.size === size && !stored.results.some((r) => r.outDir === fresh.outDir) ? fresh : latest;
   const sizeId = useId();
 
   useEffect(() => {
     if (job?.state === 'done') void refreshWorkspace();
   }, [job?.state, refreshWorkspace]);
 
-  const start = async () => {
+  const start = async (again: boolean) => {
     setStartError(null);
-    const r = await startReproduction(selected, size);
+    // Reproduced before: ask whether to show that result or run it again as a new group.
+    if (count > 0 && !again) return setAsking(true);
+    setAsking(false);
+    const r = await startReproduction(selected, size, again);
     if ('jobId' in r) setJobId(r.jobId);
     else setStartError(r.error);
   };
@@ -98,10 +110,24 @@ export function ReproduceView() {
         <select id={sizeId} value={size} onChange={(e) => setSize(e.target.value as ReproduceSize)} data-testid="reproduce-size">
           {SIZES.map((s) => <option key={s} value={s}>{s}</option>)}
         </select>
-        <button onClick={() => void start()} disabled={busy || !api || !presets} data-testid="reproduce-start">Reproduce</button>
+        <button onClick={() => void start(false)} disabled={busy || !api || !presets} data-testid="reproduce-start">Reproduce</button>
         <JobProgress job={job} label="Reproduction" testId="reproduce-progress" />
       </div>
+      {asking && count > 0 && (
+        <div className="card" role="group" aria-label="Reproduced before" data-testid="reproduce-again">
+          <p>
+            {selected} ({size}) was reproduced before{count > 1 ? ` ${count} times` : ''}; its table is shown below. Run it again as a new group
+            named <strong>{nextRunName(selected, size, count)}</strong> (its runs and its folder under exports/ carry that name)?
+          </p>
+          <div className="row">
+            <button onClick={() => setAsking(false)} data-testid="reproduce-reuse">Keep the earlier result</button>
+            <button onClick={() => void start(true)} data-testid="reproduce-new-group">Run again as {nextRunName(selected, size, count)}</button>
+          </div>
+        </div>
+      )}
       {error && <p className="error-message" role="alert">{error}</p>}
+      {stored.error && <p className="error-message" role="alert">{stored.error}</p>}
+      {stored.problems.map((m) => <p key={m} className="error-message small">{m}</p>)}
       {job?.state === 'failed' && <p className="error-message" role="alert">The reproduction failed: {job.error}</p>}
       {job?.state === 'cancelled' && <p role="status" data-testid="reproduce-cancelled">Cancelled; the runs it finished stay in the workspace.</p>}
       {result && <Results result={result} />}

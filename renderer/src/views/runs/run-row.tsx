@@ -2,7 +2,7 @@
 // Delete with the answers to them.
 import type { RunSummary } from '../../../../main/api/contract';
 import { useTraining } from '../../store/training-store';
-import { secondsCell } from '../../store/run-metrics';
+import { secondsCell, testCell } from '../../store/run-metrics';
 import type { TableRow } from '../../export/table';
 
 /** A message next to a run's buttons (the folder's path, or why an action failed). */
@@ -37,6 +37,7 @@ export function RunRow({ run: r, inGroup, row, estimated, checked, onToggle, con
   const runError = useTraining((s) => s.runErrors[r.id]);
   const canResume = r.state === 'interrupted' || r.state === 'stopped' || r.state === 'paused';
   const busy = r.state === 'running' || r.state === 'queued' || r.state === 'paused';
+  const test = testCell(r);
   return (
     <tr className={inGroup ? 'in-group' : undefined} data-testid={`run-row-${r.id}`}>
       <td><input type="checkbox" aria-label={`Overlay run ${r.name}`} checked={checked} onChange={onToggle} /></td>
@@ -47,6 +48,7 @@ export function RunRow({ run: r, inGroup, row, estimated, checked, onToggle, con
       <td className="num">{String(row.epochs)}</td>
       <td className="num" data-testid="run-params">{row.params == null ? '—' : (row.params as number).toLocaleString('en-US')}</td>
       <td className="num">{fmt(r.bestValRelL2)}</td>
+      <td className="num" data-testid="run-test" title={test.why}>{test.text}</td>
       <td className="num">{r.bestEpoch ?? '—'}</td>
       <td className="small">{String(row.diff) || '—'}</td>
       <td className="small" data-testid="run-tags" title={r.notes}>{(r.tags ?? []).map((t) => <span key={t} className="tag">{t}</span>)}{r.notes ? <span className="muted" aria-label="has notes"> ✎</span> : null}</td>

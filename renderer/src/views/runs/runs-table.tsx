@@ -25,6 +25,7 @@ const COLUMNS: TableColumn[] = [
   { key: 'epochs', label: 'Epochs', align: 'r' },
   { key: 'params', label: 'Parameters', align: 'r' },
   { key: 'best', label: 'Best val relL2 (normalized)', align: 'r' },
+  { key: 'test', label: 'Test relL2 (at best val)', align: 'r' },
   { key: 'bestEpoch', label: 'Best epoch', align: 'r' },
   { key: 'diff', label: 'Configuration differences' },
   { key: 'tags', label: 'Tags' },
@@ -52,10 +53,10 @@ export function RunsTable({ runs, data, selected, onToggle, onDeleted, onDetails
   const label = (g: string) => groupLabel(g, runs);
   const tableRows: TableRow[] = ordered.map((o) =>
     o.kind === 'bucket'
-      ? { name: `${o.name} (${o.members.length} runs)`, model: kindsOf(o.members), group: '', state: '', epochs: null, params: null, best: bestStats(o.members)?.mean ?? null, bestEpoch: null, diff: '', tags: '', created: '', wall: null, train: null, queue: null }
+      ? { name: `${o.name} (${o.members.length} runs)`, model: kindsOf(o.members), group: '', state: '', epochs: null, params: null, best: bestStats(o.members)?.mean ?? null, test: null, bestEpoch: null, diff: '', tags: '', created: '', wall: null, train: null, queue: null }
       : o.kind === 'group'
-      ? { name: `${label(o.name)} (${o.members.length} seeds)`, model: kindsOf(o.members), group: label(o.name), state: '', epochs: null, params: null, best: groups[o.name]?.valRelL2 ?? null, bestEpoch: null, diff: '', tags: '', created: '', wall: null, train: null, queue: null }
-      : { name: o.run.name, model: kindsOf([o.run]), group: o.run.group ? label(o.run.group) : '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, params: o.run.params ?? null, best: o.run.bestValRelL2, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', tags: (o.run.tags ?? []).join(' '), created: o.run.createdAt.replace('T', ' ').slice(0, 19), wall: wall(o.run), train: times(o.run).train, queue: times(o.run).queue },
+      ? { name: `${label(o.name)} (${o.members.length} seeds)`, model: kindsOf(o.members), group: label(o.name), state: '', epochs: null, params: null, best: groups[o.name]?.valRelL2 ?? null, test: groups[o.name]?.testRelL2 ?? null, bestEpoch: null, diff: '', tags: '', created: '', wall: null, train: null, queue: null }
+      : { name: o.run.name, model: kindsOf([o.run]), group: o.run.group ? label(o.run.group) : '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, params: o.run.params ?? null, best: o.run.bestValRelL2, test: o.run.bestTestRelL2 ?? null, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', tags: (o.run.tags ?? []).join(' '), created: o.run.createdAt.replace('T', ' ').slice(0, 19), wall: wall(o.run), train: times(o.run).train, queue: times(o.run).queue },
   );
 
   const reveal = async (id: string) => {
@@ -133,6 +134,7 @@ function GroupRow({ name, members, row, group, checked, onToggle }: { name: stri
       <td />
       <td />
       <td className="num"><span data-testid="group-best">{fmtMs(group?.valRelL2)}</span><br /><span className="small muted">decoded {fmtMs(group?.valRelL2Decoded)}</span></td>
+      <td className="num" data-testid="group-test" title={group && !group.testRelL2 ? 'Not every seed has a test error (data without a test split, or a run still in its first epoch)' : undefined}>{fmtMs(group?.testRelL2)}</td>
       <td />
       <td />
       <td />

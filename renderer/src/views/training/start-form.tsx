@@ -1,7 +1,6 @@
 // The Training view's "New run" form: data, the Model view's model, epochs, batch, learning rate,
 // seeds and data-parallel workers (checked as typed), a time estimate, and Start.
 import { useEffect, useId, useState } from 'react';
-import type { DataSpec } from '../../../../main/api/contract';
 import { useApp } from '../../store/app-store';
 import { useTraining } from '../../store/training-store';
 import { usePersisted } from '../../store/persisted-state';
@@ -9,15 +8,12 @@ import { describeDraft, draftToTrainModel } from '../../store/model-draft';
 import { errorText } from '../../api/error-text';
 import { NumberField } from '../../components/number-field';
 import { TimeEstimate } from '../../components/time-estimate';
+import { useDatasetPresets } from '../../store/datasets';
+import { dataSpecFor } from '../../store/generate-params';
 
 /** The paper's protocol (docs/training.md): 500 epochs, batch 4, AdamW lr 1e-3. */
 export const PAPER_DEFAULTS = { epochs: 500, batchSize: 4, lr: 1e-3 };
 
-function dataSpecFor(source: string): DataSpec {
-  if (source.startsWith('dataset:')) return { kind: 'dataset', id: source.slice('dataset:'.length) };
-  const [, benchmark, preset] = source.split(':');
-  return { kind: 'generate', benchmark: benchmark as 'darcy', preset: preset as 'tiny' | 'quick' } as DataSpec;
-}
 
 function problemsOf(v: { epochs: number; batch: number; lr: number; seeds: number; workers: number }): Record<string, string> {
   const problems: Record<string, string> = {};
@@ -55,9 +51,12 @@ export function StartForm() {
     if (source.startsWith('generate:') && datasets.length > 0 && source === 'generate:darcy:quick') setSource(`dataset:${datasets[datasets.length - 1]!.id}`);
   }, [datasets.length]);
 
+  const presets = useDatasetPresets().value;
+  const [, genBenchmark, genPreset] = source.split(':');
+  const presetSamples = presets?.find((p) => p.benchmark === genBenchmark)?.presets[genPreset ?? '']?.samples;
   const problems = problemsOf({ epochs, batch, lr, seeds, workers });
   const ok = Object.keys(problems).length === 0;
-  const runConfig = () => ({ data: dataSpecFor(source), model: draftToTrainModel(draft), epochs, batchSize: batch, optimizer: { lr }, ...(workers > 1 ? { workers } : {}) });
+  const runConfig = () => ({ data: dataSpecFor(source, typeof presetSamples === 'number' ? presetSamples : undefined), model: draftToTrainModel(draft), epochs, batchSize: batch, optimizer: { lr }, ...(workers > 1 ? { workers } : {}) });
   const submit = async () => {
     setBusy(true);
     setError(null);
