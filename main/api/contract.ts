@@ -63,11 +63,7 @@ export const methods = {
   /** Files in the workspace's exports/ folder (and one level of sub-folders), newest first. */
   'exports.list': { route: 'host', params: empty, result: z.array(ExportEntry) },
   /** One export's bytes (base64), for a browser download. */
-  'exports.read': {
-    route: 'host',
-    params: z.object({ name: ExportPath }).strict(),
-    result: z.object({ name: z.string(), mime: z.string(), size: z.number(), data: z.string() }),
-  },
+  'exports.read': { route: 'host', params: z.object({ name: ExportPath }).strict(), result: z.object({ name: z.string(), mime: z.string(), size: z.number(), data: z.string() }) },
   /** Electron: copy an export to where the user chooses in a native save dialog (null: cancelled). Browser mode answers null; the renderer downloads instead. */
   'exports.saveAs': { route: 'host', params: z.object({ name: ExportPath }).strict(), result: z.object({ path: z.string() }).nullable() },
   /** Per-channel min/max/mean/std of a stored dataset's split, computed from the store. */
