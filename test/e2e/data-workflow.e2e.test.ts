@@ -66,7 +66,7 @@ test('quick start ends at Epoch 3 / 3, its dataset is in Datasets, and its Test 
   await page.close();
 });
 
-test('a Reproduce table survives a view switch and a reload; running it again asks to keep it or make a new group', { skip, timeout: 150_000 }, async () => {
+test('a Reproduce table survives a view switch and a reload; running it again asks to keep it or make a new group', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await open();
   await gotoView(page, 'Reproduce');
   const presets = page.getByTestId('reproduce-presets');
@@ -102,7 +102,7 @@ test('a Reproduce table survives a view switch and a reload; running it again as
   await page.close();
 });
 
-test('a reload in the middle of a Fields evaluation comes back to the same screen: the evaluation under way, then its sweep', { skip, timeout: 180_000 }, async () => {
+test('a reload in the middle of a Fields evaluation comes back to the same screen: the evaluation under way, then its sweep', { skip, timeout: 240_000 }, async () => {
   const quick = (await list()).find((r) => r.name === 'Quick start: Darcy tiny');
   assert.ok(quick, 'the quick start run of the first test');
   const { page, problems } = await open();

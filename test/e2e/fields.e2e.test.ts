@@ -184,7 +184,7 @@ test('fields view: resolution sweep (12² and 6²), any index and an out-of-rang
   await page.close();
 });
 
-test('one field orientation: the same validation sample drawn in Datasets and in Fields has the same z array, y upward, axes x index / y index', { skip, timeout: 90_000 }, async () => {
+test('one field orientation: the same validation sample drawn in Datasets and in Fields has the same z array, y upward, axes x index / y index', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openPage();
   await goto(page, 'Fields');
   await page.getByTestId('run-picker').selectOption(darcyRunId);
@@ -226,7 +226,7 @@ test('one field orientation: the same validation sample drawn in Datasets and in
   await page.close();
 });
 
-test('fields view, compare mode: the same sample from two runs on the same data in one grid, one colour range for fields and one for errors', { skip, timeout: 120_000 }, async () => {
+test('fields view, compare mode: the same sample from two runs on the same data in one grid, one colour range for fields and one for errors', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openPage();
   await goto(page, 'Fields');
   await page.getByTestId('run-picker').selectOption(runIds[0]!);
@@ -272,7 +272,7 @@ test('fields view, compare mode: the same sample from two runs on the same data 
   await page.close();
 });
 
-test('datasets view: a tiny airfoil stand-in sample is drawn on its curvilinear C-grid (carpet + contourcarpet), not as an index heatmap', { skip, timeout: 90_000 }, async () => {
+test('datasets view: a tiny airfoil stand-in sample is drawn on its curvilinear C-grid (carpet + contourcarpet), not as an index heatmap', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openPage();
   await goto(page, 'Datasets');
   await page.getByTestId('datasets-list').getByRole('button', { name: /airfoil/i }).click();
@@ -305,7 +305,7 @@ test('datasets view: a tiny airfoil stand-in sample is drawn on its curvilinear 
   await page.close();
 });
 
-test('fields view on an airfoil run: reference, prediction and |error| drawn on the C-grid given by the input channels, hover on mesh nodes linked', { skip, timeout: 90_000 }, async () => {
+test('fields view on an airfoil run: reference, prediction and |error| drawn on the C-grid given by the input channels, hover on mesh nodes linked', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openPage();
   await goto(page, 'Fields');
   await page.getByTestId('run-picker').selectOption(runIds[2]!);

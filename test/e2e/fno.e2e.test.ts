@@ -9,7 +9,7 @@ import { openPage as openSessionPage, gotoView } from '../helpers/page';
 const suite = browserSuite();
 const skip = suite.skip;
 
-test('Model view: pick FNO, its fields and estimate; the Training view trains it on tiny Darcy', { skip, timeout: 180_000 }, async () => {
+test('Model view: pick FNO, its fields and estimate; the Training view trains it on tiny Darcy', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openSessionPage(suite.browser.context, suite.host.host.url, { engineReady: true });
   await gotoView(page, 'Model');
   const params = page.getByTestId('est-params');

@@ -24,7 +24,7 @@ async function importFile(page: import('playwright-core').Page, name: RegExp) {
   return card;
 }
 
-test('import a .pt checkpoint from the Runs view; it lists as a run', { skip, timeout: 120_000 }, async () => {
+test('import a .pt checkpoint from the Runs view; it lists as a run', { skip, timeout: 240_000 }, async () => {
   const page = await suite.browser.context.newPage();
   await page.goto(suite.host.host.url);
   await page.getByRole('button', { name: 'Runs' }).click();

@@ -76,7 +76,7 @@ async function waitDrawn(page: Page, testId: string, ok: (d: DrawnTrace[]) => bo
   throw new Error(`${testId} not drawn as expected: ${JSON.stringify(await drawn(page, testId))?.slice(0, 400)}`);
 }
 
-test('light maps view: maps equal runs.lightMaps, depth strip on one range, a click draws the point\'s kernel, overlay on the input', { skip, timeout: 180_000 }, async () => {
+test('light maps view: maps equal runs.lightMaps, depth strip on one range, a click draws the point\'s kernel, overlay on the input', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openSessionPage(suite.browser.context, suite.host.host.url, { engineReady: true });
   await gotoView(page, 'Light maps');
   await page.getByTestId('run-picker').selectOption(runId);
@@ -144,7 +144,7 @@ test('light maps view: maps equal runs.lightMaps, depth strip on one range, a cl
   await page.close();
 });
 
-test('light maps of an airfoil run are drawn on its C-grid; a click on the mesh picks that node\'s kernel', { skip, timeout: 180_000 }, async () => {
+test('light maps of an airfoil run are drawn on its C-grid; a click on the mesh picks that node\'s kernel', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openSessionPage(suite.browser.context, suite.host.host.url, { engineReady: true });
   await gotoView(page, 'Light maps');
   await page.getByTestId('run-picker').selectOption(airfoilRun);
@@ -189,7 +189,7 @@ test('light maps of an airfoil run are drawn on its C-grid; a click on the mesh 
   await page.close();
 });
 
-test('light maps view: the correlation with |grad a| computes as a job, equals runs.lightMapsCorrelation and exports as CSV', { skip, timeout: 180_000 }, async () => {
+test('light maps view: the correlation with |grad a| computes as a job, equals runs.lightMapsCorrelation and exports as CSV', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openSessionPage(suite.browser.context, suite.host.host.url, { engineReady: true });
   await gotoView(page, 'Light maps');
   await page.getByTestId('run-picker').selectOption(runId);

@@ -71,7 +71,7 @@ const lastEvaluation = async (runId: string): Promise<EvaluationResult> => {
   return jobs[jobs.length - 1]!.result as EvaluationResult;
 };
 
-test('runs view with a LiNO, an FNO and a DeepONet: the kind in the table, every curve overlaid, each kind\'s fields in the hyperparameters, both in LaTeX', { skip, timeout: 60_000 }, async () => {
+test('runs view with a LiNO, an FNO and a DeepONet: the kind in the table, every curve overlaid, each kind\'s fields in the hyperparameters, both in LaTeX', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await open();
   await gotoView(page, 'Runs');
   const kinds = { lino: 'LiNO', fno: 'FNO', deeponet: 'DeepONet', ns: 'FNO' };
@@ -107,7 +107,7 @@ test('runs view with a LiNO, an FNO and a DeepONet: the kind in the table, every
   await page.close();
 });
 
-test('fields view: each kind evaluates its sample; compare mode puts a LiNO and an FNO on the same sample side by side', { skip, timeout: 90_000 }, async () => {
+test('fields view: each kind evaluates its sample; compare mode puts a LiNO and an FNO on the same sample side by side', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await open();
   await gotoView(page, 'Fields');
   for (const k of ['lino', 'fno', 'deeponet'] as const) {
@@ -155,7 +155,7 @@ test('fields view: each kind evaluates its sample; compare mode puts a LiNO and 
   await page.close();
 });
 
-test('gates, light maps and ablation with an FNO or DeepONet run: a plain message that only LiNO has them, no error banner; LiNO runs still draw them', { skip, timeout: 60_000 }, async () => {
+test('gates, light maps and ablation with an FNO or DeepONet run: a plain message that only LiNO has them, no error banner; LiNO runs still draw them', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await open();
   await gotoView(page, 'Gates');
   for (const k of ['fno', 'deeponet'] as const) {
@@ -188,7 +188,7 @@ test('gates, light maps and ablation with an FNO or DeepONet run: a plain messag
   await page.close();
 });
 
-test('rollout view plays an FNO run\'s rollout on tiny Navier–Stokes; the export view\'s runs table lists every kind', { skip, timeout: 60_000 }, async () => {
+test('rollout view plays an FNO run\'s rollout on tiny Navier–Stokes; the export view\'s runs table lists every kind', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await open();
   await gotoView(page, 'Rollout');
   await page.getByTestId('run-picker').selectOption(ids.ns);

@@ -15,7 +15,7 @@ const suite = browserSuite((host) => {
 });
 const skip = suite.skip;
 
-test('open a .mat file, see its variables, import it as a dataset', { skip, timeout: 120_000 }, async () => {
+test('open a .mat file, see its variables, import it as a dataset', { skip, timeout: 240_000 }, async () => {
   const page = await suite.browser.context.newPage();
   await page.goto(suite.host.host.url);
   await page.getByRole('button', { name: 'Datasets' }).click();
@@ -39,7 +39,7 @@ test('open a .mat file, see its variables, import it as a dataset', { skip, time
   await page.close();
 });
 
-test('a PDEBench time series: the dialog offers the time split, and an autoregressive import is done', { skip, timeout: 120_000 }, async () => {
+test('a PDEBench time series: the dialog offers the time split, and an autoregressive import is done', { skip, timeout: 240_000 }, async () => {
   const page = await suite.browser.context.newPage();
   await page.goto(suite.host.host.url);
   await page.getByRole('button', { name: 'Datasets' }).click();
@@ -61,7 +61,7 @@ test('a PDEBench time series: the dialog offers the time split, and an autoregre
   await page.close();
 });
 
-test('a PDEBench CFD file: every variable at t0 -> every variable at t1 as channels', { skip, timeout: 120_000 }, async () => {
+test('a PDEBench CFD file: every variable at t0 -> every variable at t1 as channels', { skip, timeout: 240_000 }, async () => {
   const page = await suite.browser.context.newPage();
   await page.goto(suite.host.host.url);
   await page.getByRole('button', { name: 'Datasets' }).click();

@@ -65,7 +65,7 @@ async function changes(page: Page, testId: string, before: number[][] | null, wh
   throw new Error(`${what} did not redraw`);
 }
 
-test('playground: draw a Darcy coefficient, paint a stroke; prediction and truth update; relL2 equals lino predict on the saved dataset', { skip, timeout: 120_000 }, async () => {
+test('playground: draw a Darcy coefficient, paint a stroke; prediction and truth update; relL2 equals lino predict on the saved dataset', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
   await gotoView(page, 'Playground');
   await page.getByTestId('run-picker').locator(`option[value="${runId}"]`).waitFor({ state: 'attached', timeout: 20_000 });

@@ -240,7 +240,7 @@ test('rollout view: evaluate a tiny Navier–Stokes run, step and play the frame
 // Evaluations run one at a time in their own lane: a larger evaluation of the same run asked first
 // (resolution transfer to 256², which generates Navier–Stokes data at that grid: minutes) keeps the
 // view's evaluation queued, for as long as the test lets it run.
-test('an evaluation waiting behind a larger evaluation shows its state, is cancelled from the view, and shows its result once the lane is free', { skip, timeout: 180_000 }, async () => {
+test('an evaluation waiting behind a larger evaluation shows its state, is cancelled from the view, and shows its result once the lane is free', { skip, timeout: 240_000 }, async () => {
   const { service, workspace } = suite.host;
   const evalJob = async (id: string) => ((await service.call('jobs.list', {})) as JobSummary[]).find((j) => j.id === id)!;
   const viewJobs = async (blockerId: string) => ((await service.call('jobs.list', {})) as JobSummary[]).filter((j) => j.kind === 'evaluate' && j.id !== blockerId);

@@ -71,7 +71,7 @@ async function waitPlot(page: Page, testId: string, ok: (p: NonNullable<Awaited<
 
 const radio = (page: Page, group: string, value: string) => page.getByTestId(group).locator(`input[value="${value}"]`);
 
-test('training view: x by step, epoch and wall time, linear/log per axis (persisted), gradient norm and throughput/memory per epoch', { skip, timeout: 120_000 }, async () => {
+test('training view: x by step, epoch and wall time, linear/log per axis (persisted), gradient norm and throughput/memory per epoch', { skip, timeout: 240_000 }, async () => {
   const id = runIds[0]!;
   const rec = await records(id);
   let { page, problems } = await openPage();
@@ -147,7 +147,7 @@ test('training view: x by step, epoch and wall time, linear/log per axis (persis
   await page.close();
 });
 
-test('runs view: overlay axes, the selected runs\' curves as one long-format CSV, hyperparameter parcoords', { skip, timeout: 120_000 }, async () => {
+test('runs view: overlay axes, the selected runs\' curves as one long-format CSV, hyperparameter parcoords', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openPage();
   await gotoView(page, 'Runs');
   for (const c of CONFIGS) await page.getByRole('checkbox', { name: `Overlay run ${c.name}` }).check();
@@ -195,7 +195,7 @@ test('runs view: overlay axes, the selected runs\' curves as one long-format CSV
   await page.close();
 });
 
-test('runs view: notes and tags saved in the run folder, search and tag filter; a bad tag is refused; a checkpoint downloads', { skip, timeout: 120_000 }, async () => {
+test('runs view: notes and tags saved in the run folder, search and tag filter; a bad tag is refused; a checkpoint downloads', { skip, timeout: 240_000 }, async () => {
   const [a, b] = runIds as [string, string];
   const { page, problems } = await openPage();
   await gotoView(page, 'Runs');
@@ -248,7 +248,7 @@ test('runs view: notes and tags saved in the run folder, search and tag filter; 
   await page.close();
 });
 
-test('runs view: "Run on a cluster…" writes the export folder under exports/ and shows it with the torchrun command', { skip, timeout: 120_000 }, async () => {
+test('runs view: "Run on a cluster…" writes the export folder under exports/ and shows it with the torchrun command', { skip, timeout: 240_000 }, async () => {
   const a = runIds[0]!;
   const { page, problems } = await openPage();
   await gotoView(page, 'Runs');
@@ -266,7 +266,7 @@ test('runs view: "Run on a cluster…" writes the export folder under exports/ a
   await page.close();
 });
 
-test('fields view: "Export predictions (.npy / .mat)" writes the split\'s predictions, reference and indices into exports/', { skip, timeout: 120_000 }, async () => {
+test('fields view: "Export predictions (.npy / .mat)" writes the split\'s predictions, reference and indices into exports/', { skip, timeout: 240_000 }, async () => {
   const a = runIds[1]!;
   const { page, problems } = await openPage();
   await gotoView(page, 'Fields');

@@ -47,7 +47,7 @@ const openPage = (url: string) => openSessionPage(suite.browser.context, url);
 
 const goto = gotoView;
 
-test('datasets: channel statistics equal the API\'s, a heatmap exports as PNG at the chosen size × scale, the dataset exports as a job; the Export view lists and downloads them and exports the tables', { skip, timeout: 120_000 }, async () => {
+test('datasets: channel statistics equal the API\'s, a heatmap exports as PNG at the chosen size × scale, the dataset exports as a job; the Export view lists and downloads them and exports the tables', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openPage(suite.host.host.url);
   await goto(page, 'Datasets');
   await page.getByTestId('datasets-list').locator(`button[title="${datasetId}"]`).click();
@@ -124,7 +124,7 @@ test('datasets: channel statistics equal the API\'s, a heatmap exports as PNG at
   await page.close();
 });
 
-test('view, theme, selected run and dataset, and a view\'s choice come back after a reload and after the host restarts', { skip, timeout: 120_000 }, async () => {
+test('view, theme, selected run and dataset, and a view\'s choice come back after a reload and after the host restarts', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openPage(suite.host.host.url);
   await goto(page, 'Training');
   // The picker starts on the newest run: choose the other one.

@@ -76,7 +76,7 @@ test('Sweeps view: a 2x2 grid with 2 seeds, engine killed with SIGKILL, resumed;
   await page.close();
 });
 
-test('Sweeps view: a bad sweep.json is refused with the field named', { skip, timeout: 60_000 }, async () => {
+test('Sweeps view: a bad sweep.json is refused with the field named', { skip, timeout: 240_000 }, async () => {
   const { page } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
   await gotoView(page, 'Sweeps');
   await page.getByTestId('sweep-json').fill('{"base": {"data": {"kind": "synthetic", "grid": [8], "train": 2, "val": 1}}, "axes": [{"path": "model.nope", "values": [1]}]}');

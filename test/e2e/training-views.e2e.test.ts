@@ -31,7 +31,7 @@ function plotData(page: Page, testId: string): Promise<{ name?: string; x: numbe
 
 let runId = '';
 
-test('quick start: on an empty workspace one click generates tiny Darcy ("fast") and trains a small LiNO, landing on the Training view with curves arriving', { skip, timeout: 120_000 }, async () => {
+test('quick start: on an empty workspace one click generates tiny Darcy ("fast") and trains a small LiNO, landing on the Training view with curves arriving', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openPage();
   const card = page.getByTestId('quick-start');
   await card.waitFor({ timeout: 30_000 });
@@ -63,7 +63,7 @@ test('quick start: on an empty workspace one click generates tiny Darcy ("fast")
   await page.close();
 });
 
-test('training view: start a tiny LiNO on tiny Darcy for two epochs, curve points arrive, both relL2 conventions and the best marker; gates heatmap for that run', { skip, timeout: 150_000 }, async () => {
+test('training view: start a tiny LiNO on tiny Darcy for two epochs, curve points arrive, both relL2 conventions and the best marker; gates heatmap for that run', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openPage();
   // A small model, set in the Model view (the Training view starts from its draft).
   await goto(page, 'Model');
@@ -137,7 +137,7 @@ test('training view: start a tiny LiNO on tiny Darcy for two epochs, curve point
   await page.close();
 });
 
-test('training view: reopening loads the history with runs.metrics; pause, resume and stop a longer run', { skip: skip || undefined, timeout: 150_000 }, async (tc) => {
+test('training view: reopening loads the history with runs.metrics; pause, resume and stop a longer run', { skip: skip || undefined, timeout: 240_000 }, async (tc) => {
   if (!runId) return tc.skip('the first test did not create a run');
   const { page, problems } = await openPage();
   await goto(page, 'Model');
@@ -197,7 +197,7 @@ test('training view: reopening loads the history with runs.metrics; pause, resum
   await page.close();
 });
 
-test('runs view: table with config differences, a seed group as mean ± std with a ±1 std band, overlay, LaTeX export, resume a stopped run, delete with confirmation', { skip: skip || undefined, timeout: 150_000 }, async (tc) => {
+test('runs view: table with config differences, a seed group as mean ± std with a ±1 std band, overlay, LaTeX export, resume a stopped run, delete with confirmation', { skip: skip || undefined, timeout: 240_000 }, async (tc) => {
   if (!runId) return tc.skip('the first test did not create a run');
   // A seed group of two tiny runs, started through the same API the views use.
   const r = (await suite.host.service.call('train.start', {
@@ -305,7 +305,7 @@ test('runs view: table with config differences, a seed group as mean ± std with
   await page.close();
 });
 
-test('fields view: evaluate the best checkpoint; best/median/worst input, reference, prediction and |error| heatmaps, reference and prediction on one colour scale', { skip: skip || undefined, timeout: 120_000 }, async (tc) => {
+test('fields view: evaluate the best checkpoint; best/median/worst input, reference, prediction and |error| heatmaps, reference and prediction on one colour scale', { skip: skip || undefined, timeout: 240_000 }, async (tc) => {
   if (!runId) return tc.skip('the first test did not create a run');
   const { page, problems } = await openPage();
   await goto(page, 'Fields');

@@ -81,7 +81,7 @@ async function openModelView(): Promise<{ page: Page; problems: string[] }> {
   return r;
 }
 
-test('plot wrapper: draws a downsampled 100k-point curve and a 256x256 heatmap, redraws in place, follows the theme, purges on unmount', { skip, timeout: 90_000 }, async () => {
+test('plot wrapper: draws a downsampled 100k-point curve and a 256x256 heatmap, redraws in place, follows the theme, purges on unmount', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openPage(harnessHost.url);
   await page.locator('[data-testid="heat"] .hm, [data-testid="heat"] image').first().waitFor({ timeout: 30_000 });
   const state = () =>
@@ -136,7 +136,7 @@ test('plot wrapper: draws a downsampled 100k-point curve and a 256x256 heatmap, 
   await page.close();
 });
 
-test('model view: engine estimate matches a real model; toggles redraw the diagram; last component stays on; field errors shown in place', { skip, timeout: 90_000 }, async () => {
+test('model view: engine estimate matches a real model; toggles redraw the diagram; last component stays on; field errors shown in place', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openModelView();
   const M = DEFAULT_DRAFT.width;
   const L = DEFAULT_DRAFT.depth;
@@ -195,7 +195,7 @@ test('model view: engine estimate matches a real model; toggles redraw the diagr
   await page.close();
 });
 
-test('export: a plot to PNG (chosen size and scale), SVG and vector PDF in the workspace, axis titles as text in SVG and PDF, and a browser download', { skip, timeout: 120_000 }, async (tc) => {
+test('export: a plot to PNG (chosen size and scale), SVG and vector PDF in the workspace, axis titles as text in SVG and PDF, and a browser download', { skip, timeout: 240_000 }, async (tc) => {
   const { page, problems } = await openModelView();
   const plot = page.getByTestId('memory-plot');
   await plot.locator('.js-plotly-plot .main-svg').first().waitFor({ timeout: 30_000 });
@@ -251,7 +251,7 @@ test('export: a plot to PNG (chosen size and scale), SVG and vector PDF in the w
   await page.close();
 });
 
-test('export: the model size table to LaTeX (booktabs) and CSV in the workspace', { skip, timeout: 90_000 }, async () => {
+test('export: the model size table to LaTeX (booktabs) and CSV in the workspace', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openModelView();
   const exportsDir = join(t.workspace, 'exports');
   const before = new Set(readdirSync(exportsDir));
@@ -273,7 +273,7 @@ test('export: the model size table to LaTeX (booktabs) and CSV in the workspace'
   await page.close();
 });
 
-test('datasets view: generate a tiny Darcy set with progress, preview samples as heatmaps, cancel a long generation', { skip, timeout: 150_000 }, async () => {
+test('datasets view: generate a tiny Darcy set with progress, preview samples as heatmaps, cancel a long generation', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openPage(t.host.url);
   await page.getByRole('button', { name: 'Datasets', exact: true }).click();
   await page.getByRole('heading', { name: 'Datasets', level: 1 }).waitFor();
@@ -346,12 +346,12 @@ test('datasets view: generate a tiny Darcy set with progress, preview samples as
   await page.close();
 });
 
-test('exports.save refuses a path in the name with a readable message', { skip, timeout: 30_000 }, async () => {
+test('exports.save refuses a path in the name with a readable message', { skip, timeout: 240_000 }, async () => {
   await assert.rejects(t.service.call('exports.save', { name: '../escape.svg', mime: 'image/svg+xml', data: 'PHN2Zy8+' }), /invalid parameter 'name': a file name without path separators/);
   assert.equal(existsSync(join(t.workspace, 'escape.svg')), false);
 });
 
-test('accessibility and themes: every view passes axe (no serious/critical) in light and dark, fits 1366x768, and is keyboard reachable', { skip, timeout: 120_000 }, async () => {
+test('accessibility and themes: every view passes axe (no serious/critical) in light and dark, fits 1366x768, and is keyboard reachable', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await openPage(t.host.url);
   await page.getByTestId('engine-backend').waitFor({ timeout: 60_000 }).catch(async (e) => {
     throw new Error(`${e.message}\npage: ${(await page.locator("body").innerText()).slice(0, 800)}\nproblems: ${problems.join('; ')}`);

@@ -6,7 +6,7 @@ import { browserSuite, SHOTS as ARTIFACTS } from '../helpers/browser-suite';
 const suite = browserSuite();
 const skip = suite.skip;
 
-test('opens the workbench on an empty workspace and shows the engine backend', { skip, timeout: 120_000 }, async () => {
+test('opens the workbench on an empty workspace and shows the engine backend', { skip, timeout: 240_000 }, async () => {
   const page = await suite.browser.context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -23,7 +23,7 @@ test('opens the workbench on an empty workspace and shows the engine backend', {
   await page.close();
 });
 
-test('runs a computation in the engine through the API and shows the answer', { skip, timeout: 180_000 }, async () => {
+test('runs a computation in the engine through the API and shows the answer', { skip, timeout: 240_000 }, async () => {
   const page = await suite.browser.context.newPage();
   await page.goto(suite.host.host.url);
   await page.getByTestId('selftest').click();
@@ -33,7 +33,7 @@ test('runs a computation in the engine through the API and shows the answer', { 
   await page.close();
 });
 
-test('the in-app file browser walks into a folder and opens it as the workspace', { skip, timeout: 60_000 }, async () => {
+test('the in-app file browser walks into a folder and opens it as the workspace', { skip, timeout: 240_000 }, async () => {
   const page = await suite.browser.context.newPage();
   await page.goto(suite.host.host.url);
   await page.getByRole('button', { name: 'Open another workspace…' }).click();
@@ -50,7 +50,7 @@ test('the in-app file browser walks into a folder and opens it as the workspace'
   await page.close();
 });
 
-test('a page without the token gets nothing', { skip, timeout: 60_000 }, async () => {
+test('a page without the token gets nothing', { skip, timeout: 240_000 }, async () => {
   const page = await suite.browser.context.newPage();
   await suite.browser.context.clearCookies();
   const resp = await page.goto(`http://127.0.0.1:${suite.host.host.port}/`);

@@ -41,7 +41,7 @@ const suite = browserSuite(async (host: TestHost) => {
 const skip = suite.skip;
 const open = () => openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
 
-test('runs view: SVG parallel coordinates draw in headless Chromium and export as SVG; parameters, wall seconds, kind-aware differences, filter and grouping', { skip, timeout: 90_000 }, async () => {
+test('runs view: SVG parallel coordinates draw in headless Chromium and export as SVG; parameters, wall seconds, kind-aware differences, filter and grouping', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await open();
   await gotoView(page, 'Runs');
   // Parallel coordinates: one line per finished run, no WebGL message.
@@ -96,7 +96,7 @@ test('runs view: SVG parallel coordinates draw in headless Chromium and export a
   await page.close();
 });
 
-test('datasets by human name: the runs\' generated data listed as benchmark, resolution, samples and split; a label renames it everywhere; the hash only in details', { skip, timeout: 60_000 }, async () => {
+test('datasets by human name: the runs\' generated data listed as benchmark, resolution, samples and split; a label renames it everywhere; the hash only in details', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await open();
   await gotoView(page, 'Datasets');
   const list = page.getByTestId('datasets-list');
@@ -121,7 +121,7 @@ test('datasets by human name: the runs\' generated data listed as benchmark, res
   await page.close();
 });
 
-test('rollout picker offers only the Navier–Stokes run', { skip, timeout: 60_000 }, async () => {
+test('rollout picker offers only the Navier–Stokes run', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await open();
   await gotoView(page, 'Rollout');
   const picker = page.getByTestId('run-picker');
@@ -133,7 +133,7 @@ test('rollout picker offers only the Navier–Stokes run', { skip, timeout: 60_0
   await page.close();
 });
 
-test('every view in both themes: a screenshot each under test-results/screenshots/, no page errors', { skip, timeout: 120_000 }, async () => {
+test('every view in both themes: a screenshot each under test-results/screenshots/, no page errors', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await open();
   // Every view the navigation offers (one registry: renderer/src/views/index.ts).
   const views = (await page.getByRole('navigation').getByRole('button').allTextContents()).map((t) => t.trim()).filter((t) => t && !/theme$/i.test(t));
