@@ -25,36 +25,41 @@ function dimsOf(x: readonly number[], w: readonly number[], G: number): Dims {
   return { B, C, P, Q, Co, Qg };
 }
 
-// The loops walk every tensor in its own layout: for each (i, o) the weights' modes are one
-// contiguous block, for each (b, i) / (b, o) the spectrum's too, so all reads stay in cache and
-// nothing is gathered or transposed. Mode (p, q) of the spectrum: q = g * Qg + qq.
+// Each output element is a dot product over one axis (forward: input channels i; dX: output
+// channels o; dW: the batch b), accumulated in locals and stored once: the earlier loops did a
+// read-modify-write of a Float32Array element per multiply-add (4 in the gradient), which was most
+// of FNO Burgers 256's step on wasm (node --cpu-prof: mixGradient + mixForward ~40% of CPU).
+// Mode (p, q) of the spectrum: q = g * Qg + qq; the weights' (i, o, qq, p) entry is re/im at wi.
 
 function mixForward(inputs: Float32Array[], shapes: number[][]): JsOut[] {
   const x = inputs[0]!;
   const ws = inputs.slice(1);
   const { B, C, Co, P, Q, Qg } = dimsOf(shapes[0]!, shapes[1]!, ws.length);
   const S = P * 2 * Q; // one (b, channel) block of the spectrum
+  const WS = Co * Qg * P * 2; // weight stride of one input channel
   const y = new Float32Array(B * Co * S);
-  for (let i = 0; i < C; i++) {
+  for (let b = 0; b < B; b++) {
     for (let o = 0; o < Co; o++) {
-      for (let b = 0; b < B; b++) {
-        const x0 = (b * C + i) * S;
-        const y0 = (b * Co + o) * S;
-        for (let g = 0; g < ws.length; g++) {
-          const w = ws[g]!;
-          // innermost over q: contiguous in the spectrum (the 1-D layout has P = 1)
-          for (let p = 0; p < P; p++) {
-            for (let qq = 0; qq < Qg; qq++) {
-              const q = g * Qg + qq;
-              const wi = (((i * Co + o) * Qg + qq) * P + p) * 2;
+      const y0 = (b * Co + o) * S;
+      for (let g = 0; g < ws.length; g++) {
+        const w = ws[g]!;
+        for (let p = 0; p < P; p++) {
+          for (let qq = 0; qq < Qg; qq++) {
+            let xi = b * C * S + p * 2 * Q + g * Qg + qq;
+            let wi = ((o * Qg + qq) * P + p) * 2;
+            let yr = 0;
+            let yi = 0;
+            for (let i = 0; i < C; i++, xi += S, wi += WS) {
+              const a = x[xi]!;
+              const c = x[xi + Q]!;
               const r = w[wi]!;
               const s = w[wi + 1]!;
-              const re = x0 + p * 2 * Q + q;
-              const a = x[re]!;
-              const c = x[re + Q]!;
-              y[y0 + p * 2 * Q + q] += a * r - c * s;
-              y[y0 + p * 2 * Q + Q + q] += a * s + c * r;
+              yr += a * r - c * s;
+              yi += a * s + c * r;
             }
+            const yo = y0 + p * 2 * Q + g * Qg + qq;
+            y[yo] = yr;
+            y[yo + Q] = yi;
           }
         }
       }
@@ -63,46 +68,78 @@ function mixForward(inputs: Float32Array[], shapes: number[][]): JsOut[] {
   return [{ shape: [B, Co, P, 2, Q], values: y }];
 }
 
-/** inputs: dY, X, W_1..W_G -> dX, dW_1..dW_G. */
-function mixGradient(inputs: Float32Array[], shapes: number[][]): JsOut[] {
-  const [dy, x] = inputs as [Float32Array, Float32Array];
-  const ws = inputs.slice(2);
-  const { B, C, Co, P, Q, Qg } = dimsOf(shapes[1]!, shapes[2]!, ws.length);
+/** dX[b, i] = sum_o dY[b, o] conj-mixed by W[i, o] (Yr = a r - c s, Yi = a s + c r). */
+function mixGradX(dy: Float32Array, ws: Float32Array[], d: Dims): Float32Array {
+  const { B, C, Co, P, Q, Qg } = d;
   const S = P * 2 * Q;
   const dx = new Float32Array(B * C * S);
-  const dws = ws.map((w) => new Float32Array(w.length));
-  for (let i = 0; i < C; i++) {
-    for (let o = 0; o < Co; o++) {
-      for (let b = 0; b < B; b++) {
-        const x0 = (b * C + i) * S;
-        const y0 = (b * Co + o) * S;
-        for (let g = 0; g < ws.length; g++) {
-          const w = ws[g]!;
-          const dw = dws[g]!;
-          // innermost over q: contiguous in the spectrum (the 1-D layout has P = 1)
-          for (let p = 0; p < P; p++) {
-            for (let qq = 0; qq < Qg; qq++) {
-              const q = g * Qg + qq;
-              const wi = (((i * Co + o) * Qg + qq) * P + p) * 2;
+  for (let b = 0; b < B; b++) {
+    for (let i = 0; i < C; i++) {
+      const x0 = (b * C + i) * S;
+      for (let g = 0; g < ws.length; g++) {
+        const w = ws[g]!;
+        for (let p = 0; p < P; p++) {
+          for (let qq = 0; qq < Qg; qq++) {
+            let yi = b * Co * S + p * 2 * Q + g * Qg + qq;
+            let wi = ((i * Co * Qg + qq) * P + p) * 2;
+            let dr = 0;
+            let dc = 0;
+            for (let o = 0; o < Co; o++, yi += S, wi += Qg * P * 2) {
+              const u = dy[yi]!;
+              const v = dy[yi + Q]!;
               const r = w[wi]!;
               const s = w[wi + 1]!;
-              const re = x0 + p * 2 * Q + q;
-              const a = x[re]!;
-              const c = x[re + Q]!;
-              const u = dy[y0 + p * 2 * Q + q]!;
-              const v = dy[y0 + p * 2 * Q + Q + q]!;
-              // Yr = a r - c s, Yi = a s + c r: the real gradient of each real input
-              dx[re] += u * r + v * s;
-              dx[re + Q] += v * r - u * s;
-              dw[wi] += u * a + v * c;
-              dw[wi + 1] += v * a - u * c;
+              dr += u * r + v * s;
+              dc += v * r - u * s;
             }
+            const xo = x0 + p * 2 * Q + g * Qg + qq;
+            dx[xo] = dr;
+            dx[xo + Q] = dc;
           }
         }
       }
     }
   }
-  return [{ shape: shapes[1]!, values: dx }, ...dws.map((values, g) => ({ shape: shapes[2 + g]!, values }))];
+  return dx;
+}
+
+/** dW_g[i, o, qq, p] = sum_b of dY[b, o] against X[b, i] at mode (p, g * Qg + qq). */
+function mixGradW(dy: Float32Array, x: Float32Array, g: number, d: Dims): Float32Array {
+  const { B, C, Co, P, Q, Qg } = d;
+  const S = P * 2 * Q;
+  const dw = new Float32Array(C * Co * Qg * P * 2);
+  for (let i = 0; i < C; i++) {
+    for (let o = 0; o < Co; o++) {
+      for (let qq = 0; qq < Qg; qq++) {
+        for (let p = 0; p < P; p++) {
+          const m = p * 2 * Q + g * Qg + qq;
+          let dr = 0;
+          let ds = 0;
+          for (let b = 0; b < B; b++) {
+            const a = x[(b * C + i) * S + m]!;
+            const c = x[(b * C + i) * S + m + Q]!;
+            const u = dy[(b * Co + o) * S + m]!;
+            const v = dy[(b * Co + o) * S + m + Q]!;
+            dr += u * a + v * c;
+            ds += v * a - u * c;
+          }
+          const wi = (((i * Co + o) * Qg + qq) * P + p) * 2;
+          dw[wi] = dr;
+          dw[wi + 1] = ds;
+        }
+      }
+    }
+  }
+  return dw;
+}
+
+/** inputs: dY, X, W_1..W_G -> dX, dW_1..dW_G. */
+function mixGradient(inputs: Float32Array[], shapes: number[][]): JsOut[] {
+  const [dy, x] = inputs as [Float32Array, Float32Array];
+  const ws = inputs.slice(2);
+  const d = dimsOf(shapes[1]!, shapes[2]!, ws.length);
+  const dx = mixGradX(dy, ws, d);
+  return [{ shape: shapes[1]!, values: dx }, ...ws.map((_, g) => ({ shape: shapes[2 + g]!, values: mixGradW(dy, x, g, d) }))];
 }
 
 registerFusedKernel('FnoSpectralMix', ['x', 'w1', 'w2?'], mixForward);
