@@ -291,7 +291,9 @@ test('datasets view: generate a tiny Darcy set with progress, preview samples as
   const list = page.getByTestId('datasets-list');
   await list.getByRole('button', { name: /^Darcy · s = 29/ }).first().click();
   const preview = page.getByTestId('sample-preview');
-  await preview.getByTestId('sample-info').filter({ hasText: /Grid 29 × 29/ }).waitFor({ timeout: 30_000 });
+  // the training split: a tiny set of 6 keeps one sample for test, leaving one for validation
+  await preview.getByLabel('Split').selectOption('train');
+  await preview.getByTestId('sample-info').filter({ hasText: /Grid 29 × 29, \d+ train rows/ }).waitFor({ timeout: 30_000 });
   await preview.locator('[data-testid="preview-input"] .js-plotly-plot .main-svg').first().waitFor({ timeout: 30_000 });
   const z = () =>
     page.evaluate(() => {
