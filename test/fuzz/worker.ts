@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readPristine, runCase } from './cases';
+import { h5lib } from '../../main/data/formats/h5';
 
 const tmp = mkdtempSync(join(tmpdir(), 'lino-fuzz-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
@@ -27,4 +28,7 @@ parentPort!.on('message', async (req: { format: string; seed: number; from: numb
   }
   parentPort!.postMessage({ type: 'finished' });
 });
+// HDF5's library loads on first use (seconds through tsx): load it before the first case's hang
+// guard starts, as part of the worker's start-up.
+await h5lib();
 parentPort!.postMessage({ type: 'ready' });
