@@ -12,6 +12,8 @@ export const LANE_OF_KIND: Record<string, LaneId> = {
   reproduce: 'training',
   evaluate: 'evaluation',
   'lightmaps-correlation': 'analysis',
+  // the Playground's truth: its own lane, so a solve never waits behind an evaluation or a generation
+  'playground-solve': 'playground',
   generate: 'data',
   import: 'data',
   export: 'export',
