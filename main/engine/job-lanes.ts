@@ -13,7 +13,7 @@ export const LANE_OF_KIND: Record<string, LaneId> = {
   evaluate: 'evaluation',
   'lightmaps-correlation': 'analysis',
   // the Playground's truth: its own lane, so a solve never waits behind an evaluation or a generation
-  'playground-solve': 'playground',
+  'playground-solve': 'playground-solve',
   generate: 'data',
   import: 'data',
   export: 'export',
