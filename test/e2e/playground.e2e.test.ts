@@ -5,22 +5,13 @@
 // Screenshot: test-results/screenshots/playground.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { JobSummary, RunSummary } from '../../main/api/contract';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { openPage, gotoView } from '../helpers/page';
 import { assertAccessible } from '../helpers/axe';
-import { ROOT, type TestHost } from '../helpers/host';
-import { DatasetStore } from '../../main/data/dataset-store';
-import { readInputF32 } from '../../main/cli/operator-files';
-import { RunStore } from '../../main/runs/run-store';
-import { weightsPath } from '../../main/runs/checkpoint';
-import { parseRunConfig } from '../../main/train/runner';
-import { loadTrainData } from '../../main/train/data-source';
-import { modelConfigFor } from '../../main/train/trainer';
+import { predictSavedInput } from '../helpers/predict-saved';
+import type { TestHost } from '../helpers/host';
 
 let runId = '';
 
@@ -98,18 +89,7 @@ test('playground: draw a Darcy coefficient, paint a stroke; prediction and truth
   await page.getByTestId('playground-saved').waitFor();
   const ws = suite.host.workspace;
   const id = (await page.getByTestId('playground-saved').textContent())!.replace(/^.*dataset /, '');
-  const dir = join(ws, 'datasets', id);
-  const run = new RunStore(join(ws, 'runs')).open(runId);
-  const cfg = parseRunConfig(run.readConfig(), run.configPath);
-  writeFileSync(join(dir, '..', 'model.json'), JSON.stringify({ kind: 'lino', ...modelConfigFor(cfg, await loadTrainData(cfg.data, { workspace: ws })) }));
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin/lino.mjs'), 'predict', '--config', join(dir, '..', 'model.json'), '--weights', weightsPath(run.dir, 'best')!, '--input', join(dir, 'val_x.npy'), '--out', join(dir, '..', 'y.npy'), '--backend', 'cpu'], { encoding: 'utf8', cwd: ROOT });
-  assert.equal(r.status, 0, r.stderr);
-  const m = new DatasetStore(ws).manifest(id);
-  const k = m.normalization.y.std + m.normalization.eps, mu = m.normalization.y.mean;
-  const y = readInputF32(join(dir, '..', 'y.npy')).data, ref = readInputF32(join(dir, 'val_y.npy')).data;
-  let num = 0, den = 0;
-  for (let i = 0; i < y.length; i++) { const t = ref[i]! * k + mu; num += (y[i]! * k + mu - t) ** 2; den += t * t; }
-  const cli = Math.sqrt(num) / (Math.sqrt(den) + 1e-12);
+  const { relL2: cli } = await predictSavedInput(ws, runId, id, { workspace: ws });
   assert.ok(Math.abs(cli - shown) <= 1e-5, `shown relL2 ${shown} vs lino predict ${cli}`);
   await page.screenshot({ path: `${SHOTS}/playground.png` });
   assert.deepEqual(problems, []);

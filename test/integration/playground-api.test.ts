@@ -4,21 +4,14 @@
 // one-sample dataset against its saved truth, and every hostile input is refused naming its field.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth } from '../../main/api/contract';
 import { DatasetStore } from '../../main/data/dataset-store';
-import { readInputF32 } from '../../main/cli/operator-files';
-import { RunStore } from '../../main/runs/run-store';
-import { weightsPath } from '../../main/runs/checkpoint';
-import { parseRunConfig } from '../../main/train/runner';
-import { loadTrainData } from '../../main/train/data-source';
-import { modelConfigFor } from '../../main/train/trainer';
 import { engineService } from '../helpers/engine-service';
+import { predictSavedInput } from '../helpers/predict-saved';
 
 const { service, workspace, trained, settled } = engineService();
-const root = new URL('../..', import.meta.url).pathname;
 
 const darcy = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', train: 4, val: 2 };
 const runs: Record<string, string> = {};
@@ -80,17 +73,7 @@ test('every model kind predicts a painted input; relL2 against the truth equals 
   assert.equal(saved.datasetId, 'pg-stroke');
   // lino predict on the saved input (val_x, encoded as the run's model takes it) against the saved truth
   const dir = join(workspace, 'datasets', saved.datasetId);
-  const run = new RunStore(join(workspace, 'runs')).open(runs.lino!);
-  const cfg = parseRunConfig(run.readConfig(), run.configPath);
-  writeFileSync(join(dir, '..', 'model.json'), JSON.stringify({ kind: 'lino', ...modelConfigFor(cfg, await loadTrainData(cfg.data)) }));
-  const r = spawnSync(process.execPath, [join(root, 'bin/lino.mjs'), 'predict', '--config', join(dir, '..', 'model.json'), '--weights', weightsPath(run.dir, 'best')!, '--input', join(dir, 'val_x.npy'), '--out', join(dir, '..', 'y.npy'), '--backend', 'cpu'], { encoding: 'utf8', cwd: root });
-  assert.equal(r.status, 0, r.stderr);
-  const m = new DatasetStore(workspace).manifest(saved.datasetId);
-  const k = m.normalization.y.std + m.normalization.eps, mu = m.normalization.y.mean;
-  const y = readInputF32(join(dir, '..', 'y.npy')).data, ref = readInputF32(join(dir, 'val_y.npy')).data;
-  let num = 0, den = 0;
-  for (let i = 0; i < y.length; i++) { const t = ref[i]! * k + mu; num += (y[i]! * k + mu - t) ** 2; den += t * t; }
-  const cli = Math.sqrt(num) / (Math.sqrt(den) + 1e-12);
+  const { relL2: cli, ref, k, mu } = await predictSavedInput(workspace, runs.lino!, saved.datasetId);
   assert.ok(Math.abs(cli - shown) <= 1e-5, `shown relL2 ${shown} vs lino predict ${cli}`);
   // the saved truth is the solver's, to float32
   assert.ok(Array.from(ref).every((v, i) => Math.abs(v * k + mu - truth.truth[0]![i]!) <= 1e-5 * (1 + Math.abs(truth.truth[0]![i]!))));
