@@ -10,7 +10,7 @@ import { defaultTrainingSlots, LANE_ORDER } from './job-lanes';
 import { initBackend, tf } from './tf-runtime';
 import { runSelfTest } from './selftest-job';
 import { modelEstimate } from './model-estimate';
-import { datasetInspect, datasetPresets, datasetSample, generateLabel, importLabel, runGenerate, runImport } from './dataset-jobs';
+import { datasetInspect, datasetPresets, datasetSample, generateLabel, importLabel, importListing, runGenerate, runImport } from './dataset-jobs';
 import { TrainingJobs, type TrainingJobKind } from './train-jobs';
 import { SweepJobs } from './sweep-jobs';
 import { datasetStore, exportLabel, runDatasetExport } from './dataset-export-jobs';
@@ -44,8 +44,10 @@ export function startEngine(parent: ParentChannel): void {
   // evaluate): a missing one is a compile error.
   const definitions: { [K in Exclude<JobKind, TrainingJobKind>]: JobDefinition } = {
     selftest: { label: (p) => `Engine self-test (${Number(p.steps ?? 20)} steps)`, run: runSelfTest },
-    generate: { label: generateLabel, run: runGenerate },
-    import: { label: importLabel, run: runImport },
+    // in the data lane's worker: the split and the store's writes would stall the engine thread
+    generate: { label: generateLabel, run: inJobWorker('generate', runGenerate) },
+    // the listing first (its own worker, as datasets.inspect), then the import in the data lane's worker
+    import: { label: importLabel, run: async (p, ctx) => inJobWorker('import', runImport)({ ...p, listing: await importListing(p, ctx) }, ctx) },
     export: { label: exportLabel, run: runDatasetExport },
     'cluster-export': { label: clusterExportLabel, run: runClusterExport },
     reproduce: { label: reproduceLabel, run: runReproduce },

@@ -2,7 +2,6 @@
 // its own TensorFlow.js instance and backend, so the engine thread keeps answering calls while it
 // runs. Talks to main/engine/job-worker-run.ts with the messages below.
 import { parentPort, workerData } from 'node:worker_threads';
-import { selectBackend } from '../ops/backend';
 import { errorMessage } from '../util/error-message';
 import { WORKER_JOBS } from './job-worker-kinds';
 
@@ -29,15 +28,18 @@ port.on('message', (m: ToJobWorker) => {
 });
 
 async function main() {
+  const job = WORKER_JOBS[input.kind];
+  if (!job) return send({ type: 'error', message: `job worker: no worker job of kind '${input.kind}'` });
   try {
-    send({ type: 'backend', active: (await selectBackend(input.backend || process.env.LINO_BACKEND || undefined)).active });
+    // a data job runs no tensors: no backend (nor tfjs) to load
+    const active = job.backend ? (await (await import('../ops/backend')).selectBackend(input.backend || process.env.LINO_BACKEND || undefined)).active : 'none';
+    send({ type: 'backend', active });
   } catch (e) {
     send({ type: 'error', message: errorMessage(e), backendFailed: true });
     return;
   }
   try {
-    const run = WORKER_JOBS[input.kind];
-    if (!run) throw new Error(`job worker: no worker job of kind '${input.kind}'`);
+    const run = await job.load();
     const result = await run(input.params, {
       signal: controller.signal,
       progress: (fraction, message, etaSeconds) => send({ type: 'progress', fraction, ...(message !== undefined ? { message } : {}), ...(etaSeconds !== undefined ? { etaSeconds } : {}) }),
