@@ -25,6 +25,7 @@ import { refuseRepeat, reproduceLabel, reproduceList, reproduceResults, runRepro
 import { VERSION } from '../version';
 import { playgroundDrawCall, playgroundPredictCall, playgroundSaveCall, playgroundSolveCall, playgroundSolveLabel, runPlaygroundSolve } from './playground-call';
 import { availableParallelism } from 'node:os';
+import { jobEventMessage, withParsedResult } from './json-text';
 
 /**
  * One handler per call the contract routes to the engine, typed from its entry (params as the host
@@ -39,7 +40,7 @@ type EngineHandlers = { [M in EngineMethod]: (params: EngineParams<M>) => Result
 
 export function startEngine(parent: ParentChannel): void {
   const startedAt = new Date().toISOString();
-  const jobs = new JobQueue((job) => parent.send({ type: 'event', event: { type: 'job', job } }));
+  const jobs = new JobQueue((job) => parent.send(jobEventMessage(job)));
   // Every kind of the contract's JOB_KINDS has its definition here, or in TrainingJobs (train,
   // evaluate): a missing one is a compile error.
   const definitions: { [K in Exclude<JobKind, TrainingJobKind>]: JobDefinition } = {
@@ -89,7 +90,7 @@ export function startEngine(parent: ParentChannel): void {
       return jobs.start(p.kind, { ...p.params, workspace: p.workspace });
     },
     'jobs.cancel': (p) => ({ ok: training.cancelJob(p.id) ?? jobs.cancel(p.id) }),
-    'jobs.list': () => jobs.list(),
+    'jobs.list': () => jobs.list().map(withParsedResult),
     'jobs.lanes': (p: { trainingSlots?: number }) => {
       if (p.trainingSlots !== undefined && training.inThread && p.trainingSlots > 1) {
         throw new ApiError('jobs.lanes: trainingSlots: this engine trains in its own thread (LINO_TRAIN_IN_THREAD=1), so one run at a time', 'invalid_params', { field: 'trainingSlots' });

@@ -2,6 +2,7 @@
 // its own TensorFlow.js instance and backend, so the engine thread keeps answering calls while it
 // runs. Talks to main/engine/job-worker-run.ts with the messages below.
 import { parentPort, workerData } from 'node:worker_threads';
+import { setPriority } from 'node:os';
 import { errorMessage } from '../util/error-message';
 import { WORKER_JOBS } from './job-worker-kinds';
 
@@ -16,7 +17,8 @@ export type ToJobWorker = { type: 'cancel' };
 export type FromJobWorker =
   | { type: 'backend'; active: string }
   | { type: 'progress'; fraction: number; message?: string; etaSeconds?: number | null }
-  | { type: 'done'; result: unknown }
+  /** The result as JSON text: it crosses the engine thread as one string (json-text.ts). */
+  | { type: 'done'; resultJson: string }
   | { type: 'error'; message: string; backendFailed?: boolean };
 
 const port = parentPort!;
@@ -27,7 +29,23 @@ port.on('message', (m: ToJobWorker) => {
   if (m.type === 'cancel') controller.abort();
 });
 
+/**
+ * On Linux the nice value is per thread (setpriority of pid 0 is the calling thread; threads this one
+ * starts, such as a generator's solvers, inherit it): the engine thread, which answers every call, is
+ * then scheduled before a job's work on a machine with fewer cores than busy threads. Elsewhere it
+ * would lower the whole engine process, so it is left alone there.
+ */
+function yieldToEngineThread(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    setPriority(0, 10);
+  } catch {
+    /* not permitted: the job runs at the engine's priority */
+  }
+}
+
 async function main() {
+  yieldToEngineThread();
   const job = WORKER_JOBS[input.kind];
   if (!job) return send({ type: 'error', message: `job worker: no worker job of kind '${input.kind}'` });
   try {
@@ -44,7 +62,7 @@ async function main() {
       signal: controller.signal,
       progress: (fraction, message, etaSeconds) => send({ type: 'progress', fraction, ...(message !== undefined ? { message } : {}), ...(etaSeconds !== undefined ? { etaSeconds } : {}) }),
     });
-    send({ type: 'done', result });
+    send({ type: 'done', resultJson: JSON.stringify(result) ?? 'null' });
   } catch (e) {
     send({ type: 'error', message: errorMessage(e) });
   }
