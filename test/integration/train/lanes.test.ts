@@ -37,16 +37,20 @@ test('a Fields evaluation and a dataset generation finish while a long run train
 
   // Pings with the long run alone (this machine's own noise: other processes, the run's worker), for
   // 3 s before the evaluation and the generation and 3 s after them, and while they run beside it.
+  // Open loop: a ping every 10 ms whether or not the last one was answered, so a stall delays every
+  // ping sent during it (a ping loop that waits for each answer sends one ping per stall and its p99
+  // can miss a 250 ms stall altogether: coordinated omission).
   let pings: number[] = [];
-  let pinging = true;
-  const pinger = (async () => {
-    while (pinging) {
-      const t = performance.now();
-      await service.call('engine.ping', { t });
-      pings.push(performance.now() - t);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
+  const inFlight = new Set<Promise<void>>();
+  const pinger = setInterval(() => {
+    const t = performance.now();
+    const into = pings;
+    const p: Promise<void> = service.call('engine.ping', { t }).then(() => {
+      into.push(performance.now() - t);
+      inFlight.delete(p);
+    });
+    inFlight.add(p);
+  }, 10);
   const pingFor = async (ms: number) => {
     pings = [];
     await new Promise((r) => setTimeout(r, ms));
@@ -62,8 +66,8 @@ test('a Fields evaluation and a dataset generation finish while a long run train
   const [evDone, genDone] = await Promise.all([settled(ev.id, 180_000), settled(gen.id, 180_000)]);
   const besideJobs = pings;
   const aloneAfter = await pingFor(3000);
-  pinging = false;
-  await pinger;
+  clearInterval(pinger);
+  await Promise.all(inFlight);
   console.log(`evaluation + generation beside training: ${Date.now() - t0} ms`);
   assert.equal(evDone.state, 'done', evDone.error);
   assert.ok((evDone.result as EvaluationResult).resolutions[0]?.fields?.length, 'the evaluation drew fields');
