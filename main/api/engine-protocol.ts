@@ -9,7 +9,9 @@ export type FromEngine =
   | { type: 'ready'; pid: number }
   | { type: 'result'; id: number; ok: true; result: unknown }
   | { type: 'result'; id: number; ok: false; error: ApiErrorShape }
-  | { type: 'event'; event: WorkbenchEvent };
+  | { type: 'event'; event: WorkbenchEvent }
+  /** An event as JSON text (a job's large result, kept as text from its worker: main/engine/json-text.ts). */
+  | { type: 'event-json'; json: string };
 
 /** The engine's view of its parent: whichever transport launched it. */
 export interface ParentChannel {

@@ -10,7 +10,7 @@ import { defaultTrainingSlots, LANE_ORDER } from './job-lanes';
 import { initBackend, tf } from './tf-runtime';
 import { runSelfTest } from './selftest-job';
 import { modelEstimate } from './model-estimate';
-import { datasetInspect, datasetPresets, datasetSample, generateLabel, importLabel, runGenerate, runImport } from './dataset-jobs';
+import { datasetInspect, datasetPresets, datasetSample, generateLabel, importLabel, importListing, runGenerate, runImport } from './dataset-jobs';
 import { TrainingJobs, type TrainingJobKind } from './train-jobs';
 import { SweepJobs } from './sweep-jobs';
 import { datasetStore, exportLabel, runDatasetExport } from './dataset-export-jobs';
@@ -25,6 +25,7 @@ import { refuseRepeat, reproduceLabel, reproduceList, reproduceResults, runRepro
 import { VERSION } from '../version';
 import { playgroundDrawCall, playgroundPredictCall, playgroundSaveCall, playgroundSolveCall, playgroundSolveLabel, runPlaygroundSolve } from './playground-call';
 import { availableParallelism } from 'node:os';
+import { jobEventMessage, withParsedResult } from './json-text';
 
 /**
  * One handler per call the contract routes to the engine, typed from its entry (params as the host
@@ -39,13 +40,15 @@ type EngineHandlers = { [M in EngineMethod]: (params: EngineParams<M>) => Result
 
 export function startEngine(parent: ParentChannel): void {
   const startedAt = new Date().toISOString();
-  const jobs = new JobQueue((job) => parent.send({ type: 'event', event: { type: 'job', job } }));
+  const jobs = new JobQueue((job) => parent.send(jobEventMessage(job)));
   // Every kind of the contract's JOB_KINDS has its definition here, or in TrainingJobs (train,
   // evaluate): a missing one is a compile error.
   const definitions: { [K in Exclude<JobKind, TrainingJobKind>]: JobDefinition } = {
     selftest: { label: (p) => `Engine self-test (${Number(p.steps ?? 20)} steps)`, run: runSelfTest },
-    generate: { label: generateLabel, run: runGenerate },
-    import: { label: importLabel, run: runImport },
+    // in the data lane's worker: the split and the store's writes would stall the engine thread
+    generate: { label: generateLabel, run: inJobWorker('generate', runGenerate) },
+    // the listing first (its own worker, as datasets.inspect), then the import in the data lane's worker
+    import: { label: importLabel, run: async (p, ctx) => inJobWorker('import', runImport)({ ...p, listing: await importListing(p, ctx) }, ctx) },
     export: { label: exportLabel, run: runDatasetExport },
     'cluster-export': { label: clusterExportLabel, run: runClusterExport },
     reproduce: { label: reproduceLabel, run: runReproduce },
@@ -87,7 +90,7 @@ export function startEngine(parent: ParentChannel): void {
       return jobs.start(p.kind, { ...p.params, workspace: p.workspace });
     },
     'jobs.cancel': (p) => ({ ok: training.cancelJob(p.id) ?? jobs.cancel(p.id) }),
-    'jobs.list': () => jobs.list(),
+    'jobs.list': () => jobs.list().map(withParsedResult),
     'jobs.lanes': (p: { trainingSlots?: number }) => {
       if (p.trainingSlots !== undefined && training.inThread && p.trainingSlots > 1) {
         throw new ApiError('jobs.lanes: trainingSlots: this engine trains in its own thread (LINO_TRAIN_IN_THREAD=1), so one run at a time', 'invalid_params', { field: 'trainingSlots' });

@@ -1,11 +1,21 @@
 // The job kinds that run in a worker thread of their own (job-worker.ts) rather than in the engine
-// thread: tensor work that would otherwise stall engine.ping and every other call while it runs.
-// A small table keyed by job kind, like job-lanes.ts.
+// thread: work that would otherwise stall engine.ping and every other call while it runs. A small
+// table keyed by job kind, like job-lanes.ts. Each kind's module is loaded by the worker that runs
+// it, and only the kinds that run tensors select a backend: a data job's worker starts in a fraction
+// of the time (and its nested workers, such as a file listing's, keep their deadline on a busy machine).
 import type { JobHandler } from './jobs';
-import { runEvaluate } from './evaluate-job';
-import { runLightMapsCorrelation } from './light-maps-correlation-job';
 
-export const WORKER_JOBS: Record<string, JobHandler> = {
-  evaluate: runEvaluate,
-  'lightmaps-correlation': runLightMapsCorrelation as JobHandler,
+export interface WorkerJob {
+  load: () => Promise<JobHandler>;
+  /** Whether the job runs tensors (the worker selects a tfjs backend first). */
+  backend: boolean;
+}
+
+export const WORKER_JOBS: Record<string, WorkerJob> = {
+  evaluate: { backend: true, load: async () => (await import('./evaluate-job')).runEvaluate },
+  'lightmaps-correlation': { backend: true, load: async () => (await import('./light-maps-correlation-job')).runLightMapsCorrelation as JobHandler },
+  // splitting, normalizing and storing a dataset (synchronous writes with fsync, large arrays) held
+  // the engine thread for 250 ms beside training (a CPU profile of test/integration/train/lanes.test.ts)
+  generate: { backend: false, load: async () => (await import('./dataset-jobs')).runGenerate },
+  import: { backend: false, load: async () => (await import('./dataset-jobs')).runImport },
 };

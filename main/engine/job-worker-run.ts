@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { JobContext, JobHandler } from './jobs';
 import type { FromJobWorker, JobWorkerInput, ToJobWorker } from './job-worker';
 import { initBackend } from './tf-runtime';
+import { JsonText } from './json-text';
 
 function jobWorkerUrl(): URL {
   if (import.meta.url.endsWith('.ts')) return new URL('./job-worker-bootstrap.mjs', import.meta.url);
@@ -48,7 +49,7 @@ function runInWorker(input: JobWorkerInput, ctx: JobContext): Promise<Outcome> {
       switch (m.type) {
         case 'backend': started = true; return undefined;
         case 'progress': return ctx.progress(m.fraction, m.message, m.etaSeconds);
-        case 'done': return settle(() => resolve({ ok: true, result: m.result }));
+        case 'done': return settle(() => resolve({ ok: true, result: new JsonText(m.resultJson) }));
         case 'error':
           if (m.backendFailed) return settle(() => resolve({ ok: false }));
           return settle(() => reject(new Error(m.message)));

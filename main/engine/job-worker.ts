@@ -2,7 +2,7 @@
 // its own TensorFlow.js instance and backend, so the engine thread keeps answering calls while it
 // runs. Talks to main/engine/job-worker-run.ts with the messages below.
 import { parentPort, workerData } from 'node:worker_threads';
-import { selectBackend } from '../ops/backend';
+import { setPriority } from 'node:os';
 import { errorMessage } from '../util/error-message';
 import { WORKER_JOBS } from './job-worker-kinds';
 
@@ -17,7 +17,8 @@ export type ToJobWorker = { type: 'cancel' };
 export type FromJobWorker =
   | { type: 'backend'; active: string }
   | { type: 'progress'; fraction: number; message?: string; etaSeconds?: number | null }
-  | { type: 'done'; result: unknown }
+  /** The result as JSON text: it crosses the engine thread as one string (json-text.ts). */
+  | { type: 'done'; resultJson: string }
   | { type: 'error'; message: string; backendFailed?: boolean };
 
 const port = parentPort!;
@@ -28,21 +29,40 @@ port.on('message', (m: ToJobWorker) => {
   if (m.type === 'cancel') controller.abort();
 });
 
-async function main() {
+/**
+ * On Linux the nice value is per thread (setpriority of pid 0 is the calling thread; threads this one
+ * starts, such as a generator's solvers, inherit it): the engine thread, which answers every call, is
+ * then scheduled before a job's work on a machine with fewer cores than busy threads. Elsewhere it
+ * would lower the whole engine process, so it is left alone there.
+ */
+function yieldToEngineThread(): void {
+  if (process.platform !== 'linux') return;
   try {
-    send({ type: 'backend', active: (await selectBackend(input.backend || process.env.LINO_BACKEND || undefined)).active });
+    setPriority(0, 10);
+  } catch {
+    /* not permitted: the job runs at the engine's priority */
+  }
+}
+
+async function main() {
+  yieldToEngineThread();
+  const job = WORKER_JOBS[input.kind];
+  if (!job) return send({ type: 'error', message: `job worker: no worker job of kind '${input.kind}'` });
+  try {
+    // a data job runs no tensors: no backend (nor tfjs) to load
+    const active = job.backend ? (await (await import('../ops/backend')).selectBackend(input.backend || process.env.LINO_BACKEND || undefined)).active : 'none';
+    send({ type: 'backend', active });
   } catch (e) {
     send({ type: 'error', message: errorMessage(e), backendFailed: true });
     return;
   }
   try {
-    const run = WORKER_JOBS[input.kind];
-    if (!run) throw new Error(`job worker: no worker job of kind '${input.kind}'`);
+    const run = await job.load();
     const result = await run(input.params, {
       signal: controller.signal,
       progress: (fraction, message, etaSeconds) => send({ type: 'progress', fraction, ...(message !== undefined ? { message } : {}), ...(etaSeconds !== undefined ? { etaSeconds } : {}) }),
     });
-    send({ type: 'done', result });
+    send({ type: 'done', resultJson: JSON.stringify(result) ?? 'null' });
   } catch (e) {
     send({ type: 'error', message: errorMessage(e) });
   }

@@ -45,6 +45,8 @@ export class EngineClient {
           else p.reject(ApiError.from(msg.error));
         } else if (msg.type === 'event') {
           this.emit(msg.event);
+        } else if (msg.type === 'event-json') {
+          this.emit(JSON.parse(msg.json) as WorkbenchEvent);
         }
       });
       handle.onExit((code, signal) => {

@@ -1,8 +1,9 @@
 // End to end for issue 23's data and workflow items (Debian's Chromium, browser mode, the real
 // engine): quick start ends at "3 / 3" epochs with its dataset listed in Datasets and its Test
 // relL2 filled in the Runs table (a test split by default), a run on data without a test split
-// shows '—' and says why; the generate form offers a test split by default; a Reproduce table
-// survives a view switch and a reload (read back from its runs), and running the preset again
+// shows '—' and says why; the generate form offers a test split by default; a reload in the middle
+// of a Reproduce run follows the run to its table; the table survives a view switch and a reload
+// (read back from its runs), and running the preset again
 // asks to keep the earlier result or make a new, distinctly named group.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -66,7 +67,7 @@ test('quick start ends at Epoch 3 / 3, its dataset is in Datasets, and its Test 
   await page.close();
 });
 
-test('a Reproduce table survives a view switch and a reload; running it again asks to keep it or make a new group', { skip, timeout: 240_000 }, async () => {
+test('a reload in the middle of a Reproduce run shows its table when it ends; the table survives a view switch and a reload; running it again asks to keep it or make a new group', { skip, timeout: 240_000 }, async () => {
   const { page, problems } = await open();
   await gotoView(page, 'Reproduce');
   const presets = page.getByTestId('reproduce-presets');
@@ -75,7 +76,15 @@ test('a Reproduce table survives a view switch and a reload; running it again as
   await page.getByTestId('reproduce-size').selectOption('tiny');
   await page.getByTestId('reproduce-start').click();
   const measuredRows = async () => page.getByTestId('reproduce-result').getByTestId('reproduce-table').first().getByTestId('reproduce-measured-row').allTextContents();
+  // a reload in the middle of the run: the view follows the job it started again (its progress),
+  // then shows its table when it ends (before, the reloaded view forgot the job and its table never came)
+  await page.getByTestId('reproduce-progress').waitFor({ timeout: 30_000 });
+  await page.reload();
+  await page.getByRole('heading', { name: 'Reproduce', level: 1 }).waitFor({ timeout: 30_000 });
+  await page.locator('[data-testid="reproduce-progress"], [data-testid="reproduce-result"]').first().waitFor({ timeout: 30_000 });
   await page.getByTestId('reproduce-result').waitFor({ timeout: 120_000 });
+  const reproductions = ((await suite.host.service.call('jobs.list', {})) as { kind: string; state: string }[]).filter((j) => j.kind === 'reproduce');
+  assert.deepEqual(reproductions.map((j) => j.state), ['done'], 'one reproduction, followed to its end across the reload');
   await page.getByTestId('reproduce-result').getByText(/rebuilt from its runs in the workspace/).waitFor({ timeout: 20_000 });
   const shown = await measuredRows();
   assert.equal(shown.length, 4, 'four arms');

@@ -6,8 +6,8 @@ import { TimeEstimate } from './time-estimate';
 /**
  * First start: one click generates a Darcy set and trains a small LiNO on it, landing on the
  * Training view with curves arriving. "fast" (the default) uses the tiny preset (seconds).
- * "quick" is sized for a 2-core CPU on wasm: about 2 minutes (measured at load average 11-15) to a validation relL2 of 0.21
- * (normalized; 1.0 untrained), measured in docs/training.md. It overrides the quick dataset
+ * "quick" is sized for a 2-core CPU on wasm: about 2 minutes of CPU (126 s measured with its 360 training samples;
+ * 10 min wall at load average 12-19) to a validation relL2 of 0.22 (normalized; 1.0 untrained), in docs/training.md. It overrides the quick dataset
  * preset's size (1024 samples at 85x85, which the generator docs and benchmarks keep). Both keep
  * a test split (10 %), so the run's Test relL2 is filled in; fast keeps two validation samples so
  * the Fields view's best, median and worst differ.

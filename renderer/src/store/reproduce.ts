@@ -1,6 +1,7 @@
 // The Reproduce view's reads and actions: the preset list (reproduce.list, read once per
 // connection) and starting a preset as a 'reproduce' job (reproduce.start); the job itself is
 // followed like every other job, through the app store's job events.
+import type { JobSummary } from '../../../main/api/contract';
 import type { ReproducePresetInfo, ReproduceResult, ReproduceSize } from '../../../main/api/reproduce';
 import { errorText } from '../api/error-text';
 import { useApp } from './app-store';
@@ -25,6 +26,17 @@ export function useReproductions(version: string): { results: ReproduceResult[];
 export function latestOf(results: ReproduceResult[], name: string, size: ReproduceSize): { latest: ReproduceResult | null; count: number } {
   const mine = results.filter((r) => r.preset === name && r.size === size);
   return { latest: mine[mine.length - 1] ?? null, count: mine.length };
+}
+
+/**
+ * The newest reproduction of a preset and size still queued or running in the engine (by its
+ * label, main/engine/reproduce-job.ts `reproduceLabel`): after a reload, a restart of the page or
+ * a view switch the view follows it again instead of forgetting the job it started.
+ */
+export function pendingReproduction(jobs: Record<string, JobSummary>, name: string, size: ReproduceSize): string | null {
+  const label = `Reproduce ${name} (${size})`;
+  const mine = Object.values(jobs).filter((j) => j.kind === 'reproduce' && j.label === label && (j.state === 'queued' || j.state === 'running'));
+  return mine.sort((a, b) => (b.seq ?? 0) - (a.seq ?? 0))[0]?.id ?? null;
 }
 
 /** The name a next reproduction's runs and folder get: 'burgers-tiny-run2' (run-preset.ts `reproductionName`). */

@@ -26,7 +26,7 @@ function p99(ms: number[]): number {
 }
 const runState = async (id: string) => ((await service.call('runs.list', {})) as RunSummary[]).find((r) => r.id === id)?.state;
 
-test('a Fields evaluation and a dataset generation finish while a long run trains; engine.ping stays responsive', async (t) => {
+test('a Fields evaluation and a dataset generation finish while a long run trains; engine.ping stays responsive', async () => {
   const data = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 8, train: 6, val: 2 };
   const finished = await trained({ name: 'finished', model: { width: 8, depth: 1 }, epochs: 1, batchSize: 2, data }, 300_000);
   assert.equal(finished.state, 'done');
@@ -35,20 +35,28 @@ test('a Fields evaluation and a dataset generation finish while a long run train
   } as never)) as { runId: string };
   await until(async () => (await runState(long)) === 'running', 'the long run to start training', 240_000);
 
-  // Pings with the long run alone first (this machine's own noise: other processes, the run's worker
-  // starting), then while the evaluation and the generation run beside it.
+  // Pings with the long run alone (this machine's own noise: other processes, the run's worker), for
+  // 3 s before the evaluation and the generation and 3 s after them, and while they run beside it.
+  // Open loop: a ping every 10 ms whether or not the last one was answered, so a stall delays every
+  // ping sent during it (a ping loop that waits for each answer sends one ping per stall and its p99
+  // can miss a 250 ms stall altogether: coordinated omission).
   let pings: number[] = [];
-  let pinging = true;
-  const pinger = (async () => {
-    while (pinging) {
-      const t = performance.now();
-      await service.call('engine.ping', { t });
-      pings.push(performance.now() - t);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  await new Promise((r) => setTimeout(r, 3000));
-  const alone = p99(pings);
+  const inFlight = new Set<Promise<void>>();
+  const pinger = setInterval(() => {
+    const t = performance.now();
+    const into = pings;
+    const p: Promise<void> = service.call('engine.ping', { t }).then(() => {
+      into.push(performance.now() - t);
+      inFlight.delete(p);
+    });
+    inFlight.add(p);
+  }, 10);
+  const pingFor = async (ms: number) => {
+    pings = [];
+    await new Promise((r) => setTimeout(r, ms));
+    return pings;
+  };
+  const aloneBefore = await pingFor(3000);
   pings = [];
   const t0 = Date.now();
   const ev = (await service.call('runs.evaluate', { id: finished.id, fields: true, indices: [0] } as never)) as JobSummary;
@@ -56,8 +64,10 @@ test('a Fields evaluation and a dataset generation finish while a long run train
   assert.equal(ev.lane, 'evaluation');
   assert.equal(gen.lane, 'data');
   const [evDone, genDone] = await Promise.all([settled(ev.id, 180_000), settled(gen.id, 180_000)]);
-  pinging = false;
-  await pinger;
+  const besideJobs = pings;
+  const aloneAfter = await pingFor(3000);
+  clearInterval(pinger);
+  await Promise.all(inFlight);
   console.log(`evaluation + generation beside training: ${Date.now() - t0} ms`);
   assert.equal(evDone.state, 'done', evDone.error);
   assert.ok((evDone.result as EvaluationResult).resolutions[0]?.fields?.length, 'the evaluation drew fields');
@@ -72,16 +82,19 @@ test('a Fields evaluation and a dataset generation finish while a long run train
   assert.equal(lanes[0]!.lane, 'training');
   assert.equal(lanes[0]!.running, 1);
 
-  const during = p99(pings);
-  assert.ok(pings.length >= 5, `only ${pings.length} pings`);
-  console.log(`engine.ping p99: ${alone.toFixed(1)} ms with the run alone, ${during.toFixed(1)} ms with evaluation + generation beside it (${pings.length} pings)`);
-  // 50 ms over what this machine shows with nothing but the run (about 50 ms on an idle machine):
-  // a job in the engine thread (a forward pass, a split) adds far more than that.
-  // Known open problem (issue 23): with the bundled engine, a clean-clone run measured 124 ms p99
-  // beside the jobs against 6.1 ms alone, an engine-thread stall of ~100 ms (not yet located; a
-  // guess, unmeasured: generation's split and store run in the engine thread). Until it is found the
-  // bound is reported as a TODO with the numbers instead of failing; every other check stands.
-  if (during >= 50 + alone) t.todo(`engine.ping p99 ${during.toFixed(1)} ms beside the jobs vs ${alone.toFixed(1)} ms with the run alone (bound ${(50 + alone).toFixed(1)} ms)`);
+  const alone = p99([...aloneBefore, ...aloneAfter]);
+  const during = p99(besideJobs);
+  assert.ok(besideJobs.length >= 5, `only ${besideJobs.length} pings`);
+  console.log(`engine.ping p99: ${alone.toFixed(1)} ms with the run alone, ${during.toFixed(1)} ms with evaluation + generation beside it (${besideJobs.length} pings)`);
+  // Under 50 ms, or within 50 ms of what this machine shows with nothing but the run (2 shared cores
+  // under load: 15 to 130 ms): a job's work in the engine thread adds far more. Found by a CPU profile
+  // of the engine: the generation's split and store (synchronous writes, fsync) held the engine thread
+  // for 250 ms (p99 124 ms beside the jobs vs 6 ms alone), and the evaluation's 200 KB result, cloned
+  // into the engine's heap and stringified again, cost up to 100 ms of GC there. The data lane's jobs
+  // now run in its worker, a worker's result crosses the engine thread as JSON text, and job workers
+  // run at a lower priority than the engine thread (Linux).
+  const bound = 50 + alone;
+  assert.ok(during < bound, `engine.ping p99 ${during.toFixed(1)} ms beside the jobs vs ${alone.toFixed(1)} ms with the run alone (bound ${bound.toFixed(1)} ms)`);
 
   assert.equal(((await service.call('train.stop', { id: long })) as { ok: boolean }).ok, true);
   await until(async () => (await runState(long)) === 'stopped', 'the long run to stop');

@@ -5,7 +5,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { JobSummary } from '../../../../main/api/contract';
 import type { ReproducePresetInfo, ReproduceResult, ReproduceSize } from '../../../../main/api/reproduce';
-import { latestOf, nextRunName, startReproduction, useReproducePresets, useReproductions } from '../../store/reproduce';
+import { latestOf, nextRunName, pendingReproduction, startReproduction, useReproducePresets, useReproductions } from '../../store/reproduce';
 import { useApp } from '../../store/app-store';
 import { useTraining } from '../../store/training-store';
 import { oneOf, usePersisted } from '../../store/persisted-state';
@@ -70,7 +70,12 @@ export function ReproduceView() {
   const [size, setSize] = usePersisted<ReproduceSize>('reproduce.size', 'tiny', oneOf(...SIZES));
   const [jobId, setJobId] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
+  // a reproduction of the chosen preset and size still under way (started before a reload or a view switch)
+  const pending = pendingReproduction(jobs, selected, size);
   const job: JobSummary | undefined = jobId ? jobs[jobId] : undefined;
+  useEffect(() => {
+    if (pending && pending !== jobId && !(job?.state === 'queued' || job?.state === 'running')) setJobId(pending);
+  }, [pending, jobId, job?.state]);
   const busy = job?.state === 'queued' || job?.state === 'running';
   // Read back from the workspace (a view switch, a reload or a restart shows the same tables),
   // again whenever a reproduction finishes or a run goes away.
