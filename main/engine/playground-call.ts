@@ -11,7 +11,7 @@ import { ApiError } from '../api/api-error';
 import type { JobSummary } from '../api/jobs';
 import { RunStore } from '../runs/run-store';
 import { readCheckpointState, type CheckpointName } from '../runs/checkpoint';
-import { loadPlaygroundRun, type PlaygroundRun } from '../train/playground-run';
+import { loadPlaygroundRun, warmUpPlaygroundRun, type PlaygroundRun } from '../train/playground-run';
 import { PlaygroundInputError, checkInput, distanceOf, predictInput, relL2Of } from '../train/playground-predict';
 import { savePlaygroundSample } from '../train/playground-dataset';
 import type { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth } from '../runs/playground-records';
@@ -23,6 +23,17 @@ interface RunRef { workspace: string; id: string; checkpoint?: CheckpointName }
 
 let cached: { key: string; run: Promise<PlaygroundRun> } | null = null;
 
+/** The loaded run after its warm-up pass (its model disposed if that fails). */
+async function warmed(run: PlaygroundRun): Promise<PlaygroundRun> {
+  try {
+    await warmUpPlaygroundRun(run);
+    return run;
+  } catch (e) {
+    run.model.dispose();
+    throw e;
+  }
+}
+
 /** The run ready to predict, from the cache while its checkpoint is the same one (savedAt). */
 async function playgroundRun(p: RunRef): Promise<PlaygroundRun> {
   const checkpoint = p.checkpoint ?? 'best';
@@ -33,7 +44,7 @@ async function playgroundRun(p: RunRef): Promise<PlaygroundRun> {
   if (cached?.key !== key) {
     const old = cached;
     await initBackend();
-    cached = { key, run: loadPlaygroundRun(handle, checkpoint) };
+    cached = { key, run: loadPlaygroundRun(handle, checkpoint).then(warmed) };
     cached.run.catch(() => { if (cached?.key === key) cached = null; });
     old?.run.then((r) => r.model.dispose(), () => undefined);
   }

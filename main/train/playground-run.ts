@@ -11,6 +11,7 @@ import { parseRunConfig } from './runner';
 import { modelFor } from './trainer';
 import { loadTrainData } from './data-source';
 import { autoregressiveSpec, type TrainData } from './data';
+import { predictBatched } from './predict-batched';
 
 type Stats = { mean: number; std: number };
 
@@ -103,4 +104,16 @@ export async function loadPlaygroundRun(run: RunHandle, checkpoint: CheckpointNa
     generator: source?.generator?.params ?? {},
     profile: profileOf(data),
   };
+}
+
+/**
+ * One forward pass on a zero input at the run's own grid, its answer dropped: the first pass of a
+ * freshly loaded model on wasm costs several steady ones (the heap grows, the matmuls pack their
+ * weights, V8 tiers the kernels up; bench/playground.bench.ts measures it), so the load pays it
+ * instead of the first painted input.
+ */
+export async function warmUpPlaygroundRun(run: PlaygroundRun): Promise<void> {
+  const C = run.inChannels + run.coordChannels;
+  const points = run.grid.reduce((a, b) => a * b, 1);
+  await predictBatched(run.model, { data: new Float32Array(points * C), shape: [1, ...run.grid, C] }, run.outChannels, 1);
 }
