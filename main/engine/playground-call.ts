@@ -14,6 +14,7 @@ import { readCheckpointState, type CheckpointName } from '../runs/checkpoint';
 import { loadPlaygroundRun, warmUpPlaygroundRun, type PlaygroundRun } from '../train/playground-run';
 import { PlaygroundInputError, checkInput, distanceOf, predictInput, relL2Of } from '../train/playground-predict';
 import { savePlaygroundSample } from '../train/playground-dataset';
+import { predictWithLightMaps } from '../train/playground-light-maps';
 import type { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth } from '../runs/playground-records';
 import { SolverInputError, checkSolvable, drawBurgersU0, drawDarcyCoefficient, solveTruth } from '../data/generate/playground-solver';
 import { initBackend } from './tf-runtime';
@@ -35,7 +36,7 @@ async function warmed(run: PlaygroundRun): Promise<PlaygroundRun> {
 }
 
 /** The run ready to predict, from the cache while its checkpoint is the same one (savedAt). */
-async function playgroundRun(p: RunRef): Promise<PlaygroundRun> {
+export async function playgroundRun(p: RunRef): Promise<PlaygroundRun> {
   const checkpoint = p.checkpoint ?? 'best';
   const handle = new RunStore(join(p.workspace, 'runs')).open(p.id);
   const state = readCheckpointState(handle.dir, checkpoint);
@@ -52,13 +53,14 @@ async function playgroundRun(p: RunRef): Promise<PlaygroundRun> {
 }
 
 /** A PlaygroundInputError as the API's invalid_params naming the field; anything else as it is. */
-function asApi(method: string, e: unknown): unknown {
+export function asApi(method: string, e: unknown): unknown {
   return e instanceof PlaygroundInputError || e instanceof SolverInputError ? new ApiError(`${method}: invalid parameter ${e.message.replace(/^field /, '')}`, 'invalid_params', { field: e.field }) : e;
 }
 
-export async function playgroundPredictCall(p: RunRef & { input: PlaygroundFields; truth?: PlaygroundFields }): Promise<PlaygroundPrediction> {
+export async function playgroundPredictCall(p: RunRef & { input: PlaygroundFields; truth?: PlaygroundFields; lightMaps?: boolean }): Promise<PlaygroundPrediction> {
   const run = await playgroundRun(p);
   try {
+    if (p.lightMaps && run.kind !== 'lino') throw new PlaygroundInputError('lightMaps', `run '${p.id}' is a '${run.kind}' model: light maps exist only for lino models`);
     checkInput(run, p.input, 'input', run.inChannels);
     if (p.truth) {
       checkInput(run, p.truth, 'truth', run.outChannels);
@@ -67,14 +69,14 @@ export async function playgroundPredictCall(p: RunRef & { input: PlaygroundField
   } catch (e) {
     throw asApi('playground.predict', e);
   }
-  const { channels, ms } = await predictInput(run, p.input);
+  const { channels, ms, ...maps } = p.lightMaps ? await predictWithLightMaps(run, p.input) : await predictInput(run, p.input);
   const backend = (await initBackend()).active;
   return {
     runId: p.id, kind: run.kind, benchmark: run.benchmark, grid: [...p.input.grid],
     prediction: channels.map((c) => Array.from(c)),
     relL2: p.truth ? relL2Of(channels, p.truth.channels) : null,
     distance: distanceOf(run, p.input),
-    backend, ms,
+    backend, ms, ...maps,
   };
 }
 

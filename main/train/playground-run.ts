@@ -10,7 +10,7 @@ import type { NeuralOperator } from '../model/types';
 import { parseRunConfig } from './runner';
 import { modelFor } from './trainer';
 import { loadTrainData } from './data-source';
-import { autoregressiveSpec, type TrainData } from './data';
+import { autoregressiveSpec, type TrainData, type TrainSplit } from './data';
 import { predictBatched } from './predict-batched';
 
 type Stats = { mean: number; std: number };
@@ -38,6 +38,10 @@ export interface PlaygroundRun {
   /** The run's generator parameters when its data was generated (nu, T, ...), else {}. */
   generator: Record<string, unknown>;
   profile: TrainInputProfile;
+  /** The data's val and test splits as loaded (encoded), for a dataset sample as the input. */
+  splits: { val?: TrainSplit; test?: TrainSplit };
+  /** The data's own normalizer (the one its stored splits are encoded with). */
+  dataNormalization: TrainData['manifest']['normalization'];
 }
 
 function profileOf(data: TrainData): TrainInputProfile {
@@ -103,6 +107,8 @@ export async function loadPlaygroundRun(run: RunHandle, checkpoint: CheckpointNa
     manifest,
     generator: source?.generator?.params ?? {},
     profile: profileOf(data),
+    splits: { val: data.val, test: data.test },
+    dataNormalization: data.manifest.normalization,
   };
 }
 
