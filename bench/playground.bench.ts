@@ -5,7 +5,9 @@
 //     input waited for before the load did a warm-up pass) and with one (warmUpPlaygroundRun);
 //   - the steady prediction (median), against the built-in solver's truth for the same input (the
 //     reference: what the user waits for after painting stops);
-//   - the forward pass's kernels, by tf.profile, the top ones.
+//   - the forward pass's kernels, by tf.profile, the top ones;
+//   - on wasm, the Householder and scattering-output ops as the JS loops they ran as before (registered
+//     here under bench names) against the composed SIMD ops they run as now, interleaved, at 85² x 32.
 // Issue 25 asks <= 400 ms for the prediction on wasm (a line, not a test).
 //   npm run bench playground      LINO_BENCH_QUICK=1: fewer rounds
 import * as tf from '../main/ops/tf';
@@ -15,6 +17,9 @@ import { createModel } from '../main/model/registry';
 import { drawDarcyCoefficient, solveTruth } from '../main/data/generate/playground-solver';
 import { predictInput } from '../main/train/playground-predict';
 import { warmUpPlaygroundRun, type PlaygroundRun } from '../main/train/playground-run';
+import { householderComposed, householderJs } from '../main/ops/householder';
+import { scatteringOutputComposed, scatteringOutputJs } from '../main/ops/scattering-output';
+import { registerFusedKernel, runFused } from '../main/ops/kernel-registry';
 
 const QUICK = !!process.env.LINO_BENCH_QUICK;
 const S = 85;
@@ -54,6 +59,29 @@ async function kernelTable(run: PlaygroundRun, input: { grid: number[]; channels
   return [`kernels: ${[...by.values()].reduce((a, e) => a + e.n, 0)} calls, ${total.toFixed(1)} ms in kernels`, ...[...by].sort((a, b) => b[1].ms - a[1].ms).slice(0, 8).map(([n, e]) => `  ${n.padEnd(22)} ${String(e.n).padStart(4)} calls ${e.ms.toFixed(1).padStart(7)} ms ${((100 * e.ms) / total).toFixed(0).padStart(3)} %`)];
 }
 
+/** Median ms of JS-loop vs composed, alternating, for the two ops the wasm forward used to run as JS. */
+async function jsVersusComposed(rounds: number): Promise<string[]> {
+  registerFusedKernel('BenchHouseholderJs', ['h', 'v', 'c'], householderJs);
+  registerFusedKernel('BenchScatteringOutputJs', ['num', 'qk', 'yloc', 'h', 'gate', 'ls'], scatteringOutputJs);
+  const R = S * S, M = 32;
+  const h = tf.randomNormal([R, M]), v = tf.randomNormal([R, M]), c = tf.scalar(-2);
+  const num = tf.randomNormal([1, R, M]), qk = tf.add(tf.abs(tf.randomNormal([1, R, 1])), 0.5), gate = tf.scalar(0.3), ls = tf.scalar(-0.2);
+  const once = async (f: () => tf.Tensor) => timed(async () => { const y = f(); await y.data(); y.dispose(); });
+  const cases = {
+    householder: [() => runFused('BenchHouseholderJs', { h, v, c })[0]!, () => tf.tidy(() => householderComposed(h, v, c))],
+    'scattering output': [() => runFused('BenchScatteringOutputJs', { num, qk, yloc: v, h, gate, ls })[0]!, () => tf.tidy(() => scatteringOutputComposed(num, qk, v, h, gate, ls))],
+  } as const;
+  const out: string[] = [];
+  for (const [name, [js, composed]] of Object.entries(cases)) {
+    const a: number[] = [], b: number[] = [];
+    for (let r = 0; r < 3; r++) { await once(js); await once(composed); }
+    for (let r = 0; r < rounds * 3; r++) { a.push(await once(js)); b.push(await once(composed)); }
+    out.push(`  ${name.padEnd(18)} JS loop (before) ${median(a).toFixed(2)} ms, composed SIMD (now) ${median(b).toFixed(2)} ms: ${(median(a) / median(b)).toFixed(1)} x`);
+  }
+  tf.dispose([h, v, c, num, qk, gate, ls]);
+  return out;
+}
+
 export default async function bench(): Promise<void> {
   const report = await selectBackend('wasm');
   const a = drawDarcyCoefficient(1, S, 3, 0);
@@ -83,4 +111,6 @@ export default async function bench(): Promise<void> {
   console.log(`  the solver's truth for the same input (reference, same run): ${s.toFixed(1)} ms; prediction / solve = ${(p / s).toFixed(2)}`);
   console.log(`First prediction of a loaded model: cold ${coldFirst.toFixed(0)} ms (${(coldFirst / p).toFixed(1)} x steady); after the load's warm-up pass (${warmUp.toFixed(0)} ms, paid by the load) ${warmFirst.toFixed(0)} ms (${(warmFirst / p).toFixed(1)} x steady)`);
   for (const line of table) console.log(line);
+  console.log(`wasm, one call at [${S * S}, 32], medians (these ops run 8 and 4 times per forward):`);
+  for (const line of await jsVersusComposed(rounds)) console.log(line);
 }

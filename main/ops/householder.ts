@@ -10,7 +10,7 @@ import * as tf from './tf';
 import { customGradOp } from './custom-grad';
 import { unitNormalize } from './unit-normalize';
 import { rowDot } from './row-dot';
-import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused } from './kernel-registry';
+import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused, type JsKernelBody } from './kernel-registry';
 
 export class LinoHouseholderProgram extends FusedProgram {}
 export class LinoHouseholderGradHProgram extends FusedProgram {}
@@ -26,7 +26,8 @@ function rowsOf(shape: number[]): [number, number] {
   return [shape.reduce((a, b) => a * b, 1) / M, M];
 }
 
-registerFusedKernel(FWD, ['h', 'v', 'c'], ([h, v, c], [shape]) => {
+/** The forward's JS body (cpu; the bench's reference on wasm, where the composed ops run). */
+export const householderJs: JsKernelBody = ([h, v, c], [shape]) => {
   const [R, M] = rowsOf(shape!);
   const out = new Float32Array(R * M);
   const cc = c![0]!;
@@ -38,7 +39,9 @@ registerFusedKernel(FWD, ['h', 'v', 'c'], ([h, v, c], [shape]) => {
     for (let j = 0; j < M; j++) out[o + j] = h![o + j]! + k * v![o + j]!;
   }
   return [{ shape: shape!, values: out }];
-}, ([h, v, c], run) => {
+};
+
+registerFusedKernel(FWD, ['h', 'v', 'c'], householderJs, ([h, v, c], run) => {
   const [R, M] = rowsOf(h!.shape);
   const body = `let o = index * uniforms.M;
   var vv = 0.0; var hv = 0.0;

@@ -7,7 +7,7 @@
 //   d gate = sum g e (y_loc - y_glob) beta (1-beta);  d ls = sum g out.
 import * as tf from './tf';
 import { customGradOp } from './custom-grad';
-import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused } from './kernel-registry';
+import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused, type JsKernelBody } from './kernel-registry';
 
 export class LinoScatteringOutputProgram extends FusedProgram {}
 export class LinoScatteringOutputGradNumProgram extends FusedProgram {}
@@ -23,7 +23,8 @@ const BWD = 'LinoScatteringOutputGrad';
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
-registerFusedKernel(FWD, ['num', 'qk', 'yloc', 'h', 'gate', 'ls'], ([num, qk, yl, h, gate, ls], shapes) => {
+/** The forward's JS body (cpu; the bench's reference on wasm, where the composed ops run). */
+export const scatteringOutputJs: JsKernelBody = ([num, qk, yl, h, gate, ls], shapes) => {
   const [R, M] = shapes[3] as [number, number];
   const beta = sigmoid(gate![0]!), e = Math.exp(ls![0]!);
   const out = new Float32Array(R * M);
@@ -32,7 +33,9 @@ registerFusedKernel(FWD, ['num', 'qk', 'yloc', 'h', 'gate', 'ls'], ([num, qk, yl
     for (let j = 0; j < M; j++) out[o + j] = e * ((1 - beta) * num![o + j]! * inv + beta * yl![o + j]! - h![o + j]!);
   }
   return [{ shape: [R, M], values: out }];
-}, ([num, qk, yl, h, gate, ls], run) => {
+};
+
+registerFusedKernel(FWD, ['num', 'qk', 'yloc', 'h', 'gate', 'ls'], scatteringOutputJs, ([num, qk, yl, h, gate, ls], run) => {
   const [R, M] = h!.shape as [number, number];
   return [run(new LinoScatteringOutputProgram({
     variableNames: ['Num', 'Qk', 'Yl', 'H', 'Gate', 'Ls'], outputShape: [R, M], threads: R * M, sizes: { M },
