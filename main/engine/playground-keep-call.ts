@@ -3,9 +3,10 @@
 // truth; playground.export writes the input, the engine's own prediction of it, the truth and
 // |error| as .npy files into a new exports/ folder; playground.save with `into` appends the sample
 // to an existing workspace dataset (main/train/playground-keep.ts says what is refused and why).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../api/api-error';
+import { RunStore } from '../runs/run-store';
 import { PlaygroundInputError, checkInput, predictInput } from '../train/playground-predict';
 import { appendPlaygroundSample, exportPlaygroundArrays, runSample } from '../train/playground-keep';
 import type { PlaygroundRun } from '../train/playground-run';
@@ -47,9 +48,10 @@ export async function playgroundExportCall(p: RunRef & { input: PlaygroundFields
 function runsUsing(workspace: string, id: string): string[] {
   const dir = join(workspace, 'runs');
   if (!existsSync(dir)) return [];
+  const store = new RunStore(dir);
   return readdirSync(dir).filter((r) => {
     try {
-      const data = (JSON.parse(readFileSync(join(dir, r, 'config.json'), 'utf8')) as { data?: { kind?: string; id?: string } }).data;
+      const data = store.open(r).readConfig<{ data?: { kind?: string; id?: string } }>().data;
       return data?.kind === 'dataset' && data.id === id;
     } catch {
       return false;
