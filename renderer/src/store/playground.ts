@@ -115,7 +115,8 @@ export const usePlayground = create<PlaygroundState>((set, get) => {
     },
     setRun(id) {
       if (id === get().runId) return;
-      set((s) => ({ runId: id, input: null, prediction: null, truth: null, relL2: null, error: null, saved: null, version: s.version + 1 }));
+      // light maps are asked for again per run (an FNO or DeepONet run refuses them)
+      set((s) => ({ runId: id, input: null, prediction: null, truth: null, relL2: null, error: null, saved: null, version: s.version + 1, withLightMaps: false }));
     },
     async draw(o) {
       const a = api();
