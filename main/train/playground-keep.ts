@@ -13,6 +13,7 @@ import { encodeNpy, writeNpy } from '../data/formats/npy';
 import { writeFileAtomic } from '../util/atomic-file';
 import { freeName } from '../util/free-name';
 import { gatherRows } from './data';
+import { gridCoords } from '../data/stages/coords';
 import { PlaygroundInputError } from './playground-predict';
 import type { PlaygroundRun } from './playground-run';
 import type { PlaygroundFields } from '../runs/playground-records';
@@ -123,14 +124,10 @@ export async function appendPlaygroundSample(workspace: string, id: string, spli
   return writeGrown(store.dir(id), m, grown, split, contentHash({ ...all, ...grown }));
 }
 
-/** The pipeline's coordinate channels (linspace(0, 1) per axis) as one array per axis. */
+/** The pipeline's coordinate channels (gridCoords: linspace(0, 1) per axis) as one array per axis. */
 function encodeCoords(grid: number[], channels: number): number[][] {
-  const P = grid.reduce((a, b) => a * b, 1);
-  return Array.from({ length: channels }, (_, d) => Array.from({ length: P }, (_, p) => {
-    const stride = grid.slice(d + 1).reduce((a, b) => a * b, 1);
-    const i = Math.floor(p / stride) % grid[d]!;
-    return grid[d]! > 1 ? i / (grid[d]! - 1) : 0;
-  }));
+  const c = gridCoords(grid), d = grid.length;
+  return Array.from({ length: channels }, (_, k) => Array.from({ length: c.length / d }, (_, p) => c[p * d + k]!));
 }
 
 /** New files for the grown arrays, the manifest switched to them atomically, then the old files removed. */

@@ -92,6 +92,8 @@ test('append: the sample is added to a Playground dataset\'s split, what it held
   const n = after.manifest.normalization;
   const per = 29 * 29 * 3;
   assert.ok(painted.channels[0]!.every((v, p) => Math.abs(f32(after.val.x)[per + p * 3]! * (n.x.std + n.eps) + n.x.mean - v) < 1e-4));
+  // its coordinate channels are the pipeline's, as the stored sample's
+  for (let p = 0; p < 29 * 29; p++) for (const c of [1, 2]) assert.equal(f32(after.val.x)[per + p * 3 + c], f32(after.val.x)[p * 3 + c], `coordinate ${c} at ${p}`);
   // only the manifest's files are left (the old ones removed once the manifest moved on)
   const files = readdirSync(store.dir(saved.datasetId)).filter((f) => f.endsWith('.npy')).sort();
   assert.deepEqual(files, Object.values(after.manifest.arrays!).map((e) => e.file).sort());
