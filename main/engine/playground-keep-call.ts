@@ -59,12 +59,17 @@ function runsUsing(workspace: string, id: string): string[] {
   });
 }
 
+let appendQueue: Promise<unknown> = Promise.resolve();
+
 /** playground.save with `into`: the sample appended to that dataset's `split`. */
 export async function playgroundAppendCall(p: RunRef & { input: PlaygroundFields; truth: PlaygroundFields; into: string; split: 'train' | 'val' | 'test' }): Promise<{ datasetId: string; grid: number[]; split: string; samples: number }> {
   const run = await playgroundRun(p);
   try {
     checkPair(run, p.input, p.truth);
-    const samples = await appendPlaygroundSample(p.workspace, p.into, p.split, run, p.input, p.truth, runsUsing(p.workspace, p.into));
+    // one append at a time: two at once would both grow the same old split, and one sample would be lost
+    const next = appendQueue.then(() => appendPlaygroundSample(p.workspace, p.into, p.split, run, p.input, p.truth, runsUsing(p.workspace, p.into)));
+    appendQueue = next.catch(() => undefined);
+    const samples = await next;
     return { datasetId: p.into, grid: [...p.input.grid], split: p.split, samples };
   } catch (e) {
     if (e instanceof PlaygroundInputError) throw asApi('playground.save', e);

@@ -130,11 +130,14 @@ function encodeCoords(grid: number[], channels: number): number[][] {
   return Array.from({ length: channels }, (_, k) => Array.from({ length: c.length / d }, (_, p) => c[p * d + k]!));
 }
 
+let writes = 0;
+
 /** New files for the grown arrays, the manifest switched to them atomically, then the old files removed. */
 function writeGrown(dir: string, m: DatasetManifest, grown: Record<string, NdArray>, split: 'train' | 'val' | 'test', hash: string): number {
   const arrays = { ...m.arrays! };
   const old: string[] = [];
-  const tag = `${Date.now().toString(36)}-${process.pid}`;
+  // a name no earlier version of the dataset used (the old files are removed by name below)
+  const tag = `${Date.now().toString(36)}-${process.pid}-${++writes}`;
   for (const [name, a] of Object.entries(grown)) {
     const file = `${name}.${tag}.npy`;
     writeFileAtomic(join(dir, file), encodeNpy(a));

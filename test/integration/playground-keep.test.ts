@@ -94,9 +94,13 @@ test('append: the sample is added to a Playground dataset\'s split, what it held
   assert.ok(painted.channels[0]!.every((v, p) => Math.abs(f32(after.val.x)[per + p * 3]! * (n.x.std + n.eps) + n.x.mean - v) < 1e-4));
   // its coordinate channels are the pipeline's, as the stored sample's
   for (let p = 0; p < 29 * 29; p++) for (const c of [1, 2]) assert.equal(f32(after.val.x)[per + p * 3 + c], f32(after.val.x)[p * 3 + c], `coordinate ${c} at ${p}`);
+  // two appends at once: both land, one after the other
+  const both = await Promise.all([0, 1].map(() => service.call('playground.save', { id: runs.lino!, input: painted, truth: sample.truth, into: saved.datasetId, split: 'test' }) as Promise<{ samples: number }>));
+  assert.deepEqual(both.map((b) => b.samples).sort(), [1, 2]);
+  assert.equal((await store.open(saved.datasetId, { verify: true })).test.x.shape[0], 2);
   // only the manifest's files are left (the old ones removed once the manifest moved on)
   const files = readdirSync(store.dir(saved.datasetId)).filter((f) => f.endsWith('.npy')).sort();
-  assert.deepEqual(files, Object.values(after.manifest.arrays!).map((e) => e.file).sort());
+  assert.deepEqual(files, Object.values(store.manifest(saved.datasetId).arrays!).map((e) => e.file).sort());
 });
 
 test('hostile inputs to sample, export and append are refused naming the field; nothing is written; the engine keeps answering', { timeout: 60_000 }, async () => {
