@@ -24,6 +24,7 @@ import { checkCorrelationRun, lightMapsCorrelationLabel, runLightMapsCorrelation
 import { refuseRepeat, reproduceLabel, reproduceList, reproduceResults, runReproduce } from './reproduce-job';
 import { VERSION } from '../version';
 import { playgroundDrawCall, playgroundPredictCall, playgroundSaveCall, playgroundSolveCall, playgroundSolveLabel, runPlaygroundSolve } from './playground-call';
+import { playgroundAppendCall, playgroundExportCall, playgroundSampleCall } from './playground-keep-call';
 import { availableParallelism } from 'node:os';
 import { jobEventMessage, withParsedResult } from './json-text';
 
@@ -149,7 +150,9 @@ export function startEngine(parent: ParentChannel): void {
     'playground.predict': playgroundPredictCall,
     'playground.solve': (p) => playgroundSolveCall(p, (params) => jobs.start('playground-solve', { ...params, workspace: p.workspace })),
     'playground.draw': playgroundDrawCall,
-    'playground.save': playgroundSaveCall,
+    'playground.save': (p) => (p.into ? playgroundAppendCall({ ...p, into: p.into }) : playgroundSaveCall(p)),
+    'playground.sample': playgroundSampleCall,
+    'playground.export': playgroundExportCall,
     'sweeps.start': async (p: { workspace: string; config: unknown; id?: string }) => {
       await initBackend();
       return sweepJobs.start(p.workspace, p.config, p.id);

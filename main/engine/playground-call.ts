@@ -11,9 +11,10 @@ import { ApiError } from '../api/api-error';
 import type { JobSummary } from '../api/jobs';
 import { RunStore } from '../runs/run-store';
 import { readCheckpointState, type CheckpointName } from '../runs/checkpoint';
-import { loadPlaygroundRun, type PlaygroundRun } from '../train/playground-run';
+import { loadPlaygroundRun, warmUpPlaygroundRun, type PlaygroundRun } from '../train/playground-run';
 import { PlaygroundInputError, checkInput, distanceOf, predictInput, relL2Of } from '../train/playground-predict';
 import { savePlaygroundSample } from '../train/playground-dataset';
+import { predictWithLightMaps } from '../train/playground-light-maps';
 import type { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth } from '../runs/playground-records';
 import { SolverInputError, checkSolvable, drawBurgersU0, drawDarcyCoefficient, solveTruth } from '../data/generate/playground-solver';
 import { initBackend } from './tf-runtime';
@@ -23,8 +24,19 @@ interface RunRef { workspace: string; id: string; checkpoint?: CheckpointName }
 
 let cached: { key: string; run: Promise<PlaygroundRun> } | null = null;
 
+/** The loaded run after its warm-up pass (its model disposed if that fails). */
+async function warmed(run: PlaygroundRun): Promise<PlaygroundRun> {
+  try {
+    await warmUpPlaygroundRun(run);
+    return run;
+  } catch (e) {
+    run.model.dispose();
+    throw e;
+  }
+}
+
 /** The run ready to predict, from the cache while its checkpoint is the same one (savedAt). */
-async function playgroundRun(p: RunRef): Promise<PlaygroundRun> {
+export async function playgroundRun(p: RunRef): Promise<PlaygroundRun> {
   const checkpoint = p.checkpoint ?? 'best';
   const handle = new RunStore(join(p.workspace, 'runs')).open(p.id);
   const state = readCheckpointState(handle.dir, checkpoint);
@@ -33,7 +45,7 @@ async function playgroundRun(p: RunRef): Promise<PlaygroundRun> {
   if (cached?.key !== key) {
     const old = cached;
     await initBackend();
-    cached = { key, run: loadPlaygroundRun(handle, checkpoint) };
+    cached = { key, run: loadPlaygroundRun(handle, checkpoint).then(warmed) };
     cached.run.catch(() => { if (cached?.key === key) cached = null; });
     old?.run.then((r) => r.model.dispose(), () => undefined);
   }
@@ -41,13 +53,14 @@ async function playgroundRun(p: RunRef): Promise<PlaygroundRun> {
 }
 
 /** A PlaygroundInputError as the API's invalid_params naming the field; anything else as it is. */
-function asApi(method: string, e: unknown): unknown {
+export function asApi(method: string, e: unknown): unknown {
   return e instanceof PlaygroundInputError || e instanceof SolverInputError ? new ApiError(`${method}: invalid parameter ${e.message.replace(/^field /, '')}`, 'invalid_params', { field: e.field }) : e;
 }
 
-export async function playgroundPredictCall(p: RunRef & { input: PlaygroundFields; truth?: PlaygroundFields }): Promise<PlaygroundPrediction> {
+export async function playgroundPredictCall(p: RunRef & { input: PlaygroundFields; truth?: PlaygroundFields; lightMaps?: boolean }): Promise<PlaygroundPrediction> {
   const run = await playgroundRun(p);
   try {
+    if (p.lightMaps && run.kind !== 'lino') throw new PlaygroundInputError('lightMaps', `run '${p.id}' is a '${run.kind}' model: light maps exist only for lino models`);
     checkInput(run, p.input, 'input', run.inChannels);
     if (p.truth) {
       checkInput(run, p.truth, 'truth', run.outChannels);
@@ -56,14 +69,14 @@ export async function playgroundPredictCall(p: RunRef & { input: PlaygroundField
   } catch (e) {
     throw asApi('playground.predict', e);
   }
-  const { channels, ms } = await predictInput(run, p.input);
+  const { channels, ms, ...maps } = p.lightMaps ? await predictWithLightMaps(run, p.input) : await predictInput(run, p.input);
   const backend = (await initBackend()).active;
   return {
     runId: p.id, kind: run.kind, benchmark: run.benchmark, grid: [...p.input.grid],
     prediction: channels.map((c) => Array.from(c)),
     relL2: p.truth ? relL2Of(channels, p.truth.channels) : null,
     distance: distanceOf(run, p.input),
-    backend, ms,
+    backend, ms, ...maps,
   };
 }
 

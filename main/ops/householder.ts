@@ -1,7 +1,8 @@
 // Rank-one deformation of each row along its own unit normal, the reflection and refraction maths:
 //   out = h + c <h, vhat> vhat,  vhat = v / max(|v|, 1e-6)   (c = -2: reflection; c = eta - 1: refraction)
 // h, v: [..., M] (same shape), c: scalar tensor. One fused kernel forward and one backward where
-// the backend has them (cpu, wasm: JS; webgpu: WGSL), composed tf ops otherwise.
+// the backend has them (cpu: JS; webgpu: WGSL), composed tf ops otherwise: on wasm the composed
+// SIMD ops beat the JS loop (2-4x per call, a LiNO 85² forward 1.5-2x; bench/playground.bench.ts).
 // Gradient, with s = <h, vhat>, t = <g, vhat>, n = max(|v|, 1e-6):
 //   dh = g + c t vhat;  dvhat = c (s g + t h);  dv = (dvhat - <dvhat, vhat> vhat) / n  (|v| > 1e-6; else dvhat / 1e-6);
 //   dc = sum_rows s t.
@@ -9,7 +10,7 @@ import * as tf from './tf';
 import { customGradOp } from './custom-grad';
 import { unitNormalize } from './unit-normalize';
 import { rowDot } from './row-dot';
-import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused } from './kernel-registry';
+import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused, type JsKernelBody } from './kernel-registry';
 
 export class LinoHouseholderProgram extends FusedProgram {}
 export class LinoHouseholderGradHProgram extends FusedProgram {}
@@ -25,7 +26,8 @@ function rowsOf(shape: number[]): [number, number] {
   return [shape.reduce((a, b) => a * b, 1) / M, M];
 }
 
-registerFusedKernel(FWD, ['h', 'v', 'c'], ([h, v, c], [shape]) => {
+/** The forward's JS body (cpu; the bench's reference on wasm, where the composed ops run). */
+export const householderJs: JsKernelBody = ([h, v, c], [shape]) => {
   const [R, M] = rowsOf(shape!);
   const out = new Float32Array(R * M);
   const cc = c![0]!;
@@ -37,7 +39,9 @@ registerFusedKernel(FWD, ['h', 'v', 'c'], ([h, v, c], [shape]) => {
     for (let j = 0; j < M; j++) out[o + j] = h![o + j]! + k * v![o + j]!;
   }
   return [{ shape: shape!, values: out }];
-}, ([h, v, c], run) => {
+};
+
+registerFusedKernel(FWD, ['h', 'v', 'c'], householderJs, ([h, v, c], run) => {
   const [R, M] = rowsOf(h!.shape);
   const body = `let o = index * uniforms.M;
   var vv = 0.0; var hv = 0.0;
@@ -47,7 +51,7 @@ registerFusedKernel(FWD, ['h', 'v', 'c'], ([h, v, c], [shape]) => {
   for (var j = 0; j < uniforms.M; j++) { result[o + j] = H[o + j] + k * V[o + j]; }`;
   // one thread per row walks its M values
   return [run(new LinoHouseholderProgram({ variableNames: ['H', 'V', 'C'], outputShape: h!.shape, threads: R, work: 3 * R * M, sizes: { M }, body }), [h!, v!, c!])];
-});
+}, { wasm: false });
 
 registerFusedKernel(BWD, ['g', 'h', 'v', 'c'], ([g, h, v, c], [shape]) => {
   const [R, M] = rowsOf(shape!);
@@ -90,7 +94,7 @@ registerFusedKernel(BWD, ['g', 'h', 'v', 'c'], ([g, h, v, c], [shape]) => {
   for (var j = 0; j < uniforms.M; j++) { result[o + j] = (cc * (s * G[o + j] + t * H[o + j]) - inner * V[o + j] / n) / n; }`);
   const p = row(LinoHouseholderGradCProgram, [R], 'result[index] = s * t;');
   return [dh, dv, p];
-});
+}, { wasm: false });
 
 const fused = customGradOp((h: tf.Tensor, v: tf.Tensor, c: tf.Tensor, save: tf.GradSaveFunc) => {
   save([h, v, c]);

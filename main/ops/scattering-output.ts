@@ -2,12 +2,12 @@
 // local branch:  y_glob = num / (qk + 1e-6);  y = (1 - beta) y_glob + beta y_loc;  out = exp(ls) (y - h),
 // beta = sigmoid(gate). num: [B, N, M] (or any shape with the rows of h), qk: one value per row,
 // y_loc, h: [B*N, M]; gate, ls: scalars. One fused kernel forward and one backward where the backend
-// has them (cpu, wasm: JS; webgpu: WGSL), composed tf ops otherwise. Gradient, with e = exp(ls), d = qk + 1e-6:
+// has them (cpu: JS; webgpu: WGSL), composed tf ops otherwise (wasm: its SIMD ops beat the JS loop). Gradient, with e = exp(ls), d = qk + 1e-6:
 //   d num = g e (1-beta) / d;  d qk = -sum_row g e (1-beta) num / d^2;  d y_loc = g e beta;  d h = -g e;
 //   d gate = sum g e (y_loc - y_glob) beta (1-beta);  d ls = sum g out.
 import * as tf from './tf';
 import { customGradOp } from './custom-grad';
-import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused } from './kernel-registry';
+import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused, type JsKernelBody } from './kernel-registry';
 
 export class LinoScatteringOutputProgram extends FusedProgram {}
 export class LinoScatteringOutputGradNumProgram extends FusedProgram {}
@@ -23,7 +23,8 @@ const BWD = 'LinoScatteringOutputGrad';
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
-registerFusedKernel(FWD, ['num', 'qk', 'yloc', 'h', 'gate', 'ls'], ([num, qk, yl, h, gate, ls], shapes) => {
+/** The forward's JS body (cpu; the bench's reference on wasm, where the composed ops run). */
+export const scatteringOutputJs: JsKernelBody = ([num, qk, yl, h, gate, ls], shapes) => {
   const [R, M] = shapes[3] as [number, number];
   const beta = sigmoid(gate![0]!), e = Math.exp(ls![0]!);
   const out = new Float32Array(R * M);
@@ -32,14 +33,16 @@ registerFusedKernel(FWD, ['num', 'qk', 'yloc', 'h', 'gate', 'ls'], ([num, qk, yl
     for (let j = 0; j < M; j++) out[o + j] = e * ((1 - beta) * num![o + j]! * inv + beta * yl![o + j]! - h![o + j]!);
   }
   return [{ shape: [R, M], values: out }];
-}, ([num, qk, yl, h, gate, ls], run) => {
+};
+
+registerFusedKernel(FWD, ['num', 'qk', 'yloc', 'h', 'gate', 'ls'], scatteringOutputJs, ([num, qk, yl, h, gate, ls], run) => {
   const [R, M] = h!.shape as [number, number];
   return [run(new LinoScatteringOutputProgram({
     variableNames: ['Num', 'Qk', 'Yl', 'H', 'Gate', 'Ls'], outputShape: [R, M], threads: R * M, sizes: { M },
     body: `let beta = 1.0 / (1.0 + exp(-Gate[0]));
   result[index] = exp(Ls[0]) * ((1.0 - beta) * Num[index] / (Qk[index / uniforms.M] + ${EPS}) + beta * Yl[index] - H[index]);`,
   }), [num!, qk!, yl!, h!, gate!, ls!])];
-});
+}, { wasm: false });
 
 registerFusedKernel(BWD, ['g', 'num', 'qk', 'yloc', 'h', 'gate', 'ls'], ([g, num, qk, yl, h, gate, ls], shapes) => {
   const [R, M] = shapes[4] as [number, number];
@@ -92,7 +95,7 @@ registerFusedKernel(BWD, ['g', 'num', 'qk', 'yloc', 'h', 'gate', 'ls'], ([g, num
     row(LinoScatteringOutputGradGateProgram, [R], 'ge * (Yl[i] - yg)', 'acc * beta * (1.0 - beta)'),
     row(LinoScatteringOutputGradScaleProgram, [R], 'ge * ((1.0 - beta) * yg + beta * Yl[i] - H[i])', 'acc'),
   ];
-});
+}, { wasm: false });
 
 const fused = customGradOp((num: tf.Tensor, qk: tf.Tensor, yloc: tf.Tensor, h: tf.Tensor, gate: tf.Tensor, ls: tf.Tensor, save: tf.GradSaveFunc) => {
   save([num, qk, yloc, h, gate, ls]);

@@ -39,8 +39,23 @@ export const PlaygroundPredictParams = z
     input: PlaygroundFields,
     /** The solver's truth for this input (target channels on the same grid): the answer then carries relL2. */
     truth: PlaygroundFields.optional(),
+    /** LiNO runs: the light maps of this input too (per block, the dominant branch and the gates), from the same forward pass. */
+    lightMaps: z.boolean().default(false),
   })
   .strict();
+
+/** A LiNO prediction's light maps, compact: per block its branches, their gates and which dominates each point. */
+export const PlaygroundLightMaps = z.object({
+  grid: z.array(z.number()),
+  blocks: z.array(z.object({
+    components: z.array(z.enum(['reflection', 'refraction', 'scattering'])),
+    /** The branches' gates (alpha), in `components` order. */
+    gates: z.array(z.number()),
+    /** Per point, the index into `components` of the branch whose contribution is largest. */
+    dominant: z.array(z.number()),
+  })),
+});
+export type PlaygroundLightMaps = z.infer<typeof PlaygroundLightMaps>;
 
 /** How far an input is from the training inputs, with a plain-language label. */
 export const PlaygroundDistance = z.object({
@@ -68,6 +83,8 @@ export const PlaygroundPrediction = z.object({
   backend: z.string(),
   /** The forward pass alone, in milliseconds. */
   ms: z.number(),
+  /** When asked for (lightMaps: true) of a LiNO run. */
+  lightMaps: PlaygroundLightMaps.optional(),
 });
 export type PlaygroundPrediction = z.infer<typeof PlaygroundPrediction>;
 
@@ -98,6 +115,45 @@ export const PlaygroundSaveParams = z
     truth: PlaygroundFields,
     /** The new dataset's id is made from it (never an existing dataset's). */
     name: z.string().max(60).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, . _ - (a dataset id)').default('playground'),
+    /** Append the sample to this existing workspace dataset (its `split`) instead of making a new one. */
+    into: z.string().max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a dataset id').optional(),
+    split: z.enum(['train', 'val', 'test']).default('val'),
   })
   .strict();
-export const PlaygroundSaved = z.object({ datasetId: z.string(), grid: z.array(z.number()) });
+/** The dataset written or appended to; `samples`: how many its split holds now. */
+export const PlaygroundSaved = z.object({ datasetId: z.string(), grid: z.array(z.number()), split: z.string().optional(), samples: z.number().optional() });
+
+/** One of the run's own dataset samples as the Playground's input, with its stored truth. */
+export const PlaygroundSampleParams = z
+  .object({
+    id: RunId,
+    checkpoint: Checkpoint,
+    split: z.enum(['val', 'test']).default('val'),
+    index: z.number().int().min(0, 'at least 0').max(10_000_000),
+  })
+  .strict();
+export const PlaygroundSample = z.object({
+  input: PlaygroundFields,
+  truth: PlaygroundFields,
+  split: z.enum(['val', 'test']),
+  index: z.number(),
+  /** Samples in the split. */
+  count: z.number(),
+});
+export type PlaygroundSample = z.infer<typeof PlaygroundSample>;
+
+/**
+ * The shown arrays as .npy files (float32, [...grid, channels]) in a new folder of the workspace's
+ * exports/: input.npy, prediction.npy (the engine's own prediction of `input`), and with a truth,
+ * truth.npy and error.npy (|prediction - truth|). A client names the folder, never a path.
+ */
+export const PlaygroundExportParams = z
+  .object({
+    id: RunId,
+    checkpoint: Checkpoint,
+    input: PlaygroundFields,
+    truth: PlaygroundFields.optional(),
+    name: z.string().max(60).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, . _ - (a folder name)').default('playground'),
+  })
+  .strict();
+export const PlaygroundExported = z.object({ folder: z.string(), path: z.string(), files: z.array(z.string()) });

@@ -10,7 +10,8 @@ import type { NeuralOperator } from '../model/types';
 import { parseRunConfig } from './runner';
 import { modelFor } from './trainer';
 import { loadTrainData } from './data-source';
-import { autoregressiveSpec, type TrainData } from './data';
+import { autoregressiveSpec, type TrainData, type TrainSplit } from './data';
+import { predictBatched } from './predict-batched';
 
 type Stats = { mean: number; std: number };
 
@@ -37,6 +38,10 @@ export interface PlaygroundRun {
   /** The run's generator parameters when its data was generated (nu, T, ...), else {}. */
   generator: Record<string, unknown>;
   profile: TrainInputProfile;
+  /** The data's val and test splits as loaded (encoded), for a dataset sample as the input. */
+  splits: { val?: TrainSplit; test?: TrainSplit };
+  /** The data's own normalizer (the one its stored splits are encoded with). */
+  dataNormalization: TrainData['manifest']['normalization'];
 }
 
 function profileOf(data: TrainData): TrainInputProfile {
@@ -102,5 +107,19 @@ export async function loadPlaygroundRun(run: RunHandle, checkpoint: CheckpointNa
     manifest,
     generator: source?.generator?.params ?? {},
     profile: profileOf(data),
+    splits: { val: data.val, test: data.test },
+    dataNormalization: data.manifest.normalization,
   };
+}
+
+/**
+ * One forward pass on a zero input at the run's own grid, its answer dropped: the first pass of a
+ * freshly loaded model on wasm costs several steady ones (the heap grows, the matmuls pack their
+ * weights, V8 tiers the kernels up; bench/playground.bench.ts measures it), so the load pays it
+ * instead of the first painted input.
+ */
+export async function warmUpPlaygroundRun(run: PlaygroundRun): Promise<void> {
+  const C = run.inChannels + run.coordChannels;
+  const points = run.grid.reduce((a, b) => a * b, 1);
+  await predictBatched(run.model, { data: new Float32Array(points * C), shape: [1, ...run.grid, C] }, run.outChannels, 1);
 }

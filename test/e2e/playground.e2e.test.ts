@@ -5,6 +5,8 @@
 // Screenshot: test-results/screenshots/playground.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { JobSummary, RunSummary } from '../../main/api/contract';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
@@ -92,5 +94,54 @@ test('playground: draw a Darcy coefficient, paint a stroke; prediction and truth
   const { relL2: cli } = await predictSavedInput(ws, runId, id, { workspace: ws });
   assert.ok(Math.abs(cli - shown) <= 1e-5, `shown relL2 ${shown} vs lino predict ${cli}`);
   await page.screenshot({ path: `${SHOTS}/playground.png` });
+  assert.deepEqual(problems, []);
+});
+
+/** Sets a range input's value as a drag would (React listens to 'input'). */
+async function slide(page: Page, testId: string, value: number): Promise<void> {
+  await page.getByTestId(testId).evaluate((el, v) => {
+    const input = el as unknown as { value: string; dispatchEvent(e: unknown): boolean };
+    const setter = Object.getOwnPropertyDescriptor((globalThis as any).HTMLInputElement.prototype, 'value')!.set!;
+    setter.call(input, String(v));
+    input.dispatchEvent(new (globalThis as any).Event('input', { bubbles: true }));
+  }, value);
+}
+
+test('playground: the resolution slider regrids the input, the prediction and the truth follow; a val sample with its stored truth, its light maps, its arrays exported', { skip, timeout: 240_000 }, async () => {
+  const { page, problems } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+  await gotoView(page, 'Playground');
+  await page.getByTestId('run-picker').locator(`option[value="${runId}"]`).waitFor({ state: 'attached', timeout: 20_000 });
+  await page.getByTestId('run-picker').selectOption(runId);
+  await page.getByTestId('playground-draw').click();
+  const pred0 = await changes(page, 'playground-prediction', null, 'the first prediction');
+  assert.equal(pred0.length * pred0[0]!.length, 29 * 29, 'the run\'s own grid first');
+  // the slider: the painted canvas, the prediction and the truth move to 40 x 40
+  await slide(page, 'playground-resolution', 40);
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="playground-canvas"]')?.width === 40, null, { timeout: 20_000 });
+  const pred1 = await changes(page, 'playground-prediction', pred0, 'the prediction at 40 x 40');
+  assert.deepEqual([pred1.length, pred1[0]!.length], [40, 40]);
+  for (const t0 = Date.now(); ; await page.waitForTimeout(100)) {
+    const z = await drawn(page, 'playground-truth');
+    if (z && z.length === 40 && z[0]!.length === 40) break;
+    if (Date.now() - t0 > 30_000) throw new Error('the truth did not follow to 40 x 40');
+  }
+  // a validation sample: the input and its stored truth at the data's grid
+  await page.getByTestId('playground-sample-index').fill('1');
+  await page.getByTestId('playground-sample-use').click();
+  await page.getByTestId('playground-sample-shown').waitFor();
+  const truthZ = await changes(page, 'playground-truth', null, 'the stored truth');
+  assert.deepEqual([truthZ.length, truthZ[0]!.length], [29, 29]);
+  await page.getByTestId('playground-sample-compare').click();
+  await page.getByTestId('playground-solver-vs-stored').waitFor({ timeout: 30_000 });
+  assert.match((await page.getByTestId('playground-solver-vs-stored').textContent()) ?? '', /relL2 \d/);
+  // the light maps of this input, per block
+  await page.getByTestId('playground-lightmaps-toggle').check();
+  await page.getByTestId('playground-lightmap-plot-0').locator('.js-plotly-plot').waitFor({ timeout: 30_000 });
+  // the arrays, exported
+  await page.getByTestId('playground-export-name').fill('e2e-found');
+  await page.getByTestId('playground-export').click();
+  await page.getByTestId('playground-exported').waitFor();
+  for (const f of ['input', 'prediction', 'truth', 'error']) assert.ok(existsSync(join(suite.host.workspace, 'exports', 'e2e-found', `${f}.npy`)), f);
+  await assertAccessible(page, 'Playground view with a dataset sample and its light maps');
   assert.deepEqual(problems, []);
 });

@@ -32,6 +32,11 @@ export interface PlaygroundState {
   paint(i: number, j: number, radius: number, value: number): void;
   setResolution(n: number): void;
   save(name: string): Promise<void>;
+  /** LiNO runs: ask each prediction for its light maps too (playground.predict lightMaps). */
+  withLightMaps: boolean;
+  setWithLightMaps(on: boolean): void;
+  /** A dataset sample as the input, its stored truth as the truth (no solve); painting then solves as usual. */
+  useSample(input: PlaygroundFields, truth: PlaygroundTruth): void;
 }
 
 let predictInFlight = false;
@@ -50,7 +55,7 @@ export const usePlayground = create<PlaygroundState>((set, get) => {
     set({ predicting: true });
     try {
       const withTruth = truth && truth.grid.join() === input.grid.join() ? { truth: { grid: truth.grid, channels: truth.truth } } : {};
-      const p = await a.call('playground.predict', { id: runId, input, ...withTruth });
+      const p = await a.call('playground.predict', { id: runId, input, ...withTruth, ...(get().withLightMaps ? { lightMaps: true } : {}) });
       if (get().version === version) set({ prediction: p, relL2: p.relL2, error: null });
     } catch (e) {
       if (get().version === version) set({ error: errorText(e) });
@@ -97,9 +102,21 @@ export const usePlayground = create<PlaygroundState>((set, get) => {
 
   return {
     runId: null, input: null, version: 0, prediction: null, truth: null, solving: false, predicting: false, error: null, saved: null, relL2: null,
+    withLightMaps: false,
+    setWithLightMaps(on) {
+      set((s) => ({ withLightMaps: on, version: s.version + 1 }));
+      void predict();
+    },
+    useSample(input, truth) {
+      if (solveTimer) clearTimeout(solveTimer);
+      solveJob = null;
+      set((s) => ({ input, truth, version: s.version + 1, relL2: null, saved: null, solving: false, error: null }));
+      void predict();
+    },
     setRun(id) {
       if (id === get().runId) return;
-      set((s) => ({ runId: id, input: null, prediction: null, truth: null, relL2: null, error: null, saved: null, version: s.version + 1 }));
+      // light maps are asked for again per run (an FNO or DeepONet run refuses them)
+      set((s) => ({ runId: id, input: null, prediction: null, truth: null, relL2: null, error: null, saved: null, version: s.version + 1, withLightMaps: false }));
     },
     async draw(o) {
       const a = api();

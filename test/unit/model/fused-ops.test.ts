@@ -51,14 +51,14 @@ interface OpCase {
 
 const R = 24, M = 8;
 const CASES: OpCase[] = [
-  { name: 'householder (refraction, c tensor)', kernels: ['LinoHouseholder', 'LinoHouseholderGrad'], shapes: [[R, M], [R, M], []], fused: (h, v, c) => householder(h!, v!, c!), composed: (h, v, c) => householderComposed(h!, v!, c!) },
+  { name: 'householder (refraction, c tensor)', wasm: false, kernels: ['LinoHouseholder', 'LinoHouseholderGrad'], shapes: [[R, M], [R, M], []], fused: (h, v, c) => householder(h!, v!, c!), composed: (h, v, c) => householderComposed(h!, v!, c!) },
   // one row of v far below the 1e-6 clamp: the clamped branch of the gradient
-  { name: 'householder (reflection, a clamped row)', kernels: ['LinoHouseholder', 'LinoHouseholderGrad'], shapes: [[2, 4, M], [2, 4, M]], prep: ([h, v]) => [h!, tf.mul(v!, tf.concat([tf.fill([1, 1, 1], 1e-8), tf.ones([1, 3, 1]), tf.ones([1, 4, 1])], 1).reshape([2, 4, 1]))], fused: (h, v) => householder(h!, v!, -2), composed: (h, v) => householderComposed(h!, v!, -2) },
+  { name: 'householder (reflection, a clamped row)', wasm: false, kernels: ['LinoHouseholder', 'LinoHouseholderGrad'], shapes: [[2, 4, M], [2, 4, M]], prep: ([h, v]) => [h!, tf.mul(v!, tf.concat([tf.fill([1, 1, 1], 1e-8), tf.ones([1, 3, 1]), tf.ones([1, 4, 1])], 1).reshape([2, 4, 1]))], fused: (h, v) => householder(h!, v!, -2), composed: (h, v) => householderComposed(h!, v!, -2) },
   { name: 'layer norm', wasm: false, kernels: ['LinoLayerNorm', 'LinoLayerNormGrad'], shapes: [[R, M], [M], [M]], fused: (x, w, b) => layerNorm(x!, w!, b!), composed: (x, w, b) => layerNormComposed(x!, w!, b!) },
   { name: 'gelu', wasm: false, kernels: ['LinoGelu', 'LinoGeluGrad'], shapes: [[R, 2 * M]], prep: ([x]) => [tf.mul(x!, 2)], fused: (x) => gelu(x!), composed: (x) => geluComposed(x!) },
   { name: 'positive feature', wasm: false, kernels: ['LinoPositiveFeature', 'LinoPositiveFeatureGrad'], shapes: [[3 * 6, M], [6, M]], fused: (l, c) => positiveFeature(l as tf.Tensor2D, c as tf.Tensor2D, 0.6), composed: (l, c) => positiveFeatureComposed(l as tf.Tensor2D, c as tf.Tensor2D, 0.6) },
   // qk > 0 as in the model (a product of positive features)
-  { name: 'scattering output', kernels: ['LinoScatteringOutput', 'LinoScatteringOutputGrad'], shapes: [[3, 6, M], [3, 6, 1], [18, M], [18, M], [], []], prep: ([n, q, ...r]) => [n!, tf.add(tf.abs(q!), 0.5), ...r],
+  { name: 'scattering output', wasm: false, kernels: ['LinoScatteringOutput', 'LinoScatteringOutputGrad'], shapes: [[3, 6, M], [3, 6, 1], [18, M], [18, M], [], []], prep: ([n, q, ...r]) => [n!, tf.add(tf.abs(q!), 0.5), ...r],
     fused: (n, q, y, h, g, l) => scatteringOutput(n!, q!, y as tf.Tensor2D, h as tf.Tensor2D, g!, l!), composed: (n, q, y, h, g, l) => scatteringOutputComposed(n!, q!, y!, h!, g!, l!) },
   ...[1, 2, 3].map((K): OpCase => ({
     name: `branch mixture, K=${K}`, wasm: false, kernels: ['LinoMix', 'LinoMixGrad'], shapes: [[3, K], ...Array.from({ length: K }, () => [3 * 5, M])],

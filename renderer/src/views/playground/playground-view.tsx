@@ -13,6 +13,9 @@ import { usePlayground, usePlaygroundValidation } from '../../store/playground';
 import { rankAmong } from '../../store/playground-fields';
 import { PaintCanvas } from './paint-canvas';
 import { playgroundPanels } from './playground-figures';
+import { SamplePicker } from './sample-picker';
+import { LightMapsPanel } from './light-maps-panel';
+import { KeepCard } from './keep-card';
 
 function Slider({ label, value, min, max, step, onChange, testId }: { label: string; value: number; min: number; max: number; step: number; onChange(v: number): void; testId: string }) {
   const id = useId();
@@ -113,6 +116,7 @@ export function PlaygroundView() {
       <p className="muted">Paint or draw an input, see the operator's prediction at once, the solver's truth, |error| and relL2 when the solver is done.</p>
       <RunPicker />
       {selected && <DrawControls />}
+      {selected && <SamplePicker />}
       {s.error && <p className="error" role="alert" data-testid="playground-error-text">{s.error}</p>}
       {s.input && s.input.grid.length === 2 && (
         <div className="row" style={{ alignItems: 'flex-start', flexWrap: 'wrap' }}>
@@ -144,6 +148,8 @@ export function PlaygroundView() {
         {panels.map((p) => <Plot key={p.testId} title={p.title} data={p.data} layout={p.layout} height={300} testId={p.testId} />)}
       </div>
       {s.input && <SaveCard />}
+      {s.input && s.prediction?.kind === 'lino' && <LightMapsPanel />}
+      {s.input && <KeepCard />}
     </section>
   );
 }

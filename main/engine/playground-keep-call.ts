@@ -1,0 +1,78 @@
+// The Playground's "a dataset sample as the input" and "keep what you found" calls (issue 25):
+// playground.sample answers one of the run's own val/test samples in physical units with its stored
+// truth; playground.export writes the input, the engine's own prediction of it, the truth and
+// |error| as .npy files into a new exports/ folder; playground.save with `into` appends the sample
+// to an existing workspace dataset (main/train/playground-keep.ts says what is refused and why).
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApiError } from '../api/api-error';
+import { RunStore } from '../runs/run-store';
+import { PlaygroundInputError, checkInput, predictInput } from '../train/playground-predict';
+import { appendPlaygroundSample, exportPlaygroundArrays, runSample } from '../train/playground-keep';
+import type { PlaygroundRun } from '../train/playground-run';
+import type { PlaygroundFields, PlaygroundSample } from '../runs/playground-records';
+import { asApi, playgroundRun } from './playground-call';
+
+interface RunRef { workspace: string; id: string; checkpoint?: 'best' | 'last' }
+
+export async function playgroundSampleCall(p: RunRef & { split: 'val' | 'test'; index: number }): Promise<PlaygroundSample> {
+  const run = await playgroundRun(p);
+  try {
+    const s = runSample(run, p.split, p.index);
+    return { ...s, split: p.split, index: p.index };
+  } catch (e) {
+    throw asApi('playground.sample', e);
+  }
+}
+
+function checkPair(run: PlaygroundRun, input: PlaygroundFields, truth: PlaygroundFields | undefined): void {
+  checkInput(run, input, 'input', run.inChannels);
+  if (!truth) return;
+  checkInput(run, truth, 'truth', run.outChannels);
+  if (truth.grid.join() !== input.grid.join()) throw new PlaygroundInputError('truth.grid', `[${truth.grid.join(', ')}], expected the input's grid [${input.grid.join(', ')}]`);
+}
+
+export async function playgroundExportCall(p: RunRef & { input: PlaygroundFields; truth?: PlaygroundFields; name: string }): Promise<{ folder: string; path: string; files: string[] }> {
+  const run = await playgroundRun(p);
+  try {
+    checkPair(run, p.input, p.truth);
+  } catch (e) {
+    throw asApi('playground.export', e);
+  }
+  // the prediction is the engine's own, never an array a client sends
+  const { channels } = await predictInput(run, p.input);
+  return exportPlaygroundArrays(join(p.workspace, 'exports'), p.name, p.input, channels, p.truth);
+}
+
+/** Runs of the workspace whose data is the stored dataset `id` (their config's data { kind: 'dataset', id }). */
+function runsUsing(workspace: string, id: string): string[] {
+  const dir = join(workspace, 'runs');
+  if (!existsSync(dir)) return [];
+  const store = new RunStore(dir);
+  return readdirSync(dir).filter((r) => {
+    try {
+      const data = store.open(r).readConfig<{ data?: { kind?: string; id?: string } }>().data;
+      return data?.kind === 'dataset' && data.id === id;
+    } catch {
+      return false;
+    }
+  });
+}
+
+let appendQueue: Promise<unknown> = Promise.resolve();
+
+/** playground.save with `into`: the sample appended to that dataset's `split`. */
+export async function playgroundAppendCall(p: RunRef & { input: PlaygroundFields; truth: PlaygroundFields; into: string; split: 'train' | 'val' | 'test' }): Promise<{ datasetId: string; grid: number[]; split: string; samples: number }> {
+  const run = await playgroundRun(p);
+  try {
+    checkPair(run, p.input, p.truth);
+    // one append at a time: two at once would both grow the same old split, and one sample would be lost
+    const next = appendQueue.then(() => appendPlaygroundSample(p.workspace, p.into, p.split, run, p.input, p.truth, runsUsing(p.workspace, p.into)));
+    appendQueue = next.catch(() => undefined);
+    const samples = await next;
+    return { datasetId: p.into, grid: [...p.input.grid], split: p.split, samples };
+  } catch (e) {
+    if (e instanceof PlaygroundInputError) throw asApi('playground.save', e);
+    throw e instanceof ApiError ? e : new ApiError(`playground.save: dataset '${p.into}': ${(e as Error).message}`, 'invalid_params', { field: 'into' });
+  }
+}

@@ -1,0 +1,48 @@
+// "Keep what you found" (issue 25), besides saving a new dataset: export the shown arrays (input,
+// prediction, truth, |error|) as .npy into the workspace's exports/, or add the input and its truth
+// to an existing dataset of the same benchmark and grid (the engine refuses any other, saying why).
+import { useId, useState } from 'react';
+import { useApp } from '../../store/app-store';
+import { usePlayground } from '../../store/playground';
+import { usePlaygroundKeep } from '../../store/playground-keep';
+
+export function KeepCard() {
+  const k = usePlaygroundKeep();
+  const input = usePlayground((s) => s.input);
+  const truth = usePlayground((s) => s.truth);
+  const datasets = useApp((s) => s.workspace?.datasets ?? []);
+  const [name, setName] = useState('playground');
+  const [into, setInto] = useState('');
+  const [split, setSplit] = useState<'train' | 'val' | 'test'>('val');
+  const ids = { name: useId(), into: useId(), split: useId() };
+  const hasTruth = !!truth && !!input && truth.grid.join() === input.grid.join();
+  // datasets on the input's grid are offered; the engine checks benchmark, channels and use by runs
+  const fitting = datasets.filter((d) => !input || !d.grid || d.grid.join() === input.grid.join());
+  return (
+    <div className="card">
+      <h2>Keep what you found</h2>
+      <div className="row">
+        <label htmlFor={ids.name}>Export folder</label>
+        <input id={ids.name} value={name} onChange={(e) => setName(e.target.value)} data-testid="playground-export-name" />
+        <button type="button" disabled={!input} data-testid="playground-export" onClick={() => void k.exportArrays(name)}>Export arrays (.npy)</button>
+        {k.exported && <span role="status" className="small" data-testid="playground-exported">Exported {k.exported}</span>}
+      </div>
+      <div className="row">
+        <label htmlFor={ids.into}>Add to dataset</label>
+        <select id={ids.into} value={into} data-testid="playground-append-into" onChange={(e) => setInto(e.target.value)}>
+          <option value="">(choose)</option>
+          {fitting.map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}
+        </select>
+        <label htmlFor={ids.split}>split</label>
+        <select id={ids.split} value={split} data-testid="playground-append-split" onChange={(e) => setSplit(e.target.value as 'train' | 'val' | 'test')}>
+          <option value="train">train</option>
+          <option value="val">val</option>
+          <option value="test">test</option>
+        </select>
+        <button type="button" disabled={!into || !hasTruth} data-testid="playground-append" onClick={() => void k.appendTo(into, split)}>Add input and truth</button>
+        {k.appended && <span role="status" className="small" data-testid="playground-appended">{k.appended}</span>}
+      </div>
+      {k.error && <p className="error" role="alert" data-testid="playground-keep-error">{k.error}</p>}
+    </div>
+  );
+}
