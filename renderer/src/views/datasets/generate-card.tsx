@@ -5,6 +5,7 @@ import type { Benchmark } from '../../../../main/api/contract';
 import { useApp } from '../../store/app-store';
 import { checkGenerate, effectiveParams } from '../../store/generate-params';
 import { generateDataset, useDatasetPresets } from '../../store/datasets';
+import { datasetNameById } from '../../store/dataset-names';
 import { errorText } from '../../api/error-text';
 import { NumberField, parseNumberText } from '../../components/number-field';
 
@@ -114,6 +115,7 @@ export function GenerateCard() {
 function GenerationJobs() {
   const jobs = useApp((s) => s.jobs);
   const cancelJob = useApp((s) => s.cancelJob);
+  const workspace = useApp((s) => s.workspace);
   const genJobs = Object.values(jobs)
     .filter((j) => j.kind === 'generate')
     .sort((a, b) => (b.startedAt ?? '~').localeCompare(a.startedAt ?? '~'))
@@ -131,7 +133,7 @@ function GenerationJobs() {
               {j.message && <div className="muted small">{j.message}</div>}
             </>
           )}
-          {j.state === 'done' && j.result != null && <span className="muted"> — dataset {(j.result as { id: string }).id}</span>}
+          {j.state === 'done' && j.result != null && <span className="muted" title={(j.result as { id: string }).id}> — dataset {datasetNameById(workspace, (j.result as { id: string }).id)}</span>}
           {j.error && j.state !== 'cancelled' && <div className="error-message">{j.error}</div>}
         </li>
       ))}
