@@ -30,9 +30,10 @@ function PresetList({ presets, selected, size, onSelect }: { presets: ReproduceP
       {presets.map((p) => {
         const s = p.sizes.find((x) => x.size === size);
         return (
-          <div key={p.name} className="row wrap" style={{ alignItems: 'baseline' }}>
+          // no wrap: a long label wraps its own lines beside the radio (wrapped as a whole, it fell below it)
+          <div key={p.name} className="row" style={{ alignItems: 'baseline' }} data-testid="reproduce-preset-row">
             <input type="radio" id={`${name}-${p.name}`} name={name} checked={selected === p.name} onChange={() => onSelect(p.name)} />
-            <label htmlFor={`${name}-${p.name}`}>
+            <label htmlFor={`${name}-${p.name}`} style={{ flex: 1 }}>
               <strong>{p.number}. {p.paper}</strong>: {p.title}
               <span className="muted small" data-testid={`reproduce-estimate-${p.name}`}>
                 {' '}({p.arms.join(', ')}; {size}: about {s ? fmtDuration(s.estimateSeconds) : '?'} on 2 cores — {s?.summary})
