@@ -115,3 +115,13 @@ export function dataSpecFor(source: string, samples?: number): DataSpec {
   const test = samples !== undefined && samples >= 10 ? defaultTestCount(samples) : 0;
   return { kind: 'generate', benchmark: benchmark as 'darcy', preset: preset as 'tiny' | 'quick', ...(test > 0 ? { test } : {}) } as DataSpec;
 }
+
+/**
+ * The Samples field's value when the generate form shows benchmark:preset `key`: the preset's
+ * sample count when the field was last filled for another one (or never), else null (keep what
+ * is there: typed values survive a view switch and a reload).
+ */
+export function presetSamplesOnChange(filledFor: string, key: string, presetSamples: unknown): string | null {
+  if (filledFor === key || typeof presetSamples !== 'number') return null;
+  return String(presetSamples);
+}

@@ -48,3 +48,11 @@ test('generate form: fields are checked as typed; a split too small, no test spl
   const fewVal = checkGenerate('darcy', { ...blank, samples: '100', train: '89', val: '1' }, { samples: 300, resolution: 29 });
   assert.match(fewVal.warnings[0]!, /^Only 1 of the 100 samples to validate on/);
 });
+
+test('generate form: the preset fills Samples when the benchmark or preset changes, never over a value typed for the same one (kept across a view switch; the closing walk lost 1000000)', async () => {
+  const { presetSamplesOnChange } = await import('../../../renderer/src/store/generate-params');
+  assert.equal(presetSamplesOnChange('', 'darcy:tiny', 6), '6', 'first time: the preset\'s count');
+  assert.equal(presetSamplesOnChange('darcy:tiny', 'darcy:tiny', 6), null, 'back on the view: what was typed stays');
+  assert.equal(presetSamplesOnChange('darcy:tiny', 'burgers:tiny', 8), '8', 'another benchmark: its count');
+  assert.equal(presetSamplesOnChange('', 'darcy:tiny', undefined), null, 'presets not loaded yet: nothing');
+});
