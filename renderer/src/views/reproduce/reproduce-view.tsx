@@ -5,7 +5,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { JobSummary } from '../../../../main/api/contract';
 import type { ReproducePresetInfo, ReproduceResult, ReproduceSize } from '../../../../main/api/reproduce';
-import { latestOf, nextRunName, startReproduction, useReproducePresets, useReproductions } from '../../store/reproduce';
+import { latestOf, nextRunName, startReproduction, useReproducePresets, useReproductions, workspaceRelative } from '../../store/reproduce';
 import { useApp } from '../../store/app-store';
 import { useTraining } from '../../store/training-store';
 import { oneOf, usePersisted } from '../../store/persisted-state';
@@ -47,11 +47,12 @@ function PresetList({ presets, selected, size, onSelect }: { presets: ReproduceP
 }
 
 function Results({ result }: { result: ReproduceResult }) {
+  const workspace = useApp((s) => s.workspace?.path);
   return (
     <div data-testid="reproduce-result">
       <p className="muted small">
         {result.preset} ({result.size}){(result.repeat ?? 1) > 1 ? `, run ${result.repeat}` : ''} took {fmtDuration(result.seconds)}; {result.runs.length} runs in the workspace; files in{' '}
-        <code className="selectable">{result.outDir}</code>
+        <code className="selectable" title={result.outDir}>{workspaceRelative(result.outDir, workspace)}</code>
         {result.figures.length > 0 && <> (figure data: {result.figures.map((f) => f.kind).join(', ')})</>}.
       </p>
       {result.tables.map((t) => <ReproduceTable key={t.title} table={t} />)}
