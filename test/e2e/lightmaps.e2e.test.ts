@@ -131,6 +131,11 @@ test('light maps view: maps equal runs.lightMaps, depth strip on one range, a cl
   const typed = await api({ sample: 0, query: [2, 9] });
   const k2 = await waitDrawn(page, 'lightmap-kernel', (d) => d.find((t) => t.name === 'query point')?.x?.[0] === 2);
   assertClose(k2[0]!.z!, asDrawn(typed.blocks[0]!.kernel!.row, nx, ny), 'block 0 kernel row of [2, 9]');
+  // blocks are numbered from 1 in every text, as in the picker (the closing walk read "block 0" in the map's title and the query line)
+  assert.match((await page.getByTestId('lightmap-plot').locator('.gtitle').first().textContent()) ?? '', /, block 1$/);
+  await page.getByTestId('lightmaps-block').selectOption('all');
+  await page.getByTestId('lightmaps-query').filter({ hasText: /^Query point \[2, 9\] \(kernel of block 1\)\.$/ }).waitFor({ timeout: 30_000 });
+  await page.getByTestId('lightmaps-block').selectOption('0');
 
   // overlay: block 0's map half-transparent over the input in grey, in one panel
   await page.getByTestId('lightmaps-overlay').check();

@@ -16,6 +16,12 @@ test('Reproduce view: run darcy-ablation at tiny size, see its table with the re
   await list.waitFor({ timeout: 30_000 });
   assert.equal(await list.getByRole('radio').count(), 6);
   assert.match((await page.getByTestId('reproduce-estimate-airfoil').textContent()) ?? '', /tiny: about \d+ s on 2 cores/);
+  // each radio beside its label's first line, not on a line of its own above it (the closing walk's screenshot)
+  for (let i = 0; i < 6; i++) {
+    const row = page.getByTestId('reproduce-preset-row').nth(i);
+    const [radio, label] = [(await row.getByRole('radio').boundingBox())!, (await row.locator('label').boundingBox())!];
+    assert.ok(label.x > radio.x + radio.width && label.y < radio.y + radio.height, `preset ${i + 1}: radio ${JSON.stringify(radio)}, label ${JSON.stringify(label)}`);
+  }
   await list.getByLabel(/Darcy ablation/).check();
   assert.equal(await page.getByTestId('reproduce-size').inputValue(), 'tiny');
   await page.getByTestId('reproduce-start').click();

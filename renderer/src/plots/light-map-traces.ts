@@ -77,6 +77,9 @@ export function meshInputFigure(mesh: Mesh, title: string): { data: Trace[]; lay
   return { data: meshLinesTraces(mesh, { step: 2 }), layout: meshLayout(mesh, title) };
 }
 
+/** A block map's figure title; blocks are numbered from 1 (block index 0 is "block 1"), as in the view's picker, the depth strip and the Gates view. */
+export const blockMapTitle = (label: string, block: number) => `${label}, block ${block + 1}`;
+
 /** Columns of the depth strip: at most four panels a row, so each stays readable. */
 export const stripColumns = (blocks: number) => Math.min(Math.max(blocks, 1), 4);
 

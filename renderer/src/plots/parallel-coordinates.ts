@@ -33,7 +33,8 @@ export interface AxisLayout {
   label: string;
   x: number;
   scale: 'linear' | 'log' | 'category';
-  ticks: { value: number | string; y: number; text: string }[];
+  /** text: what is drawn (a long category shortened with '…' to fit between axes); full: the whole value, as its tooltip. */
+  ticks: { value: number | string; y: number; text: string; full?: string }[];
 }
 
 export interface ParallelLayout {
@@ -43,6 +44,14 @@ export interface ParallelLayout {
 }
 
 const MARGIN = { l: 60, r: 90, t: 56, b: 28 };
+/** About how wide one character of the 11 px tick font is, to fit a category label between axes. */
+const CHAR_PX = 6;
+
+/** A category label cut to `max` characters with '…' (long dataset names ran across the neighbouring axes). */
+export function fitLabel(text: string, max: number): string {
+  const m = Math.max(4, Math.floor(max));
+  return text.length <= m ? text : `${text.slice(0, m - 1).trimEnd()}…`;
+}
 
 /** Round tick values for [lo, hi]: 1, 2 or 5 times a power of ten, about `n` of them. */
 export function niceTicks(lo: number, hi: number, n = 5): number[] {
@@ -123,7 +132,13 @@ export function parallelLayout(axes: ParallelAxis[], rows: ParallelRow[], o: Par
   const bottom = o.height - MARGIN.b;
   const span = o.width - MARGIN.l - MARGIN.r;
   const scales = used.map((a) => axisScale(a, shown.map((r) => r[a.key] as number | string), top, bottom));
-  const laid: AxisLayout[] = scales.map((s, i) => ({ ...s.layout, x: MARGIN.l + (used.length === 1 ? span / 2 : (i / (used.length - 1)) * span) }));
+  // Tick labels sit left of their axis: a category label gets the gap to the previous axis (the first, the left margin).
+  const gap = used.length > 1 ? span / (used.length - 1) : span / 2;
+  const laid: AxisLayout[] = scales.map((s, i) => {
+    const room = ((i === 0 ? MARGIN.l : gap) - 12) / CHAR_PX;
+    const ticks = s.layout.scale === 'category' ? s.layout.ticks.map((t) => ({ ...t, text: fitLabel(t.text, room), full: t.text })) : s.layout.ticks;
+    return { ...s.layout, ticks, x: MARGIN.l + (used.length === 1 ? span / 2 : (i / (used.length - 1)) * span) };
+  });
   const scale = o.colorscale ?? COLOR_SCALES.viridis;
   const cv = o.colorBy ? shown.map((r) => Number(r[o.colorBy!])) : [];
   const colorRange: [number, number] | null = cv.length ? [Math.min(...cv), Math.max(...cv)] : null;
@@ -169,7 +184,7 @@ export function parallelSvg(axes: ParallelAxis[], rows: ParallelRow[], o: Parall
     parts.push(`<text x="${a.x}" y="${ly}" text-anchor="middle" font-weight="bold" fill="${c.fg}">${esc(a.label)}</text>`);
     for (const t of a.ticks) {
       parts.push(`<line x1="${a.x - 3}" x2="${a.x}" y1="${t.y.toFixed(1)}" y2="${t.y.toFixed(1)}" stroke="${c.fg}"/>`);
-      parts.push(`<text class="pc-tick" x="${a.x - 5}" y="${(t.y + 3.5).toFixed(1)}" text-anchor="end" fill="${c.fg}" paint-order="stroke" stroke="${c.bg}" stroke-width="3">${esc(t.text)}</text>`);
+      parts.push(`<text class="pc-tick" x="${a.x - 5}" y="${(t.y + 3.5).toFixed(1)}" text-anchor="end" fill="${c.fg}" paint-order="stroke" stroke="${c.bg}" stroke-width="3">${t.full !== undefined && t.full !== t.text ? `<title>${esc(t.full)}</title>` : ''}${esc(t.text)}</text>`);
     }
     parts.push('</g>');
   });
@@ -189,7 +204,8 @@ function colorBar(range: [number, number], o: ParallelOptions, label: string): s
   return [
     `<defs><linearGradient id="pc-cbar" x1="0" y1="1" x2="0" y2="0">${stops.join('')}</linearGradient></defs>`,
     `<rect x="${x}" y="${top}" width="12" height="${h}" fill="url(#pc-cbar)" stroke="${c.grid}"/>`,
-    `<text x="${x + 6}" y="${top - 10}" text-anchor="middle" fill="${c.fg}">${esc(label)}</text>`,
+    // its title right-aligned above the axis labels' two rows (centred on the bar it ran into the last axis' label)
+    `<text class="pc-cbar-title" x="${o.width - 4}" y="${top - 38}" text-anchor="end" fill="${c.fg}">${esc(label)}</text>`,
     `<text x="${x + 15}" y="${top + 8}" fill="${c.fg}">${esc(tickText(range[1]))}</text>`,
     `<text x="${x + 15}" y="${top + h}" fill="${c.fg}">${esc(tickText(range[0]))}</text>`,
   ].join('');

@@ -57,6 +57,12 @@ export function percentDiff(value: number | null | undefined, full: number | nul
   return ((value - full) / full) * 100;
 }
 
+/** A table cell's "mean ± std"; one seed has no spread, so its value stands alone ("0.7808 (1 seed)", not "± 0.0"). */
+export function formatMeanStd(g: MeanStd | null | undefined): string {
+  if (!g) return '—';
+  return g.n > 1 ? `${g.mean.toPrecision(4)} ± ${g.std.toPrecision(2)}` : `${g.mean.toPrecision(4)} (1 seed)`;
+}
+
 export function formatPercent(p: number | null): string {
   if (p == null) return '—';
   const r = Math.abs(p) >= 100 ? p.toFixed(0) : Math.abs(p) >= 10 ? p.toFixed(1) : p.toFixed(2);

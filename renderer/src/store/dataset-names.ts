@@ -31,6 +31,11 @@ export function runDataName(config: Obj, labels: Record<string, string> = {}): s
   return String(d.kind);
 }
 
+/** A workspace dataset's name by its id (a generation job's result): its listed name, else the benchmark read from the id; never the hash. */
+export function datasetNameById(ws: WorkspaceSummary | null, id: string): string {
+  return ws?.datasets.find((d) => d.id === id)?.name ?? datasetDisplayName({ id });
+}
+
 /** Sets a dataset's label ('' clears it); the workspace's names follow. */
 export async function setDatasetLabel(id: string, label: string): Promise<void> {
   const api = useApp.getState().api;

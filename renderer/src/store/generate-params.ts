@@ -89,7 +89,10 @@ export function checkGenerate(benchmark: string, typed: GenerateTyped, preset: {
     const test = values.test ?? defaultTestCount(n, { ...(values.train !== undefined ? { train: values.train } : {}), ...(values.val !== undefined ? { val: values.val } : {}) });
     const val = values.val ?? (values.train !== undefined ? n - values.train - test : n - Math.max(1, Math.floor((n - test) * 0.8)) - test);
     const train = values.train ?? n - test - Math.max(0, val);
-    if (n < 10 || train < 4 || val < 2) warnings.push(`${n} samples is too few to split well (about ${Math.max(0, train)} to train on, ${Math.max(0, val)} to validate on): the validation error will say little`);
+    // a large set split with a tiny train or validation part is not "too few samples": say which part is small
+    if (n < 10) warnings.push(`${n} samples is too few to split well (about ${Math.max(0, train)} to train on, ${Math.max(0, val)} to validate on): the validation error will say little`);
+    else if (train < 4) warnings.push(`Only ${Math.max(0, train)} of the ${n} samples to train on: the model will learn little`);
+    else if (val < 2) warnings.push(`Only ${Math.max(0, val)} of the ${n} samples to validate on: the validation error will say little`);
     if (test === 0) warnings.push('No test split: the final evaluation and the Runs table\'s Test relL2 need one (set Test above 0)');
   }
   const res = values.resolution ?? preset.resolution;
@@ -111,4 +114,14 @@ export function dataSpecFor(source: string, samples?: number): DataSpec {
   // a tiny preset (6 samples) keeps its two validation samples: with one, best, median and worst are the same sample
   const test = samples !== undefined && samples >= 10 ? defaultTestCount(samples) : 0;
   return { kind: 'generate', benchmark: benchmark as 'darcy', preset: preset as 'tiny' | 'quick', ...(test > 0 ? { test } : {}) } as DataSpec;
+}
+
+/**
+ * The Samples field's value when the generate form shows benchmark:preset `key`: the preset's
+ * sample count when the field was last filled for another one (or never), else null (keep what
+ * is there: typed values survive a view switch and a reload).
+ */
+export function presetSamplesOnChange(filledFor: string, key: string, presetSamples: unknown): string | null {
+  if (filledFor === key || typeof presetSamples !== 'number') return null;
+  return String(presetSamples);
 }

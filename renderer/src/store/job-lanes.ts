@@ -22,3 +22,10 @@ export function laneQueues(jobs: Record<string, JobSummary>): LaneQueue[] {
     }))
     .filter((l) => l.jobs.length > 0);
 }
+
+/** A job as the Queue card names it: a training job by its run's name ("Train walk LiNO"), not the engine's label with the run's id. */
+export function jobDisplayLabel(job: JobSummary, runs: readonly { id: string; name: string }[]): string {
+  const m = /^Train run (.+)$/.exec(job.label);
+  const run = m ? runs.find((r) => r.id === m[1]) : undefined;
+  return run ? `Train ${run.name}` : job.label;
+}

@@ -65,3 +65,11 @@ export function displayNote(note: string): string {
     .replace(/\s*\(?(?:\.{0,2}\/)?[\w.-]+(?:\/[\w.-]+)+\.(?:md|ts|json|py|txt)\)?/g, '')
     .trim();
 }
+
+/** A folder inside the workspace as the views name saved files ("exports/reproduce-burgers-tiny"); a folder elsewhere stays whole. */
+export function workspaceRelative(path: string, workspace: string | null | undefined): string {
+  if (!workspace) return path;
+  const root = workspace.replace(/[\\/]+$/, '');
+  const rest = path.slice(root.length);
+  return path.startsWith(root) && /^[\\/]/.test(rest) ? rest.slice(1) : path;
+}

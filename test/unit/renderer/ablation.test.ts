@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TrainConfig } from '../../../main/api/contract';
 import { ablationKey, baseSeed, fullConfig, fullGroup, parseAblationGroup, variantComponents, variantConfig, variantGroup, VARIANTS, groupLabel, runBaseName } from '../../../renderer/src/store/ablation-plan';
-import { aggregateGroup, benchmarkOf, formatPercent, gridSamples, meanStd, paperReference, percentDiff } from '../../../renderer/src/store/ablation-results';
+import { aggregateGroup, benchmarkOf, formatMeanStd, formatPercent, gridSamples, meanStd, paperReference, percentDiff } from '../../../renderer/src/store/ablation-results';
 import { ablationFigure } from '../../../renderer/src/plots/ablation-figure';
 import { absError } from '../../../renderer/src/plots/abs-error';
 
@@ -157,4 +157,10 @@ test('1D error-field figure: lines, the error rows on one shared y range from 0,
   assert.deepEqual(layout.yaxis2.range, [0, 1.05]);
   assert.ok(layout.yaxis.range[0] < 1 && layout.yaxis.range[1] > 4);
   assert.equal(f.widthFor(500), Infinity);
+});
+
+test('ablation table cells: mean ± std over seeds; one seed shows its value alone, not "± 0.0" (the closing walk\'s one-seed ablation)', () => {
+  assert.equal(formatMeanStd(meanStd([0.5, 0.7])), '0.6000 ± 0.14');
+  assert.equal(formatMeanStd(meanStd([0.7808])), '0.7808 (1 seed)');
+  assert.equal(formatMeanStd(null), '—');
 });

@@ -224,7 +224,12 @@ test('run data: runs on the same data spec compare; the benchmark comes from the
   assert.equal(a.key, b.key, 'key order does not matter');
   assert.notEqual(a.key, c.key);
   assert.equal(a.benchmark, 'darcy');
-  assert.equal(a.label, 'darcy tiny');
+  assert.equal(a.label, 'Darcy · tiny preset · s = 12');
+  // a stored dataset by its name, as the other views show it, not by its hash id (the walk's compare list said 'dataset darcy-87999a76a5bd')
+  const stored = { data: { kind: 'dataset', id: 'darcy-87999a76a5bd' }, resolvedData: { id: 'darcy-87999a76a5bd', grid: [29, 29], counts: { train: 14, val: 4, test: 2 } } };
+  assert.equal(runData(stored).label, 'Darcy · s = 29 (2D) · 20 samples (14/4/2)');
+  assert.equal(runData(stored, { 'darcy-87999a76a5bd': 'coarse' }).label, 'coarse — Darcy · s = 29 (2D) · 20 samples (14/4/2)');
+  assert.doesNotMatch(runData({ data: { kind: 'dataset', id: 'darcy-87999a76a5bd' } }).label, /87999a76a5bd/);
   assert.equal(runData({ data: { kind: 'dataset', id: 'airfoil-b6e4ee468341' } }).benchmark, 'airfoil');
   assert.equal(runData({ data: { kind: 'synthetic', grid: [8, 8] } }).benchmark, undefined);
 });

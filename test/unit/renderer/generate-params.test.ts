@@ -41,4 +41,18 @@ test('generate form: fields are checked as typed; a split too small, no test spl
   assert.deepEqual(huge.problems, {});
   assert.match(huge.warnings.join(' '), /About 12\.5 GiB on disk for 1000000 samples at 29 points per axis/);
   assert.equal(diskEstimate('burgers', 10, 256), 10 * 256 * 2 * 4 * 2);
+  // a large set with a tiny train or validation part names that part (the closing walk's 1000000 samples with Train 2 read "1000000 samples is too few to split well")
+  const fewTrain = checkGenerate('darcy', { ...blank, samples: '1000000', train: '2' }, { samples: 300, resolution: 29 });
+  assert.match(fewTrain.warnings[0]!, /^Only 2 of the 1000000 samples to train on/);
+  assert.doesNotMatch(fewTrain.warnings.join(' '), /too few to split/);
+  const fewVal = checkGenerate('darcy', { ...blank, samples: '100', train: '89', val: '1' }, { samples: 300, resolution: 29 });
+  assert.match(fewVal.warnings[0]!, /^Only 1 of the 100 samples to validate on/);
+});
+
+test('generate form: the preset fills Samples when the benchmark or preset changes, never over a value typed for the same one (kept across a view switch; the closing walk lost 1000000)', async () => {
+  const { presetSamplesOnChange } = await import('../../../renderer/src/store/generate-params');
+  assert.equal(presetSamplesOnChange('', 'darcy:tiny', 6), '6', 'first time: the preset\'s count');
+  assert.equal(presetSamplesOnChange('darcy:tiny', 'darcy:tiny', 6), null, 'back on the view: what was typed stays');
+  assert.equal(presetSamplesOnChange('darcy:tiny', 'burgers:tiny', 8), '8', 'another benchmark: its count');
+  assert.equal(presetSamplesOnChange('', 'darcy:tiny', undefined), null, 'presets not loaded yet: nothing');
 });

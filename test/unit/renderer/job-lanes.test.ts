@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { laneQueues } from '../../../renderer/src/store/job-lanes';
+import { jobDisplayLabel, laneQueues } from '../../../renderer/src/store/job-lanes';
 import type { JobSummary } from '../../../main/api/contract';
 
 const job = (id: string, lane: string, seq: number, state: JobSummary['state']): JobSummary => ({
@@ -17,4 +17,11 @@ test('the Queue card lists each lane in execution order: running first, then que
   assert.deepEqual(lanes[0]!.jobs.map((j) => j.id), ['10000001', 'b', '30000003']);
   assert.equal(lanes[1]!.label, 'Evaluation');
   assert.deepEqual(laneQueues({}), []);
+});
+
+test('a training job is named by its run in the Queue card, not by the run id (the closing walk read "Train run ablation-20261127-…-c1-s42")', () => {
+  const train = { ...job('j1', 'training', 1, 'running'), kind: 'train', label: 'Train run ablation-20261127-194911-c1-s42' };
+  assert.equal(jobDisplayLabel(train, [{ id: 'ablation-20261127-194911-c1-s42', name: 'walk LiNO/no-reflection (seed 42)' }]), 'Train walk LiNO/no-reflection (seed 42)');
+  assert.equal(jobDisplayLabel(train, []), 'Train run ablation-20261127-194911-c1-s42', 'a run not listed yet keeps the engine\'s label');
+  assert.equal(jobDisplayLabel({ ...job('g', 'data', 2, 'queued'), label: 'Generate darcy (tiny, 20 samples)' }, []), 'Generate darcy (tiny, 20 samples)');
 });

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMapsResult } from '../../../main/api/contract';
-import { depthStrip, kernelFigure, mapValues } from '../../../renderer/src/plots/light-map-traces';
+import { blockMapTitle, depthStrip, kernelFigure, mapValues } from '../../../renderer/src/plots/light-map-traces';
 
 type Block = LightMapsResult['blocks'][number];
 const block = (over: Partial<Block>): Block => ({ components: ['reflection', 'refraction', 'scattering'], gates: [0.3, 0.3, 0.4], contribution: {}, dominant: [], latentNorm: [], ...over });
@@ -38,4 +38,9 @@ test('1D kernel: a curve with the query point on it and the local 3-point neighb
   assert.deepEqual(f.data.map((t) => t.name), ['kernel', 'local (β = 0.250)', 'query point']);
   assert.deepEqual([f.data[2]!.x, f.data[2]!.y], [[3], [0.4]]);
   assert.deepEqual([f.data[1]!.x, f.data[1]!.y], [[2, 3], [0.3, 0.4]]);
+});
+
+test('a block map\'s figure title numbers blocks from 1, as the picker does (the closing walk saw "block 0" under "block 1")', () => {
+  assert.equal(blockMapTitle('Reflection activity', 0), 'Reflection activity, block 1');
+  assert.equal(blockMapTitle('Dominant branch', 3), 'Dominant branch, block 4');
 });

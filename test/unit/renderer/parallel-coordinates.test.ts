@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { colorAt, niceTicks, parallelLayout, parallelSvg, tickText, type ParallelAxis } from '../../../renderer/src/plots/parallel-coordinates';
+import { colorAt, fitLabel, niceTicks, parallelLayout, parallelSvg, tickText, type ParallelAxis } from '../../../renderer/src/plots/parallel-coordinates';
 import { COLOR_SCALES } from '../../../renderer/src/plots/colorscales';
 
 const AXES: ParallelAxis[] = [
@@ -61,4 +61,25 @@ test('error bars follow the theme: the text colour unless a trace sets its own (
   const [a, b] = themedTraces('dark', [{ type: 'bar', error_y: { type: 'data', array: [1] } }, { type: 'bar', error_y: { array: [1], color: 'red' } }]);
   assert.equal(a!.error_y.color, PLOT_COLORS.dark.fg);
   assert.equal(b!.error_y.color, 'red');
+});
+
+test('long category labels fit between the axes with their full text as a tooltip; the colour bar title clears the last axis label (the closing walk\'s Runs view)', () => {
+  assert.equal(fitLabel('Darcy · s = 29 (2D) · 20 samples (14/4/2)', 12), 'Darcy · s =…');
+  assert.equal(fitLabel('LiNO', 12), 'LiNO');
+  const axes: ParallelAxis[] = [{ key: 'model', label: 'model', kind: 'text' }, { key: 'data', label: 'data', kind: 'text' }, { key: 'seed', label: 'seed', kind: 'number' }, { key: 'best', label: 'best val relL2', kind: 'number' }];
+  const rows = [
+    { id: 'a', model: 'LiNO', data: 'Darcy · s = 29 (2D) · 20 samples (14/4/2)', seed: 1, best: 0.5 },
+    { id: 'b', model: 'FNO', data: 'Navier–Stokes · s = 16 (2D) · 8 samples (5/2/1)', seed: 2, best: 0.3 },
+  ];
+  const o = { ...O, width: 500 };
+  const L = parallelLayout(axes, rows, o);
+  const gap = L.axes[1]!.x - L.axes[0]!.x;
+  for (const t of L.axes[1]!.ticks) {
+    assert.ok(t.text.length * 6 <= gap - 12 + 6, `${t.text} fits in ${gap} px`);
+    assert.ok(t.text.endsWith('…') && t.full!.startsWith(t.text.slice(0, -1)), t.text);
+  }
+  const svg = parallelSvg(axes, rows, o);
+  assert.ok(svg.includes('<title>Navier–Stokes · s = 16 (2D) · 8 samples (5/2/1)</title>'), 'the whole name as a tooltip');
+  const bar = /<text class="pc-cbar-title" x="([\d.]+)" y="([\d.]+)" text-anchor="end"/.exec(svg);
+  assert.ok(bar && Number(bar[1]) === 496 && Number(bar[2]) < 56 - 24, 'right-aligned, above both rows of axis labels');
 });

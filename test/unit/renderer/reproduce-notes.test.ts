@@ -19,3 +19,12 @@ test('the main table says the grid the measured runs trained on, and no note of 
   assert.ok(t.notes.includes('measured rows trained at s = 64 (the tiny size)'), t.notes.join(' | '));
   for (const n of t.notes.map(displayNote)) assert.doesNotMatch(n, /\/[\w.-]+\.(md|ts|json)/, n);
 });
+
+test('the export folder is named inside the workspace ("exports/…"), not by its absolute path (the closing walk read the whole temporary path)', async () => {
+  const { workspaceRelative } = await import('../../../renderer/src/store/reproduce');
+  assert.equal(workspaceRelative('/home/u/LiNO-Workbench/exports/reproduce-burgers-tiny', '/home/u/LiNO-Workbench'), 'exports/reproduce-burgers-tiny');
+  assert.equal(workspaceRelative('/home/u/LiNO-Workbench/exports/x', '/home/u/LiNO-Workbench/'), 'exports/x');
+  assert.equal(workspaceRelative('C:\\ws\\exports\\x', 'C:\\ws'), 'exports\\x');
+  assert.equal(workspaceRelative('/home/u/LiNO-Workbench2/exports/x', '/home/u/LiNO-Workbench'), '/home/u/LiNO-Workbench2/exports/x', 'a sibling folder is not inside');
+  assert.equal(workspaceRelative('/elsewhere/out', null), '/elsewhere/out');
+});

@@ -4,14 +4,14 @@
 import type { RunSummary } from '../../../../main/api/contract';
 import { TableExportBar } from '../../export/table-export-bar';
 import type { TableColumn, TableRow } from '../../export/table';
-import { formatPercent, percentDiff, type paperReference } from '../../store/ablation-results';
+import { formatMeanStd, formatPercent, percentDiff, type paperReference } from '../../store/ablation-results';
 import type { VariantKey } from '../../store/ablation-plan';
 import { MEASURED_ROW_LABEL, REPORTED_ROW_LABEL, SOURCE_COLUMN } from '../../../../main/api/reproduce';
 import type { AblationRow } from './use-ablation-plan';
 
 export type PaperReference = ReturnType<typeof paperReference>;
 
-const fmtMs = (g: { mean: number; std: number } | null | undefined) => (g ? `${g.mean.toPrecision(4)} ± ${g.std.toPrecision(2)}` : '—');
+const fmtMs = formatMeanStd;
 
 export interface AblationTableProps {
   ablationKey: string;

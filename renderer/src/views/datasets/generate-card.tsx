@@ -3,8 +3,10 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { Benchmark } from '../../../../main/api/contract';
 import { useApp } from '../../store/app-store';
-import { checkGenerate, effectiveParams } from '../../store/generate-params';
+import { checkGenerate, effectiveParams, presetSamplesOnChange } from '../../store/generate-params';
+import { oneOf, usePersisted } from '../../store/persisted-state';
 import { generateDataset, useDatasetPresets } from '../../store/datasets';
+import { datasetNameById } from '../../store/dataset-names';
 import { errorText } from '../../api/error-text';
 import { NumberField, parseNumberText } from '../../components/number-field';
 
@@ -17,25 +19,33 @@ function formatEta(s: number | null): string {
 }
 
 const asText = (v: number) => (Number.isNaN(v) ? '' : String(v));
+const isShortText = (v: unknown) => typeof v === 'string' && v.length <= 40;
 
 export function GenerateCard() {
   const presetList = useDatasetPresets();
   const presets = presetList.value;
-  const [benchmark, setBenchmark] = useState<Benchmark>('darcy');
-  const [preset, setPreset] = useState<Preset>('tiny');
-  const [samples, setSamples] = useState('');
-  const [seed, setSeed] = useState('0');
-  const [resolution, setResolution] = useState('');
-  const [train, setTrain] = useState('');
-  const [val, setVal] = useState('');
-  const [test, setTest] = useState('');
-  const [splitSeed, setSplitSeed] = useState('');
+  // What was typed stays across a view switch, a reload or a restart (ui-state.json), as in the other views.
+  const [benchmark, setBenchmark] = usePersisted<Benchmark>('datasets.gen.benchmark', 'darcy', oneOf('darcy', 'burgers', 'navier-stokes', 'airfoil'));
+  const [preset, setPreset] = usePersisted<Preset>('datasets.gen.preset', 'tiny', oneOf('tiny', 'quick', 'paper'));
+  const [samples, setSamples] = usePersisted('datasets.gen.samples', '', isShortText);
+  const [seed, setSeed] = usePersisted('datasets.gen.seed', '0', isShortText);
+  const [resolution, setResolution] = usePersisted('datasets.gen.resolution', '', isShortText);
+  const [train, setTrain] = usePersisted('datasets.gen.train', '', isShortText);
+  const [val, setVal] = usePersisted('datasets.gen.val', '', isShortText);
+  const [test, setTest] = usePersisted('datasets.gen.test', '', isShortText);
+  const [splitSeed, setSplitSeed] = usePersisted('datasets.gen.splitSeed', '', isShortText);
+  // the benchmark and preset whose sample count the Samples field was filled with
+  const [samplesFor, setSamplesFor] = usePersisted('datasets.gen.samplesFor', '', isShortText);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
 
   const params = presets?.find((p) => p.benchmark === benchmark)?.presets[preset] ?? null;
   useEffect(() => {
-    if (params && typeof params.samples === 'number') setSamples(String(params.samples));
+    // a new benchmark or preset fills in its sample count; coming back to the view keeps the typed one
+    const next = presetSamplesOnChange(samplesFor, `${benchmark}:${preset}`, params?.samples);
+    if (next === null) return;
+    setSamples(next);
+    setSamplesFor(`${benchmark}:${preset}`);
   }, [benchmark, preset, presets]);
 
   // What will be generated: the preset's parameters with the typed samples and seed in place.
@@ -114,6 +124,7 @@ export function GenerateCard() {
 function GenerationJobs() {
   const jobs = useApp((s) => s.jobs);
   const cancelJob = useApp((s) => s.cancelJob);
+  const workspace = useApp((s) => s.workspace);
   const genJobs = Object.values(jobs)
     .filter((j) => j.kind === 'generate')
     .sort((a, b) => (b.startedAt ?? '~').localeCompare(a.startedAt ?? '~'))
@@ -131,7 +142,7 @@ function GenerationJobs() {
               {j.message && <div className="muted small">{j.message}</div>}
             </>
           )}
-          {j.state === 'done' && j.result != null && <span className="muted"> — dataset {(j.result as { id: string }).id}</span>}
+          {j.state === 'done' && j.result != null && <span className="muted" title={(j.result as { id: string }).id}> — dataset {datasetNameById(workspace, (j.result as { id: string }).id)}</span>}
           {j.error && j.state !== 'cancelled' && <div className="error-message">{j.error}</div>}
         </li>
       ))}

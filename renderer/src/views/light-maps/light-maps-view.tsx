@@ -66,7 +66,7 @@ export function LightMapsView() {
       {error && <p role="alert" className="error" data-testid="lightmaps-error">{error}</p>}
       {result && ready && result.runId === run.id && (
         <>
-          {result.query && <p className="muted" data-testid="lightmaps-query">Query point [{result.query.join(', ')}]{block === 'all' ? ' (kernel of block 0)' : ''}.</p>}
+          {result.query && <p className="muted" data-testid="lightmaps-query">Query point [{result.query.join(', ')}]{block === 'all' ? ' (kernel of block 1)' : ''}.</p>}
           <MapPanels result={result} block={block === 'all' || block < depth ? block : 0} kind={kind} overlay={overlay} onPick={setQuery} />
         </>
       )}

@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import type { LightMapsResult } from '../../../../main/api/contract';
 import { Plot, type HoverPoint } from '../../plots/plot';
 import { useTraining } from '../../store/training-store';
-import { MAP_KINDS, depthStrip, kernelFigure, stripColumns, mapValues, meshInputFigure, overlayFigure, resultMesh, singleFigure, type MapKind } from '../../plots/light-map-traces';
+import { MAP_KINDS, blockMapTitle, depthStrip, kernelFigure, stripColumns, mapValues, meshInputFigure, overlayFigure, resultMesh, singleFigure, type MapKind } from '../../plots/light-map-traces';
 
 interface Props {
   result: LightMapsResult;
@@ -32,7 +32,7 @@ export function MapPanels({ result, block, kind, overlay = false, onPick }: Prop
     if (block === 'all') return depthStrip(result, kind);
     const v = mapValues(result.blocks[block]!, kind);
     if (!v) return null;
-    const title = `${labelOf(kind)}, block ${block}`;
+    const title = blockMapTitle(labelOf(kind), block);
     return overlay ? overlayFigure(result, v, kind, `${title} over the input`) : singleFigure(v, grid, kind, title, mesh);
   }, [result, block, kind, grid, mesh, overlay]);
   const sideBySide = !(overlay && block !== 'all');

@@ -5,7 +5,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { JobSummary } from '../../../../main/api/contract';
 import type { ReproducePresetInfo, ReproduceResult, ReproduceSize } from '../../../../main/api/reproduce';
-import { latestOf, nextRunName, pendingReproduction, startReproduction, useReproducePresets, useReproductions } from '../../store/reproduce';
+import { latestOf, nextRunName, pendingReproduction, startReproduction, useReproducePresets, useReproductions, workspaceRelative } from '../../store/reproduce';
 import { useApp } from '../../store/app-store';
 import { useTraining } from '../../store/training-store';
 import { oneOf, usePersisted } from '../../store/persisted-state';
@@ -30,9 +30,10 @@ function PresetList({ presets, selected, size, onSelect }: { presets: ReproduceP
       {presets.map((p) => {
         const s = p.sizes.find((x) => x.size === size);
         return (
-          <div key={p.name} className="row wrap" style={{ alignItems: 'baseline' }}>
+          // no wrap: a long label wraps its own lines beside the radio (wrapped as a whole, it fell below it)
+          <div key={p.name} className="row" style={{ alignItems: 'baseline' }} data-testid="reproduce-preset-row">
             <input type="radio" id={`${name}-${p.name}`} name={name} checked={selected === p.name} onChange={() => onSelect(p.name)} />
-            <label htmlFor={`${name}-${p.name}`}>
+            <label htmlFor={`${name}-${p.name}`} style={{ flex: 1 }}>
               <strong>{p.number}. {p.paper}</strong>: {p.title}
               <span className="muted small" data-testid={`reproduce-estimate-${p.name}`}>
                 {' '}({p.arms.join(', ')}; {size}: about {s ? fmtDuration(s.estimateSeconds) : '?'} on 2 cores — {s?.summary})
@@ -46,11 +47,12 @@ function PresetList({ presets, selected, size, onSelect }: { presets: ReproduceP
 }
 
 function Results({ result }: { result: ReproduceResult }) {
+  const workspace = useApp((s) => s.workspace?.path);
   return (
     <div data-testid="reproduce-result">
       <p className="muted small">
         {result.preset} ({result.size}){(result.repeat ?? 1) > 1 ? `, run ${result.repeat}` : ''} took {fmtDuration(result.seconds)}; {result.runs.length} runs in the workspace; files in{' '}
-        <code className="selectable">{result.outDir}</code>
+        <code className="selectable" title={result.outDir}>{workspaceRelative(result.outDir, workspace)}</code>
         {result.figures.length > 0 && <> (figure data: {result.figures.map((f) => f.kind).join(', ')})</>}.
       </p>
       {result.tables.map((t) => <ReproduceTable key={t.title} table={t} />)}

@@ -2,11 +2,13 @@
 // (lanes run beside each other, so an evaluation never waits behind training).
 import { useMemo } from 'react';
 import { useApp } from '../../store/app-store';
-import { laneQueues } from '../../store/job-lanes';
+import { jobDisplayLabel, laneQueues } from '../../store/job-lanes';
+import { useTraining } from '../../store/training-store';
 
 export function QueueCard() {
   const jobs = useApp((s) => s.jobs);
   const cancelJob = useApp((s) => s.cancelJob);
+  const runs = useTraining((s) => s.runs);
   const lanes = useMemo(() => laneQueues(jobs), [jobs]);
   if (lanes.length === 0) return null;
   return (
@@ -18,8 +20,8 @@ export function QueueCard() {
           <ol>
             {l.jobs.map((j) => (
               <li key={j.id} data-testid="queue-job" data-state={j.state}>
-                {j.label} — {j.state === 'running' ? `running ${Math.round(j.progress * 100)}%` : 'queued'}{' '}
-                <button className="link" onClick={() => void cancelJob(j.id)} aria-label={`Cancel ${j.label}`}>Cancel</button>
+                {jobDisplayLabel(j, runs)} — {j.state === 'running' ? `running ${Math.round(j.progress * 100)}%` : 'queued'}{' '}
+                <button className="link" onClick={() => void cancelJob(j.id)} aria-label={`Cancel ${jobDisplayLabel(j, runs)}`}>Cancel</button>
               </li>
             ))}
           </ol>
