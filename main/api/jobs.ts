@@ -115,6 +115,9 @@ export const JOB_KINDS = {
 } as const satisfies Record<string, { params: z.ZodType } | { through: string }>;
 export const JobKind = z.enum(Object.keys(JOB_KINDS) as [keyof typeof JOB_KINDS, ...(keyof typeof JOB_KINDS)[]]);
 export type JobKind = z.infer<typeof JobKind>;
+type Declared = typeof JOB_KINDS;
+/** A kind jobs.start accepts, with its parameters as checked (one member per kind declared with `params`). */
+export type StartableJob = { [K in JobKind]: Declared[K] extends { params: infer S extends z.ZodType } ? { kind: K; params: z.output<S> } : never }[JobKind];
 
 /**
  * jobs.start: the kind's parameters are checked like its own call's, so `workspace`, `path` or any
@@ -140,5 +143,6 @@ export const JobStartParams = z
       }
       return z.NEVER;
     }
-    return { kind: v.kind, params: r.data as Record<string, unknown> };
+    // r.data is the output of JOB_KINDS[v.kind].params: the pair is that kind's member of StartableJob
+    return { kind: v.kind, params: r.data } as StartableJob;
   });

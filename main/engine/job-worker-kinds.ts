@@ -2,10 +2,15 @@
 // thread: tensor work that would otherwise stall engine.ping and every other call while it runs.
 // A small table keyed by job kind, like job-lanes.ts.
 import type { JobHandler } from './jobs';
+import type { JobParams } from './job-params';
 import { runEvaluate } from './evaluate-job';
 import { runLightMapsCorrelation } from './light-maps-correlation-job';
 
-export const WORKER_JOBS: Record<string, JobHandler> = {
+export type WorkerJobKind = 'evaluate' | 'lightmaps-correlation';
+
+export const WORKER_JOBS: { [K in WorkerJobKind]: JobHandler<JobParams[K]> } = {
   evaluate: runEvaluate,
-  'lightmaps-correlation': runLightMapsCorrelation as JobHandler,
+  'lightmaps-correlation': runLightMapsCorrelation,
 };
+
+export const isWorkerJobKind = (kind: string): kind is WorkerJobKind => Object.hasOwn(WORKER_JOBS, kind);

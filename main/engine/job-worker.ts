@@ -4,11 +4,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { selectBackend } from '../ops/backend';
 import { errorMessage } from '../util/error-message';
-import { WORKER_JOBS } from './job-worker-kinds';
+import { isWorkerJobKind, WORKER_JOBS, type WorkerJobKind } from './job-worker-kinds';
+import type { JobContext } from './jobs';
+import type { JobParams } from './job-params';
 
-export interface JobWorkerInput {
-  kind: string;
-  params: Record<string, unknown>;
+/** A worker job kind and its parameters (JobParams), as the engine thread posts them. */
+export interface JobWorkerInput<K extends WorkerJobKind = WorkerJobKind> {
+  kind: K;
+  params: JobParams[K];
   backend?: string;
 }
 
@@ -28,6 +31,12 @@ port.on('message', (m: ToJobWorker) => {
   if (m.type === 'cancel') controller.abort();
 });
 
+/** The kind's body with its own parameters (K ties the two). */
+function runJob<K extends WorkerJobKind>(job: JobWorkerInput<K>, ctx: JobContext): Promise<unknown> {
+  const run: (params: JobParams[K], c: JobContext) => Promise<unknown> = WORKER_JOBS[job.kind];
+  return run(job.params, ctx);
+}
+
 async function main() {
   try {
     send({ type: 'backend', active: (await selectBackend(input.backend || process.env.LINO_BACKEND || undefined)).active });
@@ -36,9 +45,8 @@ async function main() {
     return;
   }
   try {
-    const run = WORKER_JOBS[input.kind];
-    if (!run) throw new Error(`job worker: no worker job of kind '${input.kind}'`);
-    const result = await run(input.params, {
+    if (!isWorkerJobKind(input.kind)) throw new Error(`job worker: no worker job of kind '${String(input.kind)}'`);
+    const result = await runJob(input, {
       signal: controller.signal,
       progress: (fraction, message, etaSeconds) => send({ type: 'progress', fraction, ...(message !== undefined ? { message } : {}), ...(etaSeconds !== undefined ? { etaSeconds } : {}) }),
     });
