@@ -98,8 +98,9 @@ export const ImportParams = z
  * Every job kind the engine runs, declared once: `params`, what jobs.start accepts for it (checked
  * like its own call's; the self-test clamps its own numbers in main/engine/selftest-job.ts), or
  * `through`, the call that starts it instead (it names a run or a dataset the engine checks first).
- * The engine registers exactly these kinds: JobQueue.register takes a JobKind, and
- * test/unit/engine/job-kinds.test.ts checks each is registered.
+ * The engine registers exactly these kinds (a missing one does not compile: main/engine/engine.ts),
+ * each body typed with its parameters from here (main/engine/job-params.ts); test/unit/api/
+ * contract-types.test.ts checks each kind has its parameters or the call that starts it.
  */
 export const JOB_KINDS = {
   selftest: { params: SelfTestParams.strict() },

@@ -1,6 +1,6 @@
-// Hardening II: `lino info --weights x.pt` decodes through the checkpoint worker with the deadline
-// runs.importCheckpoint uses (main/runs/release-checkpoint-deadline.ts), not in its own thread
-// without one: the DAG "billion laughs" file (test/fixtures/pt/dag-args.pt, 16 KB) ends with a
+// Hardening II: `lino info --weights x.pt` (and predict / lightmaps, through operatorConfig) decode
+// through the checkpoint worker with the deadline runs.importCheckpoint uses
+// (main/runs/release-checkpoint-deadline.ts), not in the CLI's own thread without one: the DAG "billion laughs" file (test/fixtures/pt/dag-args.pt, 16 KB) ends with a
 // message naming the file and the limit, and a decode past the deadline is stopped.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,4 +28,13 @@ test('lino info decodes a .pt within the checkpoint deadline (LINO_CHECKPOINT_DE
   const late = lino({ LINO_CHECKPOINT_DEADLINE_MS: '1' }, 'info', '--weights', file);
   assert.notEqual(late.status, 0, late.stdout);
   assert.match(late.stderr, /release-1d-standard\.pt: reading the checkpoint took longer than 0\.001 s and was stopped/);
+});
+
+test('lino predict --weights x.pt decodes in the checkpoint worker too (operatorConfig): past the deadline, and on the DAG file, it stops naming the file', { timeout: 200_000 }, () => {
+  const r = lino({ LINO_CHECKPOINT_DEADLINE_MS: '1' }, 'predict', '--weights', join(FIX, 'release-1d-standard.pt'), '--input', join(FIX, 'release-1d-standard.x.npy'), '--out', join(FIX, 'never-written.npy'));
+  assert.notEqual(r.status, 0, r.stdout);
+  assert.match(r.stderr, /release-1d-standard\.pt: reading the checkpoint took longer than 0\.001 s and was stopped/);
+  const dag = lino({}, 'predict', '--weights', join(FIX, 'dag-args.pt'), '--input', join(FIX, 'release-1d-standard.x.npy'), '--out', join(FIX, 'never-written.npy'));
+  assert.notEqual(dag.status, 0, dag.stdout);
+  assert.match(dag.stderr, /dag-args\.pt: field 'args' holds more than 100000 values/);
 });
