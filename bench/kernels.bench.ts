@@ -11,6 +11,7 @@ import * as tf from '../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { LinoOperator } from '../main/model/lino/operator';
 import type { LinoConfig } from '../main/model/lino/config';
+import { countKernels, type KernelCounts } from '../main/ops/tfjs-internals/count-kernels';
 import { makeTrainStep } from './train-step';
 import { webgpuUnavailable } from '../test/helpers/webgpu-env';
 import { formatProgramTable, hasGpuTimer, profilePrograms, type ProgramProfile } from './program-profile';
@@ -22,34 +23,7 @@ const CASES: { name: string; config: LinoConfig; grid: number[]; batch: number }
   { name: 'Burgers 256, M32 L4 B4, full', config: { dims: 1, inChannels: 2, outChannels: 1, width: 32, depth: 4, scattering: 'full', components: COMPONENTS }, grid: [256], batch: 4 },
 ];
 
-type Counts = Map<string, number>;
-
-/** Counts registered-kernel dispatches (engine.runKernelFunc with a kernelName) while f runs. */
-export async function countKernels(f: () => unknown | Promise<unknown>): Promise<{ total: number; byName: Counts; programs?: number; scopes: number }> {
-  const engine = tf.engine() as unknown as { runKernelFunc(p: { kernelName?: string }): unknown };
-  const byName: Counts = new Map();
-  const orig = engine.runKernelFunc;
-  let scopes = 0; // customGrad ops: tf.profile lists them too (the GPU bench's count)
-  engine.runKernelFunc = function (this: unknown, p: { kernelName?: string }) {
-    if (p.kernelName) byName.set(p.kernelName, (byName.get(p.kernelName) ?? 0) + 1);
-    else scopes++;
-    return orig.call(this, p);
-  };
-  // webgpu: the GPU programs dispatched (reshapes of contiguous data run none)
-  const be = tf.backend() as unknown as { runWebGPUProgram?: (...a: unknown[]) => unknown };
-  const origProg = be.runWebGPUProgram;
-  let programs = 0;
-  if (origProg) be.runWebGPUProgram = function (this: unknown, ...a: unknown[]) { programs++; return origProg.apply(this, a); };
-  try {
-    await f();
-  } finally {
-    engine.runKernelFunc = orig;
-    if (origProg) be.runWebGPUProgram = origProg;
-  }
-  let total = 0;
-  for (const n of byName.values()) total += n;
-  return { total, byName, programs: origProg ? programs : undefined, scopes };
-}
+type Counts = KernelCounts;
 
 const top = (m: Counts, n = 8) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${k} ${v}`).join(', ');
 

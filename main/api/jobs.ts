@@ -98,8 +98,9 @@ export const ImportParams = z
  * Every job kind the engine runs, declared once: `params`, what jobs.start accepts for it (checked
  * like its own call's; the self-test clamps its own numbers in main/engine/selftest-job.ts), or
  * `through`, the call that starts it instead (it names a run or a dataset the engine checks first).
- * The engine registers exactly these kinds: JobQueue.register takes a JobKind, and
- * test/unit/engine/job-kinds.test.ts checks each is registered.
+ * The engine registers exactly these kinds (a missing one does not compile: main/engine/engine.ts),
+ * each body typed with its parameters from here (main/engine/job-params.ts); test/unit/api/
+ * contract-types.test.ts checks each kind has its parameters or the call that starts it.
  */
 export const JOB_KINDS = {
   selftest: { params: SelfTestParams.strict() },
@@ -115,6 +116,9 @@ export const JOB_KINDS = {
 } as const satisfies Record<string, { params: z.ZodType } | { through: string }>;
 export const JobKind = z.enum(Object.keys(JOB_KINDS) as [keyof typeof JOB_KINDS, ...(keyof typeof JOB_KINDS)[]]);
 export type JobKind = z.infer<typeof JobKind>;
+type Declared = typeof JOB_KINDS;
+/** A kind jobs.start accepts, with its parameters as checked (one member per kind declared with `params`). */
+export type StartableJob = { [K in JobKind]: Declared[K] extends { params: infer S extends z.ZodType } ? { kind: K; params: z.output<S> } : never }[JobKind];
 
 /**
  * jobs.start: the kind's parameters are checked like its own call's, so `workspace`, `path` or any
@@ -140,5 +144,6 @@ export const JobStartParams = z
       }
       return z.NEVER;
     }
-    return { kind: v.kind, params: r.data as Record<string, unknown> };
+    // r.data is the output of JOB_KINDS[v.kind].params: the pair is that kind's member of StartableJob
+    return { kind: v.kind, params: r.data } as StartableJob;
   });

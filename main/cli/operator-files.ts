@@ -5,7 +5,8 @@ import { requireFlag } from './args';
 import { parseModelFile } from '../model/registry';
 import type { NeuralOperator } from '../model/types';
 import { loadStateDict, loadWeights } from '../runs/state-dict';
-import { isTorchFile, readReleaseCheckpoint, weightsAsFile } from '../runs/release-checkpoint';
+import { isTorchFile, weightsAsFile } from '../runs/release-checkpoint';
+import { readReleaseCheckpointWithDeadline } from '../runs/release-checkpoint-deadline';
 import { decodeNpy } from '../data/formats/npy';
 import { errorMessage } from '../util/error-message';
 
@@ -18,10 +19,11 @@ export function readInputF32(path: string): { shape: number[]; data: Float32Arra
 
 /**
  * The model config and, for a .pt, the checkpoint read once: --config, or (a .pt that fixes dims)
- * the checkpoint itself (a .pt is LiNO). Shared by predict and lightmaps.
+ * the checkpoint itself (a .pt is LiNO). Shared by predict and lightmaps. A .pt decodes in the
+ * checkpoint worker within its deadline, as runs.importCheckpoint and lino info decode it.
  */
-export function operatorConfig(config: string | undefined, weights: string) {
-  const torch = isTorchFile(weights) ? readReleaseCheckpoint(weights) : null;
+export async function operatorConfig(config: string | undefined, weights: string) {
+  const torch = isTorchFile(weights) ? await readReleaseCheckpointWithDeadline(weights) : null;
   const cfgPath = torch && !config ? weights : requireFlag({ config }, 'config');
   let raw: unknown;
   if (cfgPath === weights && torch) {
@@ -39,7 +41,7 @@ export function operatorConfig(config: string | undefined, weights: string) {
 }
 
 /** Loads the weights file (safetensors or .pt, read by operatorConfig) into the model. */
-export function loadOperatorWeights(model: NeuralOperator, weights: string, torch: ReturnType<typeof operatorConfig>['torch']): void {
+export function loadOperatorWeights(model: NeuralOperator, weights: string, torch: Awaited<ReturnType<typeof operatorConfig>>['torch']): void {
   if (torch) loadStateDict(model, weightsAsFile(torch.weights), weights);
   else loadWeights(model, weights);
 }

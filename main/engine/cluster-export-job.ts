@@ -7,20 +7,21 @@ import { ApiError } from '../api/api-error';
 import { RunStore } from '../runs/run-store';
 import { exportRunForCluster } from '../train/cluster-export';
 import type { JobContext } from './jobs';
+import type { JobParams } from './job-params';
 import { freeName } from '../util/free-name';
 
-export function clusterExportLabel(p: Record<string, unknown>): string {
-  return `Export run ${String(p.runId)} for a cluster`;
+export function clusterExportLabel(p: JobParams['cluster-export']): string {
+  return `Export run ${p.runId} for a cluster`;
 }
 
 /**
  * Writes into a hidden temporary folder and renames it when complete, so exports/ never lists a
  * half-written export and a cancelled one leaves nothing behind.
  */
-export async function runClusterExport(p: Record<string, unknown>, ctx: JobContext) {
-  const workspace = String(p.workspace ?? '');
+export async function runClusterExport(p: JobParams['cluster-export'], ctx: JobContext) {
+  const workspace = p.workspace;
   if (!workspace) throw new ApiError('runs.exportForCluster: no workspace folder given', 'invalid_params', { field: 'workspace' });
-  const run = new RunStore(join(workspace, 'runs')).open(String(p.runId));
+  const run = new RunStore(join(workspace, 'runs')).open(p.runId);
   const exportsDir = join(workspace, 'exports');
   const folder = freeName(exportsDir, `${run.id}-cluster`);
   const tmp = join(exportsDir, `.${folder}.${process.pid}.partial`);
@@ -28,8 +29,8 @@ export async function runClusterExport(p: Record<string, unknown>, ctx: JobConte
   let r;
   try {
     r = await exportRunForCluster(run, tmp, {
-      nprocPerNode: Number(p.nprocPerNode ?? 1),
-      nodes: Number(p.nodes ?? 1),
+      nprocPerNode: p.nprocPerNode,
+      nodes: p.nodes,
       workspace,
       onProgress: (f, m) => {
         if (ctx.signal.aborted) throw new Error('cancelled');

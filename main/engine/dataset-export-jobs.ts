@@ -6,6 +6,7 @@ import { ApiError } from '../api/api-error';
 import { DatasetStore } from '../data/dataset-store';
 import { exportDataset, type ExportFormat, type ExportLayout } from '../data/export';
 import type { JobContext } from './jobs';
+import type { JobParams } from './job-params';
 import { freeName } from '../util/free-name';
 
 /** The workspace's dataset store, refusing an id it does not hold (as a call's error, not a failed job). */
@@ -15,19 +16,18 @@ export function datasetStore(workspace: string, id: string): DatasetStore {
   return store;
 }
 
-export function exportLabel(p: Record<string, unknown>): string {
-  return `Export dataset ${String(p.id)} (${String(p.layout ?? 'raw')}, ${String(p.format ?? 'mat73')})`;
+export function exportLabel(p: JobParams['export']): string {
+  return `Export dataset ${p.id} (${p.layout}, ${p.format})`;
 }
 
 /**
  * Writes into a hidden temporary folder and renames it when complete, so the Export view never
  * lists a half-written export and a cancelled one leaves nothing behind.
  */
-export async function runDatasetExport(params: Record<string, unknown>, ctx: JobContext) {
-  const workspace = String(params.workspace ?? '');
-  const id = String(params.id ?? '');
-  const format = (params.format ?? 'mat73') as ExportFormat;
-  const layout = (params.layout ?? 'raw') as ExportLayout;
+export async function runDatasetExport(params: JobParams['export'], ctx: JobContext) {
+  const { workspace, id } = params;
+  const format: ExportFormat = params.format;
+  const layout: ExportLayout = params.layout;
   if (!workspace) throw new ApiError('export: no workspace folder given', 'invalid_params', { field: 'workspace' });
   const store = datasetStore(workspace, id);
   ctx.progress(0.02, 'reading the dataset');

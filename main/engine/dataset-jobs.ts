@@ -9,6 +9,7 @@ import { DatasetStore } from '../data/dataset-store';
 import { decodeValues, type PreparedDataset, type SplitName } from '../data/dataset';
 import { generatedWindow, pipelineOptions } from '../train/data-source';
 import type { JobContext } from './jobs';
+import type { JobParams } from './job-params';
 import { inspectWithDeadline, type Listing } from '../data/formats/inspect-deadline';
 import { DEFAULT_NS_NORMALIZER, releaseOptions } from '../data/pipeline';
 import { groupVariables, layoutHints, type SourceLayout } from '../data/stages/layout';
@@ -23,30 +24,28 @@ export function datasetPresets() {
   }));
 }
 
-export function generateLabel(p: Record<string, unknown>): string {
-  return `Generate ${String(p.benchmark)} (${String(p.preset)}${p.samples ? `, ${p.samples} samples` : ''})`;
+export function generateLabel(p: JobParams['generate']): string {
+  return `Generate ${p.benchmark} (${p.preset}${p.samples ? `, ${p.samples} samples` : ''})`;
 }
 
 /**
  * The split counts and seed the user gave (generate and import), with a test split by default
  * (`defaultTestCount`, main/data/stages/split.ts): a dataset made in the app always has one.
  */
-export function askedSplit(params: Record<string, unknown>, samples: number): SplitRequest {
-  const num = (k: string) => (params[k] === undefined ? undefined : Number(params[k]));
-  const train = num('train');
-  const val = num('val');
-  const test = num('test') ?? defaultTestCount(samples, { ...(train !== undefined ? { train } : {}), ...(val !== undefined ? { val } : {}) });
-  const seed = num('splitSeed');
+export function askedSplit(params: { train?: number; val?: number; test?: number; splitSeed?: number }, samples: number): SplitRequest {
+  const { train, val } = params;
+  const test = params.test ?? defaultTestCount(samples, { ...(train !== undefined ? { train } : {}), ...(val !== undefined ? { val } : {}) });
+  const seed = params.splitSeed;
   return { ...(train !== undefined ? { train } : {}), ...(val !== undefined ? { val } : {}), test, ...(seed !== undefined ? { seed } : {}) };
 }
 
 /** Generation takes ~95% of the time; splitting, normalizing and storing the rest. */
-export async function runGenerate(params: Record<string, unknown>, ctx: JobContext) {
-  const workspace = String(params.workspace ?? '');
+export async function runGenerate(params: JobParams['generate'], ctx: JobContext) {
+  const workspace = params.workspace;
   if (!workspace) throw new ApiError('generate: no workspace folder given', 'invalid_params', { field: 'workspace' });
-  const benchmark = params.benchmark as BenchmarkName;
-  const preset = params.preset as 'tiny' | 'quick' | 'paper';
-  const opt = (k: string) => (params[k] === undefined ? {} : { [k]: Number(params[k]) });
+  const benchmark: BenchmarkName = params.benchmark;
+  const preset = params.preset;
+  const opt = <F extends 'samples' | 'seed' | 'resolution'>(k: F) => (params[k] === undefined ? {} : { [k]: params[k] });
   const ds = await generateDataset(
     benchmark,
     { preset, ...opt('samples'), ...opt('seed'), ...opt('resolution') },
@@ -126,8 +125,8 @@ export async function datasetInspect(p: { path: string }) {
   };
 }
 
-export function importLabel(p: Record<string, unknown>): string {
-  return `Import ${basename(String(p.path ?? ''))} (${String(p.benchmark)})`;
+export function importLabel(p: JobParams['import']): string {
+  return `Import ${basename(p.path)} (${p.benchmark})`;
 }
 
 /**
@@ -135,23 +134,21 @@ export function importLabel(p: Record<string, unknown>): string {
  * before the import's job worker starts (`listing` in its params): a listing worker started from the
  * job's worker takes half as long again under the tests' TypeScript loader and missed its deadline.
  */
-export async function importListing(params: Record<string, unknown>, ctx: JobContext): Promise<Listing> {
-  const path = String(params.path ?? '');
+export async function importListing(params: JobParams['import'], ctx: JobContext): Promise<Listing> {
+  const { path } = params;
   if (!path) throw new ApiError('import: no file given', 'invalid_params', { field: 'file' });
   ctx.progress(0.02, 'reading the file listing');
   return inspectWithDeadline(path, undefined, ctx.signal);
 }
 
 /** A chosen file through the pipeline into the dataset store, with the user's variable mapping. */
-export async function runImport(params: Record<string, unknown>, ctx: JobContext) {
-  const workspace = String(params.workspace ?? '');
-  const path = String(params.path ?? '');
+export async function runImport(params: JobParams['import'] & { listing?: Listing }, ctx: JobContext) {
+  const { workspace, path } = params;
   if (!workspace || !path) throw new ApiError('import: no workspace or file given', 'invalid_params', { field: workspace ? 'file' : 'workspace' });
-  const benchmark = params.benchmark as PipelineOptions['benchmark'];
-  const input = params.input as string[];
-  const target = String(params.target);
-  const layout = params.layout as SourceLayout | undefined;
-  const listing = (params.listing as Listing | undefined) ?? (await importListing(params, ctx));
+  const benchmark: PipelineOptions['benchmark'] = params.benchmark;
+  const { input, target } = params;
+  const layout: SourceLayout | undefined = params.layout;
+  const listing = params.listing ?? (await importListing(params, ctx));
   const vars = layout?.groups ? groupVariables(listing.variables) : listing.variables;
   const first = vars.find((v) => v.name === target);
   if (!first) throw new ApiError(`${path}: variable '${target}' not found (the file has ${vars.map((v) => v.name).join(', ')})`, 'invalid_params', { field: 'target', file: path });
@@ -161,7 +158,7 @@ export async function runImport(params: Record<string, unknown>, ctx: JobContext
   const opts = releaseOptions(benchmark, samples, askedSplit(params, samples));
   const t = layout?.time;
   if (t?.mode === 'autoregressive') opts.ns = { normalizer: DEFAULT_NS_NORMALIZER, ...opts.ns, tIn: t.tIn, tOut: t.tOut };
-  if (params.resolution !== undefined) opts.resolution = Number(params.resolution);
+  if (params.resolution !== undefined) opts.resolution = params.resolution;
   if (ctx.signal.aborted) throw new Error('cancelled');
   ctx.progress(0.05, 'splitting, resizing, normalizing and storing');
   const { dataset, cached } = await new DatasetStore(workspace).prepare({ kind: 'file', path, input, target, ...(layout ? { layout } : {}) }, opts, {

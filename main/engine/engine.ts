@@ -4,7 +4,8 @@ import { ApiError } from '../api/api-error';
 import type { EngineMethod, EngineParams, JobKind, JobSummary, Result } from '../api/contract';
 import { DataError } from '../data/formats/errors';
 import type { ParentChannel, ToEngine } from '../api/engine-protocol';
-import { JobQueue, type JobDefinition, type JobHandler } from './jobs';
+import { JobQueue, type JobDefinition } from './jobs';
+import type { JobParams, StartedJob } from './job-params';
 import { inJobWorker } from './job-worker-run';
 import { defaultTrainingSlots, LANE_ORDER } from './job-lanes';
 import { initBackend, tf } from './tf-runtime';
@@ -39,25 +40,41 @@ type EngineHandlers = { [M in EngineMethod]: (params: EngineParams<M>) => Result
   'train.start': (params: { workspace: string; runId: string }) => Promise<{ runId: string; job: JobSummary }>;
 };
 
+/** jobs.start of a kind declared with its parameters: each kind with its own (the union narrowed by kind). */
+function startDeclared(jobs: JobQueue, p: StartedJob): JobSummary {
+  switch (p.kind) {
+    case 'selftest': return jobs.start('selftest', { ...p.params, workspace: p.workspace });
+    case 'generate': return jobs.start('generate', { ...p.params, workspace: p.workspace });
+    case 'import': return jobs.start('import', { ...p.params, workspace: p.workspace });
+  }
+}
+
 export function startEngine(parent: ParentChannel): void {
   const startedAt = new Date().toISOString();
   const jobs = new JobQueue((job) => parent.send(jobEventMessage(job)));
   // Every kind of the contract's JOB_KINDS has its definition here, or in TrainingJobs (train,
   // evaluate): a missing one is a compile error.
-  const definitions: { [K in Exclude<JobKind, TrainingJobKind>]: JobDefinition } = {
+  const definitions: { [K in Exclude<JobKind, TrainingJobKind>]: JobDefinition<JobParams[K]> } = {
     selftest: { label: (p) => `Engine self-test (${Number(p.steps ?? 20)} steps)`, run: runSelfTest },
     // in the data lane's worker: the split and the store's writes would stall the engine thread
     generate: { label: generateLabel, run: inJobWorker('generate', runGenerate) },
     // the listing first (its own worker, as datasets.inspect), then the import in the data lane's worker
-    import: { label: importLabel, run: async (p, ctx) => inJobWorker('import', runImport)({ ...p, listing: await importListing(p, ctx) }, ctx) },
+    import: {
+      label: importLabel,
+      run: async (p, ctx) => {
+        const withListing: Parameters<typeof runImport>[0] = { ...p, listing: await importListing(p, ctx) };
+        return inJobWorker('import', runImport)(withListing, ctx);
+      },
+    },
     export: { label: exportLabel, run: runDatasetExport },
     'cluster-export': { label: clusterExportLabel, run: runClusterExport },
     reproduce: { label: reproduceLabel, run: runReproduce },
-    'lightmaps-correlation': { label: lightMapsCorrelationLabel, run: inJobWorker('lightmaps-correlation', runLightMapsCorrelation as JobHandler) },
+    'lightmaps-correlation': { label: lightMapsCorrelationLabel, run: inJobWorker('lightmaps-correlation', runLightMapsCorrelation) },
     // the Playground's solver: a lane of its own (its kind's name), in a solver worker, so the engine keeps answering
-    'playground-solve': { label: playgroundSolveLabel, run: runPlaygroundSolve as JobHandler },
+    'playground-solve': { label: playgroundSolveLabel, run: runPlaygroundSolve },
   };
-  for (const kind of Object.keys(definitions) as (keyof typeof definitions)[]) jobs.register(kind, definitions[kind]);
+  const register = <K extends keyof typeof definitions>(kind: K) => jobs.register(kind, definitions[kind]);
+  for (const kind of Object.keys(definitions) as (keyof typeof definitions)[]) register(kind);
 
   // Sweeps follow their trials through the training events (rungs, ends).
   let sweeps: SweepJobs | null = null;
@@ -88,7 +105,7 @@ export function startEngine(parent: ParentChannel): void {
     // through their own call, which checks what they name first.
     'jobs.start': async (p) => {
       await initBackend();
-      return jobs.start(p.kind, { ...p.params, workspace: p.workspace });
+      return startDeclared(jobs, p);
     },
     'jobs.cancel': (p) => ({ ok: training.cancelJob(p.id) ?? jobs.cancel(p.id) }),
     'jobs.list': () => jobs.list().map(withParsedResult),

@@ -6,20 +6,21 @@ import { RunStore } from '../runs/run-store';
 import { evaluateRun } from '../train/evaluate-run';
 import { evaluationAsk, saveEvaluation } from '../runs/evaluation-cache';
 import type { JobContext } from './jobs';
+import type { JobParams } from './job-params';
 
-export const evaluateLabel = (p: Record<string, unknown>) => `Evaluate run ${String(p.runId)} (${String(p.checkpoint ?? 'best')})`;
+export const evaluateLabel = (p: JobParams['evaluate']) => `Evaluate run ${p.runId} (${p.checkpoint})`;
 
-export async function runEvaluate(p: Record<string, unknown>, ctx: JobContext): Promise<unknown> {
-  const workspace = String(p.workspace);
-  const run = new RunStore(join(workspace, 'runs')).open(String(p.runId));
+export async function runEvaluate(p: JobParams['evaluate'], ctx: JobContext): Promise<unknown> {
+  const workspace = p.workspace;
+  const run = new RunStore(join(workspace, 'runs')).open(p.runId);
   const result = await evaluateRun(run, {
-    checkpoint: (p.checkpoint as 'best' | 'last') ?? 'best',
-    split: (p.split as 'train' | 'val' | 'test') ?? 'val',
-    resolutions: (p.resolutions as number[]) ?? [],
-    ...(p.rolloutSteps !== undefined ? { rolloutSteps: Number(p.rolloutSteps) } : {}),
-    ...(p.exportPredictions ? { exportDir: join(workspace, 'exports'), exportFormat: p.exportFormat === 'mat' ? 'mat' as const : 'npy' as const } : {}),
+    checkpoint: p.checkpoint,
+    split: p.split,
+    resolutions: p.resolutions,
+    ...(p.rolloutSteps !== undefined ? { rolloutSteps: p.rolloutSteps } : {}),
+    ...(p.exportPredictions ? { exportDir: join(workspace, 'exports'), exportFormat: p.exportFormat } : {}),
     ...(p.fields ? { fields: true } : {}),
-    ...(Array.isArray(p.indices) && p.indices.length ? { indices: p.indices as number[] } : {}),
+    ...(p.indices.length ? { indices: p.indices } : {}),
     signal: ctx.signal,
     onProgress: (f, m) => ctx.progress(f, m),
   });

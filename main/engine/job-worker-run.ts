@@ -2,6 +2,8 @@
 // start (or cannot load a backend) falls back to the engine thread, as training does.
 import { Worker } from 'node:worker_threads';
 import type { JobContext, JobHandler } from './jobs';
+import type { JobParams } from './job-params';
+import type { WorkerJobKind } from './job-worker-kinds';
 import type { FromJobWorker, JobWorkerInput, ToJobWorker } from './job-worker';
 import { initBackend } from './tf-runtime';
 import { JsonText } from './json-text';
@@ -12,10 +14,10 @@ function jobWorkerUrl(): URL {
 }
 
 /** `run` of a worker job kind: in a worker unless LINO_JOBS_IN_THREAD=1 or the worker cannot start. */
-export function inJobWorker(kind: string, inThread: JobHandler): JobHandler {
+export function inJobWorker<K extends WorkerJobKind>(kind: K, inThread: JobHandler<JobParams[K]>): JobHandler<JobParams[K]> {
   return async (params, ctx) => {
     if (process.env.LINO_JOBS_IN_THREAD !== '1') {
-      const r = await runInWorker({ kind, params }, ctx);
+      const r = await runInWorker<K>({ kind, params }, ctx);
       if (r.ok) return r.result;
     }
     await initBackend();
@@ -25,7 +27,7 @@ export function inJobWorker(kind: string, inThread: JobHandler): JobHandler {
 
 type Outcome = { ok: true; result: unknown } | { ok: false };
 
-function runInWorker(input: JobWorkerInput, ctx: JobContext): Promise<Outcome> {
+function runInWorker<K extends WorkerJobKind>(input: JobWorkerInput<K>, ctx: JobContext): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(jobWorkerUrl(), { workerData: input });
     let settled = false;

@@ -4,11 +4,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { setPriority } from 'node:os';
 import { errorMessage } from '../util/error-message';
-import { WORKER_JOBS } from './job-worker-kinds';
+import { isWorkerJobKind, WORKER_JOBS, type WorkerJobKind } from './job-worker-kinds';
+import type { JobContext } from './jobs';
+import type { JobParams } from './job-params';
 
-export interface JobWorkerInput {
-  kind: string;
-  params: Record<string, unknown>;
+/** A worker job kind and its parameters (JobParams), as the engine thread posts them. */
+export interface JobWorkerInput<K extends WorkerJobKind = WorkerJobKind> {
+  kind: K;
+  params: JobParams[K];
   backend?: string;
 }
 
@@ -29,6 +32,12 @@ port.on('message', (m: ToJobWorker) => {
   if (m.type === 'cancel') controller.abort();
 });
 
+/** The kind's body, loaded by this worker, with its own parameters (K ties the two). */
+async function runJob<K extends WorkerJobKind>(job: JobWorkerInput<K>, ctx: JobContext): Promise<unknown> {
+  const run: (params: JobParams[K], c: JobContext) => Promise<unknown> = await WORKER_JOBS[job.kind].load();
+  return run(job.params, ctx);
+}
+
 /**
  * On Linux the nice value is per thread (setpriority of pid 0 is the calling thread; threads this one
  * starts, such as a generator's solvers, inherit it): the engine thread, which answers every call, is
@@ -46,8 +55,8 @@ function yieldToEngineThread(): void {
 
 async function main() {
   yieldToEngineThread();
+  if (!isWorkerJobKind(input.kind)) return send({ type: 'error', message: `job worker: no worker job of kind '${String(input.kind)}'` });
   const job = WORKER_JOBS[input.kind];
-  if (!job) return send({ type: 'error', message: `job worker: no worker job of kind '${input.kind}'` });
   try {
     // a data job runs no tensors: no backend (nor tfjs) to load
     const active = job.backend ? (await (await import('../ops/backend')).selectBackend(input.backend || process.env.LINO_BACKEND || undefined)).active : 'none';
@@ -57,8 +66,7 @@ async function main() {
     return;
   }
   try {
-    const run = await job.load();
-    const result = await run(input.params, {
+    const result = await runJob(input, {
       signal: controller.signal,
       progress: (fraction, message, etaSeconds) => send({ type: 'progress', fraction, ...(message !== undefined ? { message } : {}), ...(etaSeconds !== undefined ? { etaSeconds } : {}) }),
     });

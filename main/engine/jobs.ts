@@ -3,9 +3,10 @@
 // cancel through an AbortSignal.
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../api/api-error';
-import type { JobKind, JobSummary } from '../api/contract';
+import type { JobSummary } from '../api/contract';
 import { errorMessage } from '../util/error-message';
 import { laneOf } from './job-lanes';
+import type { JobParams } from './job-params';
 
 export interface JobContext {
   signal: AbortSignal;
@@ -13,17 +14,19 @@ export interface JobContext {
   progress(fraction: number, message?: string, etaSeconds?: number | null): void;
 }
 
-export type JobHandler = (params: Record<string, unknown>, ctx: JobContext) => Promise<unknown>;
+/** A job body: its kind's parameters (JobParams) and the context of its run. */
+export type JobHandler<P> = (params: P, ctx: JobContext) => Promise<unknown>;
 
-export interface JobDefinition {
-  label: (params: Record<string, unknown>) => string;
-  run: JobHandler;
+export interface JobDefinition<P> {
+  label: (params: P) => string;
+  run: JobHandler<P>;
 }
 
 interface JobRecord {
   summary: JobSummary;
   controller: AbortController;
-  params: Record<string, unknown>;
+  /** The kind's body bound to the parameters it was started with. */
+  run: (ctx: JobContext) => Promise<unknown>;
   startMs: number;
 }
 
@@ -39,9 +42,12 @@ function afterIoTurn(fn: () => void): void {
   setImmediate(() => setImmediate(fn));
 }
 
-/** The engine's queue runs the contract's job kinds (JobKind); a test may run kinds of its own (K = string). */
-export class JobQueue<K extends string = JobKind> {
-  private readonly kinds = new Map<K, JobDefinition>();
+/**
+ * The engine's queue runs the contract's job kinds with their parameters (JobParams); a test may run
+ * kinds of its own (T: each kind's parameters). start() takes exactly what register()'s body reads.
+ */
+export class JobQueue<T extends object = JobParams> {
+  private readonly kinds: { [K in keyof T]?: JobDefinition<T[K]> } = {};
   private readonly jobs = new Map<string, JobRecord>();
   private readonly order: string[] = [];
   /** Jobs running now, per lane. */
@@ -62,18 +68,18 @@ export class JobQueue<K extends string = JobKind> {
     return this.slots.get(lane) ?? 1;
   }
 
-  register(kind: K, def: JobDefinition): void {
-    this.kinds.set(kind, def);
+  register<K extends keyof T & string>(kind: K, def: JobDefinition<T[K]>): void {
+    this.kinds[kind] = def;
   }
 
-  start(kind: K, params: Record<string, unknown>): JobSummary {
-    const def = this.kinds.get(kind);
+  start<K extends keyof T & string>(kind: K, params: T[K]): JobSummary {
+    const def = Object.hasOwn(this.kinds, kind) ? this.kinds[kind] : undefined;
     if (!def) throw new ApiError(`unknown job kind '${kind}'`, 'invalid_params', { field: 'kind' });
     const id = randomUUID().slice(0, 8);
     const summary: JobSummary = {
       id, kind, lane: laneOf(kind), seq: this.order.length + 1, state: 'queued', label: def.label(params), progress: 0, etaSeconds: null, startedAt: null, endedAt: null,
     };
-    this.jobs.set(id, { summary, controller: new AbortController(), params, startMs: 0 });
+    this.jobs.set(id, { summary, controller: new AbortController(), run: (ctx) => def.run(params, ctx), startMs: 0 });
     this.order.push(id);
     this.emit({ ...summary });
     queueMicrotask(() => this.pump());
@@ -130,7 +136,6 @@ export class JobQueue<K extends string = JobKind> {
   }
 
   private async runOne(next: JobRecord, busy: Set<string>): Promise<void> {
-    const def = this.kinds.get(next.summary.kind as K)!;
     next.startMs = this.now();
     Object.assign(next.summary, { state: 'running', startedAt: new Date(next.startMs).toISOString() });
     this.emit({ ...next.summary });
@@ -146,7 +151,7 @@ export class JobQueue<K extends string = JobKind> {
       },
     };
     try {
-      const result = await def.run(next.params, ctx);
+      const result = await next.run(ctx);
       if (next.controller.signal.aborted) this.finish(next, 'cancelled');
       else this.finish(next, 'done', { result });
     } catch (e) {

@@ -9,18 +9,11 @@ import { RunStore, type RunHandle } from '../runs/run-store';
 import { parseRunConfig } from '../train/runner';
 import { lightMapCorrelationRun } from '../train/light-map-correlation-run';
 import type { JobContext } from './jobs';
+import type { JobParams } from './job-params';
 import { initBackend } from './tf-runtime';
 
-export interface LightMapsCorrelationParams {
-  workspace: string;
-  id: string;
-  checkpoint: 'best' | 'last';
-  split: 'train' | 'val' | 'test';
-  maxSamples?: number;
-}
-
-export function lightMapsCorrelationLabel(p: Record<string, unknown>): string {
-  return `Light-map correlation of run ${String(p.id)} (${String(p.split)})`;
+export function lightMapsCorrelationLabel(p: JobParams['lightmaps-correlation']): string {
+  return `Light-map correlation of run ${p.id} (${p.split})`;
 }
 
 /** The run, refused when it is not a LiNO model or its config names data other than Darcy. */
@@ -38,8 +31,7 @@ export function checkCorrelationRun(p: { workspace: string; id: string }): RunHa
   return run;
 }
 
-export async function runLightMapsCorrelation(params: Record<string, unknown>, ctx: JobContext): Promise<LightMapsCorrelationResult> {
-  const p = params as unknown as LightMapsCorrelationParams;
+export async function runLightMapsCorrelation(p: JobParams['lightmaps-correlation'], ctx: JobContext): Promise<LightMapsCorrelationResult> {
   const run = checkCorrelationRun(p);
   await initBackend();
   ctx.progress(0, 'loading the checkpoint and data');

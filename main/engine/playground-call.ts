@@ -19,6 +19,7 @@ import type { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth } from '..
 import { SolverInputError, checkSolvable, drawBurgersU0, drawDarcyCoefficient, solveTruth } from '../data/generate/playground-solver';
 import { initBackend } from './tf-runtime';
 import type { JobContext } from './jobs';
+import type { JobParams } from './job-params';
 
 interface RunRef { workspace: string; id: string; checkpoint?: CheckpointName }
 
@@ -81,7 +82,7 @@ export async function playgroundPredictCall(p: RunRef & { input: PlaygroundField
 }
 
 /** Checks the input against the run and its benchmark's solver, then queues the solve in its own lane. */
-export async function playgroundSolveCall(p: RunRef & { input: PlaygroundFields }, start: (params: Record<string, unknown>) => JobSummary): Promise<JobSummary> {
+export async function playgroundSolveCall(p: RunRef & { input: PlaygroundFields }, start: (params: Omit<JobParams['playground-solve'], 'workspace'>) => JobSummary): Promise<JobSummary> {
   const run = await playgroundRun(p);
   try {
     checkInput(run, p.input, 'input', run.inChannels);
@@ -92,7 +93,7 @@ export async function playgroundSolveCall(p: RunRef & { input: PlaygroundFields 
   return start({ runId: p.id, benchmark: run.benchmark, generator: run.generator, input: p.input });
 }
 
-export const playgroundSolveLabel = (p: Record<string, unknown>) => `Playground truth for run ${String(p.runId)} (${String(p.benchmark)})`;
+export const playgroundSolveLabel = (p: JobParams['playground-solve']) => `Playground truth for run ${p.runId} (${p.benchmark})`;
 
 function solveWorkerUrl(): URL | null {
   if (import.meta.url.endsWith('.ts')) return new URL('./solve-worker-bootstrap.mjs', import.meta.url);
@@ -120,10 +121,9 @@ function solveInWorker(input: SolveWorkerInput, signal: AbortSignal): Promise<Pl
 }
 
 /** The 'playground-solve' job: the benchmark's solver on the input's own grid, in a worker of its own. */
-export async function runPlaygroundSolve(p: Record<string, unknown>, ctx: JobContext): Promise<PlaygroundTruth> {
-  const input = p.input as PlaygroundFields;
+export async function runPlaygroundSolve(p: JobParams['playground-solve'], ctx: JobContext): Promise<PlaygroundTruth> {
   ctx.progress(0, 'solving');
-  return solveInWorker({ benchmark: String(p.benchmark), grid: [...input.grid], channels: input.channels, generator: (p.generator ?? {}) as Record<string, unknown> }, ctx.signal);
+  return solveInWorker({ benchmark: p.benchmark, grid: [...p.input.grid], channels: p.input.channels, generator: p.generator }, ctx.signal);
 }
 
 export async function playgroundDrawCall(p: RunRef & { resolution?: number; seed: number; tau: number; threshold: number }): Promise<PlaygroundFields> {

@@ -9,6 +9,7 @@ import { presetInfo } from '../reproduce/preset-info';
 import { reproductionName, runPreset } from '../reproduce/run-preset';
 import { readReproductions } from '../reproduce/readback';
 import type { JobContext } from './jobs';
+import type { JobParams } from './job-params';
 
 export const reproduceList = () => REPRODUCE_PRESETS.map(presetInfo);
 
@@ -19,8 +20,8 @@ export function reproducePreset(name: unknown) {
   return p;
 }
 
-export function reproduceLabel(p: Record<string, unknown>): string {
-  return `Reproduce ${String(p.name)} (${String(p.size)})`;
+export function reproduceLabel(p: JobParams['reproduce']): string {
+  return `Reproduce ${p.name} (${p.size})`;
 }
 
 /** reproduce.results: the workspace's finished reproductions, tables rebuilt from their runs. */
@@ -44,11 +45,11 @@ export function refuseRepeat(p: { workspace: string; name: string; size?: string
   throw new ApiError(`reproduce.start: invalid parameter 'again': ${preset.name} (${size}) was reproduced before (${last.outDir}); pass again: true to run it as a new group '${reproductionName(preset, size, before.length + 1)}', or show that result (reproduce.results)`, 'invalid_params', { field: 'again' });
 }
 
-export async function runReproduce(p: Record<string, unknown>, ctx: JobContext) {
-  const workspace = String(p.workspace ?? '');
+export async function runReproduce(p: JobParams['reproduce'], ctx: JobContext) {
+  const workspace = p.workspace;
   if (!workspace) throw new ApiError('reproduce.start: no workspace folder given', 'invalid_params', { field: 'workspace' });
   const preset = reproducePreset(p.name);
-  const size = String(p.size) as PresetSize;
+  const size: PresetSize = p.size;
   // the n-th reproduction of this preset and size: runs, groups and folder all say 'runN'
   let repeat = earlier(workspace, preset.name, size).length + 1;
   while (existsSync(join(workspace, 'exports', `reproduce-${reproductionName(preset, size, repeat)}`))) repeat++;

@@ -2,9 +2,10 @@
 // reports progress and honours cancellation. Used by the UI's engine panel and the tests.
 import { tf } from './tf-runtime';
 import type { JobContext } from './jobs';
+import type { JobParams } from './job-params';
 import { SELFTEST_MAX_SYNC_MS } from '../api/contract';
 
-export async function runSelfTest(params: Record<string, unknown>, ctx: JobContext) {
+export async function runSelfTest(params: JobParams['selftest'], ctx: JobContext) {
   const steps = Math.min(10_000, Math.max(1, Number(params.steps ?? 20)));
   const size = Math.min(1024, Math.max(2, Number(params.size ?? 128)));
   // Optional synchronous stretch per step: stands in for a long kernel that cannot look at the

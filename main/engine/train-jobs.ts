@@ -12,6 +12,7 @@ import type { RunState } from '../runs/run-records';
 import type { JobSummary, WorkbenchEvent } from '../api/contract';
 import { ApiError } from '../api/api-error';
 import type { JobContext, JobQueue } from './jobs';
+import type { JobParams } from './job-params';
 import { RunStore, type RunHandle } from '../runs/run-store';
 import { PauseGate } from '../util/pause-gate';
 import { refuseBeforeStart, parseRunConfig, trainRun, type RunSteps } from '../train/runner';
@@ -179,7 +180,7 @@ export class TrainingJobs {
     process.on('exit', () => {
       for (const dir of this.active.values()) releaseOwnLeftoverLock(dir);
     });
-    jobs.register('train', { label: (p) => `Train run ${String(p.runId)}`, run: (p, ctx) => this.runJob(p, ctx) });
+    jobs.register('train', { label: (p) => `Train run ${p.runId}`, run: (p, ctx) => this.runJob(p, ctx) });
     jobs.register('evaluate', { label: evaluateLabel, run: inJobWorker('evaluate', runEvaluate) });
   }
 
@@ -364,9 +365,8 @@ export class TrainingJobs {
     return true;
   }
 
-  private async runJob(p: Record<string, unknown>, ctx: JobContext): Promise<unknown> {
-    const workspace = String(p.workspace);
-    const runId = String(p.runId);
+  private async runJob(p: JobParams['train'], ctx: JobContext): Promise<unknown> {
+    const { workspace, runId } = p;
     const run = this.store(workspace).open(runId);
     const cfgBackend = parseRunConfig(run.readConfig(), run.configPath).backend;
     let eta: number | null = null;

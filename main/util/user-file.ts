@@ -2,7 +2,7 @@
 // file is opened (a FIFO, socket or device named `x.pt` would block open() or read() forever and
 // take the engine with it), without blocking (O_NONBLOCK: a FIFO swapped in after the stat cannot
 // hang the open), and never past a size limit the caller names, checked before anything is allocated.
-// test/unit/runs/user-file-reads.test.ts keeps readFileSync/openSync on user paths out of other modules.
+// test/unit/util/user-file-reads.test.ts keeps readFileSync/openSync on user paths out of other modules.
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { errorMessage } from './error-message';
 

@@ -3,7 +3,8 @@ import type { CliCommand } from '../command';
 import { parseFlags, requireFlag } from '../args';
 import { readSafetensorsFile } from '../../runs/safetensors';
 import { formatBackendReport, selectBackend } from '../../ops/backend';
-import { isTorchFile, readReleaseCheckpoint, weightsAsFile } from '../../runs/release-checkpoint';
+import { isTorchFile, weightsAsFile } from '../../runs/release-checkpoint';
+import { readReleaseCheckpointWithDeadline } from '../../runs/release-checkpoint-deadline';
 import { inferModel } from '../../model/registry';
 import { printable as p, printableJson } from '../../util/printable';
 
@@ -16,7 +17,9 @@ const command: CliCommand = {
       return 0;
     }
     const path = requireFlag(values, 'weights');
-    const f = isTorchFile(path) ? weightsAsFile(readReleaseCheckpoint(path).weights) : readSafetensorsFile(path);
+    // A .pt decodes as runs.importCheckpoint decodes it: in the checkpoint worker, within its deadline
+    // (CHECKPOINT_DEADLINE_MS) and heap limit, so a hostile file ends as an error naming it, not a hang.
+    const f = isTorchFile(path) ? weightsAsFile((await readReleaseCheckpointWithDeadline(path)).weights) : readSafetensorsFile(path);
     const { kind, config: cfg } = inferModel(f.tensors, f.metadata, path);
     let params = 0;
     const rows = [...f.tensors].map(([k, t]) => {

@@ -118,7 +118,7 @@ const command: CliCommand = {
     const input = requireFlag(values, 'input');
     const out = requireFlag(values, 'out');
     prepareOutputFolder(out, { force: values.force });
-    const op = operatorConfig(values.config, weights);
+    const op = await operatorConfig(values.config, weights);
     if (op.kind !== 'lino') throw new Error(`${values.config ?? weights}: light maps are defined for LiNO's blocks; a '${op.kind}' model has none`);
     const cfg = parseLinoConfig(op.cfg, values.config ?? weights);
     const torch = op.torch;

@@ -21,7 +21,7 @@ const command: CliCommand = {
     const out = requireFlag(values, 'out');
     const bs = Number(values['batch-size'] ?? 8);
     if (!Number.isInteger(bs) || bs < 1) throw new UsageError(`--batch-size must be a positive integer, got '${values['batch-size']}'`);
-    const { kind, cfg, torch } = operatorConfig(values.config, weights);
+    const { kind, cfg, torch } = await operatorConfig(values.config, weights);
     const report = await selectBackend(values.backend);
     const x = readInputF32(input);
     if (x.shape.length !== cfg.dims + 2 || x.shape[x.shape.length - 1] !== cfg.inChannels) {

@@ -28,7 +28,7 @@ async function cancelQueued(kind: string, blocker: 'never yields' | 'yields', sl
   const dir = mkdtempSync(join(tmpdir(), 'lino-lanes-'));
   try {
     const events: JobSummary[] = [];
-    const q = new JobQueue<string>((j) => events.push(j));
+    const q = new JobQueue<Record<string, { n: number | string }>>((j) => events.push(j));
     q.setSlots(laneOf(kind), slots);
     q.register(kind, {
       label: (p) => `${kind} ${String(p.n)}`,
@@ -94,7 +94,7 @@ test('a worker job (evaluation, correlation) cancelled while its worker still lo
     inThread = true;
   });
   const progress: number[] = [];
-  const done = run({ workspace: join(tmpdir(), 'lino-no-such-workspace'), runId: 'none' }, { signal: ac.signal, progress: (f) => progress.push(f) });
+  const done = run({ workspace: join(tmpdir(), 'lino-no-such-workspace'), runId: 'none', checkpoint: 'best', split: 'val', resolutions: [], exportPredictions: false, exportFormat: 'npy', fields: false, indices: [] }, { signal: ac.signal, progress: (f) => progress.push(f) });
   ac.abort();
   // its job would have failed on the missing run had it started: it was ended before that
   await assert.rejects(done, /cancelled before the job's worker had started/);

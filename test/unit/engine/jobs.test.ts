@@ -16,10 +16,13 @@ function settle(events: JobSummary[], id: string, states: string[]): Promise<Job
   });
 }
 
+/** Kinds of the tests' own: each takes an optional number. */
+type TestKinds = Record<string, { n?: number }>;
+
 test('jobs run one at a time, in order, with progress and ETA', async () => {
   const events: JobSummary[] = [];
   let clock = 0;
-  const q = new JobQueue<string>((j) => events.push(j), () => clock);
+  const q = new JobQueue<TestKinds>((j) => events.push(j), () => clock);
   const order: string[] = [];
   q.register('work', {
     label: (p) => `work ${p.n}`,
@@ -45,7 +48,7 @@ test('jobs run one at a time, in order, with progress and ETA', async () => {
 
 test('cancel aborts a running job and drops a queued one', async () => {
   const events: JobSummary[] = [];
-  const q = new JobQueue<string>((j) => events.push(j));
+  const q = new JobQueue<TestKinds>((j) => events.push(j));
   q.register('loop', {
     label: () => 'loop',
     run: async (_p, ctx) => {
@@ -65,7 +68,7 @@ test('cancel aborts a running job and drops a queued one', async () => {
 
 test('a failing job reports its error and the queue goes on', async () => {
   const events: JobSummary[] = [];
-  const q = new JobQueue<string>((j) => events.push(j));
+  const q = new JobQueue<TestKinds>((j) => events.push(j));
   q.register('boom', { label: () => 'boom', run: async () => { throw new Error('file x.mat: variable coeff missing'); } });
   q.register('ok', { label: () => 'ok', run: async () => 1 });
   const a = q.start('boom', {});
@@ -77,7 +80,7 @@ test('a failing job reports its error and the queue goes on', async () => {
 
 test('lanes: an evaluation and a generation finish while a training job runs; training slots run that many at once', async () => {
   const events: JobSummary[] = [];
-  const q = new JobQueue((j) => events.push(j));
+  const q = new JobQueue<Record<string, object>>((j) => events.push(j));
   let release = () => {};
   const held = new Promise<void>((r) => (release = r));
   let trainingNow = 0;

@@ -6,7 +6,7 @@ import * as tf from '../../../main/ops/tf';
 import { createModel } from '../../../main/model/registry';
 import { ParallelGradients } from '../../../main/train/parallel-grads';
 import { shareGradients, type GradOptions } from '../../../main/train/batch-grads';
-import { relErr } from './parity-helpers';
+import { relErr } from '../../helpers/parity-cases';
 
 test('DeepONet: micro-batched and data-parallel gradients equal the full-batch gradient', async () => {
   assert.ok(await tf.setBackend('cpu'));

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import * as tf from '../../../main/ops/tf';
 import { LinoOperator } from '../../../main/model/lino/operator';
 import { estimateLino, linoParamCount } from '../../../main/model/lino/estimate';
-import { listCases } from './parity-helpers';
-import { FIXTURES } from './parity-helpers';
+import { listCases } from '../../helpers/parity-cases';
+import { FIXTURES } from '../../helpers/parity-cases';
 import { readSafetensorsFile } from '../../../main/runs/safetensors';
 import { join } from 'node:path';
 

@@ -11,7 +11,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { createModel } from '../../../main/model/registry';
 import { readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
 import { loadWeights } from '../../../main/runs/state-dict';
-import { relErr } from './parity-helpers';
+import { relErr } from '../../helpers/parity-cases';
 
 export function kindParityTests(kind: string, label: string, expectedCases: number): void {
   const dir = new URL(`../../fixtures/parity/${kind}/`, import.meta.url).pathname;

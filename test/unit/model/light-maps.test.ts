@@ -11,7 +11,7 @@ import { LinoOperator } from '../../../main/model/lino/operator';
 import { lightMaps, neighbourhood, queryIndex } from '../../../main/model/lino/light-maps';
 import { readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
 import { loadWeights } from '../../../main/runs/state-dict';
-import { relErr } from './parity-helpers';
+import { relErr } from '../../helpers/parity-cases';
 
 const DIR = new URL('../../fixtures/lightmaps/', import.meta.url).pathname;
 interface Case { name: string; config: Record<string, unknown>; query: number[] | null }

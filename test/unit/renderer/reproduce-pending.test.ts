@@ -11,13 +11,13 @@ const job = (id: string, seq: number, state: JobSummary['state'], label: string,
 });
 
 test('the newest queued or running reproduction of the preset and size, by the engine\'s label', () => {
-  const label = reproduceLabel({ name: 'burgers', size: 'tiny' });
+  const label = reproduceLabel({ workspace: '/w', name: 'burgers', size: 'tiny' });
   const jobs = Object.fromEntries([
     job('a', 1, 'done', label),
     job('b', 2, 'running', label),
     job('c', 3, 'queued', label),
-    job('d', 4, 'running', reproduceLabel({ name: 'darcy', size: 'tiny' })),
-    job('e', 5, 'running', reproduceLabel({ name: 'burgers', size: 'quick' })),
+    job('d', 4, 'running', reproduceLabel({ workspace: '/w', name: 'darcy', size: 'tiny' })),
+    job('e', 5, 'running', reproduceLabel({ workspace: '/w', name: 'burgers', size: 'quick' })),
     job('f', 6, 'running', label, 'train'),
   ].map((j) => [j.id, j]));
   assert.equal(pendingReproduction(jobs, 'burgers', 'tiny'), 'c');

@@ -8,7 +8,7 @@ import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { setFusedKernels } from '../../../main/ops/kernel-registry';
 import { spectralMix } from '../../../main/ops/spectral-mix';
-import { relErr } from './parity-helpers';
+import { relErr } from '../../helpers/parity-cases';
 
 async function valueAndGrads(x: tf.Tensor, ws: tf.Tensor[], probe: tf.Tensor, fused: boolean): Promise<Float32Array[]> {
   setFusedKernels(fused);

@@ -9,7 +9,7 @@ import { readInputF32 } from '../../../main/cli/operator-files';
 import { writeNpy } from '../../../main/data/formats/npy';
 import { ndarray } from '../../../main/data/ndarray';
 import { readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
-import { FIXTURES, listCases, relErr } from './parity-helpers';
+import { FIXTURES, listCases, relErr } from '../../helpers/parity-cases';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'lino-cli-'));

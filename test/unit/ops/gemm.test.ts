@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import * as tf from '../../../main/ops/tf';
 import { gemm, MAX_SERIAL_K, planSlices } from '../../../main/ops/gemm/gemm-kernel';
 import { geluLinear, linear } from '../../../main/ops/linear';
-import { countKernels } from '../../../bench/kernels.bench';
+import { countKernels } from '../../../main/ops/tfjs-internals/count-kernels';
 import { webgpuUnavailable } from '../../helpers/webgpu-env';
-import { relErr } from './parity-helpers';
+import { relErr } from '../../helpers/parity-cases';
 
 const skip = await webgpuUnavailable();
 

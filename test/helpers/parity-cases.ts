@@ -1,13 +1,16 @@
-// Shared by the parity tests: loads a committed fixture case and compares against it.
+// Shared by the parity tests: loads a committed fixture case (test/fixtures/parity/) and compares
+// against it; checkParityCases runs every case on the current backend (parity and webgpu-parity).
+import assert from 'node:assert/strict';
+import type { TestContext } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as tf from '../../../main/ops/tf';
-import { LinoOperator } from '../../../main/model/lino/operator';
-import { readScalars } from '../../../main/model/lino/params';
-import { readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
-import { loadWeights } from '../../../main/runs/state-dict';
+import * as tf from '../../main/ops/tf';
+import { LinoOperator } from '../../main/model/lino/operator';
+import { readScalars } from '../../main/model/lino/params';
+import { readSafetensorsFile, toFloat32 } from '../../main/runs/safetensors';
+import { loadWeights } from '../../main/runs/state-dict';
 
-export const FIXTURES = new URL('../../fixtures/parity/', import.meta.url).pathname;
+export const FIXTURES = new URL('../fixtures/parity/', import.meta.url).pathname;
 
 export interface Case { name: string; config: Record<string, unknown> }
 
@@ -59,5 +62,25 @@ export async function runCase(c: Case): Promise<CaseResult> {
     return { forward, alpha, grads: out };
   } finally {
     model.dispose();
+  }
+}
+
+/**
+ * Every committed case on the backend set now, each a subtest: forward and gate weights <= 1e-5,
+ * the gradient of every parameter <= 1e-4, no tensor left behind.
+ */
+export async function checkParityCases(t: TestContext): Promise<void> {
+  const cases = listCases();
+  assert.equal(cases.length, 14);
+  for (const c of cases) {
+    await t.test(c.name, async () => {
+      const before = tf.memory().numTensors;
+      const r = await runCase(c);
+      assert.ok(r.forward <= 1e-5, `${c.name}: forward rel. error ${r.forward}`);
+      assert.ok(r.alpha <= 1e-5, `${c.name}: alpha rel. error ${r.alpha}`);
+      assert.ok(r.grads.size > 0);
+      for (const [k, e] of r.grads) assert.ok(e <= 1e-4, `${c.name}: gradient of ${k} rel. error ${e}`);
+      assert.equal(tf.memory().numTensors, before, 'tensors leaked');
+    });
   }
 }

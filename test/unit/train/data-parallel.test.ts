@@ -7,7 +7,7 @@ import { LinoOperator } from '../../../main/model/lino/operator';
 import { ParallelGradients } from '../../../main/train/parallel-grads';
 import { AdamW } from '../../../main/train/adamw';
 import { shareGradients, type GradOptions } from '../../../main/train/batch-grads';
-import { relErr } from './parity-helpers';
+import { relErr } from '../../helpers/parity-cases';
 
 test('setup: cpu backend', async () => { assert.ok(await tf.setBackend('cpu')); });
 

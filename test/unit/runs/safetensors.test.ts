@@ -9,7 +9,7 @@ import * as tf from '../../../main/ops/tf';
 import { LinoOperator } from '../../../main/model/lino/operator';
 import { parseSafetensors, serializeSafetensors, readSafetensorsFile, toFloat32, writeSafetensorsFile } from '../../../main/runs/safetensors';
 import { saveWeights, loadWeights } from '../../../main/runs/state-dict';
-import { FIXTURES, listCases, relErr } from './parity-helpers';
+import { FIXTURES, listCases, relErr } from '../../helpers/parity-cases';
 
 const PY = '/usr/bin/python3';
 const tmp = mkdtempSync(join(tmpdir(), 'lino-st-'));

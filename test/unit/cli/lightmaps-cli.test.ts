@@ -14,7 +14,7 @@ import { readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
 import { RunStore } from '../../../main/runs/run-store';
 import { trainRun } from '../../../main/train/runner';
 import { interfaceIndicator, LightMapCorrelation, Pearson } from '../../../main/model/lino/light-map-correlation';
-import { relErr } from './parity-helpers';
+import { relErr } from '../../helpers/parity-cases';
 import { tempDir } from '../../helpers/env';
 
 const root = new URL('../../../', import.meta.url).pathname;

@@ -14,10 +14,10 @@ import { scatteringOutput, scatteringOutputComposed } from '../../../main/ops/sc
 import { hasFusedKernel, setFusedKernels } from '../../../main/ops/kernel-registry';
 import { depthwiseConv } from '../../../main/ops/depthwise-conv';
 import { ensureFastWasmKernels } from '../../../main/ops/tfjs-internals/wasm-kernels';
-import { countKernels } from '../../../bench/kernels.bench';
+import { countKernels } from '../../../main/ops/tfjs-internals/count-kernels';
 import { webgpuUnavailable } from '../../helpers/webgpu-env';
 import { join } from 'node:path';
-import { FIXTURES, listCases, relErr } from './parity-helpers';
+import { FIXTURES, listCases, relErr } from '../../helpers/parity-cases';
 import { LinoOperator } from '../../../main/model/lino/operator';
 import { readSafetensorsFile, toFloat32 } from '../../../main/runs/safetensors';
 import { loadWeights } from '../../../main/runs/state-dict';
