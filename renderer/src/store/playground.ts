@@ -85,7 +85,8 @@ export const usePlayground = create<PlaygroundState>((set, get) => {
 
   /** A new input: predict at once, solve once painting pauses. */
   function changed(input: PlaygroundFields) {
-    set((s) => ({ input, version: s.version + 1, truth: null, relL2: null, saved: null, solving: true }));
+    // solved first: the old prediction belongs to the old truth, so it goes with it
+    set((s) => ({ input, version: s.version + 1, truth: null, relL2: null, saved: null, solving: true, ...(s.solveFirst ? { prediction: null } : {}) }));
     void predict();
     if (solveTimer) clearTimeout(solveTimer);
     solveTimer = setTimeout(() => void solve(), SOLVE_DEBOUNCE_MS);
@@ -114,7 +115,7 @@ export const usePlayground = create<PlaygroundState>((set, get) => {
       if (v !== get().solveFirst) set({ solveFirst: v });
     },
     setDesign(design) {
-      set((s) => ({ design, version: s.version + 1, truth: null, relL2: null, saved: null, solving: true }));
+      set((s) => ({ design, version: s.version + 1, truth: null, prediction: null, relL2: null, saved: null, solving: true }));
       if (solveTimer) clearTimeout(solveTimer);
       solveTimer = setTimeout(() => void solve(), SOLVE_DEBOUNCE_MS);
     },

@@ -2,7 +2,8 @@
 // moved vertically within the generator's range by a slider. Once dragging pauses the generator makes
 // the C-grid and its panel flow (the truth) in the solver's worker, and the run predicts on the mesh;
 // drawn on the C-grid as the Fields and Datasets views draw airfoil data.
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { PlaygroundTruth } from '../../../../main/api/contract';
 import { Plot } from '../../plots/plot';
 import type { Mesh } from '../../plots/mesh-field';
 import { usePlayground } from '../../store/playground';
@@ -20,10 +21,18 @@ export function AirfoilNodesEditor({ children }: { children: ReactNode }) {
   useEffect(() => { setSolveFirst(true); return () => setSolveFirst(false); }, [setSolveFirst]);
   useEffect(() => { if (runId) setDesign(ZERO); }, [setDesign, runId]);
   const design = s.design ?? ZERO;
-  const truth = s.truth;
+  // the last solved design (and its prediction once in) stays drawn while the next one is solved
+  // (the store clears the prediction with the truth, so a prediction beside a truth is that truth's)
+  const [shown, setShown] = useState<{ prediction: number[] | null; truth: PlaygroundTruth } | null>(null);
+  useEffect(() => {
+    const prediction = s.truth && s.prediction && s.prediction.grid.join() === s.truth.grid.join() ? s.prediction.prediction[0]! : null;
+    // the truth alone only before the first pair: later, the last pair stays until the next is complete
+    const truth = s.truth;
+    if (truth?.input) setShown((old) => (prediction || !old ? { truth, prediction } : old));
+  }, [s.truth, s.prediction]);
+  const truth = shown?.truth ?? null;
   const mesh = useMemo((): Mesh | null => (truth?.input && truth.input.length >= 2 ? { x: truth.input[0]!, y: truth.input[1]!, rows: truth.grid[0]!, cols: truth.grid[1]! } : null), [truth]);
-  const current = s.prediction && s.truth && s.prediction.grid.join() === s.truth.grid.join() ? s.prediction.prediction[0]! : null;
-  const panels = useMemo(() => (mesh && truth ? meshPanels(mesh, current, truth.truth[0]!) : []), [mesh, current, truth]);
+  const panels = useMemo(() => (mesh && truth ? meshPanels(mesh, shown!.prediction, truth.truth[0]!) : []), [mesh, shown, truth]);
   const shape = useMemo(() => designFigure(design, mesh ? wallOf(mesh) : null), [design, mesh]);
   return (
     <>

@@ -3,7 +3,7 @@
 // moves the selected one). The solver makes the T_in history and T_out frames; the run rolls out from
 // the history; a step slider picks the frame shown (prediction, truth, |error| and that step's relL2).
 import { useEffect, useState, type ReactNode } from 'react';
-import type { PlaygroundVortex } from '../../../../main/api/contract';
+import type { PlaygroundPrediction, PlaygroundTruth, PlaygroundVortex } from '../../../../main/api/contract';
 import { NumberField } from '../../components/number-field';
 import { Plot } from '../../plots/plot';
 import { usePlayground } from '../../store/playground';
@@ -38,10 +38,14 @@ export function NsVortexEditor({ tOut, children }: { tOut: number; children: Rea
   // every change of the seed or a vortex draws the w0 again (the same seed gives the same field)
   useEffect(() => void draw({ seed, vortices }), [draw, seed, vortices, s.runId]);
   const n = s.input?.grid[0] ?? 0;
-  const history = s.truth?.input;
   const current = s.prediction && s.truth && s.prediction.grid.join() === s.truth.grid.join() && s.prediction.prediction.length === s.truth.truth.length ? s.prediction : null;
+  // the last complete answer stays drawn while the next input is solved (the panels are not torn down on every change)
+  const [shown, setShown] = useState<{ prediction: PlaygroundPrediction; truth: PlaygroundTruth } | null>(null);
+  const truth = s.truth;
+  useEffect(() => { if (current && truth) setShown({ prediction: current, truth }); }, [current, truth]);
+  const history = shown?.truth.input;
   const k = Math.min(step, tOut) - 1;
-  const stepRel = current?.steps?.[k];
+  const stepRel = shown?.prediction.steps?.[k];
   const setVortex = (i: number, v: PlaygroundVortex) => setVortices(vortices.map((o, j) => (j === i ? v : o)));
   return (
     <>
@@ -73,11 +77,11 @@ export function NsVortexEditor({ tOut, children }: { tOut: number; children: Rea
         <span data-testid="playground-step-rell2">{stepRel !== undefined ? `relL2 at step ${k + 1}: ${stepRel.toPrecision(5)}` : ''}</span>
       </div>
       <div className="fields-grid">
-        {history && history.length > 0 && (() => {
-          const f = historyFigure(history[history.length - 1]!, n, history.length);
+        {shown && history && history.length > 0 && (() => {
+          const f = historyFigure(history[history.length - 1]!, shown.truth.grid[0]!, history.length);
           return <Plot title={f.title} data={f.data} layout={f.layout} height={300} testId={f.testId} />;
         })()}
-        {current && stepPanels(current.grid[0]!, current.prediction, s.truth!.truth, k).map((p) => <Plot key={p.testId} title={p.title} data={p.data} layout={p.layout} height={300} testId={p.testId} />)}
+        {shown && stepPanels(shown.prediction.grid[0]!, shown.prediction.prediction, shown.truth.truth, k).map((p) => <Plot key={p.testId} title={p.title} data={p.data} layout={p.layout} height={300} testId={p.testId} />)}
       </div>
     </>
   );
