@@ -16,7 +16,8 @@ export function usePlaygroundRunInfo(runId: string | null): PlaygroundRunInfo | 
   const datasets = useApp((s) => s.workspace?.datasets);
   const q = useQuery(runId ? `pg-info|${runId}` : null, (a) => a.call('runs.get', { id: runId! }));
   const cfg = q.value?.config as { data?: { benchmark?: string }; resolvedData?: { id?: string | null; grid?: number[]; autoregressive?: { tIn: number; tOut: number } | null } } | undefined;
-  if (!cfg) return null;
+  // an answer for the run picked before (the query resets a render late) is not this run's
+  if (!cfg || q.value?.summary.id !== runId) return null;
   const r = cfg.resolvedData;
   const benchmark = cfg.data?.benchmark ?? datasets?.find((d) => d.id === r?.id)?.benchmark ?? null;
   return { benchmark: r?.autoregressive ? 'navier-stokes' : benchmark, autoregressive: r?.autoregressive ?? null, grid: r?.grid ?? null };

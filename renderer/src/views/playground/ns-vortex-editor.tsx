@@ -2,7 +2,7 @@
 // (seed) with Gaussian vortices added, moved and shaped (position, radius, strength; a click on w0
 // moves the selected one). The solver makes the T_in history and T_out frames; the run rolls out from
 // the history; a step slider picks the frame shown (prediction, truth, |error| and that step's relL2).
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { PlaygroundPrediction, PlaygroundTruth, PlaygroundVortex } from '../../../../main/api/contract';
 import { NumberField } from '../../components/number-field';
 import { Plot } from '../../plots/plot';
@@ -46,6 +46,11 @@ export function NsVortexEditor({ tOut, children }: { tOut: number; children: Rea
   const history = shown?.truth.input;
   const k = Math.min(step, tOut) - 1;
   const stepRel = shown?.prediction.steps?.[k];
+  // figures only when what they show changes: a Plotly redraw on every store change would race the panels' unmount
+  const input = s.input;
+  const w0Figure = useMemo(() => (input && n > 0 ? vorticityFigure(input.channels[0]!, n, vortices, selected) : null), [input, n, vortices, selected]);
+  const historyPanel = useMemo(() => (shown && history && history.length > 0 ? historyFigure(history[history.length - 1]!, shown.truth.grid[0]!, history.length) : null), [shown, history]);
+  const panels = useMemo(() => (shown ? stepPanels(shown.prediction.grid[0]!, shown.prediction.prediction, shown.truth.truth, k) : []), [shown, k]);
   const setVortex = (i: number, v: PlaygroundVortex) => setVortices(vortices.map((o, j) => (j === i ? v : o)));
   return (
     <>
@@ -62,12 +67,9 @@ export function NsVortexEditor({ tOut, children }: { tOut: number; children: Rea
         ))}
       </div>
       <div className="row" style={{ alignItems: 'flex-start', flexWrap: 'wrap' }}>
-        {s.input && n > 0 && (
+        {w0Figure && (
           <div style={{ flex: 1, minWidth: 300 }}>
-            {(() => {
-              const f = vorticityFigure(s.input.channels[0]!, n, vortices, selected);
-              return <Plot title={f.title} data={f.data} layout={f.layout} height={320} testId={f.testId} onClick={(p) => vortices[selected] && setVortex(selected, { ...vortices[selected]!, x: Math.min(1, Math.max(0, p.x / n)), y: Math.min(1, Math.max(0, p.y / n)) })} />;
-            })()}
+            <Plot title={w0Figure.title} data={w0Figure.data} layout={w0Figure.layout} height={320} testId={w0Figure.testId} onClick={(p) => vortices[selected] && setVortex(selected, { ...vortices[selected]!, x: Math.min(1, Math.max(0, p.x / n)), y: Math.min(1, Math.max(0, p.y / n)) })} />
           </div>
         )}
         {children}
@@ -77,11 +79,8 @@ export function NsVortexEditor({ tOut, children }: { tOut: number; children: Rea
         <span data-testid="playground-step-rell2">{stepRel !== undefined ? `relL2 at step ${k + 1}: ${stepRel.toPrecision(5)}` : ''}</span>
       </div>
       <div className="fields-grid">
-        {shown && history && history.length > 0 && (() => {
-          const f = historyFigure(history[history.length - 1]!, shown.truth.grid[0]!, history.length);
-          return <Plot title={f.title} data={f.data} layout={f.layout} height={300} testId={f.testId} />;
-        })()}
-        {shown && stepPanels(shown.prediction.grid[0]!, shown.prediction.prediction, shown.truth.truth, k).map((p) => <Plot key={p.testId} title={p.title} data={p.data} layout={p.layout} height={300} testId={p.testId} />)}
+        {historyPanel && <Plot title={historyPanel.title} data={historyPanel.data} layout={historyPanel.layout} height={300} testId={historyPanel.testId} />}
+        {panels.map((p) => <Plot key={p.testId} title={p.title} data={p.data} layout={p.layout} height={300} testId={p.testId} />)}
       </div>
     </>
   );
