@@ -86,6 +86,8 @@ test('playground: a Navier-Stokes w0 with a vortex rolls out; prediction and tru
   assert.equal(await page.getByTestId('playground-step').inputValue(), '2', 'the step stays');
   assert.equal(await page.getByTestId('playground-vortex-0-x').inputValue(), '0.2', 'the vortex stays where it was moved');
 
+  assert.deepEqual(problems, [], 'no page errors on the Navier-Stokes run');
+
   // airfoil: the mesh, the flow and the prediction on it; a node moved redraws them
   await pick(page, runs.airfoil);
   await page.getByTestId('playground-design').waitFor();
