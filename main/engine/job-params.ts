@@ -9,6 +9,7 @@ import type { EngineMethod, EngineParams, JobKind } from '../api/contract';
 import type { JOB_KINDS } from '../api/jobs';
 import type { PlaygroundFields } from '../runs/playground-records';
 import type { PlaygroundRun } from '../train/playground-run';
+import type { SolveExtra } from '../data/generate/playground-solver';
 
 type Workspace = { workspace: string };
 /** What the host does to a jobs.start kind's parameters (files: ['params.file']): the reference becomes the chosen path. */
@@ -27,7 +28,7 @@ interface Reshaped {
   evaluate: Omit<EngineParams<'runs.evaluate'>, 'id'> & { runId: string };
   'cluster-export': Workspace & { runId: string; nprocPerNode: number; nodes: number };
   /** playground.solve: the run's benchmark and generator parameters, read once the input was checked against the run. */
-  'playground-solve': Workspace & { runId: string; input: PlaygroundFields } & Pick<PlaygroundRun, 'benchmark' | 'generator'>;
+  'playground-solve': Workspace & { runId: string; input: PlaygroundFields; extra?: SolveExtra } & Pick<PlaygroundRun, 'benchmark' | 'generator'>;
 }
 
 /** The parameters of each job kind (JobQueue<JobParams> is the engine's queue). */

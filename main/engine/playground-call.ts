@@ -17,6 +17,9 @@ import { savePlaygroundSample } from '../train/playground-dataset';
 import { predictWithLightMaps } from '../train/playground-light-maps';
 import type { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth } from '../runs/playground-records';
 import { SolverInputError, checkSolvable, drawBurgersU0, drawDarcyCoefficient, solveTruth } from '../data/generate/playground-solver';
+import { FlowInputError, drawNsVorticity, type Vortex } from '../data/generate/playground-flows';
+import { predictRollout, stepRelL2Of } from '../train/playground-rollout';
+import type { ResizeMode } from '../data/stages/resize';
 import { initBackend } from './tf-runtime';
 import type { JobContext } from './jobs';
 import type { JobParams } from './job-params';
@@ -55,13 +58,14 @@ export async function playgroundRun(p: RunRef): Promise<PlaygroundRun> {
 
 /** A PlaygroundInputError as the API's invalid_params naming the field; anything else as it is. */
 export function asApi(method: string, e: unknown): unknown {
-  return e instanceof PlaygroundInputError || e instanceof SolverInputError ? new ApiError(`${method}: invalid parameter ${e.message.replace(/^field /, '')}`, 'invalid_params', { field: e.field }) : e;
+  return e instanceof PlaygroundInputError || e instanceof SolverInputError || e instanceof FlowInputError ? new ApiError(`${method}: invalid parameter ${e.message.replace(/^field /, '')}`, 'invalid_params', { field: e.field }) : e;
 }
 
 export async function playgroundPredictCall(p: RunRef & { input: PlaygroundFields; truth?: PlaygroundFields; lightMaps?: boolean }): Promise<PlaygroundPrediction> {
   const run = await playgroundRun(p);
   try {
     if (p.lightMaps && run.kind !== 'lino') throw new PlaygroundInputError('lightMaps', `run '${p.id}' is a '${run.kind}' model: light maps exist only for lino models`);
+    if (p.lightMaps && run.autoregressive) throw new PlaygroundInputError('lightMaps', `run '${p.id}' rolls out (Navier-Stokes): the Playground shows light maps of one-step runs`);
     checkInput(run, p.input, 'input', run.inChannels);
     if (p.truth) {
       checkInput(run, p.truth, 'truth', run.outChannels);
@@ -70,7 +74,8 @@ export async function playgroundPredictCall(p: RunRef & { input: PlaygroundField
   } catch (e) {
     throw asApi('playground.predict', e);
   }
-  const { channels, ms, ...maps } = p.lightMaps ? await predictWithLightMaps(run, p.input) : await predictInput(run, p.input);
+  // autoregressive runs roll out T_out frames from the T_in history, as the evaluation does
+  const { channels, ms, ...maps } = run.autoregressive ? await predictRollout(run, p.input) : p.lightMaps ? await predictWithLightMaps(run, p.input) : await predictInput(run, p.input);
   const backend = (await initBackend()).active;
   return {
     runId: p.id, kind: run.kind, benchmark: run.benchmark, grid: [...p.input.grid],
@@ -78,19 +83,36 @@ export async function playgroundPredictCall(p: RunRef & { input: PlaygroundField
     relL2: p.truth ? relL2Of(channels, p.truth.channels) : null,
     distance: distanceOf(run, p.input),
     backend, ms, ...maps,
+    ...(run.autoregressive && p.truth ? { steps: stepRelL2Of(channels, p.truth.channels) } : {}),
   };
 }
 
+/** The solve's input: an airfoil run's own grid (its design makes the mesh), else the input as given, checked against the run. */
+function solveInputOf(run: PlaygroundRun, p: { input?: PlaygroundFields; design?: number[] }): PlaygroundFields {
+  if (run.benchmark === 'airfoil') {
+    if (p.input) throw new PlaygroundInputError('input', 'an airfoil solve takes the design nodes (design), not an input: the generator makes the mesh');
+    return { grid: [...run.grid], channels: [] };
+  }
+  if (p.design) throw new PlaygroundInputError('design', `design nodes are for airfoil runs, this run is on '${run.benchmark}'`);
+  if (!p.input) throw new PlaygroundInputError('input', 'required: the input to solve from');
+  // a Navier-Stokes solve starts from w0 (one channel) and makes the T_in history the model takes
+  if (run.autoregressive && p.input.channels.length !== 1) throw new PlaygroundInputError('input.channels', `${p.input.channels.length} channels, a Navier-Stokes solve starts from one: the initial vorticity w0`);
+  checkInput(run, p.input, 'input', run.autoregressive ? 1 : run.inChannels);
+  return p.input;
+}
+
 /** Checks the input against the run and its benchmark's solver, then queues the solve in its own lane. */
-export async function playgroundSolveCall(p: RunRef & { input: PlaygroundFields }, start: (params: Omit<JobParams['playground-solve'], 'workspace'>) => JobSummary): Promise<JobSummary> {
+export async function playgroundSolveCall(p: RunRef & { input?: PlaygroundFields; design?: number[] }, start: (params: Omit<JobParams['playground-solve'], 'workspace'>) => JobSummary): Promise<JobSummary> {
   const run = await playgroundRun(p);
+  let input: PlaygroundFields;
   try {
-    checkInput(run, p.input, 'input', run.inChannels);
-    checkSolvable(run.benchmark, p.input.grid, p.input.channels);
+    input = solveInputOf(run, p);
+    checkSolvable(run.benchmark, input.grid, input.channels, { design: p.design }, run.generator);
   } catch (e) {
     throw asApi('playground.solve', e);
   }
-  return start({ runId: p.id, benchmark: run.benchmark, generator: run.generator, input: p.input });
+  const extra = { ...(run.autoregressive ? { window: run.autoregressive } : {}), ...(p.design ? { design: [...p.design] } : {}), resizeMode: ((run.manifest as { parameters?: { resizeMode?: ResizeMode } }).parameters?.resizeMode ?? 'interpolate') };
+  return start({ runId: p.id, benchmark: run.benchmark, generator: run.generator, input, extra });
 }
 
 export const playgroundSolveLabel = (p: JobParams['playground-solve']) => `Playground truth for run ${p.runId} (${p.benchmark})`;
@@ -106,15 +128,15 @@ function solveInWorker(input: SolveWorkerInput, signal: AbortSignal): Promise<Pl
   const url = solveWorkerUrl();
   if (!url) {
     const t0 = performance.now();
-    const t = solveTruth(input.benchmark, input.grid, input.channels, input.generator);
-    return Promise.resolve({ grid: input.grid, truth: t.channels.map((c) => Array.from(c)), solver: t.solver, ms: performance.now() - t0 });
+    const t = solveTruth(input.benchmark, input.grid, input.channels, input.generator, input.extra);
+    return Promise.resolve({ grid: input.grid, truth: t.channels.map((c) => Array.from(c)), ...(t.input ? { input: t.input.map((c) => Array.from(c)) } : {}), solver: t.solver, ms: performance.now() - t0 });
   }
   return new Promise((resolve, reject) => {
     const worker = new Worker(url, { workerData: input });
     const stop = () => void worker.terminate();
     signal.addEventListener('abort', stop);
     const end = (fn: () => void) => { signal.removeEventListener('abort', stop); void worker.terminate(); fn(); };
-    worker.on('message', (m: FromSolveWorker) => end(() => (m.type === 'done' ? resolve({ grid: input.grid, truth: m.truth.map((c) => Array.from(c)), solver: m.solver, ms: m.ms }) : reject(new Error(m.message)))));
+    worker.on('message', (m: FromSolveWorker) => end(() => (m.type === 'done' ? resolve({ grid: input.grid, truth: m.truth.map((c) => Array.from(c)), ...(m.input ? { input: m.input.map((c) => Array.from(c)) } : {}), solver: m.solver, ms: m.ms }) : reject(new Error(m.message)))));
     worker.on('error', (e) => end(() => reject(e)));
     worker.on('exit', (code) => end(() => reject(new Error(signal.aborted ? 'cancelled' : `the solver's worker exited (code ${code}) before answering`))));
   });
@@ -123,19 +145,21 @@ function solveInWorker(input: SolveWorkerInput, signal: AbortSignal): Promise<Pl
 /** The 'playground-solve' job: the benchmark's solver on the input's own grid, in a worker of its own. */
 export async function runPlaygroundSolve(p: JobParams['playground-solve'], ctx: JobContext): Promise<PlaygroundTruth> {
   ctx.progress(0, 'solving');
-  return solveInWorker({ benchmark: p.benchmark, grid: [...p.input.grid], channels: p.input.channels, generator: p.generator }, ctx.signal);
+  return solveInWorker({ benchmark: p.benchmark, grid: [...p.input.grid], channels: p.input.channels, generator: p.generator, ...(p.extra ? { extra: p.extra } : {}) }, ctx.signal);
 }
 
-export async function playgroundDrawCall(p: RunRef & { resolution?: number; seed: number; tau: number; threshold: number }): Promise<PlaygroundFields> {
+export async function playgroundDrawCall(p: RunRef & { resolution?: number; seed: number; tau: number; threshold: number; vortices?: Vortex[] }): Promise<PlaygroundFields> {
   const run = await playgroundRun(p);
   const s = run.kind === 'deeponet' ? run.grid[0]! : p.resolution ?? run.grid[0]!;
   try {
+    if (p.vortices?.length && run.benchmark !== 'navier-stokes') throw new PlaygroundInputError('vortices', `vortices are added to a Navier-Stokes w0, this run is on '${run.benchmark}'`);
     if (run.benchmark === 'darcy') return { grid: [s, s], channels: [Array.from(drawDarcyCoefficient(p.seed, s, p.tau, p.threshold))] };
     if (run.benchmark === 'burgers') return { grid: [s], channels: [Array.from(drawBurgersU0(p.seed, s))] };
+    if (run.benchmark === 'navier-stokes') return { grid: [s, s], channels: [Array.from(drawNsVorticity(p.seed, s, p.vortices ?? [], run.generator))] };
   } catch (e) {
     throw asApi('playground.draw', e);
   }
-  throw new ApiError(`playground.draw: run '${p.id}' is on '${run.benchmark}' data: fresh random inputs are drawn for darcy and burgers runs`, 'invalid_params', { field: 'id' });
+  throw new ApiError(`playground.draw: run '${p.id}' is on '${run.benchmark}' data: fresh random inputs are drawn for darcy, burgers and navier-stokes runs (an airfoil run's input is its design nodes: playground.solve with design)`, 'invalid_params', { field: 'id' });
 }
 
 export async function playgroundSaveCall(p: RunRef & { input: PlaygroundFields; truth: PlaygroundFields; name: string }): Promise<{ datasetId: string; grid: number[] }> {

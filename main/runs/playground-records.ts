@@ -6,8 +6,10 @@ import { RunId } from './run-records';
 
 /** Most grid points of one input (a 512 x 512 grid): bounds the engine's and the solver's work. */
 export const PLAYGROUND_MAX_POINTS = 512 * 512;
-/** Most physical input channels an input may carry. */
-export const PLAYGROUND_MAX_CHANNELS = 8;
+/** Most physical input channels an input may carry (a Navier-Stokes history is T_in frames, a rollout T_out). */
+export const PLAYGROUND_MAX_CHANNELS = 64;
+/** Most values of one input over all its channels (bounds the message and the forward pass). */
+export const PLAYGROUND_MAX_VALUES = 2 ** 22;
 
 const Values = z.array(z.number()).max(PLAYGROUND_MAX_POINTS, `at most ${PLAYGROUND_MAX_POINTS} values`);
 
@@ -24,11 +26,38 @@ export const PlaygroundFields = z
       ctx.addIssue({ code: 'custom', path: ['grid'], message: `[${v.grid.join(', ')}] is ${points} points, at most ${PLAYGROUND_MAX_POINTS} are accepted` });
       return;
     }
+    if (points * v.channels.length > PLAYGROUND_MAX_VALUES) {
+      ctx.addIssue({ code: 'custom', path: ['channels'], message: `${v.channels.length} channels of ${points} points, at most ${PLAYGROUND_MAX_VALUES} values in all are accepted` });
+      return;
+    }
     v.channels.forEach((c, i) => {
       if (c.length !== points) ctx.addIssue({ code: 'custom', path: ['channels', i], message: `${c.length} values, expected ${points} (the grid [${v.grid.join(', ')}], row-major)` });
     });
   });
 export type PlaygroundFields = z.infer<typeof PlaygroundFields>;
+
+/** Most vortices one Navier-Stokes input may add to its w0. */
+export const PLAYGROUND_MAX_VORTICES = 8;
+/** Largest vortex peak |strength| accepted (the generator's w0 stays within a few units). */
+export const PLAYGROUND_MAX_VORTEX_STRENGTH = 20;
+
+/** A Gaussian vortex added to a Navier-Stokes w0: strength * exp(-d^2 / (2 radius^2)), d periodic, x along the first axis. */
+export const PlaygroundVortex = z
+  .object({
+    x: z.number().min(0, 'at least 0').max(1, 'at most 1'),
+    y: z.number().min(0, 'at least 0').max(1, 'at most 1'),
+    radius: z.number().min(0.01, 'at least 0.01').max(0.5, 'at most 0.5'),
+    strength: z.number().min(-PLAYGROUND_MAX_VORTEX_STRENGTH, `at least -${PLAYGROUND_MAX_VORTEX_STRENGTH}`).max(PLAYGROUND_MAX_VORTEX_STRENGTH, `at most ${PLAYGROUND_MAX_VORTEX_STRENGTH}`),
+  })
+  .strict();
+export type PlaygroundVortex = z.infer<typeof PlaygroundVortex>;
+
+/**
+ * Airfoil: the vertical displacements of the design element's 8 nodes, the 4 upper ones then the
+ * 4 lower ones (leading edge to trailing edge), each within the run's generator's displacement bound.
+ */
+export const PlaygroundDesign = z.array(z.number()).length(8, 'exactly 8 node displacements (4 upper, then 4 lower)');
+export type PlaygroundDesign = z.infer<typeof PlaygroundDesign>;
 
 const Checkpoint = z.enum(['best', 'last']).default('best');
 
@@ -85,13 +114,29 @@ export const PlaygroundPrediction = z.object({
   ms: z.number(),
   /** When asked for (lightMaps: true) of a LiNO run. */
   lightMaps: PlaygroundLightMaps.optional(),
+  /** Autoregressive (Navier-Stokes): relL2 of each rollout step against the truth's frame (relL2 is the whole rollout's). */
+  steps: z.array(z.number()).optional(),
 });
 export type PlaygroundPrediction = z.infer<typeof PlaygroundPrediction>;
 
-export const PlaygroundSolveParams = z.object({ id: RunId, input: PlaygroundFields }).strict();
+export const PlaygroundSolveParams = z
+  .object({
+    id: RunId,
+    /** The input to solve from (Navier-Stokes: the initial vorticity w0, one channel); airfoil runs take `design` instead. */
+    input: PlaygroundFields.optional(),
+    design: PlaygroundDesign.optional(),
+  })
+  .strict();
 
 /** A 'playground-solve' job's result: the built-in solver's solution for the input. */
-export const PlaygroundTruth = z.object({ grid: z.array(z.number()), truth: z.array(z.array(z.number())), solver: z.string(), ms: z.number() });
+export const PlaygroundTruth = z.object({
+  grid: z.array(z.number()),
+  truth: z.array(z.array(z.number())),
+  /** The model's input the solver made, on `grid` (Navier-Stokes: the T_in history frames after w0; airfoil: the mesh X, Y). */
+  input: z.array(z.array(z.number())).optional(),
+  solver: z.string(),
+  ms: z.number(),
+});
 export type PlaygroundTruth = z.infer<typeof PlaygroundTruth>;
 
 /** A fresh input drawn as the run's benchmark draws them (Darcy: a thresholded Gaussian random field). */
@@ -105,6 +150,8 @@ export const PlaygroundDrawParams = z
     tau: z.number().min(0.5, 'at least 0.5').max(30, 'at most 30').default(3),
     /** Where the field is cut into the two coefficient values (0: FNO's). */
     threshold: z.number().min(-3, 'at least -3').max(3, 'at most 3').default(0),
+    /** Navier-Stokes: vortices added to the drawn w0. */
+    vortices: z.array(PlaygroundVortex).max(PLAYGROUND_MAX_VORTICES, `at most ${PLAYGROUND_MAX_VORTICES} vortices`).optional(),
   })
   .strict();
 

@@ -35,7 +35,7 @@ export function savePlaygroundSample(workspace: string, run: PlaygroundRun, inpu
     format: 'lino-dataset', version: 1, id, createdAt: new Date().toISOString(),
     benchmark: (src.benchmark ?? 'custom') as DatasetManifest['benchmark'],
     source: { kind: 'arrays', name: `playground input of run ${run.runId}`, input: xNames.slice(0, run.inChannels), target: (src.yChannels ?? ['y']).join(',') },
-    parameters: { benchmark: (src.benchmark ?? 'custom') as DatasetManifest['benchmark'], split: { train: 1, val: 1, test: 0 }, resolution: [...input.grid], coords: run.coordChannels > 0, normalize: n.applied },
+    parameters: { benchmark: (src.benchmark ?? 'custom') as DatasetManifest['benchmark'], split: { train: 1, val: 1, test: 0 }, resolution: [...input.grid], coords: run.coordChannels > 0, normalize: n.applied, ...(run.autoregressive ? { ns: { ...src.parameters?.ns, ...run.autoregressive } } : {}) },
     sourceSamples: 1,
     counts: { train: 1, val: 1, test: 0 },
     grid: [...input.grid],

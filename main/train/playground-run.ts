@@ -37,6 +37,8 @@ export interface PlaygroundRun {
   manifest: TrainData['manifest'] & Record<string, unknown>;
   /** The run's generator parameters when its data was generated (nu, T, ...), else {}. */
   generator: Record<string, unknown>;
+  /** Navier-Stokes: the model rolls out tOut frames from a history of tIn (null: one forward pass). */
+  autoregressive: { tIn: number; tOut: number } | null;
   profile: TrainInputProfile;
   /** The data's val and test splits as loaded (encoded), for a dataset sample as the input. */
   splits: { val?: TrainSplit; test?: TrainSplit };
@@ -75,13 +77,12 @@ function profileOf(data: TrainData): TrainInputProfile {
   return { meanOfMeans, stdOfMeans, meanOfStds, stdOfStds, min, max };
 }
 
-/** Loads a run for the Playground; refuses autoregressive (Navier-Stokes) runs, which roll out from a history. */
+/** Loads a run for the Playground (an autoregressive one keeps its window: the Playground rolls it out). */
 export async function loadPlaygroundRun(run: RunHandle, checkpoint: CheckpointName): Promise<PlaygroundRun> {
   const cfg = parseRunConfig(run.readConfig(), run.configPath);
   const ck = loadCheckpoint(run.dir, checkpoint);
   if (!ck) throw new Error(`${run.dir}: no checkpoints/${checkpoint} (the run has not finished an epoch)`);
   const data = await loadTrainData(cfg.data, { workspace: resolve(run.dir, '..', '..') });
-  if (autoregressiveSpec(data)) throw new Error(`${run.configPath}: the run is autoregressive (a rollout from a history of frames): the Playground predicts operator runs (Darcy, Burgers, airfoil) for now`);
   const model = modelFor(cfg, data);
   const weights = { tensors: new Map([...ck.weights].map(([k, e]) => [k, { dtype: 'F32' as const, shape: [...e.shape], bytes: new Uint8Array(e.data.buffer, e.data.byteOffset, e.data.byteLength) }])), metadata: {} };
   try {
@@ -106,6 +107,7 @@ export async function loadPlaygroundRun(run: RunHandle, checkpoint: CheckpointNa
     outChannels: data.train.y.shape[data.train.y.shape.length - 1]!,
     manifest,
     generator: source?.generator?.params ?? {},
+    autoregressive: autoregressiveSpec(data),
     profile: profileOf(data),
     splits: { val: data.val, test: data.test },
     dataNormalization: data.manifest.normalization,

@@ -120,7 +120,7 @@ const refusals = (): Refusal[] => [
   ['a non-number value', 'playground.predict', { input: { grid, channels: [[...ok().slice(1), 'x']] } }, /'input\.channels\.0\.840'/],
   ['a NaN', 'playground.predict', { input: { grid, channels: [[NaN, ...ok().slice(1)]] } }, /'input\.channels\.0\.0'/],
   ['an infinity', 'playground.solve', { input: { grid, channels: [[...ok().slice(1), Infinity]] } }, /'input\.channels\.0\.840'/],
-  ['too many channels', 'playground.predict', { input: { grid, channels: Array.from({ length: 9 }, ok) } }, /'input\.channels'.*at most 8/],
+  ['too many channels', 'playground.predict', { input: { grid, channels: Array.from({ length: 65 }, ok) } }, /'input\.channels'.*at most 64/],
   ['channels the model does not take', 'playground.predict', { input: { grid, channels: [ok(), ok()] } }, /'input\.channels'.*2 channels, the run's model takes 1/],
   ['a 1D input to a 2D model', 'playground.predict', { input: { grid: [64], channels: [Array(64).fill(3)] } }, /'input\.grid'.*1 axes, the run's model is 2D/],
   ['a truth on another grid', 'playground.predict', { input: { grid, channels: [ok()] }, truth: { grid: [8, 8], channels: [Array(64).fill(0)] } }, /'truth\.grid'/],
@@ -142,7 +142,7 @@ test('hostile inputs are refused, each naming its field, and the engine keeps an
   assert.deepEqual(wrong, [], 'each refusal names its field');
   for (const id of ['../runs', '', 'no-such-run']) await assert.rejects(service.call('playground.predict', { id, input: { grid, channels: [ok()] } }), /'id'|no-such-run/, id);
   await assert.rejects(service.call('playground.solve', { id: runs.synthetic!, input: { grid: [8, 8], channels: [Array(64).fill(1)] } }), (e: Error & { details?: { field?: string } }) => /no built-in solver/.test(e.message) && e.details?.field === 'id');
-  await assert.rejects(service.call('playground.draw', { id: runs.synthetic!, resolution: 8, seed: 1 }), /drawn for darcy and burgers runs/);
+  await assert.rejects(service.call('playground.draw', { id: runs.synthetic!, resolution: 8, seed: 1 }), /drawn for darcy, burgers and navier-stokes runs/);
   const t = Date.now();
   assert.equal(((await service.call('engine.ping', { t })) as { t: number }).t, t);
 });

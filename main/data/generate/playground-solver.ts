@@ -6,18 +6,25 @@ import { darcyGrf, grf1Coefficients, grf1Sample } from './grf';
 import { burgersSolve } from './burgers';
 import { sampleRng } from './rng';
 import { PRESETS, type BurgersParams, type DarcyParams } from './presets';
+import { airfoilTruth, checkDesign, checkNsInput, nsTruth } from './playground-flows';
+import type { ResizeMode } from '../stages/resize';
 
 export interface Truth {
   /** Target channels, row-major over the grid. */
   channels: Float32Array[];
+  /** The model's input the solver made (Navier-Stokes: the history frames; airfoil: the mesh X, Y). */
+  input?: Float32Array[];
   solver: string;
 }
+
+/** What the Navier-Stokes and airfoil solves take beside the input: the run's window, the design nodes. */
+export interface SolveExtra { window?: { tIn: number; tOut: number }; design?: number[]; resizeMode?: ResizeMode }
 
 const DARCY = PRESETS.darcy.quick as DarcyParams;
 const BURGERS = PRESETS.burgers.quick as BurgersParams;
 
 /** Benchmarks the Playground can solve (its truth); the others answer an error naming the benchmark. */
-export const SOLVABLE = ['darcy', 'burgers'] as const;
+export const SOLVABLE = ['darcy', 'burgers', 'navier-stokes', 'airfoil'] as const;
 
 const isPow2 = (n: number) => n >= 2 && (n & (n - 1)) === 0;
 
@@ -25,8 +32,13 @@ const isPow2 = (n: number) => n >= 2 && (n & (n - 1)) === 0;
  * Refuses, before a solve is queued, an input the benchmark's solver cannot take: Darcy on a square
  * grid with a positive coefficient, Burgers on a power-of-two periodic grid. Errors name the field.
  */
-export function checkSolvable(benchmark: string, grid: number[], input: ArrayLike<number>[]): void {
-  if (benchmark === 'darcy') {
+export function checkSolvable(benchmark: string, grid: number[], input: ArrayLike<number>[], extra: SolveExtra = {}, generator: Record<string, unknown> = {}): void {
+  if (benchmark === 'navier-stokes') {
+    checkNsInput(grid, input);
+  } else if (benchmark === 'airfoil') {
+    if (!extra.design) throw new SolverInputError('design', 'an airfoil solve takes the 8 design-node displacements');
+    checkDesign(extra.design, generator);
+  } else if (benchmark === 'darcy') {
     if (grid.length !== 2 || grid[0] !== grid[1]) throw new SolverInputError('input.grid', `darcy solves on a square grid, got [${grid.join(', ')}]`);
     let lo = Infinity;
     for (let i = 0; i < input[0]!.length; i++) lo = Math.min(lo, input[0]![i]!);
@@ -34,7 +46,7 @@ export function checkSolvable(benchmark: string, grid: number[], input: ArrayLik
   } else if (benchmark === 'burgers') {
     if (grid.length !== 1 || !isPow2(grid[0]!)) throw new SolverInputError('input.grid', `burgers solves on a power-of-two 1D grid, got [${grid.join(', ')}]`);
   } else {
-    throw new SolverInputError('id', `the run's benchmark '${benchmark}' has no built-in solver here (the Playground solves ${SOLVABLE.join(' and ')})`);
+    throw new SolverInputError('id', `the run's benchmark '${benchmark}' has no built-in solver here (the Playground solves ${SOLVABLE.join(', ')})`);
   }
 }
 
@@ -62,8 +74,10 @@ function burgersTruth(grid: number[], u0: ArrayLike<number>, p: { nu: number; T:
  * The truth for an input of `benchmark`; `generator` is the run's data's generator parameters when
  * it was generated (its nu, T), else the quick preset's.
  */
-export function solveTruth(benchmark: string, grid: number[], input: ArrayLike<number>[], generator: Record<string, unknown> = {}): Truth {
-  checkSolvable(benchmark, grid, input);
+export function solveTruth(benchmark: string, grid: number[], input: ArrayLike<number>[], generator: Record<string, unknown> = {}, extra: SolveExtra = {}): Truth {
+  checkSolvable(benchmark, grid, input, extra, generator);
+  if (benchmark === 'navier-stokes') return nsTruth(grid, input[0]!, extra.window ?? { tIn: 10, tOut: 10 }, generator);
+  if (benchmark === 'airfoil') return airfoilTruth(extra.design!, grid, generator, extra.resizeMode);
   if (benchmark === 'darcy') return darcyTruth(grid, input[0]!);
   if (benchmark === 'burgers') {
     const num = (k: string, d: number) => (typeof generator[k] === 'number' ? (generator[k] as number) : d);

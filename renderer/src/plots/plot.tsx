@@ -68,6 +68,7 @@ export function Plot({ data, layout, title, height: fixedHeight = 320, aspect, e
   const hooks = useRef({ onRelayout, onHover, onClick });
   hooks.current = { onRelayout, onHover, onClick };
   const attached = useRef(false);
+  const drawing = useRef<Promise<unknown>>(Promise.resolve());
   const [width, setWidth] = useState(0);
   const height = aspect && width > 0 ? fittedHeight(width, aspect, layout) : fixedHeight;
 
@@ -75,7 +76,7 @@ export function Plot({ data, layout, title, height: fixedHeight = 320, aspect, e
     const el = ref.current;
     if (!el) return;
     const shown = isEmptyFigure(data) ? emptyLayout(layout) : layout;
-    void Plotly.react(el, themedTraces(theme, data), { ...themedLayout(theme, shown), height, autosize: true }, CONFIG).then(() => {
+    drawing.current = Plotly.react(el, themedTraces(theme, data), { ...themedLayout(theme, shown), height, autosize: true }, CONFIG).then(() => {
       if (attached.current || typeof el.on !== 'function') return;
       attached.current = true;
       el.on('plotly_relayout', (u: Record<string, unknown>) => hooks.current.onRelayout?.(u));
@@ -104,7 +105,8 @@ export function Plot({ data, layout, title, height: fixedHeight = 320, aspect, e
     ro.observe(el);
     return () => {
       ro.disconnect();
-      Plotly.purge(el);
+      // purged once a draw under way has ended: Plotly's deferred margin redraw reads the layout purge removes
+      void drawing.current.catch(() => undefined).then(() => Plotly.purge(el));
       attached.current = false;
     };
   }, []);

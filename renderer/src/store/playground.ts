@@ -3,7 +3,7 @@
 // (a playground-solve job, started a moment after painting stops, an older one cancelled) with
 // relL2 against the prediction, and saving the pair as a one-sample dataset. Views only draw this.
 import { create } from 'zustand';
-import type { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth } from '../../../main/api/contract';
+import type { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth, PlaygroundVortex } from '../../../main/api/contract';
 import { errorText } from '../api/error-text';
 import { useApp } from './app-store';
 import { brush, resample } from './playground-fields';
@@ -26,9 +26,16 @@ export interface PlaygroundState {
   saved: string | null;
   /** The truth's relL2, from playground.predict with the truth (null until both are in). */
   relL2: number | null;
+  /** Navier-Stokes and airfoil: the model's input comes from the solver (the history, the mesh), so the solve goes first. */
+  solveFirst: boolean;
+  /** Airfoil: the 8 design-node displacements being shaped (the input is then the solver's mesh). */
+  design: number[] | null;
+  setSolveFirst(v: boolean): void;
+  /** Airfoil: new design nodes; solved (mesh and flow) once dragging pauses, then predicted on the mesh. */
+  setDesign(design: number[]): void;
   setRun(id: string | null): void;
   /** A fresh input at the run's own grid (then setResolution resamples it). */
-  draw(o: { seed: number; tau: number; threshold: number }): Promise<void>;
+  draw(o: { seed: number; tau?: number; threshold?: number; vortices?: PlaygroundVortex[] }): Promise<void>;
   paint(i: number, j: number, radius: number, value: number): void;
   setResolution(n: number): void;
   save(name: string): Promise<void>;
@@ -49,7 +56,9 @@ export const usePlayground = create<PlaygroundState>((set, get) => {
   /** One prediction at a time; when it answers and the input changed meanwhile, the latest one next. */
   async function predict(): Promise<void> {
     const a = api();
-    const { runId, input, version, truth } = get();
+    const { runId, version, truth } = get();
+    // solved first: the model's input is the one the solver made (Navier-Stokes history, airfoil mesh)
+    const input = get().solveFirst ? (truth?.input ? { grid: truth.grid, channels: truth.input } : null) : get().input;
     if (!a || !runId || !input || predictInFlight) return;
     predictInFlight = true;
     set({ predicting: true });
@@ -68,11 +77,11 @@ export const usePlayground = create<PlaygroundState>((set, get) => {
 
   async function solve(): Promise<void> {
     const a = api();
-    const { runId, input, version } = get();
-    if (!a || !runId || !input) return;
+    const { runId, input, version, design } = get();
+    if (!a || !runId || (!input && !design)) return;
     if (solveJob) void a.call('jobs.cancel', { id: solveJob.id }).catch(() => undefined);
     try {
-      const job = await a.call('playground.solve', { id: runId, input });
+      const job = await a.call('playground.solve', design ? { id: runId, design } : { id: runId, input: input! });
       solveJob = { id: job.id, version };
     } catch (e) {
       if (get().version === version) set({ solving: false, error: errorText(e) });
@@ -81,7 +90,8 @@ export const usePlayground = create<PlaygroundState>((set, get) => {
 
   /** A new input: predict at once, solve once painting pauses. */
   function changed(input: PlaygroundFields) {
-    set((s) => ({ input, version: s.version + 1, truth: null, relL2: null, saved: null, solving: true }));
+    // solved first: the old prediction belongs to the old truth, so it goes with it
+    set((s) => ({ input, version: s.version + 1, truth: null, relL2: null, saved: null, solving: true, ...(s.solveFirst ? { prediction: null } : {}) }));
     void predict();
     if (solveTimer) clearTimeout(solveTimer);
     solveTimer = setTimeout(() => void solve(), SOLVE_DEBOUNCE_MS);
@@ -101,7 +111,7 @@ export const usePlayground = create<PlaygroundState>((set, get) => {
   });
 
   return {
-    runId: null, input: null, version: 0, prediction: null, truth: null, solving: false, predicting: false, error: null, saved: null, relL2: null,
+    runId: null, input: null, version: 0, prediction: null, truth: null, solving: false, predicting: false, error: null, saved: null, relL2: null, solveFirst: false, design: null,
     withLightMaps: false,
     setWithLightMaps(on) {
       set((s) => ({ withLightMaps: on, version: s.version + 1 }));
@@ -116,7 +126,15 @@ export const usePlayground = create<PlaygroundState>((set, get) => {
     setRun(id) {
       if (id === get().runId) return;
       // light maps are asked for again per run (an FNO or DeepONet run refuses them)
-      set((s) => ({ runId: id, input: null, prediction: null, truth: null, relL2: null, error: null, saved: null, version: s.version + 1, withLightMaps: false }));
+      set((s) => ({ runId: id, input: null, design: null, prediction: null, truth: null, relL2: null, error: null, saved: null, version: s.version + 1, withLightMaps: false }));
+    },
+    setSolveFirst(v) {
+      if (v !== get().solveFirst) set({ solveFirst: v });
+    },
+    setDesign(design) {
+      set((s) => ({ design, version: s.version + 1, truth: null, prediction: null, relL2: null, saved: null, solving: true }));
+      if (solveTimer) clearTimeout(solveTimer);
+      solveTimer = setTimeout(() => void solve(), SOLVE_DEBOUNCE_MS);
     },
     async draw(o) {
       const a = api();
@@ -138,7 +156,8 @@ export const usePlayground = create<PlaygroundState>((set, get) => {
     },
     async save(name) {
       const a = api();
-      const { runId, input, truth } = get();
+      const { runId, truth } = get();
+      const input = get().solveFirst ? (truth?.input ? { grid: truth.grid, channels: truth.input } : null) : get().input;
       if (!a || !runId || !input || !truth) return;
       try {
         const r = await a.call('playground.save', { id: runId, input, truth: { grid: truth.grid, channels: truth.truth }, name });

@@ -13,20 +13,13 @@ import { usePlayground, usePlaygroundValidation } from '../../store/playground';
 import { rankAmong } from '../../store/playground-fields';
 import { PaintCanvas } from './paint-canvas';
 import { playgroundPanels } from './playground-figures';
+import { Slider } from './playground-slider';
+import { usePlaygroundRunInfo } from '../../store/playground-run-info';
+import { NsVortexEditor } from './ns-vortex-editor';
+import { AirfoilNodesEditor } from './airfoil-nodes-editor';
 import { SamplePicker } from './sample-picker';
 import { LightMapsPanel } from './light-maps-panel';
 import { KeepCard } from './keep-card';
-
-function Slider({ label, value, min, max, step, onChange, testId }: { label: string; value: number; min: number; max: number; step: number; onChange(v: number): void; testId: string }) {
-  const id = useId();
-  return (
-    <span className="row">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} type="range" min={min} max={max} step={step} value={value} data-testid={testId} onChange={(e) => onChange(Number(e.target.value))} />
-      <span className="muted small">{value}</span>
-    </span>
-  );
-}
 
 function DrawControls() {
   const draw = usePlayground((s) => s.draw);
@@ -107,6 +100,9 @@ export function PlaygroundView() {
   useEffect(() => void refreshRuns(), [refreshRuns]);
   const setRun = s.setRun;
   useEffect(() => setRun(selected), [setRun, selected]);
+  // Navier-Stokes and airfoil runs: editors of their own (the solver makes the model's input)
+  const info = usePlaygroundRunInfo(selected);
+  const flow = info && s.runId === selected && (info.benchmark === 'navier-stokes' || info.benchmark === 'airfoil') ? info : null;
   const truth = s.truth && s.input && s.truth.grid.join() === s.input.grid.join() ? s.truth.truth[0]! : null;
   const panels = useMemo(() => (s.prediction && s.input && s.prediction.grid.join() === s.input.grid.join() ? playgroundPanels(s.input.grid, s.prediction.prediction[0]!, truth) : []), [s.prediction, s.input, truth]);
   const inRange = useMemo(() => (s.input ? sharedRange(s.input.channels[0]!) : ([0, 1] as [number, number])), [s.input]);
@@ -115,10 +111,12 @@ export function PlaygroundView() {
       <h1 id="playground-title">Playground</h1>
       <p className="muted">Paint or draw an input, see the operator's prediction at once, the solver's truth, |error| and relL2 when the solver is done.</p>
       <RunPicker />
-      {selected && <DrawControls />}
-      {selected && <SamplePicker />}
+      {selected && info && !flow && <DrawControls />}
+      {selected && info && !flow && <SamplePicker />}
+      {flow?.benchmark === 'navier-stokes' && <NsVortexEditor key={selected} tOut={flow.autoregressive?.tOut ?? 1}><Context /></NsVortexEditor>}
+      {flow?.benchmark === 'airfoil' && <AirfoilNodesEditor key={selected}><Context /></AirfoilNodesEditor>}
       {s.error && <p className="error" role="alert" data-testid="playground-error-text">{s.error}</p>}
-      {s.input && s.input.grid.length === 2 && (
+      {!flow && s.input && s.input.grid.length === 2 && (
         <div className="row" style={{ alignItems: 'flex-start', flexWrap: 'wrap' }}>
           <div>
             <h2>Input coefficient</h2>
@@ -134,7 +132,7 @@ export function PlaygroundView() {
           <Context />
         </div>
       )}
-      {s.input && s.input.grid.length === 1 && (
+      {!flow && s.input && s.input.grid.length === 1 && (
         <div className="row" style={{ alignItems: 'flex-start', flexWrap: 'wrap' }}>
           <div style={{ flex: 1 }}>
             <Plot title="Input u0" data={[lineTrace({ y: s.input.channels[0]!, name: 'u0' })]} layout={{ xaxis: { title: 'x index' }, yaxis: { title: 'u0' } }} height={240} testId="playground-input-line" />
@@ -145,11 +143,11 @@ export function PlaygroundView() {
       )}
       <p className="muted small" data-testid="playground-status">{s.predicting ? 'Predicting…' : ''} {s.solving ? 'Solving…' : s.truth ? `Truth: ${s.truth.solver}, ${s.truth.ms.toFixed(0)} ms` : ''}</p>
       <div className="fields-grid">
-        {panels.map((p) => <Plot key={p.testId} title={p.title} data={p.data} layout={p.layout} height={300} testId={p.testId} />)}
+        {!flow && panels.map((p) => <Plot key={p.testId} title={p.title} data={p.data} layout={p.layout} height={300} testId={p.testId} />)}
       </div>
-      {s.input && <SaveCard />}
-      {s.input && s.prediction?.kind === 'lino' && <LightMapsPanel />}
-      {s.input && <KeepCard />}
+      {(s.input || s.design) && <SaveCard />}
+      {!flow && s.input && s.prediction?.kind === 'lino' && <LightMapsPanel />}
+      {!flow && s.input && <KeepCard />}
     </section>
   );
 }
