@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, mkdtempSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 
 const root = new URL('..', import.meta.url).pathname;
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -39,25 +39,45 @@ const targets = ['engine', ...(files.some((f) => f.startsWith('test/e2e/')) ? ['
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
 
-const tapFile = join(mkdtempSync(join(tmpdir(), 'lino-test-')), 'report.tap');
-const args = [
-  '--import', 'tsx',
-  '--test',
-  '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=tap', `--test-reporter-destination=${tapFile}`,
-  ...files,
-];
-const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, LINO_TEST: '1', LINO_ENGINE_BUNDLE: join(root, 'dist/engine/engine-process.js') } });
-child.on('exit', (code) => {
-  let pass = 0, fail = 0, skipped = 0, todo = 0, cancelled = 0;
+// Two files at a time: most files wait on engines, workers and Chromium more than they compute, so
+// a 2-core machine runs the suite in about two thirds of the time. A file that measures latency
+// (it says `// test-runner: alone` in its first lines) runs afterwards, with nothing beside it.
+const concurrency = Number(process.env.LINO_TEST_CONCURRENCY) || Math.min(4, Math.max(2, availableParallelism() - 1));
+const alone = (f) => /^\/\/ test-runner: alone/m.test(readFileSync(join(root, f), 'utf8').slice(0, 2000));
+const phases = [
+  { files: files.filter((f) => !alone(f)), concurrency },
+  { files: files.filter(alone), concurrency: 1 },
+].filter((p) => p.files.length > 0);
+
+const tapDir = mkdtempSync(join(tmpdir(), 'lino-test-'));
+function runPhase({ files: phaseFiles, concurrency: n }, i) {
+  const tapFile = join(tapDir, `report-${i}.tap`);
+  const args = [
+    '--import', 'tsx',
+    '--test', `--test-concurrency=${n}`,
+    '--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test-reporter=tap', `--test-reporter-destination=${tapFile}`,
+    ...phaseFiles,
+  ];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, LINO_TEST: '1', LINO_ENGINE_BUNDLE: join(root, 'dist/engine/engine-process.js') } });
+    child.on('exit', (code) => resolve({ code, tapFile }));
+  });
+}
+
+let pass = 0, fail = 0, skipped = 0, todo = 0, cancelled = 0, exitCode = 0;
+for (const [i, phase] of phases.entries()) {
+  if (phases.length > 1) console.log(`\n# ${phase.files.length} test files, ${phase.concurrency} at a time`);
+  const { code, tapFile } = await runPhase(phase, i);
   try {
     const tap = readFileSync(tapFile, 'utf8');
     const num = (k) => Number((tap.match(new RegExp(`^# ${k} (\\d+)$`, 'm')) || [])[1] || 0);
-    pass = num('pass'); fail = num('fail'); skipped = num('skipped'); todo = num('todo'); cancelled = num('cancelled');
+    pass += num('pass'); fail += num('fail'); skipped += num('skipped'); todo += num('todo'); cancelled += num('cancelled');
   } catch {
-    fail = 1;
+    fail += 1;
   }
-  const failed = fail + cancelled;
-  console.log(`\n${pass} passed, ${failed} failed, ${skipped + todo} skipped`);
-  process.exit(code === 0 && failed === 0 ? 0 : code || 1);
-});
+  if (code !== 0 && !exitCode) exitCode = code || 1;
+}
+const failed = fail + cancelled;
+console.log(`\n${pass} passed, ${failed} failed, ${skipped + todo} skipped`);
+process.exit(exitCode === 0 && failed === 0 ? 0 : exitCode || 1);

@@ -1,6 +1,7 @@
 // Lanes through the real engine: while a long training run trains (in its worker), a Fields
 // evaluation of a finished run and a dataset generation finish in lanes of their own, and the
 // engine keeps answering engine.ping (a structural responsiveness guard with a generous bound).
+// test-runner: alone (it measures engine.ping latency: another test file running beside it would be measured too)
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EvaluationResult, JobSummary, RunSummary } from '../../../main/api/contract';
