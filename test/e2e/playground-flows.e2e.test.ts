@@ -7,29 +7,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { RunSummary } from '../../main/api/contract';
+import { trainedId } from '../helpers/trained-run';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { openPage, gotoView } from '../helpers/page';
 import { assertAccessible } from '../helpers/axe';
-import type { TestHost } from '../helpers/host';
 
 const runs = { ns: '', airfoil: '' };
 
-async function trained(host: TestHost, config: Record<string, unknown>): Promise<string> {
-  const { runId: id } = (await host.service.call('train.start', { config })) as { runId: string };
-  for (const t0 = Date.now(); ; await new Promise((res) => setTimeout(res, 200))) {
-    const r = ((await host.service.call('runs.list', {})) as RunSummary[]).find((x) => x.id === id);
-    if (r && ['done', 'failed', 'stopped'].includes(r.state)) {
-      assert.equal(r.state, 'done', r.reason ?? '');
-      return id;
-    }
-    if (Date.now() - t0 > 120_000) throw new Error(`timed out training ${String(config.name)}`);
-  }
-}
-
 const suite = browserSuite(async (host) => {
-  runs.ns = await trained(host, { name: 'e2e pg ns', model: { width: 8, depth: 1 }, batchSize: 2, epochs: 1, data: { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny', samples: 4, frames: 5, tIn: 3, tOut: 2, train: 2, val: 1, test: 1 } });
-  runs.airfoil = await trained(host, { name: 'e2e pg airfoil', model: { width: 8, depth: 1 }, batchSize: 2, epochs: 1, data: { kind: 'generate', benchmark: 'airfoil', preset: 'tiny', train: 2, val: 1 } });
+  runs.ns = await trainedId(host.service, { name: 'e2e pg ns', model: { width: 8, depth: 1 }, batchSize: 2, epochs: 1, data: { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny', samples: 4, frames: 5, tIn: 3, tOut: 2, train: 2, val: 1, test: 1 } });
+  runs.airfoil = await trainedId(host.service, { name: 'e2e pg airfoil', model: { width: 8, depth: 1 }, batchSize: 2, epochs: 1, data: { kind: 'generate', benchmark: 'airfoil', preset: 'tiny', train: 2, val: 1 } });
 });
 const skip = suite.skip;
 

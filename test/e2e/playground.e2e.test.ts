@@ -8,26 +8,14 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { JobSummary, RunSummary } from '../../main/api/contract';
+import type { JobSummary } from '../../main/api/contract';
+import { trainedId } from '../helpers/trained-run';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { openPage, gotoView } from '../helpers/page';
 import { assertAccessible } from '../helpers/axe';
 import { predictSavedInput } from '../helpers/predict-saved';
-import type { TestHost } from '../helpers/host';
 
 let runId = '';
-
-async function trained(host: TestHost, config: Record<string, unknown>): Promise<string> {
-  const { runId: id } = (await host.service.call('train.start', { config })) as { runId: string };
-  for (const t0 = Date.now(); ; await new Promise((res) => setTimeout(res, 200))) {
-    const r = ((await host.service.call('runs.list', {})) as RunSummary[]).find((x) => x.id === id);
-    if (r && ['done', 'failed', 'stopped'].includes(r.state)) {
-      assert.equal(r.state, 'done', r.reason ?? '');
-      return id;
-    }
-    if (Date.now() - t0 > 120_000) throw new Error('timed out training the Darcy run');
-  }
-}
 
 // A stored dataset (as the Datasets view makes them): the run then loads its data by reading it.
 const suite = browserSuite(async (host) => {
@@ -38,7 +26,7 @@ const suite = browserSuite(async (host) => {
     if (Date.now() - t0 > 60_000) throw new Error('timed out generating the Darcy set');
   }
   assert.equal(done.state, 'done', done.error);
-  runId = await trained(host, { name: 'e2e playground', model: { width: 8, depth: 1 }, batchSize: 2, epochs: 1, data: { kind: 'dataset', id: (done.result as { id: string }).id } });
+  runId = await trainedId(host.service, { name: 'e2e playground', model: { width: 8, depth: 1 }, batchSize: 2, epochs: 1, data: { kind: 'dataset', id: (done.result as { id: string }).id } });
 });
 const skip = suite.skip;
 
@@ -58,12 +46,19 @@ async function changes(page: Page, testId: string, before: number[][] | null, wh
   throw new Error(`${what} did not redraw`);
 }
 
-test('playground: draw a Darcy coefficient, paint a stroke; prediction and truth update; relL2 equals lino predict on the saved dataset', { skip, timeout: 240_000 }, async () => {
-  const { page, problems } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+/** The Playground on the trained run with a freshly drawn coefficient. */
+async function playgroundWithDrawnInput() {
+  const opened = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+  const { page } = opened;
   await gotoView(page, 'Playground');
   await page.getByTestId('run-picker').locator(`option[value="${runId}"]`).waitFor({ state: 'attached', timeout: 20_000 });
   await page.getByTestId('run-picker').selectOption(runId);
   await page.getByTestId('playground-draw').click();
+  return opened;
+}
+
+test('playground: draw a Darcy coefficient, paint a stroke; prediction and truth update; relL2 equals lino predict on the saved dataset', { skip, timeout: 240_000 }, async () => {
+  const { page, problems } = await playgroundWithDrawnInput();
   const pred0 = await changes(page, 'playground-prediction', null, 'the first prediction');
   const truth0 = await changes(page, 'playground-truth', null, 'the first truth');
 
@@ -108,11 +103,7 @@ async function slide(page: Page, testId: string, value: number): Promise<void> {
 }
 
 test('playground: the resolution slider regrids the input, the prediction and the truth follow; a val sample with its stored truth, its light maps, its arrays exported', { skip, timeout: 240_000 }, async () => {
-  const { page, problems } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
-  await gotoView(page, 'Playground');
-  await page.getByTestId('run-picker').locator(`option[value="${runId}"]`).waitFor({ state: 'attached', timeout: 20_000 });
-  await page.getByTestId('run-picker').selectOption(runId);
-  await page.getByTestId('playground-draw').click();
+  const { page, problems } = await playgroundWithDrawnInput();
   const pred0 = await changes(page, 'playground-prediction', null, 'the first prediction');
   assert.equal(pred0.length * pred0[0]!.length, 29 * 29, 'the run\'s own grid first');
   // the slider: the painted canvas, the prediction and the truth move to 40 x 40

@@ -10,34 +10,20 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { EvaluationResult, JobSummary, RunSummary } from '../../main/api/contract';
+import type { EvaluationResult, JobSummary } from '../../main/api/contract';
+import { trainedId } from '../helpers/trained-run';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { assertAccessible } from '../helpers/axe';
-import type { TestHost } from '../helpers/host';
 import { openPage, gotoView } from '../helpers/page';
 
 const PDFTOTEXT = '/usr/bin/pdftotext';
 let nsRun = '';
 let opRun = '';
 
-async function trained(host: TestHost, config: Record<string, unknown>): Promise<string> {
-  const { runId } = (await host.service.call('train.start', { config })) as { runId: string };
-  const t0 = Date.now();
-  for (;;) {
-    const r = ((await host.service.call('runs.list', {})) as RunSummary[]).find((x) => x.id === runId);
-    if (r && ['done', 'failed', 'stopped'].includes(r.state)) {
-      assert.equal(r.state, 'done', `${config.name}: ${r.reason ?? ''}`);
-      return runId;
-    }
-    if (Date.now() - t0 > 120_000) throw new Error(`timed out training ${config.name}`);
-    await new Promise((res) => setTimeout(res, 200));
-  }
-}
-
 const suite = browserSuite(async (host) => {
   const tiny = { model: { width: 8, depth: 1 }, batchSize: 1, optimizer: { lr: 5e-3 } };
-  nsRun = await trained(host, { ...tiny, name: 'e2e ns', epochs: 2, data: { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny', samples: 5, frames: 6, train: 3, val: 2, tIn: 3, tOut: 3, resolution: 16 } });
-  opRun = await trained(host, { ...tiny, name: 'e2e operator', epochs: 1, data: { kind: 'synthetic', grid: [8, 8], train: 2, val: 1 } });
+  nsRun = await trainedId(host.service, { ...tiny, name: 'e2e ns', epochs: 2, data: { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny', samples: 5, frames: 6, train: 3, val: 2, tIn: 3, tOut: 3, resolution: 16 } });
+  opRun = await trainedId(host.service, { ...tiny, name: 'e2e operator', epochs: 1, data: { kind: 'synthetic', grid: [8, 8], train: 2, val: 1 } });
 });
 const skip = suite.skip;
 

@@ -9,8 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { EpochMetrics, RunSummary, StepMetrics } from '../../main/api/contract';
+import { trainedId } from '../helpers/trained-run';
 import { browserSuite } from '../helpers/browser-suite';
-import type { TestHost } from '../helpers/host';
 import { openPage as openSessionPage, gotoView } from '../helpers/page';
 import { CURVE_COLUMNS, curveRows } from '../../renderer/src/store/curves-csv';
 import { epochX, stepX } from '../../renderer/src/store/curve-axes';
@@ -22,20 +22,8 @@ const CONFIGS = [
   { name: 'rv wide', model: { width: 8, depth: 2, scattering: 'full' }, optimizer: { lr: 5e-3 }, seed: 4 },
 ];
 
-async function trained(host: TestHost, config: Record<string, unknown>): Promise<string> {
-  const { runId } = (await host.service.call('train.start', { config: { epochs: 2, batchSize: 1, data: { kind: 'synthetic', grid: [8, 8], train: 3, val: 2 }, ...config } })) as { runId: string };
-  for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 200))) {
-    const r = ((await host.service.call('runs.list', {})) as RunSummary[]).find((x) => x.id === runId);
-    if (r && ['done', 'failed', 'stopped'].includes(r.state)) {
-      assert.equal(r.state, 'done', `${config.name}: ${r.reason ?? ''}`);
-      return runId;
-    }
-    if (Date.now() - t0 > 120_000) throw new Error(`timed out training ${config.name}`);
-  }
-}
-
 const suite = browserSuite(async (host) => {
-  for (const c of CONFIGS) runIds.push(await trained(host, c));
+  for (const c of CONFIGS) runIds.push(await trainedId(host.service, { epochs: 2, batchSize: 1, data: { kind: 'synthetic', grid: [8, 8], train: 3, val: 2 }, ...c }));
 });
 const skip = suite.skip;
 const openPage = () => openSessionPage(suite.browser.context, suite.host.host.url, { engineReady: true });

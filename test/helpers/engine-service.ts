@@ -5,6 +5,7 @@ import { WorkbenchService, type WorkbenchServiceOptions } from '../../main/servi
 import { testLauncher } from './test-launcher';
 import type { JobSummary, RunSummary, WorkbenchEvent } from '../../main/api/contract';
 import { tempDir, isolateConfig } from './env';
+import { trainedRun } from './trained-run';
 
 export function engineService(opts: Partial<WorkbenchServiceOptions> = {}) {
   const restore = isolateConfig();
@@ -29,14 +30,6 @@ export function engineService(opts: Partial<WorkbenchServiceOptions> = {}) {
       await new Promise((r) => setTimeout(r, 20));
     }
   }
-  /** Starts a run with train.start and waits until it has ended (done, failed or stopped); answers its summary. */
-  async function trained(config: Record<string, unknown>, ms = 100_000): Promise<RunSummary> {
-    const { runId } = (await service.call('train.start', { config } as never)) as { runId: string };
-    for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 100))) {
-      const r = ((await service.call('runs.list', {})) as RunSummary[]).find((x) => x.id === runId);
-      if (r && ['done', 'failed', 'stopped'].includes(r.state)) return r;
-      if (Date.now() - t0 > ms) throw new Error(`run ${runId} did not finish training in ${ms} ms`);
-    }
-  }
+  const trained = (config: Record<string, unknown>, ms = 100_000): Promise<RunSummary> => trainedRun(service, config, ms);
   return { service, events, workspace: ws.path, lastJob, settled, trained };
 }
