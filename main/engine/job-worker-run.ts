@@ -32,22 +32,28 @@ function runInWorker<K extends WorkerJobKind>(input: JobWorkerInput<K>, ctx: Job
     const worker = new Worker(jobWorkerUrl(), { workerData: input });
     let settled = false;
     let started = false;
-    const settle = (fn: () => void) => {
+    // `terminate` false: the worker is still selecting its backend, possibly inside the webgpu
+    // package's native adapter probe, and a terminate there aborts the whole engine process (a fatal
+    // napi_throw seen in a test run); it is ended as soon as it reports its backend.
+    const settle = (fn: () => void, terminate = true) => {
       if (settled) return;
       settled = true;
       ctx.signal.removeEventListener('abort', onAbort);
-      void worker.terminate();
+      if (terminate) void worker.terminate();
       fn();
     };
     // A worker still loading its modules and backend (seconds on a busy machine) reads no message:
-    // cancelled then, it is ended at once; once started, its job stops at its next check (and cleans up).
+    // cancelled then, the job ends at once and the worker once its backend is chosen; once started,
+    // its job stops at its next check (and cleans up).
     const onAbort = () => {
       if (started) worker.postMessage({ type: 'cancel' } satisfies ToJobWorker);
-      else settle(() => reject(new Error('cancelled before the job\'s worker had started')));
+      else settle(() => reject(new Error('cancelled before the job\'s worker had started')), false);
     };
     ctx.signal.addEventListener('abort', onAbort);
     if (ctx.signal.aborted) onAbort();
     worker.on('message', (m: FromJobWorker) => {
+      // cancelled while it started: out of the backend probe now, so it can be ended safely
+      if (settled) return m.type === 'progress' ? undefined : void worker.terminate();
       switch (m.type) {
         case 'backend': started = true; return undefined;
         case 'progress': return ctx.progress(m.fraction, m.message, m.etaSeconds);
