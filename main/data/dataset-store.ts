@@ -169,10 +169,6 @@ export class DatasetStore {
     return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  remove(id: string): void {
-    rmSync(this.dir(id), { recursive: true, force: true });
-  }
-
   /** The cached dataset for this source and these options, or a freshly prepared and stored one. */
   async prepare(source: DataSource, options: PipelineOptions, hooks: PipelineHooks = {}): Promise<{ dataset: PreparedDataset; cached: boolean }> {
     const key = cacheKeyFor(describeSource(source, options.benchmark), options);

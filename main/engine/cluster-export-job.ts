@@ -1,7 +1,8 @@
 // "Run on a cluster…" from the app: the same export as `lino export-run` (main/train/cluster-export.ts)
 // as a job with progress and cancel. The host picks the destination, a new folder under the
 // workspace's exports/ named after the run; a client names only the run.
-import { renameSync, rmSync } from 'node:fs';
+import { renameSync } from 'node:fs';
+import { removeTemp } from '../util/remove-tree';
 import { join, relative } from 'node:path';
 import { ApiError } from '../api/api-error';
 import { RunStore } from '../runs/run-store';
@@ -25,7 +26,7 @@ export async function runClusterExport(p: JobParams['cluster-export'], ctx: JobC
   const exportsDir = join(workspace, 'exports');
   const folder = freeName(exportsDir, `${run.id}-cluster`);
   const tmp = join(exportsDir, `.${folder}.${process.pid}.partial`);
-  rmSync(tmp, { recursive: true, force: true });
+  removeTemp(tmp);
   let r;
   try {
     r = await exportRunForCluster(run, tmp, {
@@ -40,7 +41,7 @@ export async function runClusterExport(p: JobParams['cluster-export'], ctx: JobC
     if (ctx.signal.aborted) throw new Error('cancelled');
     renameSync(tmp, join(exportsDir, folder));
   } catch (e) {
-    rmSync(tmp, { recursive: true, force: true });
+    removeTemp(tmp);
     throw e;
   }
   const out = join(exportsDir, folder);

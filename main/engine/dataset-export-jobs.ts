@@ -1,6 +1,7 @@
 // A stored dataset's export from the app (the same code as `lino data export`, main/data/export.ts),
 // as a job writing into the workspace's exports/ folder.
-import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, renameSync, statSync } from 'node:fs';
+import { removeTemp } from '../util/remove-tree';
 import { join } from 'node:path';
 import { ApiError } from '../api/api-error';
 import { DatasetStore } from '../data/dataset-store';
@@ -36,7 +37,7 @@ export async function runDatasetExport(params: JobParams['export'], ctx: JobCont
   const exportsDir = join(workspace, 'exports');
   const folder = freeName(exportsDir, `${id}-${layout}-${format}`.replace(/[^A-Za-z0-9._-]+/g, '_'));
   const tmp = join(exportsDir, `.${folder}.${process.pid}.partial`);
-  rmSync(tmp, { recursive: true, force: true });
+  removeTemp(tmp);
   try {
     ctx.progress(0.1, `writing ${format === 'npy' ? '.npy files' : 'a MATLAB v7.3 file'}`);
     await exportDataset(ds, format, tmp, layout, async (done, total) => {
@@ -49,7 +50,7 @@ export async function runDatasetExport(params: JobParams['export'], ctx: JobCont
     if (ctx.signal.aborted) throw new Error('cancelled');
     renameSync(tmp, join(exportsDir, folder));
   } catch (e) {
-    rmSync(tmp, { recursive: true, force: true });
+    removeTemp(tmp);
     throw e;
   }
   const files = readdirSync(join(exportsDir, folder)).sort();

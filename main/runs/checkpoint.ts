@@ -8,14 +8,15 @@
 // A checkpoint is written into a sibling temporary folder, every file fsynced, then swapped in by
 // renames; an interrupted swap is repaired on the next read, so a reader always finds a complete
 // checkpoint (the new one or the previous one).
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { formatZodIssues } from '../util/zod-issues';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
 import { parseSafetensors, serializeSafetensors, toFloat32, type F32Entry } from './safetensors';
 import { errorMessage } from '../util/error-message';
+import { removeOwnTree } from '../util/remove-tree';
 
 export type CheckpointName = 'last' | 'best';
 
@@ -101,6 +102,11 @@ export interface CheckpointData {
 const tmpName = (name: CheckpointName) => `.${name}.tmp`;
 const oldName = (name: CheckpointName) => `.${name}.old`;
 
+/** Removes one of a run's checkpoint folders (best, last and their .tmp/.old swap folders), nothing else. */
+function drop(path: string): void {
+  removeOwnTree(dirname(path), basename(path), { names: /^(best|last|\.(best|last)\.(tmp|old))$/, what: 'a checkpoint folder' });
+}
+
 function complete(dir: string): boolean {
   return existsSync(join(dir, 'state.json')) && existsSync(join(dir, 'weights.safetensors')) && existsSync(join(dir, 'optimizer.safetensors'));
 }
@@ -112,19 +118,19 @@ export function checkpointDir(runDir: string, name: CheckpointName): string | nu
   const tmp = join(root, tmpName(name));
   const old = join(root, oldName(name));
   if (complete(cur)) {
-    if (existsSync(old)) rmSync(old, { recursive: true, force: true });
-    if (existsSync(tmp)) rmSync(tmp, { recursive: true, force: true });
+    drop(old);
+    drop(tmp);
     return cur;
   }
   // `cur` missing or partial: the crash came between the two renames, or before the first.
   if (complete(tmp)) {
-    rmSync(cur, { recursive: true, force: true });
+    drop(cur);
     renameSync(tmp, cur);
-    rmSync(old, { recursive: true, force: true });
+    drop(old);
     return cur;
   }
   if (complete(old)) {
-    rmSync(cur, { recursive: true, force: true });
+    drop(cur);
     renameSync(old, cur);
     return cur;
   }
@@ -151,7 +157,7 @@ export function saveCheckpoint(runDir: string, name: CheckpointName, weights: Ma
   mkdirSync(root, { recursive: true });
   checkpointDir(runDir, name); // repair first, so the swap below starts from a clean state
   const tmp = join(root, tmpName(name));
-  rmSync(tmp, { recursive: true, force: true });
+  drop(tmp);
   mkdirSync(tmp);
   const moments = new Map<string, F32Entry>();
   for (const [k, e] of opt.expAvg) moments.set(`exp_avg.${k}`, e);
@@ -166,10 +172,10 @@ export function saveCheckpoint(runDir: string, name: CheckpointName, weights: Ma
   writeJsonAtomic(join(tmp, 'state.json'), { ...state, files: { 'weights.safetensors': sha256(wBytes), 'optimizer.safetensors': sha256(oBytes) } });
   const cur = join(root, name);
   const old = join(root, oldName(name));
-  rmSync(old, { recursive: true, force: true });
+  drop(old);
   if (existsSync(cur)) renameSync(cur, old);
   renameSync(tmp, cur);
-  rmSync(old, { recursive: true, force: true });
+  drop(old);
 }
 
 export class NonFiniteWeightsError extends Error {

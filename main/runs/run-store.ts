@@ -7,7 +7,7 @@
 // A run whose status says running/paused/queued but whose trainer (or engine) process is gone
 // lists as 'interrupted' and can resume from its last checkpoint. train.lock (./run-lock.ts) is
 // held by whoever trains the run: one writer at a time.
-import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -16,6 +16,10 @@ import { readCheckpointState, weightsPath } from './checkpoint';
 import { assertRunUnlocked } from './run-lock';
 import type { EpochMetrics } from './run-records';
 import { errorMessage } from '../util/error-message';
+import { removeOwnTree, removeTemp, type Ownership } from '../util/remove-tree';
+
+/** A run folder is the workbench's own when it holds config.json (create() writes it before the folder appears). */
+export const RUN_FOLDER: Ownership = { marker: 'config.json', what: 'a run folder' };
 
 export type RunState = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'stopped' | 'interrupted';
 
@@ -300,12 +304,22 @@ export class RunStore {
     if (!ID_RE.test(rid)) throw new Error(`run id '${rid}' has characters outside [A-Za-z0-9._-]`);
     const dir = join(this.root, rid);
     if (existsSync(dir)) throw new Error(`run '${rid}' already exists in ${this.root}`);
-    mkdirSync(join(dir, 'checkpoints'), { recursive: true });
-    const h = new RunHandle(rid, dir);
-    writeJsonAtomic(h.configPath, { ...config, id: rid, createdAt: new Date().toISOString() });
-    h.writeStatus({ state: 'queued', pid: null });
-    h.log(`created run ${rid}`);
-    return h;
+    // Built in a hidden temporary folder and renamed into place: a folder named like a run without
+    // config.json is then never one the workbench left half-made, and nothing ever deletes it.
+    const tmp = join(this.root, `.${rid}.${process.pid}.partial`);
+    try {
+      mkdirSync(join(tmp, 'checkpoints'), { recursive: true });
+      const t = new RunHandle(rid, tmp);
+      writeJsonAtomic(t.configPath, { ...config, id: rid, createdAt: new Date().toISOString() });
+      t.writeStatus({ state: 'queued', pid: null });
+      t.log(`created run ${rid}`);
+      if (existsSync(dir)) throw new Error(`run '${rid}' already exists in ${this.root}`);
+      renameSync(tmp, dir);
+    } catch (e) {
+      removeTemp(tmp);
+      throw e;
+    }
+    return new RunHandle(rid, dir);
   }
 
   open(id: string): RunHandle {
@@ -339,7 +353,7 @@ export class RunStore {
   delete(id: string): void {
     const h = this.open(id);
     assertRunUnlocked(id, h.dir);
-    rmSync(h.dir, { recursive: true, force: true });
+    removeOwnTree(this.root, id, RUN_FOLDER);
   }
 }
 

@@ -4,12 +4,13 @@
 // after a crash (kill -9 included) picks up where the state says: a trial whose run exists is
 // resumed from its last checkpoint, a rung reached but not recorded is decided from the run's
 // metrics, a run that finished is only recorded. No trial is started twice, none is lost.
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunHandle, RunState } from '../runs/run-store';
 import { RunStore } from '../runs/run-store';
 import { writeJsonAtomic } from '../util/atomic-file';
 import { errorMessage } from '../util/error-message';
+import { assertPathSegment } from '../util/remove-tree';
 import { applyParams, type SweepConfig, type SweepParams } from './sweep-config';
 import { gridPoint, gridSize, randomPoint, samplerRng } from './space';
 import { tpeSuggest, type Observation } from './tpe';
@@ -150,11 +151,16 @@ export class SweepRunner {
     this.save();
   }
 
-  /** The trial's run: opened, or created (a folder left without config.json by a crash is made anew). */
+  /**
+   * The trial's run: opened, or created. The id comes from state.json, a file a user may have
+   * copied or edited: it is checked before any disk operation, and a folder of that name that is
+   * not a run (no config.json; RunStore.create never leaves one) is refused, never removed.
+   */
   private trialRun(t: SweepTrial): RunHandle {
+    assertPathSegment(t.runId, `trials[${this.state.trials.indexOf(t)}].runId`);
     const dir = join(this.store.root, t.runId);
     if (existsSync(join(dir, 'config.json'))) return this.store.open(t.runId);
-    if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+    if (existsSync(dir)) throw new Error(`sweep '${this.state.id}': trial run folder ${dir} exists but is not a run (no config.json); move it out of runs/ and run the sweep again`);
     const params = this.state.configs[t.config]!.params as SweepParams;
     const cfg = applyParams(this.sweep.base, params);
     const preset = this.sweep.groups?.[t.config];

@@ -67,6 +67,7 @@ export function readSweepState(workspace: string, id: string): SweepState {
   if (!existsSync(path)) throw new Error(`sweep '${id}' not found in ${sweepsDir(workspace)} (no state.json)`);
   const r = SweepState.safeParse(readJson(path));
   if (!r.success) throw new Error(`${path}: not a sweep state (field '${r.error.issues[0]?.path.join('.')}': ${r.error.issues[0]?.message})`);
+  if (r.data.id !== id) throw new Error(`${path}: not a sweep state (field 'id': expected '${id}', the sweep's folder name, got ${JSON.stringify(r.data.id)})`);
   return r.data;
 }
 

@@ -5,23 +5,31 @@ import { z } from 'zod';
 export const TRIAL_STATES = ['pending', 'running', 'done', 'pruned', 'failed'] as const;
 export type TrialState = (typeof TRIAL_STATES)[number];
 
-export const RungRecord = z.object({ epoch: z.number().int(), valRelL2: z.number().nullable(), decision: z.enum(['continue', 'prune']) });
+// state.json is read back from disk (a workspace may come from a cluster or a colleague): every id
+// is one folder name and every number finite and in range before anything acts on it.
+const RUN_ID = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'expected a run id: one folder name of letters, digits, . _ - (at most 128)');
+const COUNT = z.number().int().min(0);
+const SECONDS = z.number().min(0).max(1e9);
+/** A relL2 value: finite, at least 0 (z.number() refuses Infinity and NaN). */
+const REL_L2 = z.number().min(0);
+
+export const RungRecord = z.object({ epoch: z.number().int().min(1), valRelL2: REL_L2.nullable(), decision: z.enum(['continue', 'prune']) });
 export type RungRecord = z.infer<typeof RungRecord>;
 
 export const SweepTrial = z.object({
-  runId: z.string(),
+  runId: RUN_ID,
   /** Index of its configuration in `configs`. */
-  config: z.number().int().min(0),
-  seedIndex: z.number().int().min(0),
+  config: COUNT,
+  seedIndex: COUNT,
   seed: z.number().int(),
   state: z.enum(TRIAL_STATES),
   /** ASHA's rungs for this trial (epochs) and what happened at each one reached. */
-  rungs: z.array(z.number().int()),
+  rungs: z.array(z.number().int().min(1)),
   rungHistory: z.array(RungRecord),
   /** Best validation relL2 (normalized) over its epochs, and the epochs trained. */
-  best: z.number().nullable(),
-  epochs: z.number().int(),
-  wallSeconds: z.number(),
+  best: REL_L2.nullable(),
+  epochs: COUNT,
+  wallSeconds: SECONDS,
   reason: z.string().optional(),
 });
 export type SweepTrial = z.infer<typeof SweepTrial>;
@@ -36,9 +44,19 @@ export const SweepState = z.object({
   status: z.enum(SWEEP_STATUSES),
   reason: z.string().optional(),
   /** Wall seconds the sweep ran, summed over sessions (the budget's clock). */
-  wallSeconds: z.number(),
-  configs: z.array(z.object({ index: z.number().int(), params: z.record(z.string(), z.unknown()) })),
+  wallSeconds: SECONDS,
+  configs: z.array(z.object({ index: COUNT, params: z.record(z.string(), z.unknown()) })),
   trials: z.array(SweepTrial),
+}).superRefine((s, ctx) => {
+  s.configs.forEach((c, i) => {
+    if (c.index !== i) ctx.addIssue({ code: 'custom', path: ['configs', i, 'index'], message: `expected ${i} (configurations are listed in order)` });
+  });
+  const ids = new Set<string>();
+  s.trials.forEach((t, i) => {
+    if (t.config >= s.configs.length) ctx.addIssue({ code: 'custom', path: ['trials', i, 'config'], message: `configuration ${t.config} does not exist (the state lists ${s.configs.length})` });
+    if (ids.has(t.runId)) ctx.addIssue({ code: 'custom', path: ['trials', i, 'runId'], message: `run '${t.runId}' is already another trial's` });
+    ids.add(t.runId);
+  });
 });
 export type SweepState = z.infer<typeof SweepState>;
 

@@ -6,9 +6,9 @@
 // events.log line naming the file. With data, the data's channels and dimensions are checked
 // against the checkpoint before anything is written; without, the run lists but the views that
 // need data say that config.json has no 'data'.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { TrainConfig } from './config';
 import { type DataSpec } from '../data/data-spec';
@@ -17,8 +17,9 @@ import type { ReleaseCheckpoint } from '../runs/release-checkpoint';
 import { readReleaseCheckpointWithDeadline } from '../runs/release-checkpoint-deadline';
 import { serializeSafetensors, type F32Entry } from '../runs/safetensors';
 import type { CheckpointName, CheckpointState } from '../runs/checkpoint';
-import type { RunHandle, RunStore } from '../runs/run-store';
+import { RUN_FOLDER, type RunHandle, type RunStore } from '../runs/run-store';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
+import { removeOwnTree } from '../util/remove-tree';
 import { loadTrainData } from './data-source';
 import { autoregressiveSpec, type TrainData } from './data';
 import { importEpochRecord } from './import-metrics';
@@ -147,7 +148,7 @@ export async function importTorchCheckpoint(store: RunStore, path: string, o: Im
     run.log(`imported from ${abs} (PyTorch checkpoint${ck.epoch !== null ? `, epoch ${ck.epoch}` : ''}) as checkpoints/best and checkpoints/last`);
     for (const n of notes) run.log(`import note: ${n}`);
   } catch (e) {
-    rmSync(run.dir, { recursive: true, force: true });
+    removeOwnTree(dirname(run.dir), run.id, RUN_FOLDER);
     throw e;
   }
   return { run, checkpoint: ck, notes };

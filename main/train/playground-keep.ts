@@ -11,6 +11,7 @@ import type { DatasetManifest } from '../data/dataset';
 import { ndarray, type NdArray } from '../data/ndarray';
 import { encodeNpy, writeNpy } from '../data/formats/npy';
 import { writeFileAtomic } from '../util/atomic-file';
+import { removeTemp } from '../util/remove-tree';
 import { freeName } from '../util/free-name';
 import { gatherRows } from './data';
 import { gridCoords } from '../data/stages/coords';
@@ -66,7 +67,7 @@ export function exportPlaygroundArrays(exportsDir: string, name: string, input: 
     renameSync(tmp, join(exportsDir, folder));
     return { folder, path: join(exportsDir, folder), files: Object.keys(arrays).map((k) => `${k}.npy`) };
   } catch (e) {
-    rmSync(tmp, { recursive: true, force: true });
+    removeTemp(tmp);
     throw e;
   }
 }

@@ -1,12 +1,10 @@
 // Temp files a killed process left behind in a workspace: atomic writes go through hidden siblings
 // (`.name.<pid>.<stamp>.tmp`, main/util/atomic-file.ts) and exports through hidden folders
-// (`.name.<pid>.partial`). A dataset array's temp can be 100 MB and more; they are removed when the
+// (`.name.<pid>.partial`, runs being created too). A dataset array's temp can be 100 MB and more; they are removed when the
 // workspace is next opened, unless the process that wrote them is still running.
-import { lstatSync, readdirSync, rmSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-
-const TEMP = /^\..+\.(\d+)\.[a-z0-9]+\.tmp(\.h5)?$/;
-const PARTIAL = /^\..+\.(\d+)\.partial$/;
+import { removeOwnTree, TEMP_NAMES } from '../util/remove-tree';
 
 function alive(pid: number): boolean {
   if (pid === process.pid) return true;
@@ -37,12 +35,12 @@ function sweep(dir: string, depth: number, out: Leftover[]): void {
     const path = join(dir, name);
     let st: Stats;
     try { st = lstatSync(path); } catch { continue; }
-    const m = TEMP.exec(name) ?? PARTIAL.exec(name);
+    const m = TEMP_NAMES.exec(name);
     if (m && !st.isSymbolicLink()) {
       if (alive(Number(m[1]))) continue;
       const bytes = sizeOf(path, st);
       try {
-        rmSync(path, { recursive: true, force: true });
+        removeOwnTree(dir, name, { names: TEMP_NAMES, what: 'a temporary file or folder' });
         out.push({ path, bytes });
       } catch { /* not ours to remove (permissions): left in place */ }
     } else if (depth > 0 && st.isDirectory() && !name.startsWith('.')) {
@@ -55,5 +53,6 @@ function sweep(dir: string, depth: number, out: Leftover[]): void {
 export function removeLeftoverTemps(workspace: string): Leftover[] {
   const out: Leftover[] = [];
   for (const d of ['datasets', 'exports']) sweep(join(workspace, d), 1, out);
+  sweep(join(workspace, 'runs'), 0, out); // a run created by a killed process (RunStore.create)
   return out;
 }
