@@ -20,7 +20,7 @@ export function ashaDecision(value: number, recordedBefore: readonly number[], e
   if (!Number.isFinite(value)) return 'prune';
   const all = [...recordedBefore.filter(Number.isFinite), value].sort((a, b) => a - b);
   if (all.length < es.minTrialsPerRung) return 'continue';
-  // the best ceil(n / eta) values continue (at least one)
+  // the best floor(n / eta) values continue, at least one (Optuna's SuccessiveHalvingPruner: promotable_idx = n // eta - 1, 0 when that is -1)
   const keep = Math.max(1, Math.floor(all.length / es.eta));
   return value <= all[keep - 1]! ? 'continue' : 'prune';
 }

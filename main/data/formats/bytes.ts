@@ -170,3 +170,21 @@ export function checkedSize(file: string, field: string, shape: readonly number[
   }
   return n;
 }
+
+/** Whether `b` holds `sig` at byte `at`. */
+export function startsWith(b: Uint8Array, sig: readonly number[], at = 0): boolean {
+  if (b.length < at + sig.length) return false;
+  for (let i = 0; i < sig.length; i++) if (b[at + i] !== sig[i]) return false;
+  return true;
+}
+
+export const HDF5_SIGNATURE = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a] as const;
+
+/** A MATLAB 128-byte header's version and byte order ('IM' little, 'MI' big), or null where the bytes are not one. */
+export function matlabHeaderVersion(head: Uint8Array): { version: number; bigEndian: boolean } | null {
+  if (head.length < 128 || new TextDecoder('latin1').decode(head.subarray(0, 6)) !== 'MATLAB') return null;
+  const little = head[126] === 0x49 && head[127] === 0x4d;
+  const big = head[126] === 0x4d && head[127] === 0x49;
+  if (!little && !big) return null;
+  return { version: little ? head[124]! | (head[125]! << 8) : (head[124]! << 8) | head[125]!, bigEndian: big };
+}

@@ -1,13 +1,14 @@
 // The Geo-FNO airfoil set: three .npy files in one folder, NACA_Cylinder_X and _Y [N, 221, 51]
 // (mesh coordinates on the C-grid) and NACA_Cylinder_Q [N, 5, 221, 51] (flow variables; the Mach
 // number is channel 4). Exposed as variables X, Y, Q and the derived `mach` [N, 221, 51].
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NdArray } from '../ndarray';
 import { ndarray } from '../ndarray';
 import { allocTyped } from './bytes';
 import { DataError } from './errors';
 import { NpyFile } from './npy';
-import type { DataFile, VariableInfo } from './types';
+import type { DataFile, FormatMatch, VariableInfo } from './types';
 
 export const MACH_CHANNEL = 4;
 
@@ -67,3 +68,16 @@ export class AirfoilFiles implements DataFile {
 
   close(): void { this.x.close(); this.y.close(); this.q.close(); }
 }
+
+export const AIRFOIL_FILES = ['NACA_Cylinder_X.npy', 'NACA_Cylinder_Y.npy', 'NACA_Cylinder_Q.npy'];
+
+/** The one format that is a folder: Geo-FNO's three NACA_Cylinder_*.npy files side by side. */
+export const airfoilFolderFormat = {
+  name: 'geofno-airfoil' as const,
+  matchFolder(path: string): FormatMatch {
+    const missing = AIRFOIL_FILES.filter((f) => { try { return !statSync(join(path, f)).isFile(); } catch { return true; } });
+    if (missing.length === 0) return { format: 'geofno-airfoil' };
+    throw new DataError(path, '', `folder is not a Geo-FNO airfoil set: missing ${missing.join(', ')}`, 'NACA_Cylinder_X.npy, _Y.npy and _Q.npy');
+  },
+  open: (path: string): DataFile => new AirfoilFiles(path),
+};

@@ -3,10 +3,11 @@
 import type { Dataset, File as H5File } from 'h5wasm/node';
 import type { DType, NdArray } from '../ndarray';
 import { ndarray } from '../ndarray';
-import { checkedSize } from './bytes';
+import { checkedSize, HDF5_SIGNATURE, startsWith } from './bytes';
+import { hasMatlabClasses, Mat73File } from './mat73';
 import { DataError } from './errors';
 import { checkDatasetSize, guard, h5dtype, h5lib, listDatasets, openH5, readBlock, type H5 } from './h5';
-import { DTYPE_BYTES, type DataFile, type VariableInfo } from './types';
+import { DTYPE_BYTES, type DataFile, type DataFormat, type VariableInfo } from './types';
 
 interface Entry { info: VariableInfo; ds: Dataset | null }
 
@@ -90,3 +91,17 @@ export class Hdf5File implements DataFile {
     try { this.f.close(); } catch { /* closing a broken file must not throw */ }
   }
 }
+
+/**
+ * HDF5's signature at byte 0 or, after a user block, at 512, 1024, 2048, ... (asked after mat73,
+ * whose files carry it at 512 too). A file with MATLAB-class attributes but no MATLAB header is
+ * still a MATLAB file (axes reversed) and opens as one.
+ */
+export const hdf5Format: DataFormat = {
+  name: 'hdf5',
+  match(head) {
+    for (let at = 0; at + 8 <= head.length; at = at === 0 ? 512 : at * 2) if (startsWith(head, HDF5_SIGNATURE, at)) return { format: 'hdf5', superblockOffset: at };
+    return null;
+  },
+  open: async (path) => ((await hasMatlabClasses(path)) ? Mat73File.open(path) : Hdf5File.open(path)),
+};

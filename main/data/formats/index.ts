@@ -1,25 +1,11 @@
-// Opens any supported data file: sniffs the format from its bytes and dispatches to its module.
-import { basename } from 'node:path';
-import { AirfoilFiles } from './geofno-airfoil';
-import { Hdf5File } from './hdf5';
-import { Mat5File } from './mat5';
-import { Mat73File, hasMatlabClasses } from './mat73';
-import { NpyFile } from './npy';
-import { NpzFile } from './npz';
-import { sniffFile } from './sniff';
+// Opens any supported data file: sniffs the format from its bytes (each format module's match(),
+// ./sniff.ts) and lets that module open it.
+import { formatNamed, sniffFile } from './sniff';
 import type { DataFile } from './types';
 
 export async function openDataFile(path: string): Promise<DataFile> {
   const s = sniffFile(path);
-  switch (s.format) {
-    case 'npy': return new NpyFile(path, basename(path).replace(/\.npy$/i, ''));
-    case 'npz': return new NpzFile(path);
-    case 'mat5': return new Mat5File(path);
-    case 'mat73': return Mat73File.open(path);
-    // MATLAB-class attributes without MATLAB's header: still a MATLAB file (axes reversed)
-    case 'hdf5': return (await hasMatlabClasses(path)) ? Mat73File.open(path) : Hdf5File.open(path);
-    case 'geofno-airfoil': return new AirfoilFiles(path);
-  }
+  return formatNamed(s.format).open(path, s);
 }
 
 /** The file browser's listing: format and variables (name, shape, dtype, size), nothing loaded. */

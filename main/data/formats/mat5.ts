@@ -10,10 +10,10 @@ import { inflateSync } from 'node:zlib';
 import { Inflate as InflateStream } from 'fflate';
 import type { DType, NdArray } from '../ndarray';
 import { ndarray } from '../ndarray';
-import { RandomAccessFile, allocTyped, checkedSize, convertTyped, fortranToC, typedFromBytes } from './bytes';
+import { RandomAccessFile, allocTyped, checkedSize, convertTyped, fortranToC, matlabHeaderVersion, typedFromBytes } from './bytes';
 import { DataError, asDataError } from './errors';
 import { readRowsAt } from './npy';
-import { DTYPE_BYTES, type DataFile, type VariableInfo } from './types';
+import { DTYPE_BYTES, type DataFile, type DataFormat, type VariableInfo } from './types';
 
 const MI_DTYPE: Record<number, DType> = { 1: 'int8', 2: 'uint8', 3: 'int16', 4: 'uint16', 5: 'int32', 6: 'uint32', 7: 'float32', 9: 'float64', 12: 'int64' };
 const MX_DTYPE: Record<number, DType> = { 6: 'float64', 7: 'float32', 8: 'int8', 9: 'uint8', 10: 'int16', 11: 'uint16', 12: 'int32', 13: 'uint32', 14: 'int64' };
@@ -293,3 +293,15 @@ function partialUnzlib(comp: Uint8Array, limit: number): Uint8Array {
   return out.subarray(0, got);
 }
 
+
+/** A MATLAB header of version 0x0100; a version neither v5 nor v7.3 (0x0200, mat73's) is refused by name. */
+export const mat5Format: DataFormat = {
+  name: 'mat5',
+  match(head, file) {
+    const h = matlabHeaderVersion(head);
+    if (!h || h.version === 0x0200) return null;
+    if (h.version === 0x0100) return { format: 'mat5', bigEndian: h.bigEndian };
+    throw new DataError(file, 'header', `MAT-file version 0x${h.version.toString(16)} is not supported`, 'v5 (0x0100) or v7.3 (0x0200)');
+  },
+  open: (path) => new Mat5File(path),
+};

@@ -6,11 +6,11 @@ import { closeSync, openSync, readSync, rmSync, fsyncSync, writeSync } from 'nod
 import type { Dataset, File as H5File } from 'h5wasm/node';
 import type { DType, NdArray, TypedArray } from '../ndarray';
 import { ndarray } from '../ndarray';
-import { allocTyped, cToFortran, checkedSize, fortranToC } from './bytes';
+import { allocTyped, cToFortran, checkedSize, fortranToC, HDF5_SIGNATURE, matlabHeaderVersion, startsWith } from './bytes';
 import { commitTemp, tempSibling } from '../../util/atomic-file';
 import { DataError } from './errors';
 import { checkDatasetSize, guard, h5dtype, h5lib, isWasmAbort, listDatasets, openH5, readBlock, type H5 } from './h5';
-import { DTYPE_BYTES, type DataFile, type VariableInfo } from './types';
+import { DTYPE_BYTES, type DataFile, type DataFormat, type VariableInfo } from './types';
 
 interface Entry { info: VariableInfo; ds: Dataset | null; h5shape: number[] }
 
@@ -253,3 +253,14 @@ function prependUserblock(body: string, path: string): void {
   closeSync(dst);
   commitTemp(tmp, path);
 }
+
+/** A MATLAB header of version 0x0200 with HDF5's superblock at byte 512. */
+export const mat73Format: DataFormat = {
+  name: 'mat73',
+  match(head, file) {
+    if (matlabHeaderVersion(head)?.version !== 0x0200) return null;
+    if (startsWith(head, HDF5_SIGNATURE, 512)) return { format: 'mat73', superblockOffset: 512 };
+    throw new DataError(file, 'header', 'MAT v7.3 header without an HDF5 superblock at byte 512 (truncated or corrupt)');
+  },
+  open: (path) => Mat73File.open(path),
+};

@@ -3,10 +3,11 @@
 // fortran_order and does not check the header's shape against the file length.
 import type { DType, NdArray, TypedArray } from '../ndarray';
 import { ndarray } from '../ndarray';
-import { RandomAccessFile, checkedSize, fortranToC, typedFromBytes } from './bytes';
+import { basename } from 'node:path';
+import { RandomAccessFile, checkedSize, fortranToC, startsWith, typedFromBytes } from './bytes';
 import { writeFileAtomic } from '../../util/atomic-file';
 import { DataError } from './errors';
-import { DTYPE_BYTES, type DataFile, type VariableInfo } from './types';
+import { DTYPE_BYTES, type DataFile, type DataFormat, type VariableInfo } from './types';
 
 export interface NpyHeader {
   dtype: DType;
@@ -179,3 +180,10 @@ export function encodeNpy(arr: NdArray): Uint8Array[] {
 export function writeNpy(path: string, arr: NdArray): void {
   writeFileAtomic(path, encodeNpy(arr));
 }
+
+/** `\x93NUMPY` opens every .npy file; the variable is named after the file. */
+export const npyFormat: DataFormat = {
+  name: 'npy',
+  match: (head) => (startsWith(head, [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]) ? { format: 'npy' } : null),
+  open: (path) => new NpyFile(path, basename(path).replace(/\.npy$/i, '')),
+};

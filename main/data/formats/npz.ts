@@ -4,10 +4,10 @@
 import { Inflate, inflateSync } from 'fflate';
 import type { NdArray } from '../ndarray';
 import { ndarray } from '../ndarray';
-import { RandomAccessFile, checkedSize } from './bytes';
+import { RandomAccessFile, checkedSize, startsWith } from './bytes';
 import { DataError, asDataError } from './errors';
 import { decodeNpy, parseNpyHeader, readRowsAt, type NpyHeader } from './npy';
-import { DTYPE_BYTES, type DataFile, type VariableInfo } from './types';
+import { DTYPE_BYTES, type DataFile, type DataFormat, type VariableInfo } from './types';
 
 interface Member {
   name: string;       // variable name (member name without .npy)
@@ -188,3 +188,24 @@ export class NpzFile implements DataFile {
 
   close(): void { this.raf.close(); this.cache = null; }
 }
+
+/** torch.save writes `<prefix>/data.pkl` as the zip's first entry (name at byte 30 of its local header). */
+function isTorchSave(head: Uint8Array): boolean {
+  if (head.length < 30) return false;
+  const n = head[26]! | (head[27]! << 8);
+  const name = new TextDecoder('latin1').decode(head.subarray(30, Math.min(30 + n, head.length)));
+  return /^[^/]+\/data\.pkl$/.test(name);
+}
+
+/** A zip (local header or an empty archive's end record); a torch.save zip is refused by name. */
+export const npzFormat: DataFormat = {
+  name: 'npz',
+  match(head, file) {
+    const zip = startsWith(head, [0x50, 0x4b, 0x03, 0x04]);
+    if (zip && isTorchSave(head)) {
+      throw new DataError(file, 'header', 'a PyTorch checkpoint (torch.save zip), not a data file', 'a data file; import checkpoints as runs with `lino import` or the Runs view');
+    }
+    return zip || startsWith(head, [0x50, 0x4b, 0x05, 0x06]) ? { format: 'npz' } : null;
+  },
+  open: (path) => new NpzFile(path),
+};

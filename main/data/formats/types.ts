@@ -30,6 +30,26 @@ export interface DataFile {
   close(): void;
 }
 
+/** What a format found in a file's first bytes. */
+export interface FormatMatch {
+  format: FormatName;
+  /** mat5: byte order. */
+  bigEndian?: boolean;
+  /** hdf5/mat73: offset of the HDF5 superblock. */
+  superblockOffset?: number;
+}
+
+/**
+ * A format module's entry (Netron's pattern: each reader recognises its own files). `match` gets
+ * the first bytes (at least 520 where the file has them) and answers null for another format's
+ * file, or throws a DataError for a file of its own it refuses (an unsupported version).
+ */
+export interface DataFormat {
+  readonly name: FormatName;
+  match(head: Uint8Array, file: string): FormatMatch | null;
+  open(path: string, m: FormatMatch): DataFile | Promise<DataFile>;
+}
+
 export const DTYPE_BYTES: Record<DType, number> = {
   float32: 4, float64: 8, int32: 4, int64: 8, uint8: 1, int8: 1, int16: 2, uint16: 2, uint32: 4,
 };

@@ -89,6 +89,20 @@ test('ASHA: rungs minEpochs*eta^k below the epochs; the best 1/eta continue', ()
   assert.equal(ashaDecision(Number.NaN, [], es), 'prune');
 });
 
+test('ASHA at odd counts keeps floor(n / eta) values, at least one, as Optuna does (not ceil)', () => {
+  const eta2 = EarlyStopping.parse({ eta: 2, minTrialsPerRung: 1 });
+  // 5 values at the rung, eta 2: floor(5/2) = 2 continue (ceil would keep 3)
+  assert.equal(ashaDecision(0.2, [0.1, 0.3, 0.4, 0.5], eta2), 'continue'); // 2nd of 5
+  assert.equal(ashaDecision(0.3, [0.1, 0.2, 0.4, 0.5], eta2), 'prune'); // 3rd of 5: ceil would keep it
+  const eta3 = EarlyStopping.parse({ eta: 3, minTrialsPerRung: 1 });
+  // 7 values, eta 3: floor(7/3) = 2 continue
+  assert.equal(ashaDecision(0.2, [0.1, 0.3, 0.4, 0.5, 0.6, 0.7], eta3), 'continue');
+  assert.equal(ashaDecision(0.3, [0.1, 0.2, 0.4, 0.5, 0.6, 0.7], eta3), 'prune');
+  // fewer than eta values: floor is 0, the best one still continues
+  assert.equal(ashaDecision(0.1, [0.2, 0.3], eta3), 'continue');
+  assert.equal(ashaDecision(0.2, [0.1, 0.3], eta3), 'prune');
+});
+
 test('parameter importance: a dummy axis ranks below the learning rate (random forest and correlation)', () => {
   const rng = new Rng(7);
   const lr: number[] = [], dummy: number[] = [], metric: number[] = [];
