@@ -45,6 +45,13 @@ const layerRules = LAYERS.map((folder, i) => {
   return [restrict([`main/${folder}/**`], patterns), ...commands];
 }).flat();
 
+// An error's text for the user comes from one helper (main/util/error-message.ts errorMessage, the
+// renderer's renderer/src/api/error-text.ts errorText), not a hand-written `e instanceof Error ? …`.
+const ERROR_TEXT = {
+  selector: "ConditionalExpression[test.operator='instanceof'][test.right.name='Error'][consequent.property.name='message']",
+  message: 'use errorMessage (main/util/error-message.ts) or, in the renderer, errorText (renderer/src/api/error-text.ts)',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'release/', 'test-results/', 'tools/**/*.py', 'assets/', 'main/ops/tfjs-internals/*.mjs'] /* generated bundles: scripts/build-tfjs-core-extras.mjs */ },
   ...tseslint.configs.recommended,
@@ -62,6 +69,7 @@ export default tseslint.config(
   restrict(['renderer/**'], [{ regex: '^(\\.\\./)+main/(?!api/)', message: 'the renderer imports only main/api (types and zod schemas); everything else is a WorkbenchApi call' }]),
   // tf.ts is the one tfjs instance; tfjs-internals/ is the fence around what reaches into tfjs internals.
   restrict(['main/ops/tf.ts', 'main/ops/tfjs-internals/**'], [reaching(LAYERS.slice(0, LAYERS.indexOf('ops')), upward(LAYERS.indexOf('ops')))], { tfjs: false }),
+  { files: ['main/**/*.ts', 'renderer/**/*.{ts,tsx}', 'electron/**/*.ts'], ignores: ['main/util/error-message.ts', 'renderer/src/api/error-text.ts'], rules: { 'no-restricted-syntax': ['error', ERROR_TEXT] } },
   // Functions a reader can hold in view: under 150 lines (blank and comment lines not counted).
   { files: ['main/**/*.ts', 'renderer/**/*.{ts,tsx}', 'electron/**/*.ts'], rules: { 'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }] } },
   {
@@ -73,7 +81,7 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', {
         selector: 'MemberExpression[property.name=/^(dataSync|arraySync|bufferSync)$/]',
         message: 'synchronous tensor reads throw on webgpu in Node: use `await tensor.data()` (or readValues from main/ops/backend)',
-      }],
+      }, ERROR_TEXT],
     },
   },
 );

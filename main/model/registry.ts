@@ -19,6 +19,7 @@ import { createDeepOnet } from './deeponet/operator';
 import { deepOnetConfigSchema, parseDeepOnetConfig } from './deeponet/config';
 import { deepOnetParamCount, estimateDeepOnet } from './deeponet/estimate';
 import { inferDeepOnetConfigFromShapes } from './deeponet/infer-config';
+import { errorMessage } from '../util/error-message';
 
 export type { RunModelContext } from './kinds';
 
@@ -94,7 +95,7 @@ export function inferModel(shapes: ReadonlyMap<string, { shape: readonly number[
     try {
       return { kind: e.kind, config: e.inferConfig(shapes, source) };
     } catch (err) {
-      errors.push(`${e.kind}: ${err instanceof Error ? err.message : String(err)}`);
+      errors.push(`${e.kind}: ${errorMessage(err)}`);
     }
   }
   throw new Error(`${source}: the keys fit no registered model kind (${errors.join('; ')})`);

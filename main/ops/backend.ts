@@ -6,6 +6,7 @@
 import * as tf from './tf';
 import { ensureFastWasmKernels } from './tfjs-internals/wasm-kernels';
 import { formatAdapter, importWebgpuBackend, type AdapterReport } from './webgpu-env';
+import { errorMessage } from '../util/error-message';
 
 export const BACKEND_ORDER = ['tensorflow-gpu', 'webgpu', 'tensorflow', 'wasm', 'cpu'] as const;
 export type BackendChoice = (typeof BACKEND_ORDER)[number];
@@ -69,7 +70,7 @@ async function importOptional(spec: string): Promise<void> {
   await import(/* @vite-ignore */ spec);
 }
 
-const msg = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0]!.slice(0, 300);
+const msg = (e: unknown) => errorMessage(e).split('\n')[0]!.slice(0, 300);
 
 async function tryOne(name: BackendChoice, explicit: boolean): Promise<BackendAttempt> {
   try {

@@ -10,6 +10,7 @@ import { allocTyped, checkedSize } from './bytes';
 import { DataError } from './errors';
 import { DTYPE_BYTES } from './types';
 import { checkRegularFile } from './regular-file';
+import { errorMessage } from '../../util/error-message';
 
 export type H5 = typeof h5wasmModule;
 
@@ -71,7 +72,7 @@ export async function h5ready(): Promise<void> {
 }
 
 export function isWasmAbort(err: unknown): boolean {
-  const msg = err instanceof Error ? err.message : String(err);
+  const msg = errorMessage(err);
   const RuntimeError = (globalThis as unknown as { WebAssembly?: { RuntimeError: new () => Error } }).WebAssembly?.RuntimeError;
   return (!!RuntimeError && err instanceof RuntimeError) || /Aborted\(|already aborted|abort\(\) was called/.test(msg);
 }
@@ -96,7 +97,7 @@ export function guard<T>(path: string, field: string, what: string, fn: () => T)
 
 /** First line of an HDF5 error stack ("H5Fopen(): unable to open file"), for messages. */
 export function h5message(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
+  const text = errorMessage(err);
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
   const detail = lines.filter((l) => l.startsWith('#')).pop();
   return (detail ? detail.replace(/^#\d+:\s*\S+ line \d+ in /, '') : lines[0] ?? 'HDF5 error').slice(0, 300);

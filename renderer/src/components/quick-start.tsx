@@ -2,6 +2,7 @@ import { useId, useMemo, useState } from 'react';
 import { useApp } from '../store/app-store';
 import { useTraining } from '../store/training-store';
 import { TimeEstimate } from './time-estimate';
+import { errorText } from '../api/error-text';
 
 /**
  * First start: one click generates a Darcy set and trains a small LiNO on it, landing on the
@@ -45,7 +46,7 @@ export function QuickStartCard() {
       await start({ config, seeds: 1 });
       setView('training');
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }

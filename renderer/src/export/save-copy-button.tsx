@@ -2,19 +2,20 @@
 // through the native save dialog (exports.saveAs). Browser mode downloads instead, so it renders nothing there.
 import { useState } from 'react';
 import { useApp } from '../store/app-store';
+import { saveExportAs } from '../store/exports';
+import { errorText } from '../api/error-text';
 
 export function SaveCopyButton({ name }: { name: string }) {
-  const api = useApp((s) => s.api);
   const native = useApp((s) => !!s.host?.nativeDialogs);
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
-  if (!native || !api) return null;
+  if (!native) return null;
   const run = async () => {
     setNote(null);
     try {
-      const r = await api.call('exports.saveAs', { name });
+      const r = await saveExportAs(name);
       if (r) setNote({ ok: true, text: `Copied to ${r.path}` });
     } catch (e) {
-      setNote({ ok: false, text: `Could not save a copy: ${e instanceof Error ? e.message : String(e)}` });
+      setNote({ ok: false, text: `Could not save a copy: ${errorText(e)}` });
     }
   };
   return (

@@ -5,6 +5,7 @@ import { toCsv, toLatex, type LatexOptions, type TableColumn, type TableRow } fr
 import { exportFileName, utf8Bytes } from './bytes';
 import { saveExport } from './save';
 import { SaveCopyButton } from './save-copy-button';
+import { errorText } from '../api/error-text';
 
 export interface TableExportBarProps {
   title: string;
@@ -30,7 +31,7 @@ export function TableExportBar({ title, columns, rows, latex }: TableExportBarPr
       setStatus({ ok: true, text: `Saved exports/${name}`, name });
       void refreshWorkspace();
     } catch (e) {
-      setStatus({ ok: false, text: `Export to ${kind === 'tex' ? 'LaTeX' : 'CSV'} failed: ${e instanceof Error ? e.message : String(e)}` });
+      setStatus({ ok: false, text: `Export to ${kind === 'tex' ? 'LaTeX' : 'CSV'} failed: ${errorText(e)}` });
     } finally {
       setBusy(false);
     }

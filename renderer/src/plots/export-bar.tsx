@@ -6,6 +6,7 @@ import { usePersisted } from '../store/persisted-state';
 import { exportFileName, exportFileSlug } from '../export/bytes';
 import { saveExport } from '../export/save';
 import { SaveCopyButton } from '../export/save-copy-button';
+import { errorText } from '../api/error-text';
 
 export interface PlotExportBarProps {
   title: string;
@@ -43,7 +44,7 @@ export function PlotExportBar({ title, figure, exporter, preferredSize }: PlotEx
       setStatus({ ok: true, text: `Saved exports/${name}`, name });
       void refreshWorkspace();
     } catch (e) {
-      setStatus({ ok: false, text: `Export to ${format.toUpperCase()} failed: ${e instanceof Error ? e.message : String(e)}` });
+      setStatus({ ok: false, text: `Export to ${format.toUpperCase()} failed: ${errorText(e)}` });
     } finally {
       setBusy(null);
     }

@@ -3,6 +3,7 @@
 import { create } from 'zustand';
 import type { EngineInfo, HostInfo, JobSummary, ModelEstimate, WorkbenchApi, WorkbenchEvent, WorkspaceSummary } from '../../../main/api/contract';
 import { DEFAULT_DRAFT, draftGrid, draftToConfig, validateDraft, type ModelDraft } from './model-draft';
+import { errorText } from '../api/error-text';
 
 /**
  * Filled in by the view registry (views/index.ts declares `ids`), so the renderer checks view ids
@@ -84,7 +85,7 @@ export const useApp = create<AppState>((set, get) => ({
       // A slower answer for an older draft must not overwrite a newer one.
       if (get().modelDraft === draft) set({ modelEstimate: { forDraft: draft, result, error: null, pending: false } });
     } catch (e) {
-      if (get().modelDraft === draft) set({ modelEstimate: { forDraft: draft, result: null, error: e instanceof Error ? e.message : String(e), pending: false } });
+      if (get().modelDraft === draft) set({ modelEstimate: { forDraft: draft, result: null, error: errorText(e), pending: false } });
     }
   },
   setView: (view) => set({ view }),
@@ -122,7 +123,7 @@ export const useApp = create<AppState>((set, get) => ({
     }
   },
   reportError(where, e) {
-    const message = e instanceof Error ? e.message : String(e);
+    const message = errorText(e);
     set((s) => ({ errors: [...s.errors.slice(-4), { id: errorId++, where, message }] }));
   },
   dismissError: (id) => set((s) => ({ errors: s.errors.filter((x) => x.id !== id) })),

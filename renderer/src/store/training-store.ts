@@ -5,6 +5,7 @@ import { create } from 'zustand';
 import type { Params, RunSummary, WorkbenchApi, WorkbenchEvent } from '../../../main/api/contract';
 import { useApp } from './app-store';
 import { EMPTY_CURVES, mergeCurves, type RunCurves } from './run-metrics';
+import { errorText } from '../api/error-text';
 
 export interface TrainingState {
   runs: RunSummary[];
@@ -35,7 +36,6 @@ const api = (): WorkbenchApi => {
   return a;
 };
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 let refreshTimer: ReturnType<typeof setTimeout> | null = null;
 // Run states from events, numbered: a runs.list answer requested before an event must not undo it.
@@ -94,7 +94,7 @@ export const useTraining = create<TrainingState>((set, get) => ({
         }
         set((s) => ({ historyLoaded: { ...s.historyLoaded, [id]: true } }));
       } catch (e) {
-        set((s) => ({ runErrors: { ...s.runErrors, [id]: `Reading the metrics failed: ${message(e)}` } }));
+        set((s) => ({ runErrors: { ...s.runErrors, [id]: `Reading the metrics failed: ${errorText(e)}` } }));
       } finally {
         loading.delete(id);
       }
@@ -123,7 +123,7 @@ export const useTraining = create<TrainingState>((set, get) => ({
       const r = await api().call(`train.${action}`, { id });
       if (!r.ok) throw new Error(`the engine refused to ${action} this run`);
     } catch (e) {
-      set((s) => ({ runErrors: { ...s.runErrors, [id]: `Could not ${action}: ${message(e)}` } }));
+      set((s) => ({ runErrors: { ...s.runErrors, [id]: `Could not ${action}: ${errorText(e)}` } }));
     }
     await get().refreshRuns();
   },

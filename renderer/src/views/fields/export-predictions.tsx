@@ -9,6 +9,7 @@ import { useApp } from '../../store/app-store';
 import { usePersisted, oneOf } from '../../store/persisted-state';
 import { downloadExport } from '../../export/save';
 import { SaveCopyButton } from '../../export/save-copy-button';
+import { errorText } from '../../api/error-text';
 
 type Split = 'val' | 'test' | 'train';
 
@@ -35,7 +36,7 @@ export function ExportPredictions({ run }: { run: RunSummary }) {
     await evals.start(key, { id: run.id, checkpoint, split, exportPredictions: true, exportFormat: format });
   };
   const download = (name: string) => {
-    if (api) downloadExport(api, name).catch((e) => setError(`Download failed: ${e instanceof Error ? e.message : String(e)}`));
+    if (api) downloadExport(api, name).catch((e) => setError(`Download failed: ${errorText(e)}`));
   };
 
   return (

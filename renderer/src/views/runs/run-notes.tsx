@@ -4,6 +4,7 @@ import { useEffect, useId, useState } from 'react';
 import { RUN_NOTES_MAX, RUN_TAGS_MAX, RunTag, type RunSummary } from '../../../../main/api/contract';
 import { useTraining } from '../../store/training-store';
 import { splitTags } from '../../store/run-filter';
+import { errorText } from '../../api/error-text';
 
 export function RunNotes({ run, onClose }: { run: RunSummary; onClose: () => void }) {
   const annotate = useTraining((s) => s.annotate);
@@ -31,7 +32,7 @@ export function RunNotes({ run, onClose }: { run: RunSummary; onClose: () => voi
       await annotate(run.id, { notes, tags: list });
       setStatus({ ok: true, text: 'Saved in the run folder (meta.json)' });
     } catch (e) {
-      setStatus({ ok: false, text: `Could not save: ${e instanceof Error ? e.message : String(e)}` });
+      setStatus({ ok: false, text: `Could not save: ${errorText(e)}` });
     } finally {
       setBusy(false);
     }

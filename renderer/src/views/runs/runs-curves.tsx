@@ -15,6 +15,7 @@ import { toCsv } from '../../export/table';
 import { exportFileName, utf8Bytes } from '../../export/bytes';
 import { saveExport } from '../../export/save';
 import { SaveCopyButton } from '../../export/save-copy-button';
+import { errorText } from '../../api/error-text';
 
 function hexToRgba(hex: string, a: number): string {
   const n = parseInt(hex.slice(1), 16);
@@ -93,7 +94,7 @@ export function RunsCurves({ selected }: { selected: Set<string> }) {
       setStatus({ ok: true, text: `Saved exports/${name} (${rows.length} rows)`, name });
       void refreshWorkspace();
     } catch (e) {
-      setStatus({ ok: false, text: `Curve export failed: ${e instanceof Error ? e.message : String(e)}` });
+      setStatus({ ok: false, text: `Curve export failed: ${errorText(e)}` });
     }
   };
 

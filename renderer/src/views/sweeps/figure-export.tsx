@@ -5,6 +5,7 @@ import { svgToPdf } from '../../export/plot-export';
 import { exportFileName, utf8Bytes } from '../../export/bytes';
 import { saveExport } from '../../export/save';
 import { SaveCopyButton } from '../../export/save-copy-button';
+import { errorText } from '../../api/error-text';
 
 export function FigureExport({ title, svg, width, height }: { title: string; svg: string; width: number; height: number }) {
   const api = useApp((s) => s.api);
@@ -17,7 +18,7 @@ export function FigureExport({ title, svg, width, height }: { title: string; svg
       const name = await saveExport(api, host, exportFileName(title, kind), kind === 'svg' ? 'image/svg+xml' : 'application/pdf', bytes);
       setStatus({ ok: true, text: `Saved exports/${name}`, name });
     } catch (e) {
-      setStatus({ ok: false, text: `Export failed: ${e instanceof Error ? e.message : String(e)}` });
+      setStatus({ ok: false, text: `Export failed: ${errorText(e)}` });
     }
   };
   return (

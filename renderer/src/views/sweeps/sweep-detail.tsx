@@ -10,6 +10,7 @@ import { bestSoFarSvg } from './sweep-svg';
 import { ParallelCoordinates } from '../../plots/parallel-coordinates-plot';
 import type { ParallelAxis, ParallelRow } from '../../plots/parallel-coordinates';
 import { FigureExport } from './figure-export';
+import { errorText } from '../../api/error-text';
 
 type Axis = { path: string; logRange?: unknown };
 const show = (v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(4)) : Array.isArray(v) ? v.join('+') : String(v));
@@ -78,7 +79,7 @@ export const SweepDetail = memo(function SweepDetail({ detail: d, onChanged }: {
       const id = await trainBest(d);
       setMessage({ ok: true, text: `Training the best configuration fully: run ${id} (see Training and Runs)` });
     } catch (e) {
-      setMessage({ ok: false, text: `Could not train the best configuration: ${e instanceof Error ? e.message : String(e)}` });
+      setMessage({ ok: false, text: `Could not train the best configuration: ${errorText(e)}` });
     }
   };
   const t = tables(d);
