@@ -164,3 +164,10 @@ export const useApp = create<AppState>((set, get) => ({
     else if (e.type === 'log' && e.level === 'error') get().reportError('engine', new Error(e.message));
   },
 }));
+
+/** The connected API for a store's call; throws (the view shows it) before the host has connected. */
+export function requireApi(): WorkbenchApi {
+  const a = useApp.getState().api;
+  if (!a) throw new Error('not connected to the workbench');
+  return a;
+}

@@ -2,16 +2,12 @@
 // channel statistics, and the generate / import / export jobs (their progress arrives on job
 // events in the app store).
 import type { Params, Result } from '../../../main/api/contract';
-import { useApp } from './app-store';
+import { requireApi } from './app-store';
 import { useQuery } from './use-query';
 
 type Split = 'train' | 'val' | 'test';
 
-function api() {
-  const a = useApp.getState().api;
-  if (!a) throw new Error('not connected to the workbench');
-  return a;
-}
+const api = requireApi;
 
 export const useDatasetPresets = () => useQuery('presets', (a) => a.call('datasets.presets', {}));
 

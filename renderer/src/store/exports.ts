@@ -2,14 +2,10 @@
 // one file, and Electron's "Save as…" copy.
 import type { Result } from '../../../main/api/contract';
 import { downloadExport } from '../export/save';
-import { useApp } from './app-store';
+import { requireApi } from './app-store';
 import { useQuery } from './use-query';
 
-function api() {
-  const a = useApp.getState().api;
-  if (!a) throw new Error('not connected to the workbench');
-  return a;
-}
+const api = requireApi;
 
 /** The listing, read again whenever `version` changes; the last one stays shown meanwhile. */
 export const useExportList = (version: string) => useQuery(version, (a) => a.call('exports.list', {}), { keep: true });

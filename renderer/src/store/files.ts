@@ -1,16 +1,12 @@
 // Choosing files and folders: Electron's native dialog (files.pickOpen), or the in-app browser's
 // listings (files.list) in browser mode. Both hand back opaque file references, never paths.
 import type { Result } from '../../../main/api/contract';
-import { useApp } from './app-store';
+import { requireApi } from './app-store';
 import { useQuery } from './use-query';
 
 type Root = 'home' | 'workspace';
 
-function api() {
-  const a = useApp.getState().api;
-  if (!a) throw new Error('not connected to the workbench');
-  return a;
-}
+const api = requireApi;
 
 /** The native open dialog; null when the user cancels. */
 export function pickOpen(directory: boolean, title: string): Promise<Result<'files.pickOpen'>> {

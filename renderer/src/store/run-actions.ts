@@ -4,13 +4,9 @@
 // view to show next to the button.
 import type { Calibration, Params, Result } from '../../../main/api/contract';
 import { downloadExport } from '../export/save';
-import { useApp } from './app-store';
+import { requireApi, useApp } from './app-store';
 
-function api() {
-  const a = useApp.getState().api;
-  if (!a) throw new Error('not connected to the workbench');
-  return a;
-}
+const api = requireApi;
 
 /** Electron opens the folder in the file manager; a browser page cannot, so the path comes back to show. */
 export function revealRun(id: string): Promise<Result<'runs.reveal'>> {

@@ -9,7 +9,7 @@ import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { Result, RunSummary } from '../../../main/api/contract';
 import { errorText } from '../api/error-text';
-import { useApp } from './app-store';
+import { requireApi, useApp } from './app-store';
 import { useTraining } from './training-store';
 
 export type RunDetail = Result<'runs.get'>;
@@ -56,11 +56,7 @@ function ensure<T>(kind: Kind, key: string, stamp: string, read: () => Promise<T
   );
 }
 
-function api() {
-  const a = useApp.getState().api;
-  if (!a) throw new Error('not connected to the workbench');
-  return a;
-}
+const api = requireApi;
 
 // A run's config changes when it first starts (the runner records the data's real shape then).
 const detailStamp = (runs: RunSummary[], id: string) => {

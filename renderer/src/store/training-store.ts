@@ -3,7 +3,7 @@
 // back with runs.metrics when a run is (re)opened. Nothing is stored in the browser.
 import { create } from 'zustand';
 import type { Params, RunSummary, WorkbenchApi, WorkbenchEvent } from '../../../main/api/contract';
-import { useApp } from './app-store';
+import { requireApi, useApp } from './app-store';
 import { EMPTY_CURVES, mergeCurves, type RunCurves } from './run-metrics';
 import { errorText } from '../api/error-text';
 
@@ -30,11 +30,7 @@ export interface TrainingState {
   applyEvent(e: WorkbenchEvent): void;
 }
 
-const api = (): WorkbenchApi => {
-  const a = useApp.getState().api;
-  if (!a) throw new Error('not connected to the workbench');
-  return a;
-};
+const api = requireApi;
 
 
 let refreshTimer: ReturnType<typeof setTimeout> | null = null;
