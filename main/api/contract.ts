@@ -51,6 +51,24 @@ export interface MethodSpec {
   result: z.ZodType;
 }
 
+/** What an evaluation is asked for: runs.evaluate starts one, runs.evaluation finds a kept one with the same ask. */
+const EvaluationAsk = z.object({
+  id: z.string().max(128),
+  checkpoint: z.enum(['best', 'last']).default('best'),
+  split: z.enum(['train', 'val', 'test']).default('val'),
+  /** Other training resolutions to evaluate at (resolution transfer); the training one is always included. */
+  resolutions: z.array(z.number().int().min(2).max(4096)).max(8).default([]),
+  /** Autoregressive: rollout length (default: the run's T_out). */
+  rolloutSteps: z.number().int().min(1).max(1000).optional(),
+  /**
+   * Return the best/median/worst samples' input, reference and prediction fields (Fields and
+   * Rollout views), at every evaluated resolution; autoregressive runs return every rollout frame.
+   */
+  fields: z.boolean().default(false),
+  /** More samples (rows of the split) whose fields are returned too, e.g. the same samples across runs. */
+  indices: z.array(z.number().int().min(0)).max(16).default([]),
+});
+
 /**
  * Every call: name -> where it runs, its file-reference fields, params schema, result schema.
  * A new call is one entry here (plus its handler in the service for 'host', in main/engine/engine.ts otherwise).
@@ -273,39 +291,17 @@ export const methods = {
   /** Evaluate a checkpoint (an 'evaluate' job; its result is an EvaluationResult). */
   'runs.evaluate': {
     route: 'engine+workspace',
-    params: z.object({
-      id: z.string().max(128),
-      checkpoint: z.enum(['best', 'last']).default('best'),
-      split: z.enum(['train', 'val', 'test']).default('val'),
-      /** Other training resolutions to evaluate at (resolution transfer); the training one is always included. */
-      resolutions: z.array(z.number().int().min(2).max(4096)).max(8).default([]),
-      /** Autoregressive: rollout length (default: the run's T_out). */
-      rolloutSteps: z.number().int().min(1).max(1000).optional(),
+    params: EvaluationAsk.extend({
       exportPredictions: z.boolean().default(false),
       /** With exportPredictions: three .npy files, or one MATLAB v7.3 .mat (prediction, reference, indices). */
       exportFormat: z.enum(['npy', 'mat']).default('npy'),
-      /**
-       * Return the best/median/worst samples' input, reference and prediction fields (Fields and
-       * Rollout views), at every evaluated resolution; autoregressive runs return every rollout frame.
-       */
-      fields: z.boolean().default(false),
-      /** More samples (rows of the split) whose fields are returned too, e.g. the same samples across runs. */
-      indices: z.array(z.number().int().min(0)).max(16).default([]),
     }).strict(),
     result: JobSummary,
   },
   /** A finished evaluation of this run kept in its folder (same ask as runs.evaluate, on the checkpoint as it is now); null when none. */
   'runs.evaluation': {
     route: 'host',
-    params: z.object({
-      id: z.string().max(128),
-      checkpoint: z.enum(['best', 'last']).default('best'),
-      split: z.enum(['train', 'val', 'test']).default('val'),
-      resolutions: z.array(z.number().int().min(2).max(4096)).max(8).default([]),
-      rolloutSteps: z.number().int().min(1).max(1000).optional(),
-      fields: z.boolean().default(false),
-      indices: z.array(z.number().int().min(0)).max(16).default([]),
-    }).strict(),
+    params: EvaluationAsk.strict(),
     result: EvaluationResult.nullable(),
   },
   /** Queue a new run (config) or resume an existing one (resume: run id) from its last checkpoint. */
