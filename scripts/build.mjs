@@ -2,7 +2,7 @@
 // (dist/electron: main.js as ESM, preload.cjs as CommonJS because sandboxed preloads must be),
 // and the engine process (dist/engine) for Electron's utilityProcess.
 import { build } from 'esbuild';
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url).pathname;
 const only = process.argv.slice(2);
@@ -37,16 +37,9 @@ if (want('electron')) {
 }
 if (want('engine')) {
   await build({ ...node, entryPoints: [`${root}main/engine/engine-process.ts`], outfile: `${root}dist/engine/engine-process.js`, format: 'esm' });
-  // Worker-thread entries sit beside the engine bundle, where the bundled code looks for them.
-  const workers = {
-    'worker.js': 'main/data/generate/worker.ts',
-    'train-worker.js': 'main/engine/train-worker.ts',
-    'job-worker.js': 'main/engine/job-worker.ts',
-    'solve-worker.js': 'main/engine/solve-worker.ts',
-    'data-parallel-worker.js': 'main/train/data-parallel-worker.ts',
-    'inspect-worker.js': 'main/data/formats/inspect-worker.ts',
-    'checkpoint-worker.js': 'main/runs/release-checkpoint-worker.ts',
-  };
+  // Worker-thread entries sit beside the engine bundle, where main/util/workers.ts looks for them.
+  const entries = JSON.parse(readFileSync(`${root}main/util/worker-entries.json`, 'utf8'));
+  const workers = Object.fromEntries(Object.values(entries).map((e) => [e.bundle, e.source]));
   for (const [out, src] of Object.entries(workers)) {
     await build({ ...node, entryPoints: [`${root}${src}`], outfile: `${root}dist/engine/${out}`, format: 'esm' });
   }

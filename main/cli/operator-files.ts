@@ -6,7 +6,7 @@ import { parseModelFile } from '../model/registry';
 import type { NeuralOperator } from '../model/types';
 import { loadStateDict, loadWeights } from '../runs/state-dict';
 import { isTorchFile, weightsAsFile } from '../runs/release-checkpoint';
-import { readReleaseCheckpointWithDeadline } from '../runs/release-checkpoint-deadline';
+import { readReleaseCheckpointWithDeadline } from '../runs/release-checkpoint';
 import { decodeNpy } from '../data/formats/npy';
 import { errorMessage } from '../util/error-message';
 

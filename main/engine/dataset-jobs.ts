@@ -10,7 +10,7 @@ import { decodeValues, type PreparedDataset, type SplitName } from '../data/data
 import { generatedWindow, pipelineOptions } from '../train/data-source';
 import type { JobContext } from './jobs';
 import type { JobParams } from './job-params';
-import { inspectWithDeadline, type Listing } from '../data/formats/inspect-deadline';
+import { inspectWithDeadline, type Listing } from '../data/formats/index';
 import { DEFAULT_NS_NORMALIZER, releaseOptions } from '../data/pipeline';
 import { groupVariables, layoutHints, type SourceLayout } from '../data/stages/layout';
 import type { PipelineOptions } from '../data/dataset';

@@ -1,17 +1,12 @@
 // Runs a job of a lane beside training in its own worker thread (job-worker.ts); a worker that cannot
 // start (or cannot load a backend) falls back to the engine thread, as training does.
-import { Worker } from 'node:worker_threads';
+import { spawnWorker } from '../util/workers';
 import type { JobContext, JobHandler } from './jobs';
 import type { JobParams } from './job-params';
 import type { WorkerJobKind } from './job-worker-kinds';
 import type { FromJobWorker, JobWorkerInput, ToJobWorker } from './job-worker';
 import { initBackend } from './tf-runtime';
 import { JsonText } from './json-text';
-
-function jobWorkerUrl(): URL {
-  if (import.meta.url.endsWith('.ts')) return new URL('./job-worker-bootstrap.mjs', import.meta.url);
-  return new URL('./job-worker.js', import.meta.url);
-}
 
 /** `run` of a worker job kind: in a worker unless LINO_JOBS_IN_THREAD=1 or the worker cannot start. */
 export function inJobWorker<K extends WorkerJobKind>(kind: K, inThread: JobHandler<JobParams[K]>): JobHandler<JobParams[K]> {
@@ -29,7 +24,8 @@ type Outcome = { ok: true; result: unknown } | { ok: false };
 
 function runInWorker<K extends WorkerJobKind>(input: JobWorkerInput<K>, ctx: JobContext): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(jobWorkerUrl(), { workerData: input });
+    const worker = spawnWorker('job', input);
+    if (!worker) return resolve({ ok: false }); // a bundle without job-worker.js: the engine thread runs it
     let settled = false;
     let started = false;
     // `terminate` false: the worker is still selecting its backend, possibly inside the webgpu

@@ -2,10 +2,7 @@
 // (one forward pass, one random field), playground.solve queues a 'playground-solve' job that runs
 // the benchmark's solver in a job worker of its own lane, and playground.save writes a one-sample
 // dataset. A run is loaded once per checkpoint version and kept, so painting costs a forward pass.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { FromSolveWorker, SolveWorkerInput } from './solve-worker';
 import { ApiError } from '../api/api-error';
 import type { JobSummary } from '../api/jobs';
@@ -21,6 +18,7 @@ import { FlowInputError, drawNsVorticity, type Vortex } from '../data/generate/p
 import { predictRollout, stepRelL2Of } from '../train/playground-rollout';
 import type { ResizeMode } from '../data/stages/resize';
 import { initBackend } from './tf-runtime';
+import { hasWorker, spawnWorker } from '../util/workers';
 import type { JobContext } from './jobs';
 import type { JobParams } from './job-params';
 
@@ -117,22 +115,15 @@ export async function playgroundSolveCall(p: RunRef & { input?: PlaygroundFields
 
 export const playgroundSolveLabel = (p: JobParams['playground-solve']) => `Playground truth for run ${p.runId} (${p.benchmark})`;
 
-function solveWorkerUrl(): URL | null {
-  if (import.meta.url.endsWith('.ts')) return new URL('./solve-worker-bootstrap.mjs', import.meta.url);
-  const url = new URL('./solve-worker.js', import.meta.url);
-  return existsSync(fileURLToPath(url)) ? url : null;
-}
-
 /** The solver in its own worker (no tfjs), terminated on cancel; in this thread when no worker was built. */
 function solveInWorker(input: SolveWorkerInput, signal: AbortSignal): Promise<PlaygroundTruth> {
-  const url = solveWorkerUrl();
-  if (!url) {
+  if (!hasWorker('solve')) {
     const t0 = performance.now();
     const t = solveTruth(input.benchmark, input.grid, input.channels, input.generator, input.extra);
     return Promise.resolve({ grid: input.grid, truth: t.channels.map((c) => Array.from(c)), ...(t.input ? { input: t.input.map((c) => Array.from(c)) } : {}), solver: t.solver, ms: performance.now() - t0 });
   }
   return new Promise((resolve, reject) => {
-    const worker = new Worker(url, { workerData: input });
+    const worker = spawnWorker('solve', input)!;
     const stop = () => void worker.terminate();
     signal.addEventListener('abort', stop);
     const end = (fn: () => void) => { signal.removeEventListener('abort', stop); void worker.terminate(); fn(); };

@@ -3,7 +3,8 @@
 // 20 messages a second, each message carrying every step since the previous one (nothing is lost;
 // metrics.jsonl has everything too).
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { spawnWorker } from '../util/workers';
 import type { FromTrainWorker, ToTrainWorker, TrainWorkerInput } from './train-worker';
 import type { MemoryPlan } from '../train/memory';
 import type { RunOutcome } from '../train/runner';
@@ -141,18 +142,6 @@ export class MetricsThrottle {
     // the interval counts from the end of a send, so messages are never closer than it
     this.last = this.now();
   }
-}
-
-let workerUrlOverride: URL | null = null;
-/** Bundled builds point this at their compiled worker entry (the sources use ./train-worker.ts through tsx). */
-export function setTrainWorkerUrl(url: URL | null): void {
-  workerUrlOverride = url;
-}
-
-function trainWorkerUrl(): URL {
-  if (workerUrlOverride) return workerUrlOverride;
-  if (import.meta.url.endsWith('.ts')) return new URL('./train-worker-bootstrap.mjs', import.meta.url);
-  return new URL('./train-worker.js', import.meta.url);
 }
 
 /** Hooks of one run, wherever its loop runs (worker thread or this thread). */
@@ -459,7 +448,8 @@ export class TrainingJobs {
   /** Runs the loop in a worker thread; 'backend-failed' when the worker cannot start a backend. */
   private inWorker(input: TrainWorkerInput, hooks: LoopHooks): Promise<RunOutcome | 'backend-failed'> {
     return new Promise((resolve, reject) => {
-      const worker = new Worker(trainWorkerUrl(), { workerData: input });
+      const worker = spawnWorker('train', input);
+      if (!worker) return resolve('backend-failed'); // a bundle without train-worker.js: this thread trains
       this.workers.set(input.runId, worker);
       let settled = false;
       const settle = (fn: () => void) => {

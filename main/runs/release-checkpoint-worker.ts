@@ -1,4 +1,4 @@
-// Worker thread body for readReleaseCheckpoint with a deadline (release-checkpoint-deadline.ts):
+// Worker thread body for readReleaseCheckpoint with a deadline (readReleaseCheckpointWithDeadline in ./release-checkpoint.ts):
 // decodes one checkpoint and posts it (Maps and typed arrays clone as they are) or the error back.
 import { parentPort, workerData } from 'node:worker_threads';
 import { readReleaseCheckpoint, type ReleaseCheckpoint } from './release-checkpoint';

@@ -11,6 +11,8 @@ import type { Component } from '../model/lino/config';
 import type { F32Entry, SafetensorsFile } from './safetensors';
 import { isTensor, looksLikeZip, readTorchCheckpointFile, toJson, type TorchTensor } from './torch-checkpoint';
 import { typeName, type PyDict, type PyValue } from './torch-pickle';
+import type { CheckpointReply } from './release-checkpoint-worker';
+import { callWorker } from '../util/workers';
 
 type Stats = { mean: number; std: number };
 
@@ -188,4 +190,27 @@ export function isTorchFile(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** How long decoding a checkpoint may take (ms); LINO_CHECKPOINT_DEADLINE_MS overrides it (slow disks, tests). */
+export const CHECKPOINT_DEADLINE_MS = Number(process.env.LINO_CHECKPOINT_DEADLINE_MS) > 0 ? Number(process.env.LINO_CHECKPOINT_DEADLINE_MS) : 60_000;
+/** The worker's JavaScript heap (tensor data live outside it, in array buffers). */
+const WORKER_HEAP_MB = 2048;
+
+/**
+ * readReleaseCheckpoint(path) within `deadlineMs`, in a worker with a heap limit, so a file built to
+ * take long or grow large (pickle tricks the decoding limits did not foresee) ends as an error naming
+ * the file while the engine keeps answering (engine.ping). Without a worker entry (a bundle that did
+ * not ship one) it decodes in this thread, where the decoding limits still bound it.
+ */
+export async function readReleaseCheckpointWithDeadline(path: string, deadlineMs = CHECKPOINT_DEADLINE_MS, signal?: AbortSignal): Promise<ReleaseCheckpoint> {
+  const reply = callWorker<CheckpointReply>('checkpoint', { path }, {
+    deadlineMs, signal, heapMb: WORKER_HEAP_MB,
+    late: () => new Error(`${path}: reading the checkpoint took longer than ${deadlineMs / 1000} s and was stopped (expected a checkpoint that decodes in time)`),
+    failed: (why, code) => new Error(`${path}: reading the checkpoint failed: ${why}${code === 'ERR_WORKER_OUT_OF_MEMORY' ? ` (more than ${WORKER_HEAP_MB} MB of decoded values)` : ''}`),
+  });
+  if (!reply) return readReleaseCheckpoint(path);
+  const r = await reply;
+  if (r.ok) return r.checkpoint;
+  throw new Error(r.message);
 }

@@ -14,7 +14,7 @@ import { TrainConfig } from './config';
 import { type DataSpec } from '../data/data-spec';
 import { formatZodIssues } from '../util/zod-issues';
 import type { ReleaseCheckpoint } from '../runs/release-checkpoint';
-import { readReleaseCheckpointWithDeadline } from '../runs/release-checkpoint-deadline';
+import { readReleaseCheckpointWithDeadline } from '../runs/release-checkpoint';
 import { serializeSafetensors, type F32Entry } from '../runs/safetensors';
 import type { CheckpointName, CheckpointState } from '../runs/checkpoint';
 import { RUN_FOLDER, type RunHandle, type RunStore } from '../runs/run-store';

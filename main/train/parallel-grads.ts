@@ -7,20 +7,18 @@
 // checkpoints, validation on the coordinator's model.
 import * as tf from '../ops/tf';
 import type { NeuralOperator } from '../model/types';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { spawnWorker } from '../util/workers';
 import type { TrainInitMsg, TrainStepMsg } from './data-parallel-worker';
 import type { GradOptions, ShareGrads } from './batch-grads';
 
 export const MAX_WORKERS = 8;
 
-// Run from TypeScript sources (tsx), a worker needs tsx's loader registered in its own thread
-// first; a bundled build ships the worker as .js and loads it directly.
-export function spawnWorker(): Worker {
-  const ts = new URL('./data-parallel-worker.ts', import.meta.url);
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./data-parallel-worker.js', import.meta.url));
-  const api = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(ts.href)}); })`;
-  return new Worker(boot, { eval: true });
+/** A data-parallel worker thread (main/util/workers.ts starts it from the sources or the bundle). */
+function dataParallelWorker(): Worker {
+  const w = spawnWorker('data-parallel', undefined);
+  if (!w) throw new Error('data-parallel training needs data-parallel-worker.js beside the engine bundle, and this build did not ship it');
+  return w;
 }
 
 interface Pending { resolve: (v: any) => void; reject: (e: Error) => void }
@@ -88,7 +86,7 @@ export class ParallelGradients {
   /** Starts workers - 1 helper threads with the run's model on `backend`. */
   static async create(workers: number, kind: string, modelConfig: unknown, backend: string, grad: GradOptions): Promise<ParallelGradients> {
     const handles: WorkerHandle[] = [];
-    for (let i = 1; i < workers; i++) handles.push(new WorkerHandle(spawnWorker(), `data-parallel worker ${i}`));
+    for (let i = 1; i < workers; i++) handles.push(new WorkerHandle(dataParallelWorker(), `data-parallel worker ${i}`));
     const pool = new ParallelGradients(handles);
     const init: TrainInitMsg = { type: 'train-init', kind, config: modelConfig, backend, grad };
     try {

@@ -45,10 +45,10 @@ test('package.json: the deb target\'s homepage and repository; test-only and CLI
     assert.equal(lock.packages[''].devDependencies[name], pkg.devDependencies[name], `package-lock.json agrees on ${name}`);
     assert.equal(lock.packages[`node_modules/${name}`].dev, true, `package-lock.json marks ${name} dev`);
   }
-  // no app code imports npyjs; tsx only in the worker bootstraps used when running from sources
+  // no app code imports npyjs; tsx only in main/util/workers.ts, which starts workers from the sources
   const grep = (re: string) => spawnSync('grep', ['-rlE', re, 'main', 'electron', 'renderer/src'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
   assert.deepEqual(grep("from 'npyjs"), [], 'nothing outside test/ imports npyjs');
-  for (const f of grep("'tsx/")) assert.match(f, /(bootstrap\.mjs|parallel-grads\.ts)$/, `${f}: tsx only for runs from TypeScript sources`);
+  for (const f of grep("'tsx/")) assert.match(f, /^main\/util\/workers\.ts$/, `${f}: tsx only for runs from TypeScript sources`);
 });
 
 test('electron-builder.yml flips the Electron fuses that close the app to code injection (issue 10)', () => {

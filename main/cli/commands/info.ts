@@ -4,7 +4,7 @@ import { parseFlags, requireFlag } from '../args';
 import { readSafetensorsFile } from '../../runs/safetensors';
 import { formatBackendReport, selectBackend } from '../../ops/backend';
 import { isTorchFile, weightsAsFile } from '../../runs/release-checkpoint';
-import { readReleaseCheckpointWithDeadline } from '../../runs/release-checkpoint-deadline';
+import { readReleaseCheckpointWithDeadline } from '../../runs/release-checkpoint';
 import { inferModel } from '../../model/registry';
 import { printable as p, printableJson } from '../../util/printable';
 

@@ -1,4 +1,4 @@
-// Worker thread body for inspectDataFile with a deadline (inspect-deadline.ts): lists one file and
+// Worker thread body for inspectDataFile with a deadline (inspectWithDeadline in ./index.ts): lists one file and
 // posts the listing or the error back. The parent terminates the worker when the deadline passes.
 import { parentPort, workerData } from 'node:worker_threads';
 import { inspectDataFile } from './index';

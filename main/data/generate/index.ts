@@ -2,9 +2,8 @@
 // (node:worker_threads, samples interleaved across 2 workers), reports progress per sample and stops
 // the workers at once when the AbortSignal fires. Sample i depends only on (seed, i), so the bytes are
 // the same whatever the number of workers.
-import { Worker } from 'node:worker_threads';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import { hasWorker, spawnWorker } from '../../util/workers';
 import { ndarray, type NdArray } from '../ndarray';
 import type { BenchmarkName, GenerateHooks, GenerateOptions, GeneratedDataset } from './types';
 import { PRESETS, resolveParams, methodOf, type GeneratorParams } from './presets';
@@ -19,25 +18,6 @@ export const DEFAULT_SEED = 0;
 export interface RunOptions {
   /** Worker threads (default min(2, samples)); 0 runs in the calling thread (still cancellable between samples). */
   workers?: number;
-}
-
-let workerUrlOverride: URL | null = null;
-/** Bundled builds point this at their compiled worker entry (the sources use ./worker.ts through tsx). */
-export function setGenerateWorkerUrl(url: URL | null): void {
-  workerUrlOverride = url;
-}
-
-/**
- * The worker entry, or null when a bundled build did not ship one (then the samples run in the calling
- * thread, still cancellable between samples, and the manifest says so). Bundles should build
- * main/data/generate/worker.ts to `worker.js` next to the bundle, or call setGenerateWorkerUrl.
- */
-function workerSpec(): { url: URL } | null {
-  if (workerUrlOverride) return { url: workerUrlOverride };
-  // From TypeScript sources (tsx) a small .mjs bootstrap registers tsx inside the worker first.
-  if (import.meta.url.endsWith('.ts')) return { url: new URL('./worker-bootstrap.mjs', import.meta.url) };
-  const url = new URL('./worker.js', import.meta.url);
-  return url.protocol === 'file:' && !existsSync(fileURLToPath(url)) ? null : { url };
 }
 
 function abortError(signal: AbortSignal): Error {
@@ -113,8 +93,8 @@ export async function generateDataset(
   };
   hooks.onProgress?.({ done: 0, total: N, message: `${benchmark}: starting ${N} samples` });
 
-  const spec = workerSpec();
-  const nWorkers = spec ? Math.min(run.workers ?? 2, N) : 0;
+  // A bundle that did not ship the worker entry runs the samples in this thread (the manifest says so).
+  const nWorkers = hasWorker('generate') ? Math.min(run.workers ?? 2, N) : 0;
   if (nWorkers <= 0) {
     for (let i = 0; i < N; i++) {
       if (signal?.aborted) throw abortError(signal);
@@ -127,7 +107,7 @@ export async function generateDataset(
       await new Promise((r) => setImmediate(r)); // lets an abort arrive between samples
     }
   } else {
-    await runWorkers(spec!, benchmark, params, seed, nWorkers, signal, accept, partial);
+    await runWorkers(benchmark, params, seed, nWorkers, signal, accept, partial);
   }
 
   const variables: Record<string, NdArray> = {};
@@ -137,7 +117,6 @@ export async function generateDataset(
 }
 
 function runWorkers(
-  spec: { url: URL },
   benchmark: BenchmarkName,
   params: GeneratorParams,
   seed: number,
@@ -167,7 +146,7 @@ function runWorkers(
       const indices: number[] = [];
       for (let i = w; i < params.samples; i += nWorkers) indices.push(i);
       const input: WorkerInput = { benchmark, params, seed, indices };
-      const worker = new Worker(spec.url, { workerData: input });
+      const worker = spawnWorker('generate', input)!;
       workers.push(worker);
       worker.on('message', (m: WorkerMessage) => {
         if (settled) return;

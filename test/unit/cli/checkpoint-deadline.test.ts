@@ -1,6 +1,6 @@
 // Hardening II: `lino info --weights x.pt` (and predict / lightmaps, through operatorConfig) decode
 // through the checkpoint worker with the deadline runs.importCheckpoint uses
-// (main/runs/release-checkpoint-deadline.ts), not in the CLI's own thread without one: the DAG "billion laughs" file (test/fixtures/pt/dag-args.pt, 16 KB) ends with a
+// (readReleaseCheckpointWithDeadline, main/runs/release-checkpoint.ts), not in the CLI's own thread without one: the DAG "billion laughs" file (test/fixtures/pt/dag-args.pt, 16 KB) ends with a
 // message naming the file and the limit, and a decode past the deadline is stopped.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

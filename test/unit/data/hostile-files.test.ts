@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDataFile, DataError } from '../../../main/data/formats/index';
 import { h5lib, listDatasets, openH5, H5_MAX_DEPTH } from '../../../main/data/formats/h5';
-import { inspectWithDeadline } from '../../../main/data/formats/inspect-deadline';
+import { inspectWithDeadline } from '../../../main/data/formats/index';
 import { ROOT } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'lino-hostile-'));

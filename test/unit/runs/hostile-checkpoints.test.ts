@@ -11,7 +11,7 @@ import { zipSync } from 'fflate';
 import { parseTorchCheckpoint, readTorchCheckpointFile, toJson, JSON_MAX_DEPTH, JSON_MAX_NODES } from '../../../main/runs/torch-checkpoint';
 import { globalAllowed, unpickle, type PyValue } from '../../../main/runs/torch-pickle';
 import { readReleaseCheckpoint, isTorchFile } from '../../../main/runs/release-checkpoint';
-import { readReleaseCheckpointWithDeadline } from '../../../main/runs/release-checkpoint-deadline';
+import { readReleaseCheckpointWithDeadline } from '../../../main/runs/release-checkpoint';
 import { parseSafetensors, readSafetensorsFile } from '../../../main/runs/safetensors';
 import { generateDataset, resolveParams, PRESETS } from '../../../main/data/generate/index';
 import { SAMPLERS } from '../../../main/data/generate/samplers';
