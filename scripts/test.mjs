@@ -1,5 +1,5 @@
 // Runs every test file under test/ with node's own test runner (TypeScript through tsx)
-// and closes with a plain "N passed, N failed, N skipped" line that CI reads.
+// and closes with the 10 slowest files and a plain "N passed, N failed, N skipped" line that CI reads.
 // Usage: node scripts/test.mjs [filter ...]   (a filter is a substring of the file path)
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, mkdtempSync, statSync } from 'node:fs';
@@ -52,23 +52,34 @@ const phases = [
 const tapDir = mkdtempSync(join(tmpdir(), 'lino-test-'));
 function runPhase({ files: phaseFiles, concurrency: n }, i) {
   const tapFile = join(tapDir, `report-${i}.tap`);
+  const durationsFile = join(tapDir, `durations-${i}.tsv`);
   const args = [
     '--import', 'tsx',
     '--test', `--test-concurrency=${n}`,
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=tap', `--test-reporter-destination=${tapFile}`,
+    `--test-reporter=${join(root, 'scripts/file-durations-reporter.mjs')}`, `--test-reporter-destination=${durationsFile}`,
     ...phaseFiles,
   ];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, LINO_TEST: '1', LINO_ENGINE_BUNDLE: join(root, 'dist/engine/engine-process.js') } });
-    child.on('exit', (code) => resolve({ code, tapFile }));
+    child.on('exit', (code) => resolve({ code, tapFile, durationsFile }));
   });
 }
 
 let pass = 0, fail = 0, skipped = 0, todo = 0, cancelled = 0, exitCode = 0;
+const durations = []; // [milliseconds, file] of every file run
 for (const [i, phase] of phases.entries()) {
   if (phases.length > 1) console.log(`\n# ${phase.files.length} test files, ${phase.concurrency} at a time`);
-  const { code, tapFile } = await runPhase(phase, i);
+  const { code, tapFile, durationsFile } = await runPhase(phase, i);
+  try {
+    for (const line of readFileSync(durationsFile, 'utf8').split('\n').filter(Boolean)) {
+      const [ms, file] = line.split('\t');
+      durations.push([Number(ms), relative(root, file)]);
+    }
+  } catch {
+    /* no file finished: nothing to rank */
+  }
   try {
     const tap = readFileSync(tapFile, 'utf8');
     const num = (k) => Number((tap.match(new RegExp(`^# ${k} (\\d+)$`, 'm')) || [])[1] || 0);
@@ -77,6 +88,12 @@ for (const [i, phase] of phases.entries()) {
     fail += 1;
   }
   if (code !== 0 && !exitCode) exitCode = code || 1;
+}
+// Where the suite's time goes: the files to look at first when it grows slow.
+if (durations.length > 1) {
+  const slowest = durations.sort((a, b) => b[0] - a[0]).slice(0, 10);
+  console.log(`\n# ${slowest.length} slowest test files (of ${durations.length}; wall time, files run side by side)`);
+  for (const [ms, file] of slowest) console.log(`# ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
 }
 const failed = fail + cancelled;
 console.log(`\n${pass} passed, ${failed} failed, ${skipped + todo} skipped`);
