@@ -29,10 +29,11 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-// Build from the current sources first (seconds): the browser tests drive the built renderer, and
-// the tests' engines run from the engine bundle the desktop app ships (LINO_ENGINE_BUNDLE, read by
-// test/helpers/test-launcher.ts), so no engine process or worker compiles TypeScript on start.
-const targets = ['engine', ...(files.some((f) => f.startsWith('test/e2e/')) ? ['renderer'] : [])];
+// Build from the current sources first (seconds): the browser tests drive the built renderer, the
+// tests' engines run from the engine bundle the desktop app ships (LINO_ENGINE_BUNDLE, read by
+// test/helpers/test-launcher.ts) and their `lino` processes from the CLI bundle (LINO_CLI_BUNDLE,
+// read by bin/lino.mjs), so no engine process, worker or CLI process compiles TypeScript on start.
+const targets = ['engine', 'cli', ...(files.some((f) => f.startsWith('test/e2e/')) ? ['renderer'] : [])];
 {
   const { spawnSync } = await import('node:child_process');
   const b = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), ...targets], { cwd: root, stdio: 'inherit' });
@@ -62,7 +63,7 @@ function runPhase({ files: phaseFiles, concurrency: n }, i) {
     ...phaseFiles,
   ];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, LINO_TEST: '1', LINO_ENGINE_BUNDLE: join(root, 'dist/engine/engine-process.js') } });
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, LINO_TEST: '1', LINO_ENGINE_BUNDLE: join(root, 'dist/engine/engine-process.js'), LINO_CLI_BUNDLE: '1' } });
     child.on('exit', (code) => resolve({ code, tapFile, durationsFile }));
   });
 }
