@@ -2,7 +2,7 @@
 // and closes with the 10 slowest files and a plain "N passed, N failed, N skipped" line that CI reads.
 // Usage: node scripts/test.mjs [filter ...]   (a filter is a substring of the file path)
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, mkdtempSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { availableParallelism, tmpdir } from 'node:os';
 
@@ -51,6 +51,9 @@ const phases = [
 ].filter((p) => p.files.length > 0);
 
 const tapDir = mkdtempSync(join(tmpdir(), 'lino-test-'));
+// The setups' runs, trained once for this invocation and copied into each file's workspace
+// (sharedRun in test/helpers/trained-run.ts); removed at the end.
+const runCache = mkdtempSync(join(tmpdir(), 'lino-run-cache-'));
 function runPhase({ files: phaseFiles, concurrency: n }, i) {
   const tapFile = join(tapDir, `report-${i}.tap`);
   const durationsFile = join(tapDir, `durations-${i}.tsv`);
@@ -63,7 +66,7 @@ function runPhase({ files: phaseFiles, concurrency: n }, i) {
     ...phaseFiles,
   ];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, LINO_TEST: '1', LINO_ENGINE_BUNDLE: join(root, 'dist/engine/engine-process.js'), LINO_CLI_BUNDLE: '1' } });
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, LINO_TEST: '1', LINO_ENGINE_BUNDLE: join(root, 'dist/engine/engine-process.js'), LINO_CLI_BUNDLE: '1', LINO_RUN_CACHE: runCache } });
     child.on('exit', (code) => resolve({ code, tapFile, durationsFile }));
   });
 }
@@ -96,6 +99,7 @@ if (durations.length > 1) {
   console.log(`\n# ${slowest.length} slowest test files (of ${durations.length}; wall time, files run side by side)`);
   for (const [ms, file] of slowest) console.log(`# ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
 }
+rmSync(runCache, { recursive: true, force: true });
 const failed = fail + cancelled;
 console.log(`\n${pass} passed, ${failed} failed, ${skipped + todo} skipped`);
 process.exit(exitCode === 0 && failed === 0 ? 0 : exitCode || 1);
