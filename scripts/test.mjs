@@ -50,24 +50,22 @@ const phases = [
   { files: files.filter(alone), concurrency: 1 },
 ].filter((p) => p.files.length > 0);
 
-const tapDir = mkdtempSync(join(tmpdir(), 'lino-test-'));
+const reportDir = mkdtempSync(join(tmpdir(), 'lino-test-'));
 // The setups' runs, trained once for this invocation and copied into each file's workspace
 // (sharedRun in test/helpers/trained-run.ts); removed at the end.
 const runCache = mkdtempSync(join(tmpdir(), 'lino-run-cache-'));
 function runPhase({ files: phaseFiles, concurrency: n }, i) {
-  const tapFile = join(tapDir, `report-${i}.tap`);
-  const durationsFile = join(tapDir, `durations-${i}.tsv`);
+  const summaryFile = join(reportDir, `summary-${i}.txt`);
   const args = [
     '--import', 'tsx',
     '--test', `--test-concurrency=${n}`,
     '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=tap', `--test-reporter-destination=${tapFile}`,
-    `--test-reporter=${join(root, 'scripts/file-durations-reporter.mjs')}`, `--test-reporter-destination=${durationsFile}`,
+    `--test-reporter=${join(root, 'scripts/test-summary-reporter.mjs')}`, `--test-reporter-destination=${summaryFile}`,
     ...phaseFiles,
   ];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, LINO_TEST: '1', LINO_ENGINE_BUNDLE: join(root, 'dist/engine/engine-process.js'), LINO_CLI_BUNDLE: '1', LINO_RUN_CACHE: runCache } });
-    child.on('exit', (code) => resolve({ code, tapFile, durationsFile }));
+    child.on('exit', (code) => resolve({ code, summaryFile }));
   });
 }
 
@@ -75,19 +73,12 @@ let pass = 0, fail = 0, skipped = 0, todo = 0, cancelled = 0, exitCode = 0;
 const durations = []; // [milliseconds, file] of every file run
 for (const [i, phase] of phases.entries()) {
   if (phases.length > 1) console.log(`\n# ${phase.files.length} test files, ${phase.concurrency} at a time`);
-  const { code, tapFile, durationsFile } = await runPhase(phase, i);
+  const { code, summaryFile } = await runPhase(phase, i);
   try {
-    for (const line of readFileSync(durationsFile, 'utf8').split('\n').filter(Boolean)) {
-      const [ms, file] = line.split('\t');
-      durations.push([Number(ms), relative(root, file)]);
-    }
-  } catch {
-    /* no file finished: nothing to rank */
-  }
-  try {
-    const tap = readFileSync(tapFile, 'utf8');
-    const num = (k) => Number((tap.match(new RegExp(`^# ${k} (\\d+)$`, 'm')) || [])[1] || 0);
+    const summary = readFileSync(summaryFile, 'utf8');
+    const num = (k) => Number((summary.match(new RegExp(`^# ${k} (\\d+)$`, 'm')) || [])[1] || 0);
     pass += num('pass'); fail += num('fail'); skipped += num('skipped'); todo += num('todo'); cancelled += num('cancelled');
+    for (const [, ms, file] of summary.matchAll(/^(\d+)\t(.+)$/gm)) durations.push([Number(ms), relative(root, file)]);
   } catch {
     fail += 1;
   }
