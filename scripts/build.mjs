@@ -1,8 +1,10 @@
 // Builds what the app ships: the renderer bundle (dist/renderer), the Electron host
 // (dist/electron: main.js as ESM, preload.cjs as CommonJS because sandboxed preloads must be),
-// and the engine process (dist/engine) for Electron's utilityProcess.
+// and the engine process (dist/engine) for Electron's utilityProcess. `cli` (not part of a plain
+// build) bundles the lino command line into dist/cli for the test runner (see below).
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const only = process.argv.slice(2);
@@ -43,5 +45,24 @@ if (want('engine')) {
   for (const [out, src] of Object.entries(workers)) {
     await build({ ...node, entryPoints: [`${root}${src}`], outfile: `${root}dist/engine/${out}`, format: 'esm' });
   }
+}
+// The CLI for scripts/test.mjs, which names it in LINO_CLI_BUNDLE for bin/lino.mjs: about 50 `lino`
+// processes of the suite then start with plain Node instead of compiling the sources through tsx.
+// Commands stay separate chunks (help loads no TensorFlow.js), and each module's import.meta.url is
+// its source file's (every output file lies in dist/cli), so everything it finds beside itself (package.json, scaleout/, a worker's
+// bootstrap, the engine's sources for a forked engine) is found as when bin/lino.mjs runs the sources.
+if (only.includes('cli')) {
+  const outdir = `${root}dist/cli`;
+  const sourceUrls = {
+    name: 'source-import-meta-url',
+    setup(b) {
+      b.onLoad({ filter: /\/main\/.*\.(ts|mjs)$/ }, (args) => {
+        const url = `new URL(${JSON.stringify(relative(outdir, args.path).split('\\').join('/'))}, import.meta.url).href`;
+        return { contents: readFileSync(args.path, 'utf8').replace(/\bimport\.meta\.url\b/g, url), loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
+      });
+    },
+  };
+  rmSync(outdir, { recursive: true, force: true });
+  await build({ ...node, entryPoints: { lino: `${root}main/cli/lino.ts` }, outdir, format: 'esm', splitting: true, chunkNames: '[name]-[hash]', plugins: [sourceUrls] });
 }
 console.log(`built ${only.length ? only.join(', ') : 'renderer, electron, engine'} into dist/`);

@@ -3,7 +3,7 @@
 import { spawnWorker } from '../util/workers';
 import type { JobContext, JobHandler } from './jobs';
 import type { JobParams } from './job-params';
-import type { WorkerJobKind } from './job-worker-kinds';
+import { WORKER_JOBS, type WorkerJobKind } from './job-worker-kinds';
 import type { FromJobWorker, JobWorkerInput, ToJobWorker } from './job-worker';
 import { initBackend } from './tf-runtime';
 import { JsonText } from './json-text';
@@ -12,7 +12,10 @@ import { JsonText } from './json-text';
 export function inJobWorker<K extends WorkerJobKind>(kind: K, inThread: JobHandler<JobParams[K]>): JobHandler<JobParams[K]> {
   return async (params, ctx) => {
     if (process.env.LINO_JOBS_IN_THREAD !== '1') {
-      const r = await runInWorker<K>({ kind, params }, ctx);
+      // A tensor job's worker takes the backend the engine already chose instead of probing the
+      // list again (the native packages, the webgpu adapter, then wasm: part of every worker's start).
+      const backend = WORKER_JOBS[kind].backend ? { backend: (await initBackend()).active } : {};
+      const r = await runInWorker<K>({ kind, params, ...backend }, ctx);
       if (r.ok) return r.result;
     }
     await initBackend();

@@ -397,7 +397,8 @@ export class TrainingJobs {
       };
       let out: RunOutcome | null = null;
       if (!this.inThread) {
-        const r = await this.inWorker({ workspace, runId, ...(cfgBackend ? { backend: cfgBackend } : {}) }, hooks);
+        // the run's own backend, else the one the engine chose (the worker then probes nothing)
+        const r = await this.inWorker({ workspace, runId, backend: cfgBackend ?? (await initBackend()).active }, hooks);
         if (r === 'backend-failed') hooks.onLog('the training worker could not start (or could not load a backend); training in the engine thread');
         else out = r;
       }

@@ -1,10 +1,13 @@
 // End to end for the Ablation view in Debian's Chromium against browser mode with the real engine:
 // from a tiny base run (synthetic 8×8 data, one epoch, M = 4, L = 1) launch the full model and the
 // w/o reflection / refraction / scattering variants with 2 seeds each (8 runs: one grid sweep over
-// the components, the ablation being a preset of a sweep), check that the sweep is listed and its
-// trials are the variants' runs, wait for them, check the table against runs.group, the bar chart, the error-field grid
-// (one shared cividis axis), LaTeX and SVG exports, that a fresh page finds the ablation again,
-// and an axe audit. Screenshot: test-results/screenshots/ablation.png.
+// the components, the ablation being a preset of a sweep) and check the launch at once: the sweep is
+// listed and its trials are the variants' runs, before any has trained. The second test waits for
+// them and checks the table against runs.group, the bar chart, the error-field grid (one shared
+// cividis axis), LaTeX and SVG exports, that a fresh page finds the ablation again, and an axe audit
+// (the table's arithmetic and the figure's layout are unit tests: test/unit/renderer/ablation.test.ts;
+// the sweep through the engine: test/integration/sweep/ablation-engine.test.ts).
+// Screenshot: test-results/screenshots/ablation.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -12,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
+import { trainedId } from '../helpers/trained-run';
 import { assertAccessible } from '../helpers/axe';
 import { openPage as openSessionPage, gotoView } from '../helpers/page';
 import { COMPONENT_COLORS, NEUTRAL_COLOR } from '../../renderer/src/plots/component-colors';
@@ -20,7 +24,12 @@ const PDFTOTEXT = '/usr/bin/pdftotext';
 // The sweep's nine tiny runs in the engine thread (train.start's path, as the Sweeps e2e): each
 // run's own worker start-up took about a minute on a loaded 2-core machine, past the timeout.
 process.env.LINO_TRAIN_IN_THREAD = '1';
-const suite = browserSuite();
+// and the error fields' four evaluations too (the evaluate job itself; its worker is the lanes tests')
+process.env.LINO_JOBS_IN_THREAD = '1';
+let baseId = '';
+const suite = browserSuite(async (host) => {
+  baseId = await trainedId(host.service, { name: 'abl base', data: { kind: 'synthetic', grid: [8, 8], train: 4, val: 2 }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2, seed: 5 }, 60_000);
+});
 const skip = suite.skip;
 
 async function openPage(): Promise<{ page: Page; problems: string[] }> {
@@ -34,13 +43,9 @@ const listRuns = async () => (await suite.host.service.call('runs.list', {})) as
 const VARIANTS = ['full', 'no-reflection', 'no-refraction', 'no-scattering'];
 const LABELS = ['LiNO (full)', 'LiNO w/o reflection', 'LiNO w/o refraction', 'LiNO w/o scattering'];
 
-test('ablation: launch the three "without" variants and the full model with 2 seeds from a tiny run; table = runs.group, bars with ±1 std, error-field grid on one scale, LaTeX, SVG and PDF export', { skip, timeout: 420_000 }, async () => {
-  const { runId: baseId } = (await suite.host.service.call('train.start', {
-    config: { name: 'abl base', data: { kind: 'synthetic', grid: [8, 8], train: 4, val: 2 }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2, seed: 5 },
-  })) as { runId: string };
-  for (const t0 = Date.now(); Date.now() - t0 < 60_000; await new Promise((r) => setTimeout(r, 200))) {
-    if ((await listRuns()).find((r) => r.id === baseId)?.state === 'done') break;
-  }
+let mine: Runs = [];
+
+test('ablation: launching the three "without" variants and the full model with 2 seeds from a tiny run is one grid sweep whose trials are the variants\' seed groups, listed before any trains', { skip, timeout: 120_000 }, async () => {
   const { page, problems } = await openPage();
   await page.getByTestId('run-picker').selectOption(baseId);
   await page.getByTestId('ablation-seeds').fill('2');
@@ -50,7 +55,7 @@ test('ablation: launch the three "without" variants and the full model with 2 se
   await launch.filter({ hasText: 'All variants launched' }).waitFor({ timeout: 30_000 });
 
   // Eight runs in four deterministic seed groups, seeds 5 and 6, one component off in each.
-  const mine = (await listRuns()).filter((r) => r.group?.startsWith(`${baseId}/`));
+  mine = (await listRuns()).filter((r) => r.group?.startsWith(`${baseId}/`));
   assert.deepEqual([...new Set(mine.map((r) => r.group))].sort(), VARIANTS.map((v) => `${baseId}/${v}`).sort());
   assert.deepEqual(mine.map((r) => r.seed).sort(), [5, 5, 5, 5, 6, 6, 6, 6]);
   const cfg = (await suite.host.service.call('runs.get', { id: mine.find((r) => r.group === `${baseId}/no-refraction`)!.id })) as { config: { model: { components: string[]; width: number } } };
@@ -62,8 +67,17 @@ test('ablation: launch the three "without" variants and the full model with 2 se
   assert.ok(sweep && sweep.method === 'grid' && sweep.trials === 8, JSON.stringify(sweeps));
   const detail = (await suite.host.service.call('sweeps.get', { id: sweep.id })) as { state: { trials: { runId: string }[] } };
   assert.deepEqual(detail.state.trials.map((t) => t.runId).sort(), mine.map((r) => r.id).sort());
-  // Progress shows each run's state; all finish (queued one after another by the engine).
+  // Progress shows each run's state (queued one after another by the engine).
   await page.getByTestId('ablation-progress-no-scattering').getByText(/seed 6: (queued|running|done)/).waitFor();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('ablation: once the variants have trained, table = runs.group, bars with ±1 std, error-field grid on one scale, LaTeX, SVG and PDF export; Gates and Runs name them after the base', { skip, timeout: 420_000 }, async () => {
+  assert.equal(mine.length, 8, 'the launch (the test above) started the eight runs');
+  const { page, problems } = await openPage();
+  await page.getByTestId('run-picker').selectOption(baseId);
+  // All finish (queued one after another by the engine).
   const table = page.getByTestId('ablation-table');
   for (const v of VARIANTS) await table.getByTestId(`ablation-row-${v}`).getByTestId('ablation-seeds-done').filter({ hasText: /^2\/2$/ }).waitFor({ timeout: 180_000 });
 

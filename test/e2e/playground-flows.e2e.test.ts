@@ -7,7 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { trainedId } from '../helpers/trained-run';
+import { sharedId } from '../helpers/trained-run';
+import { standardRun } from '../helpers/standard-runs';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { openPage, gotoView } from '../helpers/page';
 import { assertAccessible } from '../helpers/axe';
@@ -15,8 +16,9 @@ import { assertAccessible } from '../helpers/axe';
 const runs = { ns: '', airfoil: '' };
 
 const suite = browserSuite(async (host) => {
-  runs.ns = await trainedId(host.service, { name: 'e2e pg ns', model: { width: 8, depth: 1 }, batchSize: 2, epochs: 1, data: { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny', samples: 4, frames: 5, tIn: 3, tOut: 2, train: 2, val: 1, test: 1 } });
-  runs.airfoil = await trainedId(host.service, { name: 'e2e pg airfoil', model: { width: 8, depth: 1 }, batchSize: 2, epochs: 1, data: { kind: 'generate', benchmark: 'airfoil', preset: 'tiny', train: 2, val: 1 } });
+  // the standard tiny runs, shared with the Playground's integration test
+  runs.ns = await sharedId(host.service, host.workspace, standardRun('navier-stokes', 'lino'));
+  runs.airfoil = await sharedId(host.service, host.workspace, standardRun('airfoil', 'lino'));
 });
 const skip = suite.skip;
 

@@ -5,7 +5,7 @@ import { WorkbenchService, type WorkbenchServiceOptions } from '../../main/servi
 import { testLauncher } from './test-launcher';
 import type { JobSummary, RunSummary, WorkbenchEvent } from '../../main/api/contract';
 import { tempDir, isolateConfig } from './env';
-import { trainedRun } from './trained-run';
+import { sharedRun, trainedRun } from './trained-run';
 
 export function engineService(opts: Partial<WorkbenchServiceOptions> = {}) {
   const restore = isolateConfig();
@@ -31,5 +31,7 @@ export function engineService(opts: Partial<WorkbenchServiceOptions> = {}) {
     }
   }
   const trained = (config: Record<string, unknown>, ms = 100_000): Promise<RunSummary> => trainedRun(service, config, ms);
-  return { service, events, workspace: ws.path, lastJob, settled, trained };
+  /** A finished run of `config` trained once per test invocation, copied into this workspace (trained-run.ts). */
+  const shared = (config: Record<string, unknown>, ms = 120_000): Promise<RunSummary> => sharedRun(service, ws.path, config, ms);
+  return { service, events, workspace: ws.path, lastJob, settled, trained, shared };
 }

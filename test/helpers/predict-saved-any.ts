@@ -2,9 +2,10 @@
 // one run of the command for an operator run; for a Navier-Stokes run, rolled out by hand, T_out runs
 // each fed the last input's history without its oldest frame, the previous output (raw, normalized,
 // as the evaluation's rollout feeds it back) and the coordinates. The outputs are decoded and scored
-// against the saved truth over every frame and channel, as the Playground's relL2 is.
+// against the saved truth over every frame and channel, as the Playground's relL2 is. The command
+// runs in this process (the CLI's own main, as test/unit/cli does): a process per rollout frame
+// would add nothing that predict-saved.ts and the CLI tests, which start `lino` itself, do not check.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatasetStore } from '../../main/data/dataset-store';
@@ -16,7 +17,7 @@ import { weightsPath } from '../../main/runs/checkpoint';
 import { parseRunConfig } from '../../main/train/runner';
 import { loadTrainData } from '../../main/train/data-source';
 import { modelConfigFor } from '../../main/train/trainer';
-import { ROOT } from './host';
+import { main as lino } from '../../main/cli/lino';
 
 /** `frames`: the rollout's steps (1 for an operator run). */
 export async function predictSavedAnyKind(workspace: string, runId: string, datasetId: string): Promise<{ relL2: number; frames: number }> {
@@ -35,8 +36,8 @@ export async function predictSavedAnyKind(workspace: string, runId: string, data
   const out: Float32Array[] = [];
   for (let k = 0; k < tOut; k++) {
     writeNpy(join(tmp, 'x.npy'), ndarray(x.data, x.shape, 'float32'));
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin/lino.mjs'), 'predict', '--config', join(tmp, 'model.json'), '--weights', weightsPath(run.dir, 'best')!, '--input', join(tmp, 'x.npy'), '--out', join(tmp, 'y.npy'), '--backend', 'cpu'], { encoding: 'utf8', cwd: ROOT });
-    assert.equal(r.status, 0, r.stderr);
+    const status = await lino(['predict', '--config', join(tmp, 'model.json'), '--weights', weightsPath(run.dir, 'best')!, '--input', join(tmp, 'x.npy'), '--out', join(tmp, 'y.npy'), '--backend', 'cpu']);
+    assert.equal(status, 0, `lino predict, rollout step ${k + 1}`);
     const y = readInputF32(join(tmp, 'y.npy')).data as Float32Array;
     assert.equal(y.length, P * O, 'one frame per step');
     out.push(Float32Array.from(y));

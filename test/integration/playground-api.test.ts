@@ -10,15 +10,15 @@ import { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth } from '../../m
 import { DatasetStore } from '../../main/data/dataset-store';
 import { engineService } from '../helpers/engine-service';
 import { predictSavedInput } from '../helpers/predict-saved';
+import { standardRun } from '../helpers/standard-runs';
 
-const { service, workspace, trained, settled } = engineService();
+const { service, workspace, trained, shared, settled } = engineService();
 
-const darcy = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', train: 4, val: 2 };
 const runs: Record<string, string> = {};
 
 test('tiny LiNO, FNO and DeepONet runs on the tiny Darcy set, and a synthetic one', { timeout: 240_000 }, async () => {
-  for (const [kind, model] of [['lino', { width: 8, depth: 2 }], ['fno', { kind: 'fno', width: 8, depth: 1, modes: 4 }], ['deeponet', { kind: 'deeponet', width: 16, depth: 2, basis: 8 }]] as const) {
-    const r = await trained({ name: `pg ${kind}`, model, data: darcy, epochs: 1, batchSize: 2, seed: 1 }, 120_000);
+  for (const kind of ['lino', 'fno', 'deeponet'] as const) {
+    const r = await shared(standardRun('darcy', kind));
     assert.equal(r.state, 'done', r.reason);
     runs[kind] = r.id;
   }

@@ -13,21 +13,21 @@ import { resolveParams } from '../../main/data/generate/presets';
 import type { AirfoilParams, NavierStokesParams } from '../../main/data/generate/presets';
 import { engineService } from '../helpers/engine-service';
 import { predictSavedAnyKind } from '../helpers/predict-saved-any';
+import { standardRun } from '../helpers/standard-runs';
 
-const { service, workspace, trained, settled } = engineService();
+const { service, workspace, shared, settled } = engineService();
 
-const NS_DATA = { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny', samples: 4, frames: 5, tIn: 3, tOut: 2, train: 2, val: 1, test: 1 };
-const AIRFOIL_DATA = { kind: 'generate', benchmark: 'airfoil', preset: 'tiny', train: 2, val: 1 };
-const KINDS = [['lino', { width: 8, depth: 1 }], ['fno', { kind: 'fno', width: 8, depth: 1, modes: 4 }], ['deeponet', { kind: 'deeponet', width: 16, depth: 2, basis: 8 }]] as const;
+const KINDS = ['lino', 'fno', 'deeponet'] as const;
 const ns: Record<string, string> = {};
 const airfoil: Record<string, string> = {};
 
+// The standard tiny runs (trained once per test invocation, shared with the Playground e2e test).
 test('tiny LiNO, FNO and DeepONet runs on a tiny Navier-Stokes set (3 -> 2 frames) and on the tiny airfoil set', { timeout: 300_000 }, async () => {
-  for (const [kind, model] of KINDS) {
-    const r = await trained({ name: `pg ns ${kind}`, model, data: NS_DATA, epochs: 1, batchSize: 2, seed: 1 }, 120_000);
+  for (const kind of KINDS) {
+    const r = await shared(standardRun('navier-stokes', kind));
     assert.equal(r.state, 'done', r.reason);
     ns[kind] = r.id;
-    const a = await trained({ name: `pg airfoil ${kind}`, model, data: AIRFOIL_DATA, epochs: 1, batchSize: 2, seed: 1 }, 120_000);
+    const a = await shared(standardRun('airfoil', kind));
     assert.equal(a.state, 'done', a.reason);
     airfoil[kind] = a.id;
   }
@@ -77,7 +77,7 @@ test('Navier-Stokes: every kind rolls out the history; relL2 over the rollout eq
   const input = { grid: t.grid, channels: t.input! };
   const truth = { grid: t.grid, channels: t.truth };
   const shown: Record<string, number> = {};
-  for (const [kind] of KINDS) {
+  for (const kind of KINDS) {
     const r = PlaygroundPrediction.parse(await service.call('playground.predict', { id: ns[kind]!, input, truth }));
     assert.equal(r.benchmark, 'navier-stokes');
     assert.equal(r.prediction.length, 2, `${kind}: one frame per rollout step`);
@@ -106,7 +106,7 @@ test('airfoil: the design nodes\' mesh and Mach equal the generator\'s; every ki
   assert.match(t.solver, /panel/);
   const input = { grid: t.grid, channels: t.input! };
   const truth = { grid: t.grid, channels: t.truth };
-  for (const [kind] of KINDS) {
+  for (const kind of KINDS) {
     const r = PlaygroundPrediction.parse(await service.call('playground.predict', { id: airfoil[kind]!, input, truth }));
     assert.equal(r.benchmark, 'airfoil');
     assert.equal(r.prediction[0]!.length, 221 * 51);

@@ -12,15 +12,15 @@ import { PlaygroundFields, PlaygroundPrediction, PlaygroundSample } from '../../
 import { DatasetStore } from '../../main/data/dataset-store';
 import { readInputF32 } from '../../main/cli/operator-files';
 import { engineService } from '../helpers/engine-service';
+import { standardRun } from '../helpers/standard-runs';
 
-const { service, workspace, trained } = engineService();
+const { service, workspace, trained, shared } = engineService();
 const runs: Record<string, string> = {};
 let sample: PlaygroundSample;
 
 test('tiny LiNO and FNO runs on the tiny Darcy set', { timeout: 240_000 }, async () => {
-  const data = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', train: 4, val: 2 };
-  for (const [kind, model] of [['lino', { width: 8, depth: 2 }], ['fno', { kind: 'fno', width: 8, depth: 1, modes: 4 }]] as const) {
-    const r = await trained({ name: `keep ${kind}`, model, data, epochs: 1, batchSize: 2, seed: 1 }, 120_000);
+  for (const kind of ['lino', 'fno'] as const) {
+    const r = await shared(standardRun('darcy', kind));
     assert.equal(r.state, 'done', r.reason);
     runs[kind] = r.id;
   }

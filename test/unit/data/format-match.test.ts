@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { FORMATS } from '../../../main/data/formats/sniff';
 import type { FormatName } from '../../../main/data/formats/types';
-import { fix } from './helpers';
+import { fix } from '../../helpers/data-fixtures';
 
 function head(file: string): Uint8Array {
   const fd = openSync(fix(file), 'r');

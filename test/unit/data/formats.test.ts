@@ -13,7 +13,7 @@ import { fortranToC, cToFortran } from '../../../main/data/formats/bytes';
 import { guard, h5lib } from '../../../main/data/formats/h5';
 import type { Hdf5File } from '../../../main/data/formats/hdf5';
 import { ndarray, type NdArray } from '../../../main/data/ndarray';
-import { FIX, fix, expected, assertMatches, havePython, NO_PYTHON, runFixtureTool } from './helpers';
+import { FIX, fix, expected, assertMatches } from '../../helpers/data-fixtures';
 
 async function readVar(file: string, name: string): Promise<NdArray> {
   const f = await openDataFile(fix(file));
@@ -246,28 +246,6 @@ test('writers: .npy and MAT v7.3 round-trip through our readers', async () => {
       assert.deepEqual(Array.from(back.data as ArrayLike<number>), Array.from(v.data as ArrayLike<number>), k);
     }
     m.close();
-  } finally { rmSync(dir, { recursive: true, force: true }); }
-});
-
-test('writers: numpy reads our .npy, scipy sees MAT 7.3 and h5py reads the reversed axes back', { skip: havePython() ? false : NO_PYTHON }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lino-write-py-'));
-  try {
-    const a = ndarray(Float32Array.from({ length: 24 }, (_, i) => i * 1.5 - 4), [2, 3, 4]);
-    const b = ndarray(Float64Array.from({ length: 5 }, (_, i) => i / 7), [5]);
-    writeNpy(join(dir, 'a.npy'), a);
-    const np = runFixtureTool(['verify-npy', join(dir, 'a.npy')]) as Record<string, { shape: number[]; dtype: string; first: number[]; sum: number }>;
-    assert.deepEqual(np['a.npy'].shape, [2, 3, 4]);
-    assert.equal(np['a.npy'].dtype, 'float32');
-    assert.deepEqual(np['a.npy'].first, [-4, -2.5, -1, 0.5, 2]);
-    await writeMat73(join(dir, 'x.mat'), { a, b });
-    const v = runFixtureTool(['verify-mat73', join(dir, 'x.mat')]) as { version: number[]; userblock: number; vars: Record<string, { shape: number[]; cls: string; first: number[]; sum: number }> };
-    assert.deepEqual(v.version, [2, 0], 'scipy.io.matlab.matfile_version says 7.3');
-    assert.equal(v.userblock, 512);
-    assert.deepEqual(v.vars.a.shape, [2, 3, 4]);
-    assert.equal(v.vars.a.cls, 'single');
-    assert.deepEqual(v.vars.a.first, [-4, -2.5, -1, 0.5, 2]);
-    assert.deepEqual(v.vars.b.shape, [1, 5]);
-    assert.equal(v.vars.b.cls, 'double');
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 

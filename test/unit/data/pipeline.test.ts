@@ -12,7 +12,7 @@ import { decodeValues, batches } from '../../../main/data/dataset';
 import { DataError } from '../../../main/data/formats/errors';
 import { openDataFile } from '../../../main/data/formats/index';
 import { ndarray } from '../../../main/data/ndarray';
-import { FIX, fix, expected } from './helpers';
+import { FIX, fix, expected } from '../../helpers/data-fixtures';
 
 interface ResizeCase { kind: '1d' | '2d'; inShape: number[]; outShape: number[]; input: number[]; output: number[] }
 

@@ -11,7 +11,7 @@ import { generateDataset } from '../../../main/data/generate/index';
 import { writeGeneratedDataset } from '../../../main/data/export';
 import { DataSpec } from '../../../main/api/contract';
 import { tempDir } from '../../helpers/env';
-import { fix } from './helpers';
+import { fix } from '../../helpers/data-fixtures';
 
 const ws = tempDir('lino-split-rule-');
 after(() => ws.cleanup());

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { solveGwf, type DarcySolver } from '../../../../main/data/generate/darcy';
 import { generateDataset } from '../../../../main/data/generate/index';
-import { fix } from '../helpers';
+import { fix } from '../../../helpers/data-fixtures';
 
 interface Sample { K: number; coef: string; solution: string; solutionClamped: string; minNodalCoef: number }
 const doc = JSON.parse(readFileSync(fix('darcy_solve_gwf.json'), 'utf8')) as { samples: Sample[] };

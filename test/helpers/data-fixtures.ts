@@ -5,9 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
-import type { NdArray } from '../../../main/data/ndarray';
+import type { NdArray } from '../../main/data/ndarray';
 
-export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const FIX = join(ROOT, 'test', 'fixtures', 'data');
 export const fix = (name: string) => join(FIX, name);
 

@@ -10,7 +10,7 @@ import { openDataFile } from '../../../main/data/formats/index';
 import { DataError } from '../../../main/data/formats/errors';
 import { resizeSpatial } from '../../../main/data/stages/resize';
 import { ndarray } from '../../../main/data/ndarray';
-import { ROOT, fix, havePython, NO_PYTHON, runFixtureTool } from './helpers';
+import { ROOT, fix, havePython, NO_PYTHON, runFixtureTool } from '../../helpers/data-fixtures';
 import { main } from '../../../main/cli/lino';
 
 const opts = { benchmark: 'darcy' as const, split: { train: 3, val: 2, seed: 4 }, resolution: 5 };

@@ -14,7 +14,7 @@ import { sampleRng } from '../../../../main/data/generate/rng';
 import { writeGeneratedDataset } from '../../../../main/data/export';
 import { openDataFile } from '../../../../main/data/formats/index';
 import { tempDir } from '../../../helpers/env';
-import { ROOT } from '../helpers';
+import { ROOT } from '../../../helpers/data-fixtures';
 
 const PY = '/usr/bin/python3';
 const has = (mod: string) => spawnSync(PY, ['-c', `import ${mod}`]).status === 0;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { openDataFile, DataError } from '../../../main/data/formats/index';
 import { h5lib, listDatasets, openH5, H5_MAX_DEPTH } from '../../../main/data/formats/h5';
 import { inspectWithDeadline } from '../../../main/data/formats/index';
-import { ROOT } from './helpers';
+import { ROOT } from '../../helpers/data-fixtures';
 
 const dir = mkdtempSync(join(tmpdir(), 'lino-hostile-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
