@@ -10,7 +10,7 @@ import { RunStore } from '../runs/run-store';
 import { writeFileAtomic } from '../util/atomic-file';
 import { SweepRunner } from './sweep-runner';
 import { readSweepState } from './sweep-state';
-import { runEpochs } from './sweep-runner';
+import { lockSweep, runEpochs } from './sweep-runner';
 
 export interface SweepExport { out: string; trials: string[]; skipped: string[] }
 
@@ -53,6 +53,15 @@ export async function exportSweepForCluster(workspace: string, id: string, outDi
  * workspace, when the local run has not trained (nothing made here is overwritten). Returns what it took.
  */
 export function collectSweepFromCluster(workspace: string, id: string, dir: string): SweepExport {
+  const lock = lockSweep(workspace, id, 'lino sweep --collect');
+  try {
+    return collectLocked(workspace, id, dir);
+  } finally {
+    lock.release();
+  }
+}
+
+function collectLocked(workspace: string, id: string, dir: string): SweepExport {
   const state = readSweepState(workspace, id);
   const store = new RunStore(join(workspace, 'runs'));
   const trials: string[] = [], skipped: string[] = [];

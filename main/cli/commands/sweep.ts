@@ -13,7 +13,8 @@ import { trainRun } from '../../train/runner';
 import { errorMessage } from '../../util/error-message';
 import { parseSweepConfig, type SweepConfig } from '../../sweep/sweep-config';
 import { openOrCreateSweep, sweepDir, type SweepState } from '../../sweep/sweep-state';
-import { SweepRunner, type TrialExecutor } from '../../sweep/sweep-runner';
+import { SweepRunner, type TrialHooks } from '../../sweep/sweep-runner';
+import type { RunHandle } from '../../runs/run-store';
 import { analyzeSweep, configTable, importanceTable, trialTable } from '../../sweep/sweep-analysis';
 import { collectSweepFromCluster, exportSweepForCluster } from '../../sweep/sweep-export';
 import { stopOnSignals } from '../stop-on-signals';
@@ -42,6 +43,22 @@ function printSummary(sweep: SweepConfig, state: SweepState, say: (s: string) =>
   say(`\nparameter importance:\n${pad(importanceTable(a))}`);
   if (a.best) say(`\nbest configuration: c${a.best.config} ${JSON.stringify(a.best.params)} mean ${a.best.mean!.toExponential(3)} over ${a.best.n} seed(s)`);
 }
+
+/** One trial trained in this process (the run's lock, checks and records as `lino train`). */
+const trainTrial = (workspace: string, run: RunHandle, hooks: TrialHooks) => {
+  const trial = new AbortController();
+  const onAbort = () => trial.abort();
+  hooks.signal.addEventListener('abort', onAbort);
+  process.stderr.write(`trial ${run.id}\n`);
+  return trainRun(run, {
+    workspace, owner: 'lino sweep', signal: trial.signal,
+    onEpoch: (e) => {
+      const d = hooks.onEpoch(e.epoch, e.val.relL2);
+      process.stderr.write(`  epoch ${e.epoch}: val relL2 ${e.val.relL2.toExponential(3)}${d === 'prune' ? '  pruned (ASHA)' : ''}\n`);
+      if (d === 'prune') trial.abort();
+    },
+  }).finally(() => hooks.signal.removeEventListener('abort', onAbort));
+};
 
 const command: CliCommand = {
   async run(argv) {
@@ -75,37 +92,31 @@ const command: CliCommand = {
       emit({ type: 'collect', id, ...r });
       return 0;
     }
-    process.stderr.write(`sweep ${id} ${created ? 'created' : 'resumed'} in ${sweepDir(ws.path, id)}\n`);
-    emit({ type: 'sweep', id, dir: sweepDir(ws.path, id), created });
-    await selectBackend(values.backend ?? (sweep.base.backend as string | undefined));
     const stop = stopOnSignals(process.stderr);
-    const exec: TrialExecutor = (run, hooks) => {
-      const trial = new AbortController();
-      const onAbort = () => trial.abort();
-      hooks.signal.addEventListener('abort', onAbort);
-      process.stderr.write(`trial ${run.id}\n`);
-      return trainRun(run, {
-        workspace: ws.path, owner: 'lino sweep', signal: trial.signal,
-        onEpoch: (e) => {
-          const d = hooks.onEpoch(e.epoch, e.val.relL2);
-          process.stderr.write(`  epoch ${e.epoch}: val relL2 ${e.val.relL2.toExponential(3)}${d === 'prune' ? '  pruned (ASHA)' : ''}\n`);
-          if (d === 'prune') trial.abort();
-        },
-      }).finally(() => hooks.signal.removeEventListener('abort', onAbort));
-    };
     let reported = new Set<string>();
-    const runner = new SweepRunner(ws.path, id, exec, {
-      signal: stop.signal,
+    const runner = new SweepRunner(ws.path, id, (run, hooks) => trainTrial(ws.path, run, hooks), {
+      signal: stop.signal, owner: 'lino sweep',
       onUpdate: (s) => {
         const ended = s.trials.filter((t) => t.state !== 'pending' && t.state !== 'running');
         for (const t of ended) if (!reported.has(t.runId)) emit({ type: 'trial', ...t, params: s.configs[t.config]!.params });
         reported = new Set(ended.map((t) => t.runId));
       },
     });
+    let release: () => void;
+    try {
+      release = runner.hold(); // a second process on this sweep is refused before the backend loads
+    } catch (e) {
+      stop.dispose();
+      throw e;
+    }
+    process.stderr.write(`sweep ${id} ${created ? 'created' : 'resumed'} in ${sweepDir(ws.path, id)}\n`);
+    emit({ type: 'sweep', id, dir: sweepDir(ws.path, id), created });
     let state: SweepState;
     try {
+      await selectBackend(values.backend ?? (sweep.base.backend as string | undefined));
       state = await runner.run();
     } finally {
+      release();
       stop.dispose();
     }
     printSummary(sweep, state, say);
