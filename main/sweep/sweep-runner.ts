@@ -16,7 +16,7 @@ import { acquireLock, type RunLock } from '../runs/run-lock';
 import { writeJsonAtomic } from '../util/atomic-file';
 import { errorMessage } from '../util/error-message';
 import { assertPathSegment } from '../util/remove-tree';
-import { applyParams, type SweepConfig, type SweepParams } from './sweep-config';
+import { applyParams, checkGridSize, type SweepConfig, type SweepParams } from './sweep-config';
 import { gridPoint, gridSize, randomPoint, samplerRng } from './space';
 import { tpeSuggest, type Observation } from './tpe';
 import { ashaDecision, ashaRungs } from './asha';
@@ -196,11 +196,16 @@ export class SweepRunner {
    * export for a cluster); TPE needs each result before its next draw and is refused.
    */
   planAll(): { trial: SweepTrial; run: RunHandle }[] {
-    if (this.sweep.method === 'tpe') throw new Error(`sweep '${this.state.id}': a TPE sweep draws each configuration from the results so far; export a grid or a random sweep`);
-    if (this.sweep.method === 'random' && this.sweep.budget.maxTrials === undefined) throw new Error(`sweep '${this.state.id}': field 'budget.maxTrials': a random sweep needs it to be exported`);
+    this.assertPlannable();
     const release = this.hold();
     try {
-      while (!this.exhausted()) this.addConfiguration();
+      // state.json is written once for all the configurations (before any of their runs exists)
+      let added = false;
+      while (!this.exhausted()) {
+        this.addConfiguration(false);
+        added = true;
+      }
+      if (added) this.save();
       return this.state.trials.filter((t) => t.state === 'pending').map((trial) => {
         const run = this.trialRun(trial);
         this.writeTrialFile(run, trial);
@@ -211,7 +216,14 @@ export class SweepRunner {
     }
   }
 
-  private addConfiguration(): void {
+  /** Throws unless planAll can list every trial: TPE cannot, random needs its budget, a grid must be bounded. */
+  assertPlannable(): void {
+    if (this.sweep.method === 'tpe') throw new Error(`sweep '${this.state.id}': a TPE sweep draws each configuration from the results so far; export a grid or a random sweep`);
+    if (this.sweep.method === 'random' && this.sweep.budget.maxTrials === undefined) throw new Error(`sweep '${this.state.id}': field 'budget.maxTrials': a random sweep needs it to be exported`);
+    checkGridSize(this.sweep, `sweep '${this.state.id}'`);
+  }
+
+  private addConfiguration(save = true): void {
     const { method, axes, samplerSeed, seeds, tpe, earlyStopping } = this.sweep;
     const k = this.state.configs.length;
     const rng = samplerRng(samplerSeed, k);
@@ -225,7 +237,7 @@ export class SweepRunner {
       const seed = baseSeed + s;
       this.state.trials.push({ runId: `${this.state.id}-c${k}-s${seed}`, config: k, seedIndex: s, seed, state: 'pending', rungs, rungHistory: [], best: null, epochs: 0, wallSeconds: 0 });
     }
-    this.save();
+    if (save) this.save();
   }
 
   /**

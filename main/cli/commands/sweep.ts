@@ -1,7 +1,7 @@
 // `lino sweep --config sweep.json [--workspace DIR] [--id ID] [--json]`: runs a sweep headless in this
 // process, one trial after another, each an ordinary run in the workspace. Running the same command
 // again (after Ctrl-C, a crash or kill -9) resumes the sweep from sweeps/<id>/state.json.
-// `--export DIR` writes the trials for torchrun/SLURM instead. Exit status as `lino train`: 0 done,
+// `--export DIR [--force]` writes the trials for torchrun/SLURM instead (DIR new or empty, unless --force). Exit status as `lino train`: 0 done,
 // 1 a failure (the sweep or one of its trials), 2 usage, 130/143 stopped by SIGINT/SIGTERM.
 import { join, resolve } from 'node:path';
 import type { CliCommand } from '../command';
@@ -64,7 +64,7 @@ const command: CliCommand = {
   async run(argv) {
     const { values } = parseFlags(argv, {
       config: { type: 'string' }, workspace: { type: 'string' }, id: { type: 'string' }, backend: { type: 'string' },
-      json: { type: 'boolean', default: false }, export: { type: 'string' }, collect: { type: 'string' }, 'nproc-per-node': { type: 'string' }, nodes: { type: 'string' },
+      json: { type: 'boolean', default: false }, export: { type: 'string' }, force: { type: 'boolean', default: false }, collect: { type: 'string' }, 'nproc-per-node': { type: 'string' }, nodes: { type: 'string' },
     });
     if (!values.config) throw new UsageError('missing required flag --config sweep.json');
     const sweep = readSweepFile(values.config);
@@ -79,7 +79,7 @@ const command: CliCommand = {
         if (!Number.isInteger(k) || k < 1) throw new UsageError(`--${name}: expected an integer >= 1, got '${v}'`);
         return k;
       };
-      const r = await exportSweepForCluster(ws.path, id, values.export, { nprocPerNode: int('nproc-per-node', values['nproc-per-node']), nodes: int('nodes', values.nodes) });
+      const r = await exportSweepForCluster(ws.path, id, values.export, { nprocPerNode: int('nproc-per-node', values['nproc-per-node']), nodes: int('nodes', values.nodes), force: values.force === true });
       say(`exported ${r.trials.length} trials of sweep ${id} to ${r.out}: sbatch sweep-array.sbatch (one array task per trial) or ./run-all.sh (one torchrun per trial)`);
       say(`bring them back with: lino sweep --config ${values.config} --collect ${r.out}`);
       emit({ type: 'export', id, out: r.out, trials: r.trials });
