@@ -77,15 +77,30 @@ export class SweepJobs {
     if (this.active.has(id)) return;
     const controller = new AbortController();
     const gate = new PauseGate();
-    const runner = new SweepRunner(workspace, id, this.executor(workspace, id), { signal: controller.signal, waitIfPaused: () => gate.wait() });
-    // a preset's runs (the ablation's seed groups) are all listed from the start, as train.start's seeds are
-    if (readSweepConfig(workspace, id).groups) runner.planAll();
+    const runner = new SweepRunner(workspace, id, this.executor(workspace, id), { signal: controller.signal, waitIfPaused: () => gate.wait(), owner: 'the engine' });
+    let release: () => void;
+    try {
+      // another process on this sweep (a `lino sweep`, a second engine) is refused naming it
+      release = runner.hold();
+    } catch (e) {
+      throw new ApiError(errorMessage(e), 'invalid_params', { field: 'id' });
+    }
+    try {
+      // a preset's runs (the ablation's seed groups) are all listed from the start, as train.start's seeds are
+      if (readSweepConfig(workspace, id).groups) runner.planAll();
+    } catch (e) {
+      release();
+      throw e;
+    }
     const entry: Active = { runner, controller, gate, trial: null, done: Promise.resolve(runner.current) };
     this.active.set(id, entry);
     entry.done = runner.run().then((s) => {
       this.log(`sweep ${id}: ${s.status}${s.reason ? ` (${s.reason})` : ''}`);
       return s;
-    }).finally(() => this.active.delete(id));
+    }).finally(() => {
+      release();
+      this.active.delete(id);
+    });
   }
 
   control(workspace: string, id: string, action: 'pause' | 'resume' | 'stop'): SweepSummary {

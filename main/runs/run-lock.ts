@@ -2,7 +2,8 @@
 // (the engine's training job or `lino train`), holding its pid, host, start time and a token.
 // A lock whose process is gone (same host, `kill(pid, 0)` fails) is stale and taken over, saying
 // so; a lock held by a live process, or by another host (whose processes cannot be checked), is
-// refused with a message naming the run and the holder.
+// refused with a message naming the run and the holder. The same lock guards a sweep's state
+// (sweeps/<id>/sweep.lock, main/sweep/sweep-runner.ts): acquireLock with another LockTarget.
 import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,23 @@ export class RunLockedError extends Error {
   }
 }
 
+/** What a lock guards, for its file and its messages. */
+export interface LockTarget {
+  /** The guarded thing's id ('run' ids for RunLockedError.runId). */
+  id: string;
+  /** Its folder, which holds the lock file. */
+  dir: string;
+  file: string;
+  /** 'run', 'sweep'. */
+  noun: string;
+  /** "run 'x'", "sweep 'y'". */
+  label: string;
+  /** What the holder does: "is being trained by another writer". */
+  busy: string;
+}
+
+const runTarget = (runId: string, runDir: string): LockTarget => ({ id: runId, dir: runDir, file: LOCK_FILE, noun: 'run', label: `run '${runId}'`, busy: 'is being trained by another writer' });
+
 /** Tokens of the locks this thread holds: a lock with our pid but another token is left over. */
 const heldHere = new Set<string>();
 /** A lock file still being written by its creator (open and write are two calls): not stale yet. */
@@ -40,8 +58,8 @@ function alive(pid: number): boolean {
   }
 }
 
-export function readLock(runDir: string): LockInfo | 'unreadable' | null {
-  const path = join(runDir, LOCK_FILE);
+export function readLock(runDir: string, file = LOCK_FILE): LockInfo | 'unreadable' | null {
+  const path = join(runDir, file);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -60,12 +78,12 @@ export function readLock(runDir: string): LockInfo | 'unreadable' | null {
 
 type Verdict = { held: true; info: LockInfo | null; why: string } | { held: false; why: string };
 
-/** Whether the lock in `runDir` belongs to a live writer. */
-function judge(runDir: string, info: LockInfo | 'unreadable'): Verdict {
+/** Whether the lock at `path` belongs to a live writer. */
+function judge(path: string, info: LockInfo | 'unreadable'): Verdict {
   if (info === 'unreadable') {
     let age = Infinity;
     try {
-      age = Date.now() - statSync(join(runDir, LOCK_FILE)).mtimeMs;
+      age = Date.now() - statSync(path).mtimeMs;
     } catch {
       return { held: false, why: 'it disappeared' };
     }
@@ -78,29 +96,34 @@ function judge(runDir: string, info: LockInfo | 'unreadable'): Verdict {
   return alive(info.pid) ? { held: true, info, why: `held by ${info.owner}, process ${info.pid}, since ${info.startedAt}` } : { held: false, why: `its process ${info.pid} (${info.owner}, since ${info.startedAt}) is gone` };
 }
 
-function refusal(runId: string, runDir: string, v: Extract<Verdict, { held: true }>): RunLockedError {
+function refusal(t: LockTarget, v: Extract<Verdict, { held: true }>): RunLockedError {
   const remote = v.info && v.info.host !== hostname();
   return new RunLockedError(
-    runId,
+    t.id,
     v.info,
-    `run '${runId}' is being trained by another writer: ${v.why}. ` +
-      (remote ? `If nothing trains it on '${v.info!.host}' any more, delete ${join(runDir, LOCK_FILE)}.` : 'Stop that one first, or wait for it to end.'),
+    `${t.label} ${t.busy}: ${v.why}. ` +
+      (remote ? `If nothing uses it on '${v.info!.host}' any more, delete ${join(t.dir, t.file)}.` : 'Stop that one first, or wait for it to end.'),
   );
+}
+
+/** Throws RunLockedError when a live writer holds the target; otherwise returns (nothing is written). */
+export function assertUnlocked(t: LockTarget): void {
+  const info = readLock(t.dir, t.file);
+  if (info === null) return;
+  const v = judge(join(t.dir, t.file), info);
+  if (v.held) throw refusal(t, v);
 }
 
 /** Throws RunLockedError when a live writer holds the run; otherwise returns (nothing is written). */
 export function assertRunUnlocked(runId: string, runDir: string): void {
-  const info = readLock(runDir);
-  if (info === null) return;
-  const v = judge(runDir, info);
-  if (v.held) throw refusal(runId, runDir, v);
+  assertUnlocked(runTarget(runId, runDir));
 }
 
 /** Who holds the run, if a live writer does (null otherwise). */
 export function runLockHolder(runDir: string): LockInfo | null {
   const info = readLock(runDir);
   if (info === null) return null;
-  const v = judge(runDir, info);
+  const v = judge(join(runDir, LOCK_FILE), info);
   return v.held ? v.info ?? { pid: -1, host: '', startedAt: '', owner: 'a trainer', token: '' } : null;
 }
 
@@ -109,13 +132,13 @@ export interface RunLock {
   release(): void;
 }
 
-function create(path: string, info: LockInfo): boolean {
+function create(path: string, info: LockInfo, noun: string): boolean {
   let fd: number;
   try {
     fd = openSync(path, 'wx');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new Error(`${path}: cannot create the run lock (${errorMessage(e)})`);
+    throw new Error(`${path}: cannot create the ${noun} lock (${errorMessage(e)})`);
   }
   try {
     writeSync(fd, JSON.stringify(info) + '\n');
@@ -130,18 +153,23 @@ function create(path: string, info: LockInfo): boolean {
  * why. The lock is released by release(), and at the latest when this process exits.
  */
 export function acquireRunLock(runId: string, runDir: string, owner: string, onTakeover: (message: string) => void = () => {}): RunLock {
-  const path = join(runDir, LOCK_FILE);
+  return acquireLock(runTarget(runId, runDir), owner, onTakeover);
+}
+
+/** acquireRunLock for any target (a sweep's state): the same file format, rules and messages. */
+export function acquireLock(t: LockTarget, owner: string, onTakeover: (message: string) => void = () => {}): RunLock {
+  const path = join(t.dir, t.file);
   const info: LockInfo = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), owner, token: randomBytes(8).toString('hex') };
   let tookOver: string | null = null;
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (create(path, info)) {
-      if (tookOver) onTakeover(`took over the run lock of run '${runId}': ${tookOver}`);
+    if (create(path, info, t.noun)) {
+      if (tookOver) onTakeover(`took over the ${t.noun} lock of ${t.label}: ${tookOver}`);
       return held(path, info);
     }
-    const cur = readLock(runDir);
+    const cur = readLock(t.dir, t.file);
     if (cur === null) continue; // released between our two calls: try again
-    const v = judge(runDir, cur);
-    if (v.held) throw refusal(runId, runDir, v);
+    const v = judge(path, cur);
+    if (v.held) throw refusal(t, v);
     // Stale: move exactly that file aside (a rename is atomic; if another process took it over
     // first, the file we move is its live lock: put it back and let the next round refuse).
     const aside = `${path}.stale-${info.token}`;
@@ -163,7 +191,7 @@ export function acquireRunLock(runId: string, runDir: string, owner: string, onT
     rmSync(aside, { force: true });
     tookOver = v.why;
   }
-  throw new RunLockedError(runId, null, `run '${runId}': cannot take its lock ${path} (other processes keep taking it)`);
+  throw new RunLockedError(t.id, null, `${t.label}: cannot take its lock ${path} (other processes keep taking it)`);
 }
 
 function readLockAt(path: string): LockInfo | null {

@@ -1,27 +1,9 @@
 // The search space of a sweep's axes: the grid's points, random draws, and each axis as a number
 // (for TPE and the importance panel: log axes in log10, lists as the index of their value).
 import { Rng, mixSeed } from '../data/generate/rng';
-import type { AxisValue, SweepAxis, SweepParams } from './sweep-config';
+import { axisGrid, gridSize, type AxisValue, type SweepAxis, type SweepParams } from './sweep-config';
 
-/** The values of a list axis, or a range's `steps` grid points (log ranges spaced evenly in log). */
-export function axisGrid(a: SweepAxis): AxisValue[] {
-  if ('values' in a) return a.values;
-  const steps = a.steps ?? 2;
-  const log = 'logRange' in a;
-  const [lo, hi] = log ? a.logRange.map(Math.log) as [number, number] : a.range;
-  const out: number[] = [];
-  for (let i = 0; i < steps; i++) {
-    const t = lo + ((hi - lo) * i) / (steps - 1);
-    const v = log ? Math.exp(t) : t;
-    out.push(a.int ? Math.round(v) : Number(v.toPrecision(12)));
-  }
-  return [...new Set(out)];
-}
-
-/** Grid points in all: the product of the axes' sizes. */
-export function gridSize(axes: readonly SweepAxis[]): number {
-  return axes.reduce((n, a) => n * axisGrid(a).length, 1);
-}
+export { axisGrid, gridSize };
 
 /** The grid's k-th point (the last axis varies fastest). */
 export function gridPoint(axes: readonly SweepAxis[], k: number): SweepParams {

@@ -135,6 +135,39 @@ function checkAxes(sweep: SweepConfig, source: string): void {
   if (rungs && rungs.some((r, i) => i > 0 && r <= rungs[i - 1]!)) throw new Error(`${source}: field 'earlyStopping.rungs': expected increasing epochs, got [${rungs.join(', ')}]`);
 }
 
+/* The grid's size lives here (space.ts re-exports it): this file stays light for the contract. */
+/** The values of a list axis, or a range's `steps` grid points (log ranges spaced evenly in log). */
+export function axisGrid(a: SweepAxis): AxisValue[] {
+  if ('values' in a) return a.values;
+  const steps = a.steps ?? 2;
+  const log = 'logRange' in a;
+  const [lo, hi] = log ? a.logRange.map(Math.log) as [number, number] : a.range;
+  const out: number[] = [];
+  for (let i = 0; i < steps; i++) {
+    const t = lo + ((hi - lo) * i) / (steps - 1);
+    const v = log ? Math.exp(t) : t;
+    out.push(a.int ? Math.round(v) : Number(v.toPrecision(12)));
+  }
+  return [...new Set(out)];
+}
+
+/** Grid points in all: the product of the axes' sizes. */
+export function gridSize(axes: readonly SweepAxis[]): number {
+  return axes.reduce((n, a) => n * axisGrid(a).length, 1);
+}
+
+/** Configurations a grid may have without budget.maxTrials (its state lists each one). */
+export const MAX_GRID_CONFIGURATIONS = 100_000;
+
+/** Refuses a grid with more than MAX_GRID_CONFIGURATIONS configurations and no budget.maxTrials, naming both. */
+export function checkGridSize(sweep: SweepConfig, source: string): void {
+  if (sweep.method !== 'grid' || sweep.budget.maxTrials !== undefined) return;
+  const size = gridSize(sweep.axes);
+  if (size > MAX_GRID_CONFIGURATIONS) {
+    throw new Error(`${source}: field 'axes': the grid has ${size.toLocaleString('en-US')} configurations, more than the ${MAX_GRID_CONFIGURATIONS.toLocaleString('en-US')} allowed without field 'budget.maxTrials'; set budget.maxTrials (at most 10000) or give the axes fewer values`);
+  }
+}
+
 /** A preset's groups: one per grid configuration, each group name once. */
 function checkGroups(sweep: SweepConfig, source: string): void {
   const groups = sweep.groups;
@@ -156,5 +189,6 @@ export function parseSweepConfig(raw: unknown, source = 'sweep.json'): SweepConf
   const base = TrainConfig.safeParse(r.data.base);
   if (!base.success) throw new Error(`${source}: field 'base': ${formatZodIssues(base.error.issues, r.data.base)}`);
   checkAxes(r.data, source);
+  checkGridSize(r.data, source);
   return r.data;
 }

@@ -3,26 +3,32 @@
 // SLURM array job (one task per trial) and a script running one torchrun per trial. Back here,
 // --collect copies each trained run folder into the workspace as the trial's run, and the sweep
 // records it like a run it trained (ASHA does not apply there: each trial trains its epochs).
-import { cpSync, existsSync, mkdirSync, chmodSync } from 'node:fs';
+import { chmodSync, cpSync, lstatSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { exportRunForCluster } from '../train/cluster-export';
 import { RunStore } from '../runs/run-store';
+import { assertRunUnlocked } from '../runs/run-lock';
 import { writeFileAtomic } from '../util/atomic-file';
-import { SweepRunner } from './sweep-runner';
+import { prepareOutputFolder } from '../util/output-folder';
+import { removeTemp } from '../util/remove-tree';
+import { SweepRunner, lockSweep, runEpochs } from './sweep-runner';
 import { readSweepState } from './sweep-state';
-import { runEpochs } from './sweep-runner';
+import { assertPlainFolder, checkCollectedRun, CollectRefusedError } from './collected-run';
 
 export interface SweepExport { out: string; trials: string[]; skipped: string[] }
 
-export async function exportSweepForCluster(workspace: string, id: string, outDir: string, o: { nprocPerNode: number; nodes: number }): Promise<SweepExport> {
-  const out = resolve(outDir);
-  if (existsSync(join(out, 'sweep-array.sbatch'))) throw new Error(`${out}: already holds a sweep export (sweep-array.sbatch); choose an empty folder`);
-  const runner = new SweepRunner(workspace, id, () => Promise.reject(new Error('an export trains nothing')));
+/**
+ * Writes every trial of a grid or random sweep into `outDir`: a new or empty folder, or `force`
+ * (files of the same names replaced, others kept), so nothing a user made there is overwritten.
+ */
+export async function exportSweepForCluster(workspace: string, id: string, outDir: string, o: { nprocPerNode: number; nodes: number; force?: boolean }): Promise<SweepExport> {
+  const runner = new SweepRunner(workspace, id, () => Promise.reject(new Error('an export trains nothing')), { owner: 'lino sweep --export' });
+  runner.assertPlannable();
+  const out = prepareOutputFolder(outDir, { force: o.force, flag: '--export' });
   const planned = runner.planAll();
-  mkdirSync(out, { recursive: true });
   const trials: string[] = [];
   for (const { run } of planned) {
-    await exportRunForCluster(run, join(out, run.id), { nprocPerNode: o.nprocPerNode, nodes: o.nodes, workspace });
+    await exportRunForCluster(run, join(out, run.id), { nprocPerNode: o.nprocPerNode, nodes: o.nodes, workspace, overwrite: o.force });
     trials.push(run.id);
   }
   const n = o.nprocPerNode;
@@ -50,22 +56,81 @@ export async function exportSweepForCluster(workspace: string, id: string, outDi
 
 /**
  * Copies each trial trained on the cluster (DIR/<run>/runs/<run>-cluster/) into runs/<run>/ of the
- * workspace, when the local run has not trained (nothing made here is overwritten). Returns what it took.
+ * workspace, when the local run has not trained (nothing made here is overwritten). Every trained
+ * folder is checked first (collected-run.ts: no symbolic link, finite metrics, named refusals), so a
+ * refusal leaves the workspace as it was; each one is then built under a temporary name beside its
+ * run (the local run's files, the trained ones over them) and renamed into place, so a failure never
+ * leaves a run half-copied. Holds the sweep's lock. Returns what it took.
  */
 export function collectSweepFromCluster(workspace: string, id: string, dir: string): SweepExport {
+  const lock = lockSweep(workspace, id, 'lino sweep --collect');
+  try {
+    return collectLocked(workspace, id, dir);
+  } finally {
+    lock.release();
+  }
+}
+
+function collectLocked(workspace: string, id: string, dir: string): SweepExport {
   const state = readSweepState(workspace, id);
   const store = new RunStore(join(workspace, 'runs'));
-  const trials: string[] = [], skipped: string[] = [];
+  const root = resolve(dir);
+  assertPlainFolder(root, 'the --collect folder');
+  const take: { runId: string; src: string }[] = [], skipped: string[] = [];
   for (const t of state.trials) {
-    const src = join(resolve(dir), t.runId, 'runs', `${t.runId}-cluster`);
-    if (!existsSync(join(src, 'config.json'))) continue;
+    const folder = join(root, t.runId);
+    if (!exists(folder)) continue;
+    assertPlainFolder(folder, `trial ${t.runId}'s folder`);
+    if (!exists(join(folder, 'runs'))) continue;
+    assertPlainFolder(join(folder, 'runs'), `trial ${t.runId}'s runs folder`);
+    const src = join(folder, 'runs', `${t.runId}-cluster`);
+    if (!exists(src)) continue;
+    checkCollectedRun(src);
     const local = store.open(t.runId);
-    if (runEpochs(local).length > 0) {
-      skipped.push(t.runId);
-      continue;
+    if (runEpochs(local).length > 0) skipped.push(t.runId);
+    else {
+      assertRunUnlocked(t.runId, local.dir);
+      take.push({ runId: t.runId, src });
     }
-    cpSync(src, local.dir, { recursive: true, force: true });
-    trials.push(t.runId);
   }
-  return { out: resolve(dir), trials, skipped };
+  for (const { runId, src } of take) replaceRun(store.open(runId).dir, src);
+  return { out: root, trials: take.map((x) => x.runId), skipped };
+}
+
+/** Whether a path exists, a dangling link included (lstat). */
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `runDir` becomes its own files with `src`'s over them, atomically (a rename); temporaries go through removeTemp. */
+function replaceRun(runDir: string, src: string): void {
+  const parent = resolve(runDir, '..');
+  const name = runDir.slice(parent.length + 1);
+  const tmp = join(parent, `.${name}.${process.pid}.partial`);
+  const old = join(parent, `.${name}-replaced.${process.pid}.partial`);
+  const plain = (p: string) => {
+    if (lstatSync(p).isSymbolicLink()) throw new CollectRefusedError(p, 'became a symbolic link while it was copied');
+    return true;
+  };
+  try {
+    cpSync(runDir, tmp, { recursive: true, filter: plain });
+    cpSync(src, tmp, { recursive: true, force: true, filter: plain });
+    renameSync(runDir, old);
+  } catch (e) {
+    removeTemp(tmp);
+    throw e;
+  }
+  try {
+    renameSync(tmp, runDir);
+  } catch (e) {
+    renameSync(old, runDir); // put the local run back as it was
+    removeTemp(tmp);
+    throw e;
+  }
+  removeTemp(old);
 }

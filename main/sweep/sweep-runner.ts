@@ -4,18 +4,23 @@
 // after a crash (kill -9 included) picks up where the state says: a trial whose run exists is
 // resumed from its last checkpoint, a rung reached but not recorded is decided from the run's
 // metrics, a run that finished is only recorded. No trial is started twice, none is lost.
+// One process at a time works on a sweep (sweeps/<id>/sweep.lock, the run lock's rules: a second
+// one is refused naming the holder); under the lock the state is read again and each trial is
+// reconciled with its run's own status.json and metrics.jsonl, which are the truth when the state
+// was written by an older process (or another one, before the lock existed).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunHandle, RunState } from '../runs/run-store';
 import { RunStore } from '../runs/run-store';
+import { acquireLock, type RunLock } from '../runs/run-lock';
 import { writeJsonAtomic } from '../util/atomic-file';
 import { errorMessage } from '../util/error-message';
 import { assertPathSegment } from '../util/remove-tree';
-import { applyParams, type SweepConfig, type SweepParams } from './sweep-config';
+import { applyParams, checkGridSize, type SweepConfig, type SweepParams } from './sweep-config';
 import { gridPoint, gridSize, randomPoint, samplerRng } from './space';
 import { tpeSuggest, type Observation } from './tpe';
 import { ashaDecision, ashaRungs } from './asha';
-import { readSweepConfig, readSweepState, writeSweepState, type SweepState, type SweepTrial, type TrialFile } from './sweep-state';
+import { readSweepConfig, readSweepState, sweepDir, writeSweepState, type SweepState, type SweepTrial, type TrialFile } from './sweep-state';
 
 export interface TrialHooks {
   signal: AbortSignal;
@@ -32,14 +37,29 @@ export interface SweepRunOptions {
   waitIfPaused?: () => Promise<void>;
   onUpdate?: (state: SweepState) => void;
   now?: () => number;
+  /** Who works on the sweep, written into its lock for the messages ('lino sweep', 'the engine'). */
+  owner?: string;
 }
 
-/** Epoch records of a run: epoch number and normalized validation relL2. */
+export const SWEEP_LOCK = 'sweep.lock';
+
+/** Takes sweeps/<id>/sweep.lock or throws RunLockedError naming the holder (the run lock's rules). */
+export function lockSweep(workspace: string, id: string, owner: string): RunLock {
+  return acquireLock({ id, dir: sweepDir(workspace, id), file: SWEEP_LOCK, noun: 'sweep', label: `sweep '${id}'`, busy: 'is being run by another process' }, owner);
+}
+
+/** Epoch records of a run: epoch number and normalized validation relL2 (a record with an epoch that is not a count or a value that is not finite and >= 0 is no epoch of it). */
 export function runEpochs(run: RunHandle): { epoch: number; valRelL2: number }[] {
   return run.readMetrics().records.flatMap((r) => {
     const rec = r as { type?: string; epoch?: number; val?: { relL2?: number } };
-    return rec.type === 'epoch' && typeof rec.epoch === 'number' && typeof rec.val?.relL2 === 'number' ? [{ epoch: rec.epoch, valRelL2: rec.val.relL2 }] : [];
+    const ok = rec.type === 'epoch' && Number.isSafeInteger(rec.epoch) && rec.epoch! >= 1 && typeof rec.val?.relL2 === 'number' && Number.isFinite(rec.val.relL2) && rec.val.relL2 >= 0;
+    return ok ? [{ epoch: rec.epoch!, valRelL2: rec.val!.relL2! }] : [];
   });
+}
+
+/** A trial's epochs trained and best value, from its run's epoch records. */
+function epochSummary(epochs: { epoch: number; valRelL2: number }[]): { epochs: number; best: number | null } {
+  return { epochs: epochs.length ? epochs[epochs.length - 1]!.epoch : 0, best: epochs.length ? Math.min(...epochs.map((e) => e.valRelL2)) : null };
 }
 
 /** A configuration's objective for TPE: the mean of its trials' best values (all its seeds must have ended). */
@@ -58,6 +78,7 @@ export class SweepRunner {
   private readonly store: RunStore;
   private readonly now: () => number;
   private mark: number;
+  private lock: RunLock | null = null;
 
   constructor(private readonly workspace: string, id: string, private readonly exec: TrialExecutor, private readonly opts: SweepRunOptions = {}) {
     this.sweep = readSweepConfig(workspace, id);
@@ -71,6 +92,54 @@ export class SweepRunner {
     return this.state;
   }
 
+  /**
+   * Takes the sweep's lock (a second process is refused with RunLockedError naming the holder,
+   * before anything is written), reads the state again under it and reconciles it with the runs.
+   * Returns its release; when this runner holds the lock already, a release that does nothing.
+   */
+  hold(): () => void {
+    if (this.lock) return () => {};
+    const lock = lockSweep(this.workspace, this.state.id, this.opts.owner ?? 'a sweep');
+    this.lock = lock;
+    const release = () => {
+      if (this.lock !== lock) return;
+      this.lock = null;
+      lock.release();
+    };
+    try {
+      this.state = readSweepState(this.workspace, this.state.id);
+      this.reconcileRuns();
+    } catch (e) {
+      release();
+      throw e;
+    }
+    return release;
+  }
+
+  /**
+   * Each trial whose run exists, from the run's own records: epochs and best from metrics.jsonl; a
+   * run that finished is a trial done; a trial recorded failed whose run did not fail (refused by
+   * another writer's lock, a process that died) is resumed. A pruned trial stays pruned.
+   */
+  private reconcileRuns(): void {
+    let changed = false;
+    this.state.trials.forEach((t, i) => {
+      assertPathSegment(t.runId, `trials[${i}].runId`);
+      if (!existsSync(join(this.store.root, t.runId, 'config.json'))) return;
+      const run = this.store.open(t.runId);
+      const st = run.readStatus();
+      const next: SweepTrial = { ...t, ...epochSummary(runEpochs(run)) };
+      if (st.state === 'done' && t.state !== 'done') next.state = 'done';
+      else if (t.state === 'failed' && st.state !== 'failed') next.state = 'running';
+      if (next.state !== 'failed') delete next.reason;
+      if (JSON.stringify(next) !== JSON.stringify(t)) {
+        this.state.trials[i] = next;
+        changed = true;
+      }
+    });
+    if (changed) this.save();
+  }
+
   private save(): void {
     const t = this.now();
     this.state.wallSeconds += (t - this.mark) / 1000;
@@ -81,6 +150,7 @@ export class SweepRunner {
 
   /** Runs until the sweep is done, its budget is spent or the signal stops it; returns the state. */
   async run(): Promise<SweepState> {
+    const release = this.hold();
     this.state.status = 'running';
     delete this.state.reason;
     this.save();
@@ -100,6 +170,8 @@ export class SweepRunner {
       }
     } catch (e) {
       return this.end('failed', errorMessage(e));
+    } finally {
+      release();
     }
   }
 
@@ -124,17 +196,34 @@ export class SweepRunner {
    * export for a cluster); TPE needs each result before its next draw and is refused.
    */
   planAll(): { trial: SweepTrial; run: RunHandle }[] {
-    if (this.sweep.method === 'tpe') throw new Error(`sweep '${this.state.id}': a TPE sweep draws each configuration from the results so far; export a grid or a random sweep`);
-    if (this.sweep.method === 'random' && this.sweep.budget.maxTrials === undefined) throw new Error(`sweep '${this.state.id}': field 'budget.maxTrials': a random sweep needs it to be exported`);
-    while (!this.exhausted()) this.addConfiguration();
-    return this.state.trials.filter((t) => t.state === 'pending').map((trial) => {
-      const run = this.trialRun(trial);
-      this.writeTrialFile(run, trial);
-      return { trial, run };
-    });
+    this.assertPlannable();
+    const release = this.hold();
+    try {
+      // state.json is written once for all the configurations (before any of their runs exists)
+      let added = false;
+      while (!this.exhausted()) {
+        this.addConfiguration(false);
+        added = true;
+      }
+      if (added) this.save();
+      return this.state.trials.filter((t) => t.state === 'pending').map((trial) => {
+        const run = this.trialRun(trial);
+        this.writeTrialFile(run, trial);
+        return { trial, run };
+      });
+    } finally {
+      release();
+    }
   }
 
-  private addConfiguration(): void {
+  /** Throws unless planAll can list every trial: TPE cannot, random needs its budget, a grid must be bounded. */
+  assertPlannable(): void {
+    if (this.sweep.method === 'tpe') throw new Error(`sweep '${this.state.id}': a TPE sweep draws each configuration from the results so far; export a grid or a random sweep`);
+    if (this.sweep.method === 'random' && this.sweep.budget.maxTrials === undefined) throw new Error(`sweep '${this.state.id}': field 'budget.maxTrials': a random sweep needs it to be exported`);
+    checkGridSize(this.sweep, `sweep '${this.state.id}'`);
+  }
+
+  private addConfiguration(save = true): void {
     const { method, axes, samplerSeed, seeds, tpe, earlyStopping } = this.sweep;
     const k = this.state.configs.length;
     const rng = samplerRng(samplerSeed, k);
@@ -148,7 +237,7 @@ export class SweepRunner {
       const seed = baseSeed + s;
       this.state.trials.push({ runId: `${this.state.id}-c${k}-s${seed}`, config: k, seedIndex: s, seed, state: 'pending', rungs, rungHistory: [], best: null, epochs: 0, wallSeconds: 0 });
     }
-    this.save();
+    if (save) this.save();
   }
 
   /**
@@ -185,8 +274,7 @@ export class SweepRunner {
   /** Rungs the run passed that the state has not recorded (a crash after the epoch): decided now, in epoch order. */
   private reconcile(t: SweepTrial, run: RunHandle): boolean {
     const epochs = runEpochs(run);
-    t.epochs = epochs.length ? epochs[epochs.length - 1]!.epoch : 0;
-    t.best = epochs.length ? Math.min(...epochs.map((e) => e.valRelL2)) : null;
+    Object.assign(t, epochSummary(epochs));
     for (const e of epochs) if (this.decide(t, e.epoch, e.valRelL2) === 'prune') return true;
     return t.rungHistory.some((r) => r.decision === 'prune');
   }
@@ -234,9 +322,7 @@ export class SweepRunner {
   }
 
   private finishTrial(t: SweepTrial, run: RunHandle, state: 'done' | 'pruned' | 'failed', reason?: string): void {
-    const epochs = runEpochs(run);
-    t.epochs = epochs.length ? epochs[epochs.length - 1]!.epoch : 0;
-    t.best = epochs.length ? Math.min(...epochs.map((e) => e.valRelL2)) : null;
+    Object.assign(t, epochSummary(runEpochs(run)));
     t.state = state;
     if (reason) t.reason = reason;
     if (state === 'pruned') {

@@ -37,7 +37,7 @@ lino train --resume ID [--workspace DIR] [--backend NAME] [--json]
     name: 'sweep',
     summary: 'run a sweep (grid, random or TPE search, seeds, ASHA early stopping) or export it for a cluster',
     usage: `lino sweep --config sweep.json [--workspace DIR] [--id ID] [--backend NAME] [--json]
-lino sweep --config sweep.json --export DIR [--nproc-per-node N] [--nodes N]
+lino sweep --config sweep.json --export DIR [--force] [--nproc-per-node N] [--nodes N]
 lino sweep --config sweep.json --collect DIR
 
   sweep.json  {"name", "base": a run configuration, "axes": [{"path": "optimizer.lr", "logRange": [1e-4, 1e-2]},
@@ -47,7 +47,8 @@ lino sweep --config sweep.json --collect DIR
   Each trial is a run in WORKSPACE/runs (group = its configuration); the sweep's state is WORKSPACE/sweeps/<id>/.
   Running the same command again resumes the sweep (after Ctrl-C, a crash or kill -9): no trial is lost or repeated.
   --id       the sweep's id (default: its name and a hash of the file)
-  --export   write each trial for torchrun/SLURM (one array job, or run-all.sh: one torchrun per trial)
+  --export   write each trial for torchrun/SLURM (one array job, or run-all.sh: one torchrun per trial) into
+             a new or empty DIR; --force writes into a folder that holds files (those of the same names replaced)
   --collect  copy the trials trained on the cluster back into runs/; the next run of the sweep records them
   --json     stdout: {"type":"sweep"}, a {"type":"trial"} per finished trial, then {"type":"summary"}
   exit status: 0 done, 1 the sweep or a trial failed, 2 usage, 130 Ctrl-C (resumable)`,

@@ -1,7 +1,7 @@
 // `lino sweep --config sweep.json [--workspace DIR] [--id ID] [--json]`: runs a sweep headless in this
 // process, one trial after another, each an ordinary run in the workspace. Running the same command
 // again (after Ctrl-C, a crash or kill -9) resumes the sweep from sweeps/<id>/state.json.
-// `--export DIR` writes the trials for torchrun/SLURM instead. Exit status as `lino train`: 0 done,
+// `--export DIR [--force]` writes the trials for torchrun/SLURM instead (DIR new or empty, unless --force). Exit status as `lino train`: 0 done,
 // 1 a failure (the sweep or one of its trials), 2 usage, 130/143 stopped by SIGINT/SIGTERM.
 import { join, resolve } from 'node:path';
 import type { CliCommand } from '../command';
@@ -13,7 +13,8 @@ import { trainRun } from '../../train/runner';
 import { errorMessage } from '../../util/error-message';
 import { parseSweepConfig, type SweepConfig } from '../../sweep/sweep-config';
 import { openOrCreateSweep, sweepDir, type SweepState } from '../../sweep/sweep-state';
-import { SweepRunner, type TrialExecutor } from '../../sweep/sweep-runner';
+import { SweepRunner, type TrialHooks } from '../../sweep/sweep-runner';
+import type { RunHandle } from '../../runs/run-store';
 import { analyzeSweep, configTable, importanceTable, trialTable } from '../../sweep/sweep-analysis';
 import { collectSweepFromCluster, exportSweepForCluster } from '../../sweep/sweep-export';
 import { stopOnSignals } from '../stop-on-signals';
@@ -43,11 +44,27 @@ function printSummary(sweep: SweepConfig, state: SweepState, say: (s: string) =>
   if (a.best) say(`\nbest configuration: c${a.best.config} ${JSON.stringify(a.best.params)} mean ${a.best.mean!.toExponential(3)} over ${a.best.n} seed(s)`);
 }
 
+/** One trial trained in this process (the run's lock, checks and records as `lino train`). */
+const trainTrial = (workspace: string, run: RunHandle, hooks: TrialHooks) => {
+  const trial = new AbortController();
+  const onAbort = () => trial.abort();
+  hooks.signal.addEventListener('abort', onAbort);
+  process.stderr.write(`trial ${run.id}\n`);
+  return trainRun(run, {
+    workspace, owner: 'lino sweep', signal: trial.signal,
+    onEpoch: (e) => {
+      const d = hooks.onEpoch(e.epoch, e.val.relL2);
+      process.stderr.write(`  epoch ${e.epoch}: val relL2 ${e.val.relL2.toExponential(3)}${d === 'prune' ? '  pruned (ASHA)' : ''}\n`);
+      if (d === 'prune') trial.abort();
+    },
+  }).finally(() => hooks.signal.removeEventListener('abort', onAbort));
+};
+
 const command: CliCommand = {
   async run(argv) {
     const { values } = parseFlags(argv, {
       config: { type: 'string' }, workspace: { type: 'string' }, id: { type: 'string' }, backend: { type: 'string' },
-      json: { type: 'boolean', default: false }, export: { type: 'string' }, collect: { type: 'string' }, 'nproc-per-node': { type: 'string' }, nodes: { type: 'string' },
+      json: { type: 'boolean', default: false }, export: { type: 'string' }, force: { type: 'boolean', default: false }, collect: { type: 'string' }, 'nproc-per-node': { type: 'string' }, nodes: { type: 'string' },
     });
     if (!values.config) throw new UsageError('missing required flag --config sweep.json');
     const sweep = readSweepFile(values.config);
@@ -62,7 +79,7 @@ const command: CliCommand = {
         if (!Number.isInteger(k) || k < 1) throw new UsageError(`--${name}: expected an integer >= 1, got '${v}'`);
         return k;
       };
-      const r = await exportSweepForCluster(ws.path, id, values.export, { nprocPerNode: int('nproc-per-node', values['nproc-per-node']), nodes: int('nodes', values.nodes) });
+      const r = await exportSweepForCluster(ws.path, id, values.export, { nprocPerNode: int('nproc-per-node', values['nproc-per-node']), nodes: int('nodes', values.nodes), force: values.force === true });
       say(`exported ${r.trials.length} trials of sweep ${id} to ${r.out}: sbatch sweep-array.sbatch (one array task per trial) or ./run-all.sh (one torchrun per trial)`);
       say(`bring them back with: lino sweep --config ${values.config} --collect ${r.out}`);
       emit({ type: 'export', id, out: r.out, trials: r.trials });
@@ -75,37 +92,31 @@ const command: CliCommand = {
       emit({ type: 'collect', id, ...r });
       return 0;
     }
-    process.stderr.write(`sweep ${id} ${created ? 'created' : 'resumed'} in ${sweepDir(ws.path, id)}\n`);
-    emit({ type: 'sweep', id, dir: sweepDir(ws.path, id), created });
-    await selectBackend(values.backend ?? (sweep.base.backend as string | undefined));
     const stop = stopOnSignals(process.stderr);
-    const exec: TrialExecutor = (run, hooks) => {
-      const trial = new AbortController();
-      const onAbort = () => trial.abort();
-      hooks.signal.addEventListener('abort', onAbort);
-      process.stderr.write(`trial ${run.id}\n`);
-      return trainRun(run, {
-        workspace: ws.path, owner: 'lino sweep', signal: trial.signal,
-        onEpoch: (e) => {
-          const d = hooks.onEpoch(e.epoch, e.val.relL2);
-          process.stderr.write(`  epoch ${e.epoch}: val relL2 ${e.val.relL2.toExponential(3)}${d === 'prune' ? '  pruned (ASHA)' : ''}\n`);
-          if (d === 'prune') trial.abort();
-        },
-      }).finally(() => hooks.signal.removeEventListener('abort', onAbort));
-    };
     let reported = new Set<string>();
-    const runner = new SweepRunner(ws.path, id, exec, {
-      signal: stop.signal,
+    const runner = new SweepRunner(ws.path, id, (run, hooks) => trainTrial(ws.path, run, hooks), {
+      signal: stop.signal, owner: 'lino sweep',
       onUpdate: (s) => {
         const ended = s.trials.filter((t) => t.state !== 'pending' && t.state !== 'running');
         for (const t of ended) if (!reported.has(t.runId)) emit({ type: 'trial', ...t, params: s.configs[t.config]!.params });
         reported = new Set(ended.map((t) => t.runId));
       },
     });
+    let release: () => void;
+    try {
+      release = runner.hold(); // a second process on this sweep is refused before the backend loads
+    } catch (e) {
+      stop.dispose();
+      throw e;
+    }
+    process.stderr.write(`sweep ${id} ${created ? 'created' : 'resumed'} in ${sweepDir(ws.path, id)}\n`);
+    emit({ type: 'sweep', id, dir: sweepDir(ws.path, id), created });
     let state: SweepState;
     try {
+      await selectBackend(values.backend ?? (sweep.base.backend as string | undefined));
       state = await runner.run();
     } finally {
+      release();
       stop.dispose();
     }
     printSummary(sweep, state, say);

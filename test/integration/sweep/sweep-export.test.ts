@@ -4,7 +4,7 @@
 // trained in this process stands in for the cluster's: no PyTorch on CI), and the sweep records it done.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/env';
 import { parseSweepConfig } from '../../../main/sweep/sweep-config';
@@ -30,7 +30,7 @@ test('--export writes each grid trial for torchrun and one array job; --collect 
   assert.match(sbatch, /#SBATCH --array=0-1/);
   assert.match(sbatch, /--nproc_per_node=2/);
   assert.match(readFileSync(join(out, 'run-all.sh'), 'utf8'), new RegExp(`cd ${r.trials[1]} && ./run.sh`));
-  await assert.rejects(exportSweepForCluster(ws.path, id, out, { nprocPerNode: 1, nodes: 1 }), /already holds a sweep export/);
+  await assert.rejects(exportSweepForCluster(ws.path, id, out, { nprocPerNode: 1, nodes: 1 }), /--export names a folder that is not empty/);
   const tpe = parseSweepConfig({ name: 'tpe', base, method: 'tpe', axes: [{ path: 'optimizer.lr', logRange: [1e-4, 1e-2] }] });
   const t = openOrCreateSweep(ws.path, tpe);
   await assert.rejects(exportSweepForCluster(ws.path, t.id, join(ws.path, 'c2'), { nprocPerNode: 1, nodes: 1 }), /TPE/);
@@ -51,4 +51,28 @@ test('--export writes each grid trial for torchrun and one array job; --collect 
   }).run();
   assert.equal(trainedHere, 1);
   assert.deepEqual(state.trials.map((x) => x.state), ['done', 'done']);
+});
+
+// Hardening III, repro 3: --export replaced DIR/run-all.sh, and DIR/<trial>/README.md where that
+// folder had no config.json, without --force. A folder that holds anything is refused now, before
+// any trial is planned; --force writes into it (files of the same names replaced, others kept).
+test("--export never replaces a user's file without --force", { timeout: 120_000 }, async () => {
+  const sweep = parseSweepConfig({ name: 'mine', base, axes: [{ path: 'model.width', values: [4] }] });
+  const { id } = openOrCreateSweep(ws.path, sweep);
+  const trial = `${id}-c0-s42`;
+  const out = join(ws.path, 'users-folder');
+  mkdirSync(join(out, trial), { recursive: true });
+  writeFileSync(join(out, 'run-all.sh'), 'my own script');
+  writeFileSync(join(out, trial, 'README.md'), 'my notes');
+  await assert.rejects(exportSweepForCluster(ws.path, id, out, { nprocPerNode: 1, nodes: 1 }),
+    (e: Error) => e.message.startsWith(`${out}: --export names a folder that is not empty (it holds`) && /pass --force/.test(e.message));
+  assert.equal(readFileSync(join(out, 'run-all.sh'), 'utf8'), 'my own script');
+  assert.equal(readFileSync(join(out, trial, 'README.md'), 'utf8'), 'my notes');
+  assert.deepEqual(readdirSync(join(out, trial)), ['README.md'], 'nothing written');
+  assert.equal(existsSync(join(ws.path, 'runs', trial)), false, 'nothing planned');
+  writeFileSync(join(out, 'keep.txt'), 'kept');
+  const r = await exportSweepForCluster(ws.path, id, out, { nprocPerNode: 1, nodes: 1, force: true });
+  assert.deepEqual(r.trials, [trial]);
+  assert.match(readFileSync(join(out, 'run-all.sh'), 'utf8'), /One torchrun per trial/);
+  assert.equal(readFileSync(join(out, 'keep.txt'), 'utf8'), 'kept');
 });

@@ -65,10 +65,12 @@ test('past the state schema, the runner checks the id itself before any disk ope
     const s = setUp(d.path);
     writeFileSync(s.statePath, JSON.stringify(hostileState(s.id, 'placeholder')));
     const runner = new SweepRunner(s.ws, s.id, never);
+    const release = runner.hold(); // the state is read again under the sweep's lock: edit it after that
     // what a schema bug would let through: the id edited after the load
     (runner.current.trials[0] as { runId: string }).runId = '../../victim-outside';
     (runner as unknown as { state: unknown }).state = runner.current;
     const end = await runner.run();
+    release();
     assert.equal(end.status, 'failed');
     assert.match(end.reason ?? '', /field 'trials\[0\]\.runId' must be one folder name/);
     intact(s);
