@@ -18,6 +18,7 @@ import { PauseGate } from '../util/pause-gate';
 import { refuseBeforeStart, parseRunConfig, trainRun, type RunSteps } from '../train/runner';
 import { assertRunUnlocked, releaseOwnLeftoverLock, runLockHolder, RunLockedError } from '../runs/run-lock';
 import { evaluateLabel, runEvaluate } from './evaluate-job';
+import { trainTorchRun } from '../train/torch-run';
 import { inJobWorker } from './job-worker-run';
 import type { StepRecord, EpochRecord } from '../train/trainer';
 import { initBackend, tf } from './tf-runtime';
@@ -201,8 +202,11 @@ export class TrainingJobs {
     } catch (e) {
       throw new ApiError((e as Error).message, 'invalid_params', { field: 'config' });
     }
+    if (cfg.backend === 'torch') {
+      throw new ApiError('train.calibrate: config: field \'backend\': a PyTorch run is timed by its own first steps (the Queue card\'s ETA); calibration times the engine\'s backends', 'invalid_params', { field: 'config.backend' });
+    }
     if (cfg.backend !== undefined && !isBackendChoice(cfg.backend)) {
-      throw new ApiError(`train.calibrate: config: field 'backend': expected one of ${BACKEND_ORDER.join(', ')}, got '${cfg.backend}'`, 'invalid_params', { field: 'config.backend' });
+      throw new ApiError(`train.calibrate: config: field 'backend': expected one of ${BACKEND_ORDER.join(', ')} or torch, got '${cfg.backend}'`, 'invalid_params', { field: 'config.backend' });
     }
     await initBackend();
     const current = tf.getBackend();
@@ -267,10 +271,11 @@ export class TrainingJobs {
     } catch (e) {
       throw this.refuse(run, st.epoch, errorMessage(e), 'config');
     }
-    if (cfg.backend !== undefined && !isBackendChoice(cfg.backend)) {
-      throw this.refuse(run, st.epoch, `${run.configPath}: field 'backend': expected one of ${BACKEND_ORDER.join(', ')}, got '${cfg.backend}'`, 'backend');
+    if (cfg.backend !== undefined && cfg.backend !== 'torch' && !isBackendChoice(cfg.backend)) {
+      throw this.refuse(run, st.epoch, `${run.configPath}: field 'backend': expected one of ${BACKEND_ORDER.join(', ')} or torch, got '${cfg.backend}'`, 'backend');
     }
-    const pre = refuseBeforeStart(cfg, cfg.backend ?? process.env.LINO_BACKEND ?? tf.getBackend());
+    // PyTorch checks its own memory (a CUDA out-of-memory error names the batch size)
+    const pre = cfg.backend === 'torch' ? null : refuseBeforeStart(cfg, cfg.backend ?? process.env.LINO_BACKEND ?? tf.getBackend());
     if (pre) throw this.refuse(run, st.epoch, `run '${runId}' ${pre.message}`, pre.field ?? 'config', 'memory: ');
     run.writeStatus({ state: 'queued', pid: process.pid, ...(st.epoch !== undefined ? { epoch: st.epoch } : {}) });
     const job = this.jobs.start('train', { workspace, runId });
@@ -408,16 +413,18 @@ export class TrainingJobs {
       };
       let out: RunOutcome | null = null;
       if (!this.inThread) {
-        const r = await this.inWorker({ workspace, runId, ...(cfgBackend ? { backend: cfgBackend } : {}) }, hooks);
+        const torch = cfgBackend === 'torch';
+        const r = await this.inWorker({ workspace, runId, ...(torch ? { backend: 'cpu', torch } : cfgBackend ? { backend: cfgBackend } : {}) }, hooks);
         if (r === 'backend-failed') hooks.onLog('the training worker could not start (or could not load a backend); training in the engine thread');
         else out = r;
       }
       if (!out) {
         await initBackend();
-        if (cfgBackend && cfgBackend !== tf.getBackend() && !(cfgBackend.startsWith('tensorflow') && tf.getBackend() === 'tensorflow')) {
+        if (cfgBackend && cfgBackend !== 'torch' && cfgBackend !== tf.getBackend() && !(cfgBackend.startsWith('tensorflow') && tf.getBackend() === 'tensorflow')) {
           await selectBackend(cfgBackend);
         }
-        out = await trainRun(run, {
+        out = await (cfgBackend === 'torch' ? trainTorchRun : trainRun)(run, {
+          isPaused: () => this.gates.get(runId)?.paused ?? false,
           owner: 'the engine',
           workspace,
           signal: ctx.signal,
