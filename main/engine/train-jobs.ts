@@ -3,6 +3,7 @@
 // 20 messages a second, each message carrying every step since the previous one (nothing is lost;
 // metrics.jsonl has everything too).
 import { join } from 'node:path';
+import { hostname } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FromTrainWorker, ToTrainWorker, TrainWorkerInput } from './train-worker';
 import type { MemoryPlan } from '../train/memory';
@@ -360,8 +361,15 @@ export class TrainingJobs {
       return false;
     }
     const st = run.readStatus(this.isActive);
-    if (st.state !== 'queued' && st.state !== 'interrupted') return false;
     const holder = runLockHolder(run.dir);
+    // A PyTorch run an earlier engine started trains on after that engine ended: stop it the way
+    // a job would (SIGTERM: it ends at the next step, checkpoints/last keeps the last epoch).
+    if ((st.state === 'running' || st.state === 'paused') && holder?.owner.startsWith('PyTorch') && holder.pid !== process.pid && holder.host === hostname()) {
+      process.kill(holder.pid, 'SIGTERM');
+      run.log(`stop asked: sent SIGTERM to the PyTorch process ${holder.pid} (started by an earlier engine)`);
+      return true;
+    }
+    if (st.state !== 'queued' && st.state !== 'interrupted') return false;
     if (holder && holder.pid !== process.pid) return false;
     const reason = `stopped by the user (${st.state === 'queued' ? 'it was queued with no job to run it' : st.reason ?? 'interrupted'})`;
     run.writeStatus({ state: 'stopped', pid: null, reason, ...(st.epoch !== undefined ? { epoch: st.epoch } : {}) });

@@ -92,3 +92,27 @@ test('a Python traceback: its tail in events.log and the run\'s reason', { skip,
   assert.equal(run.readStatus().state, 'failed');
   assert.match(readFileSync(join(run.dir, 'events.log'), 'utf8'), /Python's last output:\n[\s\S]*RuntimeError: boom from the test/);
 });
+
+test('resume in both directions: engine epoch 1 then torch, torch stopped in epoch 2 then the engine; both equal the engine-only run', { skip, timeout: 300_000 }, async () => {
+  const cfg = CASES[0]![1];
+  const ref = epochsOf(store.open('lino-darcy-engine').dir);
+  const a = store.create(parseRunConfig({ ...cfg, name: 'e-then-t' }), 'engine-then-torch');
+  assert.equal((await trainRun(a, { workspace: ws.path, owner: 'test', maxEpochsThisCall: 1 })).state, 'stopped');
+  const ta = await trainTorchRun(a, { workspace: ws.path, owner: 'test', device: 'cpu' });
+  assert.equal(ta.state, 'done', ta.reason);
+  const b = store.create(parseRunConfig({ ...cfg, name: 't-then-e', backend: 'torch', torch: { device: 'cpu' } }), 'torch-then-engine');
+  const ctl = new AbortController();
+  const tb = await trainTorchRun(b, { workspace: ws.path, owner: 'test', signal: ctl.signal, onEpoch: () => ctl.abort() });
+  assert.equal(tb.state, 'stopped', tb.reason);
+  assert.equal(b.readStatus().state, 'stopped');
+  const eb = await trainRun(b, { workspace: ws.path, owner: 'test' });
+  assert.equal(eb.state, 'done', eb.reason);
+  for (const run of [a, b]) {
+    const got = epochsOf(run.dir);
+    assert.deepEqual(got.map((r) => r.epoch), [1, 2, 3], run.id);
+    got.forEach((r, i) => {
+      assert.ok(close(r.train.loss, ref[i]!.train.loss, 1e-4), `${run.id} epoch ${i + 1} train loss ${r.train.loss} vs ${ref[i]!.train.loss}`);
+      assert.ok(close(r.val.relL2, ref[i]!.val.relL2, 1e-4), `${run.id} epoch ${i + 1} val relL2 ${r.val.relL2} vs ${ref[i]!.val.relL2}`);
+    });
+  }
+});
