@@ -34,6 +34,7 @@ from .data import load_export
 from .rng import Rng
 from .runfmt import RunFolder, write_json_atomic, now_iso
 from .protocol import RELL2_DEFINITION, predict, share_objective, evaluate_split
+from .control import Control, StopRequested
 
 # The depthwise conv's weight gradient has its own strides; DDP copies it into its bucket anyway.
 warnings.filterwarnings("ignore", message="Grad strides do not match bucket view strides")
@@ -65,13 +66,20 @@ def build_model(spec, path):
     return MODELS[kind](spec)
 
 
-def setup():
-    """(rank, world, device, backend label): a process group when torchrun started us."""
-    world = int(os.environ.get("WORLD_SIZE", "1"))
+def setup(want=None):
+    """(rank, world, device, backend label): a process group when torchrun started us.
+    want: 'cpu', 'cuda' or 'mps' (--device); None: CUDA when there is one, else the CPU."""
+    if want == "cuda" and not torch.cuda.is_available():
+        raise SystemExit("--device cuda: this torch sees no CUDA GPU")
+    if want == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
+        raise SystemExit("--device mps: this torch has no Apple MPS device")
+    use_cuda = torch.cuda.is_available() if want is None else want == "cuda"
     if "RANK" not in os.environ:  # plain `python -m scaleout.train`: no process group
-        dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        dev = torch.device(want or ("cuda" if use_cuda else "cpu"))
         return 0, 1, dev, f"torch-{dev.type}"
-    backend = "nccl" if torch.cuda.is_available() else "gloo"
+    if want == "mps":
+        raise SystemExit("--device mps: one process only (torchrun with several processes needs cuda or cpu)")
+    backend = "nccl" if use_cuda else "gloo"
     # Only rank 0 evaluates while the others wait in a collective: a long validation on a large
     # set must not trip the process group's watchdog (10 to 30 minutes by default).
     dist.init_process_group(backend, timeout=datetime.timedelta(hours=4))
@@ -157,10 +165,17 @@ def main(argv=None):
     ap.add_argument("--model", default="model.json", help="the model as the workbench builds it (the export's model.json)")
     ap.add_argument("--max-epochs", type=int, help="stop after this many epochs in this call (the run stays resumable)")
     ap.add_argument("--threads", type=int, help="torch.set_num_threads per process")
+    ap.add_argument("--device", choices=("cpu", "cuda", "mps"), help="default: CUDA when there is one, else the CPU")
+    ap.add_argument("--control", choices=("stdin",), help="read pause/resume/stop lines on stdin (the workbench drives the run)")
     a = ap.parse_args(argv)
     if a.threads:
         torch.set_num_threads(a.threads)
-    rank, world, device, backend = setup()
+    control = Control()
+    control.install_signals()
+    rank, world, device, backend = setup(a.device)
+    if a.control == "stdin" and rank == 0:
+        control.read_stdin()
+    a.ctl = control
     run = RunFolder(a.run)
     if rank == 0 and not os.path.exists(run.config_path):
         if not a.config:
@@ -186,8 +201,16 @@ def log_fn(run, rank):
 
 
 def fit(run, a, rank, world, device, backend):
-    cfg = run.read_config()
-    s = settings(cfg, run.config_path)
+    # --config (every default filled in) when given: the run's own config.json may omit defaults
+    if a.config:
+        try:
+            with open(a.config) as f:
+                cfg, cfg_path = json.load(f), a.config
+        except (OSError, ValueError) as e:
+            raise SystemExit(f"{a.config}: cannot read the run configuration ({e})")
+    else:
+        cfg, cfg_path = run.read_config(), run.config_path
+    s = settings(cfg, cfg_path)
     data = load_export(a.data)
     log = log_fn(run, rank)
     torch.manual_seed(s["seed"])
@@ -210,7 +233,7 @@ def fit(run, a, rank, world, device, backend):
     n = data["splits"]["train"][0].shape[0]
     # Everything an epoch reads and advances, in one object (ts: the trainer state a checkpoint keeps).
     st = types.SimpleNamespace(run=run, ddp=ddp, net=net, opt=opt, sched=sched, names=names, s=s, data=data, ts=ts,
-                               rank=rank, world=world, device=device, backend=backend, n=n)
+                               rank=rank, world=world, device=device, backend=backend, n=n, ctl=a.ctl)
     done_this_call = 0
     try:
         while ts["epoch"] < s["epochs"]:
@@ -227,6 +250,10 @@ def fit(run, a, rank, world, device, backend):
         if rank == 0:
             run.write_status("done", epoch=ts["epoch"], step=ts["globalStep"], backend=backend)
             log(f"done: {ts['epoch']} epochs, best validation relL2 {ts['best']['valRelL2']} at epoch {ts['best']['epoch']}")
+    except StopRequested:
+        if rank == 0:
+            run.write_status("stopped", reason="stopped by the user", epoch=ts["epoch"], step=ts["globalStep"], backend=backend)
+            log(f"stopped by the user at epoch {ts['epoch'] + 1}, step {ts['globalStep']}; checkpoints/last holds epoch {ts['epoch']}")
     except FloatingPointError as e:
         if rank == 0:
             run.write_status("failed", reason=f"{e} at epoch {ts['epoch'] + 1}, step {ts['globalStep'] + 1}", epoch=ts["epoch"], step=ts["globalStep"], backend=backend)
@@ -244,6 +271,7 @@ def run_epoch(st):
     steps = []
     ddp.train()
     for i in range(0, n, s["batchSize"]):
+        between_steps(st)
         ts0 = time.perf_counter()
         loss, rel, norm = train_step(st, perm[i:i + s["batchSize"]])
         ts["globalStep"] += 1
@@ -281,6 +309,19 @@ def run_epoch(st):
         ts["best"] = box[0]
     sched.step()
     return rec
+
+
+def between_steps(st):
+    """A stop or a pause asked (signal, or the workbench on stdin); every rank agrees under torchrun."""
+    ts, run, backend = st.ts, st.run, st.backend
+    if dist.is_initialized():
+        flag = torch.tensor([1.0 if st.ctl.stop.is_set() else 0.0], device=st.device if st.device.type == "cuda" else "cpu")
+        dist.all_reduce(flag)
+        if float(flag[0]) > 0:
+            st.ctl.stop.set()
+    st.ctl.between_steps(
+        on_pause=lambda: st.rank == 0 and run.write_status("paused", epoch=ts["epoch"], step=ts["globalStep"], backend=backend),
+        on_resume=lambda: st.rank == 0 and run.write_status("running", epoch=ts["epoch"], step=ts["globalStep"], backend=backend))
 
 
 def save(st, rec):

@@ -12,6 +12,7 @@ import { ApiError } from './api-error';
 import { DataSpec, Benchmark } from '../data/data-spec';
 import { DatasetId, DatasetSample, DatasetStats } from '../data/dataset-records';
 import { Calibration } from '../train/config';
+import { TorchReport } from '../train/torch-report';
 import { EvaluationResult } from '../train/evaluation-result';
 import { MetricsRecord, RunId, RunMeta, RunState, RunStatus, RunSummary } from '../runs/run-records';
 import { LightMapsResult } from '../model/lino/light-map-records';
@@ -324,6 +325,8 @@ export const methods = {
     params: z.object({ config: ApiTrainConfig, steps: z.number().int().min(1).max(10).default(3) }).strict(),
     result: Calibration,
   },
+  /** PyTorch for the 'torch' backend: the interpreter (LINO_PYTHON, else python3), its torch, devices; refresh probes again. */
+  'train.torch': { route: 'engine', params: z.object({ refresh: z.boolean().default(false) }).strict(), result: TorchReport },
   'train.pause': { route: 'engine+workspace', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
   /** Continue a paused run, or queue an interrupted/stopped run to resume from its last checkpoint. */
   'train.resume': { route: 'engine+workspace', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean(), job: JobSummary.optional() }) },

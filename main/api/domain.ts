@@ -10,6 +10,7 @@ export * from '../ops/backend-report';
 export * from '../data/data-spec';
 export * from '../data/dataset-records';
 export * from '../train/config';
+export * from '../train/torch-report';
 export * from '../train/evaluation-result';
 export * from '../runs/playground-records';
 export * from '../runs/run-records';

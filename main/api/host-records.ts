@@ -2,6 +2,7 @@
 // workspace.get, ui.state.*): zod schemas only.
 import { z } from 'zod';
 import { BackendReport } from '../ops/backend-report';
+import { TorchReport } from '../train/torch-report';
 
 export const EngineInfo = z.object({
   version: z.string(),
@@ -12,6 +13,8 @@ export const EngineInfo = z.object({
   startedAt: z.string(),
   /** os.availableParallelism() of the engine's machine (the Training view's hint for `workers`). */
   cores: z.number().int().optional(),
+  /** PyTorch as the engine's probe found it (absent while the first probe runs: train.torch waits for it). */
+  torch: TorchReport.optional(),
 });
 export type EngineInfo = z.infer<typeof EngineInfo>;
 

@@ -27,6 +27,8 @@ import { VERSION } from '../version';
 import { playgroundDrawCall, playgroundPredictCall, playgroundSaveCall, playgroundSolveCall, playgroundSolveLabel, runPlaygroundSolve } from './playground-call';
 import { playgroundAppendCall, playgroundExportCall, playgroundSampleCall } from './playground-keep-call';
 import { availableParallelism } from 'node:os';
+import { cachedTorchProbe } from '../train/torch-probe';
+import type { TorchReport } from '../train/torch-report';
 import { jobEventMessage, withParsedResult } from './json-text';
 
 /**
@@ -47,6 +49,15 @@ function startDeclared(jobs: JobQueue, p: StartedJob): JobSummary {
     case 'generate': return jobs.start('generate', { ...p.params, workspace: p.workspace });
     case 'import': return jobs.start('import', { ...p.params, workspace: p.workspace });
   }
+}
+
+/** engine.info waits this long for the PyTorch probe (it imports torch once); train.torch waits for it. */
+async function torchWithin(ms: number): Promise<{ torch?: TorchReport }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((r) => { timer = setTimeout(() => r(null), ms); });
+  const r = await Promise.race([cachedTorchProbe(), late]);
+  clearTimeout(timer);
+  return r ? { torch: r } : {};
 }
 
 export function startEngine(parent: ParentChannel): void {
@@ -99,6 +110,7 @@ export function startEngine(parent: ParentChannel): void {
       backend: await initBackend(),
       startedAt,
       cores: availableParallelism(),
+      ...(await torchWithin(5000)),
     }),
     'engine.ping': (p) => ({ t: p.t, engineTime: Date.now() }),
     // Kinds that name a run or a dataset are refused by the contract (JOB_KINDS' `through`): they start
@@ -132,6 +144,7 @@ export function startEngine(parent: ParentChannel): void {
       await initBackend();
       return { runId: p.runId, job: training.start(p.workspace, p.runId) };
     },
+    'train.torch': (p) => cachedTorchProbe(undefined, p.refresh),
     'train.calibrate': (p) => training.calibrate(p.workspace, p.config, p.steps),
     'train.pause': (p) => ({ ok: training.pause(p.id) }),
     'train.resume': (p) => training.resume(p.workspace, p.id),

@@ -3,6 +3,7 @@
 // 20 messages a second, each message carrying every step since the previous one (nothing is lost;
 // metrics.jsonl has everything too).
 import { join } from 'node:path';
+import { hostname } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { spawnWorker } from '../util/workers';
 import type { FromTrainWorker, ToTrainWorker, TrainWorkerInput } from './train-worker';
@@ -19,6 +20,7 @@ import { PauseGate } from '../util/pause-gate';
 import { refuseBeforeStart, parseRunConfig, trainRun, type RunSteps } from '../train/runner';
 import { assertRunUnlocked, releaseOwnLeftoverLock, runLockHolder, RunLockedError } from '../runs/run-lock';
 import { evaluateLabel, runEvaluate } from './evaluate-job';
+import { trainTorchRun } from '../train/torch-run';
 import { inJobWorker } from './job-worker-run';
 import type { StepRecord, EpochRecord } from '../train/trainer';
 import { initBackend, tf } from './tf-runtime';
@@ -190,8 +192,11 @@ export class TrainingJobs {
     } catch (e) {
       throw new ApiError((e as Error).message, 'invalid_params', { field: 'config' });
     }
+    if (cfg.backend === 'torch') {
+      throw new ApiError('train.calibrate: config: field \'backend\': a PyTorch run is timed by its own first steps (the Queue card\'s ETA); calibration times the engine\'s backends', 'invalid_params', { field: 'config.backend' });
+    }
     if (cfg.backend !== undefined && !isBackendChoice(cfg.backend)) {
-      throw new ApiError(`train.calibrate: config: field 'backend': expected one of ${BACKEND_ORDER.join(', ')}, got '${cfg.backend}'`, 'invalid_params', { field: 'config.backend' });
+      throw new ApiError(`train.calibrate: config: field 'backend': expected one of ${BACKEND_ORDER.join(', ')} or torch, got '${cfg.backend}'`, 'invalid_params', { field: 'config.backend' });
     }
     await initBackend();
     const current = tf.getBackend();
@@ -256,10 +261,11 @@ export class TrainingJobs {
     } catch (e) {
       throw this.refuse(run, st.epoch, errorMessage(e), 'config');
     }
-    if (cfg.backend !== undefined && !isBackendChoice(cfg.backend)) {
-      throw this.refuse(run, st.epoch, `${run.configPath}: field 'backend': expected one of ${BACKEND_ORDER.join(', ')}, got '${cfg.backend}'`, 'backend');
+    if (cfg.backend !== undefined && cfg.backend !== 'torch' && !isBackendChoice(cfg.backend)) {
+      throw this.refuse(run, st.epoch, `${run.configPath}: field 'backend': expected one of ${BACKEND_ORDER.join(', ')} or torch, got '${cfg.backend}'`, 'backend');
     }
-    const pre = refuseBeforeStart(cfg, cfg.backend ?? process.env.LINO_BACKEND ?? tf.getBackend());
+    // PyTorch checks its own memory (a CUDA out-of-memory error names the batch size)
+    const pre = cfg.backend === 'torch' ? null : refuseBeforeStart(cfg, cfg.backend ?? process.env.LINO_BACKEND ?? tf.getBackend());
     if (pre) throw this.refuse(run, st.epoch, `run '${runId}' ${pre.message}`, pre.field ?? 'config', 'memory: ');
     run.writeStatus({ state: 'queued', pid: process.pid, ...(st.epoch !== undefined ? { epoch: st.epoch } : {}) });
     const job = this.jobs.start('train', { workspace, runId });
@@ -344,8 +350,15 @@ export class TrainingJobs {
       return false;
     }
     const st = run.readStatus(this.isActive);
-    if (st.state !== 'queued' && st.state !== 'interrupted') return false;
     const holder = runLockHolder(run.dir);
+    // A PyTorch run an earlier engine started trains on after that engine ended: stop it the way
+    // a job would (SIGTERM: it ends at the next step, checkpoints/last keeps the last epoch).
+    if ((st.state === 'running' || st.state === 'paused') && holder?.owner.startsWith('PyTorch') && holder.pid !== process.pid && holder.host === hostname()) {
+      process.kill(holder.pid, 'SIGTERM');
+      run.log(`stop asked: sent SIGTERM to the PyTorch process ${holder.pid} (started by an earlier engine)`);
+      return true;
+    }
+    if (st.state !== 'queued' && st.state !== 'interrupted') return false;
     if (holder && holder.pid !== process.pid) return false;
     const reason = `stopped by the user (${st.state === 'queued' ? 'it was queued with no job to run it' : st.reason ?? 'interrupted'})`;
     run.writeStatus({ state: 'stopped', pid: null, reason, ...(st.epoch !== undefined ? { epoch: st.epoch } : {}) });
@@ -397,17 +410,20 @@ export class TrainingJobs {
       };
       let out: RunOutcome | null = null;
       if (!this.inThread) {
-        // the run's own backend, else the one the engine chose (the worker then probes nothing)
-        const r = await this.inWorker({ workspace, runId, backend: cfgBackend ?? (await initBackend()).active }, hooks);
+        // the run's own backend, else the one the engine chose (the worker then probes nothing); a
+        // torch run's worker drives PyTorch and builds the starting weights on cpu
+        const torch = cfgBackend === 'torch';
+        const r = await this.inWorker({ workspace, runId, ...(torch ? { backend: 'cpu', torch } : { backend: cfgBackend ?? (await initBackend()).active }) }, hooks);
         if (r === 'backend-failed') hooks.onLog('the training worker could not start (or could not load a backend); training in the engine thread');
         else out = r;
       }
       if (!out) {
         await initBackend();
-        if (cfgBackend && cfgBackend !== tf.getBackend() && !(cfgBackend.startsWith('tensorflow') && tf.getBackend() === 'tensorflow')) {
+        if (cfgBackend && cfgBackend !== 'torch' && cfgBackend !== tf.getBackend() && !(cfgBackend.startsWith('tensorflow') && tf.getBackend() === 'tensorflow')) {
           await selectBackend(cfgBackend);
         }
-        out = await trainRun(run, {
+        out = await (cfgBackend === 'torch' ? trainTorchRun : trainRun)(run, {
+          isPaused: () => this.gates.get(runId)?.paused ?? false,
           owner: 'the engine',
           workspace,
           signal: ctx.signal,

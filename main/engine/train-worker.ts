@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { selectBackend } from '../ops/backend';
 import { RunStore } from '../runs/run-store';
 import { trainRun } from '../train/runner';
+import { trainTorchRun } from '../train/torch-run';
 import { RunLockedError } from '../runs/run-lock';
 import { PauseGate } from '../util/pause-gate';
 import { errorMessage } from '../util/error-message';
@@ -17,6 +18,8 @@ export interface TrainWorkerInput {
   workspace: string;
   runId: string;
   backend?: string;
+  /** config backend 'torch': PyTorch trains (main/train/torch-run.ts); `backend` only builds the initial weights. */
+  torch?: boolean;
 }
 
 export type ToTrainWorker = { type: 'pause' } | { type: 'resume' } | { type: 'stop' };
@@ -57,7 +60,8 @@ async function main() {
   send({ type: 'backend', active });
   try {
     const run = new RunStore(join(input.workspace, 'runs')).open(input.runId);
-    const outcome = await trainRun(run, {
+    const outcome = await (input.torch ? trainTorchRun : trainRun)(run, {
+      isPaused: () => gate.paused,
       owner: 'the engine',
       workspace: input.workspace,
       signal: controller.signal,

@@ -4,7 +4,7 @@
 // so; a lock held by a live process, or by another host (whose processes cannot be checked), is
 // refused with a message naming the run and the holder. The same lock guards a sweep's state
 // (sweeps/<id>/sweep.lock, main/sweep/sweep-runner.ts): acquireLock with another LockTarget.
-import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -130,6 +130,12 @@ export function runLockHolder(runDir: string): LockInfo | null {
 export interface RunLock {
   readonly info: LockInfo;
   release(): void;
+  /**
+   * Gives the lock to a child process that writes the run (the PyTorch trainer): the file names its
+   * pid, and this process no longer removes it when it exits, so the run stays locked while the
+   * child trains on after an engine restart. release() still removes it (the child ended).
+   */
+  handOver(pid: number, owner: string): void;
 }
 
 function create(path: string, info: LockInfo, noun: string): boolean {
@@ -214,7 +220,15 @@ function held(path: string, info: LockInfo): RunLock {
     if (readLockAt(path)?.token === info.token) rmSync(path, { force: true });
   };
   process.on('exit', release);
-  return { info, release };
+  const handOver = (pid: number, owner: string) => {
+    if (done) return;
+    const next: LockInfo = { ...info, pid, owner };
+    const tmp = `${path}.${info.token}.tmp`;
+    writeFileSync(tmp, JSON.stringify(next) + '\n');
+    renameSync(tmp, path); // same token: release() still recognizes it as ours
+    process.off('exit', release);
+  };
+  return { info, release, handOver };
 }
 
 /** Removes a lock this process left behind (a training thread that died without releasing it). */

@@ -6,7 +6,6 @@
 // runs.exportForCluster job.
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RunHandle } from '../runs/run-store';
 import { parseRunConfig } from './runner';
 import { loadTrainData } from './data-source';
@@ -17,8 +16,7 @@ import { exportDataset } from '../data/export';
 import { ndarray } from '../data/ndarray';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomic-file';
 
-// main/runs/ from sources and dist/engine/ in the bundle are both two levels below the root.
-const SCALEOUT_DIR = fileURLToPath(new URL('../../scaleout/', import.meta.url));
+import { scaleoutDir } from './scaleout-dir';
 
 export interface ClusterExportOptions {
   /** GPUs (or CPU processes) per node. */
@@ -41,7 +39,7 @@ export interface ClusterExport {
 }
 
 /** The prepared-layout exporter needs split indices and a test split: synthetic data has neither. */
-function asPrepared(data: TrainData, fallbackId: string): PreparedDataset {
+export function asPrepared(data: TrainData, fallbackId: string): PreparedDataset {
   const withIndices = (s: TrainSplit | undefined, like: TrainSplit) => {
     const split = s ?? { x: { data: new Float32Array(0), shape: [0, ...like.x.shape.slice(1)] }, y: { data: new Float32Array(0), shape: [0, ...like.y.shape.slice(1)] } };
     const n = split.x.shape[0]!;
@@ -64,7 +62,7 @@ function shellQuote(s: string): string {
 export async function exportRunForCluster(run: RunHandle, outDir: string, o: ClusterExportOptions): Promise<ClusterExport> {
   const raw = run.readConfig();
   const cfg = parseRunConfig(raw, run.configPath);
-  if (!existsSync(join(SCALEOUT_DIR, 'train.py'))) throw new Error(`${SCALEOUT_DIR}: the scaleout package is missing (train.py expected)`);
+  const SCALEOUT_DIR = scaleoutDir();
   const out = resolve(outDir);
   mkdirSync(out, { recursive: true });
   if (!o.overwrite && existsSync(join(out, 'config.json'))) throw new Error(`${out}: already holds an export (config.json); choose an empty folder`);

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { MODEL_KINDS, RUN_MODEL_FIELDS, runModelDefaults } from '../model/kinds';
 import { DataSpec } from '../data/data-spec';
+import { TORCH_DEVICES } from './torch-report';
 
 /** A run's configuration (defaults = the paper's protocol); stored as runs/<id>/config.json. */
 export const TrainConfig = z.object({
@@ -46,8 +47,16 @@ export const TrainConfig = z.object({
   rollout: z.object({ checkpointing: z.boolean().default(true) }).strict().prefault({}),
   /** LiNO: recompute each block during backward so a step holds one block's intermediates; 'auto' = only when the step would not fit otherwise. */
   checkpointBlocks: z.union([z.boolean(), z.literal('auto')]).default('auto'),
-  /** Force a backend (tensorflow-gpu, webgpu, tensorflow, wasm, cpu); default: the engine's choice. */
+  /**
+   * Force a backend (tensorflow-gpu, webgpu, tensorflow, wasm, cpu; or 'torch': PyTorch through the
+   * configured Python, main/train/torch-run.ts); default: the engine's choice.
+   */
   backend: z.string().optional(),
+  /** backend 'torch': the device (default: CUDA, else MPS, else the CPU, as the probe finds them) and GPUs (> 1: torchrun). */
+  torch: z.object({
+    device: z.enum(TORCH_DEVICES).optional(),
+    gpus: z.number().int().min(1).max(64).default(1),
+  }).strict().optional(),
   /**
    * Data-parallel threads per step (wasm/cpu backends: each thread its own backend); the batch is
    * split between them, the gradients summed: the same maths as 1. 'auto' = the machine's cores (max 8).

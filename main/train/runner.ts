@@ -116,7 +116,7 @@ interface RunContext {
 }
 
 /** The first time a run trains, config.json records what its data spec resolved to. */
-function recordResolvedData(run: RunHandle, raw: Record<string, unknown>, data: TrainData): void {
+export function recordResolvedData(run: RunHandle, raw: Record<string, unknown>, data: TrainData): void {
   if ('resolvedData' in raw) return;
   const m = data.manifest;
   const counts = { train: data.train.x.shape[0], val: data.val.x.shape[0], test: data.test?.x.shape[0] ?? 0 };
@@ -180,7 +180,7 @@ async function startTrainer(ctx: RunContext, prep: Prepared): Promise<Trainer> {
  * metrics. An epoch's record is written just before its checkpoint, so a second record proves the
  * first was saved; a single one was saved when status.json (written after the save) says so.
  */
-function refuseLostCheckpoint(run: RunHandle, lastDir: string): void {
+export function refuseLostCheckpoint(run: RunHandle, lastDir: string): void {
   const epochs = run.readMetrics().records.filter((r) => r.type === 'epoch').length;
   const done = epochs >= 2 || (epochs === 1 && (run.readStatus().epoch ?? 0) >= 1) ? epochs : 0;
   if (done === 0) return;

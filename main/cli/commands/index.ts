@@ -113,7 +113,8 @@ lino lightmaps --run DIR --correlate [--csv FILE] [--latex FILE] [--checkpoint b
     name: 'info',
     summary: 'print keys, shapes and the inferred config of a weights file, or the compute backends (--backends)',
     usage: `lino info --weights w.safetensors|CHECKPOINT.pt [--json]
-lino info --backends [--backend NAME] [--json]   which backend training would use, why the others were skipped, and the WebGPU adapter`,
+lino info --backends [--backend NAME] [--json]   which backend training would use, why the others were skipped, and the WebGPU adapter
+lino info --env [--json]   the backends and the Python with PyTorch the 'torch' backend runs (LINO_PYTHON, else python3): torch version, CUDA GPUs, MPS, CPU threads`,
     load: () => import('./info'),
   },
   {

@@ -7,10 +7,18 @@ import { isTorchFile, weightsAsFile } from '../../runs/release-checkpoint';
 import { readReleaseCheckpointWithDeadline } from '../../runs/release-checkpoint';
 import { inferModel } from '../../model/registry';
 import { printable as p, printableJson } from '../../util/printable';
+import { probeTorch } from '../../train/torch-probe';
+import { formatTorchReport } from '../../train/torch-report';
 
 const command: CliCommand = {
   async run(argv) {
-    const { values } = parseFlags(argv, { weights: { type: 'string' }, json: { type: 'boolean' }, backends: { type: 'boolean' }, backend: { type: 'string' } });
+    const { values } = parseFlags(argv, { weights: { type: 'string' }, json: { type: 'boolean' }, backends: { type: 'boolean' }, backend: { type: 'string' }, env: { type: 'boolean' } });
+    if (values.env) {
+      // the engine's backends and the Python/PyTorch the 'torch' backend would run (LINO_PYTHON, else python3)
+      const [report, torch] = await Promise.all([selectBackend(values.backend), probeTorch()]);
+      console.log(values.json ? JSON.stringify({ backend: report, torch }, null, 1) : `${formatBackendReport(report)}\n${formatTorchReport(torch)}`);
+      return 0;
+    }
     if (values.backends) {
       const report = await selectBackend(values.backend);
       console.log(values.json ? JSON.stringify(report, null, 1) : formatBackendReport(report));

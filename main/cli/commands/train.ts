@@ -14,6 +14,7 @@ import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
 import { RunStore } from '../../runs/run-store';
 import { assertRunUnlocked } from '../../runs/run-lock';
 import { trainRun, parseRunConfig } from '../../train/runner';
+import { parseTorchBackend, trainTorchRun, type TorchRunHooks } from '../../train/torch-run';
 import { newGroupName, seedRunConfig } from '../../runs/seed-group';
 import type { EpochRecord, StepRecord } from '../../train/trainer';
 import { errorMessage } from '../../util/error-message';
@@ -87,7 +88,14 @@ const command: CliCommand = {
       quiet: { type: 'boolean', default: false },
       seeds: { type: 'string' },
       json: { type: 'boolean', default: false },
+      gpus: { type: 'string' },
     });
+    // --backend torch[:cpu|:cuda|:mps] [--gpus N]: PyTorch trains the run (main/train/torch-run.ts)
+    const torchFlag = values.backend?.startsWith('torch') ? parseTorchBackend(values.backend) : null;
+    if (values.backend?.startsWith('torch') && !torchFlag) throw new UsageError(`--backend '${values.backend}': expected torch, torch:cpu, torch:cuda or torch:mps`);
+    const gpus = values.gpus === undefined ? undefined : Number(values.gpus);
+    if (gpus !== undefined && (!Number.isInteger(gpus) || gpus < 1 || gpus > 64)) throw new UsageError(`--gpus '${values.gpus}': expected an integer 1..64`);
+    if (gpus !== undefined && !torchFlag) throw new UsageError('--gpus needs --backend torch[:cuda]');
     if (values.seeds !== undefined && values.json) throw new UsageError('--json is not available with --seeds (each run\'s metrics.jsonl holds its records)');
     if (values.seeds !== undefined) return runGroup(values as GroupFlags);
     if (!values.config === !values.resume) throw new UsageError('give exactly one of --config FILE or --resume ID');
@@ -102,13 +110,16 @@ const command: CliCommand = {
         throw new Error(`${values.config}: cannot read the run configuration (${errorMessage(e)})`);
       }
       const cfg = parseRunConfig(raw, values.config);
-      run = store.create(cfg, values.id);
+      // a torch run says so in its config.json, so the app resumes it on torch too
+      run = store.create(torchFlag ? { ...cfg, backend: 'torch', torch: { ...cfg.torch, ...torchFlag, gpus: gpus ?? cfg.torch?.gpus ?? 1 } } : cfg, values.id);
     } else {
       run = store.open(values.resume!);
       assertRunUnlocked(run.id, run.dir); // before the backend loads: refuse a second writer at once
     }
     const cfg = parseRunConfig(run.readConfig(), run.configPath);
-    const report = await selectBackend(values.backend ?? cfg.backend);
+    const torch = torchFlag ?? (values.backend === undefined && cfg.backend === 'torch' ? {} : null);
+    // on torch the engine's backend only builds the initial weights: the cpu backend is always there
+    const report = await selectBackend(torch ? 'cpu' : values.backend ?? cfg.backend);
     const out = process.stderr;
     const tty = out.isTTY && !values.quiet;
     const json = values.json === true;
@@ -116,8 +127,8 @@ const command: CliCommand = {
     const say = json ? (line: string) => void out.write(`${line}\n`) : (line: string) => console.log(line);
     const emit = (obj: unknown) => { if (json) process.stdout.write(`${JSON.stringify(obj)}\n`); };
     out.write(`run ${run.id} in ${run.dir}\n`);
-    emit({ type: 'run', id: run.id, dir: run.dir, backend: report.active });
-    if (!values.quiet) out.write(`${formatBackendReport(report)}\n`);
+    emit({ type: 'run', id: run.id, dir: run.dir, backend: torch ? 'torch' : report.active });
+    if (!values.quiet && !torch) out.write(`${formatBackendReport(report)}\n`);
     const stop = stopOnSignals(out);
     const t0 = Date.now();
     let stepsPerEpoch = 1;
@@ -142,7 +153,8 @@ const command: CliCommand = {
       if (tty) out.write(`\r${line.padEnd(110)}`);
     };
     try {
-      const result = await trainRun(run, {
+      const train = torch ? (r: typeof run, h: TorchRunHooks) => trainTorchRun(r, { ...h, ...torch, ...(gpus ? { gpus } : {}) }) : trainRun;
+      const result = await train(run, {
         owner: 'lino train',
         signal: stop.signal,
         workspace: ws.path,
@@ -165,7 +177,7 @@ const command: CliCommand = {
           }
         },
         onLog: (m) => {
-          if (m.startsWith('resuming') || m.startsWith('refused') || m.startsWith('failed')) out.write(`${m}\n`);
+          if (/^(resuming|refused|failed|started PyTorch|stopped|the PyTorch process)/.test(m)) out.write(`${m}\n`);
         },
       });
       if (tty) out.write('\n');
