@@ -3,14 +3,15 @@
 // later run on the same data. The key hashes the run's data spec (source, resolution, split, seed of
 // the split) and the dataset's content hash; a folder is complete when its complete.json exists
 // (written last, after an atomic rename of the whole folder into place).
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TrainConfig } from './config';
 import type { TrainData } from './data';
 import { asPrepared } from './cluster-export';
 import { exportDataset } from '../data/export';
 import { writeJsonAtomic } from '../util/atomic-file';
+import { removeOwnTree, removeTemp } from '../util/remove-tree';
 
 export const TORCH_DATA_DIR = join('.lino', 'torch-data');
 
@@ -36,11 +37,11 @@ export async function torchDataFolder(cfg: TrainConfig, data: TrainData, root: s
     return dir;
   }
   mkdirSync(root, { recursive: true });
-  const tmp = join(root, `.${key}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = join(root, `.${key}.${process.pid}.partial`);
   try {
     const files = await exportDataset(asPrepared(data, `torch-${key}`), 'npy', tmp, 'prepared');
     writeJsonAtomic(join(tmp, 'complete.json'), { key, files: files.length, writtenAt: new Date().toISOString() });
-    rmSync(dir, { recursive: true, force: true }); // an incomplete leftover (no complete.json)
+    removeOwnTree(root, key, { names: /^[0-9a-f]{20}$/, what: 'a PyTorch data folder' }); // an incomplete leftover (no complete.json)
     try {
       renameSync(tmp, dir);
     } catch (e) {
@@ -48,7 +49,7 @@ export async function torchDataFolder(cfg: TrainConfig, data: TrainData, root: s
       if (!existsSync(join(dir, 'complete.json'))) throw e;
     }
   } finally {
-    rmSync(tmp, { recursive: true, force: true });
+    removeTemp(tmp);
   }
   log(`data for PyTorch: wrote ${dir}`);
   return dir;

@@ -11,7 +11,7 @@
 // events.log and the run's reason; one killed (kill -9) leaves the run interrupted, resumable from
 // checkpoints/last on either backend.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRunConfig, recordResolvedData, refuseLostCheckpoint, type RunHooks, type RunOutcome } from './runner';
 import type { RunHandle } from '../runs/run-store';
@@ -206,6 +206,8 @@ async function runPython(run: RunHandle, hooks: TorchRunHooks, lock: RunLock, p:
   const root = scaleoutRoot();
   const { cmd, args } = torchCommand({ python: p.python, runDir: run.dir, dataDir: p.dataDir, device: p.device, gpus: p.gpus });
   // Python's output goes to a file, not a pipe: it trains on if the engine goes away (a broken pipe would end it).
+  // a run folder may come from elsewhere: a FIFO or a link planted as python.log would block or redirect the write
+  if (existsSync(outPath) && !lstatSync(outPath).isFile()) throw new Error(`${outPath}: is not a regular file; Python's output is not written there (expected the run's own python.log; remove it and resume)`);
   const outStart = existsSync(outPath) ? statSync(outPath).size : 0;
   const out = openSync(outPath, 'a');
   const env = { ...process.env, PYTHONPATH: [root, process.env.PYTHONPATH].filter(Boolean).join(process.platform === 'win32' ? ';' : ':'), PYTHONUNBUFFERED: '1' };

@@ -1,7 +1,8 @@
 // Follows a file that another process appends to (a trainer's metrics.jsonl, its log): reads what
 // was added since the last poll and hands over each complete line. Polling, not fs.watch: watch
 // misses appends on network and some container file systems, and a poll every 100 ms is cheap.
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, readSync, statSync } from 'node:fs';
+import { openUserFile } from './user-file';
 
 export class LineFollower {
   private offset: number;
@@ -29,7 +30,7 @@ export class LineFollower {
     if (size === this.offset) return;
     let fd: number;
     try {
-      fd = openSync(this.path, 'r');
+      fd = openUserFile(this.path, 'an append-only record file').fd; // never blocks on a FIFO planted in a run folder
     } catch {
       return;
     }

@@ -26,6 +26,7 @@ const ALLOWED: Record<string, string> = {
   'main/runs/run-lock.ts': "a run's lock file (created with wx)",
   'main/runs/run-meta.ts': "a run's meta.json the workbench wrote",
   'main/runs/checkpoint.ts': 'checkpoint files the run store wrote, verified against their sha256 in state.json',
+  'main/train/torch-run.ts': "opens the run's own torch/python.log for appending Python's output (refused unless a regular file)",
 };
 
 function tsFiles(dir: string): string[] {
