@@ -28,8 +28,11 @@ const ENGINE_ONLY = ['engine', 'train', 'model', 'ops', 'cli'];
 // (the last entry that matches a file wins): electron, tfjs outside main/ops/tf.ts, and the layer's own.
 const ELECTRON = { name: 'electron', message: 'main/ and renderer/ must not import electron: only electron/ does' };
 const TFJS = { regex: '^@tensorflow/', message: 'tensorflow.js only through main/ops/tf.ts (one tfjs instance, its backends registered once)' };
-/** A relative import (at any depth below main/) that reaches one of main/'s `folders`. */
-const reaching = (folders, message) => ({ regex: `^(\\.\\./)+(main/)?(${folders.join('|')})(/|$)`, message });
+/**
+ * A relative import that reaches one of main/'s `folders`, from a file `depth` folders below main/'s
+ * own (main/api/x.ts: 1; main/api/methods/x.ts: 2, where `../reproduce` is main/api/reproduce.ts).
+ */
+const reaching = (folders, message, depth = 1) => ({ regex: `^(\\.\\./){${depth},}(main/)?(${folders.join('|')})(/|$)`, message });
 const restrict = (files, patterns, { electron = false, tfjs = true } = {}) => ({
   files,
   rules: { 'no-restricted-imports': ['error', { paths: electron ? [] : [ELECTRON], patterns: [...(tfjs ? [TFJS] : []), ...patterns] }] },
@@ -42,7 +45,9 @@ const layerRules = LAYERS.map((folder, i) => {
   if (HOST_FOLDERS.includes(folder)) patterns.push(reaching(ENGINE_ONLY, HOST));
   // A command is one module: what two commands share lives beside the dispatcher (main/cli/*.ts).
   const commands = folder === 'cli' ? [restrict(['main/cli/commands/**'], [{ regex: '^\\./', message: 'a command does not import another command: shared helpers live in main/cli/' }])] : [];
-  return [restrict([`main/${folder}/**`], patterns), ...commands];
+  // The contract's area modules sit one folder deeper: their `../x` is main/api/x, not main/x.
+  const methods = folder === 'api' ? [restrict(['main/api/methods/**'], [reaching(LAYERS.slice(0, i), upward(i), 2)])] : [];
+  return [restrict([`main/${folder}/**`], patterns), ...commands, ...methods];
 }).flat();
 
 // An error's text for the user comes from one helper (main/util/error-message.ts errorMessage, the

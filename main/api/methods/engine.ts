@@ -1,0 +1,19 @@
+// The contract's calls for the host, the engine process, the open workspace and the UI state it keeps.
+// Spread into the one typed `methods` table of ../contract.ts (schemas and types only: no I/O).
+import { z } from 'zod';
+import { empty, type MethodSpec } from '../method-spec';
+import { FileRef } from '../files';
+import { EngineInfo, HostInfo, UiState, WorkspaceSummary } from '../host-records';
+
+export const engineMethods = {
+  /** The UI state saved in <workspace>/.lino/ui-state.json; null when none (or unreadable: `warning` says why). */
+  'ui.state.get': { route: 'host', params: empty, result: z.object({ state: UiState.nullable(), warning: z.string().optional() }) },
+  'ui.state.set': { route: 'host', params: z.object({ state: UiState }).strict(), result: z.object({ bytes: z.number() }) },
+  'host.info': { route: 'host', params: empty, result: HostInfo },
+  'engine.info': { route: 'engine', params: empty, result: EngineInfo },
+  'engine.ping': { route: 'engine', params: z.object({ t: z.number() }).strict(), result: z.object({ t: z.number(), engineTime: z.number() }) },
+  'engine.restart': { route: 'host', params: empty, result: z.object({ pid: z.number() }) },
+  'workspace.get': { route: 'host', params: empty, result: WorkspaceSummary },
+  /** Switch workspace to a folder the user chose (a directory reference). */
+  'workspace.open': { route: 'host', files: ['dir'], params: z.object({ dir: FileRef }).strict(), result: WorkspaceSummary },
+} as const satisfies Record<string, MethodSpec>;

@@ -1,0 +1,14 @@
+// The contract's calls for the Playground: draw, solve, predict, dataset samples, keep what was found (schemas: main/runs/playground-records.ts).
+// Spread into the one typed `methods` table of ../contract.ts (schemas and types only: no I/O).
+import { type MethodSpec } from '../method-spec';
+import { JobSummary } from '../jobs';
+import { PlaygroundDrawParams, PlaygroundExportParams, PlaygroundExported, PlaygroundFields, PlaygroundPredictParams, PlaygroundPrediction, PlaygroundSample, PlaygroundSampleParams, PlaygroundSaveParams, PlaygroundSaved, PlaygroundSolveParams } from '../../runs/playground-records';
+
+export const playgroundMethods = {
+  'playground.predict': { route: 'engine+workspace', params: PlaygroundPredictParams, result: PlaygroundPrediction },
+  'playground.solve': { route: 'engine+workspace', params: PlaygroundSolveParams, result: JobSummary },
+  'playground.draw': { route: 'engine+workspace', params: PlaygroundDrawParams, result: PlaygroundFields },
+  'playground.save': { route: 'engine+workspace', params: PlaygroundSaveParams, result: PlaygroundSaved },
+  'playground.sample': { route: 'engine+workspace', params: PlaygroundSampleParams, result: PlaygroundSample },
+  'playground.export': { route: 'engine+workspace', params: PlaygroundExportParams, result: PlaygroundExported },
+} as const satisfies Record<string, MethodSpec>;

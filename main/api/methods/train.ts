@@ -1,0 +1,59 @@
+// The contract's calls for training: start, calibrate, pause/resume/stop, PyTorch's probe; the model estimate; the paper's reproductions.
+// Spread into the one typed `methods` table of ../contract.ts (schemas and types only: no I/O).
+import { z } from 'zod';
+import { empty, type MethodSpec } from '../method-spec';
+import { ModelConfig } from '../../model/kinds';
+import { ReproducePresetInfo, ReproduceStartParams, StoredReproductions } from '../reproduce';
+import { Calibration } from '../../train/config';
+import { TorchReport } from '../../train/torch-report';
+import { ModelEstimate } from '../../model/estimate-result';
+import { JobSummary } from '../jobs';
+import { ApiTrainConfig } from '../api-train-config';
+
+export const trainMethods = {
+  /** Parameter count, memory and FLOPs of one training step of a LiNO configuration on a grid. */
+  'model.estimate': {
+    route: 'engine',
+    params: z
+      .object({
+        config: ModelConfig,
+        grid: z.array(z.number().int().min(2).max(65536)).min(1).max(2),
+        batch: z.number().int().min(1).max(4096).default(8),
+        coordinates: z.boolean().default(true),
+      })
+      .strict(),
+    result: ModelEstimate,
+  },
+  /** Queue a new run (config) or resume an existing one (resume: run id) from its last checkpoint. */
+  'train.start': {
+    route: 'host', files: ['config.data.file'],
+    params: z.union([
+      /** seeds > 1: a run group, one run per seed (config.seed, +1, ...), queued one after another. */
+      z.object({ config: ApiTrainConfig, seeds: z.number().int().min(1).max(20).default(1) }).strict(),
+      z.object({ resume: z.string().max(128) }).strict(),
+    ]),
+    result: z.object({ runId: z.string(), job: JobSummary, group: z.array(z.object({ runId: z.string(), job: JobSummary })).optional() }),
+  },
+  /**
+   * Time a configuration before starting it: builds its model on the backend the run would use,
+   * takes 1 warm-up and `steps` training steps on random data of the configured shape, disposes
+   * everything. Refuses what train.start refuses for memory; a newer call cancels an older one.
+   */
+  'train.calibrate': {
+    route: 'engine+workspace', files: ['config.data.file'],
+    params: z.object({ config: ApiTrainConfig, steps: z.number().int().min(1).max(10).default(3) }).strict(),
+    result: Calibration,
+  },
+  /** PyTorch for the 'torch' backend: the interpreter (LINO_PYTHON, else python3), its torch, devices; refresh probes again. */
+  'train.torch': { route: 'engine', params: z.object({ refresh: z.boolean().default(false) }).strict(), result: TorchReport },
+  'train.pause': { route: 'engine+workspace', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
+  /** Continue a paused run, or queue an interrupted/stopped run to resume from its last checkpoint. */
+  'train.resume': { route: 'engine+workspace', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean(), job: JobSummary.optional() }) },
+  'train.stop': { route: 'engine+workspace', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
+  /** The presets with their sizes and estimated times. */
+  'reproduce.list': { route: 'engine', params: empty, result: z.array(ReproducePresetInfo) },
+  /** Run one as a 'reproduce' job (progress, ETA, cancel); its result is a ReproduceResult (tables with the reported rows apart, files). */
+  'reproduce.start': { route: 'engine+workspace', params: ReproduceStartParams, result: JobSummary },
+  /** The finished reproductions, tables rebuilt from their runs on disk (main/reproduce/readback.ts). */
+  'reproduce.results': { route: 'engine+workspace', params: empty, result: StoredReproductions },
+} as const satisfies Record<string, MethodSpec>;
