@@ -1,12 +1,14 @@
 // Which lane each job kind runs in, and how many of a lane's jobs run at once. Lanes run beside each
-// other, so an evaluation or a generation never waits behind a long training run. A small table keyed
-// by job kind: a new kind adds one row (an unlisted kind gets a lane of its own name).
+// other, so an evaluation or a generation never waits behind a long training run. A table keyed by
+// every job kind of the contract: a kind without its lane does not compile, and JobQueue.register
+// refuses any other kind that does not name its own.
 import { availableParallelism } from 'node:os';
 import type { LaneId } from '../api/job-lanes';
+import type { JobKind } from '../api/jobs';
 
 export { LANE_ORDER } from '../api/job-lanes';
 
-export const LANE_OF_KIND: Record<string, LaneId> = {
+export const LANE_OF_KIND: Record<JobKind, LaneId> = {
   train: 'training',
   // a reproduction trains its runs in the engine: it shares the training lane's slots
   reproduce: 'training',
@@ -21,8 +23,9 @@ export const LANE_OF_KIND: Record<string, LaneId> = {
   selftest: 'system',
 };
 
-export function laneOf(kind: string): string {
-  return Object.hasOwn(LANE_OF_KIND, kind) ? LANE_OF_KIND[kind]! : kind;
+/** The lane of one of the contract's job kinds; undefined for any other name. */
+export function laneOf(kind: string): LaneId | undefined {
+  return Object.hasOwn(LANE_OF_KIND, kind) ? LANE_OF_KIND[kind as JobKind] : undefined;
 }
 
 export const MAX_TRAINING_SLOTS = 8;

@@ -20,10 +20,13 @@ export type JobHandler<P> = (params: P, ctx: JobContext) => Promise<unknown>;
 export interface JobDefinition<P> {
   label: (params: P) => string;
   run: JobHandler<P>;
+  /** A kind outside the contract's (a test's own) names its lane; the contract's kinds take theirs from LANE_OF_KIND. */
+  lane?: string;
 }
 
 interface JobRecord {
   summary: JobSummary;
+  lane: string;
   controller: AbortController;
   /** The kind's body bound to the parameters it was started with. */
   run: (ctx: JobContext) => Promise<unknown>;
@@ -69,17 +72,20 @@ export class JobQueue<T extends object = JobParams> {
   }
 
   register<K extends keyof T & string>(kind: K, def: JobDefinition<T[K]>): void {
-    this.kinds[kind] = def;
+    const lane = def.lane ?? laneOf(kind);
+    if (!lane) throw new Error(`job kind '${kind}' has no lane: give it one in LANE_OF_KIND (main/engine/job-lanes.ts)`);
+    this.kinds[kind] = { ...def, lane };
   }
 
   start<K extends keyof T & string>(kind: K, params: T[K]): JobSummary {
     const def = Object.hasOwn(this.kinds, kind) ? this.kinds[kind] : undefined;
     if (!def) throw new ApiError(`unknown job kind '${kind}'`, 'invalid_params', { field: 'kind' });
     const id = randomUUID().slice(0, 8);
+    const lane = def.lane!; // set by register()
     const summary: JobSummary = {
-      id, kind, lane: laneOf(kind), seq: this.order.length + 1, state: 'queued', label: def.label(params), progress: 0, etaSeconds: null, startedAt: null, endedAt: null,
+      id, kind, lane, seq: this.order.length + 1, state: 'queued', label: def.label(params), progress: 0, etaSeconds: null, startedAt: null, endedAt: null,
     };
-    this.jobs.set(id, { summary, controller: new AbortController(), run: (ctx) => def.run(params, ctx), startMs: 0 });
+    this.jobs.set(id, { summary, lane, controller: new AbortController(), run: (ctx) => def.run(params, ctx), startMs: 0 });
     this.order.push(id);
     this.emit({ ...summary });
     queueMicrotask(() => this.pump());
@@ -104,7 +110,7 @@ export class JobQueue<T extends object = JobParams> {
   lanes(order: readonly string[]): { lane: string; slots: number; running: number; queued: number }[] {
     const names = [...order];
     for (const id of this.order) {
-      const lane = laneOf(this.jobs.get(id)!.summary.kind);
+      const lane = this.jobs.get(id)!.lane;
       if (!names.includes(lane)) names.push(lane);
     }
     const count = (lane: string, state: JobSummary['state']) => this.list().filter((j) => j.lane === lane && j.state === state).length;
@@ -126,7 +132,7 @@ export class JobQueue<T extends object = JobParams> {
     for (const id of this.order) {
       const rec = this.jobs.get(id)!;
       if (rec.summary.state !== 'queued') continue;
-      const lane = laneOf(rec.summary.kind);
+      const lane = rec.lane;
       const busy = this.running.get(lane) ?? new Set<string>();
       if (busy.size >= this.slotsOf(lane)) continue;
       busy.add(id);

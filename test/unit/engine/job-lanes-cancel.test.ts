@@ -12,7 +12,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { JobQueue } from '../../../main/engine/jobs';
 import { inJobWorker } from '../../../main/engine/job-worker-run';
 import { LANE_OF_KIND, laneOf } from '../../../main/engine/job-lanes';
-import { JOB_KINDS } from '../../../main/api/jobs';
+import { JOB_KINDS, type JobKind } from '../../../main/api/jobs';
 import type { JobSummary } from '../../../main/api/contract';
 
 /** Busy for `ms` without giving the event loop a turn (only microtasks in between). */
@@ -24,12 +24,12 @@ async function busyWithoutYielding(ms: number): Promise<void> {
  * One lane: its slots filled with running jobs of `kind`, one more queued, cancelled by a message
  * posted once it is queued. Answers what cancel said, the queued job's state in list(), and the files.
  */
-async function cancelQueued(kind: string, blocker: 'never yields' | 'yields', slots: number) {
+async function cancelQueued(kind: JobKind, blocker: 'never yields' | 'yields', slots: number) {
   const dir = mkdtempSync(join(tmpdir(), 'lino-lanes-'));
   try {
     const events: JobSummary[] = [];
     const q = new JobQueue<Record<string, { n: number | string }>>((j) => events.push(j));
-    q.setSlots(laneOf(kind), slots);
+    q.setSlots(laneOf(kind)!, slots);
     q.register(kind, {
       label: (p) => `${kind} ${String(p.n)}`,
       run: async (p) => {
@@ -69,13 +69,17 @@ async function cancelQueued(kind: string, blocker: 'never yields' | 'yields', sl
   }
 }
 
-test('every job kind has a lane in the table', () => {
-  assert.deepEqual(Object.keys(JOB_KINDS).filter((k) => !Object.hasOwn(LANE_OF_KIND, k)), []);
+test('every job kind has exactly one lane in the table, and a kind without one is refused at register', () => {
+  assert.deepEqual(Object.keys(LANE_OF_KIND).sort(), Object.keys(JOB_KINDS).sort());
+  const q = new JobQueue<Record<string, object>>(() => {});
+  assert.throws(() => q.register('no-such-kind', { label: () => '', run: async () => null }), /job kind 'no-such-kind' has no lane: give it one in LANE_OF_KIND/);
+  q.register('own-lane', { label: () => '', run: async () => null, lane: 'tests' });
+  assert.equal(q.start('own-lane', {}).lane, 'tests');
 });
 
 for (const blocker of ['never yields', 'yields'] as const) {
   test(`a queued job of every kind is cancelled behind a running job of its lane that ${blocker}`, { timeout: 60_000 }, async () => {
-    for (const kind of Object.keys(JOB_KINDS)) {
+    for (const kind of Object.keys(JOB_KINDS) as JobKind[]) {
       // the training lane runs several at once: all its slots busy, one more queued
       const slots = LANE_OF_KIND[kind] === 'training' ? 2 : 1;
       const r = await cancelQueued(kind, blocker, slots);

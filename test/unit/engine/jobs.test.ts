@@ -25,6 +25,7 @@ test('jobs run one at a time, in order, with progress and ETA', async () => {
   const q = new JobQueue<TestKinds>((j) => events.push(j), () => clock);
   const order: string[] = [];
   q.register('work', {
+    lane: 'work',
     label: (p) => `work ${p.n}`,
     run: async (p, ctx) => {
       order.push(`start ${p.n}`);
@@ -50,6 +51,7 @@ test('cancel aborts a running job and drops a queued one', async () => {
   const events: JobSummary[] = [];
   const q = new JobQueue<TestKinds>((j) => events.push(j));
   q.register('loop', {
+    lane: 'loop',
     label: () => 'loop',
     run: async (_p, ctx) => {
       while (!ctx.signal.aborted) await new Promise((r) => setTimeout(r, 2));
@@ -69,8 +71,8 @@ test('cancel aborts a running job and drops a queued one', async () => {
 test('a failing job reports its error and the queue goes on', async () => {
   const events: JobSummary[] = [];
   const q = new JobQueue<TestKinds>((j) => events.push(j));
-  q.register('boom', { label: () => 'boom', run: async () => { throw new Error('file x.mat: variable coeff missing'); } });
-  q.register('ok', { label: () => 'ok', run: async () => 1 });
+  q.register('boom', { lane: 'boom', label: () => 'boom', run: async () => { throw new Error('file x.mat: variable coeff missing'); } });
+  q.register('ok', { lane: 'ok', label: () => 'ok', run: async () => 1 });
   const a = q.start('boom', {});
   const b = q.start('ok', {});
   assert.equal((await settle(events, a.id, ['failed'])).error, 'file x.mat: variable coeff missing');
