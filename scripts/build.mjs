@@ -46,17 +46,18 @@ if (want('engine')) {
     await build({ ...node, entryPoints: [`${root}${src}`], outfile: `${root}dist/engine/${out}`, format: 'esm' });
   }
 }
-// The CLI for scripts/test.mjs, which names it in LINO_CLI_BUNDLE for bin/lino.mjs: about 50 `lino`
+// The CLI for scripts/test.mjs, under which bin/lino.mjs runs it (LINO_CLI_BUNDLE=1): about 50 `lino`
 // processes of the suite then start with plain Node instead of compiling the sources through tsx.
 // Commands stay separate chunks (help loads no TensorFlow.js), and each module's import.meta.url is
-// its source file's (every output file lies in dist/cli), so everything it finds beside itself (package.json, scaleout/, a worker's
-// bootstrap, the engine's sources for a forked engine) is found as when bin/lino.mjs runs the sources.
+// its source file's (every output file lies in dist/cli), so everything it finds beside itself
+// (package.json, scaleout/, a worker's bootstrap) is found as when bin/lino.mjs runs the sources.
 if (only.includes('cli')) {
   const outdir = `${root}dist/cli`;
   const sourceUrls = {
     name: 'source-import-meta-url',
     setup(b) {
-      b.onLoad({ filter: /\/main\/.*\.(ts|mjs)$/ }, (args) => {
+      b.onLoad({ filter: /\.(ts|mjs)$/ }, (args) => {
+        if (!args.path.startsWith(root)) return undefined;
         const url = `new URL(${JSON.stringify(relative(outdir, args.path).split('\\').join('/'))}, import.meta.url).href`;
         return { contents: readFileSync(args.path, 'utf8').replace(/\bimport\.meta\.url\b/g, url), loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
       });

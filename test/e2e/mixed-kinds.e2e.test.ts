@@ -11,35 +11,19 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { EvaluationResult, JobSummary, RunSummary } from '../../main/api/contract';
+import type { EvaluationResult, JobSummary } from '../../main/api/contract';
 import { browserSuite } from '../helpers/browser-suite';
+import { sharedId } from '../helpers/trained-run';
+import { KIND_RUNS } from '../helpers/standard-runs';
 import type { TestHost } from '../helpers/host';
 import { openPage, gotoView } from '../helpers/page';
 
-const DARCY = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 6, train: 4, val: 2, resolution: 12 } as const;
-const NS = { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny', samples: 5, frames: 6, train: 3, val: 2, tIn: 3, tOut: 3, resolution: 16 } as const;
-const CONFIGS = {
-  lino: { name: 'mix lino', data: DARCY, model: { width: 4, depth: 1 }, epochs: 2 },
-  fno: { name: 'mix fno', data: DARCY, model: { kind: 'fno', width: 4, depth: 1, modes: 3 }, epochs: 2 },
-  deeponet: { name: 'mix deeponet', data: DARCY, model: { kind: 'deeponet', width: 8, depth: 2, basis: 4 }, epochs: 2 },
-  ns: { name: 'mix fno ns', data: NS, model: { kind: 'fno', width: 4, depth: 1, modes: 3 }, epochs: 1 },
-};
+const CONFIGS = KIND_RUNS;
 const ids = { lino: '', fno: '', deeponet: '', ns: '' };
 
+// The kinds' runs, shared with the workflow-ui test (trained once per test invocation).
 const suite = browserSuite(async (host: TestHost) => {
-  const call = (m: string, p: unknown) => host.service.call(m as never, p as never) as Promise<unknown>;
-  for (const [k, c] of Object.entries(CONFIGS)) ids[k as keyof typeof ids] = ((await call('train.start', { config: { ...c, batchSize: 2, optimizer: { lr: 5e-3 } } })) as { runId: string }).runId;
-  const t0 = Date.now();
-  for (;;) {
-    const l = (await call('runs.list', {})) as RunSummary[];
-    const mine = Object.values(ids).map((id) => l.find((r) => r.id === id));
-    if (mine.every((r) => r && ['done', 'failed', 'stopped'].includes(r.state))) {
-      for (const r of mine) assert.equal(r!.state, 'done', `${r!.name}: ${r!.reason ?? ''}`);
-      break;
-    }
-    if (Date.now() - t0 > 300_000) throw new Error(`timed out training: ${JSON.stringify(mine.map((r) => [r?.name, r?.state]))}`);
-    await new Promise((res) => setTimeout(res, 200));
-  }
+  for (const k of Object.keys(CONFIGS) as (keyof typeof ids)[]) ids[k] = await sharedId(host.service, host.workspace, CONFIGS[k], 300_000);
 });
 const skip = suite.skip;
 

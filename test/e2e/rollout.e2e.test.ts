@@ -2,7 +2,7 @@
 // a tiny generated Navier–Stokes run (16², T_in = T_out = 3) trained in setup, evaluated from the
 // view; the drawn frames are the engine's, the slider steps by keyboard, play runs to the end, the
 // step-wise relL2 curve carries the ±1 std band and the trajectory, and the paper figure exports
-// to SVG with its "t = k" titles as text. An operator run gets a pointer to the Fields view.
+// to SVG with its "t = k" titles as text. An operator run (Darcy) gets a pointer to the Fields view.
 // Screenshot: test-results/screenshots/rollout.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +11,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { EvaluationResult, JobSummary } from '../../main/api/contract';
-import { trainedId } from '../helpers/trained-run';
+import { sharedId, trainedId } from '../helpers/trained-run';
+import { standardRun } from '../helpers/standard-runs';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { assertAccessible } from '../helpers/axe';
 import { openPage, gotoView } from '../helpers/page';
@@ -23,7 +24,8 @@ let opRun = '';
 const suite = browserSuite(async (host) => {
   const tiny = { model: { width: 8, depth: 1 }, batchSize: 1, optimizer: { lr: 5e-3 } };
   nsRun = await trainedId(host.service, { ...tiny, name: 'e2e ns', epochs: 2, data: { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny', samples: 5, frames: 6, train: 3, val: 2, tIn: 3, tOut: 3, resolution: 16 } });
-  opRun = await trainedId(host.service, { ...tiny, name: 'e2e operator', epochs: 1, data: { kind: 'synthetic', grid: [8, 8], train: 2, val: 1 } });
+  // an operator run: the standard tiny Darcy LiNO (trained once per test invocation, shared with the Playground tests)
+  opRun = await sharedId(host.service, host.workspace, standardRun('darcy', 'lino'));
 });
 const skip = suite.skip;
 

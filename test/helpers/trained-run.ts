@@ -36,7 +36,8 @@ export async function trainedId(service: WorkbenchService, config: Record<string
 /** Waits this long between looks at a lock another file holds. */
 const LOCK_POLL_MS = 100;
 
-const cacheKey = (config: Record<string, unknown>) => createHash('sha256').update(stableJson(config)).digest('hex').slice(0, 20);
+/** The configuration and the backend a file forces on its engine (LINO_BACKEND): a run is shared only where both agree. */
+const cacheKey = (config: Record<string, unknown>) => createHash('sha256').update(stableJson({ config, backend: process.env.LINO_BACKEND ?? null })).digest('hex').slice(0, 20);
 
 function stableJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
