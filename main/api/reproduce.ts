@@ -32,6 +32,8 @@ export const ReproduceStartParams = z.object({
   size: ReproduceSize.default('tiny'),
   /** Run a preset and size the workspace already holds a reproduction of again, as a new group ('<name>-<size>-runN'). */
   again: z.boolean().optional(),
+  /** Train every run on PyTorch (the 'torch' backend, main/train/torch-run.ts) on this device; default: the engine. */
+  backend: z.enum(['torch', 'torch:cpu', 'torch:cuda', 'torch:mps']).optional(),
 }).strict();
 
 export interface ReproTable {

@@ -148,7 +148,7 @@ export function startEngine(parent: ParentChannel): void {
     'train.torch': (p) => cachedTorchProbe(undefined, p.refresh),
     'train.calibrate': (p) => training.calibrate(p.workspace, p.config, p.steps),
     'train.pause': (p) => ({ ok: training.pause(p.id) }),
-    'train.resume': (p) => training.resume(p.workspace, p.id),
+    'train.resume': (p) => training.resumeWhenEnded(p.workspace, p.id),
     'train.stop': (p) => ({ ok: training.stop(p.id, p.workspace) }),
     'runs.evaluate': async (p) => {
       await initBackend();

@@ -54,5 +54,5 @@ export async function runReproduce(p: JobParams['reproduce'], ctx: JobContext) {
   let repeat = earlier(workspace, preset.name, size).length + 1;
   while (existsSync(join(workspace, 'exports', `reproduce-${reproductionName(preset, size, repeat)}`))) repeat++;
   const outDir = join(workspace, 'exports', `reproduce-${reproductionName(preset, size, repeat)}`);
-  return runPreset(preset, size, { workspace, outDir, repeat, signal: ctx.signal, owner: 'the engine (reproduce)', onProgress: (f, m) => ctx.progress(f, m) });
+  return runPreset(preset, size, { workspace, outDir, repeat, ...(p.backend ? { backend: p.backend } : {}), signal: ctx.signal, owner: 'the engine (reproduce)', onProgress: (f, m) => ctx.progress(f, m) });
 }

@@ -294,6 +294,22 @@ export class TrainingJobs {
     return true;
   }
 
+  /**
+   * train.resume: a run whose trainer has already recorded its end (PyTorch writes 'stopped' and
+   * exits) while its job still closes waits for that job (at most 10 s), instead of being refused
+   * as still training.
+   */
+  async resumeWhenEnded(workspace: string, runId: string): Promise<{ ok: boolean; job?: JobSummary }> {
+    const rec = this.runJobs.get(runId);
+    const closing = () => {
+      if (!rec || this.gates.has(runId) || !this.jobs.list().some((j) => j.id === rec.jobId && j.state === 'running')) return false;
+      const st = this.store(workspace).open(runId).readStatus(this.isActive).state;
+      return st !== 'running' && st !== 'paused';
+    };
+    for (const t0 = Date.now(); closing() && Date.now() - t0 < 10_000;) await new Promise((r) => setTimeout(r, 50));
+    return this.resume(workspace, runId);
+  }
+
   /** Continues a paused run; otherwise queues it to resume from its last checkpoint. */
   resume(workspace: string, runId: string): { ok: boolean; job?: JobSummary } {
     if (this.openGate(runId)) {

@@ -12,6 +12,7 @@ import { toCsv, toLatex } from '../api/table';
 import { RunStore, type RunHandle } from '../runs/run-store';
 import { seedRunConfig } from '../runs/seed-group';
 import { parseRunConfig, trainRun } from '../train/runner';
+import { parseTorchBackend, trainTorchRun } from '../train/torch-run';
 import { evaluateRun } from '../train/evaluate-run';
 import { loadTrainData } from '../train/data-source';
 import { modelConfigFor } from '../train/trainer';
@@ -28,6 +29,8 @@ export interface RunPresetOptions {
   /** fraction of the whole preset in [0, 1] and what it is doing. */
   onProgress?: (fraction: number, message: string) => void;
   owner?: string;
+  /** 'torch' or 'torch:<device>': every run trains on PyTorch (config backend 'torch'); default: the engine. */
+  backend?: string;
   /** The how-manieth reproduction of this preset and size in the workspace (from 2: run names and groups say 'run N'). */
   repeat?: number;
 }
@@ -66,7 +69,9 @@ async function trainOne(p: ReproducePreset, size: PresetSize, plan: Planned, sto
   const base = parseRunConfig(armConfig(p, size, plan.arm, 42, plan.resolution), `preset ${p.name}`);
   // a second reproduction's runs get names of their own: no two runs alike in the pickers
   if ((o.repeat ?? 1) > 1) base.name = String(base.name).replace(`${p.name}-${size}/`, `${reproductionName(p, size, o.repeat)}/`);
-  const cfg = seedRunConfig(base, plan.group, plan.index);
+  const torch = o.backend ? parseTorchBackend(o.backend) : null;
+  const seeded = seedRunConfig(base, plan.group, plan.index);
+  const cfg = torch ? { ...seeded, backend: 'torch', torch: { ...torch, gpus: 1 } } : seeded;
   const key = JSON.stringify(cfg.data);
   let data = cache.get(key);
   if (!data) {
@@ -76,7 +81,7 @@ async function trainOne(p: ReproducePreset, size: PresetSize, plan: Planned, sto
   }
   const run = store.create(cfg);
   let estimateBytes = 0;
-  const out = await trainRun(run, {
+  const out = await (torch ? trainTorchRun : trainRun)(run, {
     workspace: o.workspace, signal: o.signal, data, owner: o.owner ?? 'a reproduction',
     onPlan: (plan) => { estimateBytes = plan.estimateBytes; },
     onEpoch: (e) => tick(e.epoch, `${plan.arm.label}${plan.resolution ? ` at s = ${plan.resolution}` : ''} seed ${cfg.seed}: epoch ${e.epoch}/${cfg.epochs}, val relL2 ${e.val.relL2.toExponential(3)}`),

@@ -130,8 +130,8 @@ async function prepareTorchRun(run: RunHandle, hooks: TorchRunHooks, log: (m: st
     log(`refused before starting: ${reason}`);
     return { state: 'failed', reason, epoch: st.epoch ?? 0, step: st.step ?? 0 };
   }
-  log(`preparing the data (${cfg.data.kind})`);
-  const data = await loadTrainData(cfg.data, { workspace: hooks.workspace, keepGenerated: !cfg.group, signal: hooks.signal, onProgress: log });
+  if (!hooks.data) log(`preparing the data (${cfg.data.kind})`);
+  const data = hooks.data ?? await loadTrainData(cfg.data, { workspace: hooks.workspace, keepGenerated: !cfg.group, signal: hooks.signal, onProgress: log });
   recordResolvedData(run, raw, data);
   const root = hooks.workspace ? join(hooks.workspace, TORCH_DATA_DIR) : join(run.dir, TORCH_RUN_DIR, 'data');
   const dataDir = await torchDataFolder(cfg, data, root, log);

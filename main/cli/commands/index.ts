@@ -25,6 +25,10 @@ lino train --resume ID [--workspace DIR] [--backend NAME] [--json]
                    "model": {"width": 32, "depth": 4}, "epochs": 50}
   --workspace  folder holding runs/ (default: ~/LiNO-Workbench)
   --resume     continue a stopped or interrupted run from its checkpoints/last
+  --backend torch[:cpu|:cuda|:mps] [--gpus N]
+               train on PyTorch (python -m scaleout.train, torchrun for N > 1 GPUs) with the Python of
+               LINO_PYTHON (else python3); the run is an ordinary workspace run, resumable on either backend
+               (lino info --env shows what was found)
   --seeds N    a run group: the same configuration with seeds seed, seed+1, ... (one run each),
                then the best validation relL2 as mean ± std over the seeds
   --json       stdout: one JSON object per line ({"type":"run"}, each "step" and "epoch" record as
@@ -162,7 +166,7 @@ lino info --env [--json]   the backends and the Python with PyTorch the 'torch' 
   {
     name: 'reproduce',
     summary: "reproduce one of the paper's tables or figures (6 presets) at a size that fits this machine",
-    usage: `lino reproduce NAME [--size tiny|quick|paper] [--workspace DIR] [--out DIR] [--force] [--backend NAME]
+    usage: `lino reproduce NAME [--size tiny|quick|paper] [--workspace DIR] [--out DIR] [--force] [--backend NAME|torch[:cpu|:cuda|:mps]]
 lino reproduce --list
 
   NAME        a preset (or its number): burgers (Table 1), darcy-resolution (Table 2), darcy-ablation

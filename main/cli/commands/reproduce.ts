@@ -44,7 +44,10 @@ const command: CliCommand = {
     const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
     // an --out the user names must be new or empty (or --force); the default is the workbench's own exports/ folder
     const outDir = values.out ? prepareOutputFolder(values.out, { force: values.force }) : resolve(join(ws.path, 'exports', `reproduce-${preset.name}-${size}`));
-    await selectBackend(values.backend);
+    // --backend torch[:cpu|:cuda|:mps]: every run trains on PyTorch (the engine's cpu backend builds the initial weights and evaluates)
+    const torch = values.backend?.startsWith('torch') ?? false;
+    if (torch && !/^torch(:(cpu|cuda|mps))?$/.test(values.backend!)) throw new UsageError(`--backend '${values.backend}': expected torch, torch:cpu, torch:cuda or torch:mps`);
+    await selectBackend(torch ? 'cpu' : values.backend);
     const controller = new AbortController();
     const onSig = () => {
       if (controller.signal.aborted) process.exit(130);
@@ -57,7 +60,7 @@ const command: CliCommand = {
     const { runPreset } = await import('../../reproduce/run-preset');
     try {
       const r = await runPreset(preset, size, {
-        workspace: ws.path, outDir, signal: controller.signal, owner: 'lino reproduce',
+        workspace: ws.path, outDir, signal: controller.signal, owner: 'lino reproduce', ...(torch ? { backend: values.backend! } : {}),
         onProgress: (f, m) => {
           if (m === last) return;
           last = m;

@@ -104,3 +104,25 @@ test('an engine restart while Python trains: the run is still training, and the 
   assert.deepEqual(await service.call('train.stop', { id: runId }), { ok: true });
   await waitFor(async () => (await status(runId)).state === 'stopped', 60_000, 'stopped');
 });
+
+test('a sweep whose base config says backend torch trains its trials on PyTorch', { skip, timeout: 240_000 }, async () => {
+  const sweep = {
+    name: 'torch-sweep',
+    base: config('torch sweep', 2),
+    method: 'grid',
+    axes: [{ path: 'optimizer.lr', values: [1e-3, 3e-3] }],
+  };
+  const s = (await service.call('sweeps.start', { config: sweep } as never)) as { id: string };
+  let d: { summary: { active: boolean; status: string }; state: { trials: { runId: string; state: string }[] } } | null = null;
+  for (const t0 = Date.now(); Date.now() - t0 < 200_000; await new Promise((r) => setTimeout(r, 200))) {
+    d = (await service.call('sweeps.get', { id: s.id } as never)) as typeof d;
+    if (!d!.summary.active) break;
+  }
+  assert.equal(d!.summary.status, 'done', JSON.stringify(d!.summary));
+  assert.equal(d!.state.trials.length, 2);
+  for (const t of d!.state.trials) {
+    const st = await status(t.runId);
+    assert.equal(st.state, 'done');
+    assert.match((st as { backend?: string }).backend ?? '', /^torch-cpu/);
+  }
+});

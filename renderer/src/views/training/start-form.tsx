@@ -10,6 +10,9 @@ import { NumberField } from '../../components/number-field';
 import { TimeEstimate } from '../../components/time-estimate';
 import { useDatasetPresets } from '../../store/datasets';
 import { dataSpecFor } from '../../store/generate-params';
+import { oneOf } from '../../store/persisted-state';
+import { BACKEND_CHOICES, backendConfig, choiceProblem, useTorchProbe, type BackendChoice } from '../../store/torch-probe';
+import { BackendPicker } from './backend-picker';
 
 /** The paper's protocol (docs/training.md): 500 epochs, batch 4, AdamW lr 1e-3. */
 export const PAPER_DEFAULTS = { epochs: 500, batchSize: 4, lr: 1e-3 };
@@ -42,6 +45,8 @@ export function StartForm() {
   const [seeds, setSeeds] = usePersisted('training.seeds', 1, isNumber);
   const [workers, setWorkers] = usePersisted('training.workers', 1, isNumber);
   const [name, setName] = usePersisted('training.name', '', isText);
+  const [backend, setBackend] = usePersisted<BackendChoice>('training.backend', 'engine', oneOf(...BACKEND_CHOICES));
+  const probe = useTorchProbe().value;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
@@ -55,8 +60,12 @@ export function StartForm() {
   const [, genBenchmark, genPreset] = source.split(':');
   const presetSamples = presets?.find((p) => p.benchmark === genBenchmark)?.presets[genPreset ?? '']?.samples;
   const problems = problemsOf({ epochs, batch, lr, seeds, workers });
+  // a torch choice kept from an earlier session on a machine where the probe now rules it out
+  const backendProblem = probe ? choiceProblem(backend, probe) : null;
+  if (backendProblem) problems.backend = `Backend: ${backendProblem}`;
+  const torch = backend !== 'engine';
   const ok = Object.keys(problems).length === 0;
-  const runConfig = () => ({ data: dataSpecFor(source, typeof presetSamples === 'number' ? presetSamples : undefined), model: draftToTrainModel(draft), epochs, batchSize: batch, optimizer: { lr }, ...(workers > 1 ? { workers } : {}) });
+  const runConfig = () => ({ data: dataSpecFor(source, typeof presetSamples === 'number' ? presetSamples : undefined), model: draftToTrainModel(draft), epochs, batchSize: batch, optimizer: { lr }, ...(workers > 1 && !torch ? { workers } : {}), ...backendConfig(backend) });
   const submit = async () => {
     setBusy(true);
     setError(null);
@@ -106,11 +115,15 @@ export function StartForm() {
         {/* Data-parallel threads per step (wasm/cpu): same results, more samples/s up to the core count. */}
         <NumberField label="Workers" value={workers} onChange={setWorkers} min={1} max={8} error={problems.workers} hint={`${cores ? `This machine has ${cores} cores` : 'Threads per step'}; same results as 1`} testId="train-workers" />
       </div>
+      <BackendPicker value={backend} onChange={setBackend} probe={probe} />
       <div className="row">
         <button data-testid="train-start" onClick={submit} disabled={!ok || busy}>{busy ? 'Starting…' : 'Start training'}</button>
         <span className="muted small">AdamW, StepLR(5, 0.96), clip 1.0 (paper defaults)</span>
       </div>
-      <TimeEstimate config={ok ? runConfig() : null} />
+      {torch
+        ? <p className="small muted">A PyTorch run is timed by its first steps: the Queue card shows its ETA.</p>
+        : <TimeEstimate config={ok ? runConfig() : null} />}
+      {problems.backend && <p className="error-message" role="alert">{problems.backend}</p>}
       {error && <p className="error-message" role="alert" data-testid="train-start-error">Could not start the run: {error}</p>}
     </div>
   );
