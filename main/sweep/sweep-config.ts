@@ -10,7 +10,7 @@ const AxisPath = z.string().regex(/^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)
 /** An axis's string value (a kind, a backend, a path) is short: each one is stored, printed and sent with every trial. */
 export const MAX_AXIS_STRING = 4096;
 const AxisString = z.string().max(MAX_AXIS_STRING);
-const AxisValue = z.union([z.number(), AxisString, z.boolean(), z.array(AxisString).min(1).max(8)]);
+export const AxisValue = z.union([z.number(), AxisString, z.boolean(), z.array(AxisString).min(1).max(8)]);
 export type AxisValue = z.infer<typeof AxisValue>;
 
 /** One axis: a list of values, a linear range or a log range (grid: `steps` points; random/TPE: continuous unless `int`). */
