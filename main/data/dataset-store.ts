@@ -13,6 +13,7 @@ import type { NdArray } from './ndarray';
 import { ndarray } from './ndarray';
 import { cacheKeyFor, describeSource, prepareDataset, type DataSource, type PipelineHooks } from './pipeline';
 import { errorMessage } from '../util/error-message';
+import { firstNonFloat32 } from '../util/float32';
 
 const SPLITS: SplitName[] = ['train', 'val', 'test'];
 
@@ -22,6 +23,24 @@ export interface LazySplit {
   read(start: number, count: number): Promise<{ x: NdArray; y: NdArray }>;
 }
 export interface LazyDataset { manifest: DatasetManifest; train: LazySplit; val: LazySplit; test: LazySplit; close(): void }
+
+/**
+ * Refuses a dataset with a value that is not finite in float32 (an array's value, the manifest's
+ * normalization): written, it would be Infinity or NaN, and its statistics null. Names the file and field.
+ */
+export function assertStorable(dir: string, m: Pick<DatasetManifest, 'normalization'>, arrays: Record<string, NdArray>): void {
+  for (const [name, a] of Object.entries(arrays)) {
+    if (a.dtype !== 'float32' && a.dtype !== 'float64') continue;
+    const at = firstNonFloat32(a.data as ArrayLike<number>);
+    if (at >= 0) throw new DataError(join(dir, `${name}.npy`), name, `value ${at} (of ${a.data.length}) is ${(a.data as ArrayLike<number>)[at]}, not finite in float32`, 'finite float32 values (|v| <= 3.4028234e38)');
+  }
+  for (const which of ['x', 'y'] as const) {
+    const n = m.normalization?.[which] as unknown as Record<string, unknown> | undefined;
+    for (const [k, v] of Object.entries(n ?? {})) {
+      if (typeof v === 'number' && firstNonFloat32([v]) >= 0) throw new DataError(join(dir, 'manifest.json'), `normalization.${which}.${k}`, `${v} is not finite in float32`, 'finite float32 values (|v| <= 3.4028234e38)');
+    }
+  }
+}
 
 function splitArrays(ds: PreparedDataset): Record<string, NdArray> {
   const out: Record<string, NdArray> = {};
@@ -68,13 +87,14 @@ export class DatasetStore {
     return existsSync(join(this.dir(id), 'manifest.json'));
   }
 
-  /** Writes a prepared dataset; returns the manifest as stored. */
+  /** Writes a prepared dataset; returns the manifest as stored. Every value must be finite in float32 (assertStorable). */
   save(ds: PreparedDataset): DatasetManifest {
     const id = ds.manifest.id;
     const dir = this.dir(id);
+    const arrays = splitArrays(ds);
+    assertStorable(dir, ds.manifest, arrays);
     mkdirSync(dir, { recursive: true });
     rmSync(join(dir, 'manifest.json'), { force: true }); // incomplete until the new manifest lands
-    const arrays = splitArrays(ds);
     const entries: Record<string, ArrayEntry> = {};
     for (const [name, a] of Object.entries(arrays)) {
       writeFileAtomic(join(dir, `${name}.npy`), encodeNpy(a));

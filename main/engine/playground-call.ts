@@ -9,7 +9,8 @@ import type { JobSummary } from '../api/jobs';
 import { RunStore } from '../runs/run-store';
 import { readCheckpointState, type CheckpointName } from '../runs/checkpoint';
 import { loadPlaygroundRun, warmUpPlaygroundRun, type PlaygroundRun } from '../train/playground-run';
-import { PlaygroundInputError, checkInput, distanceOf, predictInput, relL2Of } from '../train/playground-predict';
+import { firstNonFloat32 } from '../util/float32';
+import { PlaygroundInputError, assertPredictionFinite, checkInput, distanceOf, predictInput, relL2Of } from '../train/playground-predict';
 import { savePlaygroundSample } from '../train/playground-dataset';
 import { predictWithLightMaps } from '../train/playground-light-maps';
 import type { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth } from '../runs/playground-records';
@@ -73,7 +74,14 @@ export async function playgroundPredictCall(p: RunRef & { input: PlaygroundField
     throw asApi('playground.predict', e);
   }
   // autoregressive runs roll out T_out frames from the T_in history, as the evaluation does
-  const { channels, ms, ...maps } = run.autoregressive ? await predictRollout(run, p.input) : p.lightMaps ? await predictWithLightMaps(run, p.input) : await predictInput(run, p.input);
+  let out;
+  try {
+    out = run.autoregressive ? await predictRollout(run, p.input) : p.lightMaps ? await predictWithLightMaps(run, p.input) : await predictInput(run, p.input);
+    assertPredictionFinite(out.channels);
+  } catch (e) {
+    throw asApi('playground.predict', e);
+  }
+  const { channels, ms, ...maps } = out;
   const backend = (await initBackend()).active;
   return {
     runId: p.id, kind: run.kind, benchmark: run.benchmark, grid: [...p.input.grid],
@@ -136,7 +144,15 @@ function solveInWorker(input: SolveWorkerInput, signal: AbortSignal): Promise<Pl
 /** The 'playground-solve' job: the benchmark's solver on the input's own grid, in a worker of its own. */
 export async function runPlaygroundSolve(p: JobParams['playground-solve'], ctx: JobContext): Promise<PlaygroundTruth> {
   ctx.progress(0, 'solving');
-  return solveInWorker({ benchmark: p.benchmark, grid: [...p.input.grid], channels: p.input.channels, generator: p.generator, ...(p.extra ? { extra: p.extra } : {}) }, ctx.signal);
+  const t = await solveInWorker({ benchmark: p.benchmark, grid: [...p.input.grid], channels: p.input.channels, generator: p.generator, ...(p.extra ? { extra: p.extra } : {}) }, ctx.signal);
+  // a solution that left float32 would be answered as nulls: the job fails naming what to change
+  for (const [what, chs] of [['truth', t.truth], ['input', t.input ?? []]] as const) {
+    for (const [c, ch] of chs.entries()) {
+      const at = firstNonFloat32(ch);
+      if (at >= 0) throw new Error(`playground.solve: field '${p.input.channels.length ? 'input' : 'design'}': the ${p.benchmark} solver's ${what} for it is ${ch[at]} at channel ${c}, point ${at} (not finite in float32); expected an input nearer the benchmark's range`);
+    }
+  }
+  return t;
 }
 
 export async function playgroundDrawCall(p: RunRef & { resolution?: number; seed: number; tau: number; threshold: number; vortices?: Vortex[] }): Promise<PlaygroundFields> {
@@ -159,8 +175,8 @@ export async function playgroundSaveCall(p: RunRef & { input: PlaygroundFields; 
     checkInput(run, p.input, 'input', run.inChannels);
     checkInput(run, p.truth, 'truth', run.outChannels);
     if (p.truth.grid.join() !== p.input.grid.join()) throw new PlaygroundInputError('truth.grid', `[${p.truth.grid.join(', ')}], expected the input's grid [${p.input.grid.join(', ')}]`);
+    return { datasetId: savePlaygroundSample(p.workspace, run, p.input, p.truth, p.name), grid: [...p.input.grid] };
   } catch (e) {
     throw asApi('playground.save', e);
   }
-  return { datasetId: savePlaygroundSample(p.workspace, run, p.input, p.truth, p.name), grid: [...p.input.grid] };
 }

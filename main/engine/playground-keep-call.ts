@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../api/api-error';
 import { RunStore } from '../runs/run-store';
-import { PlaygroundInputError, checkInput, predictInput } from '../train/playground-predict';
+import { PlaygroundInputError, assertPredictionFinite, checkInput, predictInput } from '../train/playground-predict';
 import { appendPlaygroundSample, exportPlaygroundArrays, runSample } from '../train/playground-keep';
 import type { PlaygroundRun } from '../train/playground-run';
 import type { PlaygroundFields, PlaygroundSample } from '../runs/playground-records';
@@ -40,8 +40,13 @@ export async function playgroundExportCall(p: RunRef & { input: PlaygroundFields
     throw asApi('playground.export', e);
   }
   // the prediction is the engine's own, never an array a client sends
-  const { channels } = await predictInput(run, p.input);
-  return exportPlaygroundArrays(join(p.workspace, 'exports'), p.name, p.input, channels, p.truth);
+  try {
+    const { channels } = await predictInput(run, p.input);
+    assertPredictionFinite(channels);
+    return exportPlaygroundArrays(join(p.workspace, 'exports'), p.name, p.input, channels, p.truth);
+  } catch (e) {
+    throw asApi('playground.export', e);
+  }
 }
 
 /** Runs of the workspace whose data is the stored dataset `id` (their config's data { kind: 'dataset', id }). */

@@ -9,6 +9,8 @@ import { errorMessage } from '../util/error-message';
 import { parseSweepConfig, type SweepConfig } from '../sweep/sweep-config';
 import { listSweepIds, openOrCreateSweep, readSweepConfig, readSweepState, type SweepState } from '../sweep/sweep-state';
 import { SweepRunner, type TrialExecutor } from '../sweep/sweep-runner';
+import { checkTrialConfigs } from '../sweep/trial-configs';
+import { tf } from './tf-runtime';
 import { analyzeSweep, type SweepAnalysis } from '../sweep/sweep-analysis';
 import type { SweepDetail, SweepSummary } from '../sweep/sweep-types';
 
@@ -60,6 +62,8 @@ export class SweepJobs {
     let sweep;
     try {
       sweep = parseSweepConfig(raw, 'sweeps.start: config');
+      // each trial is a run: refused here as train.start would refuse it (the same engine backend)
+      checkTrialConfigs(sweep, 'sweeps.start: config', process.env.LINO_BACKEND ?? tf.getBackend());
     } catch (e) {
       throw new ApiError(errorMessage(e), 'invalid_params', { field: 'config' });
     }

@@ -3,6 +3,7 @@
 // checked here, before anything reaches the engine, and each refusal names the field.
 import { z } from 'zod';
 import { RunId } from './run-records';
+import { FLOAT32_MAX, firstNonFloat32, nonFloat32Message } from '../util/float32';
 
 /** Most grid points of one input (a 512 x 512 grid): bounds the engine's and the solver's work. */
 export const PLAYGROUND_MAX_POINTS = 512 * 512;
@@ -33,6 +34,14 @@ export const PlaygroundFields = z
     v.channels.forEach((c, i) => {
       if (c.length !== points) ctx.addIssue({ code: 'custom', path: ['channels', i], message: `${c.length} values, expected ${points} (the grid [${v.grid.join(', ')}], row-major)` });
     });
+    // every value is stored and computed as float32: the first one that is not finite there is named
+    for (const [i, c] of v.channels.entries()) {
+      const at = firstNonFloat32(c);
+      if (at >= 0) {
+        ctx.addIssue({ code: 'custom', path: ['channels', i, at], message: nonFloat32Message(c[at]!) });
+        return;
+      }
+    }
   });
 export type PlaygroundFields = z.infer<typeof PlaygroundFields>;
 
@@ -56,7 +65,7 @@ export type PlaygroundVortex = z.infer<typeof PlaygroundVortex>;
  * Airfoil: the vertical displacements of the design element's 8 nodes, the 4 upper ones then the
  * 4 lower ones (leading edge to trailing edge), each within the run's generator's displacement bound.
  */
-export const PlaygroundDesign = z.array(z.number()).length(8, 'exactly 8 node displacements (4 upper, then 4 lower)');
+export const PlaygroundDesign = z.array(z.number().min(-FLOAT32_MAX, 'expected |v| <= 3.4028234e38 (finite in float32)').max(FLOAT32_MAX, 'expected |v| <= 3.4028234e38 (finite in float32)')).length(8, 'exactly 8 node displacements (4 upper, then 4 lower)');
 export type PlaygroundDesign = z.infer<typeof PlaygroundDesign>;
 
 const Checkpoint = z.enum(['best', 'last']).default('best');

@@ -7,7 +7,10 @@ import { formatZodIssues } from '../util/zod-issues';
 import { modelKindDeclaration, MODEL_KINDS } from '../model/kinds';
 
 const AxisPath = z.string().regex(/^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*){0,3}$/, 'a dotted config field such as "optimizer.lr"');
-const AxisValue = z.union([z.number(), z.string(), z.boolean(), z.array(z.string()).min(1).max(8)]);
+/** An axis's string value (a kind, a backend, a path) is short: each one is stored, printed and sent with every trial. */
+export const MAX_AXIS_STRING = 4096;
+const AxisString = z.string().max(MAX_AXIS_STRING);
+export const AxisValue = z.union([z.number(), AxisString, z.boolean(), z.array(AxisString).min(1).max(8)]);
 export type AxisValue = z.infer<typeof AxisValue>;
 
 /** One axis: a list of values, a linear range or a log range (grid: `steps` points; random/TPE: continuous unless `int`). */
@@ -99,7 +102,7 @@ function declaredModelFields(kinds: readonly string[]): Set<string> {
 }
 
 /** Values an axis can take at its ends (lists: all of them), to check the path and type before anything trains. */
-function probeValues(a: SweepAxis): AxisValue[] {
+export function probeValues(a: SweepAxis): AxisValue[] {
   if ('values' in a) return a.values;
   const [lo, hi] = 'range' in a ? a.range : a.logRange;
   return a.int ? [Math.round(lo), Math.round(hi)] : [lo, hi];

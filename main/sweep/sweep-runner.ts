@@ -16,7 +16,8 @@ import { acquireLock, type RunLock } from '../runs/run-lock';
 import { writeJsonAtomic } from '../util/atomic-file';
 import { errorMessage } from '../util/error-message';
 import { assertPathSegment } from '../util/remove-tree';
-import { applyParams, checkGridSize, type SweepConfig, type SweepParams } from './sweep-config';
+import { applyParams, AxisValue, checkGridSize, type SweepConfig, type SweepParams } from './sweep-config';
+import { formatZodIssues } from '../util/zod-issues';
 import { gridPoint, gridSize, randomPoint, samplerRng } from './space';
 import { tpeSuggest, type Observation } from './tpe';
 import { ashaDecision, ashaRungs } from './asha';
@@ -80,9 +81,9 @@ export class SweepRunner {
   private mark: number;
   private lock: RunLock | null = null;
 
-  constructor(private readonly workspace: string, id: string, private readonly exec: TrialExecutor, private readonly opts: SweepRunOptions = {}) {
-    this.sweep = readSweepConfig(workspace, id);
-    this.state = readSweepState(workspace, id);
+  constructor(private readonly workspace: string, private readonly idGiven: string, private readonly exec: TrialExecutor, private readonly opts: SweepRunOptions = {}) {
+    this.sweep = readSweepConfig(workspace, idGiven);
+    this.state = this.load();
     this.store = new RunStore(join(workspace, 'runs'));
     this.now = opts.now ?? Date.now;
     this.mark = this.now();
@@ -90,6 +91,36 @@ export class SweepRunner {
 
   get current(): SweepState {
     return this.state;
+  }
+
+  /**
+   * state.json, checked against the sweep: each configuration's params are values of the sweep's
+   * own axes (the state's schema cannot know them), so a hand-edited or foreign state is refused
+   * naming the file and the field before any of its configurations becomes a run.
+   */
+  private load(): SweepState {
+    const id = this.idGiven;
+    const state = readSweepState(this.workspace, id);
+    const path = join(sweepDir(this.workspace, id), 'state.json');
+    const paths = this.sweep.axes.map((a) => a.path);
+    state.configs.forEach((c, i) => {
+      const keys = Object.keys(c.params);
+      if (keys.length !== paths.length || keys.some((k, j) => k !== paths[j])) {
+        throw new Error(`${path}: not a state of this sweep (field 'configs.${i}.params': expected the axes ${paths.join(', ')} of ${join(sweepDir(this.workspace, id), 'sweep.json')}, got ${keys.slice(0, 8).join(', ') || 'none'})`);
+      }
+      for (const k of keys) {
+        const r = AxisValue.safeParse(c.params[k]);
+        if (!r.success) throw new Error(`${path}: not a sweep state (field 'configs.${i}.params.${k}': ${formatZodIssues(r.error.issues, c.params[k]).replace(/^field '[^']*': /, '')})`);
+      }
+    });
+    return state;
+  }
+
+  /** The trial's configuration; a state whose trial names none is refused naming the field (checked at load too). */
+  private configOf(t: SweepTrial): SweepParams {
+    const c = this.state.configs[t.config];
+    if (!c) throw new Error(`${join(sweepDir(this.workspace, this.state.id), 'state.json')}: field 'trials.${this.state.trials.indexOf(t)}.config': configuration ${t.config} does not exist (the state lists ${this.state.configs.length})`);
+    return c.params as SweepParams;
   }
 
   /**
@@ -107,7 +138,7 @@ export class SweepRunner {
       lock.release();
     };
     try {
-      this.state = readSweepState(this.workspace, this.state.id);
+      this.state = this.load();
       this.reconcileRuns();
     } catch (e) {
       release();
@@ -250,7 +281,7 @@ export class SweepRunner {
     const dir = join(this.store.root, t.runId);
     if (existsSync(join(dir, 'config.json'))) return this.store.open(t.runId);
     if (existsSync(dir)) throw new Error(`sweep '${this.state.id}': trial run folder ${dir} exists but is not a run (no config.json); move it out of runs/ and run the sweep again`);
-    const params = this.state.configs[t.config]!.params as SweepParams;
+    const params = this.configOf(t);
     const cfg = applyParams(this.sweep.base, params);
     const preset = this.sweep.groups?.[t.config];
     const name = preset ? preset.name : `${this.sweep.name} c${t.config}`;
@@ -258,7 +289,7 @@ export class SweepRunner {
   }
 
   private writeTrialFile(run: RunHandle, t: SweepTrial): void {
-    const file: TrialFile = { sweepId: this.state.id, config: t.config, params: this.state.configs[t.config]!.params as SweepParams, seed: t.seed, rungs: t.rungs, rungHistory: t.rungHistory };
+    const file: TrialFile = { sweepId: this.state.id, config: t.config, params: this.configOf(t), seed: t.seed, rungs: t.rungs, rungHistory: t.rungHistory };
     writeJsonAtomic(join(run.dir, 'sweep-trial.json'), file);
   }
 

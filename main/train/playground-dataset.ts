@@ -6,7 +6,7 @@ import { DatasetStore } from '../data/dataset-store';
 import type { DatasetManifest, PreparedDataset, PreparedSplit } from '../data/dataset';
 import { ndarray } from '../data/ndarray';
 import { freeName } from '../util/free-name';
-import { encodeInput } from './playground-predict';
+import { assertEncodedFinite, encodeInput } from './playground-predict';
 import type { PlaygroundRun } from './playground-run';
 import type { PlaygroundFields } from '../runs/playground-records';
 
@@ -26,6 +26,7 @@ export function savePlaygroundSample(workspace: string, run: PlaygroundRun, inpu
   const O = truth.channels.length;
   const y = new Float32Array(P * O);
   for (let p = 0; p < P; p++) for (let c = 0; c < O; c++) y[p * O + c] = (truth.channels[c]![p]! - m) / k;
+  assertEncodedFinite(y, O, truth, 'truth', 'y');
   const x = encodeInput(run, input);
   const split = (): PreparedSplit => ({ x: ndarray(x.data, x.shape, 'float32'), y: ndarray(y, [1, ...truth.grid, O], 'float32'), indices: Int32Array.of(0) });
   const empty: PreparedSplit = { x: ndarray(new Float32Array(0), [0, ...x.shape.slice(1)], 'float32'), y: ndarray(new Float32Array(0), [0, ...truth.grid, O], 'float32'), indices: new Int32Array(0) };

@@ -6,16 +6,17 @@
 // channel layout, or one a run trained on, is refused naming the field.
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DatasetStore, contentHash } from '../data/dataset-store';
+import { DatasetStore, assertStorable, contentHash } from '../data/dataset-store';
 import type { DatasetManifest } from '../data/dataset';
 import { ndarray, type NdArray } from '../data/ndarray';
 import { encodeNpy, writeNpy } from '../data/formats/npy';
 import { writeFileAtomic } from '../util/atomic-file';
 import { removeTemp } from '../util/remove-tree';
+import { firstNonFloat32 } from '../util/float32';
 import { freeName } from '../util/free-name';
 import { gatherRows } from './data';
 import { gridCoords } from '../data/stages/coords';
-import { PlaygroundInputError } from './playground-predict';
+import { PlaygroundInputError, assertEncodedFinite } from './playground-predict';
 import type { PlaygroundRun } from './playground-run';
 import type { PlaygroundFields } from '../runs/playground-records';
 
@@ -62,6 +63,9 @@ export function exportPlaygroundArrays(exportsDir: string, name: string, input: 
     if (truth) {
       arrays.truth = fieldArray(truth);
       arrays.error = fieldArray({ grid: input.grid, channels: truth.channels.map((t, c) => Float32Array.from(t, (v, i) => Math.abs(prediction[c]![i]! - v))) });
+      // |prediction - truth| of two finite float32 values can still overflow
+      const at = firstNonFloat32(arrays.error.data as Float32Array);
+      if (at >= 0) throw new PlaygroundInputError('truth', `|prediction - truth| is not finite in float32 at value ${at} of error.npy: expected a truth nearer the model's prediction`);
     }
     for (const [k, a] of Object.entries(arrays)) writeNpy(join(tmp, `${k}.npy`), a);
     renameSync(tmp, join(exportsDir, folder));
@@ -103,6 +107,9 @@ export async function appendPlaygroundSample(workspace: string, id: string, spli
   const coords = m.coordChannels ? encodeCoords(input.grid, m.coordChannels) : [];
   const x = fieldArray({ grid: input.grid, channels: [...enc(input, kx, mx).channels, ...coords] });
   const y = fieldArray(enc(truth, ky, my));
+  // the dataset's own normalizer: a value finite in float32 may not be once encoded
+  assertEncodedFinite(x.data as Float32Array, input.channels.length + coords.length, input, 'input', 'x');
+  assertEncodedFinite(y.data as Float32Array, truth.channels.length, truth, 'truth', 'y');
   const s = ds[split];
   const grow = (a: NdArray, row: NdArray) => {
     const out = new Float32Array(a.data.length + row.data.length);
@@ -135,6 +142,7 @@ let writes = 0;
 
 /** New files for the grown arrays, the manifest switched to them atomically, then the old files removed. */
 function writeGrown(dir: string, m: DatasetManifest, grown: Record<string, NdArray>, split: 'train' | 'val' | 'test', hash: string): number {
+  assertStorable(dir, m, grown);
   const arrays = { ...m.arrays! };
   const old: string[] = [];
   // a name no earlier version of the dataset used (the old files are removed by name below)

@@ -7,6 +7,7 @@ import { REL_EPS } from './loss';
 import { predictBatched } from './predict-batched';
 import type { PlaygroundRun } from './playground-run';
 import type { PlaygroundFields, PlaygroundPrediction } from '../runs/playground-records';
+import { firstNonFloat32 } from '../util/float32';
 
 /** A refusal naming the parameter field it is about (the engine answers it as invalid_params). */
 export class PlaygroundInputError extends Error {
@@ -29,7 +30,7 @@ export function checkInput(run: PlaygroundRun, f: PlaygroundFields, field: strin
 }
 
 /** The model's input [1, ...grid, C_in + coords]: encoded physical channels, then linspace(0, 1) coordinates. */
-export function encodeInput(run: PlaygroundRun, f: PlaygroundFields): { data: Float32Array; shape: number[] } {
+export function encodeInput(run: PlaygroundRun, f: PlaygroundFields, field = 'input'): { data: Float32Array; shape: number[] } {
   const P = f.grid.reduce((a, b) => a * b, 1);
   const C = run.inChannels + run.coordChannels;
   const n = run.normalizer;
@@ -40,7 +41,28 @@ export function encodeInput(run: PlaygroundRun, f: PlaygroundFields): { data: Fl
     for (let c = 0; c < run.inChannels; c++) x[p * C + c] = (f.channels[c]![p]! - m) / k;
     for (let d = 0; d < run.coordChannels; d++) x[p * C + run.inChannels + d] = coords[p * run.coordChannels + d]!;
   }
+  assertEncodedFinite(x, C, f, field, 'x');
   return { data: x, shape: [1, ...f.grid, C] };
+}
+
+/**
+ * Refuses channels-last float32 values `data` ([...grid, C]) of which one left float32 when `f`
+ * was encoded with the run's normalizer ((v - mean) / std): a value that is finite in float32 can
+ * overflow once divided by a small std (a truth of 3e38 against a std of 0.005).
+ */
+export function assertEncodedFinite(data: Float32Array, C: number, f: PlaygroundFields, field: string, which: 'x' | 'y'): void {
+  const at = firstNonFloat32(data);
+  if (at < 0) return;
+  const c = at % C, p = Math.floor(at / C);
+  throw new PlaygroundInputError(`${field}.channels.${c}.${p}`, `${f.channels[c]?.[p]} becomes ${data[at]} in float32 once encoded with the run's ${which} normalizer ((v - mean) / std): expected a value nearer the training data's`);
+}
+
+/** Refuses a prediction that is not finite in float32 (an input so far from the training data that the model overflows). */
+export function assertPredictionFinite(channels: ArrayLike<number>[], field = 'input'): void {
+  for (const [c, ch] of channels.entries()) {
+    const at = firstNonFloat32(ch);
+    if (at >= 0) throw new PlaygroundInputError(field, `the model's prediction for this input is ${ch[at]} at channel ${c}, point ${at} (not finite in float32): the input is too far from the training data for this model`);
+  }
 }
 
 /** ||pred - truth|| / (||truth|| + eps) over every point and channel, in float64 (relL2PerSample's definition). */

@@ -21,6 +21,7 @@ import { choosePlan, generatedBytes, preflightMemory, ramBytes, syntheticShape, 
 import { autoregressiveSpec, countOf } from './data';
 import type { TrainData } from './data';
 import { modelEntry } from '../model/registry';
+import { BACKEND_ORDER, isBackendChoice } from '../ops/backend';
 
 export interface RunHooks {
   signal?: AbortSignal;
@@ -56,6 +57,18 @@ export function parseRunConfig(raw: unknown, source = 'config.json'): TrainConfi
   const r = TrainConfig.safeParse(raw);
   if (!r.success) throw new Error(`${source}: ${formatZodIssues(r.error.issues, raw)}`);
   return r.data;
+}
+
+/**
+ * parseRunConfig and the backend's name (one the engine can select): the checks `lino train` and
+ * train.start apply to a configuration before anything is loaded, and a sweep to each trial's.
+ */
+export function checkRunConfig(raw: unknown, source = 'config.json'): TrainConfig {
+  const cfg = parseRunConfig(raw, source);
+  if (cfg.backend !== undefined && !isBackendChoice(cfg.backend)) {
+    throw new Error(`${source}: field 'backend': expected one of ${BACKEND_ORDER.join(', ')}, got ${JSON.stringify(cfg.backend.length > 40 ? `${cfg.backend.slice(0, 40)}...` : cfg.backend)}`);
+  }
+  return cfg;
 }
 
 /** The data shape a spec promises before anything is read (synthetic data; null for the others). */

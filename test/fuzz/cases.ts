@@ -8,6 +8,7 @@ import { openDataFile } from '../../main/data/formats/index';
 import { DataError } from '../../main/data/formats/errors';
 import { seededRandom } from '../../main/data/stages/split';
 import { MODEL_FORMATS, readModelPristine, runModelCase } from './model-file-cases';
+import { SWEEP_FORMATS, readSweepPristine, runSweepCase } from './sweep-cases';
 
 const FIX = fileURLToPath(new URL('../fixtures/data/', import.meta.url));
 
@@ -59,6 +60,7 @@ export async function runCase(format: string, seed: number, i: number, tmp: stri
     return { outcome: 'ok', desc: 'selftest' };
   }
   if (Object.hasOwn(MODEL_FORMATS, format)) return runModelCase(format, seed, i, tmp);
+  if (Object.hasOwn(SWEEP_FORMATS, format)) return runSweepCase(format, seed, i, tmp);
   const rnd = seededRandom(seed * 1000003 + i);
   const fixtures = FORMATS[format];
   const which = fixtures[Math.floor(rnd() * fixtures.length)];
@@ -107,8 +109,9 @@ export async function runCase(format: string, seed: number, i: number, tmp: stri
 }
 
 /** Reads the unmutated fixtures of a format: after a fuzz run they must still load (no poisoned library state). */
-export async function readPristine(format: string): Promise<void> {
+export async function readPristine(format: string, tmp: string): Promise<void> {
   if (Object.hasOwn(MODEL_FORMATS, format)) return readModelPristine(format);
+  if (Object.hasOwn(SWEEP_FORMATS, format)) return readSweepPristine(format, tmp);
   if (!FORMATS[format]) return;
   const paths = format === 'airfoil' ? [join(FIX, 'airfoil')] : FORMATS[format].map((f) => join(FIX, f));
   for (const p of paths) {

@@ -12,7 +12,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'lino-fuzz-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 parentPort!.on('message', async (req: { format: string; seed: number; from: number; to: number } | { type: 'pristine'; format: string }) => {
   if ('type' in req) {
-    try { await readPristine(req.format); parentPort!.postMessage({ type: 'pristine', ok: true }); }
+    try { await readPristine(req.format, tmp); parentPort!.postMessage({ type: 'pristine', ok: true }); }
     catch (err) { parentPort!.postMessage({ type: 'pristine', ok: false, message: (err as Error).message.split('\n')[0] }); }
     return;
   }

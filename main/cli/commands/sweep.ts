@@ -18,6 +18,7 @@ import type { RunHandle } from '../../runs/run-store';
 import { analyzeSweep, configTable, importanceTable, trialTable } from '../../sweep/sweep-analysis';
 import { collectSweepFromCluster, exportSweepForCluster } from '../../sweep/sweep-export';
 import { stopOnSignals } from '../stop-on-signals';
+import { checkTrialConfigs } from '../../sweep/trial-configs';
 
 function readSweepFile(path: string): SweepConfig {
   let raw: unknown;
@@ -69,6 +70,11 @@ const command: CliCommand = {
     if (!values.config) throw new UsageError('missing required flag --config sweep.json');
     const sweep = readSweepFile(values.config);
     const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
+    const training = values.export === undefined && values.collect === undefined;
+    // each trial is a run: lino train's checks of its configuration before the sweep is made (an
+    // export's trials train elsewhere: no memory check against this machine's backend)
+    const backend = training ? (await selectBackend(values.backend ?? (sweep.base.backend as string | undefined))).active : null;
+    checkTrialConfigs(sweep, values.config, backend);
     const { id, created } = openOrCreateSweep(ws.path, sweep, values.id);
     const json = values.json === true;
     const say = json ? (l: string) => void process.stderr.write(`${l}\n`) : (l: string) => console.log(l);
@@ -104,7 +110,7 @@ const command: CliCommand = {
     });
     let release: () => void;
     try {
-      release = runner.hold(); // a second process on this sweep is refused before the backend loads
+      release = runner.hold(); // a second process on this sweep is refused before anything is written
     } catch (e) {
       stop.dispose();
       throw e;
@@ -113,7 +119,6 @@ const command: CliCommand = {
     emit({ type: 'sweep', id, dir: sweepDir(ws.path, id), created });
     let state: SweepState;
     try {
-      await selectBackend(values.backend ?? (sweep.base.backend as string | undefined));
       state = await runner.run();
     } finally {
       release();

@@ -60,4 +60,9 @@ test('a random sweep with ASHA through the engine: pause, resume, stop, resume; 
 test('a bad sweep is refused naming the field; an unknown sweep is refused', async () => {
   await assert.rejects(service.call('sweeps.start', { config: { base, axes: [{ path: 'model.width', values: [0] }] } } as never), /axes\[0\] \('model.width'\)/);
   await assert.rejects(service.call('sweeps.get', { id: 'nope' } as never), /sweep 'nope' not found/);
+  // each trial is a run: refused as train.start refuses its configuration (hardening III repro 6)
+  await assert.rejects(service.call('sweeps.start', { config: { base, axes: [{ path: 'backend', values: ['cpu', 'bogus'] }] } } as never),
+    /sweeps\.start: config: configuration c1 \{"backend":"bogus"\}: field 'backend': expected one of .*got "bogus"/);
+  const list = (await service.call('sweeps.list', {})) as SweepSummary[];
+  assert.ok(!list.some((x) => x.name === 'sweep' && x.trials === 0), 'no sweep made');
 });

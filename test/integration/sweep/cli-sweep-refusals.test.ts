@@ -1,10 +1,13 @@
-// Hardening III, repro 2 end to end: two `lino sweep` processes on one sweep id. The second is
-// refused at once (exit 1) naming the first by its pid, before it loads a backend or writes
-// anything; the first, stopped with SIGTERM, records its trial with the epochs its run has.
+// `lino sweep` refusals end to end (hardening III).
+// Repro 2: two `lino sweep` processes on one sweep id. The second is refused at once (exit 1)
+// naming the first by its pid, before it writes anything; the first, stopped with SIGTERM,
+// records its trial with the epochs its run has.
+// Repro 6: a trial configuration lino train would refuse (a backend "bogus") is refused before the
+// sweep is made.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../../helpers/env';
@@ -45,4 +48,14 @@ test('a second `lino sweep` on the same sweep exits 1 naming the first; the firs
   const epochs = readFileSync(join(wsDir, 'runs', t.runId, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((r) => r.type === 'epoch');
   assert.ok(epochs.length >= 1);
   assert.deepEqual([t.state, t.epochs], ['running', epochs.length], 'resumable, with the epochs its run recorded');
+});
+
+test('a backend axis value "bogus" exits 1 naming the file, the configuration and the field; no sweep is made', () => {
+  const file = join(ws.path, 'bogus.json');
+  writeFileSync(file, JSON.stringify({ name: 'bogus', base: { data: { kind: 'synthetic', grid: [16], train: 8, val: 2 }, model: { width: 4, depth: 1 }, epochs: 1 }, axes: [{ path: 'backend', values: ['cpu', 'bogus'] }] }));
+  const wsDir = join(ws.path, 'ws-bogus');
+  const r = spawnSync(process.execPath, [bin, 'sweep', '--config', file, '--workspace', wsDir], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /bogus\.json: configuration c1 \{"backend":"bogus"\}: field 'backend': expected one of .*, got "bogus"/);
+  assert.equal(existsSync(join(wsDir, 'sweeps')), false, 'no sweep made');
 });
