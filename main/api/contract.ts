@@ -22,7 +22,7 @@ import { GenerateParams, ImportParams, JobStartParams, JobSummary } from './jobs
 import type { WorkbenchEvent } from './events';
 import { ApiTrainConfig } from './api-train-config';
 import { SweepDetail, SweepSummary } from '../sweep/sweep-types';
-import { PlaygroundDrawParams, PlaygroundExportParams, PlaygroundExported, PlaygroundFields, PlaygroundPredictParams, PlaygroundPrediction, PlaygroundSample, PlaygroundSampleParams, PlaygroundSaveParams, PlaygroundSaved, PlaygroundSolveParams } from '../runs/playground-records';
+import { PlaygroundAppendable, PlaygroundAppendableParams, PlaygroundDrawParams, PlaygroundExportParams, PlaygroundExported, PlaygroundFields, PlaygroundPredictParams, PlaygroundPrediction, PlaygroundSample, PlaygroundSampleParams, PlaygroundSaveParams, PlaygroundSaved, PlaygroundSolveParams } from '../runs/playground-records';
 
 // The wire's records and the domain schemas it carries, re-exported so the renderer imports main/api alone.
 export * from './domain';
@@ -352,6 +352,7 @@ export const methods = {
   'playground.solve': { route: 'engine+workspace', params: PlaygroundSolveParams, result: JobSummary },
   'playground.draw': { route: 'engine+workspace', params: PlaygroundDrawParams, result: PlaygroundFields },
   'playground.save': { route: 'engine+workspace', params: PlaygroundSaveParams, result: PlaygroundSaved },
+  'playground.appendable': { route: 'engine+workspace', params: PlaygroundAppendableParams, result: PlaygroundAppendable },
   'playground.sample': { route: 'engine+workspace', params: PlaygroundSampleParams, result: PlaygroundSample },
   'playground.export': { route: 'engine+workspace', params: PlaygroundExportParams, result: PlaygroundExported },
 } as const satisfies Record<string, MethodSpec>;

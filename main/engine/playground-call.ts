@@ -10,6 +10,7 @@ import type { FromSolveWorker, SolveWorkerInput } from './solve-worker';
 import { ApiError } from '../api/api-error';
 import type { JobSummary } from '../api/jobs';
 import { RunStore } from '../runs/run-store';
+import { writeDatasetLabel } from '../workspace/dataset-labels';
 import { readCheckpointState, type CheckpointName } from '../runs/checkpoint';
 import { loadPlaygroundRun, warmUpPlaygroundRun, type PlaygroundRun } from '../train/playground-run';
 import { PlaygroundInputError, checkInput, distanceOf, predictInput, relL2Of } from '../train/playground-predict';
@@ -171,5 +172,8 @@ export async function playgroundSaveCall(p: RunRef & { input: PlaygroundFields; 
   } catch (e) {
     throw asApi('playground.save', e);
   }
-  return { datasetId: savePlaygroundSample(p.workspace, run, p.input, p.truth, p.name), grid: [...p.input.grid] };
+  const datasetId = savePlaygroundSample(p.workspace, run, p.input, p.truth, p.name);
+  // the name the user gave is the dataset's label: its id may be a free variant of it, and lists show labels, never ids
+  writeDatasetLabel(join(p.workspace, 'datasets', datasetId), p.name);
+  return { datasetId, grid: [...p.input.grid] };
 }
