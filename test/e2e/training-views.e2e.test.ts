@@ -254,7 +254,7 @@ test('runs view: table with config differences, a seed group as mean ± std with
   await page.getByRole('button', { name: 'Export Runs as LaTeX' }).click();
   await page.getByTestId('table-export-status').filter({ hasText: /Saved exports\/runs-.*\.tex$/ }).waitFor({ timeout: 30_000 });
   const tex = readFileSync(join(exportsDir, readdirSync(exportsDir).find((n) => !known.has(n) && n.endsWith('.tex'))!), 'utf8');
-  assert.match(tex, /\\toprule\nRun & Group & Model & Status & Epochs & Parameters & Best val relL2 \(normalized\) & Test relL2 \(at best val\) & Best epoch & Configuration differences & Tags & Created & Wall time \(s\) & Train time \(s\) & Queued \(s\) \\\\\n\\midrule/);
+  assert.match(tex, /\\toprule\nRun & Group & Model & Status & Epochs & Parameters & Best val relL2 \(normalized\) & Test relL2 \(normalized, at best val\) & Best epoch & Configuration differences & Tags & Created & Wall time \(s\) & Train time \(s\) & Queued \(s\) \\\\\n\\midrule/);
   assert.match(tex, /^e2e tiny &  & LiNO & done & 2\/2 & .* & \d{4}-\d\d-\d\d \d\d:\d\d:\d\d & [\d.]+ & [\d.]+ & [\d.]+ \\\\$/m);
   assert.match(tex, /^e2e-g \(2 seeds\) & e2e-g & LiNO &  & -- & -- & [\d.]+ \$\\pm\$ [\d.e-]+ & -- /m);
 

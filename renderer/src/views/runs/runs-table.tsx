@@ -25,7 +25,7 @@ const COLUMNS: TableColumn[] = [
   { key: 'epochs', label: 'Epochs', align: 'r' },
   { key: 'params', label: 'Parameters', align: 'r' },
   { key: 'best', label: 'Best val relL2 (normalized)', align: 'r' },
-  { key: 'test', label: 'Test relL2 (at best val)', align: 'r' },
+  { key: 'test', label: 'Test relL2 (normalized, at best val)', align: 'r' },
   { key: 'bestEpoch', label: 'Best epoch', align: 'r' },
   { key: 'diff', label: 'Configuration differences' },
   { key: 'tags', label: 'Tags' },
