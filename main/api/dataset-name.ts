@@ -51,3 +51,9 @@ export function datasetDisplayName(d: DatasetNameParts): string {
  * same names as main/data/pipeline.ts DEFAULT_VARIABLES (a unit test keeps them equal).
  */
 export const TARGET_NAMES: Record<string, string> = { burgers: 'u', darcy: 'sol', 'navier-stokes': 'u', airfoil: 'mach' };
+
+/**
+ * The target as figures label it (colour bars): the file's variable name, except that the
+ * Navier–Stokes files call the vorticity 'u' and its symbol is w (issue 33).
+ */
+export const TARGET_SYMBOLS: Record<string, string> = { ...TARGET_NAMES, 'navier-stokes': 'w' };

@@ -228,7 +228,7 @@ test('runs view: table with config differences, a seed group as mean ± std with
   await groupRow.getByRole('checkbox').check();
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('[data-testid="runs-overlay"] .js-plotly-plot')?.data?.length ?? 0) === 3, undefined, { timeout: 30_000 });
   const overlay = (await plotData(page, 'runs-overlay'))!;
-  assert.deepEqual(overlay.map((d) => d.name), ['e2e tiny', 'e2e-g ±1 std', 'e2e-g (mean of 2)']);
+  assert.deepEqual(overlay.map((d) => d.name), ['e2e tiny', 'e2e group ±1 std', 'e2e group (mean of 2 seeds)'], 'the group by its runs\' name (issue 33)');
   assert.deepEqual(overlay[2]!.x, [1, 2]);
   assert.equal(overlay[1]!.x.length, 4, 'band: upper and lower edges');
   // Train time apart from queue time: the engine's trainSeconds, or the recorded epochs' durations.
@@ -236,7 +236,7 @@ test('runs view: table with config differences, a seed group as mean ± std with
   const epochs = (await suite.host.service.call('runs.metrics', { id: runId, type: 'epoch' })) as { records: { epochSeconds: number }[] };
   const train = typeof listed.trainSeconds === 'number' ? listed.trainSeconds : epochs.records.reduce((a, e) => a + e.epochSeconds, 0);
   await row.getByTestId('run-train-time').filter({ hasText: secondsCell(train) }).waitFor({ timeout: 30_000 });
-  assert.match((await row.getByTestId('run-queue-time').textContent()) ?? '', /^\d+(\.\d)?$/, 'seconds under a "(s)" header, no unit words');
+  assert.match((await row.getByTestId('run-queue-time').textContent()) ?? '', /^\d+(\.\d+)?$/, 'seconds under a "(s)" header, no unit words');
   // The overlay picks come back after a reload (workspace UI state).
   await page.waitForTimeout(1500); // the UI state is saved debounced
   await page.reload();

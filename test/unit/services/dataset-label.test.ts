@@ -53,13 +53,15 @@ test('datasets.label refuses unknown or path-like ids, long labels and control c
   await assert.rejects(service.call('datasets.label', { id: 'darcy-beababc8a08c', label: 'a\nb' }), refused('label', 'invalid_params'));
 });
 
-test('the target channel has one name: Fields use the published files\' names, as the Datasets view lists them', async () => {
+test('the target channel has one name: Fields use the published files\' names, as the Datasets view lists them, except the vorticity, which reads w', async () => {
   const { DEFAULT_VARIABLES } = await import('../../../main/data/pipeline');
   const { TARGET_NAMES } = await import('../../../main/api/dataset-name');
-  const { runTargetName } = await import('../../../renderer/src/store/dataset-names');
+  const { runTargetSymbol } = await import('../../../renderer/src/store/dataset-names');
   for (const [b, v] of Object.entries(DEFAULT_VARIABLES)) if (v) assert.equal(TARGET_NAMES[b], v.target, b);
-  assert.equal(runTargetName({ data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny' } }), 'sol');
-  assert.equal(runTargetName({ data: { kind: 'dataset', id: 'darcy-0123456789ab' } }), 'sol');
-  assert.equal(runTargetName({ data: { kind: 'file', benchmark: 'custom', path: '/x.h5', target: 'rho' } }), 'rho');
-  assert.equal(runTargetName({ data: { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny' } }), 'u');
+  assert.equal(runTargetSymbol({ data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny' } }), 'sol');
+  assert.equal(runTargetSymbol({ data: { kind: 'dataset', id: 'darcy-0123456789ab' } }), 'sol');
+  assert.equal(runTargetSymbol({ data: { kind: 'file', benchmark: 'custom', path: '/x.h5', target: 'rho' } }), 'rho');
+  // the Navier–Stokes files call the vorticity u; its colour bars read w (issue 33)
+  assert.equal(runTargetSymbol({ data: { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny' } }), 'w');
+  assert.equal(runTargetSymbol({ data: { kind: 'dataset', id: 'navier-stokes-0123456789ab' } }), 'w');
 });
