@@ -15,16 +15,17 @@ const BENCHMARKS = ['darcy', 'burgers', 'navier-stokes'] as const;
 const bestOf = (i: number) => 0.01 + ((i * 7919) % 1000) / 1e5;
 
 /**
- * `n` runs in `workspace`/runs: benchmarks and kinds in turn; runs 0..2 of every 12 a three-seed
+ * Runs `from`..`n - 1` in `workspace`/runs (more added to a workspace that holds the first `from`): benchmarks and kinds in turn; runs 0..2 of every 12 a three-seed
  * group named as train.start names one ('w8-' and a time stamp), run 3 a one-seed group, runs 4..5
  * an ablation's variants (groups '<base run id>/<variant>'), runs 6..7 a sweep's configuration
  * ('<sweep id>-c<k>'); the rest ungrouped.
  */
-export function writeRunFixtures(workspace: string, n: number): FixtureRun[] {
+export function writeRunFixtures(workspace: string, n: number, from = 0): FixtureRun[] {
   const store = new RunStore(join(workspace, 'runs'));
   const out: FixtureRun[] = [];
-  let base = '';
-  for (let i = 0; i < n; i++) {
+  // an ablation's variants name their base, run 2 of their block of 12
+  let base = `fx-${String(Math.floor(from / 12) * 12 + 2).padStart(4, '0')}`;
+  for (let i = from; i < n; i++) {
     const block = Math.floor(i / 12), j = i % 12;
     // a seed group's runs (and a sweep configuration's) share everything but the seed
     const k = j < 3 ? block * 12 : j === 6 || j === 7 ? block * 12 + 6 : i;
