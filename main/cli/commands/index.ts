@@ -57,14 +57,19 @@ lino sweep --config sweep.json --collect DIR
     name: 'eval',
     summary: 'evaluate a run checkpoint (both relL2 conventions, per sample, per step, per resolution)',
     usage: `lino eval --run DIR [--checkpoint best|last] [--split val|test|train] [--resolutions 21,43]
-          [--steps N] [--data spec.json | --data '{"kind":"generate",...}'] [--export DIR [--format npy|mat]] [--json] [--backend NAME]
+          [--steps N] [--data spec.json | --data '{"kind":"generate",...}'] [--export DIR [--format npy|mat]]
+          [--spectrum DIR [--force]] [--json] [--backend NAME]
 
   --run          a run folder (workspace/runs/<id>)
   --data         a data specification (as a run config's "data"); default: the run's own data
   --resolutions  evaluate also at these resolutions (resolution transfer)
   --steps        autoregressive runs: rollout length (default: the run's T_out)
   --export       write the decoded predictions, the decoded reference and the rows' sample indices into DIR
-  --format       npy (three .npy files, the default) or mat (one MATLAB v7.3 file: prediction, reference, indices)`,
+  --format       npy (three .npy files, the default) or mat (one MATLAB v7.3 file: prediction, reference, indices)
+  --spectrum     error spectrum (shell spectra, relative error per band, PDEBench's fRMSE low/mid/high) and the
+                 physics check (Darcy residual, Burgers/Navier-Stokes conservation drift), prediction beside truth,
+                 into DIR (a new or empty folder; --force overwrites): diagnostics.json, spectrum.csv, bands.csv,
+                 physics.csv (docs/diagnostics.md)`,
     load: () => import('./eval'),
   },
   {

@@ -8,6 +8,8 @@
 //           square: the forcing has zero mean).
 import { darcyCellsToNodes, darcyForcing, darcyNodalCoefficient, darcyResidualMap } from '../../data/generate/darcy';
 import { darcyStencil } from '../../data/generate/multigrid';
+import type { z } from 'zod';
+import type { PhysicsReport as PhysicsReportSchema } from './schema';
 
 export interface DarcyResidual {
   /** f - A u on the nodes (K x K, zero on the boundary ring). */
@@ -49,21 +51,8 @@ export function meanDrift(start: ArrayLike<number>, end: ArrayLike<number>): num
 
 type Field = { data: ArrayLike<number>; shape: readonly number[] };
 
-/** One number for the prediction and the same number for the truth. */
-export interface PhysicsValue { prediction: number; truth: number }
-
-export interface PhysicsReport {
-  benchmark: 'darcy' | 'burgers' | 'navier-stokes';
-  /** What the numbers are, in words (shown beside them). */
-  quantity: string;
-  /** Mean over the split (absolute values for the drifts). */
-  mean: PhysicsValue;
-  /** Navier-Stokes: per rollout step, mean over the split of |drift|. */
-  perStep?: PhysicsValue[];
-  perSample: (PhysicsValue & { index: number })[];
-  /** Darcy: the residual maps (nodes) of the first sample, prediction and truth. */
-  map?: { grid: number[]; prediction: number[]; truth: number[] };
-}
+export type PhysicsReport = z.infer<typeof PhysicsReportSchema>;
+type PhysicsValue = PhysicsReport['mean'];
 
 /**
  * The physics check of a split: `input` [n, ...grid, Cx] (physical channels only, decoded), `pred`

@@ -4,7 +4,9 @@
 //   - the relative error per wavenumber and per band, sqrt(E_err / E_true);
 //   - PDEBench's fRMSE low / mid / high, exactly as its metric_func (pdebench/models/metrics.py): iLow = 4, iHigh = 12.
 // Pure functions on plain arrays: the evaluation, the CLI and the renderer's data all come through here.
+import type { z } from 'zod';
 import { fftReal } from '../../data/generate/fft';
+import type { SpectrumReport as SpectrumReportSchema, SpectrumSummary as SpectrumSummarySchema } from './schema';
 
 /** PDEBench's band edges (metric_func's defaults iLow = 4, iHigh = 12): low = shells [0, 4), mid = [4, 12), high = [12, end). */
 export const PDEBENCH_BANDS = { iLow: 4, iHigh: 12 } as const;
@@ -114,28 +116,8 @@ export function relativePerShell(errE: ArrayLike<number>, trueE: ArrayLike<numbe
   return Array.from({ length: errE.length }, (_, k) => (trueE[k]! > floor ? Math.sqrt(errE[k]! / trueE[k]!) : null));
 }
 
-export interface SpectrumSummary {
-  /** Shell power spectra, shell k = 0..K-1. */
-  error: number[];
-  truth: number[];
-  relative: (number | null)[];
-  bandRelative: Bands;
-  /** PDEBench's fRMSE (per sample: a batch of one). */
-  fRmse: Bands;
-}
-
-export interface SpectrumReport {
-  grid: number[];
-  /** Channels analysed (autoregressive targets: one per rollout step). */
-  channels: number;
-  bands: { iLow: number; iHigh: number };
-  /** Averaged over the split and the channels (fRMSE: PDEBench's batch mean over the split, then the channel mean). */
-  mean: SpectrumSummary;
-  /** Averaged over the split, per channel (a rollout's drift along its steps). */
-  perChannel: SpectrumSummary[];
-  /** Per sample, averaged over the channels. */
-  perSample: (SpectrumSummary & { index: number })[];
-}
+export type SpectrumSummary = z.infer<typeof SpectrumSummarySchema>;
+export type SpectrumReport = z.infer<typeof SpectrumReportSchema>;
 
 type Field = { data: ArrayLike<number>; shape: readonly number[] };
 
