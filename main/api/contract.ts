@@ -291,6 +291,8 @@ export const methods = {
       fields: z.boolean().default(false),
       /** More samples (rows of the split) whose fields are returned too, e.g. the same samples across runs. */
       indices: z.array(z.number().int().min(0)).max(16).default([]),
+      /** Error spectra, physics checks and (LiNO) branch spectra, docs/diagnostics.md. */
+      diagnostics: z.boolean().default(false),
     }).strict(),
     result: JobSummary,
   },
@@ -305,6 +307,7 @@ export const methods = {
       rolloutSteps: z.number().int().min(1).max(1000).optional(),
       fields: z.boolean().default(false),
       indices: z.array(z.number().int().min(0)).max(16).default([]),
+      diagnostics: z.boolean().default(false),
     }).strict(),
     result: EvaluationResult.nullable(),
   },

@@ -1,7 +1,7 @@
 // The diagnostics of an evaluation (main/train/diagnostics/) as tables: spectra per shell, bands
 // per scope, physics per sample. `lino eval --spectrum` writes them as CSV; the views export them.
 import type { TableColumn, TableRow } from './table';
-import type { SplitDiagnostics } from '../train/diagnostics/schema';
+import type { BranchSpectraReport, SplitDiagnostics } from '../train/diagnostics/schema';
 
 export interface DiagnosticsTable { name: string; columns: TableColumn[]; rows: TableRow[] }
 
@@ -41,5 +41,21 @@ export function diagnosticsTables(entries: { grid: number[]; diagnostics: SplitD
     { name: 'spectrum', columns: [...key, col('k'), col('error', 'E_error'), col('truth', 'E_truth'), col('relative')], rows: spectrum },
     { name: 'bands', columns: [...key, col('fRmseLow', 'fRMSE_low'), col('fRmseMid', 'fRMSE_mid'), col('fRmseHigh', 'fRMSE_high'), col('relLow', 'rel_low'), col('relMid', 'rel_mid'), col('relHigh', 'rel_high')], rows: bands },
     { name: 'physics', columns: [col('grid', 'grid', 'l'), col('benchmark', 'benchmark', 'l'), col('scope', 'scope', 'l'), col('index'), col('prediction'), col('truth')], rows: physics },
+  ];
+}
+
+/** Per block and branch: the shell spectrum (one row per shell) and the band shares (one row per branch). */
+export function branchSpectraTables(r: BranchSpectraReport): DiagnosticsTable[] {
+  const spectra: TableRow[] = [], shares: TableRow[] = [];
+  r.blocks.forEach((b, block) => {
+    for (const k of b.components) {
+      b.spectra[k]!.forEach((e, q) => spectra.push({ block, branch: k, k: q, energy: e }));
+      const s = b.bandShare[k]!;
+      shares.push({ block, branch: k, low: s.low, mid: s.mid, high: s.high });
+    }
+  });
+  return [
+    { name: 'branch-spectra', columns: [col('block'), col('branch', 'branch', 'l'), col('k'), col('energy', 'E')], rows: spectra },
+    { name: 'branch-bands', columns: [col('block'), col('branch', 'branch', 'l'), col('low', 'share_low'), col('mid', 'share_mid'), col('high', 'share_high')], rows: shares },
   ];
 }

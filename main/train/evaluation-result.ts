@@ -1,7 +1,7 @@
 // An 'evaluate' job's result (runs.evaluate): zod schema only, re-exported by main/api/contract.ts.
 import { z } from 'zod';
 import { SplitMetrics } from '../runs/run-records';
-import { SplitDiagnostics } from './diagnostics/schema';
+import { BranchSpectraReport, SplitDiagnostics } from './diagnostics/schema';
 
 export const EvaluationResult = z.object({
   runId: z.string(),
@@ -45,5 +45,7 @@ export const EvaluationResult = z.object({
     /** With `diagnostics: true`: the error spectrum and the physics check (docs/diagnostics.md). */
     diagnostics: SplitDiagnostics.optional(),
   })),
+  /** With `diagnostics: true` on a LiNO run: each block's branch spectra at the training grid. */
+  branchSpectra: BranchSpectraReport.optional(),
 });
 export type EvaluationResult = z.infer<typeof EvaluationResult>;

@@ -6,7 +6,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readUserText } from '../../util/user-file';
 import { prepareOutputFolder } from '../../util/output-folder';
-import { diagnosticsTables } from '../../api/diagnostics-tables';
+import { branchSpectraTables, diagnosticsTables } from '../../api/diagnostics-tables';
+import type { BranchSpectraReport } from '../../train/diagnostics/schema';
 import { toCsv } from '../../api/table';
 import type { EvaluationResult } from '../../train/evaluation-result';
 import type { CliCommand } from '../command';
@@ -19,18 +20,28 @@ import { DataSpec } from '../../data/data-spec';
 const sci = (v: number) => v.toExponential(3);
 const band = (v: number | null) => (v === null ? 'n/a' : sci(v));
 
-/** diagnostics.json (every grid's diagnostics) and spectrum.csv, bands.csv, physics.csv in `dir`; answers the files. */
-function writeDiagnostics(dir: string, res: EvaluationResult, force: boolean): string[] {
-  const out = prepareOutputFolder(dir, { force, flag: '--spectrum' });
+/**
+ * diagnostics.json (every grid's diagnostics; LiNO: the branch spectra) and spectrum.csv, bands.csv,
+ * physics.csv (LiNO: branch-spectra.csv, branch-bands.csv) in `out`; answers the files.
+ */
+function writeDiagnostics(out: string, res: EvaluationResult, branches: BranchSpectraReport | null): string[] {
   const entries = res.resolutions.filter((r) => r.diagnostics).map((r) => ({ grid: r.grid, diagnostics: r.diagnostics! }));
   const files = [join(out, 'diagnostics.json')];
-  writeFileSync(files[0]!, JSON.stringify({ runId: res.runId, checkpoint: res.checkpoint, epoch: res.epoch, split: res.split, resolutions: entries }) + '\n');
-  for (const t of diagnosticsTables(entries)) {
+  writeFileSync(files[0]!, JSON.stringify({ runId: res.runId, checkpoint: res.checkpoint, epoch: res.epoch, split: res.split, resolutions: entries, branchSpectra: branches }) + '\n');
+  for (const t of [...diagnosticsTables(entries), ...(branches ? branchSpectraTables(branches) : [])]) {
     const f = join(out, `${t.name}.csv`);
     writeFileSync(f, toCsv(t.columns, t.rows));
     files.push(f);
   }
   return files;
+}
+
+function printBranchShares(b: BranchSpectraReport): void {
+  console.log(`\nbranch spectra (${b.samples} samples): each branch's share of its block's branch energy per band`);
+  b.blocks.forEach((blk, i) => {
+    const cells = blk.components.map((k) => `${k} ${['low', 'mid', 'high'].map((band) => { const v = blk.bandShare[k]![band as 'low']; return v === null ? 'n/a' : v.toFixed(3); }).join('/')}`);
+    console.log(`  block ${i}: ${cells.join('  ')}`);
+  });
 }
 
 function printDiagnostics(d: NonNullable<EvaluationResult['resolutions'][number]['diagnostics']>): void {
@@ -77,6 +88,8 @@ const command: CliCommand = {
       data = r.data;
     }
     const run = RunStore.openDir(runDir); // after the flags are checked: a usage error comes first
+    // a folder that cannot take the files is refused before the evaluation is spent
+    const out = values.spectrum ? prepareOutputFolder(values.spectrum, { force: values.force, flag: '--spectrum' }) : undefined;
     await selectBackend(values.backend);
     const res = await evaluateRun(run, {
       checkpoint: values.checkpoint,
@@ -87,7 +100,12 @@ const command: CliCommand = {
       ...(data ? { data } : {}),
       ...(values.spectrum ? { diagnostics: true } : {}),
     });
-    const written = values.spectrum ? writeDiagnostics(values.spectrum, res, values.force!) : [];
+    let written: string[] = [];
+    if (values.spectrum) {
+      const branches = res.branchSpectra ?? null;
+      written = writeDiagnostics(out!, res, branches);
+      if (branches && !values.json) printBranchShares(branches);
+    }
     if (values.json) {
       console.log(JSON.stringify(res));
       return 0;

@@ -69,7 +69,8 @@ lino sweep --config sweep.json --collect DIR
   --spectrum     error spectrum (shell spectra, relative error per band, PDEBench's fRMSE low/mid/high) and the
                  physics check (Darcy residual, Burgers/Navier-Stokes conservation drift), prediction beside truth,
                  into DIR (a new or empty folder; --force overwrites): diagnostics.json, spectrum.csv, bands.csv,
-                 physics.csv (docs/diagnostics.md)`,
+                 physics.csv; LiNO runs also the spectrum of each block's reflection/refraction/scattering
+                 contribution (first 16 samples): branch-spectra.csv, branch-bands.csv (docs/diagnostics.md)`,
     load: () => import('./eval'),
   },
   {

@@ -48,3 +48,20 @@ export const SplitDiagnostics = z.object({
   physics: PhysicsReport.nullable(),
 });
 export type SplitDiagnostics = z.infer<typeof SplitDiagnostics>;
+
+const Branch = z.enum(['reflection', 'refraction', 'scattering']);
+/** Per LiNO block, the shell spectrum of each branch's contribution to the residual stream (docs/diagnostics.md). */
+export const BranchSpectraReport = z.object({
+  grid: z.array(z.number()),
+  /** Samples averaged. */
+  samples: z.number(),
+  bands: z.object({ iLow: z.number(), iHigh: z.number() }),
+  blocks: z.array(z.object({
+    components: z.array(Branch),
+    /** Shell spectrum E(k), summed over the latent channels, averaged over the samples. */
+    spectra: z.partialRecord(Branch, z.array(z.number())),
+    /** Per band, this branch's share of the block's branch energy there (the shares of a band sum to 1). */
+    bandShare: z.partialRecord(Branch, Bands),
+  })),
+});
+export type BranchSpectraReport = z.infer<typeof BranchSpectraReport>;

@@ -51,6 +51,14 @@ test('lino eval --spectrum: tiny Darcy (LiNO): JSON and CSV, fRMSE bands, residu
   assert.equal(bands[0], 'grid,scope,index,fRMSE_low,fRMSE_mid,fRMSE_high,rel_low,rel_mid,rel_high');
   assert.match(bands[1]!, /^29x29,mean,,[0-9.e-]+,[0-9.e-]+,[0-9.e-]+,/);
   assert.deepEqual(csv('physics.csv').map((r) => r.split(',').slice(0, 4).join()), ['grid,benchmark,scope,index', '29x29,darcy,mean,', '29x29,darcy,sample,0', '29x29,darcy,sample,1']);
+  // per LiNO branch: one spectrum per block and branch, band shares summing to one
+  assert.match(e.stdout, /block 0: reflection [0-9.]+\/[0-9.]+\/[0-9.]+ {2}refraction .* {2}scattering /);
+  assert.equal(j.branchSpectra.blocks.length, 1);
+  assert.deepEqual(j.branchSpectra.blocks[0].components, ['reflection', 'refraction', 'scattering']);
+  const shares = j.branchSpectra.blocks[0].bandShare;
+  assert.ok(Math.abs(shares.reflection.high + shares.refraction.high + shares.scattering.high - 1) < 1e-9);
+  assert.equal(csv('branch-bands.csv')[0], 'block,branch,share_low,share_mid,share_high');
+  assert.equal(csv('branch-spectra.csv').length, 1 + 3 * 20);
   // an existing non-empty folder is refused (nothing overwritten)
   const again = lino('eval', '--run', dir, '--checkpoint', 'last', '--spectrum', out);
   assert.equal(again.status, 1);
@@ -76,4 +84,5 @@ test('lino eval --spectrum: Navier-Stokes rollout per step, Burgers drift of the
   // the solver conserves the integral on its 256-point grid; the stored 64 points stride it, so their mean is ~1e-4 off
   assert.ok(p.mean.truth < 1e-2, `the truth's drift on the stored grid: ${p.mean.truth}`);
   assert.ok(Number.isFinite(p.mean.prediction));
+  assert.equal(JSON.parse(readFileSync(join(ws.path, 'bg-spectrum', 'diagnostics.json'), 'utf8')).branchSpectra, null, 'DeepONet has no branches');
 });
