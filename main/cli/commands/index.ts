@@ -74,6 +74,20 @@ lino sweep --config sweep.json --collect DIR
     load: () => import('./eval'),
   },
   {
+    name: 'cost',
+    summary: 'accuracy against cost: the built-in solver at several resolutions and trained runs, timed on this machine',
+    usage: `lino cost --benchmark darcy [--resolutions 29,57,113] [--samples N] [--run DIR ...] [--checkpoint best|last]
+          [--batch N] [--seed N] [--out DIR [--force]] [--json] [--backend NAME]
+
+  --resolutions  solver grids; the finest is the reference, every other must stride it ((finest-1)/(s-1) whole)
+  --samples      coefficients drawn on the finest grid (default 4), strided to each coarser one, as the generator does
+  --run          a trained Darcy run (repeatable): its inference timed at batch 1 and at --batch (default: all
+                 samples), its error against the same finest solve at its own grid (which must stride the finest)
+  --out          a new or empty folder: cost.json and cost.csv (seconds per sample, relL2 against the reference)
+  Timings are wall time per sample after one untimed warm-up, solver and models in the same process (docs/diagnostics.md).`,
+    load: () => import('./cost'),
+  },
+  {
     name: 'predict',
     summary: 'run an operator (any model kind) on an .npy input and write the raw output',
     usage: `lino predict --config model.json --weights w.safetensors|CHECKPOINT.pt --input x.npy --out y.npy [--backend NAME] [--batch-size N]
