@@ -6,10 +6,11 @@
 // exactly what tfjs's own cpu backend does.
 // 2. Slice: the wasm kernel copies the whole input to JS (readSync) before taking any slice; a
 // contiguous slice (per-sample batch splits, micro-batches) is one copy inside the heap here.
-// 3. Transpose: where the permutation swaps two blocks of axes (a 2-D transpose, batched or not:
-// every transpose of the wasm matMul path in linear.ts and batch-matmul.ts) of a multiple of 128
-// rows, a tiled copy in JS. The wasm kernel is fast (~0.3 ns a value) except there, where its
-// accesses alias in the cache (~5 ns a value: [4096, 32] 721 us, the tiled copy 198 us).
+// 3. Transpose: tfjs's wasm kernel is ~10x slower on a 2-D swap [rows, cols] -> [cols, rows] of a
+// multiple of 128 rows (every transpose of the wasm matMul path in linear.ts and batch-matmul.ts
+// at B*N = 4096) than on the same data viewed as [rows/64, 64, cols] -> [cols, rows/64, 64], the
+// same permutation of memory: there it runs on that view (measured [4096, 32] 718 -> 75 us,
+// [4, 1024, 32] batched 705 -> 73 us; a tiled JS copy took 196 us).
 import * as tf from '../tf';
 
 let patched = false;
@@ -21,12 +22,13 @@ type RefBackend = {
 };
 type KernelArgs = { inputs: { x: tf.TensorInfo }; backend: RefBackend; attrs?: { dtype?: string; begin?: number | number[]; size?: number | number[]; perm?: number[] } };
 
-const TILE = 32;
 /**
- * Input row counts at which the wasm Transpose kernel is slow (its output rows then start a multiple
- * of 512 bytes apart): measured [1024, 32] 186 us, [960, 32] 15 us, [841, 128] 33 us, [128, 841] 267 us.
+ * Input row counts at which the wasm Transpose kernel is slow on a 2-D swap: measured [4096, 32]
+ * 718 us, [1024, 32] 178, [128, 841] 278, but [960, 32] 15, [841, 128] 30 (~0.3 ns a value).
  */
 const ALIASING_ROWS = 128;
+/** The rows are split in blocks of this many: [4096, 32] as [64, 64, 32] 75 us (blocks of 8: 97, of 2: 201). */
+const ROW_BLOCK = 64;
 
 /**
  * The permutation as [batch, rows, cols] -> [batch, cols, rows] when it is one (adjacent axes that
@@ -50,27 +52,6 @@ export function asBatchedSwap(shape: number[], perm: number[]): [number, number,
     return [size(groups[0]!), size(groups[2]!), size(groups[1]!)];
   }
   return null;
-}
-
-/**
- * dst[b, c, r] = src[b, r, c] in TILE x TILE blocks, each written one output row at a time
- * (contiguous writes; the strided reads of a block stay in cache). Measured against other tile
- * sizes and the row-at-a-time read order: [4096, 32] 132 us (T16 row reads 350, T32 row reads 719).
- */
-function tiledSwap(src: Float32Array, dst: Float32Array, [B, R, C]: [number, number, number]): void {
-  for (let b = 0; b < B; b++) {
-    const o = b * R * C;
-    for (let r0 = 0; r0 < R; r0 += TILE) {
-      const r1 = Math.min(r0 + TILE, R);
-      for (let c0 = 0; c0 < C; c0 += TILE) {
-        const c1 = Math.min(c0 + TILE, C);
-        for (let c = c0; c < c1; c++) {
-          const di = o + c * R;
-          for (let r = r0; r < r1; r++) dst[di + r] = src[o + r * C + c]!;
-        }
-      }
-    }
-  }
 }
 
 const share = (x: tf.TensorInfo, backend: RefBackend): tf.TensorInfo => {
@@ -123,13 +104,13 @@ export function ensureFastWasmKernels(): void {
       kernelFunc: ((args: KernelArgs) => {
         const { x } = args.inputs;
         const perm = args.attrs!.perm!;
-        const swap = x.dtype === 'float32' ? asBatchedSwap(x.shape, perm) : null;
-        // only where the wasm kernel aliases: it is ~5x faster than this copy otherwise
+        const swap = x.dtype === 'string' ? null : asBatchedSwap(x.shape, perm);
         if (!swap || swap[1] % ALIASING_ROWS !== 0) return transpose.kernelFunc(args as never);
-        const out = args.backend.makeOutput(perm.map((a) => x.shape[a]!), x.dtype);
-        // views taken after makeOutput: allocating may grow (and move) the wasm heap
-        tiledSwap(args.backend.typedArrayFromHeap(x), args.backend.typedArrayFromHeap(out), swap);
-        return out;
+        const [B, R, C] = swap;
+        const view = { dataId: x.dataId, shape: [B, R / ROW_BLOCK, ROW_BLOCK, C], dtype: x.dtype };
+        const out = transpose.kernelFunc({ ...args, inputs: { x: view }, attrs: { perm: [0, 3, 1, 2] } } as never) as tf.TensorInfo;
+        // the same memory as the permuted input; a view with its shape, as wasm's Reshape returns
+        return { dataId: out.dataId, shape: perm.map((a) => x.shape[a]!), dtype: out.dtype };
       }) as never,
     });
   }

@@ -41,7 +41,7 @@ test('patched wasm Slice/Identity/Cast agree with cpu; Identity shares the buffe
 
 test('patched wasm Transpose agrees with cpu on every permutation it takes and falls back on the rest', async () => {
   ensureFastWasmKernels();
-  // 128-row multiples take the tiled copy (2-D, batched, merged axes, size-1 axes); the rest the original kernel
+  // 128-row multiples run on the [rows/64, 64, cols] view (2-D, batched, merged axes, size-1 axes); the rest as they are
   const cases: [number[], number[]][] = [
     [[256, 40], [1, 0]], [[3, 128, 33], [0, 2, 1]], [[2, 128, 2, 5], [0, 3, 1, 2]], [[128, 1, 7], [2, 1, 0]],
     [[1, 256, 3], [0, 2, 1]], [[5, 7], [1, 0]], [[2, 3, 4], [2, 1, 0]], [[2, 3, 4, 5], [1, 0, 3, 2]],
