@@ -1,6 +1,6 @@
-// Runs a sweep: draws configurations (grid, random, TPE), trains each one's seeds as ordinary runs
-// through a TrialExecutor (the CLI trains in its process, the engine through its training jobs),
-// applies ASHA at the rungs, and keeps sweeps/<id>/state.json current after every change. A re-run
+// Runs a sweep: draws configurations from its Sampler (grid, random, TPE: ./sampler.ts), trains each
+// one's seeds as ordinary runs through a TrialExecutor (the CLI trains in its process, the engine
+// through its training jobs), asks its Pruner (none, ASHA: ./pruner.ts) at the rungs, and keeps sweeps/<id>/state.json current after every change. A re-run
 // after a crash (kill -9 included) picks up where the state says: a trial whose run exists is
 // resumed from its last checkpoint, a rung reached but not recorded is decided from the run's
 // metrics, a run that finished is only recorded. No trial is started twice, none is lost.
@@ -18,9 +18,9 @@ import { errorMessage } from '../util/error-message';
 import { assertPathSegment } from '../util/remove-tree';
 import { applyParams, AxisValue, checkGridSize, type SweepConfig, type SweepParams } from './sweep-config';
 import { formatZodIssues } from '../util/zod-issues';
-import { gridPoint, gridSize, randomPoint, samplerRng } from './space';
-import { tpeSuggest, type Observation } from './tpe';
-import { ashaDecision, ashaRungs } from './asha';
+import type { Observation } from './tpe';
+import { samplerOf, type Sampler } from './sampler';
+import { prunerOf, type Pruner } from './pruner';
 import { readSweepConfig, readSweepState, sweepDir, writeSweepState, type SweepState, type SweepTrial, type TrialFile } from './sweep-state';
 
 export interface TrialHooks {
@@ -75,6 +75,8 @@ export function configObjectives(state: SweepState): Observation[] {
 
 export class SweepRunner {
   private readonly sweep: SweepConfig;
+  private readonly sampler: Sampler;
+  private readonly pruner: Pruner;
   private state: SweepState;
   private readonly store: RunStore;
   private readonly now: () => number;
@@ -83,6 +85,8 @@ export class SweepRunner {
 
   constructor(private readonly workspace: string, private readonly idGiven: string, private readonly exec: TrialExecutor, private readonly opts: SweepRunOptions = {}) {
     this.sweep = readSweepConfig(workspace, idGiven);
+    this.sampler = samplerOf(this.sweep);
+    this.pruner = prunerOf(this.sweep);
     this.state = this.load();
     this.store = new RunStore(join(workspace, 'runs'));
     this.now = opts.now ?? Date.now;
@@ -215,10 +219,11 @@ export class SweepRunner {
 
   /** Why no configuration may be added (grid done, budget spent), or null. */
   private exhausted(): string | null {
-    const { budget, method, axes, seeds } = this.sweep;
+    const { budget, seeds } = this.sweep;
     if (budget.maxWallSeconds !== undefined && this.state.wallSeconds >= budget.maxWallSeconds) return `budget: ${budget.maxWallSeconds} s of wall time spent`;
     if (budget.maxTrials !== undefined && this.state.trials.length + seeds > budget.maxTrials) return `budget: ${this.state.trials.length} of at most ${budget.maxTrials} trials`;
-    if (method === 'grid' && this.state.configs.length >= gridSize(axes)) return `grid done: ${gridSize(axes)} configurations`;
+    const total = this.sampler.total;
+    if (total !== null && this.state.configs.length >= total) return `${this.sweep.method} done: ${total} configurations`;
     return null;
   }
 
@@ -249,20 +254,18 @@ export class SweepRunner {
 
   /** Throws unless planAll can list every trial: TPE cannot, random needs its budget, a grid must be bounded. */
   assertPlannable(): void {
-    if (this.sweep.method === 'tpe') throw new Error(`sweep '${this.state.id}': a TPE sweep draws each configuration from the results so far; export a grid or a random sweep`);
-    if (this.sweep.method === 'random' && this.sweep.budget.maxTrials === undefined) throw new Error(`sweep '${this.state.id}': field 'budget.maxTrials': a random sweep needs it to be exported`);
+    if (this.sampler.unplannable) throw new Error(`sweep '${this.state.id}': ${this.sampler.unplannable}`);
     checkGridSize(this.sweep, `sweep '${this.state.id}'`);
   }
 
   private addConfiguration(save = true): void {
-    const { method, axes, samplerSeed, seeds, tpe, earlyStopping } = this.sweep;
+    const { seeds } = this.sweep;
     const k = this.state.configs.length;
-    const rng = samplerRng(samplerSeed, k);
-    const params = method === 'grid' ? gridPoint(axes, k) : method === 'random' ? randomPoint(axes, rng) : tpeSuggest(axes, configObjectives(this.state), rng, tpe);
+    const params = this.sampler.suggest(k, configObjectives(this.state));
     const cfg = applyParams(this.sweep.base, params);
     const baseSeed = typeof cfg.seed === 'number' ? cfg.seed : 42;
     const epochs = typeof cfg.epochs === 'number' ? cfg.epochs : 500;
-    const rungs = earlyStopping ? ashaRungs(earlyStopping, epochs) : [];
+    const rungs = this.pruner.rungs(epochs);
     this.state.configs.push({ index: k, params });
     for (let s = 0; s < seeds; s++) {
       const seed = baseSeed + s;
@@ -293,11 +296,11 @@ export class SweepRunner {
     writeJsonAtomic(join(run.dir, 'sweep-trial.json'), file);
   }
 
-  /** ASHA at one rung: recorded against the values other trials recorded at the same epoch. */
+  /** The pruner at one rung: recorded against the values other trials recorded at the same epoch. */
   private decide(t: SweepTrial, epoch: number, value: number): 'continue' | 'prune' {
-    if (!this.sweep.earlyStopping || !t.rungs.includes(epoch) || t.rungHistory.some((r) => r.epoch === epoch)) return 'continue';
+    if (!t.rungs.includes(epoch) || t.rungHistory.some((r) => r.epoch === epoch)) return 'continue';
     const before = this.state.trials.flatMap((o) => (o === t ? [] : o.rungHistory.filter((r) => r.epoch === epoch && r.valRelL2 !== null).map((r) => r.valRelL2!)));
-    const decision = ashaDecision(value, before, this.sweep.earlyStopping);
+    const decision = this.pruner.decide(value, before);
     t.rungHistory.push({ epoch, valRelL2: Number.isFinite(value) ? value : null, decision });
     return decision;
   }
