@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { DatasetStore } from '../../../main/data/dataset-store';
 import { DataError } from '../../../main/data/formats/errors';
 import { statsOf } from '../../../main/data/dataset-stats';
-import { fix } from './helpers';
+import { fix } from '../../helpers/data-fixtures';
 
 test('a dataset with a value that is not finite in float32, in an array or its normalization, is refused naming the file and field; nothing is written', async () => {
   const ws = mkdtempSync(join(tmpdir(), 'lino-ws-'));
