@@ -3,11 +3,15 @@
 // and 2 threads), B4, for LiNO (Darcy 32² M32 L4, the backends bench's case), FNO at issue 20's
 // three sizes and DeepONet (the paper's Burgers baseline, and Darcy 29²). Rounds alternate
 // PyTorch and ours so that load from other processes hits both; medians over rounds, ratios; and
-// the best single step of each side (on a shared, loaded machine the least disturbed estimate).
+// the best single step of each side (on a shared, loaded machine the least disturbed estimate), and
+// the least CPU time of a step, PyTorch on 1 thread against ours (single-threaded): what a loaded
+// machine disturbs least, since time spent waiting for a core is not counted.
 //   npm run bench kinds      LINO_BENCH_QUICK=1: one round, fewer steps
-//   LINO_BENCH_PROFILE=1: also where our step's time goes (tf.profile, kernels ranked by time)
+//   LINO_BENCH_PROFILE=1: also where our step's time goes (tf.profile, kernels ranked by time);
+//   LINO_BENCH_PROFILE=only: only that, no timing against PyTorch
 //   LINO_BENCH_KINDS=fno: only the cases whose name contains it
 import { spawnSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
 import { existsSync } from 'node:fs';
 import * as tf from '../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
@@ -34,17 +38,21 @@ export const KIND_CASES: KindCase[] = [
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
 const fmt = (ms: number) => `${(ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)).padStart(7)} ms`;
 
-/** PyTorch's median step, best of 1 and 2 threads; a string says why it was skipped. `best` gets its fastest single step. */
-function torchMs(c: KindCase, steps: number, best1: number[]): number | string {
+/**
+ * PyTorch's median step, best of 1 and 2 threads; a string says why it was skipped. `best1` gets
+ * its fastest single step, `cpu1` its least CPU time of a step on 1 thread.
+ */
+function torchMs(c: KindCase, steps: number, best1: number[], cpu1: number[]): number | string {
   if (!existsSync(PY)) return `${PY} not found`;
   const script = new URL('../tools/parity/bench_step.py', import.meta.url).pathname;
   let best = Infinity;
   for (const threads of [1, 2]) {
     const r = spawnSync(PY, [script, '--kind', c.kind, '--config', JSON.stringify(c.config), '--grid', ...c.grid.map(String), '--batch', String(B), '--threads', String(threads), '--steps', String(steps)], { encoding: 'utf8' });
     if (r.status !== 0) return `PyTorch failed: ${r.stderr.trim().split('\n').pop()}`;
-    const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { median_ms: number; times_ms: number[] };
+    const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { median_ms: number; times_ms: number[]; cpu_ms: number[] };
     best = Math.min(best, out.median_ms);
     best1.push(Math.min(...out.times_ms));
+    if (threads === 1) cpu1.push(Math.min(...out.cpu_ms));
   }
   return best;
 }
@@ -59,32 +67,66 @@ function ourStep(c: KindCase): Step {
   return { step: s.step, close: () => { s.dispose(); model.dispose(); tf.dispose([x, y]); } };
 }
 
-async function oursMs(s: Step, steps: number, best1: number[]): Promise<number> {
+async function oursMs(s: Step, steps: number, best1: number[], cpu1: number[]): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < steps; i++) {
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     await s.step();
     times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu1.push((c.user + c.system) / 1000);
   }
   best1.push(Math.min(...times));
   return median(times);
 }
 
-/** Kernels of one step ranked by time (scopes, i.e. custom-gradient wrappers, left out: they nest kernels). */
+const cpuMs = (c0: NodeJS.CpuUsage) => { const d = process.cpuUsage(c0); return (d.user + d.system) / 1000; };
+
+/**
+ * Where one step's time goes, from PROFILE_STEPS profiled steps, in CPU time (the machine is
+ * shared: wall time is mostly waiting for a core): kernels ranked by time (each kernel's least
+ * total over the steps), the step's least CPU time, and the rest of it outside kernels (tape,
+ * dispose, the JS around the kernels, the host AdamW: the step's least unprofiled CPU time less
+ * the kernels'). tf.profile times a kernel with the
+ * backend's time(), wall clock on wasm: here it is swapped for the process's CPU time (getrusage,
+ * ~2 us a kernel, counted in the step). Scopes (custom-gradient wrappers) are left out: they nest kernels.
+ */
 async function printProfile(s: Step): Promise<void> {
-  const p = await tf.profile(async () => { await s.step(); });
-  const by = new Map<string, { ms: number; n: number }>();
-  let total = 0;
-  for (const k of p.kernels) {
-    if (k.name === 'unnamed scope' || k.name.endsWith('__op')) continue;
-    const ms = k.kernelTimeMs as number;
-    const key = `${k.name} ${JSON.stringify(k.inputShapes)}`;
-    const e = by.get(key) ?? { ms: 0, n: 0 };
-    by.set(key, { ms: e.ms + ms, n: e.n + 1 });
-    total += ms;
+  const PROFILE_STEPS = 5;
+  const backend = tf.backend() as unknown as { time(f: () => void): Promise<{ kernelMs: number }> };
+  const wallTime = backend.time;
+  backend.time = async (f) => { const c0 = process.cpuUsage(); f(); return { kernelMs: cpuMs(c0) }; };
+  const best = new Map<string, { ms: number; n: number }>();
+  let step = Infinity; // unprofiled: tf.profile's own bookkeeping is not the step's
+  for (let i = 0; i < PROFILE_STEPS; i++) {
+    const c0 = process.cpuUsage();
+    await s.step();
+    step = Math.min(step, cpuMs(c0));
   }
-  console.log(`    profile: ${p.kernels.length} kernels, ${total.toFixed(0)} ms in kernels; top 12:`);
-  for (const [k, v] of [...by].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`    ${v.ms.toFixed(1).padStart(8)} ms ${(100 * v.ms / total).toFixed(0).padStart(3)}% ${String(v.n).padStart(4)}x  ${k}`);
+  let kernels = 0;
+  let outputs = 0;
+  try {
+    for (let i = 0; i < PROFILE_STEPS; i++) {
+      const p = await tf.profile(async () => { await s.step(); });
+      const by = new Map<string, { ms: number; n: number }>();
+      [kernels, outputs] = [0, 0];
+      for (const k of p.kernels) {
+        if (k.name === 'unnamed scope' || k.name.endsWith('__op')) continue;
+        kernels++;
+        outputs += k.outputShapes.length;
+        const key = `${k.name} ${JSON.stringify(k.inputShapes)}`;
+        const e = by.get(key) ?? { ms: 0, n: 0 };
+        by.set(key, { ms: e.ms + (k.kernelTimeMs as number), n: e.n + 1 });
+      }
+      for (const [k, v] of by) if (!best.has(k) || best.get(k)!.ms > v.ms) best.set(k, v);
+    }
+  } finally {
+    backend.time = wallTime;
+  }
+  const total = [...best.values()].reduce((a, v) => a + v.ms, 0);
+  console.log(`    profile, CPU time (least of ${PROFILE_STEPS} profiled steps): ${kernels} kernels, ${outputs} tensors made by them; step ${step.toFixed(1)} ms (least of ${PROFILE_STEPS} unprofiled), in kernels ${total.toFixed(1)} ms, outside kernels ${(step - total).toFixed(1)} ms; top 12:`);
+  for (const [k, v] of [...best].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`    ${v.ms.toFixed(1).padStart(8)} ms ${(100 * v.ms / total).toFixed(0).padStart(3)}% ${String(v.n).padStart(4)}x  ${k}`);
 }
 
 export default async function bench(): Promise<void> {
@@ -93,28 +135,37 @@ export default async function bench(): Promise<void> {
   const only = process.env.LINO_BENCH_KINDS;
   await selectBackend('wasm');
   console.log(`one training step, B4, wasm vs PyTorch CPU (best of 1 and 2 threads); ${rounds} round(s) of ${steps} steps each after 1 warm-up, PyTorch and ours alternating; medians over rounds`);
-  console.log('| case | PyTorch CPU | wasm | wasm / PyTorch | best step PyTorch / wasm | best-step ratio |');
-  console.log('| --- | --- | --- | --- | --- | --- |');
+  console.log(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+  console.log('| case | PyTorch CPU | wasm | wasm / PyTorch | best step PyTorch / wasm | best-step ratio | least CPU time PyTorch 1 thread / wasm | CPU ratio |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const c of KIND_CASES) {
     if (only && !c.name.toLowerCase().includes(only.toLowerCase())) continue;
     const s = ourStep(c);
     try {
       await s.step(); // warm-up: the first steps tier up wasm and JS code
+      if (process.env.LINO_BENCH_PROFILE === 'only') {
+        console.log(`| ${c.name} | | | | | | | |`);
+        await printProfile(s);
+        continue;
+      }
       const torch: number[] = [];
       const ours: number[] = [];
       const torch1: number[] = [];
       const ours1: number[] = [];
+      const torchCpu: number[] = [];
+      const oursCpu: number[] = [];
       let skipped = '';
       for (let r = 0; r < rounds; r++) {
-        const t = torchMs(c, steps, torch1);
+        const t = torchMs(c, steps, torch1, torchCpu);
         if (typeof t === 'string') skipped = t;
         else torch.push(t);
-        ours.push(await oursMs(s, steps, ours1));
+        ours.push(await oursMs(s, steps, ours1, oursCpu));
       }
       const t = torch.length ? median(torch) : NaN;
       const o = median(ours);
       const [t1, o1] = [Math.min(...torch1), Math.min(...ours1)];
-      const bestCols = skipped ? ' | ' : `${fmt(t1)} / ${fmt(o1)} | ${(o1 / t1).toFixed(2)}`;
+      const [tc, oc] = [Math.min(...torchCpu), Math.min(...oursCpu)];
+      const bestCols = skipped ? ' | | | ' : `${fmt(t1)} / ${fmt(o1)} | ${(o1 / t1).toFixed(2)} | ${fmt(tc)} / ${fmt(oc)} | ${(oc / tc).toFixed(2)}`;
       console.log(`| ${c.name} | ${skipped ? `skipped: ${skipped}` : fmt(t)} | ${fmt(o)} | ${skipped ? '' : (o / t).toFixed(2)} | ${bestCols} |`);
       if (process.env.LINO_BENCH_PROFILE) await printProfile(s);
     } finally {

@@ -33,7 +33,7 @@ function playgroundRun(seed: number): PlaygroundRun {
     runId: `bench-${seed}`, kind: 'lino', model, benchmark: 'darcy', grid: [S, S], coordChannels: 2, inChannels: 1, outChannels: 1,
     normalizer: { x: stats, y: { mean: 0, std: 0.01 }, eps: 1e-5, applied: true },
     manifest: {} as PlaygroundRun['manifest'], generator: {}, autoregressive: null,
-    profile: { meanOfMeans: 7.5, stdOfMeans: 1, meanOfStds: 4.5, stdOfStds: 1, min: 3, max: 12 },
+    profile: { count: 800, meanOfMeans: 7.5, stdOfMeans: 1, meanOfStds: 4.5, stdOfStds: 1, meansRange: [5, 10], stdsRange: [3.5, 4.5], min: 3, max: 12, tol: 1.2e-3, levels: [3, 12] },
     splits: {}, dataNormalization: { x: stats, y: { mean: 0, std: 0.01 }, eps: 1e-5, applied: true },
   };
 }

@@ -7,7 +7,14 @@ export interface DatasetNameParts {
   benchmark?: string | null;
   grid?: number[] | null;
   counts?: { train: number; val: number; test: number } | null;
+  /** Distinct samples (the manifest's sourceSamples) when fewer than the splits' sum: splits share them (a Playground sample is its train and its val split). */
+  samples?: number | null;
   label?: string | null;
+}
+
+/** "1 sample", "2 samples": a count with its noun, singular for one. */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 const BENCHMARK_NAMES: Record<string, string> = { darcy: 'Darcy', burgers: 'Burgers', 'navier-stokes': 'Navier–Stokes', airfoil: 'Airfoil', custom: 'Custom', synthetic: 'Synthetic' };
@@ -30,7 +37,9 @@ export function datasetDisplayName(d: DatasetNameParts): string {
   if (g.length > 0) parts.push(g.every((n) => n === g[0]) ? `s = ${g[0]}${g.length > 1 ? ` (${g.length}D)` : ''}` : g.join('×'));
   if (d.counts) {
     const { train, val, test } = d.counts;
-    parts.push(`${train + val + test} samples (${train}/${val}/${test})`);
+    const sum = train + val + test;
+    const n = d.samples != null && d.samples < sum ? d.samples : sum;
+    parts.push(`${plural(n, 'sample')} (${train}/${val}/${test}${n < sum ? ', shared by the splits' : ''})`);
   }
   const base = parts.join(' · ');
   const label = d.label?.trim();
@@ -42,3 +51,9 @@ export function datasetDisplayName(d: DatasetNameParts): string {
  * same names as main/data/pipeline.ts DEFAULT_VARIABLES (a unit test keeps them equal).
  */
 export const TARGET_NAMES: Record<string, string> = { burgers: 'u', darcy: 'sol', 'navier-stokes': 'u', airfoil: 'mach' };
+
+/**
+ * The target as figures label it (colour bars): the file's variable name, except that the
+ * Navier–Stokes files call the vorticity 'u' and its symbol is w (issue 33).
+ */
+export const TARGET_SYMBOLS: Record<string, string> = { ...TARGET_NAMES, 'navier-stokes': 'w' };

@@ -43,4 +43,6 @@ export const EvaluationAsk = z.object({
   fields: z.boolean().default(false),
   /** More samples (rows of the split) whose fields are returned too, e.g. the same samples across runs. */
   indices: z.array(z.number().int().min(0)).max(16).default([]),
+  /** Error spectra, physics checks and (LiNO) branch spectra, docs/diagnostics.md. */
+  diagnostics: z.boolean().default(false),
 });

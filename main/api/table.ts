@@ -7,8 +7,32 @@ export interface TableColumn {
   label: string;
   /** Right-aligned numbers; left-aligned text (the default). */
   align?: 'l' | 'r' | 'c';
-  /** Significant digits for numbers (default 4). */
+  /** Significant digits for numbers (default 4; never fewer than 3, more where rows would print alike). */
   digits?: number;
+  /** A signed difference: positive numbers keep their "+" ("+2.41", vs full). */
+  signed?: boolean;
+}
+
+/** No exported number shows fewer significant digits than this (0.0042 prints 0.00420). */
+export const MIN_SIGNIFICANT = 3;
+/** The most decimals (fixed form) or significant digits (exponent form) a column grows to so that rows that differ print differently. */
+const MAX_DISTINGUISHING = 12;
+
+/** What each relL2 convention means: captions of exported tables name the ones their columns use. */
+export const RELL2_CONVENTIONS = {
+  normalized: 'on the normalized fields the model is trained on',
+  decoded: 'on the decoded fields, in physical units',
+} as const;
+
+/**
+ * The caption's sentence naming the relL2 conventions the columns use ("relL2 = ||prediction -
+ * truth|| / ||truth|| per sample; normalized: ...; decoded: ..."), or null when no column is a relL2.
+ */
+export function relL2Note(columns: TableColumn[]): string | null {
+  const labels = columns.map((c) => c.label).filter((l) => /rel\s?L2/i.test(l));
+  if (!labels.length) return null;
+  const used = (Object.keys(RELL2_CONVENTIONS) as (keyof typeof RELL2_CONVENTIONS)[]).filter((k) => labels.some((l) => l.toLowerCase().includes(k)));
+  return `relL2 = ||prediction - truth|| / ||truth|| per sample${used.map((k) => `; ${k}: ${RELL2_CONVENTIONS[k]}`).join('')}.`;
 }
 
 export type Cell = string | number | null | undefined | { mean: number; std: number };
@@ -51,19 +75,54 @@ function fixedMagnitudes(rows: TableRow[], key: string): number[] {
   return out;
 }
 
+/** A column's numbers that rows are told apart by: plain numbers and means (not stds). */
+function rowValues(rows: TableRow[], key: string): number[] {
+  return rows.flatMap((r) => {
+    const c = r[key];
+    const v = typeof c === 'number' ? c : c != null && typeof c === 'object' ? c.mean : NaN;
+    return Number.isFinite(v) ? [v] : [];
+  });
+}
+
+/** Whether two different values print alike under `print`. */
+function collide(values: number[], print: (v: number) => string): boolean {
+  const seen = new Map<string, number>();
+  for (const v of values) {
+    const s = print(v);
+    if (seen.has(s) && seen.get(s) !== v) return true;
+    seen.set(s, v);
+  }
+  return false;
+}
+
+const inFixedRange = (v: number) => { const a = Math.abs(v); return a === 0 || (a >= 1e-4 && a < 1e6); };
+
 /**
  * The one rule for a column's digits in a paper table: every fixed-form number of the column gets
  * the same count of decimals, enough for its largest value to show `digits` significant digits
- * and its smallest (a std included) at least two, so "0.3635" stands beside "0.0186", not
- * "0.01862". Null when the column has no such number (whole numbers and exponents format alone).
+ * and its smallest (a std included) at least MIN_SIGNIFICANT, so "0.36350" stands beside "0.00420";
+ * and more while two rows that differ would print alike (5.91e-3 and 5.94e-3 are never both 0.0059).
+ * Null when the column has no such number (whole numbers and exponents format alone).
  */
 export function columnDecimals(rows: TableRow[], key: string, digits: number): number | null {
   const a = fixedMagnitudes(rows, key);
   if (a.length === 0 || digits >= 17) return null;
   const exp = (v: number) => Math.floor(Math.log10(v) + 1e-12);
-  const forLargest = digits - 1 - exp(Math.max(...a));
-  const forSmallest = 1 - exp(Math.min(...a));
-  return Math.min(20, Math.max(0, forLargest, forSmallest));
+  const forLargest = Math.max(digits, MIN_SIGNIFICANT) - 1 - exp(Math.max(...a));
+  const forSmallest = MIN_SIGNIFICANT - 1 - exp(Math.min(...a));
+  let d = Math.min(20, Math.max(0, forLargest, forSmallest));
+  const fixed = rowValues(rows, key).filter(inFixedRange);
+  while (d < Math.max(MAX_DISTINGUISHING, forSmallest) && collide(fixed, (v) => v.toFixed(d))) d++;
+  return d;
+}
+
+/** The significant digits of a column's exponent-form numbers: `digits` (at least MIN_SIGNIFICANT), more while rows that differ would print alike. */
+export function columnDigits(rows: TableRow[], key: string, digits: number): number {
+  if (digits >= 17) return digits;
+  let d = Math.max(digits, MIN_SIGNIFICANT);
+  const exps = rowValues(rows, key).filter((v) => !inFixedRange(v));
+  while (d < MAX_DISTINGUISHING && collide(exps, (v) => v.toExponential(d - 1))) d++;
+  return d;
 }
 
 /** A number by its column's rule: fixed decimals when given and the value is in fixed range, else formatNumber. */
@@ -73,10 +132,13 @@ export function formatInColumn(v: number, digits: number, decimals: number | nul
   return v.toFixed(decimals);
 }
 
-function plainCell(c: Cell, digits: number): string {
+/** "+" before a positive number of a signed column (a difference). */
+const sign = (v: number, signed: boolean | undefined) => (signed && v > 0 ? '+' : '');
+
+function plainCell(c: Cell, digits: number, signed?: boolean): string {
   if (c == null) return '';
-  if (typeof c === 'number') return formatNumber(c, digits);
-  if (typeof c === 'object') return `${formatNumber(c.mean, digits)} ± ${formatNumber(c.std, digits)}`;
+  if (typeof c === 'number') return sign(c, signed) + formatNumber(c, digits);
+  if (typeof c === 'object') return `${sign(c.mean, signed)}${formatNumber(c.mean, digits)} ± ${formatNumber(c.std, digits)}`;
   return c;
 }
 
@@ -99,9 +161,9 @@ export function toCsv(columns: TableColumn[], rows: TableRow[]): string {
       const v = r[c.key];
       const digits = 17;
       if (split.has(c.key)) {
-        if (v != null && typeof v === 'object') out.push(formatNumber(v.mean, digits), formatNumber(v.std, digits));
-        else out.push(plainCell(v, digits), '');
-      } else out.push(plainCell(v, digits));
+        if (v != null && typeof v === 'object') out.push(sign(v.mean, c.signed) + formatNumber(v.mean, digits), formatNumber(v.std, digits));
+        else out.push(plainCell(v, digits, c.signed), '');
+      } else out.push(plainCell(v, digits, c.signed));
     }
     lines.push(out.map(csvField).join(','));
   }
@@ -132,11 +194,11 @@ function latexNumber(v: number, digits: number, decimals: number | null, integer
   return s === 'NaN' || s.endsWith('Inf') ? `\\text{${s}}` : s;
 }
 
-function latexCell(c: Cell, digits: number, decimals: number | null, bold: boolean, integers: boolean): string {
+function latexCell(c: Cell, digits: number, decimals: number | null, bold: boolean, integers: boolean, signed?: boolean): string {
   if (c == null) return '--';
   let s: string;
-  if (typeof c === 'number') s = latexNumber(c, digits, decimals, integers);
-  else if (typeof c === 'object') s = `${latexNumber(c.mean, digits, decimals)} $\\pm$ ${latexNumber(c.std, digits, decimals)}`;
+  if (typeof c === 'number') s = sign(c, signed) + latexNumber(c, digits, decimals, integers);
+  else if (typeof c === 'object') s = `${sign(c.mean, signed)}${latexNumber(c.mean, digits, decimals)} $\\pm$ ${latexNumber(c.std, digits, decimals)}`;
   else s = latexEscape(c);
   return bold ? `\\textbf{${s}}` : s;
 }
@@ -153,15 +215,17 @@ export function toLatex(columns: TableColumn[], rows: TableRow[], opts: LatexOpt
   if (columns.length === 0) throw new Error('toLatex: a table needs at least one column');
   const spec = columns.map((c) => c.align ?? 'l').join('');
   const out: string[] = ['% requires \\usepackage{booktabs}', '\\begin{table}[t]', '\\centering'];
-  if (opts.caption) out.push(`\\caption{${latexEscape(opts.caption)}}`);
+  const caption = [opts.caption, relL2Note(columns)].filter(Boolean).join(' ');
+  if (caption) out.push(`\\caption{${latexEscape(caption)}}`);
   if (opts.label) out.push(`\\label{${opts.label.replace(/[^A-Za-z0-9:_-]/g, '-')}}`);
   out.push(`\\begin{tabular}{${spec}}`, '\\toprule');
   out.push(columns.map((c) => latexEscape(c.label)).join(' & ') + ' \\\\');
   out.push('\\midrule');
   const whole = new Set(columns.filter((c) => wholeColumn(rows, c.key)).map((c) => c.key));
   const decimals = columns.map((c) => (whole.has(c.key) ? null : columnDecimals(rows, c.key, c.digits ?? 4)));
+  const digits = columns.map((c) => columnDigits(rows, c.key, c.digits ?? 4));
   rows.forEach((r, i) => {
-    out.push(columns.map((c, k) => latexCell(r[c.key], c.digits ?? 4, decimals[k] ?? null, opts.bold?.[c.key] === i, whole.has(c.key))).join(' & ') + ' \\\\');
+    out.push(columns.map((c, k) => latexCell(r[c.key], digits[k]!, decimals[k] ?? null, opts.bold?.[c.key] === i, whole.has(c.key), c.signed)).join(' & ') + ' \\\\');
   });
   out.push('\\bottomrule', '\\end{tabular}', '\\end{table}');
   return out.join('\n') + '\n';

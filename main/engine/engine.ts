@@ -26,7 +26,7 @@ import { checkCorrelationRun, lightMapsCorrelationLabel, runLightMapsCorrelation
 import { refuseRepeat, reproduceLabel, reproduceList, reproduceResults, runReproduce } from './reproduce-job';
 import { VERSION } from '../version';
 import { playgroundDrawCall, playgroundPredictCall, playgroundSaveCall, playgroundSolveCall, playgroundSolveLabel, runPlaygroundSolve } from './playground-call';
-import { playgroundAppendCall, playgroundExportCall, playgroundSampleCall } from './playground-keep-call';
+import { playgroundAppendCall, playgroundAppendableCall, playgroundExportCall, playgroundSampleCall } from './playground-keep-call';
 import { availableParallelism } from 'node:os';
 import { cachedTorchProbe } from '../train/torch-probe';
 import type { TorchReport } from '../train/torch-report';
@@ -183,6 +183,7 @@ export function startEngine(parent: ParentChannel): void {
     'playground.draw': playgroundDrawCall,
     'playground.save': (p) => (p.into ? playgroundAppendCall({ ...p, into: p.into }) : playgroundSaveCall(p)),
     'playground.sample': playgroundSampleCall,
+    'playground.appendable': playgroundAppendableCall,
     'playground.export': playgroundExportCall,
     'sweeps.start': async (p: { workspace: string; config: unknown; id?: string }) => {
       await initBackend();

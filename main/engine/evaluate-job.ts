@@ -21,6 +21,7 @@ export async function runEvaluate(p: JobParams['evaluate'], ctx: JobContext): Pr
     ...(p.exportPredictions ? { exportDir: join(workspace, 'exports'), exportFormat: p.exportFormat } : {}),
     ...(p.fields ? { fields: true } : {}),
     ...(p.indices.length ? { indices: p.indices } : {}),
+    ...(p.diagnostics ? { diagnostics: true } : {}),
     signal: ctx.signal,
     onProgress: (f, m) => ctx.progress(f, m),
   });

@@ -7,6 +7,7 @@ import type { FromSolveWorker, SolveWorkerInput } from './solve-worker';
 import { ApiError } from '../api/api-error';
 import type { JobSummary } from '../api/jobs';
 import { RunStore } from '../runs/run-store';
+import { writeDatasetLabel } from '../workspace/dataset-labels';
 import { readCheckpointState, type CheckpointName } from '../runs/checkpoint';
 import { loadPlaygroundRun, warmUpPlaygroundRun, type PlaygroundRun } from '../train/playground-run';
 import { firstNonFloat32 } from '../util/float32';
@@ -175,7 +176,10 @@ export async function playgroundSaveCall(p: RunRef & { input: PlaygroundFields; 
     checkInput(run, p.input, 'input', run.inChannels);
     checkInput(run, p.truth, 'truth', run.outChannels);
     if (p.truth.grid.join() !== p.input.grid.join()) throw new PlaygroundInputError('truth.grid', `[${p.truth.grid.join(', ')}], expected the input's grid [${p.input.grid.join(', ')}]`);
-    return { datasetId: savePlaygroundSample(p.workspace, run, p.input, p.truth, p.name), grid: [...p.input.grid] };
+    const datasetId = savePlaygroundSample(p.workspace, run, p.input, p.truth, p.name);
+    // the name the user gave is the dataset's label: its id may be a free variant of it, and lists show labels, never ids
+    writeDatasetLabel(join(p.workspace, 'datasets', datasetId), p.name);
+    return { datasetId, grid: [...p.input.grid] };
   } catch (e) {
     throw asApi('playground.save', e);
   }

@@ -8,9 +8,11 @@ import { join } from 'node:path';
 import { ApiError } from '../api/api-error';
 import { RunStore } from '../runs/run-store';
 import { PlaygroundInputError, assertPredictionFinite, checkInput, predictInput } from '../train/playground-predict';
-import { appendPlaygroundSample, exportPlaygroundArrays, runSample } from '../train/playground-keep';
+import { appendPlaygroundSample, appendRefusal, exportPlaygroundArrays, runSample } from '../train/playground-keep';
+import { DatasetStore } from '../data/dataset-store';
+import { errorMessage } from '../util/error-message';
 import type { PlaygroundRun } from '../train/playground-run';
-import type { PlaygroundFields, PlaygroundSample } from '../runs/playground-records';
+import type { PlaygroundAppendable, PlaygroundFields, PlaygroundSample } from '../runs/playground-records';
 import { asApi, playgroundRun } from './playground-call';
 
 interface RunRef { workspace: string; id: string; checkpoint?: 'best' | 'last' }
@@ -49,19 +51,39 @@ export async function playgroundExportCall(p: RunRef & { input: PlaygroundFields
   }
 }
 
-/** Runs of the workspace whose data is the stored dataset `id` (their config's data { kind: 'dataset', id }). */
-function runsUsing(workspace: string, id: string): string[] {
+/** Stored dataset id -> the runs of the workspace trained on it (their config's data { kind: 'dataset', id }, or the dataset their data resolved to). */
+function runsByDataset(workspace: string): Map<string, string[]> {
   const dir = join(workspace, 'runs');
-  if (!existsSync(dir)) return [];
+  const out = new Map<string, string[]>();
+  if (!existsSync(dir)) return out;
   const store = new RunStore(dir);
-  return readdirSync(dir).filter((r) => {
+  for (const r of readdirSync(dir)) {
     try {
-      const data = store.open(r).readConfig<{ data?: { kind?: string; id?: string } }>().data;
-      return data?.kind === 'dataset' && data.id === id;
+      const cfg = store.open(r).readConfig<{ data?: { kind?: string; id?: string }; resolvedData?: { id?: string } }>();
+      const ids = new Set([cfg.data?.kind === 'dataset' ? cfg.data.id : undefined, cfg.resolvedData?.id].filter((x): x is string => typeof x === 'string'));
+      for (const id of ids) out.set(id, [...(out.get(id) ?? []), r]);
     } catch {
-      return false;
+      // not a run folder (or a damaged one): it uses no dataset
     }
-  });
+  }
+  return out;
+}
+
+/** playground.appendable: every workspace dataset, with why a sample of the run on `grid` cannot be appended to it (null: it can). */
+export async function playgroundAppendableCall(p: RunRef & { grid: number[] }): Promise<PlaygroundAppendable> {
+  const run = await playgroundRun(p);
+  const store = new DatasetStore(p.workspace);
+  const used = runsByDataset(p.workspace);
+  const ids = existsSync(store.root) ? readdirSync(store.root).filter((id) => /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) && store.has(id)).sort() : [];
+  return {
+    datasets: ids.map((id) => {
+      try {
+        return { id, refusal: appendRefusal(store.manifest(id), run, p.grid, used.get(id) ?? []) };
+      } catch (e) {
+        return { id, refusal: errorMessage(e) };
+      }
+    }),
+  };
 }
 
 let appendQueue: Promise<unknown> = Promise.resolve();
@@ -72,7 +94,7 @@ export async function playgroundAppendCall(p: RunRef & { input: PlaygroundFields
   try {
     checkPair(run, p.input, p.truth);
     // one append at a time: two at once would both grow the same old split, and one sample would be lost
-    const next = appendQueue.then(() => appendPlaygroundSample(p.workspace, p.into, p.split, run, p.input, p.truth, runsUsing(p.workspace, p.into)));
+    const next = appendQueue.then(() => appendPlaygroundSample(p.workspace, p.into, p.split, run, p.input, p.truth, runsByDataset(p.workspace).get(p.into) ?? []));
     appendQueue = next.catch(() => undefined);
     const samples = await next;
     return { datasetId: p.into, grid: [...p.input.grid], split: p.split, samples };

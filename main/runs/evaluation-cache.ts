@@ -16,6 +16,8 @@ export interface EvaluationAsk {
   indices: number[];
   fields: boolean;
   rolloutSteps?: number;
+  /** Only when asked: older saved evaluations keep their keys. */
+  diagnostics?: true;
 }
 
 /** The ask with its defaults, as a runs.evaluate call's params carry it. */
@@ -28,6 +30,7 @@ export function evaluationAsk(p: Record<string, unknown>): EvaluationAsk {
     indices: nums(p.indices),
     fields: p.fields === true,
     ...(p.rolloutSteps !== undefined ? { rolloutSteps: Number(p.rolloutSteps) } : {}),
+    ...(p.diagnostics === true ? { diagnostics: true as const } : {}),
   };
 }
 

@@ -100,9 +100,10 @@ export const PlaygroundDistance = z.object({
   /** z-scores of the input's mean and std against the training samples' means and stds. */
   zMean: z.number(),
   zStd: z.number(),
-  /** Fraction of the input's points outside the training inputs' [min, max]. */
+  /** Fraction of the input's points off the training values: outside the training inputs' [min, max] (beyond float tolerance), or between a binary coefficient's two levels. */
   outside: z.number(),
   trainRange: z.tuple([z.number(), z.number()]),
+  /** Training sds by which the input's mean (or spread; not for a binary coefficient) lies beyond the training samples' own range (0 inside it). */
   score: z.number(),
   level: z.enum(['in', 'edge', 'out']),
   label: z.string(),
@@ -178,6 +179,19 @@ export const PlaygroundSaveParams = z
   .strict();
 /** The dataset written or appended to; `samples`: how many its split holds now. */
 export const PlaygroundSaved = z.object({ datasetId: z.string(), grid: z.array(z.number()), split: z.string().optional(), samples: z.number().optional() });
+
+/** The workspace's datasets a sample of the run on `grid` could be appended to (playground.save with `into`), each with why not when it cannot. */
+export const PlaygroundAppendableParams = z
+  .object({
+    id: RunId,
+    checkpoint: Checkpoint,
+    grid: z.array(z.number().int().min(1).max(100_000)).min(1).max(3),
+  })
+  .strict();
+export const PlaygroundAppendable = z.object({
+  datasets: z.array(z.object({ id: z.string(), refusal: z.string().nullable() })),
+});
+export type PlaygroundAppendable = z.infer<typeof PlaygroundAppendable>;
 
 /** One of the run's own dataset samples as the Playground's input, with its stored truth. */
 export const PlaygroundSampleParams = z

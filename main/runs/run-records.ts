@@ -60,6 +60,9 @@ export const RunSummary = z.object({
   params: z.number().nullable().optional(),
   /** The model's registry kind ('lino', 'fno', 'deeponet'): views show it and offer kind-specific panels (gates, light maps) by it. */
   modelKind: z.string().optional(),
+  /** The stored dataset the run's data resolved to (config resolvedData.id, or data.id), and the data's benchmark when its spec names one. */
+  dataId: z.string().optional(),
+  benchmark: z.string().optional(),
   /** Queued (created) and first started; queueSeconds is the wait between them. */
   queuedAt: z.string().nullable().optional(),
   startedAt: z.string().nullable().optional(),

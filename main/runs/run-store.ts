@@ -239,6 +239,7 @@ export class RunHandle {
       baseName: name.replace(/ \(seed -?\d+\)$/, ''),
       params: paramCount(this.dir),
       modelKind: typeof cfg.model?.kind === 'string' ? cfg.model.kind : 'lino',
+      ...dataOf(cfg),
       queuedAt: st.queuedAt ?? null,
       startedAt: st.startedAt ?? null,
       queueSeconds,
@@ -249,7 +250,14 @@ export class RunHandle {
 }
 
 /** What a run's summary reads from its config.json. */
-interface SummaryConfig { name?: string; createdAt?: string; epochs?: number; group?: string; seed?: number; model?: { kind?: unknown }; resolvedData?: { counts?: { test?: unknown } } }
+interface SummaryConfig { name?: string; createdAt?: string; epochs?: number; group?: string; seed?: number; model?: { kind?: unknown }; data?: { kind?: unknown; id?: unknown; benchmark?: unknown }; resolvedData?: { id?: unknown; counts?: { test?: unknown } } }
+
+/** The stored dataset the run's data resolved to (or names) and its benchmark: what run pickers search and show. */
+function dataOf(cfg: SummaryConfig): { dataId?: string; benchmark?: string } {
+  const id = typeof cfg.resolvedData?.id === 'string' ? cfg.resolvedData.id : cfg.data?.kind === 'dataset' && typeof cfg.data.id === 'string' ? cfg.data.id : undefined;
+  const benchmark = typeof cfg.data?.benchmark === 'string' ? cfg.data.benchmark : cfg.data?.kind === 'synthetic' ? 'synthetic' : undefined;
+  return { ...(id ? { dataId: id } : {}), ...(benchmark ? { benchmark } : {}) };
+}
 
 /**
  * Parameter count from the weights of checkpoints/last (or best): the safetensors header lists every

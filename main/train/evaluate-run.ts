@@ -14,6 +14,10 @@ import { autoregressiveSpec, type TrainData, type TrainSplit } from './data';
 import { evaluateSplit } from './evaluate';
 import { gridOrigin, gridSide, preparedAtResolution } from '../data/resize-prepared';
 import type { PreparedDataset } from '../data/dataset';
+import { splitDiagnostics } from './diagnostics/split-diagnostics';
+import { branchSpectra } from './diagnostics/branch-spectra';
+import type { BranchSpectraReport } from './diagnostics/schema';
+import { LinoOperator } from '../model/lino/operator';
 
 export interface EvaluateRunOptions {
   /** Evaluate on other data than the run's own (same channels); normalized with the run's training statistics. */
@@ -29,11 +33,16 @@ export interface EvaluateRunOptions {
   fields?: boolean;
   /** More samples whose fields are returned (rows of the split; out-of-range rows are an error). */
   indices?: number[];
+  /** Error spectrum and physics check of every resolution; LiNO: the branch spectra at the training grid (docs/diagnostics.md). */
+  diagnostics?: boolean;
   onProgress?: (fraction: number, message: string) => void;
   signal?: AbortSignal;
 }
 
 type Stats = { mean: number; std: number };
+
+/** Samples the branch spectra average (each needs one light-map pass and width x branches FFTs per block). */
+const BRANCH_SAMPLES = 16;
 
 /** Re-encodes a split normalized with `from` into the statistics `to` (coordinate channels untouched). */
 export function reencode(split: TrainSplit, coord: number, from: { x: Stats; y: Stats; eps: number }, to: { x: Stats; y: Stats; eps: number }): TrainSplit {
@@ -111,6 +120,7 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
     const baseGrid = base.manifest.grid;
     const extra = (o.resolutions ?? []).filter((r) => !(baseGrid.every((g) => g === r)));
     const results: EvaluationResult['resolutions'] = [];
+    let branches: BranchSpectraReport | undefined;
     const total = 1 + extra.length;
     for (let k = 0; k < total; k++) {
       if (o.signal?.aborted) throw new Error('evaluation cancelled');
@@ -144,7 +154,7 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
       const ev = await evaluateSplit(model, enc, {
         yStats: trainStats.applied ? { mean: trainStats.y.mean, std: trainStats.y.std, eps: trainStats.eps } : { mean: 0, std: 1, eps: 0 },
         batchSize: cfg.batchSize,
-        keepPredictions: !!o.exportDir || !!o.fields,
+        keepPredictions: !!o.exportDir || !!o.fields || !!o.diagnostics,
         ...(ar ? { autoregressive: { tIn: ar.tIn, steps: o.rolloutSteps ?? ar.tOut } } : {}),
       });
       let exported: { predictionsFile: string; files: string[] } | undefined;
@@ -155,11 +165,18 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
         exported = await exportPredictions(o.exportDir, `${run.id}-${which}-${splitName}-${ev.grid.join('x')}`, o.exportFormat ?? 'npy', enc, ev.predictions, yStats, sourceIndices);
       }
       const fields = o.fields && ev.predictions ? sampleFields(enc, data.manifest.coordChannels, trainStats, ev, indices) : undefined;
+      const diagnostics = o.diagnostics && ev.predictions ? splitDiagnostics({
+        split: enc, coordChannels: data.manifest.coordChannels, stats: trainStats, predictions: ev.predictions,
+        benchmark: data.manifest.benchmark ?? (dataSpec as { benchmark?: string }).benchmark,
+        clamp: (data.manifest as { source?: { generator?: { clamp?: boolean } } }).source?.generator?.clamp === true,
+      }) : undefined;
+      // which branch carries which frequencies: the same model, the training grid, the first samples
+      if (o.diagnostics && k === 0 && model instanceof LinoOperator) branches = await branchSpectra(model, enc.x, { maxSamples: BRANCH_SAMPLES, batchSize: cfg.batchSize });
       const origin = dataSpec.kind === 'synthetic' ? `synthetic data computed at s = ${gridSide(ev.grid)}` : gridOrigin(data.manifest as unknown as PreparedDataset['manifest'], k > 0, resizedFrom);
-      results.push({ grid: ev.grid, origin, n: ev.n, metrics: ev.metrics, order: ev.order, perSample: ev.perSample, best: ev.best, median: ev.median, worst: ev.worst, ...(exported ? { predictionsFile: exported.predictionsFile, exportFiles: exported.files } : {}), ...(fields ? { fields } : {}) });
+      results.push({ grid: ev.grid, origin, n: ev.n, metrics: ev.metrics, order: ev.order, perSample: ev.perSample, best: ev.best, median: ev.median, worst: ev.worst, ...(exported ? { predictionsFile: exported.predictionsFile, exportFiles: exported.files } : {}), ...(fields ? { fields } : {}), ...(diagnostics ? { diagnostics } : {}) });
     }
     o.onProgress?.(1, 'evaluated');
-    return { runId: run.id, checkpoint: which, epoch: ck.state.epoch, split: splitName, resolutions: results };
+    return { runId: run.id, checkpoint: which, epoch: ck.state.epoch, split: splitName, resolutions: results, ...(branches ? { branchSpectra: branches } : {}) };
   } finally {
     model.dispose();
   }

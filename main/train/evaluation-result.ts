@@ -1,6 +1,7 @@
 // An 'evaluate' job's result (runs.evaluate): zod schema only, re-exported by main/api/contract.ts.
 import { z } from 'zod';
 import { SplitMetrics } from '../runs/run-records';
+import { BranchSpectraReport, SplitDiagnostics } from './diagnostics/schema';
 
 export const EvaluationResult = z.object({
   runId: z.string(),
@@ -41,6 +42,10 @@ export const EvaluationResult = z.object({
       /** Autoregressive: this trajectory's relL2 (decoded) at each rollout step. */
       stepRelL2: z.array(z.number()).optional(),
     })).optional(),
+    /** With `diagnostics: true`: the error spectrum and the physics check (docs/diagnostics.md). */
+    diagnostics: SplitDiagnostics.optional(),
   })),
+  /** With `diagnostics: true` on a LiNO run: each block's branch spectra at the training grid. */
+  branchSpectra: BranchSpectraReport.optional(),
 });
 export type EvaluationResult = z.infer<typeof EvaluationResult>;

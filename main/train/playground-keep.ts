@@ -76,18 +76,23 @@ export function exportPlaygroundArrays(exportsDir: string, name: string, input: 
   }
 }
 
-/** Refuses appending to `m` a sample of `run` on `grid`: another benchmark, grid, channel layout, or a cached preparation. */
-function checkAppendable(m: DatasetManifest, run: PlaygroundRun, grid: number[], usedBy: string[]): void {
+/**
+ * Why a sample of `run` on `grid` cannot be appended to `m` (another benchmark, grid or channel
+ * layout, rollout windows, a cached preparation, the data of a run), or null when it can. The
+ * Playground offers only the datasets this answers null for, and the append refuses the others.
+ */
+export function appendRefusal(m: DatasetManifest, run: PlaygroundRun, grid: number[], usedBy: string[]): string | null {
   const bench = run.manifest.benchmark ?? run.benchmark;
-  if (m.benchmark !== bench) throw new PlaygroundInputError('into', `dataset '${m.id}' is '${m.benchmark}' data, the run's input is '${bench}'`);
-  if (m.grid.join() !== grid.join()) throw new PlaygroundInputError('into', `dataset '${m.id}' is on the grid [${m.grid.join(', ')}], the input is on [${grid.join(', ')}] (set the resolution to match)`);
+  if (m.benchmark !== bench) return `dataset '${m.id}' is '${m.benchmark}' data, the run's input is '${bench}'`;
+  if (m.grid.join() !== grid.join()) return `dataset '${m.id}' is on the grid [${m.grid.join(', ')}], the input is on [${grid.join(', ')}] (set the resolution to match)`;
   const xC = m.xChannels.length, yC = m.yChannels.length;
   if (xC !== run.inChannels + run.coordChannels || m.coordChannels !== run.coordChannels || yC !== run.outChannels) {
-    throw new PlaygroundInputError('into', `dataset '${m.id}' has ${xC - m.coordChannels} input, ${m.coordChannels} coordinate and ${yC} target channels, the run's model ${run.inChannels}, ${run.coordChannels} and ${run.outChannels}`);
+    return `dataset '${m.id}' has ${xC - m.coordChannels} input, ${m.coordChannels} coordinate and ${yC} target channels, the run's model ${run.inChannels}, ${run.coordChannels} and ${run.outChannels}`;
   }
-  if (Object.keys(m.arrays ?? {}).some((k) => k.endsWith('_window_start'))) throw new PlaygroundInputError('into', `dataset '${m.id}' holds rollout windows (autoregressive data): the Playground appends operator samples`);
-  if (m.cacheKey) throw new PlaygroundInputError('into', `dataset '${m.id}' is the stored preparation of a source (its id is its cache key): save the sample as a new dataset instead`);
-  if (usedBy.length) throw new PlaygroundInputError('into', `dataset '${m.id}' is the data of run${usedBy.length > 1 ? 's' : ''} ${usedBy.join(', ')}: appending would change what they were trained and evaluated on; save the sample as a new dataset instead`);
+  if (Object.keys(m.arrays ?? {}).some((k) => k.endsWith('_window_start'))) return `dataset '${m.id}' holds rollout windows (autoregressive data): the Playground appends operator samples`;
+  if (m.cacheKey) return `dataset '${m.id}' is the stored preparation of a source (its id is its cache key): save the sample as a new dataset instead`;
+  if (usedBy.length) return `dataset '${m.id}' is the data of run${usedBy.length > 1 ? 's' : ''} ${usedBy.join(', ')}: appending would change what they were trained and evaluated on; save the sample as a new dataset instead`;
+  return null;
 }
 
 /**
@@ -98,7 +103,8 @@ export async function appendPlaygroundSample(workspace: string, id: string, spli
   const store = new DatasetStore(workspace);
   if (!store.has(id)) throw new PlaygroundInputError('into', `no dataset '${id}' in the workspace`);
   const m = store.manifest(id);
-  checkAppendable(m, run, input.grid, usedBy);
+  const refused = appendRefusal(m, run, input.grid, usedBy);
+  if (refused) throw new PlaygroundInputError('into', refused);
   const ds = await store.open(id);
   const n = m.normalization;
   const kx = n.applied ? n.x.std + n.eps : 1, mx = n.applied ? n.x.mean : 0;

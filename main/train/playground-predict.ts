@@ -5,6 +5,7 @@
 import { gridCoords } from '../data/stages/coords';
 import { REL_EPS } from './loss';
 import { predictBatched } from './predict-batched';
+import { inputDistance } from './input-distance';
 import type { PlaygroundRun } from './playground-run';
 import type { PlaygroundFields, PlaygroundPrediction } from '../runs/playground-records';
 import { firstNonFloat32 } from '../util/float32';
@@ -75,25 +76,9 @@ export function relL2Of(pred: ArrayLike<number>[], truth: ArrayLike<number>[]): 
   return Math.sqrt(num) / (Math.sqrt(den) + REL_EPS);
 }
 
-/** How far the input's per-sample mean and spread, and its values, are from the training inputs'. */
+/** How far the input's physical channels lie from the run's training inputs (input-distance.ts). */
 export function distanceOf(run: PlaygroundRun, f: PlaygroundFields): PlaygroundPrediction['distance'] {
-  const pr = run.profile;
-  let sum = 0, sq = 0, cnt = 0, outside = 0;
-  for (const ch of f.channels.slice(0, run.inChannels)) for (const v of ch) {
-    sum += v; sq += v * v; cnt++;
-    if (v < pr.min || v > pr.max) outside++;
-  }
-  const mean = sum / cnt, std = Math.sqrt(Math.max(0, sq / cnt - mean * mean));
-  // a floor on the spread: a training set of one sample (or constant means) still gives finite scores
-  const floor = 1e-3 * (pr.max - pr.min || 1);
-  const zMean = (mean - pr.meanOfMeans) / Math.max(pr.stdOfMeans, floor);
-  const zStd = (std - pr.meanOfStds) / Math.max(pr.stdOfStds, floor);
-  const frac = outside / cnt;
-  const score = Math.max(Math.abs(zMean), Math.abs(zStd));
-  const level = frac > 0.01 || score > 4 ? 'out' : frac > 0 || score > 2 ? 'edge' : 'in';
-  const why = `mean ${zMean >= 0 ? '+' : ''}${zMean.toFixed(1)} sd, spread ${zStd >= 0 ? '+' : ''}${zStd.toFixed(1)} sd from the training samples'${frac > 0 ? `; ${(100 * frac).toFixed(1)} % of points outside the training range [${pr.min.toPrecision(3)}, ${pr.max.toPrecision(3)}]` : ''}`;
-  const label = level === 'in' ? `Like the training inputs (${why})` : level === 'edge' ? `At the edge of the training data (${why})` : `Far from the training data (${why})`;
-  return { zMean, zStd, outside: frac, trainRange: [pr.min, pr.max], score, level, label };
+  return inputDistance(run.profile, f.channels.slice(0, run.inChannels));
 }
 
 /** The run's prediction for a checked input, decoded to physical units, one array per target channel. */

@@ -12,15 +12,10 @@ import { modelFor } from './trainer';
 import { loadTrainData } from './data-source';
 import { autoregressiveSpec, type TrainData, type TrainSplit } from './data';
 import { predictBatched } from './predict-batched';
+import { inputProfile, type TrainInputProfile } from './input-distance';
 
 type Stats = { mean: number; std: number };
 
-/** Per-sample statistics of the training inputs' physical channels (coordinates left out). */
-export interface TrainInputProfile {
-  meanOfMeans: number; stdOfMeans: number;
-  meanOfStds: number; stdOfStds: number;
-  min: number; max: number;
-}
 
 export interface PlaygroundRun {
   runId: string;
@@ -46,35 +41,20 @@ export interface PlaygroundRun {
   dataNormalization: TrainData['manifest']['normalization'];
 }
 
+/** The training inputs' physical channels, decoded with the data's own normalizer, sample by sample. */
 function profileOf(data: TrainData): TrainInputProfile {
   const x = data.train.x;
   const C = x.shape[x.shape.length - 1]!;
   const phys = C - data.manifest.coordChannels;
-  const n = x.shape[0]!;
-  const per = x.data.length / n;
+  const per = x.data.length / x.shape[0]!;
   const own = data.manifest.normalization;
   const k = own.applied ? own.x.std + own.eps : 1, m = own.applied ? own.x.mean : 0;
-  const means: number[] = [], stds: number[] = [];
-  let min = Infinity, max = -Infinity;
-  for (let s = 0; s < n; s++) {
-    let sum = 0, sq = 0, cnt = 0;
-    for (let i = s * per; i < (s + 1) * per; i += C) for (let c = 0; c < phys; c++) {
-      const v = x.data[i + c]! * k + m;
-      sum += v; sq += v * v; cnt++;
-      if (v < min) min = v;
-      if (v > max) max = v;
-    }
-    const mean = sum / cnt;
-    means.push(mean);
-    stds.push(Math.sqrt(Math.max(0, sq / cnt - mean * mean)));
-  }
-  const ms = (a: number[]) => {
-    const mu = a.reduce((p, q) => p + q, 0) / a.length;
-    return [mu, Math.sqrt(a.reduce((p, q) => p + (q - mu) ** 2, 0) / a.length)] as const;
-  };
-  const [meanOfMeans, stdOfMeans] = ms(means);
-  const [meanOfStds, stdOfStds] = ms(stds);
-  return { meanOfMeans, stdOfMeans, meanOfStds, stdOfStds, min, max };
+  const values = new Float64Array((per / C) * phys);
+  return inputProfile(x.shape[0]!, (s) => {
+    let j = 0;
+    for (let i = s * per; i < (s + 1) * per; i += C) for (let c = 0; c < phys; c++) values[j++] = x.data[i + c]! * k + m;
+    return values;
+  });
 }
 
 /** Loads a run for the Playground (an autoregressive one keeps its window: the Playground rolls it out). */

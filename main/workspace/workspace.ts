@@ -74,8 +74,9 @@ function datasetEntry(id: string, json: Record<string, unknown>, label: string |
   const grid = Array.isArray(json.grid) && json.grid.every((n) => Number.isInteger(n)) ? (json.grid as number[]) : null;
   const c = json.counts as Record<string, unknown> | undefined;
   const counts = c && ['train', 'val', 'test'].every((k) => Number.isInteger(c[k])) ? { train: c.train as number, val: c.val as number, test: c.test as number } : null;
+  const samples = Number.isInteger(json.sourceSamples) ? (json.sourceSamples as number) : null;
   if (json.status === 'damaged') return { id, name: `${id} (damaged manifest)` };
-  return { id, name: datasetDisplayName({ id, benchmark, grid, counts, label }), ...(benchmark ? { benchmark } : {}), ...(grid ? { grid } : {}), ...(counts ? { counts } : {}), ...(label ? { label } : {}) };
+  return { id, name: datasetDisplayName({ id, benchmark, grid, counts, samples, label }), ...(benchmark ? { benchmark } : {}), ...(grid ? { grid } : {}), ...(counts ? { counts } : {}), ...(label ? { label } : {}) };
 }
 
 function safeReaddir(p: string): string[] {

@@ -85,7 +85,20 @@ test('playground: draw a Darcy coefficient, paint a stroke; prediction and truth
   await page.getByTestId('playground-save').click();
   await page.getByTestId('playground-saved').waitFor();
   const ws = suite.host.workspace;
-  const id = (await page.getByTestId('playground-saved').textContent())!.replace(/^.*dataset /, '');
+  const id = (await page.getByTestId('playground-saved').getAttribute('data-dataset-id'))!;
+  // named by the label the user gave, one sample (in train and val)
+  await page.waitForFunction(() => /^Saved as dataset painted — Darcy · s = 29 \(2D\) · 1 sample \(1\/1\/0, shared by the splits\)$/.test((globalThis as any).document.querySelector('[data-testid="playground-saved"]')?.textContent ?? ''), null, { timeout: 10_000 });
+  // Add to dataset offers the saved one-sample set (no run uses it) and not the run's own training set
+  const offered = async () => page.getByTestId('playground-append-into').locator('option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value).filter(Boolean));
+  for (const t0 = Date.now(); !(await offered()).includes(id); await page.waitForTimeout(100)) if (Date.now() - t0 > 10_000) throw new Error(`the saved dataset is not offered: ${(await offered()).join(', ')}`);
+  assert.deepEqual(await offered(), [id], 'only the dataset it can append to');
+  // the panels: visible titles, axes tight on the 29 x 29 grid (no padding beyond the half cells)
+  const panels = await page.evaluate(() => ['playground-prediction', 'playground-truth', 'playground-error'].map((t) => {
+    const el = (globalThis as any).document.querySelector(`[data-testid="${t}"] .js-plotly-plot`);
+    return { title: el.querySelector('.gtitle')?.textContent ?? '', x: el._fullLayout.xaxis.range as number[], y: el._fullLayout.yaxis.range as number[] };
+  }));
+  assert.deepEqual(panels.map((p) => p.title), ['Prediction', 'Truth (solver)', '|Error|']);
+  for (const p of panels) for (const r of [p.x, p.y]) assert.ok(Math.min(...r) > -2 && Math.max(...r) < 30, `axis range [${r.join(', ')}] is padded`);
   const { relL2: cli } = await predictSavedInput(ws, runId, id, { workspace: ws });
   assert.ok(Math.abs(cli - shown) <= 1e-5, `shown relL2 ${shown} vs lino predict ${cli}`);
   await page.screenshot({ path: `${SHOTS}/playground.png` });

@@ -205,6 +205,8 @@ test('runs view: table with config differences, a seed group as mean ± std with
     seeds: 2,
   })) as { group: { runId: string }[] };
   const { page, problems } = await openPage();
+  // wide enough for every column (under 1600 px the created, train and queued columns step aside)
+  await page.setViewportSize({ width: 1700, height: 1000 });
   await goto(page, 'Runs');
   const table = page.getByTestId('runs-table');
   await table.waitFor();
@@ -228,7 +230,7 @@ test('runs view: table with config differences, a seed group as mean ± std with
   await groupRow.getByRole('checkbox').check();
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('[data-testid="runs-overlay"] .js-plotly-plot')?.data?.length ?? 0) === 3, undefined, { timeout: 30_000 });
   const overlay = (await plotData(page, 'runs-overlay'))!;
-  assert.deepEqual(overlay.map((d) => d.name), ['e2e tiny', 'e2e-g ±1 std', 'e2e-g (mean of 2)']);
+  assert.deepEqual(overlay.map((d) => d.name), ['e2e tiny', 'e2e group ±1 std', 'e2e group (mean of 2 seeds)'], 'the group by its runs\' name (issue 33)');
   assert.deepEqual(overlay[2]!.x, [1, 2]);
   assert.equal(overlay[1]!.x.length, 4, 'band: upper and lower edges');
   // Train time apart from queue time: the engine's trainSeconds, or the recorded epochs' durations.
@@ -236,7 +238,7 @@ test('runs view: table with config differences, a seed group as mean ± std with
   const epochs = (await suite.host.service.call('runs.metrics', { id: runId, type: 'epoch' })) as { records: { epochSeconds: number }[] };
   const train = typeof listed.trainSeconds === 'number' ? listed.trainSeconds : epochs.records.reduce((a, e) => a + e.epochSeconds, 0);
   await row.getByTestId('run-train-time').filter({ hasText: secondsCell(train) }).waitFor({ timeout: 30_000 });
-  assert.match((await row.getByTestId('run-queue-time').textContent()) ?? '', /^\d+(\.\d)?$/, 'seconds under a "(s)" header, no unit words');
+  assert.match((await row.getByTestId('run-queue-time').textContent()) ?? '', /^\d+(\.\d+)?$/, 'seconds under a "(s)" header, no unit words');
   // The overlay picks come back after a reload (workspace UI state).
   await page.waitForTimeout(1500); // the UI state is saved debounced
   await page.reload();
@@ -254,9 +256,9 @@ test('runs view: table with config differences, a seed group as mean ± std with
   await page.getByRole('button', { name: 'Export Runs as LaTeX' }).click();
   await page.getByTestId('table-export-status').filter({ hasText: /Saved exports\/runs-.*\.tex$/ }).waitFor({ timeout: 30_000 });
   const tex = readFileSync(join(exportsDir, readdirSync(exportsDir).find((n) => !known.has(n) && n.endsWith('.tex'))!), 'utf8');
-  assert.match(tex, /\\toprule\nRun & Group & Model & Status & Epochs & Parameters & Best val relL2 \(normalized\) & Test relL2 \(at best val\) & Best epoch & Configuration differences & Tags & Created & Wall time \(s\) & Train time \(s\) & Queued \(s\) \\\\\n\\midrule/);
+  assert.match(tex, /\\toprule\nRun & Group & Model & Status & Epochs & Parameters & Best val relL2 \(normalized\) & Test relL2 \(normalized, at best val\) & Best epoch & Configuration differences & Tags & Created & Wall time \(s\) & Train time \(s\) & Queued \(s\) \\\\\n\\midrule/);
   assert.match(tex, /^e2e tiny &  & LiNO & done & 2\/2 & .* & \d{4}-\d\d-\d\d \d\d:\d\d:\d\d & [\d.]+ & [\d.]+ & [\d.]+ \\\\$/m);
-  assert.match(tex, /^e2e-g \(2 seeds\) & e2e-g & LiNO &  & -- & -- & [\d.]+ \$\\pm\$ [\d.e-]+ & -- /m);
+  assert.match(tex, /^e2e group \(2 seeds\) & e2e group & LiNO &  & -- & -- & [\d.]+ \$\\pm\$ [\d.e-]+ & -- /m);
 
   // Delete with confirmation: nothing happens until confirmed.
   const stopped = ((await suite.host.service.call('runs.list', {})) as { id: string; name: string }[]).find((x) => x.name === 'e2e pause');

@@ -54,7 +54,7 @@ test('runs view: SVG parallel coordinates draw in headless Chromium and export a
     const r = listed.find((x) => x.id === ids[k])!;
     assert.ok(typeof r.params === 'number' && r.params > 0, `${k}: params listed`);
     assert.equal(await row.getByTestId('run-params').textContent(), r.params!.toLocaleString('en-US'));
-    for (const t of ['run-wall-time', 'run-train-time', 'run-queue-time']) assert.match((await row.getByTestId(t).textContent()) ?? '', /^(\d+(\.\d)?|—)$/, `${k} ${t}`);
+    for (const t of ['run-wall-time', 'run-train-time', 'run-queue-time']) assert.match((await row.getByTestId(t).textContent()) ?? '', /^(\d+(\.\d+)?|—)$/, `${k} ${t}`);
     assert.match((await row.getByTestId('run-train-time').textContent()) ?? '', /^\d+(\.\d)?$/);
   }
   // Differences: the FNO lists its modes and kind, never LiNO's components or scattering.

@@ -1,6 +1,7 @@
 """Times one training step (forward, backward, AdamW update) of a reference model (LiNO, or with
 --kind the FNO / DeepONet baselines of scaleout/), for the bench.
-Prints one JSON line: {"median_ms": ..., "threads": T, "steps": n}.
+Prints one JSON line: {"median_ms": ..., "times_ms": [...], "cpu_ms": [...], "threads": T, "steps": n}
+(cpu_ms: the process's CPU time per step, all threads, which a loaded machine disturbs less than wall time).
   /usr/bin/python3 tools/parity/bench_step.py --config '{"dims":2,...}' --grid 32 32 --batch 4 --threads 1 --steps 5"""
 import argparse
 import json
@@ -39,17 +40,21 @@ x = torch.randn([a.batch] + a.grid + [cfg["inChannels"]]).to(dev)
 y = torch.randn([a.batch] + a.grid + [cfg["outChannels"]]).to(dev)
 sync = torch.cuda.synchronize if dev.type == "cuda" else (lambda: None)
 times = []
+cpu = []
 for i in range(a.warmup + a.steps):
     sync()
     t0 = time.perf_counter()
+    c0 = time.process_time()
     opt.zero_grad(set_to_none=True)
     loss = ((model(x) - y) ** 2).mean()
     loss.backward()
     opt.step()
     sync()
     dt = (time.perf_counter() - t0) * 1e3
+    dc = (time.process_time() - c0) * 1e3
     if i >= a.warmup:
         times.append(dt)
+        cpu.append(dc)
 ops = None
 if a.profile:
     from torch.profiler import profile, ProfilerActivity
@@ -57,4 +62,4 @@ if a.profile:
         model(x)
     # top-level aten ops: events with no parent (children are the ops they dispatch to)
     ops = sum(1 for e in prof.events() if e.cpu_parent is None and e.name.startswith("aten::"))
-print(json.dumps({"median_ms": statistics.median(times), "times_ms": times, "threads": a.threads, "steps": a.steps, "torch": torch.__version__, "device": a.device, "aten_ops": ops, "kind": a.kind}))
+print(json.dumps({"median_ms": statistics.median(times), "times_ms": times, "cpu_ms": cpu, "threads": a.threads, "steps": a.steps, "torch": torch.__version__, "device": a.device, "aten_ops": ops, "kind": a.kind}))

@@ -2,13 +2,15 @@
 // Spread into the one typed `methods` table of ../contract.ts (schemas and types only: no I/O).
 import { type MethodSpec } from '../method-spec';
 import { JobSummary } from '../jobs';
-import { PlaygroundDrawParams, PlaygroundExportParams, PlaygroundExported, PlaygroundFields, PlaygroundPredictParams, PlaygroundPrediction, PlaygroundSample, PlaygroundSampleParams, PlaygroundSaveParams, PlaygroundSaved, PlaygroundSolveParams } from '../../runs/playground-records';
+import { PlaygroundAppendable, PlaygroundAppendableParams, PlaygroundDrawParams, PlaygroundExportParams, PlaygroundExported, PlaygroundFields, PlaygroundPredictParams, PlaygroundPrediction, PlaygroundSample, PlaygroundSampleParams, PlaygroundSaveParams, PlaygroundSaved, PlaygroundSolveParams } from '../../runs/playground-records';
 
 export const playgroundMethods = {
   'playground.predict': { route: 'engine+workspace', params: PlaygroundPredictParams, result: PlaygroundPrediction },
   'playground.solve': { route: 'engine+workspace', params: PlaygroundSolveParams, result: JobSummary },
   'playground.draw': { route: 'engine+workspace', params: PlaygroundDrawParams, result: PlaygroundFields },
   'playground.save': { route: 'engine+workspace', params: PlaygroundSaveParams, result: PlaygroundSaved },
+  /** The datasets a Playground sample of this run can be appended to (another benchmark, grid or layout, a prepared cache or a dataset a run trained on cannot). */
+  'playground.appendable': { route: 'engine+workspace', params: PlaygroundAppendableParams, result: PlaygroundAppendable },
   'playground.sample': { route: 'engine+workspace', params: PlaygroundSampleParams, result: PlaygroundSample },
   'playground.export': { route: 'engine+workspace', params: PlaygroundExportParams, result: PlaygroundExported },
 } as const satisfies Record<string, MethodSpec>;

@@ -1,7 +1,15 @@
 // `lino eval --run DIR`: evaluates a run's checkpoint and prints relL2 in both conventions,
 // the best/median/worst samples, the per-step curve of autoregressive runs, and the numbers at
-// every requested resolution (resolution transfer). --data evaluates on other data.
+// every requested resolution (resolution transfer). --data evaluates on other data. --spectrum DIR:
+// the error spectrum and the physics check (docs/diagnostics.md) as diagnostics.json and CSV tables.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { readUserText } from '../../util/user-file';
+import { prepareOutputFolder } from '../../util/output-folder';
+import { branchSpectraTables, diagnosticsTables } from '../../api/diagnostics-tables';
+import type { BranchSpectraReport } from '../../train/diagnostics/schema';
+import { toCsv } from '../../api/table';
+import type { EvaluationResult } from '../../train/evaluation-result';
 import type { CliCommand } from '../command';
 import { UsageError, parseFlags, requireFlag } from '../args';
 import { selectBackend } from '../../ops/backend';
@@ -10,6 +18,42 @@ import { evaluateRun } from '../../train/evaluate-run';
 import { DataSpec } from '../../data/data-spec';
 
 const sci = (v: number) => v.toExponential(3);
+const band = (v: number | null) => (v === null ? 'n/a' : sci(v));
+
+/**
+ * diagnostics.json (every grid's diagnostics; LiNO: the branch spectra) and spectrum.csv, bands.csv,
+ * physics.csv (LiNO: branch-spectra.csv, branch-bands.csv) in `out`; answers the files.
+ */
+function writeDiagnostics(out: string, res: EvaluationResult, branches: BranchSpectraReport | null): string[] {
+  const entries = res.resolutions.filter((r) => r.diagnostics).map((r) => ({ grid: r.grid, diagnostics: r.diagnostics! }));
+  const files = [join(out, 'diagnostics.json')];
+  writeFileSync(files[0]!, JSON.stringify({ runId: res.runId, checkpoint: res.checkpoint, epoch: res.epoch, split: res.split, resolutions: entries, branchSpectra: branches }) + '\n');
+  for (const t of [...diagnosticsTables(entries), ...(branches ? branchSpectraTables(branches) : [])]) {
+    const f = join(out, `${t.name}.csv`);
+    writeFileSync(f, toCsv(t.columns, t.rows));
+    files.push(f);
+  }
+  return files;
+}
+
+function printBranchShares(b: BranchSpectraReport): void {
+  console.log(`\nbranch spectra (${b.samples} samples): each branch's share of its block's branch energy per band`);
+  b.blocks.forEach((blk, i) => {
+    const cells = blk.components.map((k) => `${k} ${['low', 'mid', 'high'].map((band) => { const v = blk.bandShare[k]![band as 'low']; return v === null ? 'n/a' : v.toFixed(3); }).join('/')}`);
+    console.log(`  block ${i}: ${cells.join('  ')}`);
+  });
+}
+
+function printDiagnostics(d: NonNullable<EvaluationResult['resolutions'][number]['diagnostics']>): void {
+  const s = d.spectrum;
+  if (s) {
+    const f = s.mean.fRmse, r = s.mean.bandRelative;
+    console.log(`  fRMSE (PDEBench, shells <${s.bands.iLow} | ${s.bands.iLow}-${s.bands.iHigh - 1} | >=${s.bands.iHigh}): low ${band(f.low)}  mid ${band(f.mid)}  high ${band(f.high)}`);
+    console.log(`  relative error per band: low ${band(r.low)}  mid ${band(r.mid)}  high ${band(r.high)}`);
+  }
+  const p = d.physics;
+  if (p) console.log(`  physics (${p.quantity}): prediction ${sci(p.mean.prediction)}, truth ${sci(p.mean.truth)}`);
+}
 
 const command: CliCommand = {
   async run(argv) {
@@ -24,6 +68,8 @@ const command: CliCommand = {
       format: { type: 'string', default: 'npy' },
       json: { type: 'boolean', default: false },
       backend: { type: 'string' },
+      spectrum: { type: 'string' },
+      force: { type: 'boolean', default: false },
     });
     const runDir = requireFlag(values, 'run');
     if (values.checkpoint !== 'best' && values.checkpoint !== 'last') throw new UsageError(`--checkpoint is '${values.checkpoint}', expected best or last`);
@@ -42,6 +88,8 @@ const command: CliCommand = {
       data = r.data;
     }
     const run = RunStore.openDir(runDir); // after the flags are checked: a usage error comes first
+    // a folder that cannot take the files is refused before the evaluation is spent
+    const out = values.spectrum ? prepareOutputFolder(values.spectrum, { force: values.force, flag: '--spectrum' }) : undefined;
     await selectBackend(values.backend);
     const res = await evaluateRun(run, {
       checkpoint: values.checkpoint,
@@ -50,7 +98,14 @@ const command: CliCommand = {
       ...(values.steps ? { rolloutSteps: Number(values.steps) } : {}),
       ...(values.export ? { exportDir: values.export, exportFormat: values.format } : {}),
       ...(data ? { data } : {}),
+      ...(values.spectrum ? { diagnostics: true } : {}),
     });
+    let written: string[] = [];
+    if (values.spectrum) {
+      const branches = res.branchSpectra ?? null;
+      written = writeDiagnostics(out!, res, branches);
+      if (branches && !values.json) printBranchShares(branches);
+    }
     if (values.json) {
       console.log(JSON.stringify(res));
       return 0;
@@ -66,7 +121,9 @@ const command: CliCommand = {
         console.log(`  relL2 above is the mean over steps (normalized, the release's "one-step"); full rollout (all frames at once, normalized): ${sci(r.metrics.rolloutRelL2!)}, decoded ${sci(r.metrics.rolloutRelL2Decoded!)}`);
       }
       if (r.exportFiles) console.log(`  exported: ${r.exportFiles.join(', ')}`);
+      if (r.diagnostics) printDiagnostics(r.diagnostics);
     }
+    if (written.length) console.log(`\ndiagnostics written: ${written.join(', ')}`);
     return 0;
   },
 };

@@ -62,15 +62,35 @@ lino sweep --config sweep.json --collect DIR
     name: 'eval',
     summary: 'evaluate a run checkpoint (both relL2 conventions, per sample, per step, per resolution)',
     usage: `lino eval --run DIR [--checkpoint best|last] [--split val|test|train] [--resolutions 21,43]
-          [--steps N] [--data spec.json | --data '{"kind":"generate",...}'] [--export DIR [--format npy|mat]] [--json] [--backend NAME]
+          [--steps N] [--data spec.json | --data '{"kind":"generate",...}'] [--export DIR [--format npy|mat]]
+          [--spectrum DIR [--force]] [--json] [--backend NAME]
 
   --run          a run folder (workspace/runs/<id>)
   --data         a data specification (as a run config's "data"); default: the run's own data
   --resolutions  evaluate also at these resolutions (resolution transfer)
   --steps        autoregressive runs: rollout length (default: the run's T_out)
   --export       write the decoded predictions, the decoded reference and the rows' sample indices into DIR
-  --format       npy (three .npy files, the default) or mat (one MATLAB v7.3 file: prediction, reference, indices)`,
+  --format       npy (three .npy files, the default) or mat (one MATLAB v7.3 file: prediction, reference, indices)
+  --spectrum     error spectrum (shell spectra, relative error per band, PDEBench's fRMSE low/mid/high) and the
+                 physics check (Darcy residual, Burgers/Navier-Stokes conservation drift), prediction beside truth,
+                 into DIR (a new or empty folder; --force overwrites): diagnostics.json, spectrum.csv, bands.csv,
+                 physics.csv; LiNO runs also the spectrum of each block's reflection/refraction/scattering
+                 contribution (first 16 samples): branch-spectra.csv, branch-bands.csv (docs/diagnostics.md)`,
     load: () => import('./eval'),
+  },
+  {
+    name: 'cost',
+    summary: 'accuracy against cost: the built-in solver at several resolutions and trained runs, timed on this machine',
+    usage: `lino cost --benchmark darcy [--resolutions 29,57,113] [--samples N] [--run DIR ...] [--checkpoint best|last]
+          [--batch N] [--seed N] [--out DIR [--force]] [--json] [--backend NAME]
+
+  --resolutions  solver grids; the finest is the reference, every other must stride it ((finest-1)/(s-1) whole)
+  --samples      coefficients drawn on the finest grid (default 4), strided to each coarser one, as the generator does
+  --run          a trained Darcy run (repeatable): its inference timed at batch 1 and at --batch (default: all
+                 samples), its error against the same finest solve at its own grid (which must stride the finest)
+  --out          a new or empty folder: cost.json and cost.csv (seconds per sample, relL2 against the reference)
+  Timings are wall time per sample after one untimed warm-up, solver and models in the same process (docs/diagnostics.md).`,
+    load: () => import('./cost'),
   },
   {
     name: 'predict',

@@ -77,15 +77,11 @@ export interface SolveGwfOptions {
  */
 export function solveGwf(coefCells: Float64Array, K: number, o: SolveGwfOptions = {}): DarcySolution {
   const tol = o.tol ?? 1e-10;
-  const nodalCoef = spline2(coefCells, plan(K, true));
-  let lo = Infinity, hi = -Infinity;
-  for (let i = 0; i < K * K; i++) { lo = Math.min(lo, coefCells[i]); hi = Math.max(hi, coefCells[i]); }
-  if (o.clamp) for (let i = 0; i < K * K; i++) nodalCoef[i] = Math.min(hi, Math.max(lo, nodalCoef[i]));
+  const { nodalCoef, lo } = darcyNodalCoefficient(coefCells, K, o.clamp ?? false);
   let minCoef = Infinity;
   for (let i = 0; i < K * K; i++) minCoef = Math.min(minCoef, nodalCoef[i]);
   const A = darcyStencil(nodalCoef, K);
-  const f = new Float64Array(K * K);
-  for (let i = 1; i < K - 1; i++) for (let j = 1; j < K - 1; j++) f[i * K + j] = 1; // spline of a constant is exact
+  const f = darcyForcing(K);
   let solver: DarcySolver = o.solver ?? (o.clamp ? 'pcg' : 'minres');
   if (solver === 'pcg' && !o.clamp) throw new Error('darcy: the pcg solver needs the clamped (positive definite) operator; use banded-lu or minres');
   let u: Float64Array, stats: SolveStats;
@@ -109,14 +105,98 @@ export function solveGwf(coefCells: Float64Array, K: number, o: SolveGwfOptions 
 
 /** ||f - A u|| / ||f|| over the interior. */
 function relResidual(A: Float64Array, u: Float64Array, f: Float64Array, K: number): number {
+  return darcyResidualMap(A, u, f, K).relative;
+}
+
+/**
+ * r = f - A u on the interior nodes (zero on the boundary ring) and ||r|| / ||f||: the system the
+ * solver solves, its boundary values eliminated as u = 0 (A's couplings to them are zero).
+ */
+export function darcyResidualMap(A: Float64Array, u: Float64Array, f: Float64Array, K: number): { map: Float64Array; relative: number } {
+  const map = new Float64Array(K * K);
   let rr = 0, ff = 0;
   for (let i = 1; i < K - 1; i++) for (let j = 1; j < K - 1; j++) {
     const p = i * K + j, b = p * 9;
     const au = A[b + 1] * u[p - K] + A[b + 3] * u[p - 1] + A[b + 4] * u[p] + A[b + 5] * u[p + 1] + A[b + 7] * u[p + K];
-    rr += (f[p] - au) ** 2;
+    map[p] = f[p] - au;
+    rr += map[p] ** 2;
     ff += f[p] ** 2;
   }
-  return Math.sqrt(rr / ff);
+  return { map, relative: Math.sqrt(rr / ff) };
+}
+
+/** f = 1 on the interior nodes (the spline of a constant is exact), 0 on the boundary ring. */
+export function darcyForcing(K: number): Float64Array {
+  const f = new Float64Array(K * K);
+  for (let i = 1; i < K - 1; i++) for (let j = 1; j < K - 1; j++) f[i * K + j] = 1;
+  return f;
+}
+
+/** solve_gwf's nodal coefficient: the not-a-knot spline of the cell-centred one onto the nodes (clamped to its range with `clamp`). */
+export function darcyNodalCoefficient(coefCells: Float64Array, K: number, clamp: boolean): { nodalCoef: Float64Array; lo: number; hi: number } {
+  const nodalCoef = spline2(coefCells, plan(K, true));
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < K * K; i++) { lo = Math.min(lo, coefCells[i]); hi = Math.max(hi, coefCells[i]); }
+  if (clamp) for (let i = 0; i < K * K; i++) nodalCoef[i] = Math.min(hi, Math.max(lo, nodalCoef[i]));
+  return { nodalCoef, lo, hi };
+}
+
+const nodeToCellLu = new Map<number, { lu: Float64Array; piv: Int32Array }>();
+/**
+ * The nodal field whose spline onto the cell centres is `cells` (K x K): the exact inverse of the
+ * solver's last step (cells = M nodal M^T, M the K x K matrix of the 1-D nodes -> cells spline),
+ * so that a stored solution can be put back into the solver's own system.
+ */
+export function darcyCellsToNodes(cells: ArrayLike<number>, K: number): Float64Array {
+  let f = nodeToCellLu.get(K);
+  if (!f) {
+    const M = new Float64Array(K * K), e = new Float64Array(K), col = new Float64Array(K);
+    const p = plan(K, false);
+    for (let i = 0; i < K; i++) {
+      e.fill(0); e[i] = 1;
+      p.apply(e, 0, 1, col, 0, 1);
+      for (let q = 0; q < K; q++) M[q * K + i] = col[q];
+    }
+    f = luFactor(M, K);
+    nodeToCellLu.set(K, f);
+  }
+  const X = Float64Array.from(cells);
+  const line = new Float64Array(K);
+  for (let r = 0; r < K; r++) { // X <- X M^{-T}: each row solved with M
+    for (let j = 0; j < K; j++) line[j] = X[r * K + j];
+    luSolve(f, K, line);
+    for (let j = 0; j < K; j++) X[r * K + j] = line[j];
+  }
+  for (let c = 0; c < K; c++) { // X <- M^{-1} X: each column
+    for (let i = 0; i < K; i++) line[i] = X[i * K + c];
+    luSolve(f, K, line);
+    for (let i = 0; i < K; i++) X[i * K + c] = line[i];
+  }
+  return X;
+}
+
+/** Dense LU with partial pivoting (in place on a copy of A, row-major n x n). */
+function luFactor(A: Float64Array, n: number): { lu: Float64Array; piv: Int32Array } {
+  const lu = Float64Array.from(A), piv = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    let m = k;
+    for (let i = k + 1; i < n; i++) if (Math.abs(lu[i * n + k]) > Math.abs(lu[m * n + k])) m = i;
+    piv[k] = m;
+    if (m !== k) for (let j = 0; j < n; j++) { const t = lu[k * n + j]; lu[k * n + j] = lu[m * n + j]; lu[m * n + j] = t; }
+    const d = lu[k * n + k];
+    if (d === 0) throw new Error(`darcy: the ${n}-point node-to-cell spline is singular`);
+    for (let i = k + 1; i < n; i++) {
+      const l = (lu[i * n + k] /= d);
+      if (l !== 0) for (let j = k + 1; j < n; j++) lu[i * n + j] -= l * lu[k * n + j];
+    }
+  }
+  return { lu, piv };
+}
+
+function luSolve({ lu, piv }: { lu: Float64Array; piv: Int32Array }, n: number, b: Float64Array): void {
+  for (let k = 0; k < n; k++) { const m = piv[k]; if (m !== k) { const t = b[k]; b[k] = b[m]; b[m] = t; } }
+  for (let i = 1; i < n; i++) { let s = b[i]; for (let j = 0; j < i; j++) s -= lu[i * n + j] * b[j]; b[i] = s; }
+  for (let i = n - 1; i >= 0; i--) { let s = b[i]; for (let j = i + 1; j < n; j++) s -= lu[i * n + j] * b[j]; b[i] = s / lu[i * n + i]; }
 }
 
 export function darcyCoefficient(seed: number, index: number, K: number, p: Pick<DarcyParams, 'alpha' | 'tau' | 'high' | 'low'>): Float64Array {

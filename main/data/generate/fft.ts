@@ -176,3 +176,90 @@ export class RealFft {
     this.plan.transform(x, z); // x[2m] = even samples, x[2m+1] = -(odd samples)
   }
 }
+
+/**
+ * Complex FFT of any length n >= 1 (interleaved re/im, forward kernel exp(-2 pi i jk/n), unscaled,
+ * numpy's fft). Powers of two go straight to fft.js; other lengths (the Darcy grids are 2^k + 1) through
+ * Bluestein's chirp-z identity jk = (j^2 + k^2 - (k - j)^2) / 2, a convolution done with fft.js at a
+ * power of two >= 2n - 1. Diagnostics use it; the solvers keep their own power-of-two transforms.
+ */
+export class AnyFft {
+  readonly n: number;
+  private readonly plan: FFT | null;
+  private readonly m: number;
+  private readonly chirp: Float64Array; // w_j = exp(-i pi j^2 / n), interleaved
+  private readonly kernelHat: Float64Array; // FFT of conj(w) laid out circularly
+  private readonly a: Float64Array;
+  private readonly b: Float64Array;
+  constructor(n: number) {
+    if (!Number.isInteger(n) || n < 1) throw new Error(`fft: size ${n} is not a positive integer`);
+    this.n = n;
+    const pow2 = n >= 2 && (n & (n - 1)) === 0;
+    this.m = pow2 ? n : 2 ** Math.ceil(Math.log2(2 * n - 1 || 1));
+    this.plan = n === 1 ? null : fftPlan(Math.max(2, this.m));
+    this.chirp = new Float64Array(2 * n);
+    this.kernelHat = new Float64Array(2 * this.m);
+    this.a = new Float64Array(2 * Math.max(2, this.m));
+    this.b = new Float64Array(2 * Math.max(2, this.m));
+    if (pow2 || n === 1) return;
+    for (let j = 0; j < n; j++) {
+      // j^2 mod 2n keeps the phase argument small (exact for any n this grid sees)
+      const ph = (Math.PI * ((j * j) % (2 * n))) / n;
+      this.chirp[2 * j] = Math.cos(ph);
+      this.chirp[2 * j + 1] = -Math.sin(ph);
+    }
+    const k = new Float64Array(2 * this.m);
+    for (let j = 0; j < n; j++) {
+      const re = this.chirp[2 * j], im = -this.chirp[2 * j + 1];
+      k[2 * j] = re; k[2 * j + 1] = im;
+      if (j > 0) { k[2 * (this.m - j)] = re; k[2 * (this.m - j) + 1] = im; }
+    }
+    this.plan!.transform(this.kernelHat, k);
+  }
+
+  /** out = FFT(input); both interleaved, length 2n; out may not alias input. */
+  transform(out: Float64Array, input: Float64Array): void {
+    const { n, m, plan } = this;
+    if (n === 1) { out[0] = input[0]; out[1] = input[1]; return; }
+    if (m === n) { plan!.transform(out, input); return; }
+    const { a, b, chirp: w, kernelHat: K } = this;
+    a.fill(0);
+    for (let j = 0; j < n; j++) {
+      const xr = input[2 * j], xi = input[2 * j + 1], wr = w[2 * j], wi = w[2 * j + 1];
+      a[2 * j] = xr * wr - xi * wi;
+      a[2 * j + 1] = xr * wi + xi * wr;
+    }
+    plan!.transform(b, a);
+    for (let q = 0; q < m; q++) {
+      const br = b[2 * q], bi = b[2 * q + 1], kr = K[2 * q], ki = K[2 * q + 1];
+      b[2 * q] = br * kr - bi * ki;
+      b[2 * q + 1] = br * ki + bi * kr;
+    }
+    plan!.inverseTransform(a, b);
+    for (let k = 0; k < n; k++) {
+      const cr = a[2 * k], ci = a[2 * k + 1], wr = w[2 * k], wi = w[2 * k + 1];
+      out[2 * k] = cr * wr - ci * wi;
+      out[2 * k + 1] = cr * wi + ci * wr;
+    }
+  }
+}
+
+/** Unscaled forward FFT of a real field on a 1-D or 2-D row-major grid; interleaved complex result in numpy's fftn layout. */
+export function fftReal(field: ArrayLike<number>, grid: readonly number[], offset = 0, stride = 1): Float64Array {
+  if (grid.length < 1 || grid.length > 2) throw new Error(`fft: grid ${grid.join('x')} is not 1-D or 2-D`);
+  const n0 = grid[0]!, n1 = grid.length === 2 ? grid[1]! : 1;
+  const out = new Float64Array(2 * n0 * n1);
+  for (let p = 0; p < n0 * n1; p++) out[2 * p] = field[offset + p * stride]!;
+  const rowsOf = (n: number, count: number, at: (r: number, j: number) => number) => {
+    const f = new AnyFft(n);
+    const src = new Float64Array(2 * n), dst = new Float64Array(2 * n);
+    for (let r = 0; r < count; r++) {
+      for (let j = 0; j < n; j++) { const q = at(r, j); src[2 * j] = out[q]; src[2 * j + 1] = out[q + 1]; }
+      f.transform(dst, src);
+      for (let j = 0; j < n; j++) { const q = at(r, j); out[q] = dst[2 * j]; out[q + 1] = dst[2 * j + 1]; }
+    }
+  };
+  if (n1 > 1) rowsOf(n1, n0, (r, j) => 2 * (r * n1 + j));
+  rowsOf(n0, n1, (c, i) => 2 * (i * n1 + c));
+  return out;
+}

@@ -35,6 +35,11 @@ export interface BlockLightMaps {
   latentNorm: Float32Array;
   components: Component[];
   kernel?: KernelRow;
+  /**
+   * With `branchFields`: each enabled branch's contribution to the block's residual stream,
+   * alpha_k W_out b_k(h) (out_proj without its bias, which no branch owns), [B * N * M] row-major over [B, ...grid, M].
+   */
+  fields?: Partial<Record<Component, Float32Array>>;
 }
 
 export interface LightMaps {
@@ -109,8 +114,8 @@ function kernelRow(blk: LightBlock, h: tf.Tensor2D, batch: number, grid: readonl
   return tf.mul(tf.div(raw, den), tf.sub(1, tf.sigmoid(e.localGate)));
 }
 
-/** One block's maps as tensors [B*N] (kept by the caller), from its capture. */
-function blockMaps(blk: LightBlock, c: BlockCapture, batch: number, grid: readonly number[], query: number | undefined, consts: GridConstants): MapTensors {
+/** One block's maps as tensors [B*N] (kept by the caller), from its capture; with `fields` the branches' contributions [B*N, M] as 'field:<branch>'. */
+function blockMaps(blk: LightBlock, c: BlockCapture, batch: number, grid: readonly number[], query: number | undefined, consts: GridConstants, fields: boolean): MapTensors {
   const out: MapTensors = {};
   const N = c.h.shape[0] / batch;
   const hh = tf.reshape(rowSquaredNorm(c.h), [-1]);
@@ -135,6 +140,9 @@ function blockMaps(blk: LightBlock, c: BlockCapture, batch: number, grid: readon
   out.dominant = tf.argMax(tf.stack(blk.components.map((k) => out[k]!), 1), 1);
   out.latentNorm = tf.reshape(tf.sqrt(rowSquaredNorm(c.x)), [-1]);
   out.alpha = c.alpha;
+  if (fields) {
+    for (const k of blk.components) out[`field:${k}`] = tf.mul(linear(c.branches[k]!, blk.outProj.weight), tf.reshape(gateOf(k), [-1, 1]));
+  }
   return out;
 }
 
@@ -142,7 +150,7 @@ function blockMaps(blk: LightBlock, c: BlockCapture, batch: number, grid: readon
  * Light maps of every block for x [B, ...grid, C_in] (the operator's raw input), with the query
  * point's scattering kernel row when `query` ([i] or [i, j]) is given. Async reads only.
  */
-export async function lightMaps(model: LinoOperator, x: tf.Tensor, opts: { query?: readonly number[] } = {}): Promise<LightMaps> {
+export async function lightMaps(model: LinoOperator, x: tf.Tensor, opts: { query?: readonly number[]; branchFields?: boolean } = {}): Promise<LightMaps> {
   const grid = x.shape.slice(1, -1);
   const batch = x.shape[0]!;
   const query = opts.query ? queryIndex(grid, opts.query) : undefined;
@@ -153,7 +161,7 @@ export async function lightMaps(model: LinoOperator, x: tf.Tensor, opts: { query
   try {
     y = model.forward(x, {
       capture: (b, c) => {
-        const m = blockMaps(model.blocks[b]!, c, batch, grid, query, consts);
+        const m = blockMaps(model.blocks[b]!, c, batch, grid, query, consts, opts.branchFields === true);
         for (const t of Object.values(m)) tf.keep(t);
         kept[b] = m;
       },
@@ -166,6 +174,8 @@ export async function lightMaps(model: LinoOperator, x: tf.Tensor, opts: { query
       const contribution: Partial<Record<Component, Float32Array>> = {};
       for (const k of blk.components) contribution[k] = (await read(k))!;
       const kernelRowData = await read('kernel');
+      const fields: Partial<Record<Component, Float32Array>> = {};
+      if (opts.branchFields) for (const k of blk.components) fields[k] = (await read(`field:${k}`))!;
       const local = query !== undefined && blk.scattering instanceof ScatteringEfficient
         ? { indices: neighbourhood(grid, query), beta: blk.scattering.betaValue() } : undefined;
       blocks.push({
@@ -176,6 +186,7 @@ export async function lightMaps(model: LinoOperator, x: tf.Tensor, opts: { query
         latentNorm: (await read('latentNorm'))!,
         components: [...blk.components],
         kernel: kernelRowData ? { row: kernelRowData, ...(local ? { local } : {}) } : undefined,
+        ...(opts.branchFields ? { fields } : {}),
       });
       gates.push((await read('alpha'))!);
     }

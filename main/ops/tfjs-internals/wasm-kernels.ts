@@ -6,6 +6,11 @@
 // exactly what tfjs's own cpu backend does.
 // 2. Slice: the wasm kernel copies the whole input to JS (readSync) before taking any slice; a
 // contiguous slice (per-sample batch splits, micro-batches) is one copy inside the heap here.
+// 3. Transpose: tfjs's wasm kernel is ~10x slower on a 2-D swap [rows, cols] -> [cols, rows] of a
+// multiple of 128 rows (every transpose of the wasm matMul path in linear.ts and batch-matmul.ts
+// at B*N = 4096) than on the same data viewed as [rows/64, 64, cols] -> [cols, rows/64, 64], the
+// same permutation of memory: there it runs on that view (measured [4096, 32] 718 -> 75 us,
+// [4, 1024, 32] batched 705 -> 73 us; a tiled JS copy took 196 us).
 import * as tf from '../tf';
 
 let patched = false;
@@ -15,7 +20,39 @@ type RefBackend = {
   makeOutput(shape: number[], dtype: string): tf.TensorInfo;
   typedArrayFromHeap(t: tf.TensorInfo): Float32Array;
 };
-type KernelArgs = { inputs: { x: tf.TensorInfo }; backend: RefBackend; attrs?: { dtype?: string; begin?: number | number[]; size?: number | number[] } };
+type KernelArgs = { inputs: { x: tf.TensorInfo }; backend: RefBackend; attrs?: { dtype?: string; begin?: number | number[]; size?: number | number[]; perm?: number[] } };
+
+/**
+ * Input row counts at which the wasm Transpose kernel is slow on a 2-D swap: measured [4096, 32]
+ * 718 us, [1024, 32] 178, [128, 841] 278, but [960, 32] 15, [841, 128] 30 (~0.3 ns a value).
+ */
+const ALIASING_ROWS = 128;
+/** The rows are split in blocks of this many: [4096, 32] as [64, 64, 32] 75 us (blocks of 8: 97, of 2: 201). */
+const ROW_BLOCK = 64;
+
+/**
+ * The permutation as [batch, rows, cols] -> [batch, cols, rows] when it is one (adjacent axes that
+ * stay adjacent merged; the batch is a leading run of axes left in place), else null.
+ */
+export function asBatchedSwap(shape: number[], perm: number[]): [number, number, number] | null {
+  // drop size-1 axes (they move no data) and number the others 0.. in input order
+  const real = shape.map((_, a) => a).filter((a) => shape[a] !== 1);
+  const dims = real.map((a) => shape[a]!);
+  const keep = perm.filter((a) => shape[a] !== 1).map((a) => real.indexOf(a));
+  const groups: number[][] = [];
+  for (const a of keep) {
+    const last = groups[groups.length - 1];
+    if (last && a === last[last.length - 1]! + 1) last.push(a);
+    else groups.push([a]);
+  }
+  const size = (g: number[]) => g.reduce((n, a) => n * dims[a]!, 1);
+  const ordered = (g: number[][]) => g.every((x, i) => i === 0 || x[0]! > g[i - 1]![0]!);
+  if (groups.length === 2 && !ordered(groups)) return [1, size(groups[1]!), size(groups[0]!)];
+  if (groups.length === 3 && groups[0]![0]! < groups[2]![0]! && groups[2]![0]! < groups[1]![0]!) {
+    return [size(groups[0]!), size(groups[2]!), size(groups[1]!)];
+  }
+  return null;
+}
 
 const share = (x: tf.TensorInfo, backend: RefBackend): tf.TensorInfo => {
   backend.incRef(x.dataId);
@@ -54,6 +91,26 @@ export function ensureFastWasmKernels(): void {
         const src = args.backend.typedArrayFromHeap(x);
         args.backend.typedArrayFromHeap(out).set(src.subarray(off, off + tf.util.sizeFromShape(size)));
         return out;
+      }) as never,
+    });
+  }
+  const transpose = tf.getKernel('Transpose', 'wasm');
+  if (transpose) {
+    tf.unregisterKernel('Transpose', 'wasm');
+    tf.registerKernel({
+      kernelName: 'Transpose', backendName: 'wasm',
+      // the original binds its wasm function when the backend initialises (the fallback needs it)
+      setupFunc: transpose.setupFunc,
+      kernelFunc: ((args: KernelArgs) => {
+        const { x } = args.inputs;
+        const perm = args.attrs!.perm!;
+        const swap = x.dtype === 'string' ? null : asBatchedSwap(x.shape, perm);
+        if (!swap || swap[1] % ALIASING_ROWS !== 0) return transpose.kernelFunc(args as never);
+        const [B, R, C] = swap;
+        const view = { dataId: x.dataId, shape: [B, R / ROW_BLOCK, ROW_BLOCK, C], dtype: x.dtype };
+        const out = transpose.kernelFunc({ ...args, inputs: { x: view }, attrs: { perm: [0, 3, 1, 2] } } as never) as tf.TensorInfo;
+        // the same memory as the permuted input; a view with its shape, as wasm's Reshape returns
+        return { dataId: out.dataId, shape: perm.map((a) => x.shape[a]!), dtype: out.dtype };
       }) as never,
     });
   }

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Calibration, Params } from '../../../main/api/contract';
 import { useApp } from '../store/app-store';
-import { formatSeconds } from '../store/run-metrics';
+import { formatMs, formatSeconds } from '../store/run-metrics';
 import { calibrate } from '../store/run-actions';
 import { errorText } from '../api/error-text';
 
@@ -14,8 +14,7 @@ type Config = Params<'train.calibrate'>['config'];
 export const ESTIMATE_DEBOUNCE_MS = 400;
 
 export function describeCalibration(c: Calibration): string {
-  const ms = c.msPerStep >= 100 ? c.msPerStep.toFixed(0) : c.msPerStep.toPrecision(2);
-  return `${formatSeconds(c.secondsPerEpoch)} per epoch (${c.stepsPerEpoch} steps × ${ms} ms), ${formatSeconds(c.totalSeconds)} for ${c.epochs} epochs on ${c.backend}`;
+  return `${formatSeconds(c.secondsPerEpoch)} per epoch (${c.stepsPerEpoch} steps × ${formatMs(c.msPerStep)} ms), ${formatSeconds(c.totalSeconds)} for ${c.epochs} epochs on ${c.backend}`;
 }
 
 export function TimeEstimate({ config, auto = false }: { config: Config | null; auto?: boolean }) {

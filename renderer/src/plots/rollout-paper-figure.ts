@@ -2,6 +2,7 @@
 // |error| and one column per chosen step ("t = k"), axis-free square tiles, one colour bar for the
 // shared reference/prediction scale (viridis) and one for |error| (cividis). Plain data + layout,
 // so the same object is drawn in the view and handed to the export bar (PNG/SVG/PDF).
+import { TARGET_SYMBOLS } from '../../../main/api/dataset-name';
 import { colorScale, sharedRange } from './colorscales';
 import { fieldZ, type Trace } from './traces';
 import { absError } from './abs-error';
@@ -70,7 +71,7 @@ export function rolloutPaperFigure(f: RolloutFrames, steps: number[], o: Rollout
   const layout: Record<string, unknown> = {
     showlegend: false,
     margin: MARGIN,
-    coloraxis: { colorscale: colorScale('viridis'), cmin: fieldMin, cmax: fieldMax, colorbar: { title: { text: 'u', side: 'right' }, x: barX, xanchor: 'left', y: (yDomain(0)[1] + yDomain(1)[0]) / 2, yanchor: 'middle', len: 2 * h + gap, thickness: 14 } },
+    coloraxis: { colorscale: colorScale('viridis'), cmin: fieldMin, cmax: fieldMax, colorbar: { title: { text: TARGET_SYMBOLS['navier-stokes'], side: 'right' }, x: barX, xanchor: 'left', y: (yDomain(0)[1] + yDomain(1)[0]) / 2, yanchor: 'middle', len: 2 * h + gap, thickness: 14 } },
     coloraxis2: { colorscale: colorScale('cividis'), cmin: 0, cmax: errMax > 0 ? errMax : 1, colorbar: { title: { text: '|error|', side: 'right' }, x: barX, xanchor: 'left', y: (yDomain(2)[0] + yDomain(2)[1]) / 2, yanchor: 'middle', len: h, thickness: 14 } },
     annotations: [] as Record<string, unknown>[],
   };

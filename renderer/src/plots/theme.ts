@@ -9,9 +9,17 @@ export const PLOT_COLORS: Record<PlotTheme, { bg: string; fg: string; grid: stri
 
 type Layout = Record<string, any>;
 
+/**
+ * A log axis labels every tick with its whole value ("0.5", "0.02"): Plotly's own labels name only
+ * the leading digit between decades ("…1, 5"), so which 5 it is (0.5 or 5) was unclear. An axis
+ * that sets its own tickformat keeps it.
+ */
+const LOG_TICKFORMAT = '~g';
+
 function axis(theme: PlotTheme, a: Layout | undefined): Layout {
   const c = PLOT_COLORS[theme];
-  return { gridcolor: c.grid, zerolinecolor: c.zero, linecolor: c.zero, automargin: true, ...a, title: typeof a?.title === 'string' ? { text: a.title } : a?.title };
+  const log = a?.type === 'log' && a.tickformat === undefined ? { tickformat: LOG_TICKFORMAT } : {};
+  return { gridcolor: c.grid, zerolinecolor: c.zero, linecolor: c.zero, automargin: true, ...a, ...log, title: typeof a?.title === 'string' ? { text: a.title } : a?.title };
 }
 
 /** Merges theme colours into a layout; the caller's own settings win except colours. */

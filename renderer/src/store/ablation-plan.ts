@@ -146,12 +146,30 @@ export function runBaseName(run: { name: string; baseName?: string }): string {
 }
 
 /**
- * How a group is shown: an ablation keyed by a run id ('20261126-042037-7f0ac5/full') by that
- * run's name ('darcy-a/full'); any other group by its own name. The key itself stays the id (names
- * are not unique; the Ablation view finds its groups by it).
+ * How a group is shown, never by an internal id or a time stamp: an ablation keyed by a run id
+ * ('20261126-042037-7f0ac5/full') or by a seed group by that run's or group's name ('darcy-a/full');
+ * any other group by its runs' shared name (a seed group is named after its configuration: 'w8',
+ * a sweep's configuration 'grid-demo c1'); failing that, its key without the suffix that made it
+ * unique. The key itself stays the id (names are not unique; the Ablation view finds its groups by it).
  */
-export function groupLabel(group: string, runs: { id: string; name: string; baseName?: string }[]): string {
+export function groupLabel(group: string, runs: { id: string; name: string; baseName?: string; group?: string | null }[]): string {
   const parsed = parseAblationGroup(group);
   const base = parsed ? runs.find((r) => r.id === parsed.key) : undefined;
-  return base && parsed ? `${runBaseName(base)}/${parsed.variant}` : group;
+  if (base && parsed) return `${runBaseName(base)}/${parsed.variant}`;
+  const names = new Set(runs.filter((r) => r.group === group).map(runBaseName));
+  const shared = names.size === 1 ? [...names][0]! : '';
+  if (shared && shared !== group) return shared;
+  if (parsed) return `${parsed.key.includes('/') ? parsed.key : groupLabel(parsed.key, runs)}/${parsed.variant}`;
+  return withoutUniqueSuffix(group);
+}
+
+/**
+ * A group key without what made it unique: a sweep configuration's '<name>-<8 hex>-c<k>' reads
+ * '<name> c<k>', a seed group's '<name>-<time stamp>' (base 36, with a digit) reads '<name>'.
+ */
+export function withoutUniqueSuffix(group: string): string {
+  const sweep = /^(.+)-[0-9a-f]{8}-c(\d+)$/.exec(group);
+  if (sweep) return `${sweep[1]} c${sweep[2]}`;
+  const stamped = /^(.+)-(?=[0-9a-z]*\d)[0-9a-z]{8}$/.exec(group);
+  return stamped ? stamped[1]! : group;
 }

@@ -1,7 +1,7 @@
 // Datasets by the names people read (main/api/dataset-name.ts): a run's data named from the
 // dataset it resolved to (config.json's resolvedData) with the user's label from the workspace,
 // and the label set from the Datasets view.
-import { TARGET_NAMES, benchmarkName, benchmarkOfId, datasetDisplayName } from '../../../main/api/dataset-name';
+import { TARGET_SYMBOLS, benchmarkName, benchmarkOfId, datasetDisplayName } from '../../../main/api/dataset-name';
 import type { WorkspaceSummary } from '../../../main/api/contract';
 import { useApp } from './app-store';
 
@@ -43,12 +43,12 @@ export async function setDatasetLabel(id: string, label: string): Promise<void> 
   useApp.setState({ workspace: await api.call('datasets.label', { id, label }) });
 }
 
-/** The name of a run's target channel, as the Datasets view lists it ('sol' for Darcy). */
-export function runTargetName(config: Obj | undefined): string {
+/** A run's target as its figures' colour bars label it: its channel's name ('sol' for Darcy), w for the Navier–Stokes vorticity. */
+export function runTargetSymbol(config: Obj | undefined): string {
   const d = obj(config?.data);
   if (typeof d?.target === 'string') return d.target;
   const r = obj(config?.resolvedData);
   const id = typeof r?.id === 'string' ? r.id : typeof d?.id === 'string' ? d.id : '';
   const bench = typeof d?.benchmark === 'string' ? d.benchmark : benchmarkOfId(id);
-  return (bench && TARGET_NAMES[bench]) || 'u';
+  return (bench && TARGET_SYMBOLS[bench]) || 'u';
 }

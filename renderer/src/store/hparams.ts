@@ -65,6 +65,6 @@ export function parallelHparams(rows: HparamRow[]): { axes: ParallelAxis[]; rows
   const done = rows.filter((r) => typeof r.best === 'number' && Number.isFinite(r.best));
   if (done.length === 0) return null;
   const axes: ParallelAxis[] = HPARAM_FIELDS.filter((f) => done.every((r) => r[f.key] != null)).map((f) => ({ key: f.key, label: f.label, kind: f.kind }));
-  axes.push({ key: 'best', label: 'best val relL2', kind: 'number' });
+  axes.push({ key: 'best', label: 'best val relL2 (normalized)', kind: 'number' });
   return { axes, rows: done };
 }

@@ -23,9 +23,24 @@ export function laneQueues(jobs: Record<string, JobSummary>): LaneQueue[] {
     .filter((l) => l.jobs.length > 0);
 }
 
+/** The run a training job trains ("Train run <id>"), when it is listed. */
+function runOf<R extends { id: string }>(job: JobSummary, runs: readonly R[]): R | undefined {
+  const m = /^Train run (.+)$/.exec(job.label);
+  return m ? runs.find((r) => r.id === m[1]) : undefined;
+}
+
+/**
+ * Where a job stands, in the Queue card's words: "running 77%", "queued", or "paused at 77%" for a
+ * training job whose run is paused (its job holds the lane, still 'running' to the engine).
+ */
+export function jobStateText(job: JobSummary, runs: readonly { id: string; state: string }[]): string {
+  if (job.state !== 'running') return job.state;
+  const pct = `${Math.round(job.progress * 100)}%`;
+  return runOf(job, runs)?.state === 'paused' ? `paused at ${pct}` : `running ${pct}`;
+}
+
 /** A job as the Queue card names it: a training job by its run's name ("Train walk LiNO"), not the engine's label with the run's id. */
 export function jobDisplayLabel(job: JobSummary, runs: readonly { id: string; name: string }[]): string {
-  const m = /^Train run (.+)$/.exec(job.label);
-  const run = m ? runs.find((r) => r.id === m[1]) : undefined;
+  const run = runOf(job, runs);
   return run ? `Train ${run.name}` : job.label;
 }

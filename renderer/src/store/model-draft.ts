@@ -97,6 +97,17 @@ export function draftToTrainModel(d: ModelDraft): DraftTrainModel {
   return { kind: d.kind, ...numbers, scattering: d.scattering, components: enabledComponents(d) };
 }
 
+/**
+ * What stops the draft from training, in the Model view's words ("Width (M) must be a whole number
+ * from 1 to 4096"): the checks of the fields a run's model section takes (the kind's numbers and
+ * LiNO's components), not the Model view's estimate-only fields (grid, batch, channels). Empty: it trains.
+ */
+export function trainModelProblems(d: ModelDraft): string[] {
+  const errors = validateDraft(d);
+  const keys = new Set<string>([...modelKindDeclaration(d.kind).fields.map((f) => f.field), 'components']);
+  return Object.entries(errors).flatMap(([k, v]) => (keys.has(k) && v ? [v] : []));
+}
+
 /** The contract's ModelConfig (data channels only; coordinates travel as their own flag): the kind's own mapping from a run's model section. */
 export function draftToConfig(d: ModelDraft): ModelConfig {
   return builderConfig(draftToTrainModel(d), { dims: d.dims, inChannels: d.inChannels, outChannels: d.outChannels, grid: draftGrid(d) });

@@ -5,7 +5,9 @@
 import { create } from 'zustand';
 import type { PlaygroundTruth } from '../../../main/api/contract';
 import { errorText } from '../api/error-text';
+import { plural } from '../../../main/api/dataset-name';
 import { useApp } from './app-store';
+import { datasetNameById } from './dataset-names';
 import { usePlayground } from './playground';
 
 export interface PlaygroundKeepState {
@@ -17,6 +19,9 @@ export interface PlaygroundKeepState {
   exported: string | null;
   appended: string | null;
   error: string | null;
+  /** The workspace datasets a sample of the run on `grid` can be appended to, and why the others cannot (playground.appendable). */
+  appendable: { runId: string; grid: string; datasets: { id: string; refusal: string | null }[] } | null;
+  loadAppendable(): Promise<void>;
   pickSample(split: 'val' | 'test', index: number): Promise<void>;
   compareSolver(): Promise<void>;
   exportArrays(name: string): Promise<void>;
@@ -27,6 +32,25 @@ const truthOf = () => {
   const { truth, input } = usePlayground.getState();
   return truth && input && truth.grid.join() === input.grid.join() ? { grid: truth.grid, channels: truth.truth } : undefined;
 };
+
+/** The workspace's datasets (by their listed names) that playground.appendable answered for this run and grid as taking the sample. */
+export function appendableDatasets<D extends { id: string }>(appendable: PlaygroundKeepState['appendable'], runId: string | null, grid: string, datasets: D[]): D[] {
+  if (!appendable || appendable.runId !== runId || appendable.grid !== grid) return [];
+  const ok = new Set(appendable.datasets.filter((d) => !d.refusal).map((d) => d.id));
+  return datasets.filter((d) => ok.has(d.id));
+}
+
+/** Why the list is as short as it is. */
+export function appendNote(offered: number, refused: number): string {
+  const why = 'another benchmark or grid, a prepared cache, or the data of a run (appending would change what it was trained on)';
+  if (!offered) return `No dataset can take this sample${refused ? ` (${plural(refused, 'dataset')} left out: ${why})` : ''}: save it as a new dataset above.`;
+  return refused ? `${plural(refused, 'other dataset')} left out: ${why}.` : '';
+}
+
+/** What an append says: the dataset by its name, the split and its new count ("1 sample"). */
+export function appendedText(dataset: string, split: string, samples: number | undefined): string {
+  return `Added to ${dataset} (${split} split: ${samples === undefined ? 'count unknown' : `now ${plural(samples, 'sample')}`})`;
+}
 
 export function relL2Between(a: number[], b: number[]): number {
   let num = 0, den = 0;
@@ -48,7 +72,18 @@ export const usePlaygroundKeep = create<PlaygroundKeepState>((set, get) => {
     } else set({ comparing: false, ...(j.state === 'failed' ? { error: j.error ?? 'the solver failed' } : {}) });
   });
   return {
-    sample: null, solverVsStored: null, comparing: false, exported: null, appended: null, error: null,
+    sample: null, solverVsStored: null, comparing: false, exported: null, appended: null, error: null, appendable: null,
+    async loadAppendable() {
+      const a = api();
+      const { runId, input } = usePlayground.getState();
+      if (!a || !runId || !input) return;
+      try {
+        const r = await a.call('playground.appendable', { id: runId, grid: input.grid });
+        set({ appendable: { runId, grid: input.grid.join(), datasets: r.datasets } });
+      } catch (e) {
+        set({ appendable: null, error: errorText(e) });
+      }
+    },
     async pickSample(split, index) {
       const a = api();
       const { runId } = usePlayground.getState();
@@ -91,7 +126,7 @@ export const usePlaygroundKeep = create<PlaygroundKeepState>((set, get) => {
       if (!a || !runId || !input || !truth) return;
       try {
         const r = await a.call('playground.save', { id: runId, input, truth, into: datasetId, split });
-        set({ appended: `Added to ${r.datasetId} (${split}: ${r.samples ?? '?'} samples)`, error: null });
+        set({ appended: appendedText(datasetNameById(useApp.getState().workspace, r.datasetId), split, r.samples), error: null });
         void useApp.getState().refreshWorkspace();
       } catch (e) {
         set({ error: errorText(e) });

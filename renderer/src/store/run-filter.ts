@@ -80,3 +80,54 @@ export function allTags(runs: RunSummary[]): string[] {
 export function splitTags(text: string): string[] {
   return text.split(/[\s,]+/).filter(Boolean);
 }
+
+/**
+ * The overlay picks the filter leaves: a run shown, a group with a shown run. The curves follow the
+ * filter as the table does (a pick stays stored, and comes back when the filter does).
+ */
+export function scopeSelection(selected: Iterable<string>, shown: RunSummary[]): Set<string> {
+  const ids = new Set(shown.map((r) => r.id));
+  const groups = new Set(shown.flatMap((r) => (r.group ? [r.group] : [])));
+  return new Set([...selected].filter((k) => (k.startsWith('run:') ? ids.has(k.slice(4)) : groups.has(k.slice(6)))));
+}
+
+type Stat = { mean: number; std: number } | null;
+/** A seed group's per-run numbers (runs.group) and the group's statistics. */
+export interface GroupNumbers {
+  runs: { id: string; valRelL2: number | null; valRelL2Decoded: number | null; testRelL2: number | null }[];
+  valRelL2: Stat; valRelL2Decoded: Stat; testRelL2: Stat;
+}
+
+/** Mean and sample std (0 for one) when every value is there, as runs.group computes them; null otherwise. */
+function sampleStat(v: (number | null)[]): Stat {
+  const xs = v.filter((x): x is number => x !== null && Number.isFinite(x));
+  if (xs.length === 0 || xs.length !== v.length) return null;
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  return { mean, std: xs.length > 1 ? Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1)) : 0 };
+}
+
+/** A group's statistics over the runs the filter shows (all of them: the engine's own); `n` the seeds they cover. */
+export function groupStatsOver(g: GroupNumbers, shownIds: Set<string>): GroupNumbers & { n: number } {
+  const runs = g.runs.filter((r) => shownIds.has(r.id));
+  if (runs.length === g.runs.length) return { ...g, n: runs.length };
+  return { runs, n: runs.length, valRelL2: sampleStat(runs.map((r) => r.valRelL2)), valRelL2Decoded: sampleStat(runs.map((r) => r.valRelL2Decoded)), testRelL2: sampleStat(runs.map((r) => r.testRelL2)) };
+}
+
+/** "0.01234 ± 0.00056" over several seeds, the mean alone over one (no ± 0 for a single seed); '—' without. */
+export function meanStdText(s: Stat | undefined, n: number): string {
+  if (!s) return '—';
+  return n > 1 ? `${s.mean.toPrecision(4)} ± ${s.std.toPrecision(2)}` : s.mean.toPrecision(4);
+}
+
+/** A group's statistic as an exported cell: mean ± std over several seeds, the number alone over one. */
+export function meanStdCell(s: Stat | undefined, n: number): number | { mean: number; std: number } | null {
+  if (!s) return null;
+  return n > 1 ? { mean: s.mean, std: s.std } : s.mean;
+}
+
+/** A group's states in a few words: "3 done", "2 done, 1 running" (most common first). */
+export function statesText(members: { state: string }[]): string {
+  const n = new Map<string, number>();
+  for (const m of members) n.set(m.state, (n.get(m.state) ?? 0) + 1);
+  return [...n.entries()].sort((a, b) => b[1] - a[1]).map(([s, k]) => `${k} ${s}`).join(', ');
+}

@@ -122,11 +122,21 @@ export function testCell(r: { bestTestRelL2?: number | null; testSamples?: numbe
 /** Seconds as a number for a "(s)" column: 97.3, 1520 (tables state the unit in the header). */
 export function secondsCell(s: number | null | undefined): string {
   if (s == null || !Number.isFinite(s) || s < 0) return '—';
-  return s >= 100 ? s.toFixed(0) : s.toFixed(1);
+  // a tiny run's whole wall time is under a second: "0.034", not "0.0"
+  return s >= 100 ? s.toFixed(0) : s >= 1 || s === 0 ? s.toFixed(1) : s.toPrecision(2);
+}
+
+/** Milliseconds in plain digits: "99.6 ms" reads "100", never "1.0e+2"; "12", "3.4", "0.52". */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '—';
+  if (ms >= 9.95) return ms.toFixed(0);
+  if (ms >= 0.995) return ms.toFixed(1);
+  return ms.toPrecision(2);
 }
 
 export function formatSeconds(s: number): string {
   if (!Number.isFinite(s) || s < 0) return '—';
+  if (s < 10 && s > 0) return `${s.toPrecision(2)} s`;
   if (s < 60) return `${s.toFixed(0)} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
   return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;

@@ -98,7 +98,7 @@ test('a worker job (evaluation, correlation) cancelled while its worker still lo
     inThread = true;
   });
   const progress: number[] = [];
-  const done = run({ workspace: join(tmpdir(), 'lino-no-such-workspace'), runId: 'none', checkpoint: 'best', split: 'val', resolutions: [], exportPredictions: false, exportFormat: 'npy', fields: false, indices: [] }, { signal: ac.signal, progress: (f) => progress.push(f) });
+  const done = run({ workspace: join(tmpdir(), 'lino-no-such-workspace'), runId: 'none', checkpoint: 'best', split: 'val', resolutions: [], exportPredictions: false, exportFormat: 'npy', fields: false, indices: [], diagnostics: false }, { signal: ac.signal, progress: (f) => progress.push(f) });
   ac.abort();
   // its job would have failed on the missing run had it started: it was ended before that
   await assert.rejects(done, /cancelled before the job's worker had started/);

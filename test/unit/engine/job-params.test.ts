@@ -37,7 +37,7 @@ test("each kind starts with its own parameters and labels them (the engine's que
   q.register('generate', { label: generateLabel, run: async (p) => p.samples ?? 0 });
   const started = [
     q.start('cluster-export', { workspace: 'w', runId: 'r1', nprocPerNode: 2, nodes: 3 }),
-    q.start('evaluate', { workspace: 'w', runId: 'r2', checkpoint: 'last', split: 'test', resolutions: [32, 64], exportPredictions: false, exportFormat: 'npy', fields: false, indices: [] }),
+    q.start('evaluate', { workspace: 'w', runId: 'r2', checkpoint: 'last', split: 'test', resolutions: [32, 64], exportPredictions: false, exportFormat: 'npy', fields: false, indices: [], diagnostics: false }),
     q.start('export', { workspace: 'w', id: 'd1', format: 'npy', layout: 'prepared' }),
     q.start('generate', { workspace: 'w', benchmark: 'darcy', preset: 'tiny', samples: 12 }),
   ];

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
-import { ensureFastWasmKernels } from '../../../main/ops/tfjs-internals/wasm-kernels';
+import { asBatchedSwap, ensureFastWasmKernels } from '../../../main/ops/tfjs-internals/wasm-kernels';
 
 test('patched wasm Slice/Identity/Cast agree with cpu; Identity shares the buffer', async () => {
   ensureFastWasmKernels();
@@ -37,4 +37,35 @@ test('patched wasm Slice/Identity/Cast agree with cpu; Identity shares the buffe
   const gv = g.dataSync();
   assert.equal(gv[0], 0);
   assert.equal(gv[20], 2 * vals[20]!);
+});
+
+test('patched wasm Transpose agrees with cpu on every permutation it takes and falls back on the rest', async () => {
+  ensureFastWasmKernels();
+  // 128-row multiples run on the [rows/64, 64, cols] view (2-D, batched, merged axes, size-1 axes); the rest as they are
+  const cases: [number[], number[]][] = [
+    [[256, 40], [1, 0]], [[3, 128, 33], [0, 2, 1]], [[2, 128, 2, 5], [0, 3, 1, 2]], [[128, 1, 7], [2, 1, 0]],
+    [[1, 256, 3], [0, 2, 1]], [[5, 7], [1, 0]], [[2, 3, 4], [2, 1, 0]], [[2, 3, 4, 5], [1, 0, 3, 2]],
+  ];
+  const run = async (backend: string) => {
+    assert.ok(await tf.setBackend(backend));
+    return cases.map(([shape, perm]) => {
+      const n = shape.reduce((a, b) => a * b, 1);
+      const x = tf.tensor(Float32Array.from({ length: n }, (_, i) => i * 0.25 - 3), shape);
+      const y = tf.transpose(x, perm);
+      const out = { shape: y.shape, values: Array.from(y.dataSync()) };
+      tf.dispose([x, y]);
+      return out;
+    });
+  };
+  assert.deepEqual(await run('wasm'), await run('cpu'));
+});
+
+test('asBatchedSwap finds the [batch, rows, cols] swap of a permutation, or null', () => {
+  assert.deepEqual(asBatchedSwap([6, 4], [1, 0]), [1, 6, 4]);
+  assert.deepEqual(asBatchedSwap([2, 6, 4], [0, 2, 1]), [2, 6, 4]);
+  assert.deepEqual(asBatchedSwap([2, 6, 4, 5], [2, 3, 0, 1]), [1, 12, 20]);
+  assert.deepEqual(asBatchedSwap([2, 6, 1, 4], [0, 3, 2, 1]), [2, 6, 4]);
+  assert.equal(asBatchedSwap([2, 3, 4], [2, 1, 0]), null);
+  assert.equal(asBatchedSwap([2, 3, 4], [0, 1, 2]), null);
+  assert.equal(asBatchedSwap([2, 3, 4], [1, 0, 2]), null); // leading swap with a trailing batch
 });

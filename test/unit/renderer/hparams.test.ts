@@ -21,7 +21,7 @@ test('hyperparameters: rows from configs, sorting with missing values last, parc
   const p = parallelHparams(rows)!;
   assert.deepEqual(p.rows.map((r) => r.id), ['a', 'b'], 'only finished runs');
   assert.deepEqual(p.axes.map((a) => a.key), ['model', 'width', 'depth', 'scattering', 'components', 'lr', 'weightDecay', 'batch', 'epochs', 'seed', 'data', 'best']);
-  assert.deepEqual(p.axes.at(-1), { key: 'best', label: 'best val relL2', kind: 'number' });
+  assert.deepEqual(p.axes.at(-1), { key: 'best', label: 'best val relL2 (normalized)', kind: 'number' });
   assert.equal(parallelHparams([rows[2]!]), null, 'no finished run, no plot');
 });
 

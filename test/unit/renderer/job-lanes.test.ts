@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { jobDisplayLabel, laneQueues } from '../../../renderer/src/store/job-lanes';
+import { jobDisplayLabel, jobStateText, laneQueues } from '../../../renderer/src/store/job-lanes';
 import type { JobSummary } from '../../../main/api/contract';
 
 const job = (id: string, lane: string, seq: number, state: JobSummary['state']): JobSummary => ({
@@ -24,4 +24,12 @@ test('a training job is named by its run in the Queue card, not by the run id (t
   assert.equal(jobDisplayLabel(train, [{ id: 'ablation-20261127-194911-c1-s42', name: 'walk LiNO/no-reflection (seed 42)' }]), 'Train walk LiNO/no-reflection (seed 42)');
   assert.equal(jobDisplayLabel(train, []), 'Train run ablation-20261127-194911-c1-s42', 'a run not listed yet keeps the engine\'s label');
   assert.equal(jobDisplayLabel({ ...job('g', 'data', 2, 'queued'), label: 'Generate darcy (tiny, 20 samples)' }, []), 'Generate darcy (tiny, 20 samples)');
+});
+
+test('issue 33: a paused run\'s job reads "paused at 77%", not "running 77%"; others by their state', () => {
+  const j = { ...job('t1', 'training', 1, 'running'), label: 'Train run r1', progress: 0.77 };
+  assert.equal(jobStateText(j, [{ id: 'r1', state: 'paused' }]), 'paused at 77%');
+  assert.equal(jobStateText(j, [{ id: 'r1', state: 'running' }]), 'running 77%');
+  assert.equal(jobStateText(j, []), 'running 77%', 'a run not listed yet');
+  assert.equal(jobStateText({ ...j, state: 'queued' }, [{ id: 'r1', state: 'paused' }]), 'queued');
 });

@@ -1,7 +1,7 @@
 // The model builder's store logic: validation, the at-least-one-component rule, the config it sends.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DATA_SHAPES, DEFAULT_DRAFT, MODEL_KIND_OPTIONS, describeDraft, draftDataShape, estimateNote, withDataShape, draftGrid, draftToConfig, draftToTrainModel, formatBytes, formatFlops, toggleComponent, validateDraft, withKind, type ModelDraft } from '../../../renderer/src/store/model-draft';
+import { DATA_SHAPES, DEFAULT_DRAFT, MODEL_KIND_OPTIONS, describeDraft, draftDataShape, estimateNote, withDataShape, draftGrid, draftToConfig, draftToTrainModel, formatBytes, formatFlops, toggleComponent, trainModelProblems, validateDraft, withKind, type ModelDraft } from '../../../renderer/src/store/model-draft';
 import { MODEL_KINDS, MODEL_KIND_DECLARATIONS, parseParams, TrainConfig } from '../../../main/api/contract';
 import { useApp } from '../../../renderer/src/store/app-store';
 
@@ -124,4 +124,14 @@ test('the Model view offers exactly the declared kinds, each with its field desc
     assert.ok(decl.fields.length > 0, decl.kind);
     for (const f of decl.fields) assert.ok(f.field in DEFAULT_DRAFT && f.min <= f.max && f.label, `${decl.kind}.${f.field}`);
   }
+});
+
+test('issue 33: a draft with M = 0 and L = -3 cannot train, and says why in the Model view\'s words; estimate-only fields do not block', () => {
+  const bad = { ...DEFAULT_DRAFT, width: 0, depth: -3 };
+  const p = trainModelProblems(bad);
+  assert.equal(p.length, 2, p.join(' | '));
+  assert.ok(p.every((m) => /must be a whole number from/.test(m)), p.join(' | '));
+  assert.deepEqual(trainModelProblems(DEFAULT_DRAFT), []);
+  assert.deepEqual(trainModelProblems({ ...DEFAULT_DRAFT, gridSide: 1 }), [], 'the grid is the data\'s, not the draft\'s');
+  assert.match(trainModelProblems({ ...DEFAULT_DRAFT, components: { reflection: false, refraction: false, scattering: false } }).join(), /at least one/);
 });

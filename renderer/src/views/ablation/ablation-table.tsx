@@ -32,7 +32,7 @@ export function AblationTable({ ablationKey, rows, seeds, paper, params, caption
     { key: 'norm', label: 'Best val relL2 (normalized)', align: 'r' },
     { key: 'decoded', label: 'Best val relL2 (decoded)', align: 'r' },
     { key: 'params', label: 'Parameters', align: 'r' },
-    { key: 'diff', label: 'vs full (%)', align: 'r', digits: 3 },
+    { key: 'diff', label: 'vs full (%, normalized relL2)', align: 'r', digits: 3, signed: true },
   ];
   // The paper's numbers are rows of their own, labelled and after the measured ones (never a column beside them).
   const reportedRows: TableRow[] = paper ? rows.map((r) => ({ source: REPORTED_ROW_LABEL, variant: r.variant.label, off: r.variant.off, norm: paper.values[r.variant.key] })) : [];

@@ -38,7 +38,7 @@ export function RunTables() {
     { key: 'n', label: 'Runs', align: 'r' },
     { key: 'val', label: 'Val relL2 (normalized)', align: 'r' },
     { key: 'valDecoded', label: 'Val relL2 (decoded)', align: 'r' },
-    { key: 'test', label: 'Test relL2', align: 'r' },
+    { key: 'test', label: 'Test relL2 (normalized)', align: 'r' },
   ];
   const groupRows: TableRow[] = groups.map((g) => ({ group: g.group, n: g.runs.length, val: g.valRelL2, valDecoded: g.valRelL2Decoded, test: g.testRelL2 }));
   // The best (lowest) mean validation error in bold, as papers mark it.

@@ -1,7 +1,7 @@
 // Compare mode: the same validation sample from several runs trained on the same data, in one
 // grid (reference row, then per run its prediction and |error|) on shared colour ranges.
 import { useRunDetail } from '../../store/runs-cache';
-import { runTargetName } from '../../store/dataset-names';
+import { runTargetSymbol } from '../../store/dataset-names';
 import { useEffect, useMemo, useState } from 'react';
 import { JobProgress } from '../../components/job-progress';
 import type { RunSummary } from '../../../../main/api/contract';
@@ -33,7 +33,7 @@ export function CompareRuns({ run, runs, data, mesh, index }: { run: RunSummary;
     for (const r of reqs) void evals.start(requestKey(r), requestParams(r));
   };
 
-  const target = runTargetName(useRunDetail(run.id)?.value?.config);
+  const target = runTargetSymbol(useRunDetail(run.id)?.value?.config);
   const states = asked.map((r) => ({ req: r, st: evals.state(requestKey(r)), run: runs.find((x) => x.id === r.runId) }));
   const busy = states.some((s) => s.st.busy);
   const ready = states.length > 0 && states.every((s) => s.st.result);

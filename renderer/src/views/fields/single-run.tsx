@@ -7,7 +7,7 @@ import type { RunSummary } from '../../../../main/api/contract';
 import { FieldLines, FieldPanels } from './field-panels';
 import { samplePanels } from './field-figures';
 import { useRunDetail } from '../../store/runs-cache';
-import { runTargetName } from '../../store/dataset-names';
+import { runTargetSymbol } from '../../store/dataset-names';
 import { ResolutionPicker } from './resolution-picker';
 import { extraResolutions } from './sweep-table';
 import { ResolutionSweep } from './resolution-sweep';
@@ -54,7 +54,7 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
   useEffect(() => setResIdx(0), [result]);
 
   const config = useRunDetail(run.id)?.value?.config;
-  const target = runTargetName(config);
+  const target = runTargetSymbol(config);
   const figures = useMemo(() => (sample && grid.length > 0 ? samplePanels(sample, grid, mesh, target) : null), [sample, grid, mesh, target]);
   const resetKey = `${run.id}|${grid.join('x')}|${sample?.index}`;
   const indexError = current?.index !== null && current?.index !== undefined && st.error ? st.error : null;

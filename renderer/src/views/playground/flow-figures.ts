@@ -2,13 +2,11 @@
 // marked, and at one rollout step the prediction, the truth (one colour range shared by the two)
 // and |error|, as index heatmaps. Airfoil: the mesh, and prediction, truth and |error| on the C-grid
 // as the Fields and Datasets views draw mesh data (plots/mesh-field.ts). Pure: the editors draw them.
-import { fieldAxes, heatmapTrace, type Trace } from '../../plots/traces';
+import { heatmapTrace, type Trace } from '../../plots/traces';
 import { sharedRange } from '../../plots/colorscales';
 import { meshFieldTraces, meshLayout, meshLinesTraces, type Mesh } from '../../plots/mesh-field';
 import { absDiff } from '../../store/playground-fields';
-import type { PanelFigure } from './playground-figures';
-
-const LAYOUT = { ...fieldAxes('range'), margin: { l: 45, r: 80, t: 10, b: 40 } };
+import { gridPanel, type PanelFigure } from './playground-figures';
 
 export interface VortexMark { x: number; y: number; radius: number; strength: number }
 
@@ -25,7 +23,7 @@ export function vorticityFigure(w0: number[], n: number, vortices: VortexMark[],
     hovertemplate: `vortex ${k + 1}: strength ${v.strength}, radius ${v.radius}<extra></extra>`,
     showlegend: false,
   }));
-  return { title: 'Initial vorticity w0 (click to move the selected vortex)', testId: 'playground-w0', data: [heatmapTrace({ values: w0, nx: n, ny: n, scale: 'RdBu', name: 'w0' }), ...marks], layout: { ...LAYOUT, showlegend: false } };
+  return gridPanel('Initial vorticity w0 (click to move the selected vortex)', 'playground-w0', [heatmapTrace({ values: w0, nx: n, ny: n, scale: 'RdBu', name: 'w0', colorbarTitle: 'w' }), ...marks], n, n, { showlegend: false });
 }
 
 /** Prediction, truth and |error| at rollout step `step` (0-based) of frames on an n x n grid. */
@@ -33,17 +31,17 @@ export function stepPanels(n: number, prediction: number[][], truth: number[][] 
   const p = prediction[step]!;
   const t = truth?.[step] ?? null;
   const range = t ? sharedRange(p, t) : sharedRange(p);
-  const panels: PanelFigure[] = [{ title: `Prediction, step ${step + 1}`, testId: 'playground-prediction', data: [heatmapTrace({ values: p, nx: n, ny: n, range, name: 'prediction' })], layout: LAYOUT }];
+  const panels: PanelFigure[] = [gridPanel(`Prediction, step ${step + 1}`, 'playground-prediction', [heatmapTrace({ values: p, nx: n, ny: n, range, name: 'prediction', colorbarTitle: 'w' })], n, n)];
   if (t) {
-    panels.push({ title: `Truth (solver), step ${step + 1}`, testId: 'playground-truth', data: [heatmapTrace({ values: t, nx: n, ny: n, range, name: 'truth' })], layout: LAYOUT });
-    panels.push({ title: `|Error|, step ${step + 1}`, testId: 'playground-error', data: [heatmapTrace({ values: absDiff(p, t), nx: n, ny: n, scale: 'cividis', name: '|error|' })], layout: LAYOUT });
+    panels.push(gridPanel(`Truth (solver), step ${step + 1}`, 'playground-truth', [heatmapTrace({ values: t, nx: n, ny: n, range, name: 'truth', colorbarTitle: 'w' })], n, n));
+    panels.push(gridPanel(`|Error|, step ${step + 1}`, 'playground-error', [heatmapTrace({ values: absDiff(p, t), nx: n, ny: n, scale: 'cividis', name: '|error|', colorbarTitle: '|error|' })], n, n));
   }
   return panels;
 }
 
 /** The last history frame the model was given (what it rolls on from). */
 export function historyFigure(frame: number[], n: number, k: number): PanelFigure {
-  return { title: `Input: history frame ${k} (solver)`, testId: 'playground-history', data: [heatmapTrace({ values: frame, nx: n, ny: n, scale: 'RdBu', name: 'history' })], layout: LAYOUT };
+  return gridPanel(`Input: history frame ${k} (solver)`, 'playground-history', [heatmapTrace({ values: frame, nx: n, ny: n, scale: 'RdBu', name: 'history', colorbarTitle: 'w' })], n, n);
 }
 
 /** The mesh, then prediction, truth (shared range) and |error| on it. */

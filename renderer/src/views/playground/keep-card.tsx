@@ -1,23 +1,29 @@
 // "Keep what you found" (issue 25), besides saving a new dataset: export the shown arrays (input,
 // prediction, truth, |error|) as .npy into the workspace's exports/, or add the input and its truth
 // to an existing dataset of the same benchmark and grid (the engine refuses any other, saying why).
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useApp } from '../../store/app-store';
 import { usePlayground } from '../../store/playground';
-import { usePlaygroundKeep } from '../../store/playground-keep';
+import { appendNote, appendableDatasets, usePlaygroundKeep } from '../../store/playground-keep';
 
 export function KeepCard() {
   const k = usePlaygroundKeep();
   const input = usePlayground((s) => s.input);
   const truth = usePlayground((s) => s.truth);
-  const datasets = useApp((s) => s.workspace?.datasets ?? []);
+  const datasets = useApp((s) => s.workspace?.datasets);
+  const runId = usePlayground((s) => s.runId);
+  const grid = input?.grid.join() ?? '';
+  const loadAppendable = k.loadAppendable;
+  // asked again when the run, the grid or the workspace's datasets change (a save adds one)
+  useEffect(() => void loadAppendable(), [loadAppendable, runId, grid, datasets]);
   const [name, setName] = useState('playground');
   const [into, setInto] = useState('');
   const [split, setSplit] = useState<'train' | 'val' | 'test'>('val');
   const ids = { name: useId(), into: useId(), split: useId() };
   const hasTruth = !!truth && !!input && truth.grid.join() === input.grid.join();
-  // datasets on the input's grid are offered; the engine checks benchmark, channels and use by runs
-  const fitting = datasets.filter((d) => !input || !d.grid || d.grid.join() === input.grid.join());
+  // only datasets the engine would append to are offered: not the run's own data, a prepared cache, another grid or benchmark
+  const fitting = appendableDatasets(k.appendable, runId, grid, datasets ?? []);
+  const refused = k.appendable?.datasets.filter((d) => d.refusal).length ?? 0;
   return (
     <div className="card">
       <h2>Keep what you found</h2>
@@ -30,7 +36,7 @@ export function KeepCard() {
       <div className="row">
         <label htmlFor={ids.into}>Add to dataset</label>
         <select id={ids.into} value={into} data-testid="playground-append-into" onChange={(e) => setInto(e.target.value)}>
-          <option value="">(choose)</option>
+          <option value="">{fitting.length ? '(choose)' : '(none can take it)'}</option>
           {fitting.map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}
         </select>
         <label htmlFor={ids.split}>split</label>
@@ -42,6 +48,7 @@ export function KeepCard() {
         <button type="button" disabled={!into || !hasTruth} data-testid="playground-append" onClick={() => void k.appendTo(into, split)}>Add input and truth</button>
         {k.appended && <span role="status" className="small" data-testid="playground-appended">{k.appended}</span>}
       </div>
+      {k.appendable && <p className="muted small" data-testid="playground-append-note">{appendNote(fitting.length, refused)}</p>}
       {k.error && <p className="error" role="alert" data-testid="playground-keep-error">{k.error}</p>}
     </div>
   );

@@ -69,7 +69,7 @@ export function NsVortexEditor({ tOut, children }: { tOut: number; children: Rea
       <div className="row" style={{ alignItems: 'flex-start', flexWrap: 'wrap' }}>
         {w0Figure && (
           <div style={{ flex: 1, minWidth: 300 }}>
-            <Plot title={w0Figure.title} data={w0Figure.data} layout={w0Figure.layout} height={320} testId={w0Figure.testId} onClick={(p) => vortices[selected] && setVortex(selected, { ...vortices[selected]!, x: Math.min(1, Math.max(0, p.x / n)), y: Math.min(1, Math.max(0, p.y / n)) })} />
+            <Plot title={w0Figure.title} data={w0Figure.data} layout={w0Figure.layout} height={320} {...(w0Figure.aspect ? { aspect: w0Figure.aspect } : {})} testId={w0Figure.testId} onClick={(p) => vortices[selected] && setVortex(selected, { ...vortices[selected]!, x: Math.min(1, Math.max(0, p.x / n)), y: Math.min(1, Math.max(0, p.y / n)) })} />
           </div>
         )}
         {children}
@@ -79,8 +79,8 @@ export function NsVortexEditor({ tOut, children }: { tOut: number; children: Rea
         <span data-testid="playground-step-rell2">{stepRel !== undefined ? `relL2 at step ${k + 1}: ${stepRel.toPrecision(5)}` : ''}</span>
       </div>
       <div className="fields-grid">
-        {historyPanel && <Plot title={historyPanel.title} data={historyPanel.data} layout={historyPanel.layout} height={300} testId={historyPanel.testId} />}
-        {panels.map((p) => <Plot key={p.testId} title={p.title} data={p.data} layout={p.layout} height={300} testId={p.testId} />)}
+        {historyPanel && <Plot title={historyPanel.title} data={historyPanel.data} layout={historyPanel.layout} height={300} {...(historyPanel.aspect ? { aspect: historyPanel.aspect } : {})} testId={historyPanel.testId} />}
+        {panels.map((p) => <Plot key={p.testId} title={p.title} data={p.data} layout={p.layout} height={300} {...(p.aspect ? { aspect: p.aspect } : {})} testId={p.testId} />)}
       </div>
     </>
   );

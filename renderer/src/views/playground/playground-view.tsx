@@ -9,6 +9,8 @@ import { Plot } from '../../plots/plot';
 import { sharedRange } from '../../plots/colorscales';
 import { lineTrace } from '../../plots/traces';
 import { useTraining } from '../../store/training-store';
+import { useApp } from '../../store/app-store';
+import { datasetNameById } from '../../store/dataset-names';
 import { usePlayground, usePlaygroundValidation } from '../../store/playground';
 import { rankAmong } from '../../store/playground-fields';
 import { PaintCanvas } from './paint-canvas';
@@ -80,13 +82,14 @@ function SaveCard() {
   const saved = usePlayground((s) => s.saved);
   const truth = usePlayground((s) => s.truth);
   const [name, setName] = useState('playground');
+  const savedName = useApp((a) => (saved ? datasetNameById(a.workspace, saved) : ''));
   const id = useId();
   return (
     <div className="row">
       <label htmlFor={id}>Dataset name</label>
       <input id={id} value={name} onChange={(e) => setName(e.target.value)} data-testid="playground-name" />
       <button type="button" disabled={!truth} data-testid="playground-save" onClick={() => void save(name)}>Save input and truth as a dataset</button>
-      {saved && <span role="status" data-testid="playground-saved">Saved as dataset {saved}</span>}
+      {saved && <span role="status" data-testid="playground-saved" data-dataset-id={saved}>Saved as dataset {savedName}</span>}
     </div>
   );
 }
@@ -143,7 +146,7 @@ export function PlaygroundView() {
       )}
       <p className="muted small" data-testid="playground-status">{s.predicting ? 'Predicting…' : ''} {s.solving ? 'Solving…' : s.truth ? `Truth: ${s.truth.solver}, ${s.truth.ms.toFixed(0)} ms` : ''}</p>
       <div className="fields-grid">
-        {!flow && panels.map((p) => <Plot key={p.testId} title={p.title} data={p.data} layout={p.layout} height={300} testId={p.testId} />)}
+        {!flow && panels.map((p) => <Plot key={p.testId} title={p.title} data={p.data} layout={p.layout} height={300} {...(p.aspect ? { aspect: p.aspect } : {})} testId={p.testId} />)}
       </div>
       {(s.input || s.design) && <SaveCard />}
       {!flow && s.input && s.prediction?.kind === 'lino' && <LightMapsPanel />}

@@ -3,6 +3,7 @@
 // figure of chosen steps.
 import { useMemo } from 'react';
 import type { EvaluationResult } from '../../../../main/api/contract';
+import { TARGET_SYMBOLS } from '../../../../main/api/dataset-name';
 import { Plot } from '../../plots/plot';
 import { fieldAxes, heatmapTrace } from '../../plots/traces';
 import { sharedRange } from '../../plots/colorscales';
@@ -45,8 +46,8 @@ export function RolloutResult({ sample, res, result, shown, total, onStep, figTe
     const pred = sample.prediction[shown - 1]!;
     const axes = { ...fieldAxes('domain'), margin: { l: 50, r: 10, t: 30, b: 45 } };
     return {
-      reference: { data: [heatmapTrace({ values: ref, nx, ny, range: ranges.field, colorbarTitle: 'u' })], layout: { ...axes, title: `Reference, t = ${shown}` } },
-      prediction: { data: [heatmapTrace({ values: pred, nx, ny, range: ranges.field, colorbarTitle: 'u' })], layout: { ...axes, title: `Prediction, t = ${shown}` } },
+      reference: { data: [heatmapTrace({ values: ref, nx, ny, range: ranges.field, colorbarTitle: TARGET_SYMBOLS['navier-stokes'] })], layout: { ...axes, title: `Reference, t = ${shown}` } },
+      prediction: { data: [heatmapTrace({ values: pred, nx, ny, range: ranges.field, colorbarTitle: TARGET_SYMBOLS['navier-stokes'] })], layout: { ...axes, title: `Prediction, t = ${shown}` } },
       error: { data: [heatmapTrace({ values: absError(ref, pred), nx, ny, scale: 'cividis', range: ranges.error, colorbarTitle: '|error|' })], layout: { ...axes, title: `|Error|, t = ${shown}` } },
     };
   }, [sample, ranges, grid, shown]);

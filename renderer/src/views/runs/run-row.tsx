@@ -42,7 +42,7 @@ export function RunRow({ run: r, inGroup, row, estimated, checked, onToggle, con
     <tr className={inGroup ? 'in-group' : undefined} data-testid={`run-row-${r.id}`}>
       <td><input type="checkbox" aria-label={`Overlay run ${r.name}`} checked={checked} onChange={onToggle} /></td>
       <th scope="row">{r.name}</th>
-      <td title={r.group ?? undefined}>{String(row.group)}{r.seed != null && r.group ? ` (seed ${r.seed})` : ''}</td>
+      <td className="group-cell" title={r.group ?? undefined}>{String(row.group)}{r.seed != null && r.group ? ` (seed ${r.seed})` : ''}</td>
       <td data-testid="run-model">{String(row.model)}</td>
       <td><span className={`state state-${r.state}`} title={r.reason}>{r.state}</span></td>
       <td className="num">{String(row.epochs)}</td>
@@ -50,13 +50,13 @@ export function RunRow({ run: r, inGroup, row, estimated, checked, onToggle, con
       <td className="num">{fmt(r.bestValRelL2)}</td>
       <td className="num" data-testid="run-test" title={test.why}>{test.text}</td>
       <td className="num">{r.bestEpoch ?? '—'}</td>
-      <td className="small">{String(row.diff) || '—'}</td>
+      <td className="small diff">{String(row.diff) || '—'}</td>
       <td className="small" data-testid="run-tags" title={r.notes}>{(r.tags ?? []).map((t) => <span key={t} className="tag">{t}</span>)}{r.notes ? <span className="muted" aria-label="has notes"> ✎</span> : null}</td>
-      <td className="small">{String(row.created)}</td>
-      <td className="num small" data-testid="run-wall-time" title="created to the last status change">{secondsCell(row.wall as number | null)}</td>
-      <td className="num small" data-testid="run-train-time">{secondsCell(row.train as number | null)}</td>
-      <td className="num small" data-testid="run-queue-time" title={estimated ? 'wall time minus train time: queue, start-up and pauses' : undefined}>{secondsCell(row.queue as number | null)}</td>
-      <td>
+      <td className="small wide-only">{String(row.created)}</td>
+      <td className="num small" data-testid="run-wall-time" title={`created ${String(row.created)} to the last status change; train ${secondsCell(row.train as number | null)} s, queued ${secondsCell(row.queue as number | null)} s`}>{secondsCell(row.wall as number | null)}</td>
+      <td className="num small wide-only" data-testid="run-train-time">{secondsCell(row.train as number | null)}</td>
+      <td className="num small wide-only" data-testid="run-queue-time" title={estimated ? 'wall time minus train time: queue, start-up and pauses' : undefined}>{secondsCell(row.queue as number | null)}</td>
+      <td className="actions">
         <div className="row wrap">
           {canResume && <button onClick={() => control(r.id, 'resume')} aria-label={`Resume ${r.name}`}>Resume</button>}
           <button onClick={onReveal} aria-label={`Open the folder of ${r.name}`}>Folder</button>

@@ -5,6 +5,7 @@ import type { RunSummary } from '../../../../main/api/contract';
 import { useApp } from '../../store/app-store';
 import { useTraining } from '../../store/training-store';
 import { meanStdByEpoch } from '../../store/run-metrics';
+import { groupLabel } from '../../store/ablation-plan';
 import { usePersisted } from '../../store/persisted-state';
 import { epochX, validScale, validXMode, X_TITLES, type AxisScale, type XMode } from '../../store/curve-axes';
 import { CURVE_COLUMNS, curveRows } from '../../store/curves-csv';
@@ -32,12 +33,14 @@ export function selectedRunIds(selected: Iterable<string>, runs: RunSummary[]): 
   return out;
 }
 
-export function RunsCurves({ selected }: { selected: Set<string> }) {
+/** `shown`: the runs the Runs view's filter leaves (a group's curve is the mean over those of its runs). */
+export function RunsCurves({ selected, shown }: { selected: Set<string>; shown?: RunSummary[] }) {
   const api = useApp((s) => s.api);
   const host = useApp((s) => s.host);
   const theme = useApp((s) => s.theme);
   const refreshWorkspace = useApp((s) => s.refreshWorkspace);
-  const runs = useTraining((s) => s.runs);
+  const all = useTraining((s) => s.runs);
+  const runs = shown ?? all;
   const curves = useTraining((s) => s.curves);
   const [xMode, setXMode] = usePersisted<XMode>('runs.xAxis', 'epoch', validXMode);
   const [yScale, setYScale] = usePersisted<AxisScale>('runs.yScale', 'log', validScale);
@@ -62,6 +65,7 @@ export function RunsCurves({ selected }: { selected: Set<string> }) {
       } else {
         const name = key.slice(6);
         const members = runs.filter((r) => r.group === name);
+        const label = groupLabel(name, all);
         const stats = meanStdByEpoch(members.map((m) => (curves[m.id]?.epochs ?? []).map((r) => ({ epoch: r.epoch, value: r.val.relL2 }))));
         if (stats.epoch.length === 0) continue;
         // A group's x at epoch k: the mean of its members' x there (step counts and times differ by seed).
@@ -72,12 +76,13 @@ export function RunsCurves({ selected }: { selected: Set<string> }) {
         });
         const upper = stats.mean.map((m, k) => m + stats.std[k]!);
         const lower = stats.mean.map((m, k) => Math.max(m - stats.std[k]!, 1e-12));
-        out.push({ type: 'scatter', mode: 'lines', x: [...gx, ...[...gx].reverse()], y: [...upper, ...lower.reverse()], fill: 'toself', fillcolor: hexToRgba(color, 0.2), line: { width: 0 }, name: `${name} ±1 std`, hoverinfo: 'skip' });
-        out.push({ type: 'scatter', mode: 'lines', x: gx, y: stats.mean, name: `${name} (mean of ${members.length})`, line: { color, width: 2.5 } });
+        // one seed: its curve, no band of a std that is not there
+        if (members.length > 1) out.push({ type: 'scatter', mode: 'lines', x: [...gx, ...[...gx].reverse()], y: [...upper, ...lower.reverse()], fill: 'toself', fillcolor: hexToRgba(color, 0.2), line: { width: 0 }, name: `${label} ±1 std`, hoverinfo: 'skip' });
+        out.push({ type: 'scatter', mode: 'lines', x: gx, y: stats.mean, name: members.length > 1 ? `${label} (mean of ${members.length} seeds)` : `${label} (1 seed)`, line: { color, width: 2.5 } });
       }
     }
     return out;
-  }, [selected, runs, curves, theme, xMode]);
+  }, [selected, runs, all, curves, theme, xMode]);
   const layout = useMemo(() => ({ xaxis: { title: X_TITLES[xMode] }, yaxis: { title: 'Validation relL2 (normalized)', type: yScale }, legend: { orientation: 'h', y: 1.02, yanchor: 'bottom', x: 0 }, margin: { l: 60, r: 20, t: 50, b: 50 } }), [xMode, yScale]);
 
   const exportCsv = async () => {

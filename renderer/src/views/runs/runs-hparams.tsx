@@ -26,7 +26,7 @@ export function RunsHparams({ runs, configs }: { runs: RunSummary[]; configs: Re
   const columns: TableColumn[] = [
     { key: 'name', label: 'Run' },
     ...fields.map((f) => ({ key: f.key, label: f.label, align: f.kind === 'number' ? ('r' as const) : ('l' as const) })),
-    { key: 'best', label: 'Best val relL2', align: 'r' },
+    { key: 'best', label: 'Best val relL2 (normalized)', align: 'r' },
   ];
   const by = (key: string) => setSort((s) => ({ key, dir: s.key === key && s.dir === 'asc' ? 'desc' : 'asc' }));
   if (rows.length === 0) return null;

@@ -12,10 +12,12 @@ import type { TableColumn, TableRow } from '../../export/table';
 import type { useRunsRows } from './use-runs-rows';
 import { RunRow, type RunMessage } from './run-row';
 import { kindsOf } from '../../store/model-kind';
-import { bestStats } from '../../store/run-filter';
+import { bestStats, groupStatsOver, meanStdCell, meanStdText, statesText } from '../../store/run-filter';
+import { plural } from '../../../../main/api/dataset-name';
 
 type Group = Result<'runs.group'>;
-const fmtMs = (g: { mean: number; std: number } | null | undefined) => (g ? `${g.mean.toPrecision(4)} ± ${g.std.toPrecision(2)}` : '—');
+/** A group's numbers over the runs the filter shows, and how many seeds that is. */
+type ShownGroup = ReturnType<typeof groupStatsOver>;
 
 const COLUMNS: TableColumn[] = [
   { key: 'name', label: 'Run' },
@@ -25,7 +27,7 @@ const COLUMNS: TableColumn[] = [
   { key: 'epochs', label: 'Epochs', align: 'r' },
   { key: 'params', label: 'Parameters', align: 'r' },
   { key: 'best', label: 'Best val relL2 (normalized)', align: 'r' },
-  { key: 'test', label: 'Test relL2 (at best val)', align: 'r' },
+  { key: 'test', label: 'Test relL2 (normalized, at best val)', align: 'r' },
   { key: 'bestEpoch', label: 'Best epoch', align: 'r' },
   { key: 'diff', label: 'Configuration differences' },
   { key: 'tags', label: 'Tags' },
@@ -34,6 +36,12 @@ const COLUMNS: TableColumn[] = [
   { key: 'train', label: 'Train time (s)', align: 'r', digits: 4 },
   { key: 'queue', label: 'Queued (s)', align: 'r', digits: 4 },
 ];
+/**
+ * Columns a window under 1600 px wide leaves out (styles.css '.wide-only'), so the table fits 1366 px
+ * beside the sidebar: the wall time's tooltip gives train and queue time, the export keeps all three.
+ */
+export const WIDE_ONLY = new Set(['created', 'train', 'queue']);
+const wideOnly = (key: string) => (WIDE_ONLY.has(key) ? 'wide-only' : undefined);
 
 export interface RunsTableProps {
   runs: RunSummary[];
@@ -49,13 +57,16 @@ export function RunsTable({ runs, data, selected, onToggle, onDeleted, onDetails
   const [confirm, setConfirm] = useState<string | null>(null);
   const [folder, setFolder] = useState<RunMessage | null>(null);
   const [deleteError, setDeleteError] = useState<RunMessage | null>(null);
-  const { ordered, groups, diffs, times, wall } = data;
+  const { ordered, groups, diffs, times, wall, shown } = data;
   const label = (g: string) => groupLabel(g, runs);
+  const shownIds = new Set(shown.map((r) => r.id));
+  const stats: Record<string, ShownGroup | undefined> = Object.fromEntries(Object.entries(groups).map(([g, v]) => [g, groupStatsOver(v as Group, shownIds)]));
+  const seedsOf = (o: { name: string; members: RunSummary[] }) => stats[o.name]?.n ?? o.members.length;
   const tableRows: TableRow[] = ordered.map((o) =>
     o.kind === 'bucket'
       ? { name: `${o.name} (${o.members.length} runs)`, model: kindsOf(o.members), group: '', state: '', epochs: null, params: null, best: bestStats(o.members)?.mean ?? null, test: null, bestEpoch: null, diff: '', tags: '', created: '', wall: null, train: null, queue: null }
       : o.kind === 'group'
-      ? { name: `${label(o.name)} (${o.members.length} seeds)`, model: kindsOf(o.members), group: label(o.name), state: '', epochs: null, params: null, best: groups[o.name]?.valRelL2 ?? null, test: groups[o.name]?.testRelL2 ?? null, bestEpoch: null, diff: '', tags: '', created: '', wall: null, train: null, queue: null }
+      ? { name: `${label(o.name)} (${plural(o.members.length, 'seed')})`, model: kindsOf(o.members), group: label(o.name), state: '', epochs: null, params: null, best: meanStdCell(stats[o.name]?.valRelL2, seedsOf(o)), test: meanStdCell(stats[o.name]?.testRelL2, seedsOf(o)), bestEpoch: null, diff: '', tags: '', created: '', wall: null, train: null, queue: null }
       : { name: o.run.name, model: kindsOf([o.run]), group: o.run.group ? label(o.run.group) : '', state: o.run.state, epochs: `${o.run.epochsDone}/${o.run.epochs ?? '?'}`, params: o.run.params ?? null, best: o.run.bestValRelL2, test: o.run.bestTestRelL2 ?? null, bestEpoch: o.run.bestEpoch, diff: diffs[o.run.id] ?? '', tags: (o.run.tags ?? []).join(' '), created: o.run.createdAt.replace('T', ' ').slice(0, 19), wall: wall(o.run), train: times(o.run).train, queue: times(o.run).queue },
   );
 
@@ -81,12 +92,12 @@ export function RunsTable({ runs, data, selected, onToggle, onDeleted, onDetails
   return (
     <>
       <div className="table-wrap">
-        <table className="runs-table" data-testid="runs-table">
+        <table className="runs-table compact-table" data-testid="runs-table">
           <caption className="muted">Select runs or groups to overlay their validation curves. Differences list only the settings that are not the same in every run.</caption>
           <thead>
             <tr>
               <th scope="col">Overlay</th>
-              {COLUMNS.map((c) => <th scope="col" key={c.key}>{c.label}</th>)}
+              {COLUMNS.map((c) => <th scope="col" key={c.key} className={wideOnly(c.key)}>{c.label}</th>)}
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -95,7 +106,7 @@ export function RunsTable({ runs, data, selected, onToggle, onDeleted, onDetails
               o.kind === 'bucket' ? (
                 <BucketRow key={`b-${o.name}`} name={o.name} members={o.members} />
               ) : o.kind === 'group' ? (
-                <GroupRow key={`g-${o.name}`} name={o.name} members={o.members} row={tableRows[i]!} group={groups[o.name]} checked={selected.has(`group:${o.name}`)} onToggle={() => onToggle(`group:${o.name}`)} />
+                <GroupRow key={`g-${o.name}`} name={o.name} members={o.members} row={tableRows[i]!} group={stats[o.name]} checked={selected.has(`group:${o.name}`)} onToggle={() => onToggle(`group:${o.name}`)} />
               ) : (
                 <RunRow
                   key={o.run.id}
@@ -123,25 +134,21 @@ export function RunsTable({ runs, data, selected, onToggle, onDeleted, onDetails
   );
 }
 
-function GroupRow({ name, members, row, group, checked, onToggle }: { name: string; members: RunSummary[]; row: TableRow; group: Group | undefined; checked: boolean; onToggle(): void }) {
+function GroupRow({ name, members, row, group, checked, onToggle }: { name: string; members: RunSummary[]; row: TableRow; group: ShownGroup | undefined; checked: boolean; onToggle(): void }) {
+  const n = group?.n ?? members.length;
+  const fmtMs = (s: { mean: number; std: number } | null | undefined) => meanStdText(s ?? null, n);
   return (
     <tr className="group-row" data-testid={`group-${name}`}>
       <td><input type="checkbox" aria-label={`Overlay group ${name}`} checked={checked} onChange={onToggle} /></td>
       <th scope="row">{String(row.name)}</th>
-      <td title={name}>{String(row.group)}</td>
+      <td className="group-cell" title={name}>{String(row.group)}</td>
       <td>{String(row.model)}</td>
-      <td>{members.map((m) => m.state).join(', ')}</td>
+      <td>{statesText(members)}</td>
       <td />
       <td />
       <td className="num"><span data-testid="group-best">{fmtMs(group?.valRelL2)}</span><br /><span className="small muted">decoded {fmtMs(group?.valRelL2Decoded)}</span></td>
       <td className="num" data-testid="group-test" title={group && !group.testRelL2 ? 'Not every seed has a test error (data without a test split, or a run still in its first epoch)' : undefined}>{fmtMs(group?.testRelL2)}</td>
-      <td />
-      <td />
-      <td />
-      <td />
-      <td />
-      <td />
-      <td />
+      {COLUMNS.slice(COLUMNS.findIndex((c) => c.key === 'bestEpoch')).map((c) => <td key={c.key} className={wideOnly(c.key)} />)}
       <td />
     </tr>
   );

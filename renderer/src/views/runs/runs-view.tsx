@@ -9,7 +9,7 @@ import { RunCheckpoints } from './run-checkpoints';
 import { RunClusterExport } from './run-cluster-export';
 import { RunsTable } from './runs-table';
 import { useRunsRows } from './use-runs-rows';
-import type { GroupBy } from '../../store/run-filter';
+import { scopeSelection, type GroupBy } from '../../store/run-filter';
 
 /** Restored overlay picks: a short list of 'run:'/'group:' keys. */
 function validPicks(v: unknown): boolean {
@@ -31,7 +31,9 @@ export function RunsView() {
   const [tagFilter, setTagFilter] = usePersisted<string>('runs.tag', '', (v) => typeof v === 'string' && v.length <= 32);
   const [groupBy, setGroupBy] = usePersisted<GroupBy>('runs.groupBy', '', (v) => typeof v === 'string' && v.length <= 200 && /^(|tag|dataset|config:[\w.]+)$/.test(v));
   const data = useRunsRows(runs, query, tagFilter, groupBy);
-  const { tags, ordered, configs, loadError, groupKeys } = data;
+  const { tags, shown, configs, loadError, groupKeys } = data;
+  // every panel follows the filter: the curves draw the picks among the runs shown
+  const shownPicks = useMemo(() => scopeSelection(selected, shown), [selected, shown]);
   const editingRun = runs.find((r) => r.id === editing);
 
   useEffect(() => {
@@ -75,7 +77,7 @@ export function RunsView() {
                 {[...new Set([...groupKeys, ...(groupBy.startsWith('config:') ? [groupBy.slice(7)] : [])])].map((k) => <option key={k} value={`config:${k}`}>{k}</option>)}
               </select>
             </label>
-            <span className="muted small" data-testid="runs-shown">{ordered.filter((o) => o.kind === 'run').length} of {runs.length} runs</span>
+            <span className="muted small" data-testid="runs-shown">{shown.length} of {runs.length} runs</span>
           </div>
           <RunsTable runs={runs} data={data} selected={selected} onToggle={toggle} onDetails={setEditing} onDeleted={(id) => setPicked((p) => p.filter((k) => k !== `run:${id}`))} />
           {editingRun && (
@@ -86,8 +88,8 @@ export function RunsView() {
           )}
           {/* Its own row: a third column would squeeze the checkpoints table under it. */}
           {editingRun && <RunClusterExport run={editingRun} />}
-          <RunsCurves selected={selected} />
-          <RunsHparams runs={runs} configs={configs} />
+          <RunsCurves selected={shownPicks} shown={shown} />
+          <RunsHparams runs={shown} configs={configs} />
         </>
       )}
     </section>

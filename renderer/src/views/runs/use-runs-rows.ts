@@ -46,29 +46,25 @@ export function useRunsRows(runs: RunSummary[], query: string, tagFilter: string
   }, [details, ids.join(',')]);
   const groups = Object.fromEntries(names.flatMap((g) => (groupEntries[g]?.value ? [[g, groupEntries[g]!.value!]] : [])));
 
-  const diffs = useMemo(() => {
-    const withConfig = runs.filter((r) => configs[r.id]);
-    const d = configDifferences(withConfig.map((r) => configs[r.id]!), configKeyApplies);
-    // Differing data fields (an id is a hash) read as the dataset's name.
-    const words = (id: string, entries: [string, string][]) => {
-      const rest = entries.filter(([k]) => !/^data(\.|$)/.test(k)).map(([k, v]) => `${k}=${v}`);
-      return entries.length > rest.length ? [`data=${runDataName(configs[id]!, labels) ?? '?'}`, ...rest] : rest;
-    };
-    return Object.fromEntries(withConfig.map((r, i) => [r.id, words(r.id, Object.entries(d[i]!)).join(', ')])) as Record<string, string>;
-  }, [runs, configs, labels]);
-
   const flat = useMemo(() => Object.fromEntries(Object.entries(configs).map(([id, c]) => [id, flattenConfig(c)])), [configs]);
   const dataNames = useMemo(() => Object.fromEntries(Object.entries(configs).map(([id, c]) => [id, runDataName(c, labels) ?? ''])), [configs, labels]);
-  // Config fields worth grouping by: those that differ between runs (kind-aware, as the differences).
-  const groupKeys = useMemo(() => [...new Set(Object.values(diffs).flatMap((d) => d.split(', ').map((e) => e.split('=')[0]!).filter((k) => k && k !== 'data')))].sort(), [diffs]);
+  // Words match the differences across the whole workspace (what sets a run apart from any other)...
+  const allDiffs = useMemo(() => differences(runs, configs, labels), [runs, configs, labels]);
 
-  // Only runs the search matches (a group shows when any of its runs does).
+  // Only runs the search matches; every panel of the view shows these.
   const tags = useMemo(() => allTags(runs), [runs]);
-  const ordered = useMemo(() => {
+  const shown = useMemo(() => {
     const q = parseRunQuery(query);
     // A stored tag no run has any more (deleted, renamed) filters nothing.
     if (tagFilter && tags.includes(tagFilter)) q.tags.push(tagFilter);
-    const shown = runs.filter((r) => runMatches(r, q, diffs[r.id], flat[r.id], dataNames[r.id]));
+    return runs.filter((r) => runMatches(r, q, allDiffs[r.id], flat[r.id], dataNames[r.id]));
+  }, [runs, query, tagFilter, tags, allDiffs, flat, dataNames]);
+  // ...the table's differences are those among the runs shown: a filtered set repeats nothing they share.
+  const diffs = useMemo(() => differences(shown, configs, labels), [shown, configs, labels]);
+  // Config fields worth grouping by: those that differ between the runs shown (kind-aware, as the differences).
+  const groupKeys = useMemo(() => [...new Set(Object.values(diffs).flatMap((d) => d.split(', ').map((e) => e.split('=')[0]!).filter((k) => k && k !== 'data')))].sort(), [diffs]);
+
+  const ordered = useMemo(() => {
     if (groupBy) return bucketed(shown, groupBy, flat, dataNames);
     const out: RunsRow[] = [];
     const seen = new Set<string>();
@@ -76,15 +72,27 @@ export function useRunsRows(runs: RunSummary[], query: string, tagFilter: string
       if (r.group) {
         if (seen.has(r.group)) continue;
         seen.add(r.group);
-        out.push({ kind: 'group', name: r.group, members: runs.filter((x) => x.group === r.group) });
-        for (const m of shown.filter((x) => x.group === r.group)) out.push({ kind: 'run', run: m, inGroup: true });
+        const members = shown.filter((x) => x.group === r.group);
+        out.push({ kind: 'group', name: r.group, members });
+        for (const m of members) out.push({ kind: 'run', run: m, inGroup: true });
       } else out.push({ kind: 'run', run: r, inGroup: false });
     }
     return out;
-  }, [runs, query, tagFilter, tags, diffs, flat, dataNames, groupBy]);
+  }, [shown, flat, dataNames, groupBy]);
 
   const times = (r: RunSummary) => runTimes(r as RunSummary & RunTimingFields, wallSeconds(r), epochTimes[r.id]?.value);
-  return { configs, groups, diffs, tags, groupKeys, ordered, times, wall: wallSeconds, loadError: problem ? `Reading run details failed: ${problem}` : null };
+  return { configs, groups, diffs, tags, groupKeys, shown, ordered, times, wall: wallSeconds, loadError: problem ? `Reading run details failed: ${problem}` : null };
+}
+
+/** Per run, the configuration fields that differ among `runs` in words; differing data fields read as the dataset's name (an id is a hash). */
+function differences(runs: RunSummary[], configs: Record<string, Record<string, unknown>>, labels: Record<string, string>): Record<string, string> {
+  const withConfig = runs.filter((r) => configs[r.id]);
+  const d = configDifferences(withConfig.map((r) => configs[r.id]!), configKeyApplies);
+  const words = (id: string, entries: [string, string][]) => {
+    const rest = entries.filter(([k]) => !/^data(\.|$)/.test(k)).map(([k, v]) => `${k}=${v}`);
+    return entries.length > rest.length ? [`data=${runDataName(configs[id]!, labels) ?? '?'}`, ...rest] : rest;
+  };
+  return Object.fromEntries(withConfig.map((r, i) => [r.id, words(r.id, Object.entries(d[i]!)).join(', ')]));
 }
 
 /** Rows under each value of the grouping: a bucket heading, then its runs. */

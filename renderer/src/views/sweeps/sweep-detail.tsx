@@ -32,7 +32,7 @@ function tables(d: Detail) {
   const axes = (d.config.axes as Axis[]).map((a) => a.path);
   const trialCols: TableColumn[] = [
     { key: 'trial', label: 'trial', align: 'r' }, { key: 'run', label: 'run' }, { key: 'status', label: 'status' }, { key: 'rung', label: 'rung' },
-    { key: 'epochs', label: 'epochs', align: 'r' }, { key: 'metric', label: 'best val relL2', align: 'r' }, { key: 'wall', label: 'wall s', align: 'r', digits: 3 },
+    { key: 'epochs', label: 'epochs', align: 'r' }, { key: 'metric', label: 'best val relL2 (normalized)', align: 'r' }, { key: 'wall', label: 'wall s', align: 'r', digits: 3 },
     ...axes.map((p) => ({ key: p, label: p })),
   ];
   const trialRows: TableRow[] = d.state.trials.map((t, i) => {
@@ -40,12 +40,12 @@ function tables(d: Detail) {
     const params = d.state.configs[t.config]!.params;
     return { trial: i + 1, run: t.runId, status: t.state, rung: last ? `${last.epoch} (${last.decision})` : '', epochs: t.epochs, metric: t.best, wall: t.wallSeconds, ...Object.fromEntries(axes.map((p) => [p, show(params[p])])) };
   });
-  const configCols: TableColumn[] = [{ key: 'config', label: 'config', align: 'r' }, ...axes.map((p) => ({ key: p, label: p })), { key: 'val', label: 'val relL2 (mean ± std)', align: 'r' }, { key: 'seeds', label: 'seeds' }];
+  const configCols: TableColumn[] = [{ key: 'config', label: 'config', align: 'r' }, ...axes.map((p) => ({ key: p, label: p })), { key: 'val', label: 'val relL2 (normalized, mean ± std)', align: 'r' }, { key: 'seeds', label: 'seeds' }];
   const configRows: TableRow[] = d.analysis.configs.map((c) => ({
     config: c.config, ...Object.fromEntries(axes.map((p) => [p, show(c.params[p])])),
     val: c.mean === null ? null : { mean: c.mean, std: c.std ?? 0 }, seeds: `${c.n}/${c.seeds}`,
   }));
-  const impCols: TableColumn[] = [{ key: 'path', label: 'parameter' }, { key: 'importance', label: 'importance (random forest)', align: 'r', digits: 3 }, { key: 'correlation', label: 'correlation', align: 'r', digits: 3 }];
+  const impCols: TableColumn[] = [{ key: 'path', label: 'parameter' }, { key: 'importance', label: 'importance (random forest)', align: 'r', digits: 3 }, { key: 'correlation', label: 'correlation', align: 'r', digits: 3, signed: true }];
   const impRows: TableRow[] = [...d.analysis.importance].sort((a, b) => (b.importance ?? -1) - (a.importance ?? -1)).map((r) => ({ path: r.path, importance: r.importance, correlation: r.correlation }));
   return { trialCols, trialRows, configCols, configRows, impCols, impRows };
 }
@@ -60,7 +60,7 @@ function parallel(d: Detail): { axes: ParallelAxis[]; rows: ParallelRow[] } {
   };
   const axes: ParallelAxis[] = [
     ...swept.map((a): ParallelAxis => ({ key: a.path, label: a.path, kind: ended.every((t) => typeof value(t, a.path) === 'number') ? 'number' : 'text', scale: a.logRange !== undefined ? 'log' : 'linear' })),
-    { key: '__metric', label: 'val relL2', kind: 'number' },
+    { key: '__metric', label: 'val relL2 (normalized)', kind: 'number' },
   ];
   const rows: ParallelRow[] = ended.map((t, i) => ({ id: t.runId, name: `trial ${i + 1}`, ...Object.fromEntries(swept.map((a) => [a.path, value(t, a.path)])), __metric: t.best }));
   return { axes, rows };
@@ -102,7 +102,7 @@ export const SweepDetail = memo(function SweepDetail({ detail: d, onChanged }: {
       {message && <p role="status" className={message.ok ? 'muted' : 'error-message'}>{message.text}</p>}
       <SimpleTable columns={t.trialCols} rows={t.trialRows} testId="sweep-trials" caption="Trials" />
       <TableExportBar title={`sweep ${s.id} trials`} columns={t.trialCols} rows={t.trialRows} />
-      <SimpleTable columns={t.configCols} rows={t.configRows} testId="sweep-configs" caption="Per configuration: best validation relL2 over seeds" />
+      <SimpleTable columns={t.configCols} rows={t.configRows} testId="sweep-configs" caption="Per configuration: best validation relL2 (normalized) over seeds" />
       <TableExportBar title={`sweep ${s.id} configurations`} columns={t.configCols} rows={t.configRows} />
       <SimpleTable columns={t.impCols} rows={t.impRows} testId="sweep-importance" caption="Parameter importance (as W&B: random forest and correlation with the metric)" />
       <TableExportBar title={`sweep ${s.id} importance`} columns={t.impCols} rows={t.impRows} />
@@ -112,7 +112,7 @@ export const SweepDetail = memo(function SweepDetail({ detail: d, onChanged }: {
       {curve && (
         <figure data-testid="sweep-best-so-far">
           <div dangerouslySetInnerHTML={{ __html: curve }} />
-          <figcaption>Best validation relL2 so far, over trials</figcaption>
+          <figcaption>Best validation relL2 (normalized) so far, over trials</figcaption>
           <FigureExport title={`sweep ${s.id} best so far`} svg={curve} width={520} height={260} />
         </figure>
       )}

@@ -2,7 +2,7 @@
 // (lanes run beside each other, so an evaluation never waits behind training).
 import { useMemo } from 'react';
 import { useApp } from '../../store/app-store';
-import { jobDisplayLabel, laneQueues } from '../../store/job-lanes';
+import { jobDisplayLabel, jobStateText, laneQueues } from '../../store/job-lanes';
 import { useTraining } from '../../store/training-store';
 
 export function QueueCard() {
@@ -20,7 +20,7 @@ export function QueueCard() {
           <ol>
             {l.jobs.map((j) => (
               <li key={j.id} data-testid="queue-job" data-state={j.state}>
-                {jobDisplayLabel(j, runs)} — {j.state === 'running' ? `running ${Math.round(j.progress * 100)}%` : 'queued'}{' '}
+                {jobDisplayLabel(j, runs)} — {jobStateText(j, runs)}{' '}
                 <button className="link" onClick={() => void cancelJob(j.id)} aria-label={`Cancel ${jobDisplayLabel(j, runs)}`}>Cancel</button>
               </li>
             ))}

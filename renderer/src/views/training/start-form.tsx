@@ -4,7 +4,8 @@ import { useEffect, useId, useState } from 'react';
 import { useApp } from '../../store/app-store';
 import { useTraining } from '../../store/training-store';
 import { usePersisted } from '../../store/persisted-state';
-import { describeDraft, draftToTrainModel } from '../../store/model-draft';
+import { describeDraft, draftToTrainModel, trainModelProblems } from '../../store/model-draft';
+import { NO_NAME, runNameKey, shownName, validTypedName, type TypedName } from '../../store/run-name';
 import { errorText } from '../../api/error-text';
 import { NumberField } from '../../components/number-field';
 import { TimeEstimate } from '../../components/time-estimate';
@@ -44,7 +45,11 @@ export function StartForm() {
   const [lr, setLr] = usePersisted('training.lr', PAPER_DEFAULTS.lr, isNumber);
   const [seeds, setSeeds] = usePersisted('training.seeds', 1, isNumber);
   const [workers, setWorkers] = usePersisted('training.workers', 1, isNumber);
-  const [name, setName] = usePersisted('training.name', '', isText);
+  // the name typed for this data and model kind; another run starts with an empty field
+  const [typed, setTyped] = usePersisted<TypedName>('training.runName', NO_NAME, validTypedName);
+  const nameKey = runNameKey(source, draft.kind);
+  const name = shownName(typed, nameKey);
+  const modelProblems = trainModelProblems(draft);
   const [backend, setBackend] = usePersisted<BackendChoice>('training.backend', 'engine', oneOf(...BACKEND_CHOICES));
   const probe = useTorchProbe().value;
   const [busy, setBusy] = useState(false);
@@ -64,7 +69,7 @@ export function StartForm() {
   const backendProblem = probe ? choiceProblem(backend, probe) : null;
   if (backendProblem) problems.backend = `Backend: ${backendProblem}`;
   const torch = backend !== 'engine';
-  const ok = Object.keys(problems).length === 0;
+  const ok = Object.keys(problems).length === 0 && modelProblems.length === 0;
   const runConfig = () => ({ data: dataSpecFor(source, typeof presetSamples === 'number' ? presetSamples : undefined), model: draftToTrainModel(draft), epochs, batchSize: batch, optimizer: { lr }, ...(workers > 1 && !torch ? { workers } : {}), ...backendConfig(backend) });
   const submit = async () => {
     setBusy(true);
@@ -74,6 +79,7 @@ export function StartForm() {
       const dsName = source.startsWith('dataset:') ? datasets.find((d) => `dataset:${d.id}` === source)?.name ?? source.slice(8) : source.split(':').slice(1).join(' ');
       const auto = `${describeDraft(draft, 'runName')} on ${dsName}`;
       await start({ config: { name: name.trim() || auto, ...config }, seeds });
+      setTyped(NO_NAME);
     } catch (e) {
       setError(errorText(e));
     } finally {
@@ -103,9 +109,10 @@ export function StartForm() {
         {describeDraft(draft)}{' '}
         <button className="link" onClick={() => setView('model')}>Edit model</button>
       </p>
+      {modelProblems.length > 0 && <p className="error-message" role="alert" data-testid="train-model-problem">The model cannot train: {modelProblems.join('; ')}. Fix it in the Model view.</p>}
       <div className="field">
         <label htmlFor={`${id}-name`}>Name (optional)</label>
-        <input id={`${id}-name`} data-testid="train-name" value={name} onChange={(e) => setName(e.target.value)} />
+        <input id={`${id}-name`} data-testid="train-name" value={name} onChange={(e) => setTyped({ name: e.target.value, for: nameKey })} />
       </div>
       <div className="field-pairs">
         <NumberField label="Epochs" value={epochs} onChange={setEpochs} min={1} max={100000} error={problems.epochs} testId="train-epochs" />
