@@ -50,15 +50,19 @@ if (want('engine')) {
 // processes of the suite then start with plain Node instead of compiling the sources through tsx.
 // Commands stay separate chunks (help loads no TensorFlow.js), and each module's import.meta.url is
 // its source file's (every output file lies in dist/cli), so everything it finds beside itself
-// (package.json, scaleout/, a worker's bootstrap) is found as when bin/lino.mjs runs the sources.
+// (package.json, scaleout/) is found as when bin/lino.mjs runs the sources. The one exception is
+// main/util/workers.ts, which finds its workers beside the engine bundle (dist/engine, built by the
+// same scripts/test.mjs run): the CLI's workers start from bundles too, not through tsx.
 if (only.includes('cli')) {
   const outdir = `${root}dist/cli`;
+  const workersModule = `${root}main/util/workers.ts`;
   const sourceUrls = {
     name: 'source-import-meta-url',
     setup(b) {
       b.onLoad({ filter: /\.(ts|mjs)$/ }, (args) => {
         if (!args.path.startsWith(root)) return undefined;
-        const url = `new URL(${JSON.stringify(relative(outdir, args.path).split('\\').join('/'))}, import.meta.url).href`;
+        const as = args.path === workersModule ? `${root}dist/engine/workers.js` : args.path;
+        const url = `new URL(${JSON.stringify(relative(outdir, as).split('\\').join('/'))}, import.meta.url).href`;
         return { contents: readFileSync(args.path, 'utf8').replace(/\bimport\.meta\.url\b/g, url), loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
       });
     },

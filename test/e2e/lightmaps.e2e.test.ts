@@ -12,6 +12,8 @@ import type { Page } from 'playwright-core';
 import { LIGHT_MAP_CORRELATED, LightMapsCorrelationResult, type JobSummary, type LightMapsResult, type RunSummary } from '../../main/api/contract';
 import { formatNumber } from '../../main/api/table';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
+import { sharedId } from '../helpers/trained-run';
+import { standardRun } from '../helpers/standard-runs';
 import { openPage as openSessionPage, gotoView } from '../helpers/page';
 import { assertAccessible } from '../helpers/axe';
 
@@ -30,23 +32,9 @@ const suite = browserSuite(async (host) => {
     }
     if (Date.now() - t0 > 150_000) throw new Error(`timed out training: ${JSON.stringify(((await call('jobs.list', {})) as JobSummary[]).map((j) => j.state))}`);
   }
-  // A tiny airfoil set and a run on it: its maps are drawn on the C-grid.
-  const gen = (await call('datasets.generate', { benchmark: 'airfoil', preset: 'tiny' })) as JobSummary;
-  let g: JobSummary | undefined;
-  for (const t0 = Date.now(); !g; await new Promise((r) => setTimeout(r, 200))) {
-    g = ((await call('jobs.list', {})) as JobSummary[]).find((j) => j.id === gen.id && ['done', 'failed', 'cancelled'].includes(j.state));
-    if (Date.now() - t0 > 120_000) throw new Error('timed out generating the airfoil set');
-  }
-  assert.equal(g.state, 'done');
-  airfoilRun = ((await call('train.start', { config: { name: 'lightmaps airfoil', data: { kind: 'dataset', id: (g.result as { id: string }).id }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2 } })) as { runId: string }).runId;
-  for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 200))) {
-    const r = ((await call('runs.list', {})) as RunSummary[]).find((x) => x.id === airfoilRun);
-    if (r && ['done', 'failed', 'stopped'].includes(r.state)) {
-      assert.equal(r.state, 'done', r.reason);
-      break;
-    }
-    if (Date.now() - t0 > 150_000) throw new Error('timed out training on the airfoil set');
-  }
+  // A run on the tiny airfoil set (its maps are drawn on the C-grid): the standard one, trained once
+  // per test invocation and shared with the Playground tests.
+  airfoilRun = await sharedId(host.service, host.workspace, standardRun('airfoil', 'lino'));
 });
 const skip = suite.skip;
 

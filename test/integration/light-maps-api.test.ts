@@ -11,8 +11,9 @@ import { loadRunForLightMaps } from '../../main/train/light-maps-run';
 import { gatherRows } from '../../main/train/data';
 import { lightMaps } from '../../main/model/lino/light-maps';
 import { engineService } from '../helpers/engine-service';
+import { standardRun } from '../helpers/standard-runs';
 
-const { service, workspace, trained } = engineService();
+const { service, workspace, trained, shared } = engineService();
 
 const config = {
   name: 'light-maps',
@@ -77,15 +78,8 @@ test('runs.lightMaps refuses an unknown run, a sample or query out of range and 
 test('an airfoil run\'s light maps carry the sample\'s C-grid node coordinates as stored (a regular grid has none)', { timeout: 240_000 }, async () => {
   const plain = LightMapsResult.parse(await service.call('runs.lightMaps', { id: runId, sample: 0 }));
   assert.equal(plain.mesh, undefined, 'a regular grid has no mesh');
-  type Job = { id: string; state: string; result?: { id: string }; error?: string };
-  const gen = (await service.call('datasets.generate', { benchmark: 'airfoil', preset: 'tiny' })) as Job;
-  let done: Job | undefined;
-  for (const t0 = Date.now(); !done; await new Promise((r) => setTimeout(r, 200))) {
-    done = ((await service.call('jobs.list', {})) as Job[]).find((j) => j.id === gen.id && ['done', 'failed', 'cancelled'].includes(j.state));
-    if (Date.now() - t0 > 120_000) throw new Error('timed out generating the airfoil set');
-  }
-  assert.equal(done.state, 'done', done.error);
-  const afRun = await trained({ name: 'lightmaps airfoil', data: { kind: 'dataset', id: done.result!.id }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2 }, 200_000);
+  // the standard tiny airfoil run (trained once per test invocation, shared with the Playground tests)
+  const afRun = await shared(standardRun('airfoil', 'lino'), 200_000);
   assert.equal(afRun.state, 'done', afRun.reason);
   const af = afRun.id;
   const got = LightMapsResult.parse(await service.call('runs.lightMaps', { id: af, sample: 0, query: [100, 3] }));
