@@ -15,7 +15,7 @@ const sweep = (extra: Record<string, unknown>) => parseSweepConfig({ name: 's', 
 
 test('samplers: the grid gives every combination and is bounded; random needs maxTrials to be planned; TPE cannot be planned', () => {
   const grid = samplerOf(sweep({ method: 'grid' }));
-  assert.ok(grid instanceof GridSampler);
+  assert.equal(grid.constructor, GridSampler);
   assert.equal(grid.total, gridSize(sweep({}).axes));
   assert.equal(grid.total, 6);
   const seen = new Set(Array.from({ length: 6 }, (_, k) => JSON.stringify(grid.suggest(k, []))));
@@ -23,14 +23,14 @@ test('samplers: the grid gives every combination and is bounded; random needs ma
   assert.equal(grid.unplannable, null);
 
   const random = samplerOf(sweep({ method: 'random' }));
-  assert.ok(random instanceof RandomSampler);
+  assert.equal(random.constructor, RandomSampler);
   assert.equal(random.total, null);
   assert.match(random.unplannable ?? '', /budget\.maxTrials/);
   assert.equal(samplerOf(sweep({ method: 'random', budget: { maxTrials: 4 } })).unplannable, null);
   assert.deepEqual(random.suggest(3, []), samplerOf(sweep({ method: 'random' })).suggest(3, []), 'the k-th draw repeats on a resume');
 
   const tpe = samplerOf(sweep({ method: 'tpe' }));
-  assert.ok(tpe instanceof TpeSampler);
+  assert.equal(tpe.constructor, TpeSampler);
   assert.match(tpe.unplannable ?? '', /TPE/);
   const p = tpe.suggest(0, []);
   assert.ok([4, 6, 8].includes(p['model.width'] as number));
@@ -38,11 +38,11 @@ test('samplers: the grid gives every combination and is bounded; random needs ma
 
 test('pruners: none has no rungs and never stops a trial; ASHA stops the worse half at its rungs', () => {
   const none = prunerOf(sweep({}));
-  assert.ok(none instanceof NoPruner);
+  assert.equal(none.constructor, NoPruner);
   assert.deepEqual(none.rungs(9), []);
   assert.equal(none.decide(1e9, [0.1, 0.2]), 'continue');
   const asha = prunerOf(sweep({ earlyStopping: { minEpochs: 1, eta: 2, minTrialsPerRung: 2 } }));
-  assert.ok(asha instanceof AshaPruner);
+  assert.equal(asha.constructor, AshaPruner);
   assert.deepEqual(asha.rungs(9), [1, 2, 4, 8]);
   assert.equal(asha.decide(0.5, [0.1]), 'prune');
   assert.equal(asha.decide(0.05, [0.1]), 'continue');
