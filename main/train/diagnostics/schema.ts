@@ -37,6 +37,14 @@ export const PhysicsReport = z.object({
   mean: PhysicsValue,
   perStep: z.array(PhysicsValue).optional(),
   perSample: z.array(PhysicsValue.extend({ index: z.number() })),
+  /** Navier-Stokes: the vorticity-equation residual between consecutive frames (the first pair: the last history frame and step 1). */
+  equation: z.object({
+    quantity: z.string(),
+    mean: PhysicsValue,
+    perStep: z.array(PhysicsValue),
+    /** The residual maps of the split's first sample at step 1. */
+    map: z.object({ grid: z.array(z.number()), prediction: z.array(z.number()), truth: z.array(z.number()) }),
+  }).optional(),
   /** Darcy: the residual maps (nodes, row-major) of the split's first sample. */
   map: z.object({ grid: z.array(z.number()), prediction: z.array(z.number()), truth: z.array(z.number()) }).optional(),
 });
