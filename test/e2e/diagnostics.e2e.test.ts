@@ -1,5 +1,5 @@
 // End to end for the Diagnostics view in Chromium against browser mode with the real engine: a tiny
-// LiNO run on a tiny generated Darcy set (12² grid, solved on that grid) trained here; the view
+// LiNO run on a tiny generated Darcy set (29² grid, solved on that grid) trained here; the view
 // evaluates it with diagnostics and draws the error and truth spectra equal to the kept result's,
 // the band table, the Darcy residual of prediction and truth, and the branch spectra (one line per
 // block and branch). Screenshot: test-results/screenshots/diagnostics.png.
@@ -12,7 +12,7 @@ import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { openPage as openSessionPage, gotoView } from '../helpers/page';
 import { assertAccessible } from '../helpers/axe';
 
-const DATA = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 8, train: 6, val: 2, resolution: 12 } as const;
+const DATA = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 8, train: 6, val: 2 } as const;
 let runId = '';
 
 const suite = browserSuite(async (host) => {
@@ -56,7 +56,6 @@ test('diagnostics view: spectra, bands, Darcy residual beside the truth\'s, bran
   const want = (v: number[]) => v.map((x) => (x > 0 ? x : null));
   assert.deepEqual(spec[0]!.y, want(s.mean.truth));
   assert.deepEqual(spec[1]!.y, want(s.mean.error));
-  // 12x12: shells 0..8, PDEBench's low band only has values (mid needs shells 4..11 of its quarter: 4..5)
   const rows = await page.getByTestId('diagnostics-bands').locator('tr').allTextContents();
   assert.equal(rows.length, 3);
   assert.match(rows[0]!, new RegExp(`^low \\(0–3\\)${s.mean.fRmse.low!.toExponential(3).replace('+', '\\+')}`));
