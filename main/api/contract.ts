@@ -13,6 +13,7 @@ import { DataSpec, Benchmark } from '../data/data-spec';
 import { DatasetId, DatasetSample, DatasetStats } from '../data/dataset-records';
 import { Calibration } from '../train/config';
 import { EvaluationResult } from '../train/evaluation-result';
+export { CostReport } from '../train/diagnostics/schema';
 import { MetricsRecord, RunId, RunMeta, RunState, RunStatus, RunSummary } from '../runs/run-records';
 import { LightMapsResult } from '../model/lino/light-map-records';
 import { ModelEstimate } from '../model/estimate-result';
@@ -267,6 +268,25 @@ export const methods = {
       split: z.enum(['train', 'val', 'test']).default('val'),
       /** The split's first maxSamples samples (all when absent). */
       maxSamples: z.number().int().min(1).max(1_000_000).optional(),
+    }).strict(),
+    result: JobSummary,
+  },
+  /**
+   * Accuracy against cost (docs/diagnostics.md): the built-in solver at several resolutions and the
+   * given runs' inference, timed in one engine worker: a 'cost' job whose result is a CostReport.
+   */
+  'cost.benchmark': {
+    route: 'engine+workspace',
+    params: z.object({
+      benchmark: z.literal('darcy'),
+      /** Solver grids; the finest is the reference, each other must stride it. Empty: around the first run's grid (s/2, s, 2s on the 2^k + 1 ladder), else 29, 57, 113. */
+      resolutions: z.array(z.number().int().min(8).max(421)).max(6).default([]),
+      samples: z.number().int().min(1).max(64).default(4),
+      /** Trained Darcy runs whose inference is timed (their grid must stride the finest). */
+      runs: z.array(RunId).max(8).default([]),
+      checkpoint: z.enum(['best', 'last']).default('best'),
+      /** Samples per batched forward pass (default: all). */
+      batch: z.number().int().min(1).max(64).optional(),
     }).strict(),
     result: JobSummary,
   },

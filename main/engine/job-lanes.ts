@@ -12,6 +12,8 @@ export const LANE_OF_KIND: Record<string, LaneId> = {
   reproduce: 'training',
   evaluate: 'evaluation',
   'lightmaps-correlation': 'analysis',
+  // timings: beside no other analysis job of this engine (the lane runs one at a time)
+  cost: 'analysis',
   // the Playground's truth: its own lane, so a solve never waits behind an evaluation or a generation
   'playground-solve': 'playground-solve',
   generate: 'data',

@@ -2,7 +2,7 @@
 // LiNO run on a tiny generated Darcy set (29² grid, solved on that grid) trained here; the view
 // evaluates it with diagnostics and draws the error and truth spectra equal to the kept result's,
 // the band table, the Darcy residual of prediction and truth, and the branch spectra (one line per
-// block and branch). Screenshot: test-results/screenshots/diagnostics.png.
+// block and branch), and times the solver and the run (error against time per sample, log-log). Screenshot: test-results/screenshots/diagnostics.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -64,6 +64,14 @@ test('diagnostics view: spectra, bands, Darcy residual beside the truth\'s, bran
   assert.ok(phys.mean.truth < 1e-3, `solved on the stored grid: the truth's residual is at float32 rounding (${phys.mean.truth})`);
   const br = await waitDrawn(page, 'diagnostics-branches', (d) => d.length === 6);
   assert.deepEqual(br.map((t) => t.name), ['block 1 reflection', 'block 1 refraction', 'block 1 scattering', 'block 2 reflection', 'block 2 refraction', 'block 2 scattering']);
+  // accuracy against cost: the solver at 15, 29 and 57 (the reference) and this run at batch 1 and batched, log-log
+  await page.getByTestId('diagnostics-cost').click();
+  const cost = await waitDrawn(page, 'diagnostics-cost-plot', (d) => d.length === 2);
+  assert.equal(cost[0]!.name, 'solver');
+  assert.equal(cost[0]!.y!.length, 2, 'the 15 and 29 solves against the 57 one');
+  assert.ok(cost[0]!.y!.every((v) => v !== null && v > 0));
+  assert.equal(cost[1]!.name, `${runId} (lino)`);
+  assert.equal(cost[1]!.y!.length, 2, 'batch 1 and batched');
   await page.screenshot({ path: join(SHOTS, 'diagnostics.png'), fullPage: true });
   await assertAccessible(page, 'Diagnostics view with an evaluation');
   assert.deepEqual(problems, []);

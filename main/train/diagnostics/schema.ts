@@ -73,3 +73,29 @@ export const BranchSpectraReport = z.object({
   })),
 });
 export type BranchSpectraReport = z.infer<typeof BranchSpectraReport>;
+
+/** Accuracy against cost (cost.ts): solver and models timed on one machine in one process. */
+export const CostReport = z.object({
+  benchmark: z.literal('darcy'),
+  samples: z.number(),
+  seed: z.number(),
+  /** The reference: the solve on this grid. */
+  finest: z.number(),
+  tol: z.number(),
+  machine: z.object({ cpu: z.string(), cores: z.number(), backend: z.string() }),
+  rows: z.array(z.object({
+    kind: z.enum(['solver', 'model']),
+    /** 'solver' or the run's id. */
+    name: z.string(),
+    /** The run's model kind (absent for the solver). */
+    model: z.string().optional(),
+    resolution: z.number(),
+    /** Samples per forward pass (the solver: 1). */
+    batch: z.number(),
+    /** Wall seconds per sample after an untimed warm-up. */
+    secondsPerSample: z.number(),
+    /** Mean relL2 against the finest solve; null for the finest solve itself. */
+    relL2: z.number().nullable(),
+  })),
+});
+export type CostReport = z.infer<typeof CostReport>;

@@ -45,3 +45,27 @@ export function branchTraces(b: Branches): Trace[] {
     return line(`block ${i + 1} ${k}`, e.map((_, q) => q), e.map((v) => (v > 0 ? v : null)), BRANCH_COLOR[k], DASH[i % DASH.length]);
   }));
 }
+
+type Cost = import('../../../main/api/contract').CostReport;
+
+/**
+ * Error against seconds per sample (log-log): the solver's resolutions joined by a line (the finest
+ * is the reference, with no error: left out), each run at batch 1 (circle) and batched (square).
+ */
+export function costTraces(r: Cost): Trace[] {
+  const solver = r.rows.filter((x) => x.kind === 'solver' && x.relL2 !== null);
+  const out: Trace[] = [{
+    type: 'scatter', mode: 'lines+markers+text', name: 'solver', x: solver.map((x) => x.secondsPerSample), y: solver.map((x) => x.relL2),
+    text: solver.map((x) => `${x.resolution}²`), textposition: 'top center', line: { color: '#000000' }, marker: { size: 7, color: '#000000' },
+  }];
+  const colors = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'];
+  const names = [...new Set(r.rows.filter((x) => x.kind === 'model').map((x) => x.name))];
+  names.forEach((name, i) => {
+    const rows = r.rows.filter((x) => x.kind === 'model' && x.name === name);
+    out.push({
+      type: 'scatter', mode: 'markers', name: `${name} (${rows[0]!.model})`, x: rows.map((x) => x.secondsPerSample), y: rows.map((x) => x.relL2),
+      text: rows.map((x) => `batch ${x.batch}`), marker: { size: 9, color: colors[i % colors.length], symbol: rows.map((x) => (x.batch === 1 ? 'circle' : 'square')) },
+    });
+  });
+  return out;
+}

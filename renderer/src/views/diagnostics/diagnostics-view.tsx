@@ -14,6 +14,7 @@ import { bandShapes, branchTraces, spectrumTraces, stepBandTraces } from '../../
 import { TableExportBar } from '../../export/table-export-bar';
 import { branchSpectraTables, diagnosticsTables } from '../../../../main/api/diagnostics-tables';
 import type { EvaluationResult } from '../../../../main/api/contract';
+import { CostSection } from './cost-section';
 
 type Split = 'val' | 'test';
 const keyOf = (runId: string, split: Split) => `diagnostics|${runId}|${split}`;
@@ -52,6 +53,7 @@ export function DiagnosticsView() {
         </div>
       )}
       {st.result && <DiagnosticsResult result={st.result} />}
+      {run && <CostSection run={run} />}
     </section>
   );
 }
