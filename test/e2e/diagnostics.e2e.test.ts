@@ -2,7 +2,7 @@
 // LiNO run on a tiny generated Darcy set (29² grid, solved on that grid) trained here; the view
 // evaluates it with diagnostics and draws the error and truth spectra equal to the kept result's,
 // the band table, the Darcy residual of prediction and truth, and the branch spectra (one line per
-// block and branch), and times the solver and the run (error against time per sample, log-log). Screenshot: test-results/screenshots/diagnostics.png.
+// block and branch), overlays a second (FNO) run's error spectrum, and times the solver and the run (error against time per sample, log-log). Screenshot: test-results/screenshots/diagnostics.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { assertAccessible } from '../helpers/axe';
 
 const DATA = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 8, train: 6, val: 2 } as const;
 let runId = '';
+let fnoId = '';
 
 const suite = browserSuite(async (host) => {
   const call = (m: string, p: unknown) => host.service.call(m as never, p as never) as Promise<unknown>;
@@ -25,6 +26,15 @@ const suite = browserSuite(async (host) => {
       break;
     }
     if (Date.now() - t0 > 150_000) throw new Error('timed out training');
+  }
+  fnoId = ((await call('train.start', { config: { name: 'diagnostics e2e fno', data: DATA, model: { kind: 'fno', width: 4, depth: 1, modes: 4 }, epochs: 1, batchSize: 2 } })) as { runId: string }).runId;
+  for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 200))) {
+    const r = ((await call('runs.list', {})) as RunSummary[]).find((x) => x.id === fnoId);
+    if (r && ['done', 'failed', 'stopped'].includes(r.state)) {
+      assert.equal(r.state, 'done', r.reason);
+      break;
+    }
+    if (Date.now() - t0 > 150_000) throw new Error('timed out training the fno run');
   }
 });
 
@@ -64,6 +74,14 @@ test('diagnostics view: spectra, bands, Darcy residual beside the truth\'s, bran
   assert.ok(phys.mean.truth < 1e-3, `solved on the stored grid: the truth's residual is at float32 rounding (${phys.mean.truth})`);
   const br = await waitDrawn(page, 'diagnostics-branches', (d) => d.length === 6);
   assert.deepEqual(br.map((t) => t.name), ['block 1 reflection', 'block 1 refraction', 'block 1 scattering', 'block 2 reflection', 'block 2 refraction', 'block 2 scattering']);
+  // runs overlaid: the LiNO run (evaluated above) and the FNO run, one error line each beside the truth
+  const boxes = page.getByTestId('diagnostics-compare-runs').getByRole('checkbox');
+  assert.equal(await boxes.count(), 2);
+  await boxes.nth(0).check();
+  await boxes.nth(1).check();
+  await page.getByTestId('diagnostics-compare').click();
+  const over = await waitDrawn(page, 'diagnostics-compare-plot', (d) => d.length === 3);
+  assert.deepEqual(over.map((t) => t.name).sort(), ['error: diagnostics e2e (' + runId + ')', 'error: diagnostics e2e fno (' + fnoId + ')', 'truth'].sort());
   // accuracy against cost: the solver at 15, 29 and 57 (the reference) and this run at batch 1 and batched, log-log
   await page.getByTestId('diagnostics-cost').click();
   const cost = await waitDrawn(page, 'diagnostics-cost-plot', (d) => d.length === 2);

@@ -69,3 +69,15 @@ export function costTraces(r: Cost): Trace[] {
   });
   return out;
 }
+
+/** Several runs' error spectra on one axis (the first run's truth spectrum for scale). */
+export function overlayTraces(runs: { name: string; spectrum: Spectrum }[]): Trace[] {
+  const colors = ['#D55E00', '#0072B2', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'];
+  const first = runs[0];
+  if (!first) return [];
+  const k = first.spectrum.mean.truth.map((_, i) => i);
+  return [
+    line('truth', k, first.spectrum.mean.truth.map((v) => (v > 0 ? v : null)), '#000000', 'dot'),
+    ...runs.map((r, i) => line(`error: ${r.name}`, r.spectrum.mean.error.map((_, q) => q), r.spectrum.mean.error.map((v) => (v > 0 ? v : null)), colors[i % colors.length]!)),
+  ];
+}

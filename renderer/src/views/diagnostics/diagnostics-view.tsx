@@ -15,6 +15,7 @@ import { TableExportBar } from '../../export/table-export-bar';
 import { branchSpectraTables, diagnosticsTables } from '../../../../main/api/diagnostics-tables';
 import type { EvaluationResult } from '../../../../main/api/contract';
 import { CostSection } from './cost-section';
+import { CompareSpectra } from './compare-spectra';
 
 type Split = 'val' | 'test';
 const keyOf = (runId: string, split: Split) => `diagnostics|${runId}|${split}`;
@@ -22,6 +23,7 @@ const fmt = (v: number | null | undefined) => (v === null || v === undefined ? '
 
 export function DiagnosticsView() {
   const run = useTraining((s) => s.runs.find((r) => r.id === s.selectedRun));
+  const runs = useTraining((s) => s.runs);
   const refreshRuns = useTraining((s) => s.refreshRuns);
   const [split, setSplit] = usePersisted<Split>('diagnostics.split', 'val', oneOf('val', 'test'));
   const evals = useEvaluation();
@@ -53,6 +55,7 @@ export function DiagnosticsView() {
         </div>
       )}
       {st.result && <DiagnosticsResult result={st.result} />}
+      <CompareSpectra runs={runs} split={split} keyOf={keyOf} />
       {run && <CostSection run={run} />}
     </section>
   );
