@@ -19,6 +19,7 @@ import { playgroundMethods } from './methods/playground';
 
 // The wire's records and the domain schemas it carries, re-exported so the renderer imports main/api alone.
 export * from './domain';
+export { CostReport } from '../train/diagnostics/schema';
 
 export type { Route, MethodSpec } from './method-spec';
 

@@ -34,6 +34,10 @@ export function diagnosticsTables(entries: { grid: number[]; diagnostics: SplitD
       physics.push({ grid: g, benchmark: p.benchmark, scope: 'mean', index: null, prediction: p.mean.prediction, truth: p.mean.truth });
       p.perStep?.forEach((v, t) => physics.push({ grid: g, benchmark: p.benchmark, scope: 'step', index: t + 1, prediction: v.prediction, truth: v.truth }));
       for (const v of p.perSample) physics.push({ grid: g, benchmark: p.benchmark, scope: 'sample', index: v.index, prediction: v.prediction, truth: v.truth });
+      if (p.equation) {
+        physics.push({ grid: g, benchmark: p.benchmark, scope: 'equation mean', index: null, prediction: p.equation.mean.prediction, truth: p.equation.mean.truth });
+        p.equation.perStep.forEach((v, t) => physics.push({ grid: g, benchmark: p.benchmark, scope: 'equation step', index: t + 1, prediction: v.prediction, truth: v.truth }));
+      }
     }
   }
   const key = [col('grid', 'grid', 'l'), col('scope', 'scope', 'l'), col('index')];

@@ -113,6 +113,7 @@ export const JOB_KINDS = {
   reproduce: { through: 'reproduce.start' },
   'lightmaps-correlation': { through: 'runs.lightMapsCorrelation' },
   'playground-solve': { through: 'playground.solve' },
+  cost: { through: 'cost.benchmark' },
 } as const satisfies Record<string, { params: z.ZodType } | { through: string }>;
 export const JobKind = z.enum(Object.keys(JOB_KINDS) as [keyof typeof JOB_KINDS, ...(keyof typeof JOB_KINDS)[]]);
 export type JobKind = z.infer<typeof JobKind>;

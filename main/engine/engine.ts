@@ -22,6 +22,7 @@ import { importCheckpointCall } from './import-checkpoint-call';
 import { clusterExportLabel, runClusterExport } from './cluster-export-job';
 import { join } from 'node:path';
 import { lightMapsCall } from './light-maps-call';
+import { checkCostRuns, costLabel, runCost } from './cost-job';
 import { checkCorrelationRun, lightMapsCorrelationLabel, runLightMapsCorrelation } from './light-maps-correlation-job';
 import { refuseRepeat, reproduceLabel, reproduceList, reproduceResults, runReproduce } from './reproduce-job';
 import { VERSION } from '../version';
@@ -82,6 +83,7 @@ export function startEngine(parent: ParentChannel): void {
     'cluster-export': { label: clusterExportLabel, run: runClusterExport },
     reproduce: { label: reproduceLabel, run: runReproduce },
     'lightmaps-correlation': { label: lightMapsCorrelationLabel, run: inJobWorker('lightmaps-correlation', runLightMapsCorrelation) },
+    cost: { label: costLabel, run: inJobWorker('cost', runCost) },
     // the Playground's solver: a lane of its own (its kind's name), in a solver worker, so the engine keeps answering
     'playground-solve': { label: playgroundSolveLabel, run: runPlaygroundSolve },
   };
@@ -163,6 +165,11 @@ export function startEngine(parent: ParentChannel): void {
       checkCorrelationRun(p);
       await initBackend();
       return jobs.start('lightmaps-correlation', { ...p });
+    },
+    // Timings in a worker of the analysis lane; an unknown run is refused at once.
+    'cost.benchmark': (p) => {
+      checkCostRuns(p);
+      return jobs.start('cost', { ...p });
     },
     // An unknown run is refused at once, not as a failed job; the folder is chosen in the job.
     'runs.exportForCluster': (p) => {

@@ -14,6 +14,8 @@ export const LANE_OF_KIND: Record<JobKind, LaneId> = {
   reproduce: 'training',
   evaluate: 'evaluation',
   'lightmaps-correlation': 'analysis',
+  // timings: beside no other analysis job of this engine (the lane runs one at a time)
+  cost: 'analysis',
   // the Playground's truth: its own lane, so a solve never waits behind an evaluation or a generation
   'playground-solve': 'playground-solve',
   generate: 'data',

@@ -6,7 +6,7 @@
 import type { JobHandler } from './jobs';
 import type { JobParams } from './job-params';
 
-export type WorkerJobKind = 'evaluate' | 'lightmaps-correlation' | 'generate' | 'import';
+export type WorkerJobKind = 'evaluate' | 'lightmaps-correlation' | 'generate' | 'import' | 'cost';
 
 export interface WorkerJob<K extends WorkerJobKind> {
   load: () => Promise<JobHandler<JobParams[K]>>;
@@ -17,6 +17,7 @@ export interface WorkerJob<K extends WorkerJobKind> {
 export const WORKER_JOBS: { [K in WorkerJobKind]: WorkerJob<K> } = {
   evaluate: { backend: true, load: async () => (await import('./evaluate-job')).runEvaluate },
   'lightmaps-correlation': { backend: true, load: async () => (await import('./light-maps-correlation-job')).runLightMapsCorrelation },
+  cost: { backend: true, load: async () => (await import('./cost-job')).runCost },
   // splitting, normalizing and storing a dataset (synchronous writes with fsync, large arrays) held
   // the engine thread for 250 ms beside training (a CPU profile of test/integration/train/lanes.test.ts)
   generate: { backend: false, load: async () => (await import('./dataset-jobs')).runGenerate },

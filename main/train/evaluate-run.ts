@@ -168,7 +168,7 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
       const diagnostics = o.diagnostics && ev.predictions ? splitDiagnostics({
         split: enc, coordChannels: data.manifest.coordChannels, stats: trainStats, predictions: ev.predictions,
         benchmark: data.manifest.benchmark ?? (dataSpec as { benchmark?: string }).benchmark,
-        clamp: (data.manifest as { source?: { generator?: { clamp?: boolean } } }).source?.generator?.clamp === true,
+        generator: (data.manifest as { source?: { generator?: { params?: Record<string, unknown> } } }).source?.generator?.params,
       }) : undefined;
       // which branch carries which frequencies: the same model, the training grid, the first samples
       if (o.diagnostics && k === 0 && model instanceof LinoOperator) branches = await branchSpectra(model, enc.x, { maxSamples: BRANCH_SAMPLES, batchSize: cfg.batchSize });

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engineService } from '../helpers/engine-service';
-import type { EvaluationResult, JobSummary } from '../../main/api/contract';
+import { CostReport, type EvaluationResult, type JobSummary } from '../../main/api/contract';
+import { ladder } from '../../main/train/diagnostics/cost';
 
 const { service, settled, trained } = engineService();
 
@@ -27,4 +28,23 @@ test('runs.evaluate diagnostics: spectrum, physics and branch spectra; runs.eval
   assert.deepEqual(kept?.resolutions[0]!.diagnostics!.physics!.mean, d.physics!.mean);
   // without diagnostics it is another ask (nothing kept for it)
   assert.equal(await service.call('runs.evaluation', { id: r.id, checkpoint: 'last' }), null);
+});
+
+test('cost.benchmark: the solver at 15 and 29 and a run timed in one job; an unknown run is refused by name', async () => {
+  const r = await trained({ name: 'cost-api', model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2,
+    data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 6, train: 4, val: 2 } });
+  const job = (await service.call('cost.benchmark', { benchmark: 'darcy', resolutions: [15, 29], samples: 2, runs: [r.id], checkpoint: 'last' })) as JobSummary;
+  const done = await settled(job.id, 120_000);
+  assert.equal(done.state, 'done', done.error);
+  assert.equal(done.label, 'Accuracy against cost (darcy, 1 run)');
+  const rep = CostReport.parse(done.result);
+  assert.deepEqual(rep.rows.map((x) => `${x.kind}:${x.resolution}:${x.batch}`), ['solver:15:1', 'solver:29:1', 'model:29:1', 'model:29:2']);
+  assert.ok(rep.rows[0]!.relL2! > 0 && rep.rows[1]!.relL2 === null);
+  await assert.rejects(service.call('cost.benchmark', { benchmark: 'darcy', runs: ['no-such-run'] }), /no-such-run/);
+  // without resolutions: around the run's grid, every one striding the finest
+  assert.deepEqual(ladder(29), [15, 29, 57]);
+  assert.deepEqual(ladder(85), [43, 85, 169]);
+  assert.deepEqual(ladder(undefined), [29, 57, 113]);
+  assert.deepEqual(ladder(12), [12, 23]);
+  await assert.rejects(service.call('cost.benchmark', { benchmark: 'burgers' } as never), /invalid parameter 'benchmark'/);
 });

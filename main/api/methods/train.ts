@@ -1,4 +1,5 @@
-// The contract's calls for training: start, calibrate, pause/resume/stop, PyTorch's probe; the model estimate; the paper's reproductions.
+// The contract's calls for training: start, calibrate, pause/resume/stop, PyTorch's probe; the model
+// estimate; accuracy against cost; the paper's reproductions.
 // Spread into the one typed `methods` table of ../contract.ts (schemas and types only: no I/O).
 import { z } from 'zod';
 import { empty, type MethodSpec } from '../method-spec';
@@ -9,6 +10,7 @@ import { TorchReport } from '../../train/torch-report';
 import { ModelEstimate } from '../../model/estimate-result';
 import { JobSummary } from '../jobs';
 import { ApiTrainConfig } from '../api-train-config';
+import { RunId } from '../../runs/run-records';
 
 export const trainMethods = {
   /** Parameter count, memory and FLOPs of one training step of a LiNO configuration on a grid. */
@@ -23,6 +25,25 @@ export const trainMethods = {
       })
       .strict(),
     result: ModelEstimate,
+  },
+  /**
+   * Accuracy against cost (docs/diagnostics.md): the built-in solver at several resolutions and the
+   * given runs' inference, timed in one engine worker: a 'cost' job whose result is a CostReport.
+   */
+  'cost.benchmark': {
+    route: 'engine+workspace',
+    params: z.object({
+      benchmark: z.literal('darcy'),
+      /** Solver grids; the finest is the reference, each other must stride it. Empty: around the first run's grid (s/2, s, 2s on the 2^k + 1 ladder), else 29, 57, 113. */
+      resolutions: z.array(z.number().int().min(8).max(421)).max(6).default([]),
+      samples: z.number().int().min(1).max(64).default(4),
+      /** Trained Darcy runs whose inference is timed (their grid must stride the finest). */
+      runs: z.array(RunId).max(8).default([]),
+      checkpoint: z.enum(['best', 'last']).default('best'),
+      /** Samples per batched forward pass (default: all). */
+      batch: z.number().int().min(1).max(64).optional(),
+    }).strict(),
+    result: JobSummary,
   },
   /** Queue a new run (config) or resume an existing one (resume: run id) from its last checkpoint. */
   'train.start': {

@@ -53,6 +53,7 @@ function printDiagnostics(d: NonNullable<EvaluationResult['resolutions'][number]
   }
   const p = d.physics;
   if (p) console.log(`  physics (${p.quantity}): prediction ${sci(p.mean.prediction)}, truth ${sci(p.mean.truth)}`);
+  if (p?.equation) console.log(`  vorticity equation (${p.equation.quantity}): prediction ${sci(p.equation.mean.prediction)}, truth ${sci(p.equation.mean.truth)}`);
 }
 
 const command: CliCommand = {

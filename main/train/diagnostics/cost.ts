@@ -9,34 +9,14 @@ import * as tf from '../../ops/tf';
 import { encodeInput, relL2Of } from '../playground-predict';
 import { predictBatched } from '../predict-batched';
 import type { PlaygroundRun } from '../playground-run';
+import type { z } from 'zod';
+import type { CostReport as CostReportSchema } from './schema';
 
-export interface CostRow {
-  kind: 'solver' | 'model';
-  /** 'solver' or the run's id. */
-  name: string;
-  /** The model's kind (lino, fno, deeponet); absent for the solver. */
-  model?: string;
-  resolution: number;
-  /** Samples per forward pass (the solver: 1). */
-  batch: number;
-  /** Wall seconds per sample, the mean over the samples (after one untimed warm-up). */
-  secondsPerSample: number;
-  /** Mean relL2 against the finest solve at this resolution's points; null for the finest solve itself. */
-  relL2: number | null;
-}
-
-export interface CostReport {
-  benchmark: 'darcy';
-  samples: number;
-  seed: number;
-  /** The reference: the solve on this grid. */
-  finest: number;
-  tol: number;
-  machine: { cpu: string; cores: number; backend: string };
-  rows: CostRow[];
-}
+export type CostReport = z.infer<typeof CostReportSchema>;
+export type CostRow = CostReport['rows'][number];
 
 export interface CostOptions {
+  /** Solver grids (empty: `ladder` around the first run's grid). */
   resolutions: number[];
   samples: number;
   seed?: number;
@@ -45,6 +25,7 @@ export interface CostOptions {
   /** Samples per batched forward pass (default: all of them). */
   batch?: number;
   onProgress?: (message: string) => void;
+  signal?: AbortSignal;
 }
 
 const stride2 = (a: ArrayLike<number>, K: number, s: number): Float64Array => {
@@ -54,10 +35,23 @@ const stride2 = (a: ArrayLike<number>, K: number, s: number): Float64Array => {
   return out;
 };
 
+/**
+ * The solver grids when none are given: around the first run's grid s, the grid of half its
+ * spacing's stride ((s - 1) / 2 + 1, when whole and >= 8), s itself and twice as fine (2 (s - 1) + 1,
+ * up to 421) so that every one strides the finest; without a run 29, 57, 113.
+ */
+export function ladder(s: number | undefined): number[] {
+  if (s === undefined) return [29, 57, 113];
+  const out = [s];
+  if ((s - 1) % 2 === 0 && (s - 1) / 2 + 1 >= 8) out.unshift((s - 1) / 2 + 1);
+  if (2 * (s - 1) + 1 <= 421) out.push(2 * (s - 1) + 1);
+  return out;
+}
+
 export async function darcyCost(o: CostOptions): Promise<CostReport> {
   const p: DarcyParams = { ...PRESETS.darcy.quick } as DarcyParams;
   const seed = o.seed ?? 1;
-  const res = [...new Set(o.resolutions)].sort((a, b) => a - b);
+  const res = [...new Set(o.resolutions.length ? o.resolutions : ladder(o.runs?.[0]?.grid[0]))].sort((a, b) => a - b);
   if (res.length < 1 || o.samples < 1) throw new Error('cost: needs at least one resolution and one sample');
   const K = res[res.length - 1]!;
   for (const s of res) strideOf(K, s); // refuses a grid that does not stride the finest one, naming both
@@ -66,6 +60,7 @@ export async function darcyCost(o: CostOptions): Promise<CostReport> {
   o.onProgress?.(`solving ${o.samples} samples at ${K}x${K} (the reference)`);
   const fine = coef.map((a) => solveGwf(a, K, { tol: p.tol }).cells);
   for (const s of res) {
+    if (o.signal?.aborted) throw new Error('cost: cancelled');
     o.onProgress?.(`timing the solver at ${s}x${s}`);
     const inputs = coef.map((a) => stride2(a, K, s));
     solveGwf(inputs[0]!, s, { tol: p.tol }); // warm-up: the first call compiles
@@ -76,7 +71,10 @@ export async function darcyCost(o: CostOptions): Promise<CostReport> {
     sols.forEach((u, i) => { err += relL2Of([u], [stride2(fine[i]!, K, s)]) / o.samples; });
     rows.push({ kind: 'solver', name: 'solver', resolution: s, batch: 1, secondsPerSample: sec, relL2: s === K ? null : err });
   }
-  for (const run of o.runs ?? []) rows.push(...await modelRows(run, coef, fine, K, o));
+  for (const run of o.runs ?? []) {
+    if (o.signal?.aborted) throw new Error('cost: cancelled');
+    rows.push(...await modelRows(run, coef, fine, K, o));
+  }
   return {
     benchmark: 'darcy', samples: o.samples, seed, finest: K, tol: p.tol,
     machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, backend: tf.getBackend() },

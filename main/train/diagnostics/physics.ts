@@ -10,6 +10,7 @@ import { darcyCellsToNodes, darcyForcing, darcyNodalCoefficient, darcyResidualMa
 import { darcyStencil } from '../../data/generate/multigrid';
 import type { z } from 'zod';
 import type { PhysicsReport as PhysicsReportSchema } from './schema';
+import { VorticityResidualOp } from './vorticity-residual';
 
 export interface DarcyResidual {
   /** f - A u on the nodes (K x K, zero on the boundary ring). */
@@ -58,7 +59,7 @@ type PhysicsValue = PhysicsReport['mean'];
  * The physics check of a split: `input` [n, ...grid, Cx] (physical channels only, decoded), `pred`
  * and `truth` [n, ...grid, C] decoded. Answers null for a benchmark without one (airfoil, custom data).
  */
-export function physicsReport(benchmark: string | undefined, input: Field, pred: Field, truth: Field, o: { indices?: readonly number[]; clamp?: boolean } = {}): PhysicsReport | null {
+export function physicsReport(benchmark: string | undefined, input: Field, pred: Field, truth: Field, o: { indices?: readonly number[]; clamp?: boolean; generator?: Record<string, unknown> } = {}): PhysicsReport | null {
   const n = truth.shape[0]!, grid = truth.shape.slice(1, -1), C = truth.shape[truth.shape.length - 1]!;
   const P = grid.reduce((a, b) => a * b, 1), Cx = input.shape[input.shape.length - 1]!;
   const idx = (s: number) => o.indices?.[s] ?? s;
@@ -93,7 +94,38 @@ export function physicsReport(benchmark: string | undefined, input: Field, pred:
     }));
     const absAvg = (rows: PhysicsValue[]) => avg(rows.map((r) => ({ prediction: Math.abs(r.prediction), truth: Math.abs(r.truth) })));
     const perSample = Array.from({ length: n }, (_, s) => ({ index: idx(s), ...steps[C - 1]![s]! }));
-    return { benchmark: 'navier-stokes', quantity: '(mean vorticity at the step - at the last history frame) / rms of that frame, conserved: 0', mean: absAvg(steps.flat()), perStep: steps.map(absAvg), perSample };
+    const equation = nsEquation(input, pred, truth, o.generator);
+    return { benchmark: 'navier-stokes', quantity: '(mean vorticity at the step - at the last history frame) / rms of that frame, conserved: 0', mean: absAvg(steps.flat()), perStep: steps.map(absAvg), perSample, ...(equation ? { equation } : {}) };
   }
   return null;
+}
+
+/**
+ * The vorticity-equation residual of each consecutive pair of frames (the last history frame, then the
+ * rollout's), for the prediction and the truth; null without the generator's nu and forcing (data
+ * not made by the generator) or on a grid that is not a power of two. Frames are one time unit apart (nsSample).
+ */
+function nsEquation(input: Field, pred: Field, truth: Field, gen: Record<string, unknown> | undefined): PhysicsReport['equation'] | null {
+  const nu = gen?.nu, forcing = gen?.forcing;
+  const grid = truth.shape.slice(1, -1), s = grid[0]!;
+  if (typeof nu !== 'number' || typeof forcing !== 'number' || grid[1] !== s || s < 4 || (s & (s - 1)) !== 0) return null;
+  const n = truth.shape[0]!, C = truth.shape[truth.shape.length - 1]!, Cx = input.shape[input.shape.length - 1]!, P = s * s;
+  const op = new VorticityResidualOp(s, nu, forcing, 1);
+  const frame = (f: Field, ch: number, CC: number, sm: number) => Float64Array.from({ length: P }, (_, p) => f.data[(sm * P + p) * CC + ch]!);
+  let map: NonNullable<PhysicsReport['equation']>['map'] | undefined;
+  const perStep = Array.from({ length: C }, (_, t) => {
+    let pr = 0, tr = 0;
+    for (let sm = 0; sm < n; sm++) {
+      const from = (f: Field) => (t === 0 ? frame(input, Cx - 1, Cx, sm) : frame(f, t - 1, C, sm));
+      const rp = op.apply(from(pred), frame(pred, t, C, sm)), rt = op.apply(from(truth), frame(truth, t, C, sm));
+      if (t === 0 && sm === 0) map = { grid: [s, s], prediction: [...rp.map], truth: [...rt.map] };
+      pr += rp.relative / n; tr += rt.relative / n;
+    }
+    return { prediction: pr, truth: tr };
+  });
+  const avg = (k: 'prediction' | 'truth') => perStep.reduce((a, v) => a + v[k], 0) / perStep.length;
+  return {
+    quantity: '||(w1 - w0)/dt - (f - u.grad w + nu Lap w)|| / ||f - u.grad w + nu Lap w|| at the midpoint of consecutive frames (dt = 1), spectral as the generator',
+    mean: { prediction: avg('prediction'), truth: avg('truth') }, perStep, map: map!,
+  };
 }

@@ -37,6 +37,14 @@ export const PhysicsReport = z.object({
   mean: PhysicsValue,
   perStep: z.array(PhysicsValue).optional(),
   perSample: z.array(PhysicsValue.extend({ index: z.number() })),
+  /** Navier-Stokes: the vorticity-equation residual between consecutive frames (the first pair: the last history frame and step 1). */
+  equation: z.object({
+    quantity: z.string(),
+    mean: PhysicsValue,
+    perStep: z.array(PhysicsValue),
+    /** The residual maps of the split's first sample at step 1. */
+    map: z.object({ grid: z.array(z.number()), prediction: z.array(z.number()), truth: z.array(z.number()) }),
+  }).optional(),
   /** Darcy: the residual maps (nodes, row-major) of the split's first sample. */
   map: z.object({ grid: z.array(z.number()), prediction: z.array(z.number()), truth: z.array(z.number()) }).optional(),
 });
@@ -65,3 +73,29 @@ export const BranchSpectraReport = z.object({
   })),
 });
 export type BranchSpectraReport = z.infer<typeof BranchSpectraReport>;
+
+/** Accuracy against cost (cost.ts): solver and models timed on one machine in one process. */
+export const CostReport = z.object({
+  benchmark: z.literal('darcy'),
+  samples: z.number(),
+  seed: z.number(),
+  /** The reference: the solve on this grid. */
+  finest: z.number(),
+  tol: z.number(),
+  machine: z.object({ cpu: z.string(), cores: z.number(), backend: z.string() }),
+  rows: z.array(z.object({
+    kind: z.enum(['solver', 'model']),
+    /** 'solver' or the run's id. */
+    name: z.string(),
+    /** The run's model kind (absent for the solver). */
+    model: z.string().optional(),
+    resolution: z.number(),
+    /** Samples per forward pass (the solver: 1). */
+    batch: z.number(),
+    /** Wall seconds per sample after an untimed warm-up. */
+    secondsPerSample: z.number(),
+    /** Mean relL2 against the finest solve; null for the finest solve itself. */
+    relL2: z.number().nullable(),
+  })),
+});
+export type CostReport = z.infer<typeof CostReport>;

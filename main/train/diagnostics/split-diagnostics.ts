@@ -27,8 +27,8 @@ export interface SplitDiagnosticsInput {
   /** Decoded predictions [n, ...grid, C]. */
   predictions: { data: Float32Array; shape: number[] };
   benchmark: string | undefined;
-  /** Darcy data generated with the clamped coefficient (the manifest's generator parameters). */
-  clamp?: boolean;
+  /** The generator's parameters when the data were generated (Darcy: clamp; Navier-Stokes: nu, forcing). */
+  generator?: Record<string, unknown>;
 }
 
 export function splitDiagnostics(d: SplitDiagnosticsInput): SplitDiagnostics {
@@ -39,5 +39,5 @@ export function splitDiagnostics(d: SplitDiagnosticsInput): SplitDiagnostics {
   const input = leadingChannels(d.split.x, cx, d.stats.applied ? d.stats.x : null, d.stats.eps);
   // perSample indices are rows of the split, as the evaluation's own perSample
   const spectrum = grid.length >= 1 && grid.length <= 2 && grid.every((g) => g >= 2) ? spectrumReport(d.predictions, truth) : null;
-  return { spectrum, physics: physicsReport(d.benchmark, input, d.predictions, truth, { clamp: d.clamp ?? false }) };
+  return { spectrum, physics: physicsReport(d.benchmark, input, d.predictions, truth, { clamp: d.generator?.clamp === true, ...(d.generator ? { generator: d.generator } : {}) }) };
 }

@@ -31,6 +31,7 @@ export const VIEWS = [
   view('fields', 'Fields', () => import('./fields/fields-view').then((m) => m.FieldsView)),
   view('playground', 'Playground', () => import('./playground/playground-view').then((m) => m.PlaygroundView)),
   view('rollout', 'Rollout', () => import('./rollout/rollout-view').then((m) => m.RolloutView)),
+  view('diagnostics', 'Diagnostics', () => import('./diagnostics/diagnostics-view').then((m) => m.DiagnosticsView)),
   view('runs', 'Runs', () => import('./runs/runs-view').then((m) => m.RunsView)),
   view('sweeps', 'Sweeps', () => import('./sweeps/sweeps-view').then((m) => m.SweepsView)),
   view('ablations', 'Ablation', () => import('./ablation/ablation-view').then((m) => m.AblationView)),

@@ -76,6 +76,11 @@ test('lino eval --spectrum: Navier-Stokes rollout per step, Burgers drift of the
   assert.equal(d.physics.benchmark, 'navier-stokes');
   assert.equal(d.physics.perStep.length, 2);
   assert.ok(d.physics.perStep.every((s: { truth: number }) => s.truth < 1e-2), JSON.stringify(d.physics.perStep));
+  // the vorticity equation between frames one time unit apart, on a grid strided from the solver's
+  assert.equal(d.physics.equation.perStep.length, 2);
+  assert.ok(d.physics.equation.mean.truth < 0.5, `truth ${d.physics.equation.mean.truth}`); // 16x16 strided from the 32x32 solve: about 0.24
+  assert.ok(d.physics.equation.mean.prediction > d.physics.equation.mean.truth, JSON.stringify(d.physics.equation.mean));
+  assert.equal(d.physics.equation.map.prediction.length, 16 * 16);
   const bg = await trained('burgers-diag', { model: { kind: 'deeponet', width: 8, depth: 2 }, data: { kind: 'generate', benchmark: 'burgers', preset: 'tiny', samples: 4, train: 3, val: 1 } });
   const b = lino('eval', '--run', bg, '--checkpoint', 'last', '--spectrum', join(ws.path, 'bg-spectrum'), '--json');
   assert.equal(b.status, 0, b.stderr + b.stdout);

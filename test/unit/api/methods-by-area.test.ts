@@ -11,7 +11,7 @@ import { methods } from '../../../main/api/contract';
 const DIR = new URL('../../../main/api/methods/', import.meta.url).pathname;
 const AREAS: Record<string, string[]> = {
   engine: ['host', 'engine', 'workspace', 'ui'], files: ['files', 'exports'], jobs: ['jobs'], datasets: ['datasets'],
-  runs: ['runs'], train: ['train', 'model', 'reproduce'], sweeps: ['sweeps'], playground: ['playground'],
+  runs: ['runs'], train: ['train', 'model', 'reproduce', 'cost'], sweeps: ['sweeps'], playground: ['playground'],
 };
 
 test('every call is declared once, in its area\'s module, and the modules import only downward', async () => {
