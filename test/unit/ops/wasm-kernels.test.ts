@@ -69,3 +69,27 @@ test('asBatchedSwap finds the [batch, rows, cols] swap of a permutation, or null
   assert.equal(asBatchedSwap([2, 3, 4], [0, 1, 2]), null);
   assert.equal(asBatchedSwap([2, 3, 4], [1, 0, 2]), null); // leading swap with a trailing batch
 });
+
+test('patched wasm Sum and Mean over axes that are not the innermost agree with cpu and free their transpose', async () => {
+  ensureFastWasmKernels();
+  // [*, 128k, *] reductions transpose on the [rows/64, 64, cols] view first; the others as they are
+  const cases: [number[], number | number[], boolean][] = [
+    [[2, 128, 3], 1, false], [[2, 128, 3], 1, true], [[256, 5], 0, true], [[2, 256, 4], [0, 1], false],
+    [[3, 5, 4], 1, true], [[3, 5, 4], 2, false], [[128, 2, 3], [0], false],
+  ];
+  const run = async (backend: string) => {
+    assert.ok(await tf.setBackend(backend));
+    const ids = tf.backend().numDataIds();
+    const out = cases.flatMap(([shape, axis, keepDims]) => {
+      const n = shape.reduce((a, b) => a * b, 1);
+      const x = tf.tensor(Float32Array.from({ length: n }, (_, i) => ((i * 37) % 101) * 0.125 - 6), shape);
+      const ys = [tf.sum(x, axis, keepDims), tf.mean(x, axis, keepDims)];
+      const r = ys.map((y) => ({ shape: y.shape, values: Array.from(y.dataSync()).map((v) => Math.round(v * 1e4) / 1e4) }));
+      tf.dispose([x, ...ys]);
+      return r;
+    });
+    assert.equal(tf.backend().numDataIds(), ids, `${backend}: buffers left behind`);
+    return out;
+  };
+  assert.deepEqual(await run('wasm'), await run('cpu'));
+});
