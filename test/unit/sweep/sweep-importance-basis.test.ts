@@ -45,7 +45,7 @@ test('without pruning, importance reads each trial\'s best over its full epochs,
 test('analyzeSweep carries the basis with its importance', () => {
   const sweep = parseSweepConfig({ base: { data: { kind: 'synthetic', grid: [8], train: 2, val: 1 }, epochs: 8 }, axes: [{ path: 'optimizer.lr', values: [0.001, 0.002, 0.003, 0.004] }] }, 'sweep.json');
   const trials = [0.4, 0.3, 0.2, 0.1].map((v, i) => trial(i, i === 0 ? 'pruned' : 'done', v / 10, i === 0 ? 4 : 8, [[2, v + 0.5, 'continue'], [4, v, i === 0 ? 'prune' : 'continue']]));
-  const state: SweepState = { version: 1, id: 's', name: 's', createdAt: '', status: 'done', wallSeconds: 1, configs: sweep.axes[0]!.values!.map((v, index) => ({ index, params: { 'optimizer.lr': v } })), trials } as SweepState;
+  const state: SweepState = { version: 1, id: 's', name: 's', createdAt: '', status: 'done', wallSeconds: 1, configs: [0.001, 0.002, 0.003, 0.004].map((v, index) => ({ index, params: { 'optimizer.lr': v } })), trials } as SweepState;
   const a = analyzeSweep(sweep, state);
   assert.equal(a.importanceBasis.epochs, 4);
   assert.equal(a.importance[0]!.correlation !== null && a.importance[0]!.correlation < -0.99, true, JSON.stringify(a.importance));
