@@ -11,7 +11,7 @@ export function trialTicks(n: number): number[] {
   for (let t = step; t < n; t += step) out.add(t);
   out.add(n);
   // the last tick drops a neighbour closer than half a step (their labels would touch)
-  return [...out].filter((t, i, a) => t === n || i === 0 || n - t >= step / 2);
+  return [...out].filter((t, i) => t === n || i === 0 || n - t >= step / 2);
 }
 
 /** Each finished trial's metric (dots) and the best so far (a step line), log scale on y. */
