@@ -52,20 +52,20 @@ export function SweepsView() {
     <section aria-labelledby="sweeps-title">
       <h1 id="sweeps-title">Sweeps</h1>
       <div className="card">
-        <div role="tablist" aria-label="Define the sweep">
+        <div role="tablist" aria-label="Define the sweep" className="tab-row">
           <button role="tab" aria-selected={tab === 'form'} className={tab === 'form' ? 'nav active' : 'nav'} onClick={() => setTab('form')}>Form</button>
           <button role="tab" aria-selected={tab === 'json'} className={tab === 'json' ? 'nav active' : 'nav'} onClick={() => setTab('json')}>sweep.json</button>
         </div>
         {tab === 'form' ? (
           <>
             <SweepFormCard form={form} onChange={setForm} />
-            <button onClick={showJson}>Show as sweep.json</button>
+            <div><button onClick={showJson}>Show as sweep.json</button></div>
           </>
         ) : (
           <>
             <label htmlFor="sweep-json">sweep.json (base configuration, axes, method, seeds, budget, early stopping)</label>
             <textarea id="sweep-json" data-testid="sweep-json" rows={14} cols={90} spellCheck={false} value={text} onChange={(e) => setText(e.target.value.slice(0, 8000))} />
-            <button onClick={() => setText(SWEEP_TEMPLATE)}>Use the example</button>
+            <div><button onClick={() => setText(SWEEP_TEMPLATE)}>Use the example</button></div>
           </>
         )}
         <div>
@@ -74,7 +74,7 @@ export function SweepsView() {
         {error && <p role="alert" className="error-message" data-testid="sweep-error">{error}</p>}
       </div>
       {listError && <p role="alert" className="error-message">{listError}</p>}
-      <fieldset className="card" data-testid="sweep-list">
+      <fieldset className="card sweep-list" data-testid="sweep-list">
         <legend>Sweeps in this workspace</legend>
         {sweeps?.length === 0 && <p className="muted">No sweep yet.</p>}
         {sweeps?.map((listed) => {
