@@ -21,7 +21,7 @@ async function sweepDetail(id: string): Promise<SweepDetail> {
   return (await suite.host.service.call('sweeps.get', { id } as never)) as SweepDetail;
 }
 
-test('Sweeps view: a 2x2 grid with 2 seeds, engine killed with SIGKILL, resumed; tables, figures, export, compare; a random sweep with ASHA', { skip, timeout: 500_000 }, async () => {
+test('Sweeps view: a 2x2 grid with 2 seeds from the form, counted of 8, engine killed with SIGKILL, resumed; tables, figures, export, compare; a random sweep with ASHA; Train the best fully asks', { skip, timeout: 500_000 }, async () => {
   const { page, problems } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
   await gotoView(page, 'Sweeps');
   // the form: a tiny grid on the try-out data (width 4, 8 x lr 1e-3, 1e-2), 2 seeds, 2 epochs
