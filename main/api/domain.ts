@@ -19,6 +19,7 @@ export * from '../model/estimate-result';
 // Model kinds are declared once, in main/model/kinds.ts (light: zod only, no tfjs); the registry
 // (main/model/registry.ts) registers exactly these. The renderer reads the kinds' field descriptors from here.
 export { SweepDetail, SweepSummary, SweepAnalysis, SweepState } from '../sweep/sweep-types';
-export type { SweepConfig, SweepConfigInput, SweepAxis } from '../sweep/sweep-config';
+export type { SweepConfig, SweepConfigInput, SweepAxis, AxisValue } from '../sweep/sweep-config';
+export { SWEEP_METHODS } from '../sweep/sweep-config';
 export { MODEL_KINDS, MODEL_KIND_DECLARATIONS, ModelConfig, builderConfig, modelKindDeclaration } from '../model/kinds';
 export type { ModelKind, ModelKindDeclaration, ModelFieldDescriptor, ModelNumberField } from '../model/kinds';

@@ -9,6 +9,7 @@ import { errorMessage } from '../util/error-message';
 import { parseSweepConfig, type SweepConfig } from '../sweep/sweep-config';
 import { listSweepIds, openOrCreateSweep, readSweepConfig, readSweepState, type SweepState } from '../sweep/sweep-state';
 import { SweepRunner, type TrialExecutor } from '../sweep/sweep-runner';
+import { plannedTrials } from '../sweep/sampler';
 import { checkTrialConfigs } from '../sweep/trial-configs';
 import { tf } from './tf-runtime';
 import { analyzeSweep, type SweepAnalysis } from '../sweep/sweep-analysis';
@@ -135,7 +136,7 @@ export class SweepJobs {
     return {
       id, name: s.name, method: config.method, status: a ? (a.gate.paused ? 'paused' : 'running') : s.status === 'running' || s.status === 'paused' ? 'stopped' : s.status,
       ...(s.reason ? { reason: s.reason } : !a && (s.status === 'running' || s.status === 'paused') ? { reason: 'interrupted: resume continues it' } : {}),
-      trials: s.trials.length, ended: ended.length, pruned: s.trials.filter((t) => t.state === 'pruned').length, failed: s.trials.filter((t) => t.state === 'failed').length,
+      trials: s.trials.length, ...plannedTrials(config), ended: ended.length, pruned: s.trials.filter((t) => t.state === 'pruned').length, failed: s.trials.filter((t) => t.state === 'failed').length,
       best: bests.length ? Math.min(...bests) : null, wallSeconds: s.wallSeconds, active: !!a, paused: !!a?.gate.paused,
     };
   }

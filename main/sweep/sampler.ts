@@ -50,6 +50,19 @@ export class TpeSampler implements Sampler {
 
 const SAMPLERS: Record<SweepConfig['method'], new (sweep: SweepConfig) => Sampler> = { grid: GridSampler, random: RandomSampler, tpe: TpeSampler };
 
+/**
+ * The trials a sweep will run, known before any trains: a grid's size times the seeds, cut by
+ * budget.maxTrials (a configuration starts only when all its seeds fit); otherwise only an upper
+ * bound (budget.maxTrials, in whole configurations) or none. A wall-time budget may end either sooner.
+ */
+export function plannedTrials(sweep: SweepConfig): { planned: number | null; atMost: number | null } {
+  const total = samplerOf(sweep).total;
+  const byBudget = sweep.budget.maxTrials === undefined ? null : Math.floor(sweep.budget.maxTrials / sweep.seeds);
+  const configs = total === null ? byBudget : byBudget === null ? total : Math.min(total, byBudget);
+  const trials = configs === null ? null : configs * sweep.seeds;
+  return total === null ? { planned: null, atMost: trials } : { planned: trials, atMost: trials };
+}
+
 export function samplerOf(sweep: SweepConfig): Sampler {
   return new SAMPLERS[sweep.method](sweep);
 }

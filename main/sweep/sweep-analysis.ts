@@ -23,6 +23,8 @@ export interface SweepAnalysis {
   /** After each finished trial (in the order they finished in the state): the best metric so far. */
   bestSoFar: { trial: number; runId: string; value: number; best: number }[];
   importance: ImportanceRow[];
+  /** Which trials and which epoch the importance compares, in words too (the view shows it). */
+  importanceBasis: { epochs: number | null; trials: number; text: string };
   best: ConfigSummary | null;
 }
 
@@ -34,6 +36,31 @@ function meanStd(v: number[]): { mean: number | null; std: number | null } {
 
 /** Whether a correlation means something for the axis: numbers, booleans, or a list of two values. */
 const ordered = (a: SweepAxis) => !('values' in a) || a.values.every((v) => typeof v === 'number') || a.values.length <= 2;
+
+type Trial = SweepState['trials'][number];
+
+/**
+ * The trials importance compares, all at one budget: a pruned trial's best is from fewer epochs
+ * than a finished one's, so mixing them ranks the budget, not the parameters. With no trial pruned,
+ * each trial's best over its epochs; otherwise the validation relL2 at the deepest rung every
+ * ended trial reached (with mixed epoch counts and no common rung, only the trials that finished).
+ */
+export function importanceBasis(ended: readonly Trial[]): { rows: { trial: Trial; value: number }[]; basis: SweepAnalysis['importanceBasis'] } {
+  const epochsOf = (ts: readonly Trial[]) => (ts.length && ts.every((t) => t.epochs === ts[0]!.epochs) ? ts[0]!.epochs : null);
+  const full = (ts: readonly Trial[], why: string) => {
+    const e = epochsOf(ts);
+    return { rows: ts.map((t) => ({ trial: t, value: t.best! })), basis: { epochs: e, trials: ts.length, text: `over ${ts.length} trial${ts.length === 1 ? '' : 's'} that ran ${e === null ? 'all their' : `their full ${e}`} epochs (best validation relL2)${why}` } };
+  };
+  if (!ended.some((t) => t.state === 'pruned')) return full(ended, '');
+  const at = (t: Trial, epoch: number) => t.rungHistory.find((r) => r.epoch === epoch)?.valRelL2 ?? null;
+  const common = [...new Set(ended.flatMap((t) => t.rungHistory.map((r) => r.epoch)))].filter((e) => ended.every((t) => at(t, e) !== null));
+  if (common.length === 0) return full(ended.filter((t) => t.state === 'done'), '; pruned trials left out: no rung all reached');
+  const rung = Math.max(...common);
+  return {
+    rows: ended.map((t) => ({ trial: t, value: at(t, rung)! })),
+    basis: { epochs: rung, trials: ended.length, text: `over ${ended.length} trials at epoch ${rung}, the deepest rung all of them reached (their validation relL2 there, so pruned and finished trials compare at the same budget)` },
+  };
+}
 
 export function analyzeSweep(sweep: SweepConfig, state: SweepState): SweepAnalysis {
   const ended = state.trials.filter((t) => (t.state === 'done' || t.state === 'pruned') && t.best !== null);
@@ -47,18 +74,16 @@ export function analyzeSweep(sweep: SweepConfig, state: SweepState): SweepAnalys
     best = Math.min(best, t.best!);
     return { trial: i + 1, runId: t.runId, value: t.best!, best };
   });
-  // Importance over trials that ran to the end: a pruned trial's metric is from fewer epochs.
-  const full = ended.filter((t) => t.state === 'done');
-  const rows = full.length >= 4 ? full : ended;
+  const basis = importanceBasis(ended);
   const importance = parameterImportance(
     sweep.axes.map((a) => a.path),
-    sweep.axes.map((a) => rows.map((t) => encode(a, (state.configs[t.config]!.params as SweepParams)[a.path]!))),
-    rows.map((t) => t.best!),
+    sweep.axes.map((a) => basis.rows.map((r) => encode(a, (state.configs[r.trial.config]!.params as SweepParams)[a.path]!))),
+    basis.rows.map((r) => r.value),
     sweep.axes.map(ordered),
   );
   const withMean = configs.filter((c) => c.mean !== null && c.complete > 0);
   const bestConfig = withMean.length ? withMean.reduce((a, b) => (b.mean! < a.mean! ? b : a)) : null;
-  return { configs, bestSoFar, importance, best: bestConfig };
+  return { configs, bestSoFar, importance, importanceBasis: basis.basis, best: bestConfig };
 }
 
 const fmt = (v: unknown) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toPrecision(4)) : Array.isArray(v) ? v.join('+') : String(v));

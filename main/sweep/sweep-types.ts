@@ -66,8 +66,11 @@ export const ConfigSummary = z.object({
   mean: z.number().nullable(), std: z.number().nullable(), complete: z.number().int(),
 });
 export const ImportanceRow = z.object({ path: z.string(), correlation: z.number().nullable(), importance: z.number().nullable() });
+/** The trials importance was computed over: those at one budget (the deepest rung all of them reached, or their full epochs). */
+export const ImportanceBasis = z.object({ epochs: z.number().int().nullable(), trials: z.number().int(), text: z.string() });
 export const SweepAnalysis = z.object({
   configs: z.array(ConfigSummary),
+  importanceBasis: ImportanceBasis,
   bestSoFar: z.array(z.object({ trial: z.number().int(), runId: z.string(), value: z.number(), best: z.number() })),
   importance: z.array(ImportanceRow),
   best: ConfigSummary.nullable(),
@@ -76,7 +79,11 @@ export const SweepAnalysis = z.object({
 /** One sweep in the list: where it stands. `active`: this engine runs it now; `paused`: its trials wait. */
 export const SweepSummary = z.object({
   id: z.string(), name: z.string(), method: z.string(), status: z.enum(SWEEP_STATUSES), reason: z.string().optional(),
-  trials: z.number().int(), ended: z.number().int(), pruned: z.number().int(), failed: z.number().int(),
+  trials: z.number().int(), ended: z.number().int(),
+  /** Trials it will run (a grid: its size times the seeds, within the budget), or null when not known ahead. */
+  planned: z.number().int().nullable(),
+  /** Trials it may run at most (budget.maxTrials in whole configurations, or the grid's), or null when unbounded. */
+  atMost: z.number().int().nullable(), pruned: z.number().int(), failed: z.number().int(),
   best: z.number().nullable(), wallSeconds: z.number(), active: z.boolean(), paused: z.boolean(),
 });
 export type SweepSummary = z.infer<typeof SweepSummary>;

@@ -111,6 +111,7 @@ test('a host restart in the middle of a sweep: the Sweeps view shows the sweep, 
     base: { data: { kind: 'synthetic', grid: [16], train: 8, val: 2 }, model: { width: 4, depth: 1 }, epochs: 200, batchSize: 4 },
     axes: [{ path: 'optimizer.lr', values: [0.001, 0.01] }], method: 'grid', seeds: 1,
   };
+  await first.page.getByRole('tab', { name: 'sweep.json' }).click();
   await first.page.getByTestId('sweep-json').fill(JSON.stringify(config, null, 2));
   await first.page.getByTestId('sweep-start').click();
   const status = first.page.getByTestId('sweep-status');

@@ -41,7 +41,7 @@ function printSummary(sweep: SweepConfig, state: SweepState, say: (s: string) =>
   say(`\nsweep ${state.id}: ${state.status}${state.reason ? ` (${state.reason})` : ''}, ${state.trials.length} trials, ${state.wallSeconds.toFixed(1)} s`);
   say(`\n${pad(trialTable(sweep, state))}`);
   say(`\nper configuration (best val relL2, normalized):\n${pad(configTable(sweep, a))}`);
-  say(`\nparameter importance:\n${pad(importanceTable(a))}`);
+  say(`\nparameter importance, ${a.importanceBasis.text}:\n${pad(importanceTable(a))}`);
   if (a.best) say(`\nbest configuration: c${a.best.config} ${JSON.stringify(a.best.params)} mean ${a.best.mean!.toExponential(3)} over ${a.best.n} seed(s)`);
 }
 

@@ -43,7 +43,8 @@ export interface ParallelLayout {
   colorRange: [number, number] | null;
 }
 
-const MARGIN = { l: 60, r: 90, t: 56, b: 28 };
+// r: the colour bar and its labels ("5.91e-3" beside the bar was clipped at 90)
+const MARGIN = { l: 60, r: 110, t: 56, b: 28 };
 /** About how wide one character of the 11 px tick font is, to fit a category label between axes. */
 const CHAR_PX = 6;
 
@@ -196,7 +197,7 @@ export function parallelSvg(axes: ParallelAxis[], rows: ParallelRow[], o: Parall
 function colorBar(range: [number, number], o: ParallelOptions, label: string): string {
   const c = PLOT_COLORS[o.theme];
   const scale = o.colorscale ?? COLOR_SCALES.viridis;
-  const x = o.width - 40;
+  const x = o.width - 66;
   const top = MARGIN.t;
   const h = o.height - MARGIN.t - MARGIN.b;
   const stops = scale.map(([p, col]) => `<stop offset="${o.lowIsBest ? 1 - p : p}" stop-color="${col}"/>`);

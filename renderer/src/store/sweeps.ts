@@ -1,12 +1,13 @@
 // The Sweeps view's reads and actions: the list of sweeps and one sweep's detail (re-read every
 // second while it runs, otherwise only when its line in the list changes), starting one from its sweep.json text, pause / resume / stop, training the
-// best configuration fully (train.start with its seeds) and comparing configurations in the Runs view.
+// best configuration fully (train.start with the epochs, seeds and name asked for) and comparing configurations in the Runs view.
 import { useEffect, useMemo, useState } from 'react';
 import type { SweepDetail, SweepSummary } from '../../../main/api/contract';
 import { errorText } from '../api/error-text';
 import { useApp } from './app-store';
 import { useQuery } from './use-query';
 import { usePersistedStore } from './persisted-state';
+import { trainBestRequest, type TrainBestForm } from './sweep-form';
 
 /** A counter that advances every `ms` while `on` (a re-read's key). */
 export function useTicker(ms: number, on: boolean): number {
@@ -74,23 +75,14 @@ export async function controlSweep(id: string, action: 'pause' | 'resume' | 'sto
   }
 }
 
-function setPath(cfg: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> {
-  const [head, ...rest] = path.split('.');
-  const inner = cfg[head!];
-  return { ...cfg, [head!]: rest.length === 0 ? value : setPath(inner && typeof inner === 'object' ? (inner as Record<string, unknown>) : {}, rest.join('.'), value) };
-}
-
-/** Trains the best configuration with the sweep's full epochs and seeds as a new run group; its first run id. */
-export async function trainBest(d: SweepDetail): Promise<string> {
+/** Trains the best configuration with the epochs, seeds and name asked for (sweep-form.ts) as a new run group; its first run id. */
+export async function trainBest(d: SweepDetail, form: TrainBestForm): Promise<string> {
   const api = useApp.getState().api;
   if (!api) throw new Error('not connected to the workbench');
   const best = d.analysis.best;
   if (!best) throw new Error('no configuration has finished yet');
-  let cfg = { ...(d.config.base as Record<string, unknown>) };
-  for (const [path, v] of Object.entries(best.params)) cfg = setPath(cfg, path, v);
-  cfg.name = `${d.summary.name} best (c${best.config})`;
-  const seeds = typeof d.config.seeds === 'number' ? d.config.seeds : 1;
-  const r = await api.call('train.start', { config: cfg as never, seeds });
+  const req = trainBestRequest(d.config.base as Record<string, unknown>, best.params, form);
+  const r = await api.call('train.start', { config: req.config as never, seeds: req.seeds });
   return r.runId;
 }
 

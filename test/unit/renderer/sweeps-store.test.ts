@@ -1,5 +1,6 @@
 // The Sweeps view's two ways out of a sweep, against a recording API: "Train the best configuration
-// fully" is one train.start of the base with the best configuration's values and the sweep's seeds;
+// fully" is one train.start of the base with the best configuration's values and the epochs, seeds
+// (new ones by default) and name asked for;
 // "Compare in Runs" opens the Runs view with the best configurations picked, by their seed groups
 // (a preset's own groups, as the ablation's '<key>/<variant>') or, with one seed, their runs.
 import { test } from 'node:test';
@@ -8,6 +9,7 @@ import type { SweepDetail } from '../../../main/api/contract';
 import { useApp } from '../../../renderer/src/store/app-store';
 import { usePersistedStore } from '../../../renderer/src/store/persisted-state';
 import { compareInRuns, trainBest } from '../../../renderer/src/store/sweeps';
+import { trainBestDefaults } from '../../../renderer/src/store/sweep-form';
 
 const base = { name: 'b', data: { kind: 'synthetic', grid: [16], train: 8, val: 2 }, model: { width: 4, depth: 1 }, epochs: 6 };
 const conf = (config: number, mean: number | null, params: Record<string, unknown>) => ({ config, params, mean, std: 0, n: 1 });
@@ -23,13 +25,15 @@ function detail(o: { seeds: number; groups?: { group: string; name: string }[] }
   } as never;
 }
 
-test('"Train the best configuration fully": the base with the best values, its full epochs and the sweep\'s seeds, as one train.start', async () => {
+test('"Train the best configuration fully": the base with the best values and the epochs, new seeds and name asked for, as one train.start', async () => {
   const calls: [string, any][] = [];
   useApp.setState({ api: { call: async (m: string, p: any) => (calls.push([m, p]), { runId: 'r-best' }), onEvent: () => () => {} } as never });
-  assert.equal(await trainBest(detail({ seeds: 2 })), 'r-best');
+  const d = detail({ seeds: 2 });
+  const asked = { ...trainBestDefaults(d.config, d.summary.name, 1), epochs: '30' };
+  assert.equal(await trainBest(d, asked), 'r-best');
   // (other stores may list the runs when the API connects)
-  assert.deepEqual(calls.filter(([m]) => m !== 'runs.list'), [['train.start', { config: { ...base, name: 'grid-demo best (c1)', model: { width: 8, depth: 1 }, optimizer: { lr: 0.01 } }, seeds: 2 }]]);
-  await assert.rejects(trainBest({ ...detail({ seeds: 1 }), analysis: { configs: [], best: null } } as never), /no configuration has finished yet/);
+  assert.deepEqual(calls.filter(([m]) => m !== 'runs.list'), [['train.start', { config: { ...base, name: 'grid-demo best (c1)', epochs: 30, seed: 44, model: { width: 8, depth: 1 }, optimizer: { lr: 0.01 } }, seeds: 2 }]]);
+  await assert.rejects(trainBest({ ...detail({ seeds: 1 }), analysis: { configs: [], best: null } } as never, asked), /no configuration has finished yet/);
 });
 
 test('"Compare in Runs": the best configurations with a result, by seed group (a preset\'s own) or run, in the Runs view', () => {

@@ -1,11 +1,13 @@
 // One sweep: where it stands with pause / resume / stop, the live trial table, per configuration
 // the mean ± std over seeds, parameter importance, parallel coordinates and the best-so-far curve,
-// each exportable; "Train the best configuration fully" and "Compare" into the Runs view.
+// each exportable; "Train the best configuration fully" (asking epochs, seeds and a name) and
+// "Compare" into the Runs view.
 import { memo, useMemo, useState } from 'react';
 import type { SweepDetail as Detail } from '../../../../main/api/contract';
 import { TableExportBar } from '../../export/table-export-bar';
 import type { TableColumn, TableRow } from '../../export/table';
 import { compareInRuns, controlSweep, trainBest } from '../../store/sweeps';
+import { trainBestDefaults, trialCount, type TrainBestForm } from '../../store/sweep-form';
 import { bestSoFarSvg } from './sweep-svg';
 import { ParallelCoordinates } from '../../plots/parallel-coordinates-plot';
 import type { ParallelAxis, ParallelRow } from '../../plots/parallel-coordinates';
@@ -17,14 +19,14 @@ const show = (v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(4)) :
 
 function SimpleTable({ columns, rows, testId, caption }: { columns: TableColumn[]; rows: TableRow[]; testId: string; caption: string }) {
   return (
-    <table data-testid={testId}>
+    <div className="table-wrap"><table className="runs-table sweep-table" data-testid={testId}>
       <caption>{caption}</caption>
-      <thead><tr>{columns.map((c) => <th key={c.key} scope="col">{c.label}</th>)}</tr></thead>
+      <thead><tr>{columns.map((c) => <th key={c.key} scope="col" className={c.align === 'r' ? 'num' : undefined}>{c.label}</th>)}</tr></thead>
       <tbody>{rows.map((r, i) => <tr key={i}>{columns.map((c) => {
         const v = r[c.key];
-        return <td key={c.key}>{v === null || v === undefined ? '–' : typeof v === 'object' ? `${v.mean.toExponential(3)} ± ${v.std.toExponential(1)}` : typeof v === 'number' ? Number(v.toPrecision(4)) : v}</td>;
+        return <td key={c.key} className={c.align === 'r' ? 'num' : undefined}>{v === null || v === undefined ? '–' : typeof v === 'object' ? `${v.mean.toExponential(3)} ± ${v.std.toExponential(1)}` : typeof v === 'number' ? Number(v.toPrecision(4)) : v}</td>;
       })}</tr>)}</tbody>
-    </table>
+    </table></div>
   );
 }
 
@@ -66,6 +68,22 @@ function parallel(d: Detail): { axes: ParallelAxis[]; rows: ParallelRow[] } {
   return { axes, rows };
 }
 
+/** What "Train the best configuration fully" asks before it starts: epochs, seeds (new ones by default) and a name. */
+function TrainBestCard({ form, onChange, onStart, onCancel }: { form: TrainBestForm; onChange: (f: TrainBestForm) => void; onStart: () => void; onCancel: () => void }) {
+  const set = (p: Partial<TrainBestForm>) => onChange({ ...form, ...p });
+  return (
+    <div className="card sweep-form-row" role="group" aria-label="Train the best configuration" data-testid="train-best-form">
+      <label>Name <input aria-label="Run name" value={form.name} size={28} onChange={(e) => set({ name: e.target.value })} /></label>
+      <label>Epochs <input aria-label="Epochs" value={form.epochs} size={6} onChange={(e) => set({ epochs: e.target.value })} /></label>
+      <label>Seeds <input aria-label="Seeds" value={form.seeds} size={3} onChange={(e) => set({ seeds: e.target.value })} /></label>
+      <label>First seed <input aria-label="First seed" value={form.firstSeed} size={6} onChange={(e) => set({ firstSeed: e.target.value })} /></label>
+      <span className="muted">new seeds by default: the trials used the ones before</span>
+      <button onClick={onStart}>Start training</button>
+      <button onClick={onCancel}>Cancel</button>
+    </div>
+  );
+}
+
 export const SweepDetail = memo(function SweepDetail({ detail: d, onChanged }: { detail: Detail; onChanged: () => void }) {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const s = d.summary;
@@ -74,9 +92,12 @@ export const SweepDetail = memo(function SweepDetail({ detail: d, onChanged }: {
     setMessage(err ? { ok: false, text: err } : null);
     onChanged();
   };
+  const [bestForm, setBestForm] = useState<TrainBestForm | null>(null);
   const best = async () => {
+    if (!bestForm) return;
     try {
-      const id = await trainBest(d);
+      const id = await trainBest(d, bestForm);
+      setBestForm(null);
       setMessage({ ok: true, text: `Training the best configuration fully: run ${id} (see Training and Runs)` });
     } catch (e) {
       setMessage({ ok: false, text: `Could not train the best configuration: ${errorText(e)}` });
@@ -89,22 +110,23 @@ export const SweepDetail = memo(function SweepDetail({ detail: d, onChanged }: {
     <section aria-labelledby="sweep-detail-title" data-testid="sweep-detail">
       <h2 id="sweep-detail-title">{s.name} <span className="muted">({s.id})</span></h2>
       <p data-testid="sweep-status">
-        {s.status}{s.reason ? ` – ${s.reason}` : ''}: {s.ended} of {s.trials} trials ended ({s.pruned} pruned, {s.failed} failed), {s.method}, {s.wallSeconds.toFixed(0)} s
+        {s.status}{s.reason ? ` – ${s.reason}` : ''}: {trialCount(s, 'trials ended')} ({s.pruned} pruned, {s.failed} failed), {s.method}, {s.wallSeconds.toFixed(0)} s
         {s.best !== null ? `, best val relL2 ${s.best.toExponential(3)}` : ''}
       </p>
       <div role="group" aria-label="Sweep controls">
         <button onClick={() => act('pause')} disabled={!s.active || s.paused}>Pause</button>
         <button onClick={() => act('resume')} disabled={s.active && !s.paused || s.status === 'done'}>Resume</button>
         <button onClick={() => act('stop')} disabled={!s.active}>Stop</button>
-        <button onClick={best} disabled={!d.analysis.best}>Train the best configuration fully</button>
+        <button onClick={() => d.analysis.best && setBestForm(trainBestDefaults(d.config, s.name, d.analysis.best.config))} disabled={!d.analysis.best || bestForm !== null}>Train the best configuration fully…</button>
         <button onClick={() => compareInRuns(d)} disabled={d.analysis.configs.every((c) => c.mean === null)}>Compare in Runs</button>
       </div>
+      {bestForm && <TrainBestCard form={bestForm} onChange={setBestForm} onStart={best} onCancel={() => setBestForm(null)} />}
       {message && <p role="status" className={message.ok ? 'muted' : 'error-message'}>{message.text}</p>}
       <SimpleTable columns={t.trialCols} rows={t.trialRows} testId="sweep-trials" caption="Trials" />
       <TableExportBar title={`sweep ${s.id} trials`} columns={t.trialCols} rows={t.trialRows} />
       <SimpleTable columns={t.configCols} rows={t.configRows} testId="sweep-configs" caption="Per configuration: best validation relL2 (normalized) over seeds" />
       <TableExportBar title={`sweep ${s.id} configurations`} columns={t.configCols} rows={t.configRows} />
-      <SimpleTable columns={t.impCols} rows={t.impRows} testId="sweep-importance" caption="Parameter importance (as W&B: random forest and correlation with the metric)" />
+      <SimpleTable columns={t.impCols} rows={t.impRows} testId="sweep-importance" caption={`Parameter importance (as W&B: random forest and correlation with the metric) ${d.analysis.importanceBasis.text}`} />
       <TableExportBar title={`sweep ${s.id} importance`} columns={t.impCols} rows={t.impRows} />
       {pc.rows.length > 0 && (
         <ParallelCoordinates title={`sweep ${s.id} parallel coordinates`} axes={pc.axes} rows={pc.rows} colorBy="__metric" testId="sweep-parallel" />
