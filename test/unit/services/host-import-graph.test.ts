@@ -18,9 +18,9 @@ const ENGINE_ENTRY = 'main/engine/engine-process.ts';
 
 /**
  * Modules that may only load in the engine process (tensor code and what drives it). main/train's
- * schema files (zod only: a run's config, an evaluation's result) are what the host validates with.
+ * schema files (zod only: a run's config, an evaluation's result, the PyTorch probe's report) are what the host validates with.
  */
-const FORBIDDEN = [/^main\/engine\//, /^main\/train\/(?!(config|evaluation-result)\.ts$)/, /^main\/ops\/tf\.ts$/, /^@tensorflow\//];
+const FORBIDDEN = [/^main\/engine\//, /^main\/train\/(?!(config|evaluation-result|torch-report)\.ts$)/, /^main\/ops\/tf\.ts$/, /^@tensorflow\//];
 
 /** Every module (source files and external packages) reachable from `entry`. */
 async function importGraph(entry: string): Promise<string[]> {

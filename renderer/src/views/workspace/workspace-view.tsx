@@ -62,6 +62,13 @@ export function WorkspaceView() {
         <div className="card">
           <h2>Engine</h2>
           {engine && <p data-testid="workspace-backend">Backend: {engine.backend.active}{engine.backend.adapter ? ` on ${formatAdapter(engine.backend.adapter)}` : ''}</p>}
+          {engine?.torch && (
+            <p data-testid="workspace-torch" className="small">
+              {engine.torch.ok
+                ? `PyTorch ${engine.torch.torch} at ${engine.torch.executable ?? engine.torch.python}: ${[...engine.torch.cuda.map((g) => `${g.name} (${(g.memoryBytes / 1024 ** 3).toFixed(0)} GiB)`), ...(engine.torch.mps ? ['MPS'] : []), `CPU, ${engine.torch.cpuThreads ?? '?'} threads`].join(', ')}`
+                : `PyTorch: not available (${engine.torch.problem}). ${engine.torch.install ?? ''}`}
+            </p>
+          )}
           <p>Runs a short tensor computation in the engine process.</p>
           <button onClick={selfTest} data-testid="selftest">Run engine self-test</button>
           <ul className="jobs">
