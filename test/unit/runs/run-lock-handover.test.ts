@@ -1,6 +1,5 @@
-// A run lock handed to a child process (the PyTorch trainer): held while the child lives, even
-// (a second writer is refused), stale once
-// the child is gone, and removed by release().
+// A run lock handed to a child process (the PyTorch trainer): held while the child lives (a second
+// writer is refused), stale once the child is gone, and removed by release().
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
