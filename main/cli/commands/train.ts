@@ -177,7 +177,9 @@ const command: CliCommand = {
           }
         },
         onLog: (m) => {
-          if (/^(resuming|refused|failed|started PyTorch|stopped|the PyTorch process)/.test(m)) out.write(`${m}\n`);
+          // PyTorch's own lines come as 'python: ...' (its events.log has them too)
+          const line = m.replace(/^python: /, '');
+          if (/^(resuming|refused|failed|started PyTorch|stopped|the PyTorch process|Traceback)/.test(line)) out.write(`${line}\n`);
         },
       });
       if (tty) out.write('\n');
