@@ -330,6 +330,15 @@ export const methods = {
     result: Calibration,
   },
   /** PyTorch for the 'torch' backend: the interpreter (LINO_PYTHON, else python3), its torch, devices; refresh probes again. */
+  /**
+   * The Python interpreter of the 'torch' backend, kept in the user's settings: python sets it (null:
+   * back to LINO_PYTHON, else python3), omitted reads it. LINO_PYTHON, when set, wins over it.
+   */
+  'settings.python': {
+    route: 'host',
+    params: z.object({ python: z.string().min(1).max(4096).nullable().optional() }).strict(),
+    result: z.object({ python: z.string().nullable(), envOverride: z.string().nullable() }),
+  },
   'train.torch': { route: 'engine', params: z.object({ refresh: z.boolean().default(false) }).strict(), result: TorchReport },
   'train.pause': { route: 'engine+workspace', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
   /** Continue a paused run, or queue an interrupted/stopped run to resume from its last checkpoint. */

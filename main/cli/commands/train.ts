@@ -15,6 +15,8 @@ import { RunStore } from '../../runs/run-store';
 import { assertRunUnlocked } from '../../runs/run-lock';
 import { trainRun, parseRunConfig } from '../../train/runner';
 import { parseTorchBackend, trainTorchRun, type TorchRunHooks } from '../../train/torch-run';
+import { pythonCommand } from '../../train/torch-probe';
+import { readSettings } from '../../workspace/settings';
 import { newGroupName, seedRunConfig } from '../../runs/seed-group';
 import type { EpochRecord, StepRecord } from '../../train/trainer';
 import { errorMessage } from '../../util/error-message';
@@ -153,7 +155,7 @@ const command: CliCommand = {
       if (tty) out.write(`\r${line.padEnd(110)}`);
     };
     try {
-      const train = torch ? (r: typeof run, h: TorchRunHooks) => trainTorchRun(r, { ...h, ...torch, ...(gpus ? { gpus } : {}) }) : trainRun;
+      const train = torch ? (r: typeof run, h: TorchRunHooks) => trainTorchRun(r, { ...h, ...torch, ...(gpus ? { gpus } : {}), python: pythonCommand(readSettings().python) }) : trainRun;
       const result = await train(run, {
         owner: 'lino train',
         signal: stop.signal,

@@ -4,6 +4,7 @@ import { pickOpen } from '../../store/files';
 import { formatAdapter } from '../../components/engine-status';
 import { FileBrowser } from '../../components/file-browser';
 import { QuickStartCard } from '../../components/quick-start';
+import { PythonSetting } from './python-setting';
 
 /** The home view: where the workspace is, what it holds, and a check that the engine computes. */
 export function WorkspaceView() {
@@ -62,13 +63,6 @@ export function WorkspaceView() {
         <div className="card">
           <h2>Engine</h2>
           {engine && <p data-testid="workspace-backend">Backend: {engine.backend.active}{engine.backend.adapter ? ` on ${formatAdapter(engine.backend.adapter)}` : ''}</p>}
-          {engine?.torch && (
-            <p data-testid="workspace-torch" className="small">
-              {engine.torch.ok
-                ? `PyTorch ${engine.torch.torch} at ${engine.torch.executable ?? engine.torch.python}: ${[...engine.torch.cuda.map((g) => `${g.name} (${(g.memoryBytes / 1024 ** 3).toFixed(0)} GiB)`), ...(engine.torch.mps ? ['MPS'] : []), `CPU, ${engine.torch.cpuThreads ?? '?'} threads`].join(', ')}`
-                : `PyTorch: not available (${engine.torch.problem}). ${engine.torch.install ?? ''}`}
-            </p>
-          )}
           <p>Runs a short tensor computation in the engine process.</p>
           <button onClick={selfTest} data-testid="selftest">Run engine self-test</button>
           <ul className="jobs">
@@ -84,6 +78,7 @@ export function WorkspaceView() {
             ))}
           </ul>
         </div>
+        <PythonSetting initial={engine?.torch} />
       </div>
     </section>
   );
