@@ -208,7 +208,8 @@ async function runPython(run: RunHandle, hooks: TorchRunHooks, lock: RunLock, p:
   // Python's output goes to a file, not a pipe: it trains on if the engine goes away (a broken pipe would end it).
   const outStart = existsSync(outPath) ? statSync(outPath).size : 0;
   const out = openSync(outPath, 'a');
-  const env = { ...process.env, PYTHONPATH: [root, process.env.PYTHONPATH].filter(Boolean).join(process.platform === 'win32' ? ';' : ':'), PYTHONUNBUFFERED: '1' };
+  // no .pyc next to scaleout/: inside the desktop app that folder is part of the signed bundle
+  const env = { ...process.env, PYTHONPATH: [root, process.env.PYTHONPATH].filter(Boolean).join(process.platform === 'win32' ? ';' : ':'), PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' };
   // running (this process) until Python writes its own status with its pid
   const st = run.readStatus();
   run.writeStatus({ state: 'running', pid: process.pid, backend: `torch-${p.device}`, ...(st.epoch !== undefined ? { epoch: st.epoch } : {}), ...(st.step !== undefined ? { step: st.step } : {}) });
