@@ -29,7 +29,8 @@ import { VERSION } from '../version';
 import { playgroundDrawCall, playgroundPredictCall, playgroundSaveCall, playgroundSolveCall, playgroundSolveLabel, runPlaygroundSolve } from './playground-call';
 import { playgroundAppendCall, playgroundAppendableCall, playgroundExportCall, playgroundSampleCall } from './playground-keep-call';
 import { availableParallelism } from 'node:os';
-import { cachedTorchProbe } from '../train/torch-probe';
+import { cachedTorchProbe, pythonCommand } from '../train/torch-probe';
+import { readSettings } from '../workspace/settings';
 import type { TorchReport } from '../train/torch-report';
 import { jobEventMessage, withParsedResult } from './json-text';
 
@@ -57,7 +58,7 @@ function startDeclared(jobs: JobQueue, p: StartedJob): JobSummary {
 async function torchWithin(ms: number): Promise<{ torch?: TorchReport }> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>((r) => { timer = setTimeout(() => r(null), ms); });
-  const r = await Promise.race([cachedTorchProbe(), late]);
+  const r = await Promise.race([cachedTorchProbe(pythonCommand(readSettings().python)), late]);
   clearTimeout(timer);
   return r ? { torch: r } : {};
 }
@@ -147,7 +148,7 @@ export function startEngine(parent: ParentChannel): void {
       await initBackend();
       return { runId: p.runId, job: training.start(p.workspace, p.runId) };
     },
-    'train.torch': (p) => cachedTorchProbe(undefined, p.refresh),
+    'train.torch': (p) => cachedTorchProbe(pythonCommand(readSettings().python), p.refresh),
     'train.calibrate': (p) => training.calibrate(p.workspace, p.config, p.steps),
     'train.pause': (p) => ({ ok: training.pause(p.id) }),
     'train.resume': (p) => training.resumeWhenEnded(p.workspace, p.id),

@@ -21,6 +21,8 @@ import { refuseBeforeStart, parseRunConfig, trainRun, type RunSteps } from '../t
 import { assertRunUnlocked, releaseOwnLeftoverLock, runLockHolder, RunLockedError } from '../runs/run-lock';
 import { evaluateLabel, runEvaluate } from './evaluate-job';
 import { trainTorchRun } from '../train/torch-run';
+import { pythonCommand } from '../train/torch-probe';
+import { readSettings } from '../workspace/settings';
 import { inJobWorker } from './job-worker-run';
 import type { StepRecord, EpochRecord } from '../train/trainer';
 import { initBackend, tf } from './tf-runtime';
@@ -440,6 +442,7 @@ export class TrainingJobs {
         }
         out = await (cfgBackend === 'torch' ? trainTorchRun : trainRun)(run, {
           isPaused: () => this.gates.get(runId)?.paused ?? false,
+          python: pythonCommand(readSettings().python),
           owner: 'the engine',
           workspace,
           signal: ctx.signal,

@@ -7,6 +7,8 @@ import { selectBackend } from '../ops/backend';
 import { RunStore } from '../runs/run-store';
 import { trainRun } from '../train/runner';
 import { trainTorchRun } from '../train/torch-run';
+import { pythonCommand } from '../train/torch-probe';
+import { readSettings } from '../workspace/settings';
 import { RunLockedError } from '../runs/run-lock';
 import { PauseGate } from '../util/pause-gate';
 import { errorMessage } from '../util/error-message';
@@ -62,6 +64,7 @@ async function main() {
     const run = new RunStore(join(input.workspace, 'runs')).open(input.runId);
     const outcome = await (input.torch ? trainTorchRun : trainRun)(run, {
       isPaused: () => gate.paused,
+      python: pythonCommand(readSettings().python),
       owner: 'the engine',
       workspace: input.workspace,
       signal: controller.signal,

@@ -13,6 +13,8 @@ import { RunStore, type RunHandle } from '../runs/run-store';
 import { seedRunConfig } from '../runs/seed-group';
 import { parseRunConfig, trainRun } from '../train/runner';
 import { parseTorchBackend, trainTorchRun } from '../train/torch-run';
+import { pythonCommand } from '../train/torch-probe';
+import { readSettings } from '../workspace/settings';
 import { evaluateRun } from '../train/evaluate-run';
 import { loadTrainData } from '../train/data-source';
 import { modelConfigFor } from '../train/trainer';
@@ -82,7 +84,7 @@ async function trainOne(p: ReproducePreset, size: PresetSize, plan: Planned, sto
   const run = store.create(cfg);
   let estimateBytes = 0;
   const out = await (torch ? trainTorchRun : trainRun)(run, {
-    workspace: o.workspace, signal: o.signal, data, owner: o.owner ?? 'a reproduction',
+    workspace: o.workspace, signal: o.signal, data, owner: o.owner ?? 'a reproduction', python: pythonCommand(readSettings().python),
     onPlan: (plan) => { estimateBytes = plan.estimateBytes; },
     onEpoch: (e) => tick(e.epoch, `${plan.arm.label}${plan.resolution ? ` at s = ${plan.resolution}` : ''} seed ${cfg.seed}: epoch ${e.epoch}/${cfg.epochs}, val relL2 ${e.val.relL2.toExponential(3)}`),
   });

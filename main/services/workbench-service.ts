@@ -194,6 +194,13 @@ export class WorkbenchService {
   }
 
   private readonly hostHandlers: HostHandlers = {
+    'settings.python': (p) => {
+      if (p.python !== undefined) {
+        const { python: _old, ...rest } = readSettings();
+        writeSettings(p.python === null ? rest : { ...rest, python: p.python });
+      }
+      return { python: readSettings().python ?? null, envOverride: process.env.LINO_PYTHON || null };
+    },
     'host.info': () => ({ kind: this.opts.host, nativeDialogs: !!this.opts.dialogs, version: VERSION }) satisfies HostInfo,
     'engine.restart': async () => ({ pid: (await this.engine.restart()) ?? -1 }),
     'jobs.cancel': (p) => this.cancelJob(p.id),

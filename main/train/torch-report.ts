@@ -7,7 +7,7 @@ export const MIN_TORCH = [1, 13] as const;
 
 export const TORCH_INSTALL_HINT =
   'Install PyTorch (>= 1.13) and NumPy into a Python 3 (https://pytorch.org/get-started/locally/, e.g. `python3 -m pip install torch numpy`), ' +
-  'then point the workbench at that interpreter with LINO_PYTHON=/path/to/python (or the Workspace view\'s Python setting).';
+  'then point the workbench at that interpreter: the Workspace view\'s PyTorch card, or LINO_PYTHON=/path/to/python.';
 
 export const TorchReport = z.object({
   /** The interpreter command probed (LINO_PYTHON, the workspace setting, or python3). */

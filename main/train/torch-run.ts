@@ -210,7 +210,8 @@ async function runPython(run: RunHandle, hooks: TorchRunHooks, lock: RunLock, p:
   if (existsSync(outPath) && !lstatSync(outPath).isFile()) throw new Error(`${outPath}: is not a regular file; Python's output is not written there (expected the run's own python.log; remove it and resume)`);
   const outStart = existsSync(outPath) ? statSync(outPath).size : 0;
   const out = openSync(outPath, 'a');
-  const env = { ...process.env, PYTHONPATH: [root, process.env.PYTHONPATH].filter(Boolean).join(process.platform === 'win32' ? ';' : ':'), PYTHONUNBUFFERED: '1' };
+  // no .pyc next to scaleout/: inside the desktop app that folder is part of the signed bundle
+  const env = { ...process.env, PYTHONPATH: [root, process.env.PYTHONPATH].filter(Boolean).join(process.platform === 'win32' ? ';' : ':'), PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' };
   // running (this process) until Python writes its own status with its pid
   const st = run.readStatus();
   run.writeStatus({ state: 'running', pid: process.pid, backend: `torch-${p.device}`, ...(st.epoch !== undefined ? { epoch: st.epoch } : {}), ...(st.step !== undefined ? { step: st.step } : {}) });

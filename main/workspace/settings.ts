@@ -7,6 +7,8 @@ import { writeJsonAtomic } from '../util/atomic-file';
 
 export interface Settings {
   lastWorkspace?: string;
+  /** The Python interpreter of the 'torch' backend (the Workspace view's setting); LINO_PYTHON wins over it. */
+  python?: string;
 }
 
 export function configDir(): string {

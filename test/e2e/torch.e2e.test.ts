@@ -18,6 +18,9 @@ const skip = suite.skip || noTorch;
 
 test('Training view: pick PyTorch CPU, curves appear live, Stop, Resume, done', { skip, timeout: 300_000 }, async (tc) => {
   const { page, problems } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+  // the Workspace view's PyTorch card: what the probe found (LINO_PYTHON set here wins over the setting)
+  await gotoView(page, 'Workspace');
+  await page.getByTestId('workspace-torch').filter({ hasText: /^PyTorch 1\.13.* at \/usr\/bin\/python3/ }).waitFor({ timeout: 60_000 });
   await gotoView(page, 'Model');
   await page.getByTestId('field-width').fill('8');
   await page.getByTestId('field-depth').fill('1');

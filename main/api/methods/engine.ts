@@ -1,4 +1,5 @@
-// The contract's calls for the host, the engine process, the open workspace and the UI state it keeps.
+// The contract's calls for the host, the engine process, the open workspace, the UI state it keeps
+// and the user's settings (the torch backend's Python).
 // Spread into the one typed `methods` table of ../contract.ts (schemas and types only: no I/O).
 import { z } from 'zod';
 import { empty, type MethodSpec } from '../method-spec';
@@ -16,4 +17,13 @@ export const engineMethods = {
   'workspace.get': { route: 'host', params: empty, result: WorkspaceSummary },
   /** Switch workspace to a folder the user chose (a directory reference). */
   'workspace.open': { route: 'host', files: ['dir'], params: z.object({ dir: FileRef }).strict(), result: WorkspaceSummary },
+  /**
+   * The Python interpreter of the 'torch' backend, kept in the user's settings: python sets it (null:
+   * back to LINO_PYTHON, else python3), omitted reads it. LINO_PYTHON, when set, wins over it.
+   */
+  'settings.python': {
+    route: 'host',
+    params: z.object({ python: z.string().min(1).max(4096).nullable().optional() }).strict(),
+    result: z.object({ python: z.string().nullable(), envOverride: z.string().nullable() }),
+  },
 } as const satisfies Record<string, MethodSpec>;

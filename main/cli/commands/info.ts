@@ -7,7 +7,8 @@ import { isTorchFile, weightsAsFile } from '../../runs/release-checkpoint';
 import { readReleaseCheckpointWithDeadline } from '../../runs/release-checkpoint';
 import { inferModel } from '../../model/registry';
 import { printable as p, printableJson } from '../../util/printable';
-import { probeTorch } from '../../train/torch-probe';
+import { probeTorch, pythonCommand } from '../../train/torch-probe';
+import { readSettings } from '../../workspace/settings';
 import { formatTorchReport } from '../../train/torch-report';
 
 const command: CliCommand = {
@@ -15,7 +16,7 @@ const command: CliCommand = {
     const { values } = parseFlags(argv, { weights: { type: 'string' }, json: { type: 'boolean' }, backends: { type: 'boolean' }, backend: { type: 'string' }, env: { type: 'boolean' } });
     if (values.env) {
       // the engine's backends and the Python/PyTorch the 'torch' backend would run (LINO_PYTHON, else python3)
-      const [report, torch] = await Promise.all([selectBackend(values.backend), probeTorch()]);
+      const [report, torch] = await Promise.all([selectBackend(values.backend), probeTorch(pythonCommand(readSettings().python))]);
       console.log(values.json ? JSON.stringify({ backend: report, torch }, null, 1) : `${formatBackendReport(report)}\n${formatTorchReport(torch)}`);
       return 0;
     }

@@ -15,6 +15,8 @@ import { RunStore } from '../../runs/run-store';
 import { assertRunUnlocked } from '../../runs/run-lock';
 import { trainRun, parseRunConfig } from '../../train/runner';
 import { parseTorchBackend, trainTorchRun, type TorchRunHooks } from '../../train/torch-run';
+import { pythonCommand } from '../../train/torch-probe';
+import { readSettings } from '../../workspace/settings';
 import { newGroupName, seedRunConfig } from '../../runs/seed-group';
 import type { EpochRecord, StepRecord } from '../../train/trainer';
 import { errorMessage } from '../../util/error-message';
@@ -153,7 +155,7 @@ const command: CliCommand = {
       if (tty) out.write(`\r${line.padEnd(110)}`);
     };
     try {
-      const train = torch ? (r: typeof run, h: TorchRunHooks) => trainTorchRun(r, { ...h, ...torch, ...(gpus ? { gpus } : {}) }) : trainRun;
+      const train = torch ? (r: typeof run, h: TorchRunHooks) => trainTorchRun(r, { ...h, ...torch, ...(gpus ? { gpus } : {}), python: pythonCommand(readSettings().python) }) : trainRun;
       const result = await train(run, {
         owner: 'lino train',
         signal: stop.signal,
@@ -177,7 +179,9 @@ const command: CliCommand = {
           }
         },
         onLog: (m) => {
-          if (/^(resuming|refused|failed|started PyTorch|stopped|the PyTorch process)/.test(m)) out.write(`${m}\n`);
+          // PyTorch's own lines come as 'python: ...' (its events.log has them too)
+          const line = m.replace(/^python: /, '');
+          if (/^(resuming|refused|failed|started PyTorch|stopped|the PyTorch process|Traceback)/.test(line)) out.write(`${line}\n`);
         },
       });
       if (tty) out.write('\n');

@@ -2,6 +2,7 @@
 // the torch devices it reports and says why and how to install when it is not usable.
 import type { TorchReport } from '../../../main/api/contract';
 import { useQuery } from './use-query';
+import { useApp } from './app-store';
 
 export const useTorchProbe = () => useQuery('train.torch', (a) => a.call('train.torch', {}));
 
@@ -23,4 +24,15 @@ export function choiceProblem(choice: BackendChoice, probe: TorchReport | null):
 export function backendConfig(choice: BackendChoice): { backend?: string; torch?: { device: 'cpu' | 'cuda' | 'mps' } } {
   if (choice === 'engine') return {};
   return { backend: 'torch', torch: { device: choice.slice(6) as 'cpu' | 'cuda' | 'mps' } };
+}
+
+/** The stored interpreter setting and LINO_PYTHON (which wins over it). */
+export const usePythonSetting = () => useQuery('settings.python', (a) => a.call('settings.python', {}));
+
+/** Stores the interpreter (null: back to the default) and probes it again; answers the new probe. */
+export async function savePythonSetting(python: string | null): Promise<TorchReport> {
+  const api = useApp.getState().api;
+  if (!api) throw new Error('not connected to the workbench');
+  await api.call('settings.python', { python });
+  return api.call('train.torch', { refresh: true });
 }

@@ -36,7 +36,7 @@ async function pingMs(): Promise<number> {
 }
 
 test('an unknown backend is refused at train.start, listing the known ones; the run is failed and deletable', async () => {
-  await assert.rejects(service.call('train.start', { config: tiny({ name: 'bad backend', backend: 'nonexistent-backend' }) }), /field 'backend': expected one of tensorflow-gpu, webgpu, tensorflow, wasm, cpu, got 'nonexistent-backend'/);
+  await assert.rejects(service.call('train.start', { config: tiny({ name: 'bad backend', backend: 'nonexistent-backend' }) }), /field 'backend': expected one of tensorflow-gpu, webgpu, tensorflow, wasm, cpu or torch, got 'nonexistent-backend'/);
   const r = await byName('bad backend');
   assert.equal(r.state, 'failed');
   assert.match(r.reason!, /nonexistent-backend/);

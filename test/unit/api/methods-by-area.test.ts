@@ -10,7 +10,7 @@ import { methods } from '../../../main/api/contract';
 
 const DIR = new URL('../../../main/api/methods/', import.meta.url).pathname;
 const AREAS: Record<string, string[]> = {
-  engine: ['host', 'engine', 'workspace', 'ui'], files: ['files', 'exports'], jobs: ['jobs'], datasets: ['datasets'],
+  engine: ['host', 'engine', 'workspace', 'ui', 'settings'], files: ['files', 'exports'], jobs: ['jobs'], datasets: ['datasets'],
   runs: ['runs'], train: ['train', 'model', 'reproduce', 'cost'], sweeps: ['sweeps'], playground: ['playground'],
 };
 

@@ -4,6 +4,7 @@ import { pickOpen } from '../../store/files';
 import { formatAdapter } from '../../components/engine-status';
 import { FileBrowser } from '../../components/file-browser';
 import { QuickStartCard } from '../../components/quick-start';
+import { PythonSetting } from './python-setting';
 
 /** The home view: where the workspace is, what it holds, and a check that the engine computes. */
 export function WorkspaceView() {
@@ -77,6 +78,7 @@ export function WorkspaceView() {
             ))}
           </ul>
         </div>
+        <PythonSetting initial={engine?.torch} />
       </div>
     </section>
   );
