@@ -43,6 +43,7 @@ if (want('engine')) {
     'train-worker.js': 'main/engine/train-worker.ts',
     'job-worker.js': 'main/engine/job-worker.ts',
     'solve-worker.js': 'main/engine/solve-worker.ts',
+    'playground-worker.js': 'main/engine/playground-worker.ts',
     'data-parallel-worker.js': 'main/train/data-parallel-worker.ts',
     'inspect-worker.js': 'main/data/formats/inspect-worker.ts',
     'checkpoint-worker.js': 'main/runs/release-checkpoint-worker.ts',
