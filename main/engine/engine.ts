@@ -26,13 +26,14 @@ import { checkCostRuns, costLabel, runCost } from './cost-job';
 import { checkCorrelationRun, lightMapsCorrelationLabel, runLightMapsCorrelation } from './light-maps-correlation-job';
 import { refuseRepeat, reproduceLabel, reproduceList, reproduceResults, runReproduce } from './reproduce-job';
 import { VERSION } from '../version';
+import { LANE_TEXT_HANDLERS, playgroundLaneCall } from './playground-lane';
 import { playgroundDrawCall, playgroundPredictCall, playgroundSaveCall, playgroundSolveCall, playgroundSolveLabel, runPlaygroundSolve } from './playground-call';
 import { playgroundAppendCall, playgroundAppendableCall, playgroundExportCall, playgroundSampleCall } from './playground-keep-call';
 import { availableParallelism } from 'node:os';
 import { cachedTorchProbe, pythonCommand } from '../train/torch-probe';
 import { readSettings } from '../workspace/settings';
 import type { TorchReport } from '../train/torch-report';
-import { jobEventMessage, withParsedResult } from './json-text';
+import { JsonText, jobEventMessage, withParsedResult } from './json-text';
 
 /**
  * One handler per call the contract routes to the engine, typed from its entry (params as the host
@@ -186,9 +187,10 @@ export function startEngine(parent: ParentChannel): void {
       await initBackend();
       return jobs.start('reproduce', p);
     },
-    'playground.predict': playgroundPredictCall,
+    // in the Playground's worker: a 512 x 512 forward pass or field would hold the engine thread
+    'playground.predict': (p) => playgroundLaneCall('playground.predict', p) as ReturnType<typeof playgroundPredictCall>,
     'playground.solve': (p) => playgroundSolveCall(p, (params) => jobs.start('playground-solve', { ...params, workspace: p.workspace })),
-    'playground.draw': playgroundDrawCall,
+    'playground.draw': (p) => playgroundLaneCall('playground.draw', p) as ReturnType<typeof playgroundDrawCall>,
     'playground.save': (p) => (p.into ? playgroundAppendCall({ ...p, into: p.into }) : playgroundSaveCall(p)),
     'playground.sample': playgroundSampleCall,
     'playground.appendable': playgroundAppendableCall,
@@ -207,12 +209,15 @@ export function startEngine(parent: ParentChannel): void {
 
   parent.onMessage(async (msg: ToEngine) => {
     if (msg.type === 'shutdown') process.exit(0);
-    if (msg.type !== 'call') return;
+    if (msg.type !== 'call' && msg.type !== 'call-json') return;
+    // params sent as text go to their worker as text (playground-lane.ts); a handler in this thread gets them parsed
+    const params = msg.type === 'call' ? msg.params : LANE_TEXT_HANDLERS.has(msg.method) ? new JsonText(msg.json) : (JSON.parse(msg.json) as unknown);
     const handler = Object.hasOwn(handlers, msg.method) ? (handlers[msg.method as keyof EngineHandlers] as (p: unknown) => unknown) : undefined;
     try {
       if (!handler) throw new ApiError(`the engine has no method '${msg.method}'`, 'unknown_method');
-      const result = await handler(msg.params);
-      parent.send({ type: 'result', id: msg.id, ok: true, result });
+      const result = await handler(params);
+      if (result instanceof JsonText) parent.send({ type: 'result-json', id: msg.id, json: result.json });
+      else parent.send({ type: 'result', id: msg.id, ok: true, result });
     } catch (e) {
       // A data file's problem carries the file to the view (its message names it as well).
       const err = e instanceof DataError && e.file ? new ApiError(e.message, 'failed', { file: e.file }) : ApiError.from(e);

@@ -59,12 +59,12 @@ export class SweepJobs {
   }
 
   /** Starts (or resumes) a sweep from a sweep file's content. */
-  start(workspace: string, raw: unknown, id?: string): SweepSummary {
+  async start(workspace: string, raw: unknown, id?: string): Promise<SweepSummary> {
     let sweep;
     try {
       sweep = parseSweepConfig(raw, 'sweeps.start: config');
       // each trial is a run: refused here as train.start would refuse it (the same engine backend)
-      checkTrialConfigs(sweep, 'sweeps.start: config', process.env.LINO_BACKEND ?? tf.getBackend());
+      await checkTrialConfigs(sweep, 'sweeps.start: config', process.env.LINO_BACKEND ?? tf.getBackend());
     } catch (e) {
       throw new ApiError(errorMessage(e), 'invalid_params', { field: 'config' });
     }

@@ -1,7 +1,7 @@
 // The host's side of the engine process: starts it, matches replies to calls, restarts it
 // after a crash (telling every view), and never lets a crash take the host down.
 import { ApiError, type WorkbenchEvent } from '../api/contract';
-import type { FromEngine } from '../api/engine-protocol';
+import { TEXT_PARAM_METHODS, type FromEngine } from '../api/engine-protocol';
 import type { EngineHandle, EngineLauncher } from './engine-launcher';
 
 interface Pending {
@@ -43,6 +43,11 @@ export class EngineClient {
           this.pending.delete(msg.id);
           if (msg.ok) p.resolve(msg.result);
           else p.reject(ApiError.from(msg.error));
+        } else if (msg.type === 'result-json') {
+          const p = this.pending.get(msg.id);
+          if (!p) return;
+          this.pending.delete(msg.id);
+          p.resolve(JSON.parse(msg.json));
         } else if (msg.type === 'event') {
           this.emit(msg.event);
         } else if (msg.type === 'event-json') {
@@ -72,7 +77,7 @@ export class EngineClient {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, method });
-      handle.send({ type: 'call', id, method, params });
+      handle.send(TEXT_PARAM_METHODS.has(method) ? { type: 'call-json', id, method, json: JSON.stringify(params) } : { type: 'call', id, method, params });
     });
   }
 

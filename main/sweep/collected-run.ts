@@ -32,8 +32,8 @@ export function assertPlainFolder(path: string, what: string): void {
   if (!st.isDirectory()) throw new CollectRefusedError(path, `${what} is not a folder`);
 }
 
-/** Every entry under `dir`: plain files and folders only, within the limits. Returns the files' relative paths. */
-export function plainTree(dir: string): string[] {
+/** Every entry under `dir`: plain files and folders only, within the limits. Returns the files' relative paths (and the folders' in `folders`). */
+export function plainTree(dir: string, folders: string[] = []): string[] {
   const files: string[] = [];
   let seen = 0;
   const walk = (rel: string, depth: number) => {
@@ -45,6 +45,7 @@ export function plainTree(dir: string): string[] {
       if (st.isSymbolicLink()) throw new CollectRefusedError(p, 'is a symbolic link; --collect takes only plain files and folders (a link could point outside the workspace)');
       if (st.isDirectory()) {
         if (depth >= MAX_DEPTH) throw new CollectRefusedError(p, `lies more than ${MAX_DEPTH} folders deep; expected a run folder`);
+        folders.push(r);
         walk(r, depth + 1);
       } else if (st.isFile()) files.push(r);
       else throw new CollectRefusedError(p, 'is not a plain file or folder (a FIFO, socket or device)');
@@ -102,9 +103,14 @@ function readJsonObject(path: string, what: string): Record<string, unknown> {
  * its files' relative paths. A torn last metrics line (a process killed mid-write) is allowed, as
  * the run store reads it; any other line that does not parse is refused.
  */
-export function checkCollectedRun(dir: string): string[] {
+export function checkCollectedRun(dir: string, into?: string): string[] {
   assertPlainFolder(dir, 'the trained run folder');
-  const files = plainTree(dir);
+  const folders: string[] = [];
+  const files = plainTree(dir, folders);
+  for (const name of ['config.json', 'status.json', 'metrics.jsonl']) {
+    if (folders.includes(name)) throw new CollectRefusedError(join(dir, name), 'is a folder; expected a file');
+  }
+  if (into) assertMergeable(dir, into, files, folders);
   readJsonObject(join(dir, 'config.json'), 'a run configuration');
   if (files.includes('status.json')) {
     const st = readJsonObject(join(dir, 'status.json'), 'a run status');
@@ -127,4 +133,20 @@ export function checkCollectedRun(dir: string): string[] {
     });
   }
   return files;
+}
+
+/** Refuses a trained folder whose entry is a file where the local run `into` has a folder, or the reverse: the copy over it would fail halfway. */
+function assertMergeable(dir: string, into: string, files: string[], folders: string[]): void {
+  const kind = (p: string) => {
+    try {
+      const st = lstatSync(p);
+      return st.isDirectory() ? 'folder' : 'file';
+    } catch {
+      return null;
+    }
+  };
+  for (const [rel, want] of [...files.map((f) => [f, 'file'] as const), ...folders.map((f) => [f, 'folder'] as const)]) {
+    const have = kind(join(into, rel));
+    if (have !== null && have !== want) throw new CollectRefusedError(join(dir, rel), `is a ${want} where the local run has a ${have} (${join(into, rel)}); expected the layout of a run folder`);
+  }
 }

@@ -25,6 +25,15 @@ export async function exportSweepForCluster(workspace: string, id: string, outDi
   const runner = new SweepRunner(workspace, id, () => Promise.reject(new Error('an export trains nothing')), { owner: 'lino sweep --export' });
   runner.assertPlannable();
   const out = prepareOutputFolder(outDir, { force: o.force, flag: '--export' });
+  const release = runner.hold(); // the whole export: no other process trains the planned runs meanwhile
+  try {
+    return await exportPlanned(runner, workspace, id, out, o);
+  } finally {
+    release();
+  }
+}
+
+async function exportPlanned(runner: SweepRunner, workspace: string, id: string, out: string, o: { nprocPerNode: number; nodes: number; force?: boolean }): Promise<SweepExport> {
   const planned = runner.planAll();
   const trials: string[] = [];
   for (const { run } of planned) {
@@ -85,8 +94,8 @@ function collectLocked(workspace: string, id: string, dir: string): SweepExport 
     assertPlainFolder(join(folder, 'runs'), `trial ${t.runId}'s runs folder`);
     const src = join(folder, 'runs', `${t.runId}-cluster`);
     if (!exists(src)) continue;
-    checkCollectedRun(src);
     const local = store.open(t.runId);
+    checkCollectedRun(src, local.dir);
     if (runEpochs(local).length > 0) skipped.push(t.runId);
     else {
       assertRunUnlocked(t.runId, local.dir);

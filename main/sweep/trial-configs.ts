@@ -9,6 +9,9 @@ import { errorMessage } from '../util/error-message';
 import { applyParams, probeValues, setPath, type SweepConfig } from './sweep-config';
 import { gridPoint, gridSize } from './space';
 
+/** Configurations checked between two yields to the event loop (~10 ms of checks). */
+const YIELD_EVERY = 128;
+
 /** The grid configurations a sweep can run: all of them, or those its trial budget allows. */
 function gridConfigurations(sweep: SweepConfig): number {
   const all = gridSize(sweep.axes);
@@ -31,10 +34,12 @@ function check(cfg: Record<string, unknown>, where: string, backend: string | nu
  * trials train on unless their configuration names one (memory limits); null checks no memory (an
  * export, trained elsewhere).
  */
-export function checkTrialConfigs(sweep: SweepConfig, source: string, backend: string | null): void {
+export async function checkTrialConfigs(sweep: SweepConfig, source: string, backend: string | null): Promise<void> {
   if (sweep.method === 'grid') {
     const n = gridConfigurations(sweep);
     for (let k = 0; k < n; k++) {
+      // a grid of 1e5 configurations takes seconds: the engine thread answers other calls between slices
+      if (k > 0 && k % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       const params = gridPoint(sweep.axes, k);
       check(applyParams(sweep.base, params), `${source}: configuration c${k} ${JSON.stringify(params).slice(0, 200)}`, backend);
     }

@@ -11,7 +11,7 @@
 //  - anything else is a crash (a TypeError, a message naming nothing, a broken invariant).
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { seededRandom } from '../../main/data/stages/split';
 import { parseSweepConfig } from '../../main/sweep/sweep-config';
 import { openOrCreateSweep, readSweepState } from '../../main/sweep/sweep-state';
@@ -201,10 +201,26 @@ function plainFile(p: string): boolean {
   }
 }
 
+/** Whether a folder between `root` and `path` (or `path` itself) is a symbolic link. */
+function throughLink(root: string, path: string): boolean {
+  let p = path;
+  while (p.length > root.length) {
+    try {
+      if (lstatSync(p).isSymbolicLink()) return true;
+    } catch {
+      // not there (yet)
+    }
+    p = dirname(p);
+  }
+  return false;
+}
+
 /** One hostile change to a collected folder (returns what it did). */
 function mutateCollected(w: World, cluster: string, dir: string, runId: string, rnd: Rnd): string {
   const file = pick(rnd, ['metrics.jsonl', 'metrics.jsonl', 'metrics.jsonl', 'status.json', 'config.json', 'checkpoints/last/state.json']);
   const path = join(dir, file);
+  // never through a link an earlier mutation made (the fuzzer itself must not write outside)
+  if (throughLink(cluster, path)) return 'nothing (its path goes through a link)';
   let kind = int(rnd, 9);
   // an earlier mutation made the path a link, a folder or a FIFO, or moved its folder: change the structure instead
   if (kind <= 3 && !plainFile(path)) kind = 7;
@@ -269,7 +285,12 @@ async function collectCase(w: World, rnd: Rnd, i: number): Promise<CaseResult> {
   const descs: string[] = [];
   for (let n = int(rnd, 3); n > 0; n--) {
     const t = pick(rnd, trained);
-    descs.push(mutateCollected(w, cluster, t.dir, t.id, rnd));
+    try {
+      descs.push(mutateCollected(w, cluster, t.dir, t.id, rnd));
+    } catch (e) {
+      // an earlier mutation made this one impossible (its path under a file, a folder where a file was)
+      descs.push(`a mutation skipped (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
   }
   const desc = descs.join('; ') || 'unmutated';
   const where = `collected-run case ${i} (${desc.slice(0, 300)})`;

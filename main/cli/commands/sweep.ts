@@ -74,7 +74,7 @@ const command: CliCommand = {
     // each trial is a run: lino train's checks of its configuration before the sweep is made (an
     // export's trials train elsewhere: no memory check against this machine's backend)
     const backend = training ? (await selectBackend(values.backend ?? (sweep.base.backend as string | undefined))).active : null;
-    checkTrialConfigs(sweep, values.config, backend);
+    await checkTrialConfigs(sweep, values.config, backend);
     const { id, created } = openOrCreateSweep(ws.path, sweep, values.id);
     const json = values.json === true;
     const say = json ? (l: string) => void process.stderr.write(`${l}\n`) : (l: string) => console.log(l);

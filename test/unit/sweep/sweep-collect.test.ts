@@ -168,3 +168,24 @@ test('collect refuses symbolic links (the trial folder, its runs folder, a file 
     d.cleanup();
   }
 });
+
+test('a trained folder whose layout clashes with its run (a folder where a file is) is refused before any trial is copied (found by the fuzzer)', () => {
+  const d = tempDir('lino-sweep-collect-');
+  try {
+    const c = cluster(d.path);
+    c.trained(c.runs[0]!.id);
+    const dir = c.trained(c.runs[1]!.id);
+    rmSync(join(dir, 'status.json'));
+    mkdirSync(join(dir, 'status.json'));
+    assert.throws(() => collectSweepFromCluster(c.ws, c.id, c.out), new RegExp(`${join(dir, 'status.json')}: is a folder; expected a file; nothing was collected`));
+    untouched(c);
+    rmSync(join(dir, 'status.json'), { recursive: true });
+    writeFileSync(join(dir, 'status.json'), '{"state":"done"}');
+    rmSync(join(dir, 'checkpoints'), { recursive: true, force: true });
+    writeFileSync(join(dir, 'checkpoints'), 'a file where the run has a folder');
+    assert.throws(() => collectSweepFromCluster(c.ws, c.id, c.out), /checkpoints: is a file where the local run has a folder/);
+    untouched(c);
+  } finally {
+    d.cleanup();
+  }
+});

@@ -11,17 +11,17 @@ import { checkRunConfig } from '../../../main/train/runner';
 
 const base = { data: { kind: 'synthetic', grid: [16], train: 8, val: 2 }, model: { width: 4, depth: 1 }, epochs: 2 };
 
-test('a backend axis value "bogus" is refused for a grid (naming the configuration) and for random and TPE (naming the axis)', () => {
+test('a backend axis value "bogus" is refused for a grid (naming the configuration) and for random and TPE (naming the axis)', async () => {
   const axes = [{ path: 'backend', values: ['cpu', 'bogus'] }];
-  assert.throws(() => checkTrialConfigs(parseSweepConfig({ name: 'b', base, axes }), 'b.json', null),
+  await assert.rejects(checkTrialConfigs(parseSweepConfig({ name: 'b', base, axes }), 'b.json', null),
     /^Error: b\.json: configuration c1 \{"backend":"bogus"\}: field 'backend': expected one of [a-z, -]+, got "bogus"/);
   for (const method of ['random', 'tpe']) {
-    assert.throws(() => checkTrialConfigs(parseSweepConfig({ name: 'b', base, method, axes, budget: { maxTrials: 4 } }), 'b.json', null),
+    await assert.rejects(checkTrialConfigs(parseSweepConfig({ name: 'b', base, method, axes, budget: { maxTrials: 4 } }), 'b.json', null),
       /b\.json: axes\[0\] \('backend'\) value "bogus": field 'backend': expected one of/);
   }
   // the same check lino train's configuration gets
   assert.throws(() => checkRunConfig({ ...base, backend: 'bogus' }, 'config.json'), /config\.json: field 'backend': expected one of .*got "bogus"/);
-  assert.doesNotThrow(() => checkTrialConfigs(parseSweepConfig({ name: 'b', base, axes: [{ path: 'backend', values: ['cpu', 'wasm'] }] }), 'b.json', null));
+  await assert.doesNotReject(checkTrialConfigs(parseSweepConfig({ name: 'b', base, axes: [{ path: 'backend', values: ['cpu', 'wasm'] }] }), 'b.json', null));
 });
 
 test('a 10 MB string axis value is refused by the length limit, naming the field and the limit', () => {
@@ -32,10 +32,10 @@ test('a 10 MB string axis value is refused by the length limit, naming the field
     /field 'axes\.0\.values\.0\.1': expected at most 4096 characters/);
 });
 
-test('a grid configuration that lino train would refuse (memory) is refused though each axis alone is fine; within a trial budget only the configurations that run are checked', () => {
+test('a grid configuration that lino train would refuse (memory) is refused though each axis alone is fine; within a trial budget only the configurations that run are checked', async () => {
   const axes = [{ path: 'model.width', values: [4, 4096] }, { path: 'model.depth', values: [1, 64] }];
   const sweep = parseSweepConfig({ name: 'm', base, axes }, 'm.json');
-  assert.throws(() => checkTrialConfigs(sweep, 'm.json', 'cpu'), /m\.json: configuration c3 \{"model\.width":4096,"model\.depth":64\}: field 'model\.width': does not fit: the model has [\d,]+ parameters/);
-  assert.doesNotThrow(() => checkTrialConfigs(sweep, 'm.json', null), 'no memory check for an export');
-  assert.doesNotThrow(() => checkTrialConfigs(parseSweepConfig({ name: 'm', base, axes, budget: { maxTrials: 3 } }), 'm.json', 'cpu'), 'c3 never runs');
+  await assert.rejects(checkTrialConfigs(sweep, 'm.json', 'cpu'), /m\.json: configuration c3 \{"model\.width":4096,"model\.depth":64\}: field 'model\.width': does not fit: the model has [\d,]+ parameters/);
+  await assert.doesNotReject(checkTrialConfigs(sweep, 'm.json', null), 'no memory check for an export');
+  await assert.doesNotReject(checkTrialConfigs(parseSweepConfig({ name: 'm', base, axes, budget: { maxTrials: 3 } }), 'm.json', 'cpu'), 'c3 never runs');
 });
