@@ -111,7 +111,7 @@ test('datasets: channel statistics equal the API\'s, a heatmap exports as PNG at
   const tex = readFileSync(join(suite.host.workspace, 'exports', added.find((n) => n.endsWith('.tex'))!), 'utf8');
   assert.match(tex, /\\toprule[\s\S]*state \(seed 42\)[\s\S]*\\bottomrule/);
   const csv = readFileSync(join(suite.host.workspace, 'exports', added.find((n) => n.endsWith('.csv'))!), 'utf8').split('\r\n');
-  assert.equal(csv[0], 'Group,Runs,Val relL2 (normalized) mean,Val relL2 (normalized) std,Val relL2 (decoded) mean,Val relL2 (decoded) std,Test relL2');
+  assert.equal(csv[0], 'Group,Runs,Val relL2 (normalized) mean,Val relL2 (normalized) std,Val relL2 (decoded) mean,Val relL2 (decoded) std,Test relL2 (normalized)');
   const g = (await suite.host.service.call('runs.group', { group: 'state-g' })) as { valRelL2: { mean: number } };
   assert.equal(Number(csv[1]!.split(',')[2]), g.valRelL2.mean, 'the group mean at full precision');
   await table.locator(`[data-name="${added.find((n) => n.endsWith('.csv'))}"]`).waitFor({ timeout: 30_000 });

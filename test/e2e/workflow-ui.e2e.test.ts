@@ -55,7 +55,7 @@ test('runs view: SVG parallel coordinates draw in headless Chromium and export a
     assert.ok(typeof r.params === 'number' && r.params > 0, `${k}: params listed`);
     assert.equal(await row.getByTestId('run-params').textContent(), r.params!.toLocaleString('en-US'));
     for (const t of ['run-wall-time', 'run-train-time', 'run-queue-time']) assert.match((await row.getByTestId(t).textContent()) ?? '', /^(\d+(\.\d+)?|—)$/, `${k} ${t}`);
-    assert.match((await row.getByTestId('run-train-time').textContent()) ?? '', /^\d+(\.\d)?$/);
+    assert.match((await row.getByTestId('run-train-time').textContent()) ?? '', /^\d+(\.\d+)?$/);
   }
   // Differences: the FNO lists its modes and kind, never LiNO's components or scattering.
   const diffOf = async (k: keyof typeof ids) => (await page.getByTestId(`run-row-${ids[k]}`).locator('td.small').first().textContent()) ?? '';

@@ -6,8 +6,9 @@ import { firstError, useRunGroups } from '../../store/runs-cache';
 import { TableExportBar } from '../../export/table-export-bar';
 import type { TableColumn, TableRow } from '../../export/table';
 import { kindsOf } from '../../store/model-kind';
+import { groupLabel } from '../../store/ablation-plan';
+import { meanStdCell, meanStdText } from '../../store/run-filter';
 
-const meanStd = (v: { mean: number; std: number } | null) => (v ? `${v.mean.toPrecision(4)} ± ${v.std.toPrecision(2)}` : '—');
 
 export function RunTables() {
   const runs = useTraining((s) => s.runs);
@@ -32,7 +33,9 @@ export function RunTables() {
     { key: 'best', label: 'Best val relL2 (normalized)', align: 'r' },
     { key: 'bestEpoch', label: 'Best epoch', align: 'r' },
   ];
-  const runRows: TableRow[] = runs.map((r) => ({ name: r.name, model: kindsOf([r]), group: r.group ?? '', seed: r.seed, state: r.state, epochs: r.epochsDone, best: r.bestValRelL2, bestEpoch: r.bestEpoch }));
+  // groups by their names (an ablation's base and variant, a seed group's configuration), never an id
+  const label = (g: string) => groupLabel(g, runs);
+  const runRows: TableRow[] = runs.map((r) => ({ name: r.name, model: kindsOf([r]), group: r.group ? label(r.group) : '', seed: r.seed, state: r.state, epochs: r.epochsDone, best: r.bestValRelL2, bestEpoch: r.bestEpoch }));
   const groupColumns: TableColumn[] = [
     { key: 'group', label: 'Group' },
     { key: 'n', label: 'Runs', align: 'r' },
@@ -40,11 +43,13 @@ export function RunTables() {
     { key: 'valDecoded', label: 'Val relL2 (decoded)', align: 'r' },
     { key: 'test', label: 'Test relL2 (normalized)', align: 'r' },
   ];
-  const groupRows: TableRow[] = groups.map((g) => ({ group: g.group, n: g.runs.length, val: g.valRelL2, valDecoded: g.valRelL2Decoded, test: g.testRelL2 }));
+  const groupRows: TableRow[] = groups.map((g) => ({ group: label(g.group), n: g.runs.length, val: meanStdCell(g.valRelL2, g.runs.length), valDecoded: meanStdCell(g.valRelL2Decoded, g.runs.length), test: meanStdCell(g.testRelL2, g.runs.length) }));
   // The best (lowest) mean validation error in bold, as papers mark it.
+  // a group's cell: mean ± std over several seeds, the number alone over one
+  const meanOf = (c: unknown) => (typeof c === 'number' ? c : (c as { mean: number } | null)?.mean);
   const bestGroup = groupRows.reduce<number>((b, r, i) => {
-    const v = (r.val as { mean: number } | null)?.mean;
-    const bv = b >= 0 ? (groupRows[b]!.val as { mean: number } | null)?.mean : undefined;
+    const v = meanOf(r.val);
+    const bv = b >= 0 ? meanOf(groupRows[b]!.val) : undefined;
     return v != null && (bv == null || v < bv) ? i : b;
   }, -1);
 
@@ -67,11 +72,11 @@ export function RunTables() {
             <tbody>
               {groups.map((g, i) => (
                 <tr key={g.group}>
-                  <th scope="row">{i === bestGroup ? <strong>{g.group}</strong> : g.group}</th>
+                  <th scope="row" title={g.group}>{i === bestGroup ? <strong>{label(g.group)}</strong> : label(g.group)}</th>
                   <td className="num">{g.runs.length}</td>
-                  <td className="num">{meanStd(g.valRelL2)}</td>
-                  <td className="num">{meanStd(g.valRelL2Decoded)}</td>
-                  <td className="num">{meanStd(g.testRelL2)}</td>
+                  <td className="num">{meanStdText(g.valRelL2, g.runs.length)}</td>
+                  <td className="num">{meanStdText(g.valRelL2Decoded, g.runs.length)}</td>
+                  <td className="num">{meanStdText(g.testRelL2, g.runs.length)}</td>
                 </tr>
               ))}
             </tbody>
