@@ -6,8 +6,8 @@
 
 export const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** A tick label: three significant digits, exponent form outside [1e-2, 1e4). */
-export const tickLabel = (v: number) => (v !== 0 && (Math.abs(v) >= 1e4 || Math.abs(v) < 1e-2) ? v.toExponential(1) : String(Number(v.toPrecision(3))));
+/** A tick label: three significant digits (two constant-lr ticks 9.5e-4 and 1.05e-3 stay apart), exponent form outside [1e-2, 1e4). */
+export const tickLabel = (v: number) => (v !== 0 && (Math.abs(v) >= 1e4 || Math.abs(v) < 1e-2) ? v.toExponential(2) : String(Number(v.toPrecision(3))));
 
 export interface Series {
   name: string;
@@ -42,7 +42,7 @@ function ticks(lo: number, hi: number, log: boolean): number[] {
 }
 
 /** The chart as one <svg> element (width × height px), with a legend under the title. */
-export function lineChartSvg(c: LineChart, width = 560, height = 300): string {
+export function lineChartSvg(c: LineChart, width = 470, height = 290): string {
   const left = 72, right = 16, top = 44, bottom = 42;
   const tr = (v: number) => (c.logY ? Math.log10(v) : v);
   const series = c.series.map((s) => ({ ...s, points: s.points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y) && (!c.logY || y > 0)) }));
@@ -57,8 +57,10 @@ export function lineChartSvg(c: LineChart, width = 560, height = 300): string {
     `<text x="${(left + width - right) / 2}" y="${height - 6}" text-anchor="middle">${escapeXml(c.xLabel)}</text>`,
     `<text transform="translate(14 ${(top + height - bottom) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(c.yLabel)}${c.logY ? ' (log)' : ''}</text>`,
   ];
-  series.forEach((s, i) => {
-    const lx = left + i * 150;
+  // a legend of more than three entries would run off the chart (a sweep's trials): then it counts them
+  if (series.length > 3) out.push(`<text x="${left}" y="34">${series.length} series (one colour each, in order)</text>`);
+  else series.forEach((s, i) => {
+    const lx = left + i * 120;
     out.push(`<line x1="${lx}" y1="30" x2="${lx + 18}" y2="30" stroke="${COLOURS[i % COLOURS.length]}" stroke-width="2"${s.dashed ? ' stroke-dasharray="5 3"' : ''}/><text x="${lx + 22}" y="34">${escapeXml(s.name)}</text>`);
   });
   if (!xs.length) {

@@ -10,6 +10,7 @@ import { bestSoFarSvg } from './sweep-svg';
 import { ParallelCoordinates } from '../../plots/parallel-coordinates-plot';
 import type { ParallelAxis, ParallelRow } from '../../plots/parallel-coordinates';
 import { FigureExport } from './figure-export';
+import { ReportButton } from '../../export/report-button';
 import { errorText } from '../../api/error-text';
 
 type Axis = { path: string; logRange?: unknown };
@@ -98,6 +99,7 @@ export const SweepDetail = memo(function SweepDetail({ detail: d, onChanged }: {
         <button onClick={() => act('stop')} disabled={!s.active}>Stop</button>
         <button onClick={best} disabled={!d.analysis.best}>Train the best configuration fully</button>
         <button onClick={() => compareInRuns(d)} disabled={d.analysis.configs.every((c) => c.mean === null)}>Compare in Runs</button>
+        <ReportButton kind="sweep" id={s.id} label={`sweep ${s.name}`} />
       </div>
       {message && <p role="status" className={message.ok ? 'muted' : 'error-message'}>{message.text}</p>}
       <SimpleTable columns={t.trialCols} rows={t.trialRows} testId="sweep-trials" caption="Trials" />
