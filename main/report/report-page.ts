@@ -33,7 +33,7 @@ pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px;white-space:pr
 /** A cell as text: numbers to `digits` significant digits (the exports' format), mean ± std, '—' for none. */
 function cellText(v: TableRow[string], digits: number): string {
   if (v == null) return '—';
-  if (typeof v === 'number') return Number.isFinite(v) ? formatNumber(v, digits, Number.isInteger(v) && Math.abs(v) >= 1) : String(v);
+  if (typeof v === 'number') return Number.isFinite(v) ? formatNumber(v, digits, Number.isInteger(v)) : String(v);
   if (typeof v === 'object') return `${formatNumber(v.mean, digits)} ± ${formatNumber(v.std, 2)}`;
   return v;
 }

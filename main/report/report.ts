@@ -23,7 +23,7 @@ export function buildReport(workspace: string, id: string, kind?: ReportKind): R
   if (repro) return reproductionReport(workspace, repro);
   const sweeps = listSweepIds(workspace);
   const repros = readReproductions(workspace).results.map(reproductionId);
-  throw new Error(`report: '${id}' is not a ${kind ?? 'run, sweep or reproduction'} of the workspace ${workspace} (a run id of runs/, a sweep id of sweeps/${sweeps.length ? `: ${sweeps.slice(0, 5).join(', ')}` : ''}, or a reproduction${repros.length ? `: ${repros.slice(0, 5).join(', ')}` : ''})`);
+  throw new Error(`'${id}' is not a ${kind ?? 'run, sweep or reproduction'} of the workspace ${workspace} (a run id of runs/, a sweep id of sweeps/${sweeps.length ? `: ${sweeps.slice(0, 5).join(', ')}` : ''}, or a reproduction${repros.length ? `: ${repros.slice(0, 5).join(', ')}` : ''})`);
 }
 
 /** Writes the report of `id` to `out` (HTML); answers its size in bytes. */

@@ -45,7 +45,7 @@ export function reproductionReport(workspace: string, r: ReproduceResult): Repor
   return {
     kind: 'reproduction',
     title: `Reproduction ${r.preset} (${r.size})`,
-    facts: [['reproduction id', reproductionId(r)], ['preset', r.preset], ['size', r.size], ['runs', String(r.runs.length)], ['wall time', `${r.seconds.toFixed(1)} s`], ['files written', r.files.join(', ')]],
+    facts: [['reproduction id', reproductionId(r)], ['preset', r.preset], ['size', r.size], ['runs', String(r.runs.length)], ['wall time', `${r.seconds.toFixed(1)} s`], ['files written (in its output folder)', r.files.map((f) => basename(f)).join(', ')]],
     sections: [
       { heading: 'Tables', html: tables.join('') || '<p class="muted">No table.</p>' },
       { heading: 'Runs: best epoch in both relL2 conventions', html: tableHtml(runCols, runRows) },

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { engineService } from '../helpers/engine-service';
@@ -52,10 +52,7 @@ test('a run report holds configuration with defaults, seed, provenance, environm
 });
 
 test('the report names no URL and loads nothing: no script, no src or href attribute', async () => {
-  const { html } = await run();
-  assert.doesNotMatch(html, /https?:\/\//i);
-  assert.doesNotMatch(html, /\s(src|href|xlink:href)\s*=/i);
-  assert.doesNotMatch(html, /<script|<link|<img|<iframe|@import|url\(/i);
+  noUrl((await run()).html);
 });
 
 test('an unknown id is refused, naming the id', async () => {
@@ -75,8 +72,8 @@ test('lino report writes the same report from the command line', async () => {
   assert.match(bad.stderr, /'nope' is not a run, sweep or reproduction/);
 });
 
-test('the report opens in headless Chromium with the network off, every figure drawn; --pdf prints it', { skip: chromiumSkipReason() }, async () => {
-  const { file, id } = await run();
+/** Opens `file` in headless Chromium, offline with every non-file request aborted; answers each figure's size and marks, and the requests made. */
+async function openOffline(file: string) {
   const browser = await launchChromium();
   try {
     await browser.context.setOffline(true);
@@ -93,18 +90,66 @@ test('the report opens in headless Chromium with the network off, every figure d
       const b = s.getBoundingClientRect();
       return { title: s.getAttribute('aria-label'), w: b.width, h: b.height, marks: s.querySelectorAll('polyline, circle').length };
     }));
-    assert.ok(figures.length >= 4, `figures: ${figures.length}`);
-    for (const f of figures) {
-      assert.ok(f.w > 100 && f.h > 100, `${f.title}: drawn at ${f.w}×${f.h}`);
-      assert.ok(f.marks > 0, `${f.title}: no curve drawn`);
-    }
-    assert.deepEqual(requests, [], 'the page asked for nothing outside its file');
+    return { figures, requests };
   } finally {
     await browser.close();
   }
+}
+
+function assertDrawn(r: Awaited<ReturnType<typeof openOffline>>, min: number): void {
+  assert.ok(r.figures.length >= min, `figures: ${r.figures.length}, expected at least ${min}`);
+  for (const f of r.figures) {
+    assert.ok(f.w > 100 && f.h > 100, `${f.title}: drawn at ${f.w}×${f.h}`);
+    assert.ok(f.marks > 0, `${f.title}: no curve drawn`);
+  }
+  assert.deepEqual(r.requests, [], 'the page asked for nothing outside its file');
+}
+
+const noUrl = (html: string) => {
+  assert.doesNotMatch(html, /https?:\/\//i);
+  assert.doesNotMatch(html, /\s(src|href|xlink:href)\s*=/i);
+  assert.doesNotMatch(html, /<script|<link|<img|<iframe|@import|url\(/i);
+};
+
+test('the report opens in headless Chromium with the network off, every figure drawn; --pdf prints it', { skip: chromiumSkipReason() }, async () => {
+  const { file, id } = await run();
+  assertDrawn(await openOffline(file), 4);
   const pdf = join(workspace, 'report.pdf');
   const r = lino('report', id, '--out', join(workspace, 'r.html'), '--pdf', pdf, '--workspace', workspace);
   assert.equal(r.status, 0, r.stderr);
   assert.ok(existsSync(pdf));
   assert.equal(readFileSync(pdf).subarray(0, 5).toString(), '%PDF-');
+});
+
+const BASE = { model: { width: 4, depth: 1 }, data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny', train: 4, val: 2 }, epochs: 2, batchSize: 2, seed: 1 };
+
+test('a sweep report (sweeps.report): every trial in both conventions, its curves drawn offline', async (t) => {
+  const config = join(workspace, 'sweep.json');
+  writeFileSync(config, JSON.stringify({ name: 'report width', base: BASE, axes: [{ path: 'model.width', values: [4, 6] }], method: 'grid', seeds: 1 }));
+  const r = lino('sweep', '--config', config, '--workspace', workspace, '--id', 'report-width');
+  assert.equal(r.status, 0, r.stderr);
+  const out = (await service.call('sweeps.report', { id: 'report-width' })) as { name: string };
+  const file = join(workspace, 'exports', out.name);
+  const html = readFileSync(file, 'utf8');
+  noUrl(html);
+  assert.ok(html.includes('val relL2 (normalized), mean ± std') && html.includes('val relL2 (decoded), mean ± std'));
+  assert.equal((html.match(/<td>report-width-[^<]*<\/td>/g) ?? []).length, 2, 'both trials listed');
+  assert.match(html, /&quot;weightDecay&quot;/, 'the base configuration with its defaults');
+  if (chromiumSkipReason()) return t.diagnostic(`not opened: ${chromiumSkipReason()}`);
+  assertDrawn(await openOffline(file), 2);
+});
+
+test('a reproduction (the tiny Darcy ablation) reports its table, the paper\'s rows and each arm\'s curves', async (t) => {
+  const r = lino('reproduce', 'darcy-ablation', '--size', 'tiny', '--workspace', workspace);
+  assert.equal(r.status, 0, r.stderr);
+  const file = join(workspace, 'ablation.html');
+  const c = lino('report', 'reproduce-darcy-ablation-tiny', '--out', file, '--workspace', workspace);
+  assert.equal(c.status, 0, c.stderr);
+  const html = readFileSync(file, 'utf8');
+  noUrl(html);
+  assert.ok(html.includes('reported (paper)') && html.includes('measured (this machine)'));
+  assert.ok(html.includes('relL2 normalized') && html.includes('relL2 decoded'));
+  for (const arm of ['full', 'no-scattering', 'no-reflection', 'no-refraction']) assert.ok(html.includes(`${arm}: val relL2 per epoch`), arm);
+  if (chromiumSkipReason()) return t.diagnostic(`not opened: ${chromiumSkipReason()}`);
+  assertDrawn(await openOffline(file), 4);
 });
