@@ -248,6 +248,7 @@ export class WorkbenchService {
     'runs.checkpoints': (p) => listCheckpoints(this.openRun(p.id).dir),
     'runs.report': (p) => this.reportExport(this.openRun(p.id).id, 'run'),
     'sweeps.report': (p) => this.reportExport(p.id, 'sweep'),
+    'reproduce.report': (p) => this.reportExport(p.id, 'reproduction'),
     'runs.exportCheckpoint': (p) => {
       const run = this.openRun(p.id);
       return exportCheckpoint(run.dir, run.id, p.checkpoint, this.workspace.dir('exports'));
@@ -294,7 +295,7 @@ export class WorkbenchService {
     'train.start': (p) => this.startTraining(p),
   };
 
-  /** runs.report / sweeps.report: the report written to exports/report-<id>.html; an unknown id is not_found. */
+  /** runs.report / sweeps.report / reproduce.report: the report written to exports/report-<id>.html; an unknown id is not_found. */
   private reportExport(id: string, kind: ReportKind): { name: string; size: number } {
     const name = `report-${id}.html`;
     try {

@@ -147,6 +147,10 @@ test('a reproduction (the tiny Darcy ablation) reports its table, the paper\'s r
   assert.equal(c.status, 0, c.stderr);
   const html = readFileSync(file, 'utf8');
   noUrl(html);
+  // the Reproduce view's button: the same report through reproduce.report, into exports/
+  const viaApp = (await service.call('reproduce.report', { id: 'reproduce-darcy-ablation-tiny' })) as { name: string };
+  assert.equal(viaApp.name, 'report-reproduce-darcy-ablation-tiny.html');
+  assert.equal(readFileSync(join(workspace, 'exports', viaApp.name), 'utf8').replace(/written \S+/, ''), html.replace(/written \S+/, ''));
   assert.ok(html.includes('reported (paper)') && html.includes('measured (this machine)'));
   assert.ok(html.includes('relL2 normalized') && html.includes('relL2 decoded'));
   for (const arm of ['full', 'no-scattering', 'no-reflection', 'no-refraction']) assert.ok(html.includes(`${arm}: val relL2 per epoch`), arm);

@@ -1,4 +1,4 @@
-// "Report (HTML)": the offline report of a run or a sweep (main/report: one self-contained file,
+// "Report (HTML)": the offline report of a run, a sweep or a reproduction (main/report: one self-contained file,
 // inline SVG, both relL2 conventions), written by the host into exports/ and downloaded in browser
 // mode or offered for a copy through Electron's save dialog. Its PDF: the file prints as it is
 // (File > Print > Save as PDF), or `lino report ID --pdf FILE` prints it with headless Chromium.
@@ -7,7 +7,7 @@ import { writeReport } from '../store/run-actions';
 import { errorText } from '../api/error-text';
 import { SaveCopyButton } from './save-copy-button';
 
-export function ReportButton({ kind, id, label }: { kind: 'run' | 'sweep'; id: string; label: string }) {
+export function ReportButton({ kind, id, label }: { kind: 'run' | 'sweep' | 'reproduction'; id: string; label: string }) {
   const [status, setStatus] = useState<{ ok: boolean; text: string; name?: string } | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => setStatus(null), [kind, id]);

@@ -22,10 +22,10 @@ export async function exportCheckpoint(id: string, checkpoint: 'best' | 'last'):
   return r;
 }
 
-/** Writes the offline report of a run or a sweep into exports/ (runs.report, sweeps.report) and in browser mode downloads it. */
-export async function writeReport(kind: 'run' | 'sweep', id: string): Promise<Result<'runs.report'>> {
+/** Writes the offline report of a run, a sweep or a reproduction into exports/ (runs.report, sweeps.report, reproduce.report) and in browser mode downloads it. */
+export async function writeReport(kind: 'run' | 'sweep' | 'reproduction', id: string): Promise<Result<'runs.report'>> {
   const a = api();
-  const r = kind === 'run' ? await a.call('runs.report', { id }) : await a.call('sweeps.report', { id });
+  const r = await a.call(kind === 'run' ? 'runs.report' : kind === 'sweep' ? 'sweeps.report' : 'reproduce.report', { id });
   if (useApp.getState().host?.kind === 'browser') await downloadExport(a, r.name);
   void useApp.getState().refreshWorkspace();
   return r;
