@@ -9,6 +9,7 @@ export const LAYERS = [
   'hosts', // a host process's entry (browser-mode server); electron/ is the other
   'services', // WorkbenchApi as both hosts serve it: routes each call by its contract entry
   'engine', // the compute process: a handler per engine-routed call, the job queue
+  'report', // the offline report (one self-contained HTML file) of a run, a sweep or a reproduction
   'reproduce', // the paper's tables and figures, run as engine jobs or by the CLI
   'workspace', // the open workspace folder and the host's settings
   'api', // the wire: methods, routes, events, and the domain schemas re-exported for the renderer

@@ -52,7 +52,7 @@ export function saveExportFile(dir: string, name: string, mime: string, base64: 
 export function exportMime(name: string): string {
   const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
   const known = Object.entries(EXPORT_TYPES).find(([, e]) => e === ext)?.[0];
-  return known ?? ({ npy: 'application/octet-stream', mat: 'application/x-matlab-data' } as Record<string, string>)[ext] ?? 'application/octet-stream';
+  return known ?? ({ npy: 'application/octet-stream', mat: 'application/x-matlab-data', html: 'text/html' } as Record<string, string>)[ext] ?? 'application/octet-stream';
 }
 
 /**

@@ -32,6 +32,7 @@ import { readUiState, writeUiState } from './ui-state';
 import { Workspace, defaultWorkspacePath } from '../workspace/workspace';
 import { readSettings, writeSettings } from '../workspace/settings';
 import { VERSION } from '../version';
+import { writeReport, type ReportKind } from '../report/report';
 import { errorMessage } from '../util/error-message';
 
 /** What only the host can do natively (Electron dialogs); browser mode has none. */
@@ -252,6 +253,9 @@ export class WorkbenchService {
       return r.success ? r.data : null;
     },
     'runs.checkpoints': (p) => listCheckpoints(this.openRun(p.id).dir),
+    'runs.report': (p) => this.reportExport(this.openRun(p.id).id, 'run'),
+    'sweeps.report': (p) => this.reportExport(p.id, 'sweep'),
+    'reproduce.report': (p) => this.reportExport(p.id, 'reproduction'),
     'runs.exportCheckpoint': (p) => {
       const run = this.openRun(p.id);
       return exportCheckpoint(run.dir, run.id, p.checkpoint, this.workspace.dir('exports'));
@@ -297,6 +301,16 @@ export class WorkbenchService {
     },
     'train.start': (p) => this.startTraining(p),
   };
+
+  /** runs.report / sweeps.report / reproduce.report: the report written to exports/report-<id>.html; an unknown id is not_found. */
+  private reportExport(id: string, kind: ReportKind): { name: string; size: number } {
+    const name = `report-${id}.html`;
+    try {
+      return { name, size: writeReport(this.workspace.path, id, join(this.workspace.dir('exports'), name), kind).bytes };
+    } catch (e) {
+      throw new ApiError(errorMessage(e), 'not_found', { field: 'id' });
+    }
+  }
 
   /**
    * train.start: the host creates the run folder (one per seed for a seed group) with the config it

@@ -25,7 +25,8 @@ function check(cfg: Record<string, unknown>, where: string, backend: string | nu
   } catch (e) {
     throw new Error(`${errorMessage(e)} (each trial is a run: it passes lino train's checks)`);
   }
-  const pre = backend === null ? null : refuseBeforeStart(parsed, parsed.backend ?? backend);
+  // a torch trial's memory is PyTorch's on the user's device, not the engine's estimate
+  const pre = backend === null || parsed.backend === 'torch' ? null : refuseBeforeStart(parsed, parsed.backend ?? backend);
   if (pre) throw new Error(`${where}: field '${pre.field ?? 'model'}': ${pre.message}`);
 }
 

@@ -65,8 +65,8 @@ export function parseRunConfig(raw: unknown, source = 'config.json'): TrainConfi
  */
 export function checkRunConfig(raw: unknown, source = 'config.json'): TrainConfig {
   const cfg = parseRunConfig(raw, source);
-  if (cfg.backend !== undefined && !isBackendChoice(cfg.backend)) {
-    throw new Error(`${source}: field 'backend': expected one of ${BACKEND_ORDER.join(', ')}, got ${JSON.stringify(cfg.backend.length > 40 ? `${cfg.backend.slice(0, 40)}...` : cfg.backend)}`);
+  if (cfg.backend !== undefined && cfg.backend !== 'torch' && !isBackendChoice(cfg.backend)) {
+    throw new Error(`${source}: field 'backend': expected one of ${BACKEND_ORDER.join(', ')} or torch, got ${JSON.stringify(cfg.backend.length > 40 ? `${cfg.backend.slice(0, 40)}...` : cfg.backend)}`);
   }
   return cfg;
 }

@@ -122,7 +122,7 @@ export function wsCase(rnd: Rnd): WsCase {
 }
 
 /** Calls that act if their random params happen to validate (restart the engine, start long jobs, move the workspace). */
-const ACTING = new Set(['engine.restart', 'jobs.start', 'train.start', 'train.resume', 'datasets.generate', 'datasets.import', 'runs.evaluate', 'datasets.export', 'workspace.open', 'runs.delete', 'runs.reveal', 'runs.annotate', 'runs.exportCheckpoint', 'runs.exportForCluster', 'runs.lightMapsCorrelation', 'runs.importCheckpoint', 'train.calibrate', 'reproduce.start', 'settings.python', 'train.torch']); // train.calibrate: a valid config builds a model and times steps (up to 30 s); settings.python: changes the interpreter the engine runs; train.torch: starts it
+const ACTING = new Set(['engine.restart', 'jobs.start', 'train.start', 'train.resume', 'datasets.generate', 'datasets.import', 'runs.evaluate', 'datasets.export', 'workspace.open', 'runs.delete', 'runs.reveal', 'runs.annotate', 'runs.exportCheckpoint', 'runs.report', 'sweeps.report', 'reproduce.report', 'runs.exportForCluster', 'runs.lightMapsCorrelation', 'runs.importCheckpoint', 'train.calibrate', 'reproduce.start', 'settings.python', 'train.torch', 'cost.benchmark']); // train.calibrate: a valid config builds a model and times steps (up to 30 s); settings.python: changes the interpreter the engine runs; train.torch: starts it; cost.benchmark: solves and times
 const REAL = Object.keys(methods);
 const KEYS = ['id', 't', 'kind', 'params', 'root', 'rel', 'name', 'file', 'dir', 'split', 'format', 'offset', 'model', 'data', 'state', 'mime', '__proto__', 'constructor', 'prototype', 'toString', ''];
 

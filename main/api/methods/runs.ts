@@ -76,6 +76,12 @@ export const runsMethods = {
     params: z.object({ id: RunId, nprocPerNode: z.number().int().min(1).max(64).default(1), nodes: z.number().int().min(1).max(1024).default(1) }).strict(),
     result: JobSummary,
   },
+  /**
+   * The run's offline report: one self-contained HTML file (configuration with defaults, seed, data
+   * provenance, environment, curves as inline SVG, tables in both relL2 conventions, notes and tags)
+   * written to exports/report-<id>.html (replaced when asked again); exports.read / exports.saveAs hand it over.
+   */
+  'runs.report': { route: 'host', params: z.object({ id: RunId }).strict(), result: z.object({ name: z.string(), size: z.number() }) },
   /** One sample's light maps of a LiNO run's checkpoint, with a query point's scattering kernel row. */
   'runs.lightMaps': {
     route: 'engine+workspace',

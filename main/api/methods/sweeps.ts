@@ -14,4 +14,6 @@ export const sweepsMethods = {
   'sweeps.list': { route: 'engine+workspace', params: empty, result: z.array(SweepSummary) },
   'sweeps.get': { route: 'engine+workspace', params: z.object({ id: z.string().max(128) }).strict(), result: SweepDetail },
   'sweeps.control': { route: 'engine+workspace', params: z.object({ id: z.string().max(128), action: z.enum(['pause', 'resume', 'stop']) }).strict(), result: SweepSummary },
+  /** The sweep's offline report (as runs.report): exports/report-<id>.html, both relL2 conventions, every trial's curve. */
+  'sweeps.report': { route: 'host', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ name: z.string(), size: z.number() }) },
 } as const satisfies Record<string, MethodSpec>;

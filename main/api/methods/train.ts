@@ -77,4 +77,6 @@ export const trainMethods = {
   'reproduce.start': { route: 'engine+workspace', params: ReproduceStartParams, result: JobSummary },
   /** The finished reproductions, tables rebuilt from their runs on disk (main/reproduce/readback.ts). */
   'reproduce.results': { route: 'engine+workspace', params: empty, result: StoredReproductions },
+  /** A stored reproduction's (an ablation's: the darcy-ablation preset) offline report, as runs.report: exports/report-<id>.html; id = its output folder's name. */
+  'reproduce.report': { route: 'host', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ name: z.string(), size: z.number() }) },
 } as const satisfies Record<string, MethodSpec>;

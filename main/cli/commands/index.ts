@@ -200,6 +200,21 @@ lino reproduce --list
     load: () => import('./reproduce'),
   },
   {
+    name: 'report',
+    summary: 'an offline report (one self-contained HTML file, optionally its PDF) of a run, a sweep or a reproduction',
+    usage: `lino report ID --out FILE.html [--pdf FILE.pdf] [--kind run|sweep|reproduction] [--workspace DIR]
+
+  ID      a run id (runs/<id>), a sweep id (sweeps/<id>), or a reproduction or ablation (its output folder's
+          name, e.g. reproduce-darcy-ablation-tiny, or PRESET-SIZE)
+  The file holds the configuration with defaults, seeds, data provenance (generator, parameters, content hash),
+  the environment (backend, versions), the curves as inline SVG, tables in both relL2 conventions (normalized
+  and decoded), notes and tags. No script and no URL: it opens offline and prints as it is.
+  --pdf   also print it to PDF with a headless Chromium (CHROMIUM_PATH, else the usual install paths);
+          without one, exit status 1 after writing the HTML
+  --kind  which kind ID names, when a run, a sweep and a reproduction share it`,
+    load: () => import('./report'),
+  },
+  {
     name: 'version',
     summary: 'print the workbench version',
     usage: 'lino version',

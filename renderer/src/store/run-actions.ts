@@ -1,5 +1,5 @@
 // One-off actions on runs that views start from a button (no state to keep): open a run's folder,
-// copy a checkpoint's weights into exports/, export it for a cluster, import a PyTorch checkpoint
+// copy a checkpoint's weights into exports/, write its offline report, export it for a cluster, import a PyTorch checkpoint
 // as a run, time a configuration before it trains. Errors are thrown for the
 // view to show next to the button.
 import type { Calibration, Params, Result } from '../../../main/api/contract';
@@ -17,6 +17,15 @@ export function revealRun(id: string): Promise<Result<'runs.reveal'>> {
 export async function exportCheckpoint(id: string, checkpoint: 'best' | 'last'): Promise<Result<'runs.exportCheckpoint'>> {
   const a = api();
   const r = await a.call('runs.exportCheckpoint', { id, checkpoint });
+  if (useApp.getState().host?.kind === 'browser') await downloadExport(a, r.name);
+  void useApp.getState().refreshWorkspace();
+  return r;
+}
+
+/** Writes the offline report of a run, a sweep or a reproduction into exports/ (runs.report, sweeps.report, reproduce.report) and in browser mode downloads it. */
+export async function writeReport(kind: 'run' | 'sweep' | 'reproduction', id: string): Promise<Result<'runs.report'>> {
+  const a = api();
+  const r = await a.call(kind === 'run' ? 'runs.report' : kind === 'sweep' ? 'sweeps.report' : 'reproduce.report', { id });
   if (useApp.getState().host?.kind === 'browser') await downloadExport(a, r.name);
   void useApp.getState().refreshWorkspace();
   return r;

@@ -12,6 +12,7 @@ import { oneOf, usePersisted } from '../../store/persisted-state';
 import { JobProgress } from '../../components/job-progress';
 import { ReproduceTable } from './reproduce-table';
 import { ReproduceFigures } from './reproduce-figures';
+import { ReportButton } from '../../export/report-button';
 
 const SIZES: ReproduceSize[] = ['tiny', 'quick', 'paper'];
 
@@ -55,6 +56,7 @@ function Results({ result }: { result: ReproduceResult }) {
         <code className="selectable" title={result.outDir}>{workspaceRelative(result.outDir, workspace)}</code>
         {result.figures.length > 0 && <> (figure data: {result.figures.map((f) => f.kind).join(', ')})</>}.
       </p>
+      <ReportButton kind="reproduction" id={result.outDir.split(/[\\/]/).pop() ?? ''} label={`${result.preset} (${result.size})`} />
       {result.tables.map((t) => <ReproduceTable key={t.title} table={t} />)}
       <ReproduceFigures figures={result.figures} />
     </div>

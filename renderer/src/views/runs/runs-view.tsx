@@ -7,6 +7,7 @@ import { RunNotes } from './run-notes';
 import { RunsHparams } from './runs-hparams';
 import { RunCheckpoints } from './run-checkpoints';
 import { RunClusterExport } from './run-cluster-export';
+import { ReportButton } from '../../export/report-button';
 import { RunsTable } from './runs-table';
 import { useRunsRows } from './use-runs-rows';
 import { scopeSelection, type GroupBy } from '../../store/run-filter';
@@ -85,6 +86,9 @@ export function RunsView() {
               <RunNotes run={editingRun} onClose={() => setEditing(null)} />
               <RunCheckpoints run={editingRun} />
             </div>
+          )}
+          {editingRun && (
+            <div className="card"><ReportButton kind="run" id={editingRun.id} label={editingRun.name} /></div>
           )}
           {/* Its own row: a third column would squeeze the checkpoints table under it. */}
           {editingRun && <RunClusterExport run={editingRun} />}

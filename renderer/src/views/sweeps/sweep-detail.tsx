@@ -12,6 +12,7 @@ import { bestSoFarSvg } from './sweep-svg';
 import { ParallelCoordinates } from '../../plots/parallel-coordinates-plot';
 import type { ParallelAxis, ParallelRow } from '../../plots/parallel-coordinates';
 import { FigureExport } from './figure-export';
+import { ReportButton } from '../../export/report-button';
 import { errorText } from '../../api/error-text';
 
 type Axis = { path: string; logRange?: unknown };
@@ -119,6 +120,7 @@ export const SweepDetail = memo(function SweepDetail({ detail: d, onChanged }: {
         <button onClick={() => act('stop')} disabled={!s.active}>Stop</button>
         <button onClick={() => d.analysis.best && setBestForm(trainBestDefaults(d.config, s.name, d.analysis.best.config))} disabled={!d.analysis.best || bestForm !== null}>Train the best configuration fully…</button>
         <button onClick={() => compareInRuns(d)} disabled={d.analysis.configs.every((c) => c.mean === null)}>Compare in Runs</button>
+        <ReportButton kind="sweep" id={s.id} label={`sweep ${s.name}`} />
       </div>
       {bestForm && <TrainBestCard form={bestForm} onChange={setBestForm} onStart={best} onCancel={() => setBestForm(null)} />}
       {message && <p role="status" className={message.ok ? 'muted' : 'error-message'}>{message.text}</p>}
