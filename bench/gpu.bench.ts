@@ -1,4 +1,4 @@
-// The GPU bench of issue 13 in-process, for a machine with Node, a hardware WebGPU adapter and
+// The GPU bench in-process, for a machine with Node, a hardware WebGPU adapter and
 // PyTorch with CUDA: the five cases of bench/gpu/cases.ts as webgpu / PyTorch-CUDA ratios, with
 // kernels per step. Without a hardware adapter or CUDA it says why and stops (a machine without
 // Node uses bench/gpu/run-gpu-bench.sh instead).   npm run bench gpu

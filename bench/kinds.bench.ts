@@ -1,6 +1,6 @@
 // Every model kind beside its PyTorch reference on CPU, in the same run: one training step
 // (forward, backward, clip, AdamW) on wasm against tools/parity/bench_step.py --kind (best of 1
-// and 2 threads), B4, for LiNO (Darcy 32² M32 L4, the backends bench's case), FNO at issue 20's
+// and 2 threads), B4, for LiNO (Darcy 32² M32 L4, the backends bench's case), FNO at the GPU bench's
 // three sizes and DeepONet (the paper's Burgers baseline, and Darcy 29²). Rounds alternate
 // PyTorch and ours so that load from other processes hits both; medians over rounds, ratios; and
 // the best single step of each side (on a shared, loaded machine the least disturbed estimate), and

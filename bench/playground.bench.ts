@@ -1,4 +1,4 @@
-// The Playground's latency (issue 25): one painted Darcy input through predictInput (encode, the
+// The Playground's latency: one painted Darcy input through predictInput (encode, the
 // forward pass `lino predict` runs, decode: what playground.predict does) for a LiNO at 85², M32 L4,
 // on wasm. Measured in the same run:
 //   - the first prediction of a freshly loaded model without a warm-up (what the first painted
@@ -8,7 +8,7 @@
 //   - the forward pass's kernels, by tf.profile, the top ones;
 //   - on wasm, the Householder and scattering-output ops as the JS loops they ran as before (registered
 //     here under bench names) against the composed SIMD ops they run as now, interleaved, at 85² x 32.
-// Issue 25 asks <= 400 ms for the prediction on wasm (a line, not a test).
+// The aim is <= 400 ms for the prediction on wasm (a line, not a test).
 //   npm run bench playground      LINO_BENCH_QUICK=1: fewer rounds
 import * as tf from '../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
@@ -107,7 +107,7 @@ export default async function bench(): Promise<void> {
   run.model.dispose();
   const p = median(pred), s = median(solve);
   console.log(`backend ${report.active} (${tf.getBackend()}), ${rounds} rounds, medians`);
-  console.log(`Playground prediction, LiNO Darcy ${S}², M32 L4, one input: ${p.toFixed(1)} ms (issue 25: <= 400 ms on wasm)`);
+  console.log(`Playground prediction, LiNO Darcy ${S}², M32 L4, one input: ${p.toFixed(1)} ms (aim: <= 400 ms on wasm)`);
   console.log(`  the solver's truth for the same input (reference, same run): ${s.toFixed(1)} ms; prediction / solve = ${(p / s).toFixed(2)}`);
   console.log(`First prediction of a loaded model: cold ${coldFirst.toFixed(0)} ms (${(coldFirst / p).toFixed(1)} x steady); after the load's warm-up pass (${warmUp.toFixed(0)} ms, paid by the load) ${warmFirst.toFixed(0)} ms (${(warmFirst / p).toFixed(1)} x steady)`);
   for (const line of table) console.log(line);

@@ -1,4 +1,4 @@
-// The Runs view at the scale of hundreds (issue 33) in Debian's Chromium (headless): the time from
+// The Runs view at the scale of hundreds in Debian's Chromium (headless): the time from
 // opening the view on a freshly loaded page to the table listing every run and the parallel
 // coordinates drawn, with 300 run folders (test/helpers/run-fixtures.ts) against 30 measured in the
 // same run, and a filter typed over the 300 until every panel shows its runs. Aim: under 2 s.

@@ -1,4 +1,4 @@
-// The closing walk of issue 23: the nine tasks of the first walk done again through the UI, in
+// The closing walk of research workflow II: the nine tasks of the first walk done again through the UI, in
 // headless Chromium against browser mode with the real engine, at tiny sizes (minutes on 2 cores),
 // one screenshot per task under docs/screenshots/ (1366×768, light theme; two in dark). What each
 // screen showed is written to walk-notes.json beside the workspace, for docs/walk.md.

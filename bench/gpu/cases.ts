@@ -1,4 +1,4 @@
-// The five cases of issue 13, then FNO and DeepONet (issue 20) (all B4; median of 10 after 3 warm-up steps), shared by the Node side
+// The five LiNO cases, then FNO and DeepONet (all B4; median of 10 after 3 warm-up steps), shared by the Node side
 // (entry.ts) and written to cases.json for the PyTorch side. --smoke: tiny sizes for a check here.
 import type { LinoConfig } from '../../main/model/lino/config';
 

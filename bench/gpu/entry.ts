@@ -1,5 +1,5 @@
 // The GPU bench's Node side (bundled by scripts/build-gpu-bench.mjs; run by run-gpu-bench.sh):
-// the engine's LinoOperator training step on webgpu for the cases of issue 13, median of N steps
+// the engine's LinoOperator training step on webgpu for the bench's cases (cases.ts), median of N steps
 // after W warm-up steps; per step: kernels, GPU programs by name (host encode time, and GPU time of
 // a timed forward + backward from timestamp queries), GPU -> CPU reads. One JSON line per case.
 //   node bench.mjs [--smoke] [--software]

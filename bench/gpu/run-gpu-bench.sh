@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU bench of issue 13: the engine's training step on webgpu (Vulkan via dawn.node) against the
+# GPU bench: the engine's training step on webgpu (Vulkan via dawn.node) against the
 # PyTorch references (scaleout/model.py, fno_ref.py, deeponet_ref.py) on CUDA, on a machine with PyTorch but no Node.
 # Self-contained: run it from the folder scripts/build-gpu-bench.mjs made (README.md there).
 #   ./run-gpu-bench.sh [--debs DIR] [--smoke] [--software] [--torch-device cuda|cpu]

@@ -54,6 +54,6 @@ export const TARGET_NAMES: Record<string, string> = { burgers: 'u', darcy: 'sol'
 
 /**
  * The target as figures label it (colour bars): the file's variable name, except that the
- * Navier–Stokes files call the vorticity 'u' and its symbol is w (issue 33).
+ * Navier–Stokes files call the vorticity 'u' and its symbol is w.
  */
 export const TARGET_SYMBOLS: Record<string, string> = { ...TARGET_NAMES, 'navier-stokes': 'w' };

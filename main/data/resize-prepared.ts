@@ -37,7 +37,7 @@ function resizeSplit(s: PreparedSplit, grid: number[], coordChannels: number): P
 export const gridSide = (g: readonly number[]) => (g.every((x) => x === g[0]) ? String(g[0]) : g.join('×'));
 
 /**
- * How the data at a grid were made, for a transfer evaluation's row (issue 23): made at that grid
+ * How the data at a grid were made, for a transfer evaluation's row: made at that grid
  * by the generator ("re-generated at s = N"), or resampled by interpolation from another grid
  * ("resampled from s = M"); `resizedFrom`: the stored arrays' grid when those were resized.
  */

@@ -1,4 +1,4 @@
-// The Playground's calls (issue 25): playground.predict and playground.draw are answered directly
+// The Playground's calls: playground.predict and playground.draw are answered directly
 // (one forward pass, one random field) in the Playground's worker (playground-lane.ts, so the engine
 // thread keeps answering during a 512 x 512 pass), playground.solve queues a 'playground-solve' job that runs
 // the benchmark's solver in a job worker of its own lane, and playground.save writes a one-sample

@@ -1,4 +1,4 @@
-// The Playground's "a dataset sample as the input" and "keep what you found" calls (issue 25):
+// The Playground's "a dataset sample as the input" and "keep what you found" calls:
 // playground.sample answers one of the run's own val/test samples in physical units with its stored
 // truth; playground.export writes the input, the engine's own prediction of it, the truth and
 // |error| as .npy files into a new exports/ folder; playground.save with `into` appends the sample

@@ -1,4 +1,4 @@
-// The Playground's predict and draw in a worker thread of the engine process (issue 34, point 6):
+// The Playground's predict and draw in a worker thread of the engine process:
 // a 512 x 512 forward pass or random field took 0.4-1.1 s of the engine thread, and every call
 // waited behind it (engine.ping among them). This worker has its own TensorFlow.js instance and
 // backend and keeps the loaded run (playground-call.ts caches it per checkpoint version), so painting

@@ -1,4 +1,4 @@
-// The Playground's solver in a worker thread of its own (issue 25): the benchmark generators' solver
+// The Playground's solver in a worker thread of its own: the benchmark generators' solver
 // on one input, no TensorFlow.js loaded, so it starts in a moment and the engine thread keeps answering.
 import { parentPort, workerData } from 'node:worker_threads';
 import { solveTruth, type SolveExtra } from '../data/generate/playground-solver';

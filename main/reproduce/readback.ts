@@ -1,4 +1,4 @@
-// Finished reproductions read back from the workspace (issue 23): each reproduce job leaves a
+// Finished reproductions read back from the workspace: each reproduce job leaves a
 // summary (exports/reproduce-<name>-<size>[-runN]/<name>-<size>.json) naming its runs; the main
 // table is rebuilt from those runs' metrics on disk (a run deleted since drops out, with a note),
 // the transfer table and the figures come from the files the job wrote. So the Reproduce view shows

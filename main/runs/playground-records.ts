@@ -1,4 +1,4 @@
-// What the Playground calls (issue 25) take and answer: zod schemas only, re-exported for the
+// What the Playground calls take and answer: zod schemas only, re-exported for the
 // renderer by main/api/contract.ts. An input arrives from a client: its size, shape and values are
 // checked here, before anything reaches the engine, and each refusal names the field.
 import { z } from 'zod';

@@ -1,5 +1,5 @@
-// How far a Playground input lies from a run's training inputs (issue 25, made trustworthy in
-// issue 33): the training samples' per-sample means and spreads and their value range, compared
+// How far a Playground input lies from a run's training inputs (values on the
+// training range's edge count as inside): the training samples' per-sample means and spreads and their value range, compared
 // with the input's. Two things a plain [min, max] test gets wrong are handled here:
 // - the stored training values went through float32 and the normalizer's round trip, so Darcy's
 //   maximum reads 11.999989 and a freshly drawn 12 would count as outside: values within the data's

@@ -1,4 +1,4 @@
-// The light-map correlation table of a stored LiNO run (issue 14): per block and map, Pearson r
+// The light-map correlation table of a stored LiNO run: per block and map, Pearson r
 // with the coefficient interface indicator |grad a| over a split, pooled and per sample. The one
 // loop behind `lino lightmaps --correlate` and the app's 'lightmaps-correlation' job.
 import * as tf from '../ops/tf';

@@ -1,4 +1,4 @@
-// "Keep what you found" (issue 25): a Playground input with its truth as a one-sample dataset in the
+// "Keep what you found": a Playground input with its truth as a one-sample dataset in the
 // workspace's store, encoded with the run's checkpoint normalizer and the pipeline's coordinate
 // channels, so its val_x is exactly what the run's model was given (and what `lino predict` reads).
 // The one sample is both the train and the val split: a run trains on it, a view evaluates it.

@@ -1,4 +1,4 @@
-// What the Playground keeps and takes from the run's data (issue 25): one of the run's own dataset
+// What the Playground keeps and takes from the run's data: one of the run's own dataset
 // samples as the input (decoded to physical units, with its stored truth), the shown arrays as .npy
 // files in a new exports/ folder, and a sample appended to an existing workspace dataset. Appending
 // never overwrites: the grown split is written to new files, the manifest switched to them in one

@@ -1,4 +1,4 @@
-// A LiNO Playground prediction with its light maps (issue 25): one forward pass with the blocks'
+// A LiNO Playground prediction with its light maps: one forward pass with the blocks'
 // capture hook (model/lino/light-maps.ts, the Light maps view's maths) gives the prediction, the
 // same as predictInput's (the hook does not change the outputs), and per block the branch that
 // dominates each point and the branches' gates: compact, so it can follow the painting.

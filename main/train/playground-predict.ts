@@ -1,4 +1,4 @@
-// One Playground input through a loaded run (issue 25): checked against what the model takes,
+// One Playground input through a loaded run: checked against what the model takes,
 // encoded with the checkpoint's normalizer plus the coordinate channels the pipeline appends,
 // predicted by predictBatched (the loop `lino predict` runs), decoded; relL2 against a truth as the
 // evaluation's relL2Decoded defines it, and how far the input lies from the training inputs.

@@ -1,4 +1,4 @@
-// A Navier-Stokes Playground input through a loaded autoregressive run (issue 25): the T_in history
+// A Navier-Stokes Playground input through a loaded autoregressive run: the T_in history
 // frames encoded as the pipeline encodes them (the checkpoint's input normalizer, coordinates
 // appended), rolled out T_out steps by `rollout` (the evaluation's code: each prediction fed back,
 // normalized, as the newest history frame), decoded with the target normalizer; relL2 of the whole

@@ -1,4 +1,4 @@
-// A stored run made ready for the Playground (issue 25): its model with a checkpoint's weights, the
+// A stored run made ready for the Playground: its model with a checkpoint's weights, the
 // checkpoint's normalizer, its data's layout (grid, coordinate channels, benchmark) and what its
 // training inputs look like (for the out-of-distribution measure). Loaded once per run and
 // checkpoint version and kept: a painted input is then one encode, one forward pass, one decode.

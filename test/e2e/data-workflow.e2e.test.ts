@@ -1,4 +1,4 @@
-// End to end for issue 23's data and workflow items (Debian's Chromium, browser mode, the real
+// End to end for the data and workflow items of the first researcher's walk (Debian's Chromium, browser mode, the real
 // engine): quick start ends at "3 / 3" epochs with its dataset listed in Datasets and its Test
 // relL2 filled in the Runs table (a test split by default), a run on data without a test split
 // shows '—' and says why; the generate form offers a test split by default; a reload in the middle
@@ -31,7 +31,7 @@ test('quick start ends at Epoch 3 / 3, its dataset is in Datasets, and its Test 
   await card.getByTestId('quick-start-go').click();
   // the view changes once train.start answers: 29.6 s at load average 20 on the shared 2-core machine
   await page.getByRole('heading', { name: 'Training', level: 1 }).waitFor({ timeout: 120_000 });
-  // a run on data made without a test split (as datasets were before issue 23), beside it
+  // a run on data made without a test split (as datasets once were), beside it
   await suite.host.service.call('train.start', { config: { name: 'no test split', data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 6, train: 4, val: 2, test: 0, resolution: 12 }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2 } } as never);
   await page.getByTestId('run-state').filter({ hasText: /^done$/ }).waitFor({ timeout: 120_000 });
   await page.getByTestId('stat-epoch').filter({ hasText: /^3 \/ 3$/ }).waitFor({ timeout: 10_000 });

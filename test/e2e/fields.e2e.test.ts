@@ -116,7 +116,7 @@ test('fields view: resolution sweep (12² and 6²), any index and an out-of-rang
   assert.deepEqual(ev.resolutions.map((r) => r.grid), [[12, 12], [6, 6]]);
   const rows = await sweep.locator('tbody tr').evaluateAll((trs: any[]) => trs.map((tr) => Array.from(tr.children as ArrayLike<{ textContent: string | null }>, (c) => c.textContent)));
   assert.deepEqual(rows, ev.resolutions.map((r, i) => [r.grid.join('×'), i === 0 ? 'training' : 'transfer', r.origin, r.metrics.relL2.toPrecision(4), r.metrics.relL2Decoded.toPrecision(4), String(r.n)]));
-  // Issue 23: each grid says how its data were made (tiny Darcy is generated at s = 29, then resized).
+  // Each grid says how its data were made (tiny Darcy is generated at s = 29, then resized).
   assert.deepEqual(ev.resolutions.map((r) => r.origin), ['resampled from s = 29 (the generated grid, interpolated)', 'resampled from s = 29 (the generated grid, interpolated)']);
   // The sweep exports to CSV at full precision.
   const exportsDir = join(suite.host.workspace, 'exports');

@@ -1,4 +1,4 @@
-// End to end for the Light maps view (issue 14) in Chromium against browser mode with the real
+// End to end for the Light maps view in Chromium against browser mode with the real
 // engine: a tiny LiNO run on a tiny generated Darcy set (12² grid) trained here; the view draws
 // each map equal to runs.lightMaps' arrays (fieldZ orientation), the depth strip on one colour
 // range, and a click on a map point draws that point's scattering kernel with the point marked.

@@ -1,4 +1,4 @@
-// End to end for runs of different model kinds side by side (issue 12: "Runs, Fields (compare
+// End to end for runs of different model kinds side by side ("Runs, Fields (compare
 // mode), Ablation tables and exports mix kinds freely"), in Debian's Chromium against browser mode
 // with the real engine. Setup trains, through the service API the views use, a LiNO, an FNO and a
 // DeepONet on the same tiny generated Darcy set (12²) and an FNO on tiny Navier–Stokes (16²).

@@ -1,4 +1,4 @@
-// End to end for the Playground view on Navier-Stokes and airfoil runs (issue 25), in Debian's
+// End to end for the Playground view on Navier-Stokes and airfoil runs, in Debian's
 // Chromium against browser mode with the real engine: a tiny NS LiNO (3 history frames, 2 rolled
 // out) and a tiny airfoil LiNO trained in setup. NS: w0 with a vortex draws, the solver's truth and
 // the rollout's prediction draw, the step slider changes the frame shown and its relL2, moving the

@@ -1,4 +1,4 @@
-// End to end for the Playground view (issue 25) in Debian's Chromium against browser mode with the
+// End to end for the Playground view in Debian's Chromium against browser mode with the
 // real engine: a tiny Darcy LiNO trained in setup; a fresh GRF coefficient is drawn, a stroke is
 // painted on it with the mouse, and the prediction and then the solver's truth redraw; the relL2
 // shown equals `lino predict` on the saved one-sample dataset against its saved truth to 1e-5.

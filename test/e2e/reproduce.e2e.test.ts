@@ -1,4 +1,4 @@
-// End to end for the Reproduce view (issue 12; Chromium against browser mode with the real engine):
+// End to end for the Reproduce view (Chromium against browser mode with the real engine):
 // the presets list with sizes and estimated times, one tiny preset run as a job, its table with the
 // measured rows and, apart from them, the paper's rows labelled 'reported (paper)', exported as CSV.
 import { test } from 'node:test';

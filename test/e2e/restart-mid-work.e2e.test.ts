@@ -1,4 +1,4 @@
-// Issue 23 item 2, a host restart in the middle of a view's work (Debian's Chromium, browser mode,
+// A host restart in the middle of a view's work (Debian's Chromium, browser mode,
 // the real engine): the host and its engine stop while a training run trains; a new host on the
 // same workspace shows the Training view on that run, listed as interrupted, with its curve drawn
 // again from the run's files, and Resume continues it from its last checkpoint; the same for a sweep

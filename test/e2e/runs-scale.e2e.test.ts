@@ -1,4 +1,4 @@
-// The Runs view at scale (issue 33) in Debian's Chromium against browser mode with the real engine:
+// The Runs view at scale in Debian's Chromium against browser mode with the real engine:
 // 60 run folders written as the trainer leaves them (test/helpers/run-fixtures.ts: three benchmarks,
 // two kinds, three-seed, one-seed, ablation and sweep groups). At 1366 px the table fits its width;
 // groups read by their names (no ids, no time stamps), a one-seed group says "1 seed" with no ±; the

@@ -230,7 +230,7 @@ test('runs view: table with config differences, a seed group as mean ± std with
   await groupRow.getByRole('checkbox').check();
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('[data-testid="runs-overlay"] .js-plotly-plot')?.data?.length ?? 0) === 3, undefined, { timeout: 30_000 });
   const overlay = (await plotData(page, 'runs-overlay'))!;
-  assert.deepEqual(overlay.map((d) => d.name), ['e2e tiny', 'e2e group ±1 std', 'e2e group (mean of 2 seeds)'], 'the group by its runs\' name (issue 33)');
+  assert.deepEqual(overlay.map((d) => d.name), ['e2e tiny', 'e2e group ±1 std', 'e2e group (mean of 2 seeds)'], 'the group by its runs\' name');
   assert.deepEqual(overlay[2]!.x, [1, 2]);
   assert.equal(overlay[1]!.x.length, 4, 'band: upper and lower edges');
   // Train time apart from queue time: the engine's trainSeconds, or the recorded epochs' durations.

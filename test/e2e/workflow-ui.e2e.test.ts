@@ -1,4 +1,4 @@
-// End to end for issue 23's names, columns and plots (Debian's Chromium, browser mode, the real
+// End to end for the names, columns and plots the first researcher's walk asked for (Debian's Chromium, browser mode, the real
 // engine). Setup trains, through the service API the views use, a LiNO and an FNO on one tiny
 // generated Darcy set and an FNO on tiny Navier–Stokes. Then: the SVG parallel coordinates draw in
 // headless Chromium (no WebGL) and export as SVG; the Runs table's parameter count, wall time in

@@ -1,4 +1,4 @@
-// Hostile inputs for the browser host (issue 10), drawn from a seeded generator so a failing case
+// Hostile inputs for the browser host, drawn from a seeded generator so a failing case
 // can be replayed: malformed HTTP requests, bad WebSocket frames and random API calls.
 import { methods } from '../../main/api/contract';
 import { encodeFrame } from '../helpers/raw-client';

@@ -1,4 +1,4 @@
-// Issue 10: the bounded API fuzz in the normal suite (npm run fuzz:api runs 3000 cases): 300
+// The bounded API fuzz in the normal suite (npm run fuzz:api runs 3000 cases): 300
 // malformed HTTP requests, bad WebSocket frames and random API calls against a real browser-host
 // process, which must answer every one, stay up, and keep answering engine.ping.
 import { test, before, after } from 'node:test';

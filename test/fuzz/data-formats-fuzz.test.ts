@@ -23,7 +23,7 @@ test('fuzz harness: a case that never returns is cut off at the hang guard and t
   assert.equal(r.ok, 1);
 });
 
-// The weight formats (issue 21): .pt (pickle opcodes, zip structure, bytes) and safetensors (header
+// The weight formats: .pt (pickle opcodes, zip structure, bytes) and safetensors (header
 // fields, JSON, bytes); npm run fuzz runs 5000 of each. Every failure must be an error naming the file.
 for (const [format, n] of [['pt', 120], ['safetensors', 300]] as const) {
   test(`fuzz ${format}: ${n} mutated files read or are refused naming the file; no crash, no hang`, { timeout: 300_000 }, async () => {

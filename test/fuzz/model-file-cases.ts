@@ -1,4 +1,4 @@
-// Fuzz cases for the weight formats (issue 21): PyTorch checkpoints (.pt: mutations of the pickle's
+// Fuzz cases for the weight formats: PyTorch checkpoints (.pt: mutations of the pickle's
 // opcodes and of the zip's structure, as well as raw bytes) and safetensors (header fields, JSON
 // structure, raw bytes). Each case is decoded as the app does (readReleaseCheckpoint: pickle VM,
 // tensors, args; readSafetensorsFile + inferModel + every tensor to float32). A clean refusal is an

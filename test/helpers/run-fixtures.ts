@@ -1,6 +1,6 @@
 // Run folders as the trainer leaves them (config.json, status.json, metrics.jsonl, a 'last'
 // checkpoint with its best epoch), written without training: the Runs view at the scale of
-// hundreds (issue 33). Weights are empty: nothing here loads a model; what reads runs (list,
+// hundreds. Weights are empty: nothing here loads a model; what reads runs (list,
 // summary, groups, details) reads these as it reads trained ones.
 import { join } from 'node:path';
 import { appendFileSync } from 'node:fs';

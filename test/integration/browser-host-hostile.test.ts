@@ -1,4 +1,4 @@
-// Issue 10: hostile input to a real browser-mode host process (main/hosts/browser/main.ts with its
+// Hostile input to a real browser-mode host process (main/hosts/browser/main.ts with its
 // forked engine). Each case sends what used to end the process, then checks that the host still
 // serves a tokened GET and that the engine still answers engine.ping.
 import { test, before, after } from 'node:test';

@@ -71,7 +71,7 @@ test('the bundled engine lists a data file in its inspect worker, shipped beside
   assert.deepEqual(r.variables.map((v) => v.name).sort(), ['coeff', 'sol']);
 });
 
-test('the bundled engine decodes a checkpoint in its checkpoint worker, shipped beside the bundle (issue 21)', { timeout: 120_000 }, async () => {
+test('the bundled engine decodes a checkpoint in its checkpoint worker, shipped beside the bundle', { timeout: 120_000 }, async () => {
   assert.ok(existsSync(`${ROOT}dist/engine/checkpoint-worker.js`), 'dist/engine/checkpoint-worker.js built');
   for (const f of ['release-1d-standard.pt', 'dag-args.pt']) copyFileSync(`${ROOT}test/fixtures/pt/${f}`, `${ws.path}/${f}`);
   const ref = (name: string) => service.listFiles('workspace', '').entries.find((e) => e.name === name)!.ref!;

@@ -1,4 +1,4 @@
-// `lino` command-line conventions (issue 16): --version/-V, help for every command and subcommand,
+// `lino` command-line conventions: --version/-V, help for every command and subcommand,
 // help without loading any command, exit status 2 for usage errors and 1 for failures, no EPIPE
 // stack trace when piped into a reader that closes early, results on stdout and progress on
 // stderr, `train --json` lines, and Ctrl-C during `train` exiting 130 with checkpoints/last written.

@@ -1,4 +1,4 @@
-// `lino reproduce` (issue 12): --list shows the six presets with sizes and estimated times, usage
+// `lino reproduce`: --list shows the six presets with sizes and estimated times, usage
 // errors exit 2 naming the argument, and a tiny preset writes its runs into --workspace and its
 // table (CSV, LaTeX, the paper's rows labelled 'reported (paper)') into --out.
 import { test, after } from 'node:test';

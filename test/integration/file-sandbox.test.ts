@@ -129,7 +129,7 @@ test('a file name that is not valid UTF-8 is listed with a marker and refused wi
 test('datasets.inspect of a FIFO named x.npy is refused naming the file, and the engine keeps answering', async () => {
   const fifo = join(home.path, 'f.npy');
   execFileSync('mkfifo', [fifo]);
-  // listed without a reference (issue 21); a reference issued anyway is still refused by the engine
+  // listed without a reference; a reference issued anyway is still refused by the engine
   assert.equal(entry('f.npy')!.ref, undefined);
   assert.match(entry('f.npy')!.name, /not a regular file \(a FIFO\): not opened/);
   const ref = service.refs.issue(realpathSync(fifo));

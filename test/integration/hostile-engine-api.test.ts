@@ -1,4 +1,4 @@
-// Hardening II (issue 21) through the real engine process and the service both hosts use:
+// Hardening II through the real engine process and the service both hosts use:
 // the DAG checkpoint is refused while engine.ping keeps answering within 1 s (the checkpoint
 // decodes in a worker with a deadline), a FIFO is listed without a reference and refused by name,
 // and cancelling a queued train job marks its run stopped (repro 4).

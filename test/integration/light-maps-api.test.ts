@@ -1,4 +1,4 @@
-// runs.lightMaps (issue 14) through the service both hosts use and the real engine: one sample's
+// runs.lightMaps through the service both hosts use and the real engine: one sample's
 // maps of a trained tiny LiNO run equal what lightMaps computes in this process from the same
 // checkpoint and sample; hostile input is refused naming the field.
 import { test } from 'node:test';

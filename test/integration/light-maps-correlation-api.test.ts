@@ -1,4 +1,4 @@
-// runs.lightMapsCorrelation (issue 14) through the service both hosts use and the real engine: the
+// runs.lightMapsCorrelation through the service both hosts use and the real engine: the
 // job's table equals `lino lightmaps --correlate --csv` on the same tiny trained Darcy run (the CSV
 // has 4 decimals); maxSamples takes the split's first samples; a wrong run, split or maxSamples is
 // refused naming the field; the job cancels, and so does the shared loop between batches.

@@ -21,7 +21,7 @@ test('electron-builder.yml passes electron-builder schema validation', async () 
   assert.deepEqual(config.linux.target, ['AppImage', 'deb']);
 });
 
-test('electron-builder.yml: mac universal, Windows x64 and arm64; no TypeScript sources shipped (issue 16)', () => {
+test('electron-builder.yml: mac universal, Windows x64 and arm64; no TypeScript sources shipped', () => {
   const yaml = require('js-yaml');
   const config = yaml.load(readFileSync(`${ROOT}electron-builder.yml`, 'utf8'));
   assert.deepEqual(config.mac.target, [{ target: 'dmg', arch: ['universal'] }]);
@@ -33,7 +33,7 @@ test('electron-builder.yml: mac universal, Windows x64 and arm64; no TypeScript 
   assert.match(readFileSync(`${ROOT}electron/main.ts`, 'utf8'), /'engine', 'engine-process\.js'/);
 });
 
-test('package.json: the deb target\'s homepage and repository; test-only and CLI-only packages are devDependencies (issue 16)', () => {
+test('package.json: the deb target\'s homepage and repository; test-only and CLI-only packages are devDependencies', () => {
   const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'));
   // electron-builder's FpmTarget throws without a homepage (deb's Homepage field)
   assert.match(pkg.homepage, /^https:\/\//);
@@ -51,7 +51,7 @@ test('package.json: the deb target\'s homepage and repository; test-only and CLI
   for (const f of grep("'tsx/")) assert.match(f, /^main\/util\/workers\.ts$/, `${f}: tsx only for runs from TypeScript sources`);
 });
 
-test('electron-builder.yml flips the Electron fuses that close the app to code injection (issue 10)', () => {
+test('electron-builder.yml flips the Electron fuses that close the app to code injection', () => {
   const yaml = require('js-yaml');
   const config = yaml.load(readFileSync(`${ROOT}electron-builder.yml`, 'utf8'));
   // ELECTRON_RUN_AS_NODE and --inspect would turn the signed app into a plain Node for any local

@@ -1,4 +1,4 @@
-// The Playground's engine calls (issue 25) through the service both hosts use and the real engine:
+// The Playground's engine calls through the service both hosts use and the real engine:
 // a tiny Darcy LiNO predicts a painted coefficient, the solver's truth (a job in its own lane) equals
 // the generator's solution of the same coefficient, relL2 equals `lino predict` on the saved
 // one-sample dataset against its saved truth, and every hostile input is refused naming its field.

@@ -1,4 +1,4 @@
-// The Playground on Navier-Stokes and airfoil runs (issue 25) through the service both hosts use and
+// The Playground on Navier-Stokes and airfoil runs through the service both hosts use and
 // the real engine: a w0 drawn with a vortex, its T_in history and T_out frames from the generator's
 // own NS solver (a job in its own lane), the rollout predicted as the evaluation rolls out; the 8
 // design nodes of an airfoil, its mesh and flow from the generator; the truths equal the

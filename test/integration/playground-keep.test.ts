@@ -1,4 +1,4 @@
-// The Playground's dataset-sample input, light maps and "keep what you found" calls (issue 25)
+// The Playground's dataset-sample input, light maps and "keep what you found" calls
 // through the service both hosts use and the real engine: a run's val sample comes back in physical
 // units with its stored truth; a LiNO prediction carries its light maps from the same pass (the same
 // prediction as without); the arrays are exported as .npy (prediction = the engine's, error =
@@ -139,7 +139,7 @@ test('hostile inputs to sample, export and append are refused naming the field; 
   assert.equal(r.state, 'done', r.reason);
   await assert.rejects(service.call('playground.save', { id: runs.lino!, input, truth, into: other.datasetId }), /'into'.*data of run .*appending would change/);
   assert.equal(store.manifest(other.datasetId).counts.val, 1, 'nothing appended by a refused call');
-  // what "Add to dataset" offers (issue 33): the same refusals, asked once for every dataset
+  // what "Add to dataset" offers: the same refusals, asked once for every dataset
   const why = Object.fromEntries(PlaygroundAppendable.parse(await service.call('playground.appendable', { id: runs.lino!, grid: [29, 29] })).datasets.map((d) => [d.id, d.refusal]));
   assert.equal(why.kept, null, 'a Playground dataset no run trained on takes the sample');
   assert.match(why[other.datasetId] ?? '', /data of run/);

@@ -1,4 +1,4 @@
-// Issue 17 item 1: every preset of every benchmark can be used. The tiny presets go the whole app
+// Every preset of every benchmark can be used. The tiny presets go the whole app
 // path: datasets.generate and train.start of one epoch on the stored dataset, through the service
 // both hosts use and the real engine process. The quick and paper presets (minutes to hours) are
 // checked without generating them: their resolved parameters, the shapes the generator would write,

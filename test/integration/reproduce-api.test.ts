@@ -1,4 +1,4 @@
-// reproduce.list and reproduce.start (issue 12) through the service both hosts use and the real
+// reproduce.list and reproduce.start through the service both hosts use and the real
 // engine: the list with sizes and estimated times; an unknown preset, a bad size or a client path
 // refused by name; a 'reproduce' job cancelled mid-run ends 'cancelled' (only reproduce.start
 // starts one: jobs.start refuses the kind); the host picks the output folder under exports/.

@@ -1,7 +1,7 @@
 // Exports of a run from the app, through the service both hosts use and the real engine:
-// "Run on a cluster…" (runs.exportForCluster, issue 15) writes the same folder as `lino export-run`
+// "Run on a cluster…" (runs.exportForCluster) writes the same folder as `lino export-run`
 // into a new folder under exports/ named after the run, as a job; a client never names a path.
-// "Predictions for a split" (issue 16): runs.evaluate with exportPredictions writes the decoded
+// "Predictions for a split": runs.evaluate with exportPredictions writes the decoded
 // predictions, the reference and the rows' sample indices as .npy or MAT v7.3, equal to what the
 // same evaluation scores and shows.
 import { test } from 'node:test';

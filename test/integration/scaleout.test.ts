@@ -1,4 +1,4 @@
-// "Out: the same run on many GPUs" (issue 15): a run exported by `lino export-run` trains under
+// "Out: the same run on many GPUs": a run exported by `lino export-run` trains under
 // torchrun with DistributedDataParallel (2 CPU processes, gloo) from the exported folder's own copy
 // of the scaleout package; its loss sequence equals a one-process run with the same global batch;
 // the run folder it writes opens in the workbench (run store, runs list, checkpoint state) and

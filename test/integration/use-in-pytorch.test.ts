@@ -1,4 +1,4 @@
-// The Python handoff (issue 16): a run's best weights.safetensors carries the model config and the
+// The Python handoff: a run's best weights.safetensors carries the model config and the
 // normalizers in its __metadata__, `lino info` shows them, and the "Use in PyTorch" snippet
 // (tools/use_in_pytorch.py, included verbatim in docs/model.md and README.md) run with Debian's
 // /usr/bin/python3 + python3-torch reproduces the workbench's prediction of a validation sample.

@@ -1,4 +1,4 @@
-"""Light maps (issue 14) on the reference model, written from the issue's definitions with the
+"""Light maps on the reference model, written from the issue's definitions with the
 reference modules (scaleout/model.py): per block, reflection/refraction activity
 <h, vhat>^2/||h||^2, branch contributions (alpha_r 2|<h,vhat>|, alpha_t |eta-1| |<h,vhat>|,
 alpha_s ||S(h)||), the dominant branch, the latent norm ||x||, the gate alpha and, for a query

@@ -1,4 +1,4 @@
-// The Playground's Navier-Stokes and airfoil inputs and truths (issue 25): the generators' own
+// The Playground's Navier-Stokes and airfoil inputs and truths: the generators' own
 // solvers on one input. Navier-Stokes: a w0 drawn as the generator draws it (its GRF) with Gaussian
 // vortices added, solved by nsSolve at the input's grid for T_in + T_out frames (the history the
 // model is given, then the frames it rolls out). Airfoil: the 8 design nodes, the generator's mesh

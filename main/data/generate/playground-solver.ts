@@ -1,4 +1,4 @@
-// The Playground's truth and fresh inputs (issue 25): the benchmark generators' own solvers run on
+// The Playground's truth and fresh inputs: the benchmark generators' own solvers run on
 // one input the user painted or shaped, at the grid it came on (no fine grid, no striding), and a
 // fresh Darcy coefficient drawn as the generator draws them with the length scale and cut chosen.
 import { solveGwf } from './darcy';

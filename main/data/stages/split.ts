@@ -31,7 +31,7 @@ export function defaultSplit(n: number, release: { train: number; val: number } 
 }
 
 /**
- * The test count a new dataset gets when none is asked for (issue 23: every dataset made in the app
+ * The test count a new dataset gets when none is asked for (every dataset made in the app
  * has a test split, so a run's final evaluation and the Runs table's Test relL2 have one): 10 %
  * (at least one sample from 3 samples up, none below: 2 samples only split into train and
  * validation), never more than what the train and validation counts asked leave.

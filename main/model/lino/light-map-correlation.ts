@@ -1,4 +1,4 @@
-// The paper's reading, testable (issue 14): per block, the Pearson correlation between each light
+// The paper's reading, testable: per block, the Pearson correlation between each light
 // map and the coefficient interface indicator |grad a| (finite differences on the input's
 // coefficient channel), pooled over every point of every sample.
 import type { LightMaps } from './light-maps';

@@ -1,4 +1,4 @@
-// Light maps (issue 14): per block and point, how much each branch acts, computed from the same
+// Light maps: per block and point, how much each branch acts, computed from the same
 // forward pass as the prediction (the blocks' capture hook), never an N x N matrix.
 //   activity_r/t = <h_i, vhat_i>^2 / ||h_i||^2 (vhat from that branch's own affine map);
 //   contribution: reflection alpha_r 2|<h, vhat>|, refraction alpha_t |eta - 1| |<h, vhat>|,

@@ -105,7 +105,7 @@ export function checkGenerate(benchmark: string, typed: GenerateTyped, preset: {
 
 /**
  * The Training view's data choice as a run's data spec ('dataset:<id>' or 'generate:<benchmark>:<preset>');
- * `samples`: the generator preset's sample count, so a generated set gets its test split (10 %, issue 23)
+ * `samples`: the generator preset's sample count, so a generated set gets its test split (10 %)
  * from 10 samples up.
  */
 export function dataSpecFor(source: string, samples?: number): DataSpec {

@@ -1,4 +1,4 @@
-// Pure edits of a Playground input (issue 25): a round brush stroke on a 2D field, a bump added to a
+// Pure edits of a Playground input: a round brush stroke on a 2D field, a bump added to a
 // 1D field, nearest-neighbour resampling for the resolution slider, and where a relL2 falls among
 // the validation samples'. Fields are stored [x index, y index] row-major (plots/traces.ts fieldZ).
 import type { PlaygroundFields } from '../../../main/api/contract';

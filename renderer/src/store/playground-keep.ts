@@ -1,4 +1,4 @@
-// The Playground's dataset-sample input and "keep what you found" (issue 25): pick one of the run's
+// The Playground's dataset-sample input and "keep what you found": pick one of the run's
 // val/test samples (playground.sample: its input, its stored truth shown as the truth), compare the
 // solver's truth with the stored one, export the shown arrays as .npy (playground.export) and append
 // the pair to an existing dataset (playground.save with `into`). Views only draw this.

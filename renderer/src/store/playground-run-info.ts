@@ -1,4 +1,4 @@
-// What the Playground needs to know of a run before its first input (issue 25): its benchmark (the
+// What the Playground needs to know of a run before its first input: its benchmark (the
 // run's data spec says it, or the workspace's dataset it trained on) and, for an autoregressive run,
 // its window. Navier-Stokes and airfoil runs are solved first: their model input (the T_in history,
 // the mesh) comes from the solver.

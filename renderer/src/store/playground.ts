@@ -1,4 +1,4 @@
-// The Playground (issue 25): the input being painted, the run's prediction for it (playground.predict,
+// The Playground: the input being painted, the run's prediction for it (playground.predict,
 // answered in the call; while painting, one at a time, the latest input next), the solver's truth
 // (a playground-solve job, started a moment after painting stops, an older one cancelled) with
 // relL2 against the prediction, and saving the pair as a one-sample dataset. Views only draw this.

@@ -1,4 +1,4 @@
-// The Training form's Name field (issue 33): a typed name belongs to the run it was typed for. It
+// The Training form's Name field: a typed name belongs to the run it was typed for. It
 // is kept (across reloads) while the data and the model kind are the ones it was typed beside, and
 // cleared once that run starts, so "deeponet-darcy" never names the next, unrelated run.
 

@@ -1,4 +1,4 @@
-// What a run picker offers (issue 33): with hundreds of runs a flat list is unusable, so pickers
+// What a run picker offers: with hundreds of runs a flat list is unusable, so pickers
 // list the most recent first and narrow to the runs whose name, tags, data, model kind, group or
 // state contain every typed word. The selected run stays offered, so the choice never vanishes.
 import type { RunSummary, WorkspaceSummary } from '../../../main/api/contract';

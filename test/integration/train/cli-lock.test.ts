@@ -1,4 +1,4 @@
-// Two `lino train --resume` processes on one run (issue 10): started together, one trains and the
+// Two `lino train --resume` processes on one run: started together, one trains and the
 // other refuses (non-zero exit, naming the run and the holder's pid); metrics.jsonl stays whole
 // and in order; SIGTERM stops the trainer and releases the lock; a stale lock (its process gone)
 // is taken over with a message on stderr and in events.log.

@@ -1,4 +1,4 @@
-// Runs through the real engine process (issue 10): refusals that answer at once and leave the run
+// Runs through the real engine process: refusals that answer at once and leave the run
 // failed and deletable (an unknown backend, a model or data too large for memory), a backend that
 // fails in the job, a stop while the data are prepared, a second writer refused, and an engine
 // killed mid-run leaving no run stuck queued: both runs interrupted, stoppable, deletable, resumable.

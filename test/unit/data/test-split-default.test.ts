@@ -1,4 +1,4 @@
-// Issue 23: every dataset made in the app has a test split by default (generate and import, with
+// Every dataset made in the app has a test split by default (generate and import, with
 // the split's seed), a run trained on it records its test error, and the Runs table shows it; a
 // run on data without a test split shows '—' and says why. Real generator, pipeline, store, trainer.
 import { test, after } from 'node:test';

@@ -1,4 +1,4 @@
-// Issue 10 (Electron host): shell.openExternal gets documentation URLs only, not any https URL.
+// Electron host: shell.openExternal gets documentation URLs only, not any https URL.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Hardening II item 9 (issue 21), measured on the configuration and the handlers as units (there is
+// Hardening II item 9, measured on the configuration and the handlers as units (there is
 // no Electron runtime here): the fuses in electron-builder.yml, each host's own CSP, and the
 // navigation guards on will-navigate, will-frame-navigate and will-redirect.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Issue 10 (Electron host): the app's session denies every web permission request and check.
+// Electron host: the app's session denies every web permission request and check.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Light maps (issue 14) against the PyTorch reference (tools/parity/light_maps_ref.py): committed
+// Light maps against the PyTorch reference (tools/parity/light_maps_ref.py): committed
 // fixtures for 1D/2D x full/efficient scattering, with refraction ablated in one case and scattering
 // in another; every map <= 1e-5 relative error on cpu and wasm, the forward output unchanged.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// A generation job's dataset named as the workspace lists it (the closing walk of issue 23 saw
+// A generation job's dataset named as the workspace lists it (the closing walk of research workflow II saw
 // "— dataset darcy-87999a76a5bd" under the generate form): the hash only in the tooltip.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

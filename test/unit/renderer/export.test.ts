@@ -79,7 +79,7 @@ test('export file names are slugs with a timestamp, never paths', () => {
 
 const bodyOf = (tex: string) => tex.split('\n').filter((l) => l.endsWith('\\\\')).slice(1).map((l) => l.slice(0, -3).split(' & '));
 
-test('issue 33: rows that differ print differently (5.91e-3 vs 5.94e-3 beside 0.36), never under 3 significant digits; exponents too', () => {
+test('rows that differ print differently (5.91e-3 vs 5.94e-3 beside 0.36), never under 3 significant digits; exponents too', () => {
   const cols: TableColumn[] = [{ key: 'e', label: 'relL2 (normalized)', align: 'r' }];
   const paper = bodyOf(toLatex(cols, [{ e: 0.3635 }, { e: 5.91e-3 }, { e: 5.94e-3 }])).map((r) => r[0]);
   assert.deepEqual(paper, ['0.36350', '0.00591', '0.00594']);
@@ -96,21 +96,21 @@ test('issue 33: rows that differ print differently (5.91e-3 vs 5.94e-3 beside 0.
   assert.equal(toCsv(cols, [{ e: 5.91e-3 }, { e: 5.94e-3 }]), 'relL2 (normalized)\r\n0.00591\r\n0.00594\r\n');
 });
 
-test('issue 33: a signed column keeps its "+" in LaTeX and CSV (the ablation\'s "vs full")', () => {
+test('a signed column keeps its "+" in LaTeX and CSV (the ablation\'s "vs full")', () => {
   const cols: TableColumn[] = [{ key: 'v', label: 'Variant' }, { key: 'd', label: 'vs full (%, normalized relL2)', align: 'r', digits: 3, signed: true }];
   const rows = [{ v: 'full', d: null }, { v: 'no scattering', d: 12.48 }, { v: 'no refraction', d: -3.1 }, { v: 'same', d: 0 }, { v: 'seeds', d: { mean: 2.5, std: 0.4 } }];
   assert.deepEqual(bodyOf(toLatex(cols, rows)).map((r) => r[1]), ['--', '+12.480', '-3.100', '0.000', '+2.500 $\\pm$ 0.400']);
   assert.deepEqual(toCsv(cols, rows).trimEnd().split('\r\n').slice(1), ['full,,', 'no scattering,+12.48,', 'no refraction,-3.1,', 'same,0,', 'seeds,+2.5,0.4']);
 });
 
-test('issue 33: an exported table\'s caption names the relL2 conventions its columns use', () => {
+test('an exported table\'s caption names the relL2 conventions its columns use', () => {
   const both = toLatex([{ key: 'a', label: 'Best val relL2 (normalized)' }, { key: 'b', label: 'Best val relL2 (decoded)' }], [{ a: 0.1, b: 0.2 }], { caption: 'Ablation.' });
   assert.match(both, /\\caption\{Ablation\. relL2 = \|\|prediction - truth\|\| \/ \|\|truth\|\| per sample; normalized: on the normalized fields the model is trained on; decoded: on the decoded fields, in physical units\.\}/);
   assert.equal(relL2Note([{ key: 'a', label: 'Parameters' }]), null, 'no relL2 column, no note');
   assert.doesNotMatch(toLatex([{ key: 'a', label: 'Parameters' }], [{ a: 1 }], { caption: 'Size' }), /relL2/);
 });
 
-test('issue 33: every relL2 column and heading of the views and reproduction tables names its convention', () => {
+test('every relL2 column and heading of the views and reproduction tables names its convention', () => {
   const files = [...walk('renderer/src'), ...walk('main/reproduce')].filter((f) => /\.tsx?$/.test(f));
   const bad: string[] = [];
   for (const f of files) {

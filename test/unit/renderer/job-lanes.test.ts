@@ -26,7 +26,7 @@ test('a training job is named by its run in the Queue card, not by the run id (t
   assert.equal(jobDisplayLabel({ ...job('g', 'data', 2, 'queued'), label: 'Generate darcy (tiny, 20 samples)' }, []), 'Generate darcy (tiny, 20 samples)');
 });
 
-test('issue 33: a paused run\'s job reads "paused at 77%", not "running 77%"; others by their state', () => {
+test('a paused run\'s job reads "paused at 77%", not "running 77%"; others by their state', () => {
   const j = { ...job('t1', 'training', 1, 'running'), label: 'Train run r1', progress: 0.77 };
   assert.equal(jobStateText(j, [{ id: 'r1', state: 'paused' }]), 'paused at 77%');
   assert.equal(jobStateText(j, [{ id: 'r1', state: 'running' }]), 'running 77%');

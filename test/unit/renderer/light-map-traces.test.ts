@@ -1,4 +1,4 @@
-// The Light maps view's traces (issue 14): the dominant branch drawn in its component colour
+// The Light maps view's traces: the dominant branch drawn in its component colour
 // whichever branches a block has, the depth strip on one colour range with a switched-off branch
 // left as an empty panel, and a 1D kernel as a curve with the query point on it.
 import { test } from 'node:test';

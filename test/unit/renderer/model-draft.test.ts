@@ -126,7 +126,7 @@ test('the Model view offers exactly the declared kinds, each with its field desc
   }
 });
 
-test('issue 33: a draft with M = 0 and L = -3 cannot train, and says why in the Model view\'s words; estimate-only fields do not block', () => {
+test('a draft with M = 0 and L = -3 cannot train, and says why in the Model view\'s words; estimate-only fields do not block', () => {
   const bad = { ...DEFAULT_DRAFT, width: 0, depth: -3 };
   const p = trainModelProblems(bad);
   assert.equal(p.length, 2, p.join(' | '));

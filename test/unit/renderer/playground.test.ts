@@ -1,4 +1,4 @@
-// The Playground's pure pieces (issue 33): its Prediction, Truth and |error| panels carry visible
+// The Playground's pure pieces: its Prediction, Truth and |error| panels carry visible
 // titles and the grid's shape (tight axes), the vorticity panels' colour bars say w; "Add to
 // dataset" lists only what playground.appendable allowed for this run and grid; counts read "1 sample".
 import { test } from 'node:test';

@@ -83,7 +83,7 @@ test('themed layouts: colours follow the theme, the caller keeps its titles and 
   assert.equal(l.yaxis.type, 'log');
   assert.equal(l.yaxis.gridcolor, PLOT_COLORS.dark.grid);
   assert.notEqual(themedLayout('light').paper_bgcolor, l.paper_bgcolor);
-  // issue 33: a log axis labels its ticks with whole values ("0.5", not a bare "5" between decades)
+  // a log axis labels its ticks with whole values ("0.5", not a bare "5" between decades)
   assert.equal(l.yaxis.tickformat, '~g');
   assert.equal(l.xaxis.tickformat, undefined, 'a linear axis keeps Plotly\'s labels');
   assert.equal(themedLayout('light', { yaxis: { type: 'log', tickformat: '.0e' } }).yaxis.tickformat, '.0e', 'an axis\'s own format wins');

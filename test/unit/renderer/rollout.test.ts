@@ -76,7 +76,7 @@ test('paper figure: rows reference / prediction / |error| by chosen steps, two c
   const layout = f.layout as any;
   assert.deepEqual([layout.coloraxis.cmin, layout.coloraxis.cmax], [1, 4 + 1.1 + 2]);
   assert.deepEqual([layout.coloraxis2.cmin, layout.coloraxis2.cmax], [0, 2]);
-  assert.equal(layout.coloraxis.colorbar.title.text, 'w', 'the vorticity is w, not the file\'s u (issue 33)');
+  assert.equal(layout.coloraxis.colorbar.title.text, 'w', 'the vorticity is w, not the file\'s u');
   const texts = layout.annotations.map((a: any) => a.text);
   assert.deepEqual(texts, ['Reference', 'Prediction', '|Error|', 't = 1', 't = 4']);
   assert.equal(layout.xaxis3.visible, false);

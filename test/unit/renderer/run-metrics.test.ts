@@ -49,10 +49,10 @@ test('configDifferences: only choices that differ, ignoring identity fields', ()
   ]);
   assert.deepEqual(d, [{ 'model.width': '8' }, { 'model.width': '16' }]);
   assert.deepEqual([secondsCell(97.34), secondsCell(1520.4), secondsCell(null)], ['97.3', '1520', '—']);
-  // issue 33: a tiny Burgers run's wall time is under a second, and read "0.0"
+  // a tiny Burgers run's wall time is under a second, and read "0.0"
   assert.deepEqual([secondsCell(0.0342), secondsCell(0.5), secondsCell(0)], ['0.034', '0.50', '0.0']);
   assert.deepEqual([formatSeconds(0.0342), formatSeconds(3.44), formatSeconds(42)], ['0.034 s', '3.4 s', '42 s']);
-  // issue 33: the estimate's ms per step in plain digits, never "1.0e+2"
+  // the estimate's ms per step in plain digits, never "1.0e+2"
   assert.deepEqual([99.6, 100, 12.34, 3.456, 0.5234].map(formatMs), ['100', '100', '12', '3.5', '0.52']);
   assert.equal(formatSeconds(125), '2 min 5 s');
 });

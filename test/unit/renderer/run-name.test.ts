@@ -1,4 +1,4 @@
-// The Training form's Name field (issue 33): a name typed for one run is not kept for an unrelated one.
+// The Training form's Name field: a name typed for one run is not kept for an unrelated one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NO_NAME, runNameKey, shownName, validTypedName } from '../../../renderer/src/store/run-name';

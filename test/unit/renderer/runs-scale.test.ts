@@ -1,4 +1,4 @@
-// The Runs view at scale (issue 33), its pure pieces: the filter's picks for the curves, a seed
+// The Runs view at scale, its pure pieces: the filter's picks for the curves, a seed
 // group's statistics over the runs shown ("1 seed": the mean alone, no ± 0), readable group names
 // (no internal ids or time stamps), and the run pickers' search (name, tag, data, kind; most recent first).
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Issue 12, "Published rows" and "Reproduction presets": the paper's numbers appear as rows
+// "Published rows" and "Reproduction presets": the paper's numbers appear as rows
 // labelled 'reported (paper)', apart from the measured ones, with their convention; each of the six
 // presets runs at its tiny size through the engine's runner (real runs in a temporary workspace,
 // cpu backend) and writes its table (CSV, LaTeX) and figure data; a cancelled preset stops.
@@ -107,7 +107,7 @@ for (const p of REPRODUCE_PRESETS) {
     assert.equal(r.tables[0]!.reported.length, p.published ? publishedRows(p.published).length : 0);
     for (const row of r.tables[0]!.measured) assert.ok(Number.isFinite(row.relL2 as number) || typeof row.relL2 === 'object', `${p.name}: measured relL2`);
     assert.deepEqual(r.figures.map((f) => f.kind).sort(), [...e.figures].sort());
-    // Issue 23: transfer rows say how each grid's data were made (tiny Darcy is generated at s = 29)
+    // Transfer rows say how each grid's data were made (tiny Darcy is generated at s = 29)
     if (p.sizes.tiny.transfer?.length) {
       const origins = r.tables[1]!.measured.map((x) => String(x.origin));
       assert.ok(origins.every((o) => /^(re-generated at s = 29|resampled from s = 29 \(the generated grid, interpolated\))$/.test(o)), origins.join('; '));

@@ -1,4 +1,4 @@
-// Issue 23: a finished reproduction is read back from the workspace with its main table rebuilt
+// A finished reproduction is read back from the workspace with its main table rebuilt
 // from its runs on disk (a deleted run drops out, with a note), and running the same preset and
 // size again is refused unless asked, then made a new group with names and a folder of its own.
 // Real preset (burgers, tiny: four arms, one epoch), real trainer and run store (cpu).

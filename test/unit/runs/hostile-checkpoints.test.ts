@@ -1,4 +1,4 @@
-// Hardening II (issue 21): checkpoints and safetensors built to hang, balloon or confuse the readers
+// Hardening II: checkpoints and safetensors built to hang, balloon or confuse the readers
 // are refused quickly with a message naming the file and the limit. Fixtures: test/fixtures/pt/,
 // the hostile ones written by tools/parity/make_hostile_pt_fixtures.py.
 import { test } from 'node:test';

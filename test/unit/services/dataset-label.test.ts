@@ -26,7 +26,7 @@ test('dataset display names: benchmark, resolution, samples and split, label fir
   assert.equal(datasetDisplayName({ id: 'darcy-beababc8a08c', benchmark: 'darcy', grid: [29, 29], counts: { train: 8, val: 2, test: 2 } }), 'Darcy · s = 29 (2D) · 12 samples (8/2/2)');
   assert.equal(datasetDisplayName({ id: 'navier-stokes-0123456789ab', grid: [16, 16], counts: { train: 3, val: 2, test: 0 }, label: 'tiny NS' }), 'tiny NS — Navier–Stokes · s = 16 (2D) · 5 samples (3/2/0)');
   assert.equal(datasetDisplayName({ id: 'burgers-0123456789ab', grid: [128] }), 'Burgers · s = 128');
-  // a Playground sample is its train and its val split: one sample, the user's label first (issue 33)
+  // a Playground sample is its train and its val split: one sample, the user's label first
   assert.equal(datasetDisplayName({ id: 'pg-stroke', benchmark: 'darcy', grid: [29, 29], counts: { train: 1, val: 1, test: 0 }, samples: 1, label: 'pg-stroke' }), 'pg-stroke — Darcy · s = 29 (2D) · 1 sample (1/1/0, shared by the splits)');
   assert.equal(datasetDisplayName({ id: 'darcy-x', benchmark: 'darcy', grid: [29, 29], counts: { train: 1, val: 0, test: 0 }, samples: 1024 }), 'Darcy · s = 29 (2D) · 1 sample (1/0/0)');
 });
@@ -61,7 +61,7 @@ test('the target channel has one name: Fields use the published files\' names, a
   assert.equal(runTargetSymbol({ data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny' } }), 'sol');
   assert.equal(runTargetSymbol({ data: { kind: 'dataset', id: 'darcy-0123456789ab' } }), 'sol');
   assert.equal(runTargetSymbol({ data: { kind: 'file', benchmark: 'custom', path: '/x.h5', target: 'rho' } }), 'rho');
-  // the Navier–Stokes files call the vorticity u; its colour bars read w (issue 33)
+  // the Navier–Stokes files call the vorticity u; its colour bars read w
   assert.equal(runTargetSymbol({ data: { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny' } }), 'w');
   assert.equal(runTargetSymbol({ data: { kind: 'dataset', id: 'navier-stokes-0123456789ab' } }), 'w');
 });

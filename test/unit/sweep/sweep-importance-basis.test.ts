@@ -1,4 +1,4 @@
-// Importance compares trials at one budget (issue 33: it mixed trials pruned at 2 epochs with trials
+// Importance compares trials at one budget (it used to mix trials pruned at 2 epochs with trials
 // that ran 8): with pruning, the validation relL2 at the deepest rung every ended trial reached, said
 // in words; without, each trial's best over its full epochs. And the planned trial counts the list
 // and the detail show (grid: its size times the seeds within the budget; otherwise at most).

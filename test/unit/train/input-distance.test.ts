@@ -1,4 +1,4 @@
-// The Playground's out-of-distribution measure (issue 33): a Darcy training set as the generator
+// The Playground's out-of-distribution measure: a Darcy training set as the generator
 // writes it, its values through the float round trip that leaves the stored maximum at 11.999989
 // (as the issue's run had it); fresh draws from the Playground's generator read as like the
 // training inputs, a coefficient of 30 or of values between the two levels does not.

@@ -1,4 +1,4 @@
-// Issue 17 item 3: the Navier-Stokes train relL2 and validation relL2 are one quantity (the mean over
+// The Navier-Stokes train relL2 and validation relL2 are one quantity (the mean over
 // the rollout steps of the per-step relL2 on normalized fields, the release's "one-step"): on the
 // same batch with the same weights, the train step's relL2, the trainer's validation and the run
 // evaluation's relL2 agree; the full-rollout relL2 is reported apart (cpu backend).

@@ -1,4 +1,4 @@
-// Issue 17 item 2: resolution transfer evaluates at the grid asked for, whatever the run's data kind:
+// Resolution transfer evaluates at the grid asked for, whatever the run's data kind:
 // synthetic, a data file, a stored dataset prepared from a file (prepared again from it) and a stored
 // dataset of generated data (its arrays resized). Real generator, pipeline, store and runs (cpu).
 import { test, before, after } from 'node:test';
@@ -37,7 +37,7 @@ const run = async (id: string, data: Record<string, unknown>) => {
   return h;
 };
 
-// Issue 23: each row says how its grid's data were made (the third entry: training grid, then the first transfer grid).
+// Each row says how its grid's data were made (the third entry: training grid, then the first transfer grid).
 const cases: [string, () => Record<string, unknown>, number[], [string, string]][] = [
   ['synthetic', () => ({ kind: 'synthetic', grid: [13, 13], train: 4, val: 2 }), [8, 20], ['synthetic data computed at s = 13', 'synthetic data computed at s = 8']],
   ['file', () => ({ kind: 'file', path: matFile, benchmark: 'darcy', resolution: 13, ...split }), [8, 20], ['the source file at its own s = 13', 'resampled from s = 13 (the source file, interpolated)']],

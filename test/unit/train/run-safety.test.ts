@@ -1,4 +1,4 @@
-// What keeps a run folder honest (issue 10): one writer per run (its lock, stale locks taken over),
+// What keeps a run folder honest: one writer per run (its lock, stale locks taken over),
 // memory refused from the configuration before anything is allocated, a stop during the data's
 // preparation, checkpoints validated (state.json fields, sha256 of each file, finite weights),
 // a deleted checkpoints/last refused, and configuration errors that name the field and the value.

@@ -1,4 +1,4 @@
-// Issue 17 items 4 and 9: a run carries its parameter count (runs.list / runs.get / runs.group),
+// A run carries its parameter count (runs.list / runs.get / runs.group),
 // its queue time and its train time apart, and its base name (what ablation groups are named after).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

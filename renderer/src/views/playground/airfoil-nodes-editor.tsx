@@ -1,4 +1,4 @@
-// The Playground on an airfoil run (issue 25): the design element's 8 nodes (4 upper, 4 lower), each
+// The Playground on an airfoil run: the design element's 8 nodes (4 upper, 4 lower), each
 // moved vertically within the generator's range by a slider. Once dragging pauses the generator makes
 // the C-grid and its panel flow (the truth) in the solver's worker, and the run predicts on the mesh;
 // drawn on the C-grid as the Fields and Datasets views draw airfoil data.

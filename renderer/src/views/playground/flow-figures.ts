@@ -1,4 +1,4 @@
-// The Playground's Navier-Stokes and airfoil panels (issue 25). Navier-Stokes: w0 with its vortices
+// The Playground's Navier-Stokes and airfoil panels. Navier-Stokes: w0 with its vortices
 // marked, and at one rollout step the prediction, the truth (one colour range shared by the two)
 // and |error|, as index heatmaps. Airfoil: the mesh, and prediction, truth and |error| on the C-grid
 // as the Fields and Datasets views draw mesh data (plots/mesh-field.ts). Pure: the editors draw them.

@@ -1,4 +1,4 @@
-// "Keep what you found" (issue 25), besides saving a new dataset: export the shown arrays (input,
+// "Keep what you found", besides saving a new dataset: export the shown arrays (input,
 // prediction, truth, |error|) as .npy into the workspace's exports/, or add the input and its truth
 // to an existing dataset of the same benchmark and grid (the engine refuses any other, saying why).
 import { useEffect, useId, useState } from 'react';

@@ -1,4 +1,4 @@
-// For LiNO runs, the light maps of the Playground's current input (issue 25), compact: per block
+// For LiNO runs, the light maps of the Playground's current input, compact: per block
 // the branch that dominates each point (the Light maps view's 'Dominant branch' figure) and the
 // branches' gates. They come with the prediction (playground.predict lightMaps) while switched on.
 import { useMemo } from 'react';

@@ -1,4 +1,4 @@
-// The Playground on a Navier-Stokes run (issue 25): a w0 drawn from the generator's own distribution
+// The Playground on a Navier-Stokes run: a w0 drawn from the generator's own distribution
 // (seed) with Gaussian vortices added, moved and shaped (position, radius, strength; a click on w0
 // moves the selected one). The solver makes the T_in history and T_out frames; the run rolls out from
 // the history; a step slider picks the frame shown (prediction, truth, |error| and that step's relL2).

@@ -1,4 +1,4 @@
-// The Playground (issue 25): pick a trained run, draw a fresh Darcy coefficient or paint one (value
+// The Playground: pick a trained run, draw a fresh Darcy coefficient or paint one (value
 // 3 or 12, brush size), or a fresh Burgers u0 and add bumps to it, change its resolution; the run's prediction follows the painting, the
 // solver's truth, |error| and relL2 follow when the solver is done. Beside them: where this relL2
 // falls among the run's validation samples, and how far the input is from the training inputs.

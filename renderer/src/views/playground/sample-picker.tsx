@@ -1,4 +1,4 @@
-// A dataset sample as the Playground's input (issue 25): the run's val or test split and an index;
+// A dataset sample as the Playground's input: the run's val or test split and an index;
 // its stored truth is shown as the truth, and the solver's truth can be compared with it.
 import { useId, useState } from 'react';
 import { NumberField } from '../../components/number-field';

@@ -1,4 +1,4 @@
-// Issue 17 item 13: the Navier-Stokes file holds what FNO's published file holds: `a` (initial
+// The Navier-Stokes file holds what FNO's published file holds: `a` (initial
 // vorticity, t = 0), `u` (frames at t = 1..T) and `t` (the record times, 1 x T as scipy's savemat
 // writes ns_2d.py's 1-D array); written by the CLI's writer and read back. And the data agree with
 // FNO's own solver: a NumPy port of ns_2d.py (tools/reference/ns_2d_ref.py; torch.fft when PyTorch is

@@ -1,4 +1,4 @@
-// Issue 17 item 12: the Darcy solution is FNO's solve_gwf.m, unclamped. The fixture was made by a
+// The Darcy solution is FNO's solve_gwf.m, unclamped. The fixture was made by a
 // line-by-line NumPy/SciPy port of solve_gwf.m with a sparse direct solve (tools/reference/solve_gwf_ref.py;
 // GNU Octave itself was not run), on coefficient fields it stores; the workbench's solver must match
 // it to 1e-6, with every solver it has, and the explicit clamp option must match the clamped port.

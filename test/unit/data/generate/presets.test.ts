@@ -27,7 +27,7 @@ test('presets: Burgers and Navier-Stokes resolutions, frames, and bad values', (
   assert.equal(b.benchmark === 'burgers' && b.solveResolution, 8192);
   const n = resolveParams('navier-stokes', { preset: 'quick', resolution: 128, frames: 7, tIn: 3, tOut: 4 });
   assert.ok(n.benchmark === 'navier-stokes' && n.solveResolution === 128 && n.frames === 7 && n.tIn === 3 && n.tOut === 4);
-  // a set shorter than its training window is refused before generating (issue 17: tiny had 3 frames for a 20-frame window)
+  // a set shorter than its training window is refused before generating (tiny once had 3 frames for a 20-frame window)
   assert.throws(() => resolveParams('navier-stokes', { preset: 'quick', frames: 7 }), /"frames" = 7: expected at least tIn \+ tOut = 10 \+ 10 = 20/);
   assert.throws(() => resolveParams('darcy', { preset: 'tiny', tIn: 3 }), /"tIn" = 3: expected only for navier-stokes/);
   assert.throws(() => resolveParams('burgers', { preset: 'quick', resolution: 300 }), /resolution.*power of two/);
