@@ -1,13 +1,14 @@
-// Training and evaluation as engine jobs: queued runs train one after another (JobQueue), can be
-// paused (between steps), resumed and stopped; live metrics go to the views throttled to at most
-// 20 messages a second, each message carrying every step since the previous one (nothing is lost;
-// metrics.jsonl has everything too).
+// Training and evaluation as engine jobs, the run's lifecycle: queued runs train one after another
+// (JobQueue), can be paused (between steps), resumed and stopped, on the engine's backends or on
+// PyTorch. Its pieces: the ETA (./step-eta.ts), live metrics throttled (./metrics-throttle.ts), the
+// training worker (./train-worker-run.ts).
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { spawnWorker } from '../util/workers';
-import type { FromTrainWorker, ToTrainWorker, TrainWorkerInput } from './train-worker';
-import type { MemoryPlan } from '../train/memory';
+import { runInTrainWorker, type LoopHooks } from './train-worker-run';
+import { MetricsThrottle } from './metrics-throttle';
+import { StepEta } from './step-eta';
+import type { ToTrainWorker, TrainWorkerInput } from './train-worker';
 import type { RunOutcome } from '../train/runner';
 import type { Calibration } from '../train/config';
 import type { RunState } from '../runs/run-records';
@@ -17,145 +18,17 @@ import type { JobContext, JobQueue } from './jobs';
 import type { JobParams } from './job-params';
 import { RunStore, type RunHandle } from '../runs/run-store';
 import { PauseGate } from '../util/pause-gate';
-import { refuseBeforeStart, parseRunConfig, trainRun, type RunSteps } from '../train/runner';
+import { refuseBeforeStart, parseRunConfig, trainRun } from '../train/runner';
 import { assertRunUnlocked, releaseOwnLeftoverLock, runLockHolder, RunLockedError } from '../runs/run-lock';
 import { evaluateLabel, runEvaluate } from './evaluate-job';
 import { trainTorchRun } from '../train/torch-run';
 import { pythonCommand } from '../train/torch-probe';
 import { readSettings } from '../workspace/settings';
 import { inJobWorker } from './job-worker-run';
-import type { StepRecord, EpochRecord } from '../train/trainer';
 import { initBackend, tf } from './tf-runtime';
 import { BACKEND_ORDER, isBackendChoice, selectBackend } from '../ops/backend';
 import { calibrate, CalibrationCancelled } from '../train/calibrate';
 import { errorMessage } from '../util/error-message';
-
-export const MIN_EVENT_INTERVAL_MS = 50; // <= 20 messages per second
-
-/** Steps timed before a run's ETA is shown (the first epoch's ETA comes from them, not from epochs). */
-export const ETA_MIN_STEPS = 3;
-
-/**
- * A run's time left from its step rate: the median wall interval between recent steps (a pause,
- * a checkpoint or a validation pass is one long interval the median ignores), times the steps
- * left, plus each remaining epoch's validation once one epoch has shown how long it takes.
- */
-export class StepEta {
-  private last: number | null = null;
-  private gaps: number[] = [];
-  private seen = 0;
-  private validationSeconds = 0;
-
-  constructor(private readonly now = () => performance.now()) {}
-
-  step(): void {
-    const t = this.now();
-    if (this.last !== null) {
-      this.gaps.push(t - this.last);
-      if (this.gaps.length > 21) this.gaps.shift();
-    }
-    this.last = t;
-    this.seen++;
-  }
-
-  /** The epoch's wall time beyond its steps is its validation (and checkpoint). */
-  epoch(epochSeconds: number, stepsPerEpoch: number): void {
-    const ms = this.msPerStep();
-    if (ms !== null && Number.isFinite(epochSeconds)) this.validationSeconds = Math.max(0, epochSeconds - (stepsPerEpoch * ms) / 1000);
-  }
-
-  msPerStep(): number | null {
-    if (this.seen < ETA_MIN_STEPS || this.gaps.length === 0) return null;
-    const g = [...this.gaps].sort((a, b) => a - b);
-    const mid = g.length >> 1;
-    return g.length % 2 ? g[mid]! : (g[mid - 1]! + g[mid]!) / 2;
-  }
-
-  /** Seconds left after global step `step` (in 1-based `epoch`) of `epochs * stepsPerEpoch`; null before ETA_MIN_STEPS steps. */
-  eta(step: number, epoch: number, epochs: number, stepsPerEpoch: number): number | null {
-    const ms = this.msPerStep();
-    if (ms === null) return null;
-    const stepsLeft = Math.max(0, epochs * stepsPerEpoch - step);
-    return (stepsLeft * ms) / 1000 + Math.max(0, epochs - epoch + 1) * this.validationSeconds;
-  }
-}
-
-/**
- * Batches step records so that at most one message leaves per interval. Each epoch record seals
- * the steps before it into a segment of its own: a message carries one epoch record, so epochs
- * that end within one interval (a tiny run) leave in successive messages instead of the later
- * one replacing the earlier (a sweep's rungs and the curves read every epoch).
- */
-export class MetricsThrottle {
-  private steps: StepRecord[] = [];
-  private readonly sealed: { steps: StepRecord[]; epoch: EpochRecord }[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private last = 0;
-
-  constructor(private readonly send: (steps: StepRecord[], epoch?: EpochRecord) => void, private readonly interval = MIN_EVENT_INTERVAL_MS, private readonly now = Date.now) {}
-
-  step(s: StepRecord): void {
-    this.steps.push(s);
-    this.schedule();
-  }
-
-  epoch(e: EpochRecord): void {
-    this.sealed.push({ steps: this.steps, epoch: e });
-    this.steps = [];
-    this.schedule();
-  }
-
-  private pending(): boolean {
-    return this.steps.length > 0 || this.sealed.length > 0;
-  }
-
-  private schedule(): void {
-    if (this.timer || !this.pending()) return;
-    const wait = this.last + this.interval - this.now();
-    if (wait <= 0) this.flush();
-    // Timers may fire a fraction of a millisecond early: re-check rather than trust them.
-    if (!this.timer && this.pending()) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.schedule();
-      }, Math.max(1, Math.ceil(this.last + this.interval - this.now())));
-    }
-  }
-
-  /** Sends everything pending, one message per interval (the last messages of a run). */
-  async drain(): Promise<void> {
-    while (this.pending()) {
-      for (let wait = this.last + this.interval - this.now(); wait > 0; wait = this.last + this.interval - this.now()) {
-        await new Promise((r) => setTimeout(r, Math.ceil(wait)));
-      }
-      this.flush();
-    }
-  }
-
-  /** Sends the oldest sealed epoch with its steps, or else the loose steps. */
-  flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const head = this.sealed.shift();
-    if (head) this.send(head.steps, head.epoch);
-    else if (this.steps.length > 0) {
-      const steps = this.steps;
-      this.steps = [];
-      this.send(steps);
-    } else return;
-    // the interval counts from the end of a send, so messages are never closer than it
-    this.last = this.now();
-  }
-}
-
-/** Hooks of one run, wherever its loop runs (worker thread or this thread). */
-interface LoopHooks {
-  signal: AbortSignal;
-  onStep: (s: StepRecord) => void;
-  onEpoch: (e: EpochRecord) => void;
-  onPlan: (p: MemoryPlan, steps: RunSteps) => void;
-  onLog: (m: string) => void;
-}
 
 /** The job kinds TrainingJobs registers itself. */
 export type TrainingJobKind = 'train' | 'evaluate';
@@ -481,42 +354,11 @@ export class TrainingJobs {
     }
   }
 
-  /** Runs the loop in a worker thread; 'backend-failed' when the worker cannot start a backend. */
+  /** The loop in its worker thread, tracked for pause and resume messages. */
   private inWorker(input: TrainWorkerInput, hooks: LoopHooks): Promise<RunOutcome | 'backend-failed'> {
-    return new Promise((resolve, reject) => {
-      const worker = spawnWorker('train', input);
-      if (!worker) return resolve('backend-failed'); // a bundle without train-worker.js: this thread trains
-      this.workers.set(input.runId, worker);
-      let settled = false;
-      const settle = (fn: () => void) => {
-        if (settled) return;
-        settled = true;
-        hooks.signal.removeEventListener('abort', onAbort);
-        this.workers.delete(input.runId);
-        void worker.terminate();
-        fn();
-      };
-      const onAbort = () => worker.postMessage({ type: 'stop' } satisfies ToTrainWorker);
-      hooks.signal.addEventListener('abort', onAbort);
-      if (hooks.signal.aborted) onAbort();
-      if (this.gates.has(input.runId)) worker.postMessage({ type: 'pause' } satisfies ToTrainWorker);
-      let started = false; // the worker loaded and chose its backend
-      worker.on('message', (m: FromTrainWorker) => {
-        if (m.type === 'backend') started = true;
-        switch (m.type) {
-          case 'step': return hooks.onStep(m.step);
-          case 'epoch': return hooks.onEpoch(m.epoch);
-          case 'plan': return hooks.onPlan(m.plan, m.steps);
-          case 'log': return hooks.onLog(m.message);
-          case 'done': return settle(() => resolve(m.outcome));
-          case 'error': return settle(() => (m.backendFailed ? resolve('backend-failed') : reject(m.locked ? new RunLockedError(input.runId, null, m.message) : new Error(m.message))));
-          default: return undefined;
-        }
-      });
-      // A worker that cannot even load (a bundle without its entry, a native backend that refuses
-      // worker threads) falls back to the engine thread; one that dies while training fails the job.
-      worker.on('error', (e) => settle(() => (started ? reject(e) : resolve('backend-failed'))));
-      worker.on('exit', (code) => settle(() => (started ? reject(new Error(`the training worker exited (code ${code}) before finishing`)) : resolve('backend-failed'))));
+    return runInTrainWorker(input, hooks, {
+      paused: this.gates.has(input.runId),
+      track: (w) => (w ? this.workers.set(input.runId, w) : this.workers.delete(input.runId)),
     });
   }
 }

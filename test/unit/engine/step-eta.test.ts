@@ -3,7 +3,7 @@
 // validation once an epoch has shown how long it takes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { StepEta, ETA_MIN_STEPS } from '../../../main/engine/train-jobs';
+import { StepEta, ETA_MIN_STEPS } from '../../../main/engine/step-eta';
 
 test('no ETA before the 3rd step; then steps left x median interval', () => {
   let t = 0;

@@ -1,7 +1,7 @@
 // The live-metrics throttle: never more than one message per 50 ms, every step delivered in order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MetricsThrottle } from '../../../main/engine/train-jobs';
+import { MetricsThrottle } from '../../../main/engine/metrics-throttle';
 import type { StepRecord, EpochRecord } from '../../../main/train/trainer';
 
 test('MetricsThrottle: <= 20 messages/s, no step lost, epoch records carried', async () => {
