@@ -9,7 +9,7 @@ import { TrainConfig } from '../train/config';
 import { EpochMetrics, StepMetrics } from '../runs/run-records';
 import { readRunMeta } from '../runs/run-meta';
 import type { RunHandle } from '../runs/run-store';
-import { VERSION } from '../version';
+import { TFJS_VERSION, VERSION } from '../version';
 import { factsHtml, figuresHtml, jsonHtml, notesHtml, tableHtml, type Report } from './report-page';
 import { lineChartSvg } from './svg-chart';
 import type { TableColumn, TableRow } from '../api/table';
@@ -62,13 +62,17 @@ function provenanceHtml(workspace: string, raw: Record<string, unknown>): string
 function environmentHtml(run: RunHandle, epochs: EpochMetrics[]): string {
   const st = run.readStatus();
   const backends = [...new Set(epochs.map((e) => e.backend))];
+  const torch = (run.readConfig() as { torch?: unknown }).torch;
+  // A run folder records its backend and host, not library versions: those below are this build's.
   return factsHtml([
     ['backend', backends.join(', ') || st.backend || '—'],
+    ...(torch ? [['PyTorch device and GPUs', JSON.stringify(torch)] as [string, string]] : []),
     ['trained on host', st.host ?? '—'],
-    ['LiNO Workbench', VERSION],
-    ['Node.js', process.versions.node],
-    ['report written on', `${platform()} ${arch()}`],
     ['peak memory (RSS, last epoch)', epochs.length ? `${(epochs.at(-1)!.peakRssBytes / 2 ** 20).toFixed(0)} MiB` : '—'],
+    ['LiNO Workbench (the build writing this report)', VERSION],
+    ['TensorFlow.js (that build)', TFJS_VERSION],
+    ['Node.js (that build)', process.versions.node],
+    ['report written on', `${platform()} ${arch()}`],
   ]);
 }
 

@@ -43,7 +43,8 @@ test('a run report holds configuration with defaults, seed, provenance, environm
   assert.match(html, /content hash[^<]*<\/th><td>[0-9a-f]{16,}/, 'the data content hash');
   assert.match(html, /&quot;benchmark&quot;:&quot;darcy&quot;/, 'the data specification names the generator');
   assert.match(html, /<th scope="row">backend<\/th><td>[a-z-]+/);
-  assert.match(html, /<th scope="row">LiNO Workbench<\/th><td>\d+\.\d+\.\d+/);
+  assert.match(html, /<th scope="row">LiNO Workbench \(the build writing this report\)<\/th><td>\d+\.\d+\.\d+/);
+  assert.match(html, /<th scope="row">TensorFlow\.js \(that build\)<\/th><td>\d+\.\d+\.\d+/);
   assert.ok(html.includes('val relL2 (normalized)') && html.includes('val relL2 (decoded)'), 'both relL2 conventions');
   assert.ok(html.includes('normalized: on the normalized fields') && html.includes('decoded: on the decoded fields'), 'each convention explained');
   assert.ok(html.includes('Tiny Darcy check &lt;b&gt;not bold&lt;/b&gt; &amp; kept as text.'), 'the notes, escaped');
