@@ -10,6 +10,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { engineService } from '../helpers/engine-service';
+import type { RunSummary } from '../../main/api/contract';
 import { standardRun } from '../helpers/standard-runs';
 import { chromiumSkipReason, launchChromium, CHROMIUM } from '../helpers/chromium';
 
@@ -155,6 +156,12 @@ test('a reproduction (the tiny Darcy ablation) reports its table, the paper\'s r
   assert.ok(html.includes('reported (paper)') && html.includes('measured (this machine)'));
   assert.ok(html.includes('relL2 normalized') && html.includes('relL2 decoded'));
   for (const arm of ['full', 'no-scattering', 'no-reflection', 'no-refraction']) assert.ok(html.includes(`${arm}: val relL2 per epoch`), arm);
+  // one arm's run reports its seed group: each seed and the mean ± std, in both conventions
+  const full = ((await service.call('runs.list', {})) as RunSummary[]).filter((x) => x.group?.startsWith('darcy-ablation-tiny-full'));
+  assert.equal(full.length, 2);
+  const armReport = readFileSync(join(workspace, 'exports', ((await service.call('runs.report', { id: full[0]!.id })) as { name: string }).name), 'utf8');
+  assert.ok(armReport.includes(`${full[0]!.id} (this run)`) && armReport.includes(full[1]!.id));
+  assert.match(armReport, /mean ± std over 2 seeds<\/td><td><\/td><td>—<\/td><td class="num">[\d.]+ ± [\d.]+<\/td><td class="num">[\d.]+ ± [\d.]+/);
   if (chromiumSkipReason()) return t.diagnostic(`not opened: ${chromiumSkipReason()}`);
   assertDrawn(await openOffline(file), 4);
 });
