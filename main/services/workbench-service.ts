@@ -32,7 +32,7 @@ import { readUiState, writeUiState } from './ui-state';
 import { Workspace, defaultWorkspacePath } from '../workspace/workspace';
 import { readSettings, writeSettings } from '../workspace/settings';
 import { VERSION } from '../version';
-import { writeReport, type ReportKind } from '../report/report';
+import { ReportNotFound, writeReport, type ReportKind } from '../report/report';
 import { errorMessage } from '../util/error-message';
 
 /** What only the host can do natively (Electron dialogs); browser mode has none. */
@@ -301,7 +301,7 @@ export class WorkbenchService {
     try {
       return { name, size: writeReport(this.workspace.path, id, join(this.workspace.dir('exports'), name), kind).bytes };
     } catch (e) {
-      throw new ApiError(errorMessage(e), 'not_found', { field: 'id' });
+      throw new ApiError(errorMessage(e), e instanceof ReportNotFound ? 'not_found' : 'failed', { field: 'id' });
     }
   }
 
