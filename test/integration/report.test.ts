@@ -116,6 +116,9 @@ const noUrl = (html: string) => {
 test('the report opens in headless Chromium with the network off, every figure drawn; --pdf prints it', { skip: chromiumSkipReason() }, async () => {
   const { file, id } = await run();
   assertDrawn(await openOffline(file), 4);
+  const viaApp = (await service.call('runs.report', { id, pdf: true })) as { pdf: string | null };
+  assert.equal(viaApp.pdf, `report-${id}.pdf`);
+  assert.equal(readFileSync(join(workspace, 'exports', viaApp.pdf)).subarray(0, 5).toString(), '%PDF-');
   const pdf = join(workspace, 'report.pdf');
   const r = lino('report', id, '--out', join(workspace, 'r.html'), '--pdf', pdf, '--workspace', workspace);
   assert.equal(r.status, 0, r.stderr);
