@@ -46,3 +46,10 @@ export const EvaluationAsk = z.object({
   /** Error spectra, physics checks and (LiNO) branch spectra, docs/diagnostics.md. */
   diagnostics: z.boolean().default(false),
 });
+
+/**
+ * runs.report, sweeps.report, reproduce.report: the id, and whether to print the PDF beside the HTML
+ * (a headless Chromium on the host's machine); answers the files written into exports/.
+ */
+export const ReportParams = z.object({ id: z.string().max(128), pdf: z.boolean().default(false) }).strict();
+export const ReportResult = z.object({ name: z.string(), size: z.number(), pdf: z.string().nullable() });

@@ -13,6 +13,9 @@ import { findReproduction, reproductionId, reproductionReport } from './reproduc
 
 export type ReportKind = 'run' | 'sweep' | 'reproduction';
 
+/** The id names nothing to report (the API answers not_found; any other failure stays a failure). */
+export class ReportNotFound extends Error {}
+
 /** The report `id` names in the workspace: a run first, then a sweep, then a reproduction; an error lists what exists otherwise. */
 export function buildReport(workspace: string, id: string, kind?: ReportKind): Report {
   const store = new RunStore(join(workspace, 'runs'));
@@ -23,7 +26,7 @@ export function buildReport(workspace: string, id: string, kind?: ReportKind): R
   if (repro) return reproductionReport(workspace, repro);
   const sweeps = listSweepIds(workspace);
   const repros = readReproductions(workspace).results.map(reproductionId);
-  throw new Error(`'${id}' is not a ${kind ?? 'run, sweep or reproduction'} of the workspace ${workspace} (a run id of runs/, a sweep id of sweeps/${sweeps.length ? `: ${sweeps.slice(0, 5).join(', ')}` : ''}, or a reproduction${repros.length ? `: ${repros.slice(0, 5).join(', ')}` : ''})`);
+  throw new ReportNotFound(`'${id}' is not a ${kind ?? 'run, sweep or reproduction'} of the workspace ${workspace} (a run id of runs/, a sweep id of sweeps/${sweeps.length ? `: ${sweeps.slice(0, 5).join(', ')}` : ''}, or a reproduction${repros.length ? `: ${repros.slice(0, 5).join(', ')}` : ''})`);
 }
 
 /** Writes the report of `id` to `out` (HTML); answers its size in bytes. */

@@ -4,12 +4,12 @@
 // relL2 conventions, and the user's notes and tags.
 import { existsSync, readFileSync } from 'node:fs';
 import { arch, platform } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { TrainConfig } from '../train/config';
 import { EpochMetrics, StepMetrics } from '../runs/run-records';
 import { readRunMeta } from '../runs/run-meta';
-import type { RunHandle } from '../runs/run-store';
-import { VERSION } from '../version';
+import { RunStore, groupSummary, type RunHandle } from '../runs/run-store';
+import { TFJS_VERSION, VERSION } from '../version';
 import { factsHtml, figuresHtml, jsonHtml, notesHtml, tableHtml, type Report } from './report-page';
 import { lineChartSvg } from './svg-chart';
 import type { TableColumn, TableRow } from '../api/table';
@@ -62,13 +62,17 @@ function provenanceHtml(workspace: string, raw: Record<string, unknown>): string
 function environmentHtml(run: RunHandle, epochs: EpochMetrics[]): string {
   const st = run.readStatus();
   const backends = [...new Set(epochs.map((e) => e.backend))];
+  const torch = (run.readConfig() as { torch?: unknown }).torch;
+  // A run folder records its backend and host, not library versions: those below are this build's.
   return factsHtml([
     ['backend', backends.join(', ') || st.backend || '—'],
+    ...(torch ? [['PyTorch device and GPUs', JSON.stringify(torch)] as [string, string]] : []),
     ['trained on host', st.host ?? '—'],
-    ['LiNO Workbench', VERSION],
-    ['Node.js', process.versions.node],
-    ['report written on', `${platform()} ${arch()}`],
     ['peak memory (RSS, last epoch)', epochs.length ? `${(epochs.at(-1)!.peakRssBytes / 2 ** 20).toFixed(0)} MiB` : '—'],
+    ['LiNO Workbench (the build writing this report)', VERSION],
+    ['TensorFlow.js (that build)', TFJS_VERSION],
+    ['Node.js (that build)', process.versions.node],
+    ['report written on', `${platform()} ${arch()}`],
   ]);
 }
 
@@ -107,6 +111,18 @@ function curvesHtml(epochs: EpochMetrics[], steps: StepMetrics[]): string {
   ]);
 }
 
+/** A seed group's runs (the run among them) with their best epoch in both conventions, and mean ± std over the seeds. */
+function groupHtml(run: RunHandle, group: string): string {
+  const g = groupSummary(new RunStore(dirname(run.dir)), group);
+  const cols: TableColumn[] = [
+    { key: 'seed', label: 'seed', align: 'r' }, { key: 'id', label: 'run' }, { key: 'state', label: 'state' }, { key: 'epoch', label: 'best epoch', align: 'r' },
+    { key: 'n', label: 'val relL2 (normalized)', align: 'r' }, { key: 'd', label: 'val relL2 (decoded)', align: 'r' },
+  ];
+  const rows: TableRow[] = g.runs.map((r) => ({ seed: r.seed, id: r.id === run.id ? `${r.id} (this run)` : r.id, state: r.state, epoch: r.bestEpoch, n: r.valRelL2, d: r.valRelL2Decoded }));
+  if (g.runs.length > 1) rows.push({ seed: null, id: `mean ± std over ${g.runs.length} seeds`, state: '', epoch: null, n: g.valRelL2, d: g.valRelL2Decoded });
+  return tableHtml(cols, rows);
+}
+
 /** The run's report, ready for reportHtml. */
 export function runReport(workspace: string, run: RunHandle): Report {
   const raw = run.readConfig();
@@ -136,6 +152,7 @@ export function runReport(workspace: string, run: RunHandle): Report {
     sections: [
       { heading: 'Notes and tags', html: notesHtml(meta.notes, meta.tags) },
       { heading: `Best epoch${best ? ` (${best.epoch})` : ''}: both relL2 conventions`, html: best ? tableHtml(bestCols, bestRows) : '<p class="muted">No epoch finished.</p>' },
+      ...(summary.group ? [{ heading: `Seeds of its group ${summary.group}`, html: groupHtml(run, summary.group) }] : []),
       { heading: 'Curves', html: curvesHtml(epochs, steps) },
       { heading: 'Per epoch', html: tableHtml(EPOCH_COLUMNS, epochRows(epochs)) },
       {

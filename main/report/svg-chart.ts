@@ -41,11 +41,30 @@ function ticks(lo: number, hi: number, log: boolean): number[] {
   return Array.from({ length: 5 }, (_, i) => lo + ((hi - lo) * i) / 4);
 }
 
+/** The most points a series draws: a run of 100k steps would make a file of megabytes for a 470 px line. */
+export const MAX_POINTS = 1000;
+
+/** At most MAX_POINTS points: each bucket's lowest and highest (spikes stay visible), first and last kept. */
+function thin(points: [number, number][]): [number, number][] {
+  if (points.length <= MAX_POINTS) return points;
+  const per = Math.ceil(points.length / (MAX_POINTS / 2));
+  const out: [number, number][] = [];
+  for (let i = 0; i < points.length; i += per) {
+    const b = points.slice(i, i + per);
+    const lo = b.reduce((m, p) => (p[1] < m[1] ? p : m));
+    const hi = b.reduce((m, p) => (p[1] > m[1] ? p : m));
+    out.push(...(lo[0] <= hi[0] ? [lo, hi] : [hi, lo]));
+  }
+  if (out[0] !== points[0]) out.unshift(points[0]!);
+  if (out.at(-1) !== points.at(-1)) out.push(points.at(-1)!);
+  return out;
+}
+
 /** The chart as one <svg> element (width × height px), with a legend under the title. */
 export function lineChartSvg(c: LineChart, width = 470, height = 290): string {
   const left = 72, right = 16, top = 44, bottom = 42;
   const tr = (v: number) => (c.logY ? Math.log10(v) : v);
-  const series = c.series.map((s) => ({ ...s, points: s.points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y) && (!c.logY || y > 0)) }));
+  const series = c.series.map((s) => ({ ...s, points: thin(s.points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y) && (!c.logY || y > 0))) }));
   const xs = series.flatMap((s) => s.points.map((p) => p[0]));
   const ys = series.flatMap((s) => s.points.map((p) => tr(p[1])));
   const out: string[] = [

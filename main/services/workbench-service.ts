@@ -32,7 +32,8 @@ import { readUiState, writeUiState } from './ui-state';
 import { Workspace, defaultWorkspacePath } from '../workspace/workspace';
 import { readSettings, writeSettings } from '../workspace/settings';
 import { VERSION } from '../version';
-import { writeReport, type ReportKind } from '../report/report';
+import { ReportNotFound, writeReport, type ReportKind } from '../report/report';
+import { findChromium, printToPdf } from '../report/report-pdf';
 import { errorMessage } from '../util/error-message';
 
 /** What only the host can do natively (Electron dialogs); browser mode has none. */
@@ -253,9 +254,9 @@ export class WorkbenchService {
       return r.success ? r.data : null;
     },
     'runs.checkpoints': (p) => listCheckpoints(this.openRun(p.id).dir),
-    'runs.report': (p) => this.reportExport(this.openRun(p.id).id, 'run'),
-    'sweeps.report': (p) => this.reportExport(p.id, 'sweep'),
-    'reproduce.report': (p) => this.reportExport(p.id, 'reproduction'),
+    'runs.report': (p) => this.reportExport({ ...p, id: this.openRun(p.id).id }, 'run'),
+    'sweeps.report': (p) => this.reportExport(p, 'sweep'),
+    'reproduce.report': (p) => this.reportExport(p, 'reproduction'),
     'runs.exportCheckpoint': (p) => {
       const run = this.openRun(p.id);
       return exportCheckpoint(run.dir, run.id, p.checkpoint, this.workspace.dir('exports'));
@@ -302,14 +303,25 @@ export class WorkbenchService {
     'train.start': (p) => this.startTraining(p),
   };
 
-  /** runs.report / sweeps.report / reproduce.report: the report written to exports/report-<id>.html; an unknown id is not_found. */
-  private reportExport(id: string, kind: ReportKind): { name: string; size: number } {
-    const name = `report-${id}.html`;
+  /**
+   * runs.report / sweeps.report / reproduce.report: the report written to exports/report-<id>.html and,
+   * with `pdf`, printed beside it by a headless Chromium of this machine; an unknown id is not_found.
+   */
+  private async reportExport(p: { id: string; pdf: boolean }, kind: ReportKind): Promise<{ name: string; size: number; pdf: string | null }> {
+    const name = `report-${p.id}.html`;
+    const html = join(this.workspace.dir('exports'), name);
+    let size: number;
     try {
-      return { name, size: writeReport(this.workspace.path, id, join(this.workspace.dir('exports'), name), kind).bytes };
+      size = writeReport(this.workspace.path, p.id, html, kind).bytes;
     } catch (e) {
-      throw new ApiError(errorMessage(e), 'not_found', { field: 'id' });
+      throw new ApiError(errorMessage(e), e instanceof ReportNotFound ? 'not_found' : 'failed', { field: 'id' });
     }
+    if (!p.pdf) return { name, size, pdf: null };
+    const chromium = findChromium();
+    if (!chromium) throw new ApiError(`wrote exports/${name}, but no PDF: no Chromium on this machine to print it (set CHROMIUM_PATH); open the HTML in a browser and print it to PDF`, 'failed', { field: 'pdf' });
+    const pdf = name.replace(/\.html$/, '.pdf');
+    await printToPdf(chromium, html, join(this.workspace.dir('exports'), pdf));
+    return { name, size, pdf };
   }
 
   /**

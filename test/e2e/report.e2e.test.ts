@@ -1,5 +1,6 @@
 // End to end in Debian's Chromium against browser mode with the real engine: "Report (HTML)" in a
-// run's details (Runs view) writes exports/report-<id>.html through runs.report and downloads it;
+// run's details (Runs view) writes exports/report-<id>.html through runs.report and downloads it,
+// "Report (PDF)" its PDF printed on the host;
 // the downloaded file, opened with the network cut off, draws every figure and asks for nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,7 +23,7 @@ test('runs view: "Report (HTML)" downloads the run\'s offline report, which draw
   await page.getByTestId(`run-row-${runId}`).getByTestId('run-notes-open').click();
   const card = page.getByTestId('run-report');
   const download = page.waitForEvent('download');
-  await card.getByRole('button', { name: /offline report/ }).click();
+  await card.getByRole('button', { name: 'Write the offline report of tiny darcy lino', exact: true }).click();
   const dl = await download;
   const name = `report-${runId}.html`;
   assert.equal(dl.suggestedFilename(), name);
@@ -30,6 +31,13 @@ test('runs view: "Report (HTML)" downloads the run\'s offline report, which draw
   assert.equal(readFileSync((await dl.path())!, 'utf8'), saved);
   assert.ok(saved.includes(runId) && saved.includes('val relL2 (decoded)'));
   await card.getByTestId('run-report-status').filter({ hasText: `Saved exports/${name}` }).waitFor();
+  // "Report (PDF)": the same report printed on the host by its Chromium (the one this test drives), downloaded
+  const pdfDownload = page.waitForEvent('download');
+  await card.getByRole('button', { name: 'Write the offline report of tiny darcy lino and its PDF', exact: true }).click();
+  const pdf = await pdfDownload;
+  assert.equal(pdf.suggestedFilename(), `report-${runId}.pdf`);
+  assert.equal(readFileSync((await pdf.path())!).subarray(0, 5).toString(), '%PDF-');
+  await card.getByTestId('run-report-status').filter({ hasText: `and exports/report-${runId}.pdf` }).waitFor();
   assert.deepEqual(problems, []);
   await page.close();
 

@@ -10,6 +10,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { engineService } from '../helpers/engine-service';
+import type { RunSummary } from '../../main/api/contract';
 import { standardRun } from '../helpers/standard-runs';
 import { chromiumSkipReason, launchChromium, CHROMIUM } from '../helpers/chromium';
 
@@ -43,7 +44,8 @@ test('a run report holds configuration with defaults, seed, provenance, environm
   assert.match(html, /content hash[^<]*<\/th><td>[0-9a-f]{16,}/, 'the data content hash');
   assert.match(html, /&quot;benchmark&quot;:&quot;darcy&quot;/, 'the data specification names the generator');
   assert.match(html, /<th scope="row">backend<\/th><td>[a-z-]+/);
-  assert.match(html, /<th scope="row">LiNO Workbench<\/th><td>\d+\.\d+\.\d+/);
+  assert.match(html, /<th scope="row">LiNO Workbench \(the build writing this report\)<\/th><td>\d+\.\d+\.\d+/);
+  assert.match(html, /<th scope="row">TensorFlow\.js \(that build\)<\/th><td>\d+\.\d+\.\d+/);
   assert.ok(html.includes('val relL2 (normalized)') && html.includes('val relL2 (decoded)'), 'both relL2 conventions');
   assert.ok(html.includes('normalized: on the normalized fields') && html.includes('decoded: on the decoded fields'), 'each convention explained');
   assert.ok(html.includes('Tiny Darcy check &lt;b&gt;not bold&lt;/b&gt; &amp; kept as text.'), 'the notes, escaped');
@@ -114,6 +116,9 @@ const noUrl = (html: string) => {
 test('the report opens in headless Chromium with the network off, every figure drawn; --pdf prints it', { skip: chromiumSkipReason() }, async () => {
   const { file, id } = await run();
   assertDrawn(await openOffline(file), 4);
+  const viaApp = (await service.call('runs.report', { id, pdf: true })) as { pdf: string | null };
+  assert.equal(viaApp.pdf, `report-${id}.pdf`);
+  assert.equal(readFileSync(join(workspace, 'exports', viaApp.pdf)).subarray(0, 5).toString(), '%PDF-');
   const pdf = join(workspace, 'report.pdf');
   const r = lino('report', id, '--out', join(workspace, 'r.html'), '--pdf', pdf, '--workspace', workspace);
   assert.equal(r.status, 0, r.stderr);
@@ -154,6 +159,12 @@ test('a reproduction (the tiny Darcy ablation) reports its table, the paper\'s r
   assert.ok(html.includes('reported (paper)') && html.includes('measured (this machine)'));
   assert.ok(html.includes('relL2 normalized') && html.includes('relL2 decoded'));
   for (const arm of ['full', 'no-scattering', 'no-reflection', 'no-refraction']) assert.ok(html.includes(`${arm}: val relL2 per epoch`), arm);
+  // one arm's run reports its seed group: each seed and the mean ± std, in both conventions
+  const full = ((await service.call('runs.list', {})) as RunSummary[]).filter((x) => x.group?.startsWith('darcy-ablation-tiny-full'));
+  assert.equal(full.length, 2);
+  const armReport = readFileSync(join(workspace, 'exports', ((await service.call('runs.report', { id: full[0]!.id })) as { name: string }).name), 'utf8');
+  assert.ok(armReport.includes(`${full[0]!.id} (this run)`) && armReport.includes(full[1]!.id));
+  assert.match(armReport, /mean ± std over 2 seeds<\/td><td><\/td><td>—<\/td><td class="num">[\d.]+ ± [\d.]+<\/td><td class="num">[\d.]+ ± [\d.]+/);
   if (chromiumSkipReason()) return t.diagnostic(`not opened: ${chromiumSkipReason()}`);
   assertDrawn(await openOffline(file), 4);
 });

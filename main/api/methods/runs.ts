@@ -1,7 +1,7 @@
 // The contract's calls for runs: listing, metrics, groups, notes and tags, checkpoints, evaluation, light maps, exports for a cluster.
 // Spread into the one typed `methods` table of ../contract.ts (schemas and types only: no I/O).
 import { z } from 'zod';
-import { empty, EvaluationAsk, type MethodSpec } from '../method-spec';
+import { empty, EvaluationAsk, type MethodSpec, ReportParams, ReportResult } from '../method-spec';
 import { DataSpec } from '../../data/data-spec';
 import { EvaluationResult } from '../../train/evaluation-result';
 import { MetricsRecord, RunId, RunMeta, RunState, RunStatus, RunSummary } from '../../runs/run-records';
@@ -79,9 +79,10 @@ export const runsMethods = {
   /**
    * The run's offline report: one self-contained HTML file (configuration with defaults, seed, data
    * provenance, environment, curves as inline SVG, tables in both relL2 conventions, notes and tags)
-   * written to exports/report-<id>.html (replaced when asked again); exports.read / exports.saveAs hand it over.
+   * written to exports/report-<id>.html (replaced when asked again), with `pdf` also report-<id>.pdf;
+   * exports.read / exports.saveAs hand them over.
    */
-  'runs.report': { route: 'host', params: z.object({ id: RunId }).strict(), result: z.object({ name: z.string(), size: z.number() }) },
+  'runs.report': { route: 'host', params: ReportParams, result: ReportResult },
   /** One sample's light maps of a LiNO run's checkpoint, with a query point's scattering kernel row. */
   'runs.lightMaps': {
     route: 'engine+workspace',

@@ -1,7 +1,7 @@
 // The contract's calls for sweeps (main/sweep): start from a sweep file's content, list, read one, pause / resume / stop.
 // Spread into the one typed `methods` table of ../contract.ts (schemas and types only: no I/O).
 import { z } from 'zod';
-import { empty, type MethodSpec } from '../method-spec';
+import { empty, type MethodSpec, ReportParams, ReportResult } from '../method-spec';
 import { SweepDetail, SweepSummary } from '../../sweep/sweep-types';
 
 export const sweepsMethods = {
@@ -15,5 +15,5 @@ export const sweepsMethods = {
   'sweeps.get': { route: 'engine+workspace', params: z.object({ id: z.string().max(128) }).strict(), result: SweepDetail },
   'sweeps.control': { route: 'engine+workspace', params: z.object({ id: z.string().max(128), action: z.enum(['pause', 'resume', 'stop']) }).strict(), result: SweepSummary },
   /** The sweep's offline report (as runs.report): exports/report-<id>.html, both relL2 conventions, every trial's curve. */
-  'sweeps.report': { route: 'host', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ name: z.string(), size: z.number() }) },
+  'sweeps.report': { route: 'host', params: ReportParams, result: ReportResult },
 } as const satisfies Record<string, MethodSpec>;

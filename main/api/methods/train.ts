@@ -2,7 +2,7 @@
 // estimate; accuracy against cost; the paper's reproductions.
 // Spread into the one typed `methods` table of ../contract.ts (schemas and types only: no I/O).
 import { z } from 'zod';
-import { empty, type MethodSpec } from '../method-spec';
+import { empty, type MethodSpec, ReportParams, ReportResult } from '../method-spec';
 import { ModelConfig } from '../../model/kinds';
 import { ReproducePresetInfo, ReproduceStartParams, StoredReproductions } from '../reproduce';
 import { Calibration } from '../../train/config';
@@ -78,5 +78,5 @@ export const trainMethods = {
   /** The finished reproductions, tables rebuilt from their runs on disk (main/reproduce/readback.ts). */
   'reproduce.results': { route: 'engine+workspace', params: empty, result: StoredReproductions },
   /** A stored reproduction's (an ablation's: the darcy-ablation preset) offline report, as runs.report: exports/report-<id>.html; id = its output folder's name. */
-  'reproduce.report': { route: 'host', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ name: z.string(), size: z.number() }) },
+  'reproduce.report': { route: 'host', params: ReportParams, result: ReportResult },
 } as const satisfies Record<string, MethodSpec>;

@@ -28,7 +28,7 @@ const command: CliCommand = {
         return 1;
       }
       const pdf = resolve(values.pdf);
-      printToPdf(chromium, out, pdf);
+      await printToPdf(chromium, out, pdf);
       console.log(`printed it to ${pdf}`);
     }
     return 0;

@@ -22,11 +22,14 @@ export async function exportCheckpoint(id: string, checkpoint: 'best' | 'last'):
   return r;
 }
 
-/** Writes the offline report of a run, a sweep or a reproduction into exports/ (runs.report, sweeps.report, reproduce.report) and in browser mode downloads it. */
-export async function writeReport(kind: 'run' | 'sweep' | 'reproduction', id: string): Promise<Result<'runs.report'>> {
+/**
+ * Writes the offline report of a run, a sweep or a reproduction into exports/ (runs.report,
+ * sweeps.report, reproduce.report; with `pdf` also its PDF, printed on the host) and in browser mode downloads it.
+ */
+export async function writeReport(kind: 'run' | 'sweep' | 'reproduction', id: string, pdf = false): Promise<Result<'runs.report'>> {
   const a = api();
-  const r = await a.call(kind === 'run' ? 'runs.report' : kind === 'sweep' ? 'sweeps.report' : 'reproduce.report', { id });
-  if (useApp.getState().host?.kind === 'browser') await downloadExport(a, r.name);
+  const r = await a.call(kind === 'run' ? 'runs.report' : kind === 'sweep' ? 'sweeps.report' : 'reproduce.report', { id, pdf });
+  if (useApp.getState().host?.kind === 'browser') await downloadExport(a, r.pdf ?? r.name);
   void useApp.getState().refreshWorkspace();
   return r;
 }

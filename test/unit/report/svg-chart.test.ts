@@ -2,7 +2,7 @@
 // draw, a chart with nothing to draw that says so, and text that cannot break out of the markup.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lineChartSvg, tickLabel } from '../../../main/report/svg-chart';
+import { MAX_POINTS, lineChartSvg, tickLabel } from '../../../main/report/svg-chart';
 import { tableHtml } from '../../../main/report/report-page';
 
 const labels = (svg: string) => [...svg.matchAll(/text-anchor="end">([^<]+)</g)].map((m) => m[1]);
@@ -33,4 +33,14 @@ test('a table names its relL2 conventions under it and prints integers whole', (
   assert.match(html, /<td class="num">0<\/td>/);
   assert.match(html, /0\.2500 ± 0\.010/);
   assert.match(html, /normalized: on the normalized fields[^<]*decoded: on the decoded fields/);
+});
+
+test('a long run is thinned to MAX_POINTS, its spike, first and last point kept', () => {
+  const pts: [number, number][] = Array.from({ length: 100_000 }, (_, i) => [i, 1 + (i === 54_321 ? 100 : 0)]);
+  const svg = lineChartSvg({ title: 'loss', xLabel: 'step', yLabel: 'loss', series: [{ name: 'loss', points: pts }] });
+  const drawn = (svg.match(/<polyline points="([^"]+)"/)?.[1] ?? '').split(' ').map((p) => p.split(',').map(Number));
+  assert.ok(drawn.length <= MAX_POINTS + 2 && drawn.length > MAX_POINTS / 2, `${drawn.length} points`);
+  assert.equal(Math.min(...drawn.map((p) => p[1]!)), 44, 'the one-step spike reaches the top of the plot (y = 44 px)');
+  assert.equal(drawn[0]![0], 72, 'starts at the first step');
+  assert.ok(svg.length < 60_000, `${svg.length} characters`);
 });
