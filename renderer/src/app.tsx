@@ -1,5 +1,5 @@
 import { Suspense, useEffect } from 'react';
-import { useApp } from './store/app-store';
+import { useApp } from './stores/app-store';
 import { VIEWS } from './views';
 import { ErrorBanner } from './components/error-banner';
 import { EngineStatusBar } from './components/engine-status';

@@ -1,8 +1,8 @@
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { createApi } from './api/client';
-import { useApp } from './store/app-store';
-import { startPersistence } from './store/persisted-state';
+import { useApp } from './stores/app-store';
+import { startPersistence } from './stores/persisted-state';
 import { VIEW_IDS } from './views';
 
 const root = createRoot(document.getElementById('root')!);

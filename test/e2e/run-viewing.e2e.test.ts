@@ -12,8 +12,8 @@ import type { EpochMetrics, RunSummary, StepMetrics } from '../../main/api/contr
 import { trainedId } from '../helpers/trained-run';
 import { browserSuite } from '../helpers/browser-suite';
 import { openPage as openSessionPage, gotoView } from '../helpers/page';
-import { CURVE_COLUMNS, curveRows } from '../../renderer/src/store/curves-csv';
-import { epochX, stepX } from '../../renderer/src/store/curve-axes';
+import { CURVE_COLUMNS, curveRows } from '../../renderer/src/logic/curves-csv';
+import { epochX, stepX } from '../../renderer/src/logic/curve-axes';
 import { toCsv } from '../../renderer/src/export/table';
 
 const runIds: string[] = [];

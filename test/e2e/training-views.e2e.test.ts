@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { assertAccessible } from '../helpers/axe';
 import { openPage as openSessionPage, gotoView } from '../helpers/page';
-import { secondsCell } from '../../renderer/src/store/run-metrics';
+import { secondsCell } from '../../renderer/src/logic/run-metrics';
 
 const suite = browserSuite();
 const skip = suite.skip;

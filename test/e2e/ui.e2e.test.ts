@@ -16,7 +16,7 @@ import { assertAccessible } from '../helpers/axe';
 import { tempDir } from '../helpers/env';
 import { startBrowserHost, type BrowserHost } from '../../main/hosts/browser/server';
 import { createLino } from '../../main/model/lino/operator';
-import { DEFAULT_DRAFT } from '../../renderer/src/store/model-draft';
+import { DEFAULT_DRAFT } from '../../renderer/src/logic/model-draft';
 import { openPage as openSessionPage } from '../helpers/page';
 
 /**

@@ -35,7 +35,7 @@ export function defaultSplit(n: number, release: { train: number; val: number } 
  * has a test split, so a run's final evaluation and the Runs table's Test relL2 have one): 10 %
  * (at least one sample from 3 samples up, none below: 2 samples only split into train and
  * validation), never more than what the train and validation counts asked leave.
- * The Datasets form mirrors this rule (renderer/src/store/generate-params.ts `defaultTestCount`).
+ * The Datasets form mirrors this rule (renderer/src/logic/generate-params.ts `defaultTestCount`).
  */
 export function defaultTestCount(n: number, asked: { train?: number; val?: number } = {}): number {
   const share = n >= 3 ? Math.max(1, Math.round(n * 0.1)) : 0;

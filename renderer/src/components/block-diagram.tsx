@@ -3,7 +3,7 @@
 // scattering) -> gate alpha softmax mixture -> OutProj, residual -> LayerNorm -> FFN, residual.
 // Disabled branches stay visible, dashed and marked "off", so the toggles' effect is plain.
 import { useId } from 'react';
-import type { ComponentName } from '../store/model-draft';
+import type { ComponentName } from '../logic/model-draft';
 
 export interface BlockDiagramProps {
   components: Record<ComponentName, boolean>;

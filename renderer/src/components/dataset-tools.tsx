@@ -2,10 +2,10 @@
 // store) and dataset export (a job writing into the workspace's exports/, as `lino data export`).
 import { useId, useState } from 'react';
 import type { JobSummary } from '../../../main/api/contract';
-import { useApp } from '../store/app-store';
-import { exportDataset, useDatasetStats } from '../store/datasets';
+import { useApp } from '../stores/app-store';
+import { exportDataset, useDatasetStats } from '../queries/datasets';
 import { errorText } from '../api/error-text';
-import { oneOf, usePersisted } from '../store/persisted-state';
+import { oneOf, usePersisted } from '../stores/persisted-state';
 
 type Split = 'train' | 'val' | 'test';
 

@@ -1,4 +1,4 @@
-import { useApp } from '../store/app-store';
+import { useApp } from '../stores/app-store';
 import type { BackendReport } from '../../../main/api/contract';
 
 /** The webgpu adapter in one line: "nvidia hopper (NVIDIA H200), hardware". */

@@ -1,4 +1,4 @@
-import { useApp } from '../store/app-store';
+import { useApp } from '../stores/app-store';
 
 /** Engine and host errors as readable messages, next to what caused them, never a blank screen. */
 export function ErrorBanner() {

@@ -2,7 +2,7 @@
 // It lists folders the host allows and hands back opaque file references, never paths.
 import { useState } from 'react';
 import type { FileEntry } from '../../../main/api/contract';
-import { listFiles, useFileListing } from '../store/files';
+import { listFiles, useFileListing } from '../queries/files';
 import { errorText } from '../api/error-text';
 
 export interface FileBrowserProps {

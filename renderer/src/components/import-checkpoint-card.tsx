@@ -3,10 +3,10 @@
 // workspace, when chosen, is checked against the checkpoint's channels and lets Fields, Gates and
 // Rollout evaluate the run.
 import { useId, useState } from 'react';
-import { useApp } from '../store/app-store';
-import { useTraining } from '../store/training-store';
-import { pickOpen } from '../store/files';
-import { importCheckpoint } from '../store/run-actions';
+import { useApp } from '../stores/app-store';
+import { useTraining } from '../stores/training-store';
+import { pickOpen } from '../queries/files';
+import { importCheckpoint } from '../queries/run-actions';
 import { errorText } from '../api/error-text';
 import { FileBrowser } from './file-browser';
 

@@ -1,7 +1,7 @@
 // Progress of an engine job started from a view (evaluation, export): state, bar, ETA and Cancel,
 // next to the button that started it; nothing once the job has ended (views show results or errors).
 import type { JobSummary } from '../../../main/api/contract';
-import { useApp } from '../store/app-store';
+import { useApp } from '../stores/app-store';
 
 export function JobProgress({ job, label, testId }: { job: JobSummary | undefined; label: string; testId?: string }) {
   const cancelJob = useApp((s) => s.cancelJob);

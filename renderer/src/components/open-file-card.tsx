@@ -2,9 +2,9 @@
 // map them to input and target, and import it into the workspace's dataset store as a job.
 import { useId, useState } from 'react';
 import type { Result } from '../../../main/api/contract';
-import { useApp } from '../store/app-store';
-import { importFile, inspectFile } from '../store/datasets';
-import { pickOpen } from '../store/files';
+import { useApp } from '../stores/app-store';
+import { importFile, inspectFile } from '../queries/datasets';
+import { pickOpen } from '../queries/files';
 import { errorText } from '../api/error-text';
 import { FileBrowser } from './file-browser';
 import { ImportLayout, type Layout } from './import-layout';

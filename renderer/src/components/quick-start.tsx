@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from 'react';
-import { useApp } from '../store/app-store';
-import { useTraining } from '../store/training-store';
+import { useApp } from '../stores/app-store';
+import { useTraining } from '../stores/training-store';
 import { TimeEstimate } from './time-estimate';
 import { errorText } from '../api/error-text';
 

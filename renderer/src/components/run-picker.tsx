@@ -1,8 +1,8 @@
 import { useId, useMemo, useState } from 'react';
 import type { RunSummary } from '../../../main/api/contract';
-import { useTraining } from '../store/training-store';
-import { useApp } from '../store/app-store';
-import { pickerRuns, runDataWords, runOptionText } from '../store/run-picker-search';
+import { useTraining } from '../stores/training-store';
+import { useApp } from '../stores/app-store';
+import { pickerRuns, runDataWords, runOptionText } from '../logic/run-picker-search';
 
 export interface RunPickerProps {
   /** Only these runs are offered (the Rollout view: Navier–Stokes runs); all runs by default. */

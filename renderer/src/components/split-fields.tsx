@@ -1,7 +1,7 @@
 // The split of a dataset being prepared from a file: train / validation / test counts and the
 // split's seed, checked as typed (blank: the engine's rule, a test split of 10 % included).
 import { NumberField, parseNumberText } from './number-field';
-import { checkGenerate } from '../store/generate-params';
+import { checkGenerate } from '../logic/generate-params';
 
 export interface SplitTyped { train: string; val: string; test: string; splitSeed: string }
 export const BLANK_SPLIT: SplitTyped = { train: '', val: '', test: '', splitSeed: '' };

@@ -4,9 +4,9 @@
 // changes; otherwise an "Estimate time" button asks. An older answer never replaces a newer one.
 import { useEffect, useRef, useState } from 'react';
 import type { Calibration, Params } from '../../../main/api/contract';
-import { useApp } from '../store/app-store';
-import { formatMs, formatSeconds } from '../store/run-metrics';
-import { calibrate } from '../store/run-actions';
+import { useApp } from '../stores/app-store';
+import { formatMs, formatSeconds } from '../logic/run-metrics';
+import { calibrate } from '../queries/run-actions';
 import { errorText } from '../api/error-text';
 
 type Config = Params<'train.calibrate'>['config'];

@@ -3,7 +3,7 @@
 // mode or offered for a copy through Electron's save dialog. "PDF" also prints it with a headless
 // Chromium of the host's machine (the CLI's --pdf); without one it says so: the HTML prints as it is.
 import { useEffect, useState } from 'react';
-import { writeReport } from '../store/run-actions';
+import { writeReport } from '../queries/run-actions';
 import { errorText } from '../api/error-text';
 import { SaveCopyButton } from './save-copy-button';
 

@@ -1,8 +1,8 @@
 // Electron only: after an export lands in the workspace's exports/, offer to copy it elsewhere
 // through the native save dialog (exports.saveAs). Browser mode downloads instead, so it renders nothing there.
 import { useState } from 'react';
-import { useApp } from '../store/app-store';
-import { saveExportAs } from '../store/exports';
+import { useApp } from '../stores/app-store';
+import { saveExportAs } from '../queries/exports';
 import { errorText } from '../api/error-text';
 
 export function SaveCopyButton({ name }: { name: string }) {

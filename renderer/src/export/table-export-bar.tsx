@@ -1,6 +1,6 @@
 // Export controls for a table: LaTeX (booktabs) and CSV, saved into the workspace's exports/.
 import { useState } from 'react';
-import { useApp } from '../store/app-store';
+import { useApp } from '../stores/app-store';
 import { toCsv, toLatex, type LatexOptions, type TableColumn, type TableRow } from './table';
 import { exportFileName, utf8Bytes } from './bytes';
 import { saveExport } from './save';

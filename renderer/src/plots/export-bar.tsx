@@ -1,8 +1,8 @@
 // Export controls under a plot: PNG at a chosen size and scale, SVG, and vector PDF.
 import { useEffect, useId, useState } from 'react';
-import { useApp } from '../store/app-store';
+import { useApp } from '../stores/app-store';
 import { exportFigure, MIME, type Figure, type ImageFormat, type ImageSize } from '../export/plot-export';
-import { usePersisted } from '../store/persisted-state';
+import { usePersisted } from '../stores/persisted-state';
 import { exportFileName, exportFileSlug } from '../export/bytes';
 import { saveExport } from '../export/save';
 import { SaveCopyButton } from '../export/save-copy-button';

@@ -1,7 +1,7 @@
 // Parallel coordinates as an SVG figure (no WebGL), sized to its box, themed, with the same
 // PNG/SVG/PDF export bar as the plotly figures (exports use the light, print theme).
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useApp } from '../store/app-store';
+import { useApp } from '../stores/app-store';
 import { PlotExportBar } from './export-bar';
 import { exportSvgFigure } from '../export/plot-export';
 import { parallelSvg, type ParallelAxis, type ParallelRow } from './parallel-coordinates';

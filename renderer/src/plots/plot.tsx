@@ -4,7 +4,7 @@
 // (zoom/pan and hover) let views link several plots.
 import { useEffect, useRef, useState } from 'react';
 import Plotly from 'plotly.js-dist-min';
-import { useApp } from '../store/app-store';
+import { useApp } from '../stores/app-store';
 import { themedLayout, themedTraces } from './theme';
 import type { Trace } from './traces';
 import { PlotExportBar } from './export-bar';

@@ -1,6 +1,6 @@
 // The one list of views: the navigation (app.tsx), the views a saved state may restore (passed to
-// store/persisted-state.ts by main.tsx), the view ids setView accepts (the ViewRegistry type of
-// store/app-store.ts) and the accessibility test's list of views to audit all come from it.
+// stores/persisted-state.ts by main.tsx), the view ids setView accepts (the ViewRegistry type of
+// stores/app-store.ts) and the accessibility test's list of views to audit all come from it.
 // A new view is one entry here plus its own file. Entries are in navigation order.
 //
 // Components load through React.lazy, so this list can be read without loading any view (the
@@ -43,7 +43,7 @@ export type ViewName = (typeof VIEWS)[number]['id'];
 
 export const VIEW_IDS: readonly ViewName[] = VIEWS.map((v) => v.id);
 
-declare module '../store/app-store' {
+declare module '../stores/app-store' {
   interface ViewRegistry {
     ids: (typeof VIEWS)[number]['id'];
   }

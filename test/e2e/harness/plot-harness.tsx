@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Plot } from '../../../renderer/src/plots/plot';
 import { heatmapTrace, lineTrace } from '../../../renderer/src/plots/traces';
-import { useApp } from '../../../renderer/src/store/app-store';
+import { useApp } from '../../../renderer/src/stores/app-store';
 
 const N = 100_000;
 const curve = (k: number) => Array.from({ length: N }, (_, i) => Math.exp(-i / 20_000) * (1 + 0.1 * Math.sin(i * k)) + (i === 54_321 ? 3 : 0));

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engineService } from '../../helpers/engine-service';
 import { TrainConfig, type JobSummary, type RunSummary, type SweepDetail, type SweepSummary } from '../../../main/api/contract';
-import { ablationSweep, groupLabel, variantConfig, VARIANTS } from '../../../renderer/src/store/ablation-plan';
+import { ablationSweep, groupLabel, variantConfig, VARIANTS } from '../../../renderer/src/logic/ablation-plan';
 
 process.env.LINO_BACKEND = 'cpu';
 // trials in the engine thread: the same TrainingJobs.start path without a worker's tfjs start-up per trial

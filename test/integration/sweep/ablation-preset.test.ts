@@ -11,7 +11,7 @@ import { parseSweepConfig } from '../../../main/sweep/sweep-config';
 import { openOrCreateSweep } from '../../../main/sweep/sweep-state';
 import { SweepRunner } from '../../../main/sweep/sweep-runner';
 import { RunStore } from '../../../main/runs/run-store';
-import { ablationSweep, variantConfig, VARIANTS } from '../../../renderer/src/store/ablation-plan';
+import { ablationSweep, variantConfig, VARIANTS } from '../../../renderer/src/logic/ablation-plan';
 
 const base = TrainConfig.parse({ name: 'abl base', seed: 5, data: { kind: 'synthetic', grid: [8, 8], train: 4, val: 2 }, model: { width: 4, depth: 1 }, epochs: 1, batchSize: 2 });
 

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as tf from '../../../main/ops/tf';
 import { defaultTestCount } from '../../../main/data/stages/split';
-import { defaultTestCount as formDefault, checkGenerate } from '../../../renderer/src/store/generate-params';
-import { testCell } from '../../../renderer/src/store/run-metrics';
+import { defaultTestCount as formDefault, checkGenerate } from '../../../renderer/src/logic/generate-params';
+import { testCell } from '../../../renderer/src/logic/run-metrics';
 import { askedSplit, runGenerate, runImport } from '../../../main/engine/dataset-jobs';
 import { generateDataset } from '../../../main/data/generate/index';
 import { writeGeneratedDataset } from '../../../main/data/export';
@@ -52,7 +52,7 @@ test('generate and import params take test and splitSeed; a bad split seed is re
 });
 
 test('the Training view\'s generated data keep a test split (the preset\'s samples known), a stored dataset is used as it is', async () => {
-  const { dataSpecFor } = await import('../../../renderer/src/store/generate-params');
+  const { dataSpecFor } = await import('../../../renderer/src/logic/generate-params');
   assert.deepEqual(dataSpecFor('generate:darcy:quick', 1024), { kind: 'generate', benchmark: 'darcy', preset: 'quick', test: 102 });
   assert.deepEqual(dataSpecFor('generate:darcy:tiny'), { kind: 'generate', benchmark: 'darcy', preset: 'tiny' }, 'presets not listed yet: the engine\'s rule');
   assert.deepEqual(dataSpecFor('generate:darcy:tiny', 6), { kind: 'generate', benchmark: 'darcy', preset: 'tiny' }, 'six samples keep two for validation');

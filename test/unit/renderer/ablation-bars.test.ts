@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ablationBars } from '../../../renderer/src/plots/ablation-bars';
 import { COMPONENT_COLORS, NEUTRAL_COLOR } from '../../../renderer/src/plots/component-colors';
-import { ablationCaption } from '../../../renderer/src/store/ablation-results';
+import { ablationCaption } from '../../../renderer/src/logic/ablation-results';
 
 const rows = [
   { label: 'full', off: null, mean: 0.012, std: 0.001, reported: 0.0062 },

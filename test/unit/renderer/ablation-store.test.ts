@@ -5,9 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TrainConfig } from '../../../main/api/contract';
-import { useApp } from '../../../renderer/src/store/app-store';
-import { useAblation } from '../../../renderer/src/store/ablation-store';
-import { ablationSweep, variantConfig, VARIANTS } from '../../../renderer/src/store/ablation-plan';
+import { useApp } from '../../../renderer/src/stores/app-store';
+import { useAblation } from '../../../renderer/src/stores/ablation-store';
+import { ablationSweep, variantConfig, VARIANTS } from '../../../renderer/src/logic/ablation-plan';
 
 const base = TrainConfig.parse({ name: 'abl base', seed: 5, data: { kind: 'synthetic', grid: [8, 8], train: 4, val: 2 }, model: { width: 4, depth: 1 }, epochs: 1 }) as Record<string, unknown>;
 const configs = VARIANTS.map((v) => variantConfig(base, v, { key: 'r_base', seed: 5, name: 'abl base' })!);

@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TrainConfig } from '../../../main/api/contract';
-import { ablationKey, baseSeed, fullConfig, fullGroup, parseAblationGroup, variantComponents, variantConfig, variantGroup, VARIANTS, groupLabel, runBaseName } from '../../../renderer/src/store/ablation-plan';
-import { aggregateGroup, benchmarkOf, formatMeanStd, formatPercent, gridSamples, meanStd, paperReference, percentDiff } from '../../../renderer/src/store/ablation-results';
+import { ablationKey, baseSeed, fullConfig, fullGroup, parseAblationGroup, variantComponents, variantConfig, variantGroup, VARIANTS, groupLabel, runBaseName } from '../../../renderer/src/logic/ablation-plan';
+import { aggregateGroup, benchmarkOf, formatMeanStd, formatPercent, gridSamples, meanStd, paperReference, percentDiff } from '../../../renderer/src/logic/ablation-results';
 import { ablationFigure } from '../../../renderer/src/plots/ablation-figure';
 import { absError } from '../../../renderer/src/plots/abs-error';
 

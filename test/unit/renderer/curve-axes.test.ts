@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { epochX, stepX, validScale, validXMode } from '../../../renderer/src/store/curve-axes';
+import { epochX, stepX, validScale, validXMode } from '../../../renderer/src/logic/curve-axes';
 import type { EpochMetrics, StepMetrics } from '../../../main/api/contract';
 
 const step = (epoch: number, s: number, stepMs: number): StepMetrics => ({ type: 'step', epoch, step: s, loss: 1, relL2: 1, lr: 1e-3, gradNorm: 0.5, stepMs });

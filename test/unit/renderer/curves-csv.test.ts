@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CURVE_COLUMNS, curveRows, STEP_METRICS } from '../../../renderer/src/store/curves-csv';
+import { CURVE_COLUMNS, curveRows, STEP_METRICS } from '../../../renderer/src/logic/curves-csv';
 import { toCsv } from '../../../renderer/src/export/table';
 import type { EpochMetrics, StepMetrics } from '../../../main/api/contract';
 

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WorkspaceSummary } from '../../../main/api/contract';
-import { datasetNameById } from '../../../renderer/src/store/dataset-names';
+import { datasetNameById } from '../../../renderer/src/queries/dataset-names';
 
 test('a dataset by id: its listed name; unknown to the workspace (not yet refreshed), the benchmark from the id, never the hash', () => {
   const ws = { datasets: [{ id: 'darcy-87999a76a5bd', name: 'Darcy · s = 29 (2D) · 20 samples (14/4/2)' }] } as unknown as WorkspaceSummary;

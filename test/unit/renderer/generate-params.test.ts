@@ -1,8 +1,8 @@
 // The Datasets view's "Preset parameters" list: what a generation will really use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { effectiveParams } from '../../../renderer/src/store/generate-params';
-import { SCALARS, absentScalarReason } from '../../../renderer/src/store/block-scalars';
+import { effectiveParams } from '../../../renderer/src/logic/generate-params';
+import { SCALARS, absentScalarReason } from '../../../renderer/src/logic/block-scalars';
 
 test('preset parameters show the typed samples and seed (with the preset value beside them), not the preset\'s', () => {
   const preset = { benchmark: 'darcy', samples: 300, resolution: 29, seed: 0 };
@@ -24,7 +24,7 @@ test('gates: an absent block scalar says why (tau belongs to full scattering; a 
 });
 
 test('generate form: fields are checked as typed; a split too small, no test split and a large generation warn', async () => {
-  const { checkGenerate, diskEstimate } = await import('../../../renderer/src/store/generate-params');
+  const { checkGenerate, diskEstimate } = await import('../../../renderer/src/logic/generate-params');
   const blank = { samples: '', seed: '0', resolution: '', train: '', val: '', test: '' };
   const ok = checkGenerate('darcy', { ...blank, samples: '100', train: '80', val: '10', test: '10' }, { samples: 300, resolution: 29 });
   assert.deepEqual(ok.problems, {});
@@ -50,7 +50,7 @@ test('generate form: fields are checked as typed; a split too small, no test spl
 });
 
 test('generate form: the preset fills Samples when the benchmark or preset changes, never over a value typed for the same one (kept across a view switch; the closing walk lost 1000000)', async () => {
-  const { presetSamplesOnChange } = await import('../../../renderer/src/store/generate-params');
+  const { presetSamplesOnChange } = await import('../../../renderer/src/logic/generate-params');
   assert.equal(presetSamplesOnChange('', 'darcy:tiny', 6), '6', 'first time: the preset\'s count');
   assert.equal(presetSamplesOnChange('darcy:tiny', 'darcy:tiny', 6), null, 'back on the view: what was typed stays');
   assert.equal(presetSamplesOnChange('darcy:tiny', 'burgers:tiny', 8), '8', 'another benchmark: its count');

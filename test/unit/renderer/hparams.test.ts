@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hparamRows, parallelHparams, sortRows } from '../../../renderer/src/store/hparams';
+import { hparamRows, parallelHparams, sortRows } from '../../../renderer/src/logic/hparams';
 import type { RunSummary } from '../../../main/api/contract';
 
 const run = (id: string, best: number | null): RunSummary => ({ id, name: id, state: 'done', createdAt: '', epochsDone: 1, epochs: 1, bestValRelL2: best, bestEpoch: 1, backend: null, group: null, seed: null });

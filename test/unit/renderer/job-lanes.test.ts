@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { jobDisplayLabel, jobStateText, laneQueues } from '../../../renderer/src/store/job-lanes';
+import { jobDisplayLabel, jobStateText, laneQueues } from '../../../renderer/src/logic/job-lanes';
 import type { JobSummary } from '../../../main/api/contract';
 
 const job = (id: string, lane: string, seq: number, state: JobSummary['state']): JobSummary => ({

@@ -1,9 +1,9 @@
 // The model builder's store logic: validation, the at-least-one-component rule, the config it sends.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DATA_SHAPES, DEFAULT_DRAFT, MODEL_KIND_OPTIONS, describeDraft, draftDataShape, estimateNote, withDataShape, draftGrid, draftToConfig, draftToTrainModel, formatBytes, formatFlops, toggleComponent, trainModelProblems, validateDraft, withKind, type ModelDraft } from '../../../renderer/src/store/model-draft';
+import { DATA_SHAPES, DEFAULT_DRAFT, MODEL_KIND_OPTIONS, describeDraft, draftDataShape, estimateNote, withDataShape, draftGrid, draftToConfig, draftToTrainModel, formatBytes, formatFlops, toggleComponent, trainModelProblems, validateDraft, withKind, type ModelDraft } from '../../../renderer/src/logic/model-draft';
 import { MODEL_KINDS, MODEL_KIND_DECLARATIONS, parseParams, TrainConfig } from '../../../main/api/contract';
-import { useApp } from '../../../renderer/src/store/app-store';
+import { useApp } from '../../../renderer/src/stores/app-store';
 
 test('the default draft is valid and its config passes the contract', () => {
   assert.deepEqual(validateDraft(DEFAULT_DRAFT), {});

@@ -7,10 +7,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { WorkbenchApi } from '../../../main/api/contract';
 import { WorkbenchService } from '../../../main/services/workbench-service';
 import { uiStatePath } from '../../../main/services/ui-state';
-import { useApp } from '../../../renderer/src/store/app-store';
-import { useTraining } from '../../../renderer/src/store/training-store';
-import { DEFAULT_DRAFT, restoreDraft } from '../../../renderer/src/store/model-draft';
-import { oneOf, startPersistence, usePersistedStore } from '../../../renderer/src/store/persisted-state';
+import { useApp } from '../../../renderer/src/stores/app-store';
+import { useTraining } from '../../../renderer/src/stores/training-store';
+import { DEFAULT_DRAFT, restoreDraft } from '../../../renderer/src/logic/model-draft';
+import { oneOf, startPersistence, usePersistedStore } from '../../../renderer/src/stores/persisted-state';
 import { isolateConfig, tempDir } from '../../helpers/env';
 import { waitFor } from '../../helpers/wait';
 

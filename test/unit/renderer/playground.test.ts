@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { playgroundPanels } from '../../../renderer/src/views/playground/playground-figures';
 import { stepPanels, vorticityFigure } from '../../../renderer/src/views/playground/flow-figures';
-import { appendNote, appendableDatasets, appendedText } from '../../../renderer/src/store/playground-keep';
+import { appendNote, appendableDatasets, appendedText } from '../../../renderer/src/stores/playground-keep';
 
 const grid = (nx: number, ny: number, f: (i: number) => number) => Array.from({ length: nx * ny }, (_, i) => f(i));
 

@@ -2,7 +2,7 @@
 // where the table has no resolution column (a tiny Burgers run is not at the title's s = 256).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { displayNote } from '../../../renderer/src/store/reproduce';
+import { displayNote } from '../../../renderer/src/queries/reproduce';
 import { mainTable, type ArmRun } from '../../../main/reproduce/tables';
 import { REPRODUCE_PRESETS } from '../../../main/reproduce/presets';
 
@@ -21,7 +21,7 @@ test('the main table says the grid the measured runs trained on, and no note of 
 });
 
 test('the export folder is named inside the workspace ("exports/…"), not by its absolute path (the closing walk read the whole temporary path)', async () => {
-  const { workspaceRelative } = await import('../../../renderer/src/store/reproduce');
+  const { workspaceRelative } = await import('../../../renderer/src/queries/reproduce');
   assert.equal(workspaceRelative('/home/u/LiNO-Workbench/exports/reproduce-burgers-tiny', '/home/u/LiNO-Workbench'), 'exports/reproduce-burgers-tiny');
   assert.equal(workspaceRelative('/home/u/LiNO-Workbench/exports/x', '/home/u/LiNO-Workbench/'), 'exports/x');
   assert.equal(workspaceRelative('C:\\ws\\exports\\x', 'C:\\ws'), 'exports\\x');

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JobSummary } from '../../../main/api/contract';
-import { pendingReproduction } from '../../../renderer/src/store/reproduce';
+import { pendingReproduction } from '../../../renderer/src/queries/reproduce';
 import { reproduceLabel } from '../../../main/engine/reproduce-job';
 
 const job = (id: string, seq: number, state: JobSummary['state'], label: string, kind: JobSummary['kind'] = 'reproduce'): JobSummary => ({

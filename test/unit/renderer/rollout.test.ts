@@ -6,7 +6,7 @@ import { evenlySpacedSteps, parseSteps, stepWindow } from '../../../renderer/src
 import { stepBandTrace, stepErrorTraces } from '../../../renderer/src/plots/step-error-traces';
 import { highlightColumn, rolloutPaperFigure, rolloutPaperSize } from '../../../renderer/src/plots/rollout-paper-figure';
 import { absError } from '../../../renderer/src/plots/abs-error';
-import { offersRollout, rolloutSpecOf } from '../../../renderer/src/store/rollout-spec';
+import { offersRollout, rolloutSpecOf } from '../../../renderer/src/logic/rollout-spec';
 
 test('evenly spaced steps include the first and last and never repeat', () => {
   assert.deepEqual(evenlySpacedSteps(10, 5), [1, 3, 6, 8, 10]);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allTags, bestStats, bucketRuns, parseRunQuery, runMatches, splitTags } from '../../../renderer/src/store/run-filter';
+import { allTags, bestStats, bucketRuns, parseRunQuery, runMatches, splitTags } from '../../../renderer/src/logic/run-filter';
 import type { RunSummary } from '../../../main/api/contract';
 
 const run = (name: string, extra: Partial<RunSummary> = {}): RunSummary => ({ id: name, name, state: 'done', createdAt: '', epochsDone: 1, epochs: 1, bestValRelL2: null, bestEpoch: null, backend: null, group: null, seed: null, ...extra });

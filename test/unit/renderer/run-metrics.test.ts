@@ -1,9 +1,9 @@
 // Pure helpers of the training views: merging live metrics with history, smoothing, group
 // statistics and config differences.
 import { test } from 'node:test';
-import { configKeyApplies } from '../../../renderer/src/store/model-kind';
+import { configKeyApplies } from '../../../renderer/src/logic/model-kind';
 import assert from 'node:assert/strict';
-import { formatMs, secondsCell, configDifferences, emaSmooth, mergeByKey, meanStdByEpoch, formatSeconds, etaFromEpochs, runEta, runTimes } from '../../../renderer/src/store/run-metrics';
+import { formatMs, secondsCell, configDifferences, emaSmooth, mergeByKey, meanStdByEpoch, formatSeconds, etaFromEpochs, runEta, runTimes } from '../../../renderer/src/logic/run-metrics';
 
 const k = (r: { k: number }) => r.k;
 const recs = (...ks: number[]) => ks.map((x) => ({ k: x, v: `v${x}` }));

@@ -1,7 +1,7 @@
 // The Training form's Name field: a name typed for one run is not kept for an unrelated one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NO_NAME, runNameKey, shownName, validTypedName } from '../../../renderer/src/store/run-name';
+import { NO_NAME, runNameKey, shownName, validTypedName } from '../../../renderer/src/logic/run-name';
 
 test('a typed name shows for the data and kind it was typed beside, and not for another run', () => {
   const typed = { name: 'deeponet-darcy', for: runNameKey('dataset:darcy-1', 'deeponet') };

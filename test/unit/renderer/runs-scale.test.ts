@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunSummary, WorkspaceSummary } from '../../../main/api/contract';
-import { groupStatsOver, meanStdCell, meanStdText, scopeSelection, statesText } from '../../../renderer/src/store/run-filter';
-import { groupLabel, withoutUniqueSuffix } from '../../../renderer/src/store/ablation-plan';
-import { pickerRuns, recentFirst, runDataWords, runOptionText } from '../../../renderer/src/store/run-picker-search';
+import { groupStatsOver, meanStdCell, meanStdText, scopeSelection, statesText } from '../../../renderer/src/logic/run-filter';
+import { groupLabel, withoutUniqueSuffix } from '../../../renderer/src/logic/ablation-plan';
+import { pickerRuns, recentFirst, runDataWords, runOptionText } from '../../../renderer/src/logic/run-picker-search';
 
 const run = (id: string, o: Partial<RunSummary> = {}): RunSummary => ({ id, name: id, state: 'done', createdAt: '2026-11-28T10:00:00.000Z', epochsDone: 2, epochs: 2, bestValRelL2: 0.1, bestEpoch: 2, backend: 'cpu', group: null, seed: 42, ...o });
 

@@ -1,10 +1,10 @@
-// The Sweeps view's form as logic (renderer/src/store/sweep-form.ts): the fields each model kind can
+// The Sweeps view's form as logic (renderer/src/logic/sweep-form.ts): the fields each model kind can
 // sweep, the form as a sweep.json the engine's own parser accepts, errors that name the field, the
 // honest trial counts shared by the list and the detail, "Train the best fully"'s request (new seeds
 // by default), and the best-so-far figure's x ticks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultAxis, defaultSweepForm, formToConfig, sweepableFields, trainBestDefaults, trainBestRequest, trialCount, type SweepForm } from '../../../renderer/src/store/sweep-form';
+import { defaultAxis, defaultSweepForm, formToConfig, sweepableFields, trainBestDefaults, trainBestRequest, trialCount, type SweepForm } from '../../../renderer/src/logic/sweep-form';
 import { parseSweepConfig } from '../../../main/sweep/sweep-config';
 import { plannedTrials } from '../../../main/sweep/sampler';
 import { bestSoFarSvg, trialTicks } from '../../../renderer/src/views/sweeps/sweep-svg';

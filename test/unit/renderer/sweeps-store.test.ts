@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SweepDetail } from '../../../main/api/contract';
-import { useApp } from '../../../renderer/src/store/app-store';
-import { usePersistedStore } from '../../../renderer/src/store/persisted-state';
-import { compareInRuns, trainBest } from '../../../renderer/src/store/sweeps';
-import { trainBestDefaults } from '../../../renderer/src/store/sweep-form';
+import { useApp } from '../../../renderer/src/stores/app-store';
+import { usePersistedStore } from '../../../renderer/src/stores/persisted-state';
+import { compareInRuns, trainBest } from '../../../renderer/src/queries/sweeps';
+import { trainBestDefaults } from '../../../renderer/src/logic/sweep-form';
 
 const base = { name: 'b', data: { kind: 'synthetic', grid: [16], train: 8, val: 2 }, model: { width: 4, depth: 1 }, epochs: 6 };
 const conf = (config: number, mean: number | null, params: Record<string, unknown>) => ({ config, params, mean, std: 0, n: 1 });

@@ -56,7 +56,7 @@ test('datasets.label refuses unknown or path-like ids, long labels and control c
 test('the target channel has one name: Fields use the published files\' names, as the Datasets view lists them, except the vorticity, which reads w', async () => {
   const { DEFAULT_VARIABLES } = await import('../../../main/data/pipeline');
   const { TARGET_NAMES } = await import('../../../main/api/dataset-name');
-  const { runTargetSymbol } = await import('../../../renderer/src/store/dataset-names');
+  const { runTargetSymbol } = await import('../../../renderer/src/queries/dataset-names');
   for (const [b, v] of Object.entries(DEFAULT_VARIABLES)) if (v) assert.equal(TARGET_NAMES[b], v.target, b);
   assert.equal(runTargetSymbol({ data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny' } }), 'sol');
   assert.equal(runTargetSymbol({ data: { kind: 'dataset', id: 'darcy-0123456789ab' } }), 'sol');

@@ -3,9 +3,9 @@
 // grid draws the reference row and each variant's |prediction − reference|.
 import { useMemo } from 'react';
 import type { EvaluationResult } from '../../../../main/api/contract';
-import { useApp } from '../../store/app-store';
-import { useAblation, type AblationTarget, type ModelSection } from '../../store/ablation-store';
-import { evalState } from '../../store/evaluations';
+import { useApp } from '../../stores/app-store';
+import { useAblation, type AblationTarget, type ModelSection } from '../../stores/ablation-store';
+import { evalState } from '../../stores/evaluations';
 import { Plot } from '../../plots/plot';
 import { ablationFigure } from '../../plots/ablation-figure';
 import { absError } from '../../plots/abs-error';

@@ -2,8 +2,8 @@
 // its runs' states.
 import { useState } from 'react';
 import type { RunSummary } from '../../../../main/api/contract';
-import { useAblation } from '../../store/ablation-store';
-import { groupLabel } from '../../store/ablation-plan';
+import { useAblation } from '../../stores/ablation-store';
+import { groupLabel } from '../../logic/ablation-plan';
 import { NumberField } from '../../components/number-field';
 import type { AblationRow } from './use-ablation-plan';
 

@@ -4,8 +4,8 @@
 import type { RunSummary } from '../../../../main/api/contract';
 import { TableExportBar } from '../../export/table-export-bar';
 import type { TableColumn, TableRow } from '../../export/table';
-import { formatMeanStd, formatPercent, percentDiff, type paperReference } from '../../store/ablation-results';
-import type { VariantKey } from '../../store/ablation-plan';
+import { formatMeanStd, formatPercent, percentDiff, type paperReference } from '../../logic/ablation-results';
+import type { VariantKey } from '../../logic/ablation-plan';
 import { MEASURED_ROW_LABEL, REPORTED_ROW_LABEL, SOURCE_COLUMN } from '../../../../main/api/reproduce';
 import type { AblationRow } from './use-ablation-plan';
 

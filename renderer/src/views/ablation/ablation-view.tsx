@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { oneOf, usePersisted } from '../../store/persisted-state';
-import { useTraining } from '../../store/training-store';
-import { useAblation } from '../../store/ablation-store';
+import { oneOf, usePersisted } from '../../stores/persisted-state';
+import { useTraining } from '../../stores/training-store';
+import { useAblation } from '../../stores/ablation-store';
 import { RunPicker } from '../../components/run-picker';
 import { parseNumberText } from '../../components/number-field';
 import { useAblationPlan } from './use-ablation-plan';
@@ -9,8 +9,8 @@ import { AblationLaunch } from './ablation-launch';
 import { AblationTable } from './ablation-table';
 import { AblationBars } from './ablation-bars';
 import { AblationFields } from './ablation-fields';
-import { ablationCaption } from '../../store/ablation-results';
-import { hasLightMechanisms, noMechanismsText } from '../../store/model-kind';
+import { ablationCaption } from '../../logic/ablation-results';
+import { hasLightMechanisms, noMechanismsText } from '../../logic/model-kind';
 
 /**
  * The ablation explorer: from any run, train the full model and the "without reflection /

@@ -2,12 +2,12 @@
 // config, seed group and runs, and its group statistics (runs cache, read again as members train).
 import { useMemo } from 'react';
 import type { RunSummary } from '../../../../main/api/contract';
-import { useTraining } from '../../store/training-store';
-import { firstError, useRunDetail, useRunGroups } from '../../store/runs-cache';
-import { ablationKey, baseSeed, runBaseName, fullConfig, fullGroup, variantConfig, variantGroup, VARIANTS } from '../../store/ablation-plan';
-import { aggregateGroup, benchmarkOf, paperReference } from '../../store/ablation-results';
-import { useApp } from '../../store/app-store';
-import { datasetLabels, runDataName } from '../../store/dataset-names';
+import { useTraining } from '../../stores/training-store';
+import { firstError, useRunDetail, useRunGroups } from '../../stores/runs-cache';
+import { ablationKey, baseSeed, runBaseName, fullConfig, fullGroup, variantConfig, variantGroup, VARIANTS } from '../../logic/ablation-plan';
+import { aggregateGroup, benchmarkOf, paperReference } from '../../logic/ablation-results';
+import { useApp } from '../../stores/app-store';
+import { datasetLabels, runDataName } from '../../queries/dataset-names';
 
 export function useAblationPlan(seeds: number, seedsValid: boolean) {
   const runs = useTraining((s) => s.runs);

@@ -1,7 +1,7 @@
 // The selected dataset's name and the user's own label for it; its id (the content hash) only here.
 import { useEffect, useId, useState } from 'react';
 import type { WorkspaceSummary } from '../../../../main/api/contract';
-import { setDatasetLabel } from '../../store/dataset-names';
+import { setDatasetLabel } from '../../queries/dataset-names';
 import { errorText } from '../../api/error-text';
 
 export function DatasetLabelCard({ dataset }: { dataset: WorkspaceSummary['datasets'][number] }) {

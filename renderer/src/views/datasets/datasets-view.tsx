@@ -1,6 +1,6 @@
 // Datasets: generate a benchmark from a preset (progress, ETA, cancel through an engine job),
 // list the workspace's datasets and preview any sample (heatmaps for 2D grids, lines for 1D).
-import { useApp } from '../../store/app-store';
+import { useApp } from '../../stores/app-store';
 import { OpenFileCard } from '../../components/open-file-card';
 import { DatasetExportCard, DatasetStatsCard } from '../../components/dataset-tools';
 import { GenerateCard } from './generate-card';

@@ -2,11 +2,11 @@
 // parameters are shown with the typed samples and seed in place.
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { Benchmark } from '../../../../main/api/contract';
-import { useApp } from '../../store/app-store';
-import { checkGenerate, effectiveParams, presetSamplesOnChange } from '../../store/generate-params';
-import { oneOf, usePersisted } from '../../store/persisted-state';
-import { generateDataset, useDatasetPresets } from '../../store/datasets';
-import { datasetNameById } from '../../store/dataset-names';
+import { useApp } from '../../stores/app-store';
+import { checkGenerate, effectiveParams, presetSamplesOnChange } from '../../logic/generate-params';
+import { oneOf, usePersisted } from '../../stores/persisted-state';
+import { generateDataset, useDatasetPresets } from '../../queries/datasets';
+import { datasetNameById } from '../../queries/dataset-names';
 import { errorText } from '../../api/error-text';
 import { NumberField, parseNumberText } from '../../components/number-field';
 

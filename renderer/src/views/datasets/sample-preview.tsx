@@ -2,8 +2,8 @@
 // its input and target drawn as heatmaps (2D grids), lines (1D) or on the mesh.
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { DatasetSample } from '../../../../main/api/contract';
-import { oneOf, usePersisted } from '../../store/persisted-state';
-import { useDatasetSample } from '../../store/datasets';
+import { oneOf, usePersisted } from '../../stores/persisted-state';
+import { useDatasetSample } from '../../queries/datasets';
 import { Plot } from '../../plots/plot';
 import { NumberField } from '../../components/number-field';
 import { samplePlots } from './sample-plots';

@@ -3,7 +3,7 @@
 // others' with the first one's truth spectrum, and their fRMSE bands in one table (CSV/LaTeX).
 import { useState } from 'react';
 import type { RunSummary } from '../../../../main/api/contract';
-import { useEvaluation } from '../../store/evaluations';
+import { useEvaluation } from '../../stores/evaluations';
 import { Plot } from '../../plots/plot';
 import { overlayTraces } from '../../plots/spectrum-traces';
 import { TableExportBar } from '../../export/table-export-bar';

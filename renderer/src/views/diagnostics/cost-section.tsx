@@ -2,7 +2,7 @@
 // the chosen run, timed in one engine job on this machine; a log-log figure of error against seconds
 // per sample, and the table (CSV/LaTeX).
 import type { RunSummary } from '../../../../main/api/contract';
-import { useCost } from '../../store/cost';
+import { useCost } from '../../stores/cost';
 import { JobProgress } from '../../components/job-progress';
 import { Plot } from '../../plots/plot';
 import { costTraces } from '../../plots/spectrum-traces';
@@ -10,7 +10,7 @@ import { TableExportBar } from '../../export/table-export-bar';
 
 const COLUMNS = [
   { key: 'what', label: 'what' }, { key: 'resolution', label: 'grid', align: 'r' as const }, { key: 'batch', label: 'batch', align: 'r' as const },
-  { key: 'secondsPerSample', label: 's / sample', align: 'r' as const }, { key: 'relL2', label: 'relL2 vs finest solve', align: 'r' as const },
+  { key: 'secondsPerSample', label: 's / sample', align: 'r' as const }, { key: 'relL2', label: 'relL2 (decoded) vs finest solve', align: 'r' as const },
 ];
 
 export function CostSection({ run }: { run: RunSummary }) {

@@ -3,11 +3,11 @@
 // relative error per band, the physics check beside the truth's own value (Darcy: residual maps),
 // a rollout's per-step bands, and for LiNO each block's branch spectra. Figures and tables export.
 import { useEffect, useMemo } from 'react';
-import { useTraining } from '../../store/training-store';
+import { useTraining } from '../../stores/training-store';
 import { RunPicker } from '../../components/run-picker';
 import { JobProgress } from '../../components/job-progress';
-import { useEvaluation } from '../../store/evaluations';
-import { usePersisted, oneOf } from '../../store/persisted-state';
+import { useEvaluation } from '../../stores/evaluations';
+import { usePersisted, oneOf } from '../../stores/persisted-state';
 import { Plot } from '../../plots/plot';
 import { heatmapTrace } from '../../plots/traces';
 import { bandShapes, branchTraces, spectrumTraces, stepBandTraces } from '../../plots/spectrum-traces';

@@ -1,8 +1,8 @@
 // The Export view's listing of the workspace's exports/ folder, newest first, with a download
 // (browser mode) or Save as… (Electron) per file.
 import { useState } from 'react';
-import { useApp } from '../../store/app-store';
-import { downloadExportFile, saveExportAs, useExportList } from '../../store/exports';
+import { useApp } from '../../stores/app-store';
+import { downloadExportFile, saveExportAs, useExportList } from '../../queries/exports';
 import { errorText } from '../../api/error-text';
 
 function formatSize(n: number): string {

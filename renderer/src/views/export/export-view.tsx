@@ -1,6 +1,6 @@
 // Export: what is in the workspace's exports/ folder (download in browser mode), the runs and
 // seed-group tables as LaTeX (booktabs) and CSV, and where each paper-figure layout is made.
-import { useApp } from '../../store/app-store';
+import { useApp } from '../../stores/app-store';
 import { ExportFiles } from './export-files';
 import { RunTables } from './run-tables';
 

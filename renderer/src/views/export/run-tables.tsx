@@ -1,13 +1,13 @@
 // The Export view's tables: every run, and the seed groups (mean ± std over seeds, the best in
 // bold), each as LaTeX (booktabs) and CSV.
 import { useEffect, useMemo } from 'react';
-import { useTraining } from '../../store/training-store';
-import { firstError, useRunGroups } from '../../store/runs-cache';
+import { useTraining } from '../../stores/training-store';
+import { firstError, useRunGroups } from '../../stores/runs-cache';
 import { TableExportBar } from '../../export/table-export-bar';
 import type { TableColumn, TableRow } from '../../export/table';
-import { kindsOf } from '../../store/model-kind';
-import { groupLabel } from '../../store/ablation-plan';
-import { meanStdCell, meanStdText } from '../../store/run-filter';
+import { kindsOf } from '../../logic/model-kind';
+import { groupLabel } from '../../logic/ablation-plan';
+import { meanStdCell, meanStdText } from '../../logic/run-filter';
 
 
 export function RunTables() {

@@ -1,7 +1,7 @@
 // Compare mode: the same validation sample from several runs trained on the same data, in one
 // grid (reference row, then per run its prediction and |error|) on shared colour ranges.
-import { useRunDetail } from '../../store/runs-cache';
-import { runTargetSymbol } from '../../store/dataset-names';
+import { useRunDetail } from '../../stores/runs-cache';
+import { runTargetSymbol } from '../../queries/dataset-names';
 import { useEffect, useMemo, useState } from 'react';
 import { JobProgress } from '../../components/job-progress';
 import type { RunSummary } from '../../../../main/api/contract';
@@ -10,7 +10,7 @@ import { PlotExportBar } from '../../plots/export-bar';
 import { themedLayout, themedTraces } from '../../plots/theme';
 import { compareGrid, type CompareRow } from './compare-figures';
 import type { RunData } from './run-data';
-import { useEvaluation } from '../../store/evaluations';
+import { useEvaluation } from '../../stores/evaluations';
 import { requestKey, requestParams, type EvalRequest } from './eval-request';
 
 export function CompareRuns({ run, runs, data, mesh, index }: { run: RunSummary; runs: RunSummary[]; data: Record<string, RunData>; mesh: boolean; index: string }) {

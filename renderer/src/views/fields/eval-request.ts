@@ -1,6 +1,6 @@
 // What the Fields view asks to evaluate (run, extra resolutions, sample index), as the key and
-// the runs.evaluate parameters of the shared evaluation hook (store/evaluations.ts).
-import type { EvaluateParams } from '../../store/evaluations';
+// the runs.evaluate parameters of the shared evaluation hook (stores/evaluations.ts).
+import type { EvaluateParams } from '../../stores/evaluations';
 
 export interface EvalRequest {
   runId: string;

@@ -4,9 +4,9 @@
 // exportPredictions), so the numbers are those the Fields view scores.
 import { useId, useState } from 'react';
 import type { RunSummary } from '../../../../main/api/contract';
-import { useEvaluation, useEvaluationStore } from '../../store/evaluations';
-import { useApp } from '../../store/app-store';
-import { usePersisted, oneOf } from '../../store/persisted-state';
+import { useEvaluation, useEvaluationStore } from '../../stores/evaluations';
+import { useApp } from '../../stores/app-store';
+import { usePersisted, oneOf } from '../../stores/persisted-state';
 import { downloadExport } from '../../export/save';
 import { SaveCopyButton } from '../../export/save-copy-button';
 import { errorText } from '../../api/error-text';

@@ -2,8 +2,8 @@
 // reference, prediction and |error| with linked zoom and hover, resolution transfer, and the same
 // sample compared across runs trained on the same data. Parts live in views/fields/.
 import { useEffect, useState } from 'react';
-import { usePersisted, oneOf } from '../../store/persisted-state';
-import { useTraining } from '../../store/training-store';
+import { usePersisted, oneOf } from '../../stores/persisted-state';
+import { useTraining } from '../../stores/training-store';
 import { RunPicker } from '../../components/run-picker';
 import { isMeshDataset } from '../../plots/mesh-field';
 import { SingleRun } from './single-run';

@@ -1,9 +1,9 @@
 // What data a run was trained on (its config's data spec, from runs.get): which runs can be
 // compared sample by sample (the same data), and whether its inputs are mesh coordinates.
 import { useMemo } from 'react';
-import { useRunDetails } from '../../store/runs-cache';
-import { useApp } from '../../store/app-store';
-import { datasetLabels, runDataName } from '../../store/dataset-names';
+import { useRunDetails } from '../../stores/runs-cache';
+import { useApp } from '../../stores/app-store';
+import { datasetLabels, runDataName } from '../../queries/dataset-names';
 
 export interface RunData {
   /** Runs with equal keys were trained on the same data (same split, same grid). */

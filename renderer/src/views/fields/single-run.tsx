@@ -2,17 +2,17 @@
 // the sample and the resolution to view, the linked panels, and the resolution sweep table.
 import { useEffect, useId, useMemo, useState } from 'react';
 import { JobProgress } from '../../components/job-progress';
-import { usePersisted, oneOf } from '../../store/persisted-state';
+import { usePersisted, oneOf } from '../../stores/persisted-state';
 import type { RunSummary } from '../../../../main/api/contract';
 import { FieldLines, FieldPanels } from './field-panels';
 import { samplePanels } from './field-figures';
-import { useRunDetail } from '../../store/runs-cache';
-import { runTargetSymbol } from '../../store/dataset-names';
+import { useRunDetail } from '../../stores/runs-cache';
+import { runTargetSymbol } from '../../queries/dataset-names';
 import { ResolutionPicker } from './resolution-picker';
 import { extraResolutions } from './sweep-table';
 import { ResolutionSweep } from './resolution-sweep';
 import { SamplePicker, type Which } from './sample-picker';
-import { useEvaluation } from '../../store/evaluations';
+import { useEvaluation } from '../../stores/evaluations';
 import { isEvalRequest, requestKey, requestParams, type EvalRequest } from './eval-request';
 
 export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh: boolean; index: string; onIndex(v: string): void }) {

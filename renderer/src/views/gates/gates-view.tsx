@@ -1,15 +1,15 @@
 import { useEffect, useMemo } from 'react';
-import { useApp } from '../../store/app-store';
-import { useTraining } from '../../store/training-store';
-import { EMPTY_CURVES } from '../../store/run-metrics';
+import { useApp } from '../../stores/app-store';
+import { useTraining } from '../../stores/training-store';
+import { EMPTY_CURVES } from '../../logic/run-metrics';
 import { Plot } from '../../plots/plot';
 import { colorScale } from '../../plots/colorscales';
 import { PLOT_COLORS } from '../../plots/theme';
 import { componentColor } from '../../plots/component-colors';
 import type { Trace } from '../../plots/traces';
 import { RunPicker } from '../../components/run-picker';
-import { SCALARS, absentScalarReason } from '../../store/block-scalars';
-import { hasLightMechanisms, noMechanismsText } from '../../store/model-kind';
+import { SCALARS, absentScalarReason } from '../../logic/block-scalars';
+import { hasLightMechanisms, noMechanismsText } from '../../logic/model-kind';
 
 /** Which light mechanism each block relies on: gate α per block and component, and the block scalars. */
 export function GatesView() {

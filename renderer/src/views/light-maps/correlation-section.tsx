@@ -8,7 +8,7 @@ import { CORRELATED_MAP_LABELS, correlationTable } from '../../../../main/api/li
 import { formatNumber } from '../../export/table';
 import { TableExportBar } from '../../export/table-export-bar';
 import { JobProgress } from '../../components/job-progress';
-import { useLightMapsCorrelation } from '../../store/light-maps-correlation';
+import { useLightMapsCorrelation } from '../../stores/light-maps-correlation';
 
 const r = (v: number | null) => (v === null ? 'NaN' : formatNumber(v, 3));
 

@@ -1,13 +1,13 @@
 import { useEffect, useId, useState } from 'react';
-import { useTraining } from '../../store/training-store';
+import { useTraining } from '../../stores/training-store';
 import { RunPicker } from '../../components/run-picker';
 import { MAP_KINDS, type MapKind } from '../../plots/light-map-traces';
-import { useLightMaps } from '../../store/light-maps';
+import { useLightMaps } from '../../queries/light-maps';
 import { NumberField } from '../../components/number-field';
 import { MapPanels } from './map-panels';
 import { QueryInput } from './query-input';
 import { CorrelationSection } from './correlation-section';
-import { hasLightMechanisms, noMechanismsText } from '../../store/model-kind';
+import { hasLightMechanisms, noMechanismsText } from '../../logic/model-kind';
 
 /** Where each LiNO block reflects, refracts and scatters, point by point, for one validation sample. */
 export function LightMapsView() {

@@ -3,7 +3,7 @@
 import { useMemo } from 'react';
 import type { LightMapsResult } from '../../../../main/api/contract';
 import { Plot, type HoverPoint } from '../../plots/plot';
-import { useTraining } from '../../store/training-store';
+import { useTraining } from '../../stores/training-store';
 import { MAP_KINDS, blockMapTitle, depthStrip, kernelFigure, stripColumns, mapValues, meshInputFigure, overlayFigure, resultMesh, singleFigure, type MapKind } from '../../plots/light-map-traces';
 
 interface Props {

@@ -2,7 +2,7 @@
 // limits, hint) or one of the draft's own (grid, batch). testid field-NAME.
 import { NumberField } from '../../components/number-field';
 import type { ModelFieldDescriptor } from '../../../../main/api/contract';
-import type { ModelDraft } from '../../store/model-draft';
+import type { ModelDraft } from '../../logic/model-draft';
 
 export function DraftNumber({ descriptor, draft, set, error }: { descriptor: ModelFieldDescriptor; draft: ModelDraft; set(d: ModelDraft): void; error?: string }) {
   const { field, label, symbol, min, max, hint } = descriptor;

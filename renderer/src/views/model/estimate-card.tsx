@@ -1,7 +1,7 @@
 // The engine's numbers for the draft: parameters, memory and FLOPs of one training step, the wasm
 // warning, where the numbers come from, and the size table for export (one row, the kind's summary).
 import { useMemo } from 'react';
-import { describeDraft, estimateNote, formatBytes, formatCount, formatFlops, type DraftErrors, type ModelDraft } from '../../store/model-draft';
+import { describeDraft, estimateNote, formatBytes, formatCount, formatFlops, type DraftErrors, type ModelDraft } from '../../logic/model-draft';
 import { modelKindDeclaration, type ModelEstimate } from '../../../../main/api/contract';
 import { TableExportBar } from '../../export/table-export-bar';
 import type { TableColumn, TableRow } from '../../export/table';

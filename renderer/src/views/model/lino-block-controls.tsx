@@ -1,7 +1,7 @@
 // LiNO's block choices that are not numbers: the scattering variant and the light components (at
 // least one stays on; a refused toggle says why).
 import { useState } from 'react';
-import { COMPONENT_NAMES, enabledComponents, toggleComponent, type ModelDraft } from '../../store/model-draft';
+import { COMPONENT_NAMES, enabledComponents, toggleComponent, type ModelDraft } from '../../logic/model-draft';
 
 export function LinoBlockControls({ draft, set, error }: { draft: ModelDraft; set(d: ModelDraft): void; error?: string }) {
   const [lastRefused, setLastRefused] = useState<string | null>(null);

@@ -1,7 +1,7 @@
 // Peak memory of one training step over square grid sizes (the engine's sweep), against the wasm limit.
 import { useMemo } from 'react';
 import type { ModelEstimate } from '../../../../main/api/contract';
-import type { ModelDraft } from '../../store/model-draft';
+import type { ModelDraft } from '../../logic/model-draft';
 import { Plot } from '../../plots/plot';
 import type { Trace } from '../../plots/traces';
 

@@ -1,6 +1,6 @@
 // The model builder's form: the kind, that kind's declared number fields (main/model/<kind>/kind.ts,
 // through the contract), LiNO's block choices, coordinates, and the problem (data shape, grid, batch).
-import { DATA_SHAPES, LIMITS, MODEL_KIND_OPTIONS, draftDataShape, withDataShape, withKind, type DataShapeKey, type DraftErrors, type ModelDraft } from '../../store/model-draft';
+import { DATA_SHAPES, LIMITS, MODEL_KIND_OPTIONS, draftDataShape, withDataShape, withKind, type DataShapeKey, type DraftErrors, type ModelDraft } from '../../logic/model-draft';
 import { modelKindDeclaration, type ModelKind } from '../../../../main/api/contract';
 import { DraftNumber } from './draft-number';
 import { LinoBlockControls } from './lino-block-controls';

@@ -3,8 +3,8 @@
 // engine's parameter count, memory and FLOPs of one training step on the chosen grid, with a
 // warning before a configuration that will not fit the wasm backend.
 import { useEffect } from 'react';
-import { useApp } from '../../store/app-store';
-import { validateDraft } from '../../store/model-draft';
+import { useApp } from '../../stores/app-store';
+import { validateDraft } from '../../logic/model-draft';
 import { BlockDiagram } from '../../components/block-diagram';
 import { ModelForm } from './model-form';
 import { EstimateCard } from './estimate-card';

@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { PlaygroundTruth } from '../../../../main/api/contract';
 import { Plot } from '../../plots/plot';
 import type { Mesh } from '../../plots/mesh-field';
-import { usePlayground } from '../../store/playground';
+import { usePlayground } from '../../stores/playground';
 import { designFigure, meshPanels, wallOf } from './flow-figures';
 import { Slider } from './playground-slider';
 

@@ -5,7 +5,7 @@
 import { heatmapTrace, type Trace } from '../../plots/traces';
 import { sharedRange } from '../../plots/colorscales';
 import { meshFieldTraces, meshLayout, meshLinesTraces, type Mesh } from '../../plots/mesh-field';
-import { absDiff } from '../../store/playground-fields';
+import { absDiff } from '../../logic/playground-fields';
 import { gridPanel, type PanelFigure } from './playground-figures';
 
 export interface VortexMark { x: number; y: number; radius: number; strength: number }

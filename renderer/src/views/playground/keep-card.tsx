@@ -2,9 +2,9 @@
 // prediction, truth, |error|) as .npy into the workspace's exports/, or add the input and its truth
 // to an existing dataset of the same benchmark and grid (the engine refuses any other, saying why).
 import { useEffect, useId, useState } from 'react';
-import { useApp } from '../../store/app-store';
-import { usePlayground } from '../../store/playground';
-import { appendNote, appendableDatasets, usePlaygroundKeep } from '../../store/playground-keep';
+import { useApp } from '../../stores/app-store';
+import { usePlayground } from '../../stores/playground';
+import { appendNote, appendableDatasets, usePlaygroundKeep } from '../../stores/playground-keep';
 
 export function KeepCard() {
   const k = usePlaygroundKeep();

@@ -4,7 +4,7 @@
 import { useMemo } from 'react';
 import { Plot } from '../../plots/plot';
 import { singleFigure } from '../../plots/light-map-traces';
-import { usePlayground } from '../../store/playground';
+import { usePlayground } from '../../stores/playground';
 
 export function LightMapsPanel() {
   const on = usePlayground((s) => s.withLightMaps);

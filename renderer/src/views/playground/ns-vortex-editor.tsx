@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { PlaygroundPrediction, PlaygroundTruth, PlaygroundVortex } from '../../../../main/api/contract';
 import { NumberField } from '../../components/number-field';
 import { Plot } from '../../plots/plot';
-import { usePlayground } from '../../store/playground';
+import { usePlayground } from '../../stores/playground';
 import { historyFigure, stepPanels, vorticityFigure } from './flow-figures';
 import { Slider } from './playground-slider';
 

@@ -2,7 +2,7 @@
 // shared by prediction and truth, |error| on its own, or lines (1D). Pure: the view draws them.
 import { fieldAxes, heatmapTrace, lineTrace, type Trace } from '../../plots/traces';
 import { sharedRange } from '../../plots/colorscales';
-import { absDiff } from '../../store/playground-fields';
+import { absDiff } from '../../logic/playground-fields';
 
 export interface PanelFigure {
   title: string; testId: string; data: Trace[]; layout: Record<string, unknown>;

@@ -2,8 +2,8 @@
 // its stored truth is shown as the truth, and the solver's truth can be compared with it.
 import { useId, useState } from 'react';
 import { NumberField } from '../../components/number-field';
-import { usePlaygroundKeep } from '../../store/playground-keep';
-import { usePlayground } from '../../store/playground';
+import { usePlaygroundKeep } from '../../stores/playground-keep';
+import { usePlayground } from '../../stores/playground';
 
 export function SamplePicker() {
   const k = usePlaygroundKeep();

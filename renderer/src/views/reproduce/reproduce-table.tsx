@@ -5,7 +5,7 @@ import { useId } from 'react';
 import { REPORTED_ROW_LABEL, tableRows, type ReproTable } from '../../../../main/api/reproduce';
 import { formatNumber, type Cell, type TableRow } from '../../export/table';
 import { TableExportBar } from '../../export/table-export-bar';
-import { displayNote } from '../../store/reproduce';
+import { displayNote } from '../../queries/reproduce';
 
 function show(c: Cell, digits: number): string {
   if (c == null) return '—';

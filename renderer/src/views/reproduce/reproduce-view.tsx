@@ -5,10 +5,10 @@
 import { useEffect, useId, useState } from 'react';
 import type { JobSummary } from '../../../../main/api/contract';
 import type { ReproducePresetInfo, ReproduceResult, ReproduceSize } from '../../../../main/api/reproduce';
-import { latestOf, nextRunName, pendingReproduction, startReproduction, useReproducePresets, useReproductions, workspaceRelative } from '../../store/reproduce';
-import { useApp } from '../../store/app-store';
-import { useTraining } from '../../store/training-store';
-import { oneOf, usePersisted } from '../../store/persisted-state';
+import { latestOf, nextRunName, pendingReproduction, startReproduction, useReproducePresets, useReproductions, workspaceRelative } from '../../queries/reproduce';
+import { useApp } from '../../stores/app-store';
+import { useTraining } from '../../stores/training-store';
+import { oneOf, usePersisted } from '../../stores/persisted-state';
 import { JobProgress } from '../../components/job-progress';
 import { ReproduceTable } from './reproduce-table';
 import { ReproduceFigures } from './reproduce-figures';

@@ -2,7 +2,7 @@
 // evaluation's progress and errors.
 import { useId } from 'react';
 import type { EvaluationResult, JobSummary, RunSummary } from '../../../../main/api/contract';
-import type { RolloutSpec } from '../../store/rollout-spec';
+import type { RolloutSpec } from '../../logic/rollout-spec';
 import { JobProgress } from '../../components/job-progress';
 import { NumberField } from '../../components/number-field';
 

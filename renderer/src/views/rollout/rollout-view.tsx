@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { usePersisted, oneOf } from '../../store/persisted-state';
+import { usePersisted, oneOf } from '../../stores/persisted-state';
 import type { EvaluationResult } from '../../../../main/api/contract';
-import { useApp } from '../../store/app-store';
-import { useTraining } from '../../store/training-store';
-import { useRunDetail, useRunDetails } from '../../store/runs-cache';
-import { offersRollout, rolloutSpecOf } from '../../store/rollout-spec';
+import { useApp } from '../../stores/app-store';
+import { useTraining } from '../../stores/training-store';
+import { useRunDetail, useRunDetails } from '../../stores/runs-cache';
+import { offersRollout, rolloutSpecOf } from '../../logic/rollout-spec';
 import { RunPicker } from '../../components/run-picker';
 import { RolloutControls, type Which } from './rollout-controls';
 import { RolloutResult } from './rollout-result';

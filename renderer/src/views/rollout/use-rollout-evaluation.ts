@@ -4,8 +4,8 @@
 // evaluation leaves the previous one on screen.
 import { useMemo } from 'react';
 import type { EvaluationResult } from '../../../../main/api/contract';
-import { useApp } from '../../store/app-store';
-import { useEvaluation, useEvaluationStore, type EvaluateParams } from '../../store/evaluations';
+import { useApp } from '../../stores/app-store';
+import { useEvaluation, useEvaluationStore, type EvaluateParams } from '../../stores/evaluations';
 
 export function useRolloutEvaluation(runId: string | null) {
   const jobs = useApp((s) => s.jobs);

@@ -3,9 +3,9 @@
 // then downloaded by the browser (exports.read) or saved through Electron's dialog.
 import { useEffect, useState } from 'react';
 import type { RunSummary } from '../../../../main/api/contract';
-import { formatBytes } from '../../store/model-draft';
-import { useRunCheckpoints, type RunCheckpoint as Entry } from '../../store/runs-cache';
-import { exportCheckpoint } from '../../store/run-actions';
+import { formatBytes } from '../../logic/model-draft';
+import { useRunCheckpoints, type RunCheckpoint as Entry } from '../../stores/runs-cache';
+import { exportCheckpoint } from '../../queries/run-actions';
 import { errorText } from '../../api/error-text';
 import { SaveCopyButton } from '../../export/save-copy-button';
 

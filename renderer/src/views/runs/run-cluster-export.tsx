@@ -3,8 +3,8 @@
 // run, as a job with progress and cancel; then shows the folder and the torchrun command.
 import { useId, useState } from 'react';
 import { ClusterExportResult, type JobSummary, type RunSummary } from '../../../../main/api/contract';
-import { useApp } from '../../store/app-store';
-import { exportForCluster } from '../../store/run-actions';
+import { useApp } from '../../stores/app-store';
+import { exportForCluster } from '../../queries/run-actions';
 import { errorText } from '../../api/error-text';
 import { NumberField } from '../../components/number-field';
 

@@ -2,8 +2,8 @@
 // sizes and the tag charset as well; the form says the same limits before sending.
 import { useEffect, useId, useState } from 'react';
 import { RUN_NOTES_MAX, RUN_TAGS_MAX, RunTag, type RunSummary } from '../../../../main/api/contract';
-import { useTraining } from '../../store/training-store';
-import { splitTags } from '../../store/run-filter';
+import { useTraining } from '../../stores/training-store';
+import { splitTags } from '../../logic/run-filter';
 import { errorText } from '../../api/error-text';
 
 export function RunNotes({ run, onClose }: { run: RunSummary; onClose: () => void }) {

@@ -1,8 +1,8 @@
 // One run's row in the Runs table: overlay checkbox, its numbers, and Resume / Folder / Details /
 // Delete with the answers to them.
 import type { RunSummary } from '../../../../main/api/contract';
-import { useTraining } from '../../store/training-store';
-import { secondsCell, testCell } from '../../store/run-metrics';
+import { useTraining } from '../../stores/training-store';
+import { secondsCell, testCell } from '../../logic/run-metrics';
 import type { TableRow } from '../../export/table';
 
 /** A message next to a run's buttons (the folder's path, or why an action failed). */

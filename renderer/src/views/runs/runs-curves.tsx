@@ -2,13 +2,13 @@
 // linear/log y, both persisted) and the export of their curves as one long-format CSV.
 import { useMemo, useState } from 'react';
 import type { RunSummary } from '../../../../main/api/contract';
-import { useApp } from '../../store/app-store';
-import { useTraining } from '../../store/training-store';
-import { meanStdByEpoch } from '../../store/run-metrics';
-import { groupLabel } from '../../store/ablation-plan';
-import { usePersisted } from '../../store/persisted-state';
-import { epochX, validScale, validXMode, X_TITLES, type AxisScale, type XMode } from '../../store/curve-axes';
-import { CURVE_COLUMNS, curveRows } from '../../store/curves-csv';
+import { useApp } from '../../stores/app-store';
+import { useTraining } from '../../stores/training-store';
+import { meanStdByEpoch } from '../../logic/run-metrics';
+import { groupLabel } from '../../logic/ablation-plan';
+import { usePersisted } from '../../stores/persisted-state';
+import { epochX, validScale, validXMode, X_TITLES, type AxisScale, type XMode } from '../../logic/curve-axes';
+import { CURVE_COLUMNS, curveRows } from '../../logic/curves-csv';
 import { Plot } from '../../plots/plot';
 import { PLOT_COLORS } from '../../plots/theme';
 import type { Trace } from '../../plots/traces';

@@ -2,10 +2,10 @@
 // validation error, and a parallel-coordinates plot of the same (SVG, so it draws without WebGL).
 import { useMemo } from 'react';
 import type { RunSummary } from '../../../../main/api/contract';
-import { HPARAM_FIELDS, hparamRows, parallelHparams, sortRows } from '../../store/hparams';
-import { usePersisted } from '../../store/persisted-state';
-import { useApp } from '../../store/app-store';
-import { datasetLabels } from '../../store/dataset-names';
+import { HPARAM_FIELDS, hparamRows, parallelHparams, sortRows } from '../../logic/hparams';
+import { usePersisted } from '../../stores/persisted-state';
+import { useApp } from '../../stores/app-store';
+import { datasetLabels } from '../../queries/dataset-names';
 import { ParallelCoordinates } from '../../plots/parallel-coordinates-plot';
 import { TableExportBar } from '../../export/table-export-bar';
 import type { TableColumn } from '../../export/table';

@@ -3,16 +3,16 @@
 // Delete (with a confirmation). Exported to LaTeX / CSV as shown.
 import { useState } from 'react';
 import type { Result, RunSummary } from '../../../../main/api/contract';
-import { useTraining } from '../../store/training-store';
-import { groupLabel } from '../../store/ablation-plan';
-import { revealRun } from '../../store/run-actions';
+import { useTraining } from '../../stores/training-store';
+import { groupLabel } from '../../logic/ablation-plan';
+import { revealRun } from '../../queries/run-actions';
 import { errorText } from '../../api/error-text';
 import { TableExportBar } from '../../export/table-export-bar';
 import type { TableColumn, TableRow } from '../../export/table';
 import type { useRunsRows } from './use-runs-rows';
 import { RunRow, type RunMessage } from './run-row';
-import { kindsOf } from '../../store/model-kind';
-import { bestStats, groupStatsOver, meanStdCell, meanStdText, statesText } from '../../store/run-filter';
+import { kindsOf } from '../../logic/model-kind';
+import { bestStats, groupStatsOver, meanStdCell, meanStdText, statesText } from '../../logic/run-filter';
 import { plural } from '../../../../main/api/dataset-name';
 
 type Group = Result<'runs.group'>;

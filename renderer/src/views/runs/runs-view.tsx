@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useTraining } from '../../store/training-store';
-import { usePersisted } from '../../store/persisted-state';
+import { useTraining } from '../../stores/training-store';
+import { usePersisted } from '../../stores/persisted-state';
 import { ImportCheckpointCard } from '../../components/import-checkpoint-card';
 import { RunsCurves } from './runs-curves';
 import { RunNotes } from './run-notes';
@@ -10,7 +10,7 @@ import { RunClusterExport } from './run-cluster-export';
 import { ReportButton } from '../../export/report-button';
 import { RunsTable } from './runs-table';
 import { useRunsRows } from './use-runs-rows';
-import { scopeSelection, type GroupBy } from '../../store/run-filter';
+import { scopeSelection, type GroupBy } from '../../logic/run-filter';
 
 /** Restored overlay picks: a short list of 'run:'/'group:' keys. */
 function validPicks(v: unknown): boolean {

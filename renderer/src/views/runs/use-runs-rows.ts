@@ -3,13 +3,13 @@
 // each group (with its runs under it), then ungrouped runs.
 import { useMemo } from 'react';
 import type { RunSummary } from '../../../../main/api/contract';
-import { configDifferences, runTimes, type RunTimingFields } from '../../store/run-metrics';
-import { firstError, useEpochSeconds, useRunDetails, useRunGroups } from '../../store/runs-cache';
-import { allTags, bucketRuns, fieldValue, parseRunQuery, runMatches, type GroupBy } from '../../store/run-filter';
-import { flattenConfig } from '../../store/run-metrics';
-import { configKeyApplies } from '../../store/model-kind';
-import { datasetLabels, runDataName } from '../../store/dataset-names';
-import { useApp } from '../../store/app-store';
+import { configDifferences, runTimes, type RunTimingFields } from '../../logic/run-metrics';
+import { firstError, useEpochSeconds, useRunDetails, useRunGroups } from '../../stores/runs-cache';
+import { allTags, bucketRuns, fieldValue, parseRunQuery, runMatches, type GroupBy } from '../../logic/run-filter';
+import { flattenConfig } from '../../logic/run-metrics';
+import { configKeyApplies } from '../../logic/model-kind';
+import { datasetLabels, runDataName } from '../../queries/dataset-names';
+import { useApp } from '../../stores/app-store';
 
 export type RunsRow =
   | { kind: 'group'; name: string; members: RunSummary[] }

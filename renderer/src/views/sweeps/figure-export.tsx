@@ -1,6 +1,6 @@
 // Export buttons under one of the Sweeps view's SVG figures: the SVG as drawn, or a vector PDF of it.
 import { useState } from 'react';
-import { useApp } from '../../store/app-store';
+import { useApp } from '../../stores/app-store';
 import { svgToPdf } from '../../export/plot-export';
 import { exportFileName, utf8Bytes } from '../../export/bytes';
 import { saveExport } from '../../export/save';

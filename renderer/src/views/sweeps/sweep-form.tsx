@@ -1,9 +1,9 @@
 // The Sweeps view's form: a dataset, the model kind, axes over the kind's fields (list, range, log
 // range), method, seeds, budget and early stopping. It makes the same sweep.json as the JSON tab
-// (store/sweep-form.ts formToConfig); the engine checks it again when the sweep starts.
-import { useApp } from '../../store/app-store';
+// (logic/sweep-form.ts formToConfig); the engine checks it again when the sweep starts.
+import { useApp } from '../../stores/app-store';
 import { MODEL_KINDS, SWEEP_METHODS, modelKindDeclaration } from '../../../../main/api/contract';
-import { defaultAxis, sweepableFields, type AxisMode, type FormAxis, type SweepForm } from '../../store/sweep-form';
+import { defaultAxis, sweepableFields, type AxisMode, type FormAxis, type SweepForm } from '../../logic/sweep-form';
 
 function AxisRow({ axis, i, kind, onChange, onRemove }: { axis: FormAxis; i: number; kind: string; onChange: (a: FormAxis) => void; onRemove: () => void }) {
   const fields = sweepableFields(kind);

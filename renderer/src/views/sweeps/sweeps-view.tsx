@@ -1,10 +1,10 @@
 // Sweeps: define one with the form or as its sweep.json (the JSON tab), start it, and follow the
 // sweeps of the workspace; the chosen sweep's detail re-reads every second while it runs (reads in
-// store/sweeps.ts). The list and the detail show one summary of the chosen sweep, so they agree.
+// queries/sweeps.ts). The list and the detail show one summary of the chosen sweep, so they agree.
 import { useCallback, useState } from 'react';
-import { usePersisted } from '../../store/persisted-state';
-import { SWEEP_TEMPLATE, startSweep, useSweepDetail, useSweepList, useTicker } from '../../store/sweeps';
-import { defaultSweepForm, formToConfig, trialCount, type SweepForm } from '../../store/sweep-form';
+import { usePersisted } from '../../stores/persisted-state';
+import { SWEEP_TEMPLATE, startSweep, useSweepDetail, useSweepList, useTicker } from '../../queries/sweeps';
+import { defaultSweepForm, formToConfig, trialCount, type SweepForm } from '../../logic/sweep-form';
 import { errorText } from '../../api/error-text';
 import { SweepDetail } from './sweep-detail';
 import { SweepFormCard } from './sweep-form';

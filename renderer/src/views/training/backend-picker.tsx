@@ -2,7 +2,7 @@
 // the Python the engine found. A torch choice the probe rules out is shown disabled, with why and how
 // to install PyTorch.
 import { useId } from 'react';
-import { BACKEND_CHOICES, choiceProblem, type BackendChoice } from '../../store/torch-probe';
+import { BACKEND_CHOICES, choiceProblem, type BackendChoice } from '../../queries/torch-probe';
 import type { TorchReport } from '../../../../main/api/contract';
 
 const LABEL: Record<BackendChoice, string> = {

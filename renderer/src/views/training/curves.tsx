@@ -2,15 +2,15 @@
 // with the best epoch starred, gradient norm with the learning rate, throughput and memory; the
 // x and y axis choices persist with the workspace's UI state.
 import { useId, useMemo, useState } from 'react';
-import { useApp } from '../../store/app-store';
-import { useTraining } from '../../store/training-store';
-import { emaSmooth, EMPTY_CURVES } from '../../store/run-metrics';
+import { useApp } from '../../stores/app-store';
+import { useTraining } from '../../stores/training-store';
+import { emaSmooth, EMPTY_CURVES } from '../../logic/run-metrics';
 import { Plot } from '../../plots/plot';
 import { lineTrace, type Trace } from '../../plots/traces';
 import { PLOT_COLORS } from '../../plots/theme';
 import { gradNormLayout, memoryScale } from '../../plots/training-layouts';
-import { usePersisted } from '../../store/persisted-state';
-import { epochX, stepX, validScale, validXMode, X_TITLES, type AxisScale, type XMode } from '../../store/curve-axes';
+import { usePersisted } from '../../stores/persisted-state';
+import { epochX, stepX, validScale, validXMode, X_TITLES, type AxisScale, type XMode } from '../../logic/curve-axes';
 import { Choice } from './choice';
 
 const SCALES: [AxisScale, string][] = [['log', 'log'], ['linear', 'linear']];

@@ -1,9 +1,9 @@
 // The Queue card: each lane with what runs now and what waits, in the order the lane runs them
 // (lanes run beside each other, so an evaluation never waits behind training).
 import { useMemo } from 'react';
-import { useApp } from '../../store/app-store';
-import { jobDisplayLabel, jobStateText, laneQueues } from '../../store/job-lanes';
-import { useTraining } from '../../store/training-store';
+import { useApp } from '../../stores/app-store';
+import { jobDisplayLabel, jobStateText, laneQueues } from '../../logic/job-lanes';
+import { useTraining } from '../../stores/training-store';
 
 export function QueueCard() {
   const jobs = useApp((s) => s.jobs);

@@ -2,11 +2,11 @@
 // rate, throughput, ETA, backend, memory).
 import { useRef } from 'react';
 import type { EpochMetrics, RunSummary } from '../../../../main/api/contract';
-import { useApp } from '../../store/app-store';
-import { useTraining } from '../../store/training-store';
+import { useApp } from '../../stores/app-store';
+import { useTraining } from '../../stores/training-store';
 import { formatAdapter } from '../../components/engine-status';
-import { formatBytes } from '../../store/model-draft';
-import { runEta, formatSeconds } from '../../store/run-metrics';
+import { formatBytes } from '../../logic/model-draft';
+import { runEta, formatSeconds } from '../../logic/run-metrics';
 
 export function RunControls({ run }: { run: RunSummary }) {
   const control = useTraining((s) => s.control);

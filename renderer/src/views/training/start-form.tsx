@@ -1,18 +1,18 @@
 // The Training view's "New run" form: data, the Model view's model, epochs, batch, learning rate,
 // seeds and data-parallel workers (checked as typed), a time estimate, and Start.
 import { useEffect, useId, useState } from 'react';
-import { useApp } from '../../store/app-store';
-import { useTraining } from '../../store/training-store';
-import { usePersisted } from '../../store/persisted-state';
-import { describeDraft, draftToTrainModel, trainModelProblems } from '../../store/model-draft';
-import { NO_NAME, runNameKey, shownName, validTypedName, type TypedName } from '../../store/run-name';
+import { useApp } from '../../stores/app-store';
+import { useTraining } from '../../stores/training-store';
+import { usePersisted } from '../../stores/persisted-state';
+import { describeDraft, draftToTrainModel, trainModelProblems } from '../../logic/model-draft';
+import { NO_NAME, runNameKey, shownName, validTypedName, type TypedName } from '../../logic/run-name';
 import { errorText } from '../../api/error-text';
 import { NumberField } from '../../components/number-field';
 import { TimeEstimate } from '../../components/time-estimate';
-import { useDatasetPresets } from '../../store/datasets';
-import { dataSpecFor } from '../../store/generate-params';
-import { oneOf } from '../../store/persisted-state';
-import { BACKEND_CHOICES, backendConfig, choiceProblem, useTorchProbe, type BackendChoice } from '../../store/torch-probe';
+import { useDatasetPresets } from '../../queries/datasets';
+import { dataSpecFor } from '../../logic/generate-params';
+import { oneOf } from '../../stores/persisted-state';
+import { BACKEND_CHOICES, backendConfig, choiceProblem, useTorchProbe, type BackendChoice } from '../../queries/torch-probe';
 import { BackendPicker } from './backend-picker';
 
 /** The paper's protocol (docs/training.md): 500 epochs, batch 4, AdamW lr 1e-3. */

@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'react';
-import { useTraining } from '../../store/training-store';
+import { useTraining } from '../../stores/training-store';
 import { RunPicker } from '../../components/run-picker';
 import { StartForm } from './start-form';
 import { RunControls, Stats } from './run-status';

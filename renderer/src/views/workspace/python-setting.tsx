@@ -3,7 +3,7 @@
 // point it at another interpreter (probed again on Save).
 import { useEffect, useId, useState } from 'react';
 import type { TorchReport } from '../../../../main/api/contract';
-import { savePythonSetting, usePythonSetting, useTorchProbe } from '../../store/torch-probe';
+import { savePythonSetting, usePythonSetting, useTorchProbe } from '../../queries/torch-probe';
 import { errorText } from '../../api/error-text';
 
 function describe(r: TorchReport): string {

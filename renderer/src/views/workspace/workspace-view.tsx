@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useApp } from '../../store/app-store';
-import { pickOpen } from '../../store/files';
+import { useApp } from '../../stores/app-store';
+import { pickOpen } from '../../queries/files';
 import { formatAdapter } from '../../components/engine-status';
 import { FileBrowser } from '../../components/file-browser';
 import { QuickStartCard } from '../../components/quick-start';

@@ -2,7 +2,7 @@
 // one file, and Electron's "Save as…" copy.
 import type { Result } from '../../../main/api/contract';
 import { downloadExport } from '../export/save';
-import { requireApi } from './app-store';
+import { requireApi } from '../stores/app-store';
 import { useQuery } from './use-query';
 
 const api = requireApi;

@@ -7,7 +7,7 @@ import type { PlaygroundTruth } from '../../../main/api/contract';
 import { errorText } from '../api/error-text';
 import { plural } from '../../../main/api/dataset-name';
 import { useApp } from './app-store';
-import { datasetNameById } from './dataset-names';
+import { datasetNameById } from '../queries/dataset-names';
 import { usePlayground } from './playground';
 
 export interface PlaygroundKeepState {

@@ -4,10 +4,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { SweepDetail, SweepSummary } from '../../../main/api/contract';
 import { errorText } from '../api/error-text';
-import { useApp } from './app-store';
+import { useApp } from '../stores/app-store';
 import { useQuery } from './use-query';
-import { usePersistedStore } from './persisted-state';
-import { trainBestRequest, type TrainBestForm } from './sweep-form';
+import { usePersistedStore } from '../stores/persisted-state';
+import { trainBestRequest, type TrainBestForm } from '../logic/sweep-form';
 
 /** A counter that advances every `ms` while `on` (a re-read's key). */
 export function useTicker(ms: number, on: boolean): number {

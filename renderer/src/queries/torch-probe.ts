@@ -2,7 +2,7 @@
 // the torch devices it reports and says why and how to install when it is not usable.
 import type { TorchReport } from '../../../main/api/contract';
 import { useQuery } from './use-query';
-import { useApp } from './app-store';
+import { useApp } from '../stores/app-store';
 
 export const useTorchProbe = () => useQuery('train.torch', (a) => a.call('train.torch', {}));
 

@@ -2,7 +2,7 @@
 // fields (config.json) next to its best validation error. Pure, so node:test checks it.
 import type { RunSummary } from '../../../main/api/contract';
 import { kindName } from './model-kind';
-import { runDataName } from './dataset-names';
+import { runDataName } from '../queries/dataset-names';
 import type { ParallelAxis, ParallelRow } from '../plots/parallel-coordinates';
 
 export interface HparamField {

@@ -9,7 +9,7 @@ import { create } from 'zustand';
 import type { UiState, WorkbenchApi } from '../../../main/api/contract';
 import { useApp, type ViewName } from './app-store';
 import { useTraining } from './training-store';
-import { restoreDraft } from './model-draft';
+import { restoreDraft } from '../logic/model-draft';
 
 const SAVE_DELAY_MS = 300;
 const DRAFT_KEY = 'model.draft';

@@ -2,7 +2,7 @@
 // run's data spec says it, or the workspace's dataset it trained on) and, for an autoregressive run,
 // its window. Navier-Stokes and airfoil runs are solved first: their model input (the T_in history,
 // the mesh) comes from the solver.
-import { useApp } from './app-store';
+import { useApp } from '../stores/app-store';
 import { useQuery } from './use-query';
 
 export interface PlaygroundRunInfo {

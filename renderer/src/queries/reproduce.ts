@@ -4,7 +4,7 @@
 import type { JobSummary } from '../../../main/api/contract';
 import type { ReproducePresetInfo, ReproduceResult, ReproduceSize } from '../../../main/api/reproduce';
 import { errorText } from '../api/error-text';
-import { useApp } from './app-store';
+import { useApp } from '../stores/app-store';
 import { useQuery } from './use-query';
 
 export function useReproducePresets(): { presets: ReproducePresetInfo[] | null; error: string | null } {

@@ -3,7 +3,7 @@
 // and the label set from the Datasets view.
 import { TARGET_SYMBOLS, benchmarkName, benchmarkOfId, datasetDisplayName } from '../../../main/api/dataset-name';
 import type { WorkspaceSummary } from '../../../main/api/contract';
-import { useApp } from './app-store';
+import { useApp } from '../stores/app-store';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);

@@ -2,7 +2,7 @@
 // channel statistics, and the generate / import / export jobs (their progress arrives on job
 // events in the app store).
 import type { Params, Result } from '../../../main/api/contract';
-import { requireApi } from './app-store';
+import { requireApi } from '../stores/app-store';
 import { useQuery } from './use-query';
 
 type Split = 'train' | 'val' | 'test';

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { WorkbenchApi } from '../../../main/api/contract';
 import { errorText } from '../api/error-text';
-import { useApp } from './app-store';
+import { useApp } from '../stores/app-store';
 
 export interface Query<T> {
   value: T | null;

@@ -2,7 +2,7 @@
 // this store only mirrors what the API reports and what the user selected.
 import { create } from 'zustand';
 import type { EngineInfo, HostInfo, JobSummary, ModelEstimate, WorkbenchApi, WorkbenchEvent, WorkspaceSummary } from '../../../main/api/contract';
-import { DEFAULT_DRAFT, draftGrid, draftToConfig, validateDraft, type ModelDraft } from './model-draft';
+import { DEFAULT_DRAFT, draftGrid, draftToConfig, validateDraft, type ModelDraft } from '../logic/model-draft';
 import { errorText } from '../api/error-text';
 
 /**

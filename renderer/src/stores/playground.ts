@@ -6,8 +6,8 @@ import { create } from 'zustand';
 import type { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth, PlaygroundVortex } from '../../../main/api/contract';
 import { errorText } from '../api/error-text';
 import { useApp } from './app-store';
-import { brush, resample } from './playground-fields';
-import { useQuery } from './use-query';
+import { brush, resample } from '../logic/playground-fields';
+import { useQuery } from '../queries/use-query';
 
 /** Wait after the last stroke before the solver starts (each stroke would otherwise queue a solve). */
 export const SOLVE_DEBOUNCE_MS = 400;

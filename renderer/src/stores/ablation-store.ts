@@ -9,8 +9,8 @@ import type { EvaluationResult, TrainConfigInput } from '../../../main/api/contr
 import { errorText } from '../api/error-text';
 import { useApp } from './app-store';
 import { useEvaluationStore, type EvaluateParams } from './evaluations';
-import { gridSamples } from './ablation-results';
-import { ablationSweep, type VariantKey } from './ablation-plan';
+import { gridSamples } from '../logic/ablation-results';
+import { ablationSweep, type VariantKey } from '../logic/ablation-plan';
 
 /** A variant's run whose best checkpoint is evaluated (its first finished seed). */
 export interface AblationTarget {

@@ -4,7 +4,7 @@
 import { create } from 'zustand';
 import type { Params, RunSummary, WorkbenchApi, WorkbenchEvent } from '../../../main/api/contract';
 import { requireApi, useApp } from './app-store';
-import { EMPTY_CURVES, mergeCurves, type RunCurves } from './run-metrics';
+import { EMPTY_CURVES, mergeCurves, type RunCurves } from '../logic/run-metrics';
 import { errorText } from '../api/error-text';
 
 export interface TrainingState {

@@ -1,7 +1,7 @@
 // Choosing files and folders: Electron's native dialog (files.pickOpen), or the in-app browser's
 // listings (files.list) in browser mode. Both hand back opaque file references, never paths.
 import type { Result } from '../../../main/api/contract';
-import { requireApi } from './app-store';
+import { requireApi } from '../stores/app-store';
 import { useQuery } from './use-query';
 
 type Root = 'home' | 'workspace';

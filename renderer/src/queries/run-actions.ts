@@ -4,7 +4,7 @@
 // view to show next to the button.
 import type { Calibration, Params, Result } from '../../../main/api/contract';
 import { downloadExport } from '../export/save';
-import { requireApi, useApp } from './app-store';
+import { requireApi, useApp } from '../stores/app-store';
 
 const api = requireApi;
 
