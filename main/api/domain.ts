@@ -13,6 +13,7 @@ export * from '../train/config';
 export * from '../train/torch-report';
 export * from '../train/evaluation-result';
 export * from '../runs/playground-records';
+export * from './playground-wire';
 export * from '../runs/run-records';
 export * from '../model/lino/light-map-records';
 export * from '../model/estimate-result';

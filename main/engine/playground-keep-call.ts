@@ -12,7 +12,8 @@ import { appendPlaygroundSample, appendRefusal, exportPlaygroundArrays, runSampl
 import { DatasetStore } from '../data/dataset-store';
 import { errorMessage } from '../util/error-message';
 import type { PlaygroundRun } from '../train/playground-run';
-import type { PlaygroundAppendable, PlaygroundFields, PlaygroundSample } from '../runs/playground-records';
+import type { PlaygroundFields, PlaygroundSample } from '../runs/playground-records';
+import type { PlaygroundAppendable } from '../api/playground-wire';
 import { asApi, playgroundRun } from './playground-call';
 
 interface RunRef { workspace: string; id: string; checkpoint?: 'best' | 'last' }

@@ -1,8 +1,8 @@
-// What the Playground calls take and answer: zod schemas only, re-exported for the
-// renderer by main/api/contract.ts. An input arrives from a client: its size, shape and values are
-// checked here, before anything reaches the engine, and each refusal names the field.
+// The Playground's records: an input's fields, vortices and design, a prediction, a truth, a dataset
+// sample (zod schemas only; the engine and train layers compute them, the contract carries them; the
+// calls' own parameters are main/api/playground-wire.ts). An input arrives from a client: its size,
+// shape and values are checked here, before anything reaches the engine; each refusal names the field.
 import { z } from 'zod';
-import { RunId } from './run-records';
 import { FLOAT32_MAX, firstNonFloat32, nonFloat32Message } from '../util/float32';
 
 /** Most grid points of one input (a 512 x 512 grid): bounds the engine's and the solver's work. */
@@ -68,19 +68,6 @@ export type PlaygroundVortex = z.infer<typeof PlaygroundVortex>;
 export const PlaygroundDesign = z.array(z.number().min(-FLOAT32_MAX, 'expected |v| <= 3.4028234e38 (finite in float32)').max(FLOAT32_MAX, 'expected |v| <= 3.4028234e38 (finite in float32)')).length(8, 'exactly 8 node displacements (4 upper, then 4 lower)');
 export type PlaygroundDesign = z.infer<typeof PlaygroundDesign>;
 
-const Checkpoint = z.enum(['best', 'last']).default('best');
-
-export const PlaygroundPredictParams = z
-  .object({
-    id: RunId,
-    checkpoint: Checkpoint,
-    input: PlaygroundFields,
-    /** The solver's truth for this input (target channels on the same grid): the answer then carries relL2. */
-    truth: PlaygroundFields.optional(),
-    /** LiNO runs: the light maps of this input too (per block, the dominant branch and the gates), from the same forward pass. */
-    lightMaps: z.boolean().default(false),
-  })
-  .strict();
 
 /** A LiNO prediction's light maps, compact: per block its branches, their gates and which dominates each point. */
 export const PlaygroundLightMaps = z.object({
@@ -129,15 +116,6 @@ export const PlaygroundPrediction = z.object({
 });
 export type PlaygroundPrediction = z.infer<typeof PlaygroundPrediction>;
 
-export const PlaygroundSolveParams = z
-  .object({
-    id: RunId,
-    /** The input to solve from (Navier-Stokes: the initial vorticity w0, one channel); airfoil runs take `design` instead. */
-    input: PlaygroundFields.optional(),
-    design: PlaygroundDesign.optional(),
-  })
-  .strict();
-
 /** A 'playground-solve' job's result: the built-in solver's solution for the input. */
 export const PlaygroundTruth = z.object({
   grid: z.array(z.number()),
@@ -150,58 +128,9 @@ export const PlaygroundTruth = z.object({
 export type PlaygroundTruth = z.infer<typeof PlaygroundTruth>;
 
 /** A fresh input drawn as the run's benchmark draws them (Darcy: a thresholded Gaussian random field). */
-export const PlaygroundDrawParams = z
-  .object({
-    id: RunId,
-    /** Points per axis (default: the run's own grid). */
-    resolution: z.number().int().min(8, 'at least 8').max(512, 'at most 512').optional(),
-    seed: z.number().int().min(0).max(2 ** 31 - 1),
-    /** The field's inverse length scale (FNO's tau: larger, finer features). */
-    tau: z.number().min(0.5, 'at least 0.5').max(30, 'at most 30').default(3),
-    /** Where the field is cut into the two coefficient values (0: FNO's). */
-    threshold: z.number().min(-3, 'at least -3').max(3, 'at most 3').default(0),
-    /** Navier-Stokes: vortices added to the drawn w0. */
-    vortices: z.array(PlaygroundVortex).max(PLAYGROUND_MAX_VORTICES, `at most ${PLAYGROUND_MAX_VORTICES} vortices`).optional(),
-  })
-  .strict();
-
-export const PlaygroundSaveParams = z
-  .object({
-    id: RunId,
-    input: PlaygroundFields,
-    truth: PlaygroundFields,
-    /** The new dataset's id is made from it (never an existing dataset's). */
-    name: z.string().max(60).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, . _ - (a dataset id)').default('playground'),
-    /** Append the sample to this existing workspace dataset (its `split`) instead of making a new one. */
-    into: z.string().max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a dataset id').optional(),
-    split: z.enum(['train', 'val', 'test']).default('val'),
-  })
-  .strict();
 /** The dataset written or appended to; `samples`: how many its split holds now. */
-export const PlaygroundSaved = z.object({ datasetId: z.string(), grid: z.array(z.number()), split: z.string().optional(), samples: z.number().optional() });
-
 /** The workspace's datasets a sample of the run on `grid` could be appended to (playground.save with `into`), each with why not when it cannot. */
-export const PlaygroundAppendableParams = z
-  .object({
-    id: RunId,
-    checkpoint: Checkpoint,
-    grid: z.array(z.number().int().min(1).max(100_000)).min(1).max(3),
-  })
-  .strict();
-export const PlaygroundAppendable = z.object({
-  datasets: z.array(z.object({ id: z.string(), refusal: z.string().nullable() })),
-});
-export type PlaygroundAppendable = z.infer<typeof PlaygroundAppendable>;
-
 /** One of the run's own dataset samples as the Playground's input, with its stored truth. */
-export const PlaygroundSampleParams = z
-  .object({
-    id: RunId,
-    checkpoint: Checkpoint,
-    split: z.enum(['val', 'test']).default('val'),
-    index: z.number().int().min(0, 'at least 0').max(10_000_000),
-  })
-  .strict();
 export const PlaygroundSample = z.object({
   input: PlaygroundFields,
   truth: PlaygroundFields,
@@ -217,13 +146,3 @@ export type PlaygroundSample = z.infer<typeof PlaygroundSample>;
  * exports/: input.npy, prediction.npy (the engine's own prediction of `input`), and with a truth,
  * truth.npy and error.npy (|prediction - truth|). A client names the folder, never a path.
  */
-export const PlaygroundExportParams = z
-  .object({
-    id: RunId,
-    checkpoint: Checkpoint,
-    input: PlaygroundFields,
-    truth: PlaygroundFields.optional(),
-    name: z.string().max(60).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, . _ - (a folder name)').default('playground'),
-  })
-  .strict();
-export const PlaygroundExported = z.object({ folder: z.string(), path: z.string(), files: z.array(z.string()) });

@@ -1,8 +1,9 @@
-// The contract's calls for the Playground: draw, solve, predict, dataset samples, keep what was found (schemas: main/runs/playground-records.ts).
+// The contract's calls for the Playground: draw, solve, predict, dataset samples, keep what was found (wire schemas: ../playground-wire.ts; records: main/runs/playground-records.ts).
 // Spread into the one typed `methods` table of ../contract.ts (schemas and types only: no I/O).
 import { type MethodSpec } from '../method-spec';
 import { JobSummary } from '../jobs';
-import { PlaygroundAppendable, PlaygroundAppendableParams, PlaygroundDrawParams, PlaygroundExportParams, PlaygroundExported, PlaygroundFields, PlaygroundPredictParams, PlaygroundPrediction, PlaygroundSample, PlaygroundSampleParams, PlaygroundSaveParams, PlaygroundSaved, PlaygroundSolveParams } from '../../runs/playground-records';
+import { PlaygroundFields, PlaygroundPrediction, PlaygroundSample } from '../../runs/playground-records';
+import { PlaygroundAppendable, PlaygroundAppendableParams, PlaygroundDrawParams, PlaygroundExportParams, PlaygroundExported, PlaygroundPredictParams, PlaygroundSampleParams, PlaygroundSaveParams, PlaygroundSaved, PlaygroundSolveParams } from '../playground-wire';
 
 export const playgroundMethods = {
   'playground.predict': { route: 'engine+workspace', params: PlaygroundPredictParams, result: PlaygroundPrediction },
