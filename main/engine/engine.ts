@@ -27,7 +27,8 @@ import { checkCorrelationRun, lightMapsCorrelationLabel, runLightMapsCorrelation
 import { refuseRepeat, reproduceLabel, reproduceList, reproduceResults, runReproduce } from './reproduce-job';
 import { VERSION } from '../version';
 import { LANE_TEXT_HANDLERS, playgroundLaneCall } from './playground-lane';
-import { playgroundDrawCall, playgroundPredictCall, playgroundSaveCall, playgroundSolveCall, playgroundSolveLabel, runPlaygroundSolve } from './playground-call';
+import { playgroundDrawCall, playgroundPredictCall, playgroundSaveCall, playgroundSolveCall } from './playground-call';
+import { playgroundSolveLabel, runPlaygroundSolve } from './playground-solve-job';
 import { playgroundAppendCall, playgroundAppendableCall, playgroundExportCall, playgroundSampleCall } from './playground-keep-call';
 import { availableParallelism } from 'node:os';
 import { cachedTorchProbe, pythonCommand } from '../train/torch-probe';

@@ -1,28 +1,24 @@
 // The Playground's calls: playground.predict and playground.draw are answered directly
 // (one forward pass, one random field) in the Playground's worker (playground-lane.ts, so the engine
 // thread keeps answering during a 512 x 512 pass), playground.solve queues a 'playground-solve' job that runs
-// the benchmark's solver in a job worker of its own lane, and playground.save writes a one-sample
+// the benchmark's solver (./playground-solve-job.ts) in its own lane, and playground.save writes a one-sample
 // dataset. A run is loaded once per checkpoint version and kept, so painting costs a forward pass.
 import { join } from 'node:path';
-import type { FromSolveWorker, SolveWorkerInput } from './solve-worker';
 import { ApiError } from '../api/api-error';
 import type { JobSummary } from '../api/jobs';
 import { RunStore } from '../runs/run-store';
 import { writeDatasetLabel } from '../workspace/dataset-labels';
 import { readCheckpointState, type CheckpointName } from '../runs/checkpoint';
 import { loadPlaygroundRun, warmUpPlaygroundRun, type PlaygroundRun } from '../train/playground-run';
-import { firstNonFloat32 } from '../util/float32';
 import { PlaygroundInputError, assertPredictionFinite, checkInput, distanceOf, predictInput, relL2Of } from '../train/playground-predict';
 import { savePlaygroundSample } from '../train/playground-dataset';
 import { predictWithLightMaps } from '../train/playground-light-maps';
-import type { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth } from '../runs/playground-records';
-import { SolverInputError, checkSolvable, drawBurgersU0, drawDarcyCoefficient, solveTruth } from '../data/generate/playground-solver';
+import type { PlaygroundFields, PlaygroundPrediction } from '../runs/playground-records';
+import { SolverInputError, checkSolvable, drawBurgersU0, drawDarcyCoefficient } from '../data/generate/playground-solver';
 import { FlowInputError, drawNsVorticity, type Vortex } from '../data/generate/playground-flows';
 import { predictRollout, stepRelL2Of } from '../train/playground-rollout';
 import type { ResizeMode } from '../data/stages/resize';
 import { initBackend } from './tf-runtime';
-import { hasWorker, spawnWorker } from '../util/workers';
-import type { JobContext } from './jobs';
 import type { JobParams } from './job-params';
 
 interface RunRef { workspace: string; id: string; checkpoint?: CheckpointName }
@@ -121,40 +117,6 @@ export async function playgroundSolveCall(p: RunRef & { input?: PlaygroundFields
   }
   const extra = { ...(run.autoregressive ? { window: run.autoregressive } : {}), ...(p.design ? { design: [...p.design] } : {}), resizeMode: ((run.manifest as { parameters?: { resizeMode?: ResizeMode } }).parameters?.resizeMode ?? 'interpolate') };
   return start({ runId: p.id, benchmark: run.benchmark, generator: run.generator, input, extra });
-}
-
-export const playgroundSolveLabel = (p: JobParams['playground-solve']) => `Playground truth for run ${p.runId} (${p.benchmark})`;
-
-/** The solver in its own worker (no tfjs), terminated on cancel; in this thread when no worker was built. */
-function solveInWorker(input: SolveWorkerInput, signal: AbortSignal): Promise<PlaygroundTruth> {
-  if (!hasWorker('solve')) {
-    const t0 = performance.now();
-    const t = solveTruth(input.benchmark, input.grid, input.channels, input.generator, input.extra);
-    return Promise.resolve({ grid: input.grid, truth: t.channels.map((c) => Array.from(c)), ...(t.input ? { input: t.input.map((c) => Array.from(c)) } : {}), solver: t.solver, ms: performance.now() - t0 });
-  }
-  return new Promise((resolve, reject) => {
-    const worker = spawnWorker('solve', input)!;
-    const stop = () => void worker.terminate();
-    signal.addEventListener('abort', stop);
-    const end = (fn: () => void) => { signal.removeEventListener('abort', stop); void worker.terminate(); fn(); };
-    worker.on('message', (m: FromSolveWorker) => end(() => (m.type === 'done' ? resolve({ grid: input.grid, truth: m.truth.map((c) => Array.from(c)), ...(m.input ? { input: m.input.map((c) => Array.from(c)) } : {}), solver: m.solver, ms: m.ms }) : reject(new Error(m.message)))));
-    worker.on('error', (e) => end(() => reject(e)));
-    worker.on('exit', (code) => end(() => reject(new Error(signal.aborted ? 'cancelled' : `the solver's worker exited (code ${code}) before answering`))));
-  });
-}
-
-/** The 'playground-solve' job: the benchmark's solver on the input's own grid, in a worker of its own. */
-export async function runPlaygroundSolve(p: JobParams['playground-solve'], ctx: JobContext): Promise<PlaygroundTruth> {
-  ctx.progress(0, 'solving');
-  const t = await solveInWorker({ benchmark: p.benchmark, grid: [...p.input.grid], channels: p.input.channels, generator: p.generator, ...(p.extra ? { extra: p.extra } : {}) }, ctx.signal);
-  // a solution that left float32 would be answered as nulls: the job fails naming what to change
-  for (const [what, chs] of [['truth', t.truth], ['input', t.input ?? []]] as const) {
-    for (const [c, ch] of chs.entries()) {
-      const at = firstNonFloat32(ch);
-      if (at >= 0) throw new Error(`playground.solve: field '${p.input.channels.length ? 'input' : 'design'}': the ${p.benchmark} solver's ${what} for it is ${ch[at]} at channel ${c}, point ${at} (not finite in float32); expected an input nearer the benchmark's range`);
-    }
-  }
-  return t;
 }
 
 export async function playgroundDrawCall(p: RunRef & { resolution?: number; seed: number; tau: number; threshold: number; vortices?: Vortex[] }): Promise<PlaygroundFields> {
