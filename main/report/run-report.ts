@@ -2,7 +2,8 @@
 // spec, what it resolved to, the stored dataset's generator, parameters and content hash), the
 // environment it trained in, curves per epoch and per step as inline SVG, the per-epoch table in both
 // relL2 conventions, and the user's notes and tags.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readUserText } from '../util/user-file';
 import { arch, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { TrainConfig } from '../train/config';
@@ -33,7 +34,8 @@ function datasetManifest(workspace: string, id: unknown): Record<string, unknown
   const path = join(workspace, 'datasets', id, 'manifest.json');
   if (!existsSync(path)) return null;
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    // a workspace may come from elsewhere: a FIFO or a huge file named manifest.json must not hang the report
+    return JSON.parse(readUserText(path, { what: 'a dataset manifest (JSON)', maxBytes: 16 * 2 ** 20 })) as Record<string, unknown>;
   } catch {
     return null;
   }
