@@ -9,6 +9,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { PlaygroundFields, PlaygroundPrediction } from '../../main/api/contract';
 import { engineService } from '../helpers/engine-service';
+import { openLoopPinger, p99 } from '../helpers/ping-latency';
 
 const prevBackend = process.env.LINO_BACKEND;
 process.env.LINO_BACKEND = 'cpu';
@@ -19,10 +20,6 @@ after(() => {
 
 const { service, trained } = engineService();
 
-function p99(ms: number[]): number {
-  const s = [...ms].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(s.length * 0.99))] ?? 0;
-}
 
 test('engine.ping p99 beside 512^2 Playground predictions and draws stays near its p99 alone', { timeout: 400_000 }, async () => {
   const r = await trained({ name: 'lane', model: { width: 8, depth: 2 }, data: { kind: 'generate', benchmark: 'darcy', preset: 'tiny', train: 4, val: 2 }, epochs: 1, batchSize: 2, seed: 1 }, 300_000);
@@ -35,24 +32,9 @@ test('engine.ping p99 beside 512^2 Playground predictions and draws stays near i
   assert.equal(first.prediction[0]!.length, 512 * 512);
 
   // open loop: a ping every 10 ms whether or not the last one was answered (no coordinated omission)
-  let pings: number[] = [];
-  const inFlight = new Set<Promise<void>>();
-  const pinger = setInterval(() => {
-    const t = performance.now();
-    const into = pings;
-    const p: Promise<void> = service.call('engine.ping', { t }).then(() => {
-      into.push(performance.now() - t);
-      inFlight.delete(p);
-    });
-    inFlight.add(p);
-  }, 10);
-  const pingFor = async (ms: number) => {
-    pings = [];
-    await new Promise((res) => setTimeout(res, ms));
-    return pings;
-  };
-  const aloneBefore = await pingFor(3000);
-  pings = [];
+  const pinger = openLoopPinger((t) => service.call('engine.ping', { t }));
+  const aloneBefore = await pinger.pingFor(3000);
+  pinger.restart();
   const t0 = performance.now();
   let calls = 0, callMs = 0;
   for (let k = 0; k < 4; k++) {
@@ -63,10 +45,9 @@ test('engine.ping p99 beside 512^2 Playground predictions and draws stays near i
     callMs += performance.now() - c0;
     calls++;
   }
-  const beside = pings;
-  const aloneAfter = await pingFor(3000);
-  clearInterval(pinger);
-  await Promise.all(inFlight);
+  const beside = pinger.window();
+  const aloneAfter = await pinger.pingFor(3000);
+  await pinger.stop();
   const alone = p99([...aloneBefore, ...aloneAfter]);
   const during = p99(beside);
   console.log(`engine.ping p99: ${alone.toFixed(1)} ms alone, ${during.toFixed(1)} ms beside ${calls} 512^2 predict + draw pairs (${(callMs / calls).toFixed(0)} ms a pair, ${beside.length} pings in ${(performance.now() - t0).toFixed(0)} ms)`);

@@ -6,6 +6,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EvaluationResult, JobSummary, RunSummary } from '../../../main/api/contract';
 import { engineService } from '../../helpers/engine-service';
+import { openLoopPinger, p99 } from '../../helpers/ping-latency';
 
 const prevBackend = process.env.LINO_BACKEND;
 process.env.LINO_BACKEND = 'cpu';
@@ -21,10 +22,6 @@ async function until(pred: () => Promise<boolean>, what: string, ms = 60_000): P
     if (Date.now() - t0 > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
   }
 }
-function p99(ms: number[]): number {
-  const s = [...ms].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(s.length * 0.99))] ?? 0;
-}
 const runState = async (id: string) => ((await service.call('runs.list', {})) as RunSummary[]).find((r) => r.id === id)?.state;
 
 test('a Fields evaluation and a dataset generation finish while a long run trains; engine.ping stays responsive', async () => {
@@ -37,38 +34,20 @@ test('a Fields evaluation and a dataset generation finish while a long run train
   await until(async () => (await runState(long)) === 'running', 'the long run to start training', 240_000);
 
   // Pings with the long run alone (this machine's own noise: other processes, the run's worker), for
-  // 3 s before the evaluation and the generation and 3 s after them, and while they run beside it.
-  // Open loop: a ping every 10 ms whether or not the last one was answered, so a stall delays every
-  // ping sent during it (a ping loop that waits for each answer sends one ping per stall and its p99
-  // can miss a 250 ms stall altogether: coordinated omission).
-  let pings: number[] = [];
-  const inFlight = new Set<Promise<void>>();
-  const pinger = setInterval(() => {
-    const t = performance.now();
-    const into = pings;
-    const p: Promise<void> = service.call('engine.ping', { t }).then(() => {
-      into.push(performance.now() - t);
-      inFlight.delete(p);
-    });
-    inFlight.add(p);
-  }, 10);
-  const pingFor = async (ms: number) => {
-    pings = [];
-    await new Promise((r) => setTimeout(r, ms));
-    return pings;
-  };
-  const aloneBefore = await pingFor(3000);
-  pings = [];
+  // 3 s before the evaluation and the generation and 3 s after them, and while they run beside it,
+  // open loop (test/helpers/ping-latency.ts).
+  const pinger = openLoopPinger((t) => service.call('engine.ping', { t }));
+  const aloneBefore = await pinger.pingFor(3000);
+  pinger.restart();
   const t0 = Date.now();
   const ev = (await service.call('runs.evaluate', { id: finished.id, fields: true, indices: [0] } as never)) as JobSummary;
   const gen = (await service.call('datasets.generate', { benchmark: 'darcy', preset: 'tiny', samples: 6, seed: 7, train: 3, val: 2, test: 1 } as never)) as JobSummary;
   assert.equal(ev.lane, 'evaluation');
   assert.equal(gen.lane, 'data');
   const [evDone, genDone] = await Promise.all([settled(ev.id, 180_000), settled(gen.id, 180_000)]);
-  const besideJobs = pings;
-  const aloneAfter = await pingFor(3000);
-  clearInterval(pinger);
-  await Promise.all(inFlight);
+  const besideJobs = pinger.window();
+  const aloneAfter = await pinger.pingFor(3000);
+  await pinger.stop();
   console.log(`evaluation + generation beside training: ${Date.now() - t0} ms`);
   assert.equal(evDone.state, 'done', evDone.error);
   assert.ok((evDone.result as EvaluationResult).resolutions[0]?.fields?.length, 'the evaluation drew fields');
