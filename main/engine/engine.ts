@@ -65,9 +65,8 @@ async function torchWithin(ms: number): Promise<{ torch?: TorchReport }> {
   return r ? { torch: r } : {};
 }
 
-export function startEngine(parent: ParentChannel): void {
-  const startedAt = new Date().toISOString();
-  const jobs = new JobQueue((job) => parent.send(jobEventMessage(job)));
+/** Registers every job kind the engine runs itself (TrainingJobs registers train and evaluate). */
+function registerJobs(jobs: JobQueue): void {
   // Every kind of the contract's JOB_KINDS has its definition here, or in TrainingJobs (train,
   // evaluate): a missing one is a compile error.
   const definitions: { [K in Exclude<JobKind, TrainingJobKind>]: JobDefinition<JobParams[K]> } = {
@@ -93,17 +92,10 @@ export function startEngine(parent: ParentChannel): void {
   const register = <K extends keyof typeof definitions>(kind: K) => jobs.register(kind, definitions[kind]);
   for (const kind of Object.keys(definitions) as (keyof typeof definitions)[]) register(kind);
 
-  // Sweeps follow their trials through the training events (rungs, ends).
-  let sweeps: SweepJobs | null = null;
-  const training = new TrainingJobs(jobs, (event) => {
-    parent.send({ type: 'event', event });
-    sweeps?.onEvent(event);
-  });
-  sweeps = new SweepJobs(training, (message) => parent.send({ type: 'event', event: { type: 'log', level: 'info', message } }));
-  const sweepJobs = sweeps;
-  // Training in the engine thread (LINO_TRAIN_IN_THREAD=1) shares one tfjs: one run at a time there.
-  jobs.setSlots('training', training.inThread ? 1 : defaultTrainingSlots());
+}
 
+/** The engine's handler of every call routed to it, over its job queue, training and sweeps. */
+function engineHandlers(jobs: JobQueue, training: TrainingJobs, sweepJobs: SweepJobs, startedAt: string): EngineHandlers {
   // Every call the contract routes to the engine (route 'engine' or 'engine+workspace'), and only those
   // (plus ForwardedByHost): a missing or an extra handler is a compile error. The host has already resolved
   // file references to `path` and, for 'engine+workspace' calls, added its open workspace folder as `workspace`.
@@ -207,7 +199,11 @@ export function startEngine(parent: ParentChannel): void {
       return sweepJobs.control(p.workspace, p.id, p.action);
     },
   };
+  return handlers;
+}
 
+/** Answers the host's calls from `handlers` (a data file's problem carries its file to the view). */
+function answerCalls(parent: ParentChannel, handlers: EngineHandlers): void {
   parent.onMessage(async (msg: ToEngine) => {
     if (msg.type === 'shutdown') process.exit(0);
     if (msg.type !== 'call' && msg.type !== 'call-json') return;
@@ -225,5 +221,24 @@ export function startEngine(parent: ParentChannel): void {
       parent.send({ type: 'result', id: msg.id, ok: false, error: err.toJSON() });
     }
   });
+}
+
+export function startEngine(parent: ParentChannel): void {
+  const startedAt = new Date().toISOString();
+  const jobs = new JobQueue((job) => parent.send(jobEventMessage(job)));
+  registerJobs(jobs);
+
+  // Sweeps follow their trials through the training events (rungs, ends).
+  let sweeps: SweepJobs | null = null;
+  const training = new TrainingJobs(jobs, (event) => {
+    parent.send({ type: 'event', event });
+    sweeps?.onEvent(event);
+  });
+  sweeps = new SweepJobs(training, (message) => parent.send({ type: 'event', event: { type: 'log', level: 'info', message } }));
+  const sweepJobs = sweeps;
+  // Training in the engine thread (LINO_TRAIN_IN_THREAD=1) shares one tfjs: one run at a time there.
+  jobs.setSlots('training', training.inThread ? 1 : defaultTrainingSlots());
+
+  answerCalls(parent, engineHandlers(jobs, training, sweepJobs, startedAt));
   parent.send({ type: 'ready', pid: process.pid });
 }
