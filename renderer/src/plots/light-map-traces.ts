@@ -117,6 +117,31 @@ export function depthStrip(r: LightMapsResult, kind: MapKind): { data: Trace[]; 
   return { data, layout };
 }
 
+/**
+ * The query point's mark: one style on every panel (kernel, block maps of every kind, input). On a
+ * map it stays out of the legend and of hover, so a click still reaches the map under it.
+ */
+const queryMark = (x: number, y: number, onMap = false): Trace => ({
+  type: 'scatter', mode: 'markers', name: 'query point', x: [x], y: [y], marker: { symbol: 'x', size: 12, color: '#d62728' },
+  ...(onMap ? { hoverinfo: 'skip', showlegend: false } : {}),
+});
+
+/**
+ * A map or input figure with the query point marked where it was picked, so the dominant branch
+ * (and every other map) shows which point the kernel below is of. `values`: a curve's values (1-D,
+ * the mark sits on the curve); on a mesh the node's physical position. Unchanged without a query.
+ */
+export function withQueryMark<F extends { data: Trace[]; layout: Record<string, unknown> }>(fig: F, query: number[] | null | undefined, grid: number[], values: number[] | null, mesh?: Mesh | null): F {
+  if (!query) return fig;
+  let at: [number, number] | null;
+  if (mesh) {
+    const flat = query[0]! * (grid[1] ?? 1) + (query[1] ?? 0);
+    at = mesh.x[flat] !== undefined ? [mesh.x[flat]!, mesh.y[flat]!] : null;
+  } else if (grid.length === 1) at = values && values[query[0]!] !== undefined ? [query[0]!, values[query[0]!]!] : null;
+  else at = [query[0]!, query[1]!];
+  return at ? { ...fig, data: [...fig.data, queryMark(at[0], at[1], true)] } : fig;
+}
+
 /** The query point's kernel row over the domain, the point marked, its local neighbourhood labelled with beta. */
 export function kernelFigure(b: Block, grid: number[], query: number[], mesh?: Mesh | null): { data: Trace[]; layout: Record<string, unknown> } {
   const k = b.kernel!;
@@ -127,7 +152,7 @@ export function kernelFigure(b: Block, grid: number[], query: number[], mesh?: M
   const q = grid.length === 1 ? [query[0]!, k.row[query[0]!]!] : query;
   const marks: Trace[] = [
     ...(local.length ? [{ type: 'scatter', mode: 'markers', name: `local (β = ${k.local!.beta.toFixed(3)})`, x: local.map((p) => p[0]), y: local.map((p) => p[1]), marker: { symbol: 'square-open', size: 12, color: COMPONENT_COLORS.scattering } }] : []),
-    { type: 'scatter', mode: 'markers', name: 'query point', x: [q[0]], y: [q[1]], marker: { symbol: 'x', size: 12, color: '#d62728' } },
+    queryMark(q[0]!, q[1]!),
   ];
   if (grid.length === 1) return { data: [{ type: 'scatter', mode: 'lines', name: 'kernel', y: k.row }, ...marks], layout: { xaxis: { title: 'x index' }, yaxis: { title: 'kernel weight K(x_q, x)' }, margin: { l: 60, r: 20, t: 30, b: 45 } } };
   return { data: [heatmapTrace({ values: k.row, nx: grid[0]!, ny, colorbarTitle: 'kernel weight' }), ...marks], layout: { ...fieldAxes(), legend: { orientation: 'h', y: 1.02, yanchor: 'bottom' }, margin: { l: 50, r: 20, t: 40, b: 45 } } };
@@ -140,7 +165,7 @@ function meshKernelFigure(k: NonNullable<Block['kernel']>, ny: number, query: nu
   const q = node(query[0]! * ny + query[1]!);
   const marks: Trace[] = [
     ...(local.length ? [{ type: 'scatter', mode: 'markers', name: `local (β = ${k.local!.beta.toFixed(3)})`, x: local.map((p) => p[0]), y: local.map((p) => p[1]), marker: { symbol: 'square-open', size: 10, color: COMPONENT_COLORS.scattering } }] : []),
-    { type: 'scatter', mode: 'markers', name: 'query point', x: [q[0]], y: [q[1]], marker: { symbol: 'x', size: 12, color: '#d62728' } },
+    queryMark(q[0]!, q[1]!),
   ];
   return { data: [...meshFieldTraces({ mesh, values: k.row, colorbarTitle: 'kernel weight', id: 'kernel' }), ...marks], layout: { ...meshLayout(mesh), legend: { orientation: 'h', y: 1.02, yanchor: 'bottom' } } };
 }

@@ -1,10 +1,11 @@
 // The Light maps view's traces: the dominant branch drawn in its component colour
 // whichever branches a block has, the depth strip on one colour range with a switched-off branch
-// left as an empty panel, and a 1D kernel as a curve with the query point on it.
+// left as an empty panel, a 1D kernel as a curve with the query point on it, and the query point
+// marked on every map (the dominant branch's too).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMapsResult } from '../../../main/api/contract';
-import { blockMapTitle, depthStrip, kernelFigure, mapValues } from '../../../renderer/src/plots/light-map-traces';
+import { blockMapTitle, depthStrip, kernelFigure, mapValues, singleFigure, withQueryMark } from '../../../renderer/src/plots/light-map-traces';
 
 type Block = LightMapsResult['blocks'][number];
 const block = (over: Partial<Block>): Block => ({ components: ['reflection', 'refraction', 'scattering'], gates: [0.3, 0.3, 0.4], contribution: {}, dominant: [], latentNorm: [], ...over });
@@ -43,4 +44,23 @@ test('1D kernel: a curve with the query point on it and the local 3-point neighb
 test('a block map\'s figure title numbers blocks from 1, as the picker does (the closing walk saw "block 0" under "block 1")', () => {
   assert.equal(blockMapTitle('Reflection activity', 0), 'Reflection activity, block 1');
   assert.equal(blockMapTitle('Dominant branch', 3), 'Dominant branch, block 4');
+});
+
+test('the query point is marked on the dominant-branch map (and every map), out of the legend and of hover', () => {
+  const b = block({ dominant: [0, 1, 2, 2, 1, 0], reflectionActivity: [0, 1, 2, 3, 4, 5] });
+  for (const kind of ['dominant', 'reflectionActivity'] as const) {
+    const fig = withQueryMark(singleFigure(mapValues(b, kind)!, [2, 3], kind, 'map'), [1, 2], [2, 3], mapValues(b, kind));
+    const mark = fig.data.find((t) => t.name === 'query point')!;
+    assert.ok(mark, `${kind}: the query point is marked`);
+    assert.deepEqual([mark.x, mark.y, mark.hoverinfo, mark.showlegend], [[1], [2], 'skip', false], kind);
+    assert.equal(fig.data[0]!.type, 'heatmap', 'the map stays first, the mark on top');
+  }
+  // a curve: on the curve at the query index; no query: unchanged
+  const curve = withQueryMark(singleFigure([5, 6, 7], [3], 'latentNorm', 'c'), [2], [3], [5, 6, 7]);
+  assert.deepEqual([curve.data.at(-1)!.x, curve.data.at(-1)!.y], [[2], [7]]);
+  const none = singleFigure([5, 6, 7], [3], 'latentNorm', 'c');
+  assert.equal(withQueryMark(none, null, [3], [5, 6, 7]), none);
+  // the kernel's mark keeps its legend entry
+  const k = kernelFigure(block({ kernel: { row: [0.1, 0.2, 0.3, 0.4, 0.5, 0.6] } }), [2, 3], [1, 2]);
+  assert.deepEqual(k.data.filter((t) => t.name === 'query point').map((t) => [t.x, t.y, t.showlegend]), [[[1], [2], undefined]]);
 });

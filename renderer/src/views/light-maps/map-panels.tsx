@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import type { LightMapsResult } from '../../../../main/api/contract';
 import { Plot, type HoverPoint } from '../../plots/plot';
 import { useTraining } from '../../stores/training-store';
-import { MAP_KINDS, blockMapTitle, depthStrip, kernelFigure, stripColumns, mapValues, meshInputFigure, overlayFigure, resultMesh, singleFigure, type MapKind } from '../../plots/light-map-traces';
+import { MAP_KINDS, blockMapTitle, depthStrip, kernelFigure, stripColumns, mapValues, meshInputFigure, overlayFigure, resultMesh, singleFigure, withQueryMark, type MapKind } from '../../plots/light-map-traces';
 
 interface Props {
   result: LightMapsResult;
@@ -33,10 +33,12 @@ export function MapPanels({ result, block, kind, overlay = false, onPick }: Prop
     const v = mapValues(result.blocks[block]!, kind);
     if (!v) return null;
     const title = blockMapTitle(labelOf(kind), block);
-    return overlay ? overlayFigure(result, v, kind, `${title} over the input`) : singleFigure(v, grid, kind, title, mesh);
+    // the query point marked on the map of every kind (the dominant branch's too), as on the kernel
+    const fig = overlay ? overlayFigure(result, v, kind, `${title} over the input`) : singleFigure(v, grid, kind, title, mesh);
+    return withQueryMark(fig, result.query, grid, overlay && grid.length === 1 ? null : v, mesh);
   }, [result, block, kind, grid, mesh, overlay]);
   const sideBySide = !(overlay && block !== 'all');
-  const input = useMemo(() => (mesh ? meshInputFigure(mesh, 'Input: the mesh') : singleFigure(result.input[0]!, grid, 'latentNorm', 'Input field (channel 0, normalized)')), [result, grid, mesh]);
+  const input = useMemo(() => withQueryMark(mesh ? meshInputFigure(mesh, 'Input: the mesh') : singleFigure(result.input[0]!, grid, 'latentNorm', 'Input field (channel 0, normalized)'), result.query, grid, result.input[0] ?? null, mesh), [result, grid, mesh]);
   const kernelBlock = block === 'all' ? 0 : block;
   const kernel = useMemo(() => {
     const b = result.blocks[kernelBlock]!;
