@@ -46,7 +46,7 @@ export function FileBrowser({ title, directory, onPick, onCancel }: FileBrowserP
         {listing?.entries.map((e) => (
           <li key={e.name}>
             <button className="link" onClick={() => open(e)} disabled={e.kind === 'file' && directory}>
-              {e.kind === 'dir' ? '📁 ' : '📄 '}
+              <EntryIcon kind={e.kind} />
               {e.name}
             </button>
             {e.kind === 'file' && <span className="muted"> {(e.size / 1024).toFixed(1)} KiB</span>}
@@ -73,5 +73,19 @@ export function FileBrowser({ title, directory, onPick, onCancel }: FileBrowserP
         <button onClick={onCancel}>Cancel</button>
       </div>
     </div>
+  );
+}
+
+/**
+ * A folder or file icon drawn inline: the emoji the list used (U+1F4C1, U+1F4C4) need a colour
+ * emoji font that Debian's Chromium lacks, so they rendered as empty boxes.
+ */
+function EntryIcon({ kind }: { kind: 'dir' | 'file' }) {
+  return (
+    <svg className="entry-icon" data-testid={`entry-icon-${kind}`} aria-hidden="true" focusable="false" width="14" height="14" viewBox="0 0 16 16" style={{ verticalAlign: '-2px', marginRight: '0.35em' }}>
+      {kind === 'dir'
+        ? <path d="M1.5 3.5h4.3l1.4 1.6h7.3v7.4a1 1 0 0 1-1 1h-11a1 1 0 0 1-1-1z" fill="#e8b84a" stroke="#a07a1f" strokeWidth="1" strokeLinejoin="round" />
+        : <path d="M3.5 1.5h6l3 3v10h-9z M9.5 1.5v3h3" fill="#f4f4f4" stroke="#777" strokeWidth="1" strokeLinejoin="round" />}
+    </svg>
   );
 }
