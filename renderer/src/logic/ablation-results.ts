@@ -37,6 +37,23 @@ export interface GroupAggregate {
   valRelL2Decoded: MeanStd | null;
 }
 
+/**
+ * The seed a variant's error fields are drawn from: among its finished seeds, the one whose best
+ * validation relL2 (normalized) is the group's median (the lower middle one for an even count; ties
+ * by seed), so the picture is typical of the group, not of whichever seed was listed first. A group
+ * whose finished seeds have no value yet falls back to its first finished seed; null with none.
+ */
+export function medianSeedRun<R extends { state: string; seed: number | null; bestValRelL2: number | null }>(members: R[]): R | null {
+  const done = members.filter((m) => m.state === 'done');
+  const scored = done.filter((m) => typeof m.bestValRelL2 === 'number' && Number.isFinite(m.bestValRelL2));
+  if (scored.length === 0) return done[0] ?? null;
+  scored.sort((a, b) => a.bestValRelL2! - b.bestValRelL2! || (a.seed ?? 0) - (b.seed ?? 0));
+  return scored[Math.floor((scored.length - 1) / 2)]!;
+}
+
+/** What the error grid's caption says of the seed each row shows. */
+export const MEDIAN_SEED_TEXT = "each variant's median seed (the finished seed whose best validation relL2, normalized, is the group's median; the lower middle one for an even count)";
+
 /** Only finished seeds enter the statistics: a running seed's best is not its final one. */
 export function aggregateGroup(runs: GroupRun[]): GroupAggregate {
   const done = runs.filter((r) => r.state === 'done');

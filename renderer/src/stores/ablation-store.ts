@@ -12,11 +12,13 @@ import { useEvaluationStore, type EvaluateParams } from './evaluations';
 import { gridSamples } from '../logic/ablation-results';
 import { ablationSweep, type VariantKey } from '../logic/ablation-plan';
 
-/** A variant's run whose best checkpoint is evaluated (its first finished seed). */
+/** A variant's run whose best checkpoint is evaluated (its median finished seed: logic/ablation-results.ts medianSeedRun). */
 export interface AblationTarget {
   variant: VariantKey;
   runId: string;
   runName: string;
+  /** The run's seed, named beside the variant in the error grid. */
+  seed?: number | null;
 }
 
 /** The model section of a variant's config (for the parameter count). */
@@ -25,6 +27,8 @@ export type ModelSection = { width?: number; depth?: number; scattering?: string
 export interface AblationEval {
   /** The full model's evaluation job (its best / median / worst samples pick the grid's columns). */
   full: string;
+  /** The full model's run. */
+  fullTarget?: AblationTarget;
   /** The other variants' runs, evaluated once the full model's result is there. */
   targets: AblationTarget[];
   /** Each variant's model settings, for the parameter counts. */
@@ -71,7 +75,7 @@ export const useAblation = create<AblationState>((set) => ({
     const k = evalKey(key, 'full');
     const id = await useEvaluationStore.getState().start(k, fieldsOf(full.runId));
     if (!id) return setError(key, `Could not evaluate ${full.runName}: ${useEvaluationStore.getState().startErrors[k]}`);
-    set((s) => ({ evals: { ...s.evals, [key]: { full: id, targets: others, models, others: {}, othersAsked: false, samples: [] } } }));
+    set((s) => ({ evals: { ...s.evals, [key]: { full: id, fullTarget: full, targets: others, models, others: {}, othersAsked: false, samples: [] } } }));
     // The job's events travel beside the call's answer: a quick evaluation can be done before its
     // id comes back, and with no job event after it the other variants were never evaluated.
     followUp();

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TrainConfig } from '../../../main/api/contract';
 import { ablationKey, baseSeed, fullConfig, fullGroup, parseAblationGroup, variantComponents, variantConfig, variantGroup, VARIANTS, groupLabel, runBaseName } from '../../../renderer/src/logic/ablation-plan';
-import { aggregateGroup, benchmarkOf, formatMeanStd, formatPercent, gridSamples, meanStd, paperReference, percentDiff } from '../../../renderer/src/logic/ablation-results';
+import { aggregateGroup, benchmarkOf, formatMeanStd, formatPercent, gridSamples, meanStd, medianSeedRun, MEDIAN_SEED_TEXT, paperReference, percentDiff } from '../../../renderer/src/logic/ablation-results';
 import { ablationFigure } from '../../../renderer/src/plots/ablation-figure';
 import { absError } from '../../../renderer/src/plots/abs-error';
 
@@ -163,4 +163,18 @@ test('ablation table cells: mean ± std over seeds; one seed shows its value alo
   assert.equal(formatMeanStd(meanStd([0.5, 0.7])), '0.6000 ± 0.14');
   assert.equal(formatMeanStd(meanStd([0.7808])), '0.7808 (1 seed)');
   assert.equal(formatMeanStd(null), '—');
+});
+
+test('the error grid draws each variant\'s median seed (by best validation relL2), not its first; said in the caption', () => {
+  const m = (seed: number, bestValRelL2: number | null, state = 'done') => ({ id: `r${seed}`, seed, state, bestValRelL2 });
+  // first listed is seed 0 (the worst): the median of 0.30, 0.10, 0.20 is seed 2's 0.20
+  assert.equal(medianSeedRun([m(0, 0.3), m(1, 0.1), m(2, 0.2)])!.seed, 2);
+  // an even count: the lower middle one; a running seed does not count
+  assert.equal(medianSeedRun([m(0, 0.4), m(1, 0.1), m(2, 0.2), m(3, 0.3), m(4, 0.05, 'running')])!.seed, 2);
+  // ties by seed; one seed is itself; finished seeds without a value: the first finished
+  assert.equal(medianSeedRun([m(5, 0.2), m(3, 0.2), m(4, 0.2)])!.seed, 4);
+  assert.equal(medianSeedRun([m(7, 0.5)])!.seed, 7);
+  assert.equal(medianSeedRun([m(1, null, 'running'), m(2, null)])!.seed, 2);
+  assert.equal(medianSeedRun([m(1, 0.1, 'running')]), null);
+  assert.match(MEDIAN_SEED_TEXT, /median seed .*best validation relL2/);
 });

@@ -9,7 +9,8 @@ import { evalState } from '../../stores/evaluations';
 import { Plot } from '../../plots/plot';
 import { ablationFigure } from '../../plots/ablation-figure';
 import { absError } from '../../plots/abs-error';
-import { firstDone, type AblationRow } from './use-ablation-plan';
+import { fieldsRun, type AblationRow } from './use-ablation-plan';
+import { MEDIAN_SEED_TEXT } from '../../logic/ablation-results';
 
 type Field = NonNullable<EvaluationResult['resolutions'][number]['fields']>[number];
 
@@ -26,14 +27,14 @@ export function AblationFields({ ablationKey: key, rows }: { ablationKey: string
   const mine = useAblation((s) => s.evals[key] ?? null);
   const evalError = useAblation((s) => s.errors[key] ?? null);
   const start = useAblation((s) => s.evaluate);
-  const evalReady = rows.length > 0 && rows.every((r) => !r.config || firstDone(r));
+  const evalReady = rows.length > 0 && rows.every((r) => !r.config || fieldsRun(r));
   const full = evalState(mine ? jobs[mine.full] : undefined);
   const fullResult = full.result;
 
   const evaluate = () => {
     const target = (r: AblationRow): AblationTarget | null => {
-      const run = firstDone(r);
-      return run ? { variant: r.variant.key, runId: run.id, runName: run.name } : null;
+      const run = fieldsRun(r);
+      return run ? { variant: r.variant.key, runId: run.id, runName: run.name, seed: run.seed } : null;
     };
     const fullRow = rows.find((r) => r.variant.key === 'full');
     const fullTarget = fullRow && target(fullRow);
@@ -50,8 +51,9 @@ export function AblationFields({ ablationKey: key, rows }: { ablationKey: string
     const figRows = rows.filter((r) => r.config).map((r) => {
       const jobId = r.variant.key === 'full' ? mine.full : mine.others[r.variant.key];
       const result = evalState(jobId ? jobs[jobId] : undefined).result;
+      const target = r.variant.key === 'full' ? mine.fullTarget : mine.targets.find((t) => t.variant === r.variant.key);
       return {
-        label: r.variant.label,
+        label: target?.seed != null ? `${r.variant.label} (seed ${target.seed})` : r.variant.label,
         errors: mine.samples.map((s) => {
           const f = byIndex(result, s.index);
           if (!f) return null;
@@ -87,7 +89,7 @@ export function AblationFields({ ablationKey: key, rows }: { ablationKey: string
       {figure && (
         <>
           <p className="muted small">
-            Rows: the reference, then |prediction − reference| of each variant's first finished seed; columns: the full model's best, median and worst validation samples. All error panels share one {grid1D ? 'y range' : 'cividis scale'} (0 to {figure.errorRange[1].toPrecision(3)}).
+            Rows: the reference, then |prediction − reference| of {MEDIAN_SEED_TEXT}, its seed beside the variant; columns: the full model's best, median and worst validation samples. All error panels share one {grid1D ? 'y range' : 'cividis scale'} (0 to {figure.errorRange[1].toPrecision(3)}).
           </p>
           <div style={{ maxWidth: Number.isFinite(width) ? width : undefined }}>
             <Plot title="Ablation error fields" data={figure.data} layout={figure.layout} height={figHeight} {...(Number.isFinite(width) ? { exportSize: { width, height: figHeight } } : {})} testId="ablation-fields" />

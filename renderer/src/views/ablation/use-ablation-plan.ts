@@ -5,7 +5,7 @@ import type { RunSummary } from '../../../../main/api/contract';
 import { useTraining } from '../../stores/training-store';
 import { firstError, useRunDetail, useRunGroups } from '../../stores/runs-cache';
 import { ablationKey, baseSeed, runBaseName, fullConfig, fullGroup, variantConfig, variantGroup, VARIANTS } from '../../logic/ablation-plan';
-import { aggregateGroup, benchmarkOf, paperReference } from '../../logic/ablation-results';
+import { aggregateGroup, benchmarkOf, medianSeedRun, paperReference } from '../../logic/ablation-results';
 import { useApp } from '../../stores/app-store';
 import { datasetLabels, runDataName } from '../../queries/dataset-names';
 
@@ -60,5 +60,5 @@ export function useAblationPlan(seeds: number, seedsValid: boolean) {
 
 export type AblationRow = ReturnType<typeof useAblationPlan>['rows'][number];
 
-/** A variant's first finished seed (the run its error fields come from). */
-export const firstDone = (r: { members: RunSummary[] }) => r.members.find((m) => m.state === 'done') ?? null;
+/** The run a variant's error fields come from: its median finished seed (logic/ablation-results.ts medianSeedRun). */
+export const fieldsRun = (r: { members: RunSummary[] }) => medianSeedRun(r.members);
