@@ -39,6 +39,8 @@ export const WorkspaceSummary = z.object({
     grid: z.array(z.number()).optional(),
     counts: z.object({ train: z.number(), val: z.number(), test: z.number() }).optional(),
     label: z.string().optional(),
+    /** Why its references have a feature no model is to blame for (main/api/reference-note.ts), for the |error| maps' captions. */
+    referenceNote: z.string().optional(),
   })),
   runs: z.array(z.object({ id: z.string(), name: z.string(), status: z.string() })),
   exports: z.array(z.string()),

@@ -8,6 +8,7 @@ import { RunStore } from '../runs/run-store';
 import type { WorkspaceSummary } from '../api/host-records';
 import { removeLeftoverTemps, type Leftover } from './leftovers';
 import { datasetDisplayName } from '../api/dataset-name';
+import { referenceNote } from '../api/reference-note';
 import { readDatasetLabel } from './dataset-labels';
 import { readWorkspaceSettings } from './workspace-settings';
 
@@ -78,7 +79,8 @@ function datasetEntry(id: string, json: Record<string, unknown>, label: string |
   const counts = c && ['train', 'val', 'test'].every((k) => Number.isInteger(c[k])) ? { train: c.train as number, val: c.val as number, test: c.test as number } : null;
   const samples = Number.isInteger(json.sourceSamples) ? (json.sourceSamples as number) : null;
   if (json.status === 'damaged') return { id, name: `${id} (damaged manifest)` };
-  return { id, name: datasetDisplayName({ id, benchmark, grid, counts, samples, label }), ...(benchmark ? { benchmark } : {}), ...(grid ? { grid } : {}), ...(counts ? { counts } : {}), ...(label ? { label } : {}) };
+  const note = referenceNote(json);
+  return { id, name: datasetDisplayName({ id, benchmark, grid, counts, samples, label }), ...(benchmark ? { benchmark } : {}), ...(grid ? { grid } : {}), ...(counts ? { counts } : {}), ...(label ? { label } : {}), ...(note ? { referenceNote: note } : {}) };
 }
 
 function safeReaddir(p: string): string[] {

@@ -192,6 +192,8 @@ test('one field orientation: the same validation sample drawn in Datasets and in
   await page.getByTestId('fields-index').fill('1');
   await page.getByTestId('fields-index-show').click();
   await page.getByTestId('fields-info').filter({ hasText: /^validation sample 1, / }).waitFor({ timeout: 60_000 });
+  // a generated Darcy set (unclamped spline, as FNO's): the |error| caption says why its corner pixel stands out
+  assert.match((await page.getByTestId('fields-reference-note').textContent({ timeout: 10_000 }))!, /corner .*params\.clamp = false/);
   const fieldsRef = await drawnField(page, 'field-reference');
   const grid = (await lastEvaluation(darcyRunId)).resolutions[0]!.grid;
   const n = grid[1]!;

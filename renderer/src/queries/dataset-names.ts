@@ -52,3 +52,7 @@ export function runTargetSymbol(config: Obj | undefined): string {
   const bench = typeof d?.benchmark === 'string' ? d.benchmark : benchmarkOfId(id);
   return (bench && TARGET_SYMBOLS[bench]) || 'u';
 }
+
+/** The caveat of a dataset's references for the |error| maps' captions (main/api/reference-note.ts), or null. */
+export const useReferenceNote = (dataId: string | null | undefined): string | null =>
+  useApp((s) => (dataId ? s.workspace?.datasets.find((d) => d.id === dataId)?.referenceNote ?? null : null));

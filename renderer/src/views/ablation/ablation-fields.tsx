@@ -11,6 +11,7 @@ import { ablationFigure } from '../../plots/ablation-figure';
 import { absError } from '../../plots/abs-error';
 import { fieldsRun, type AblationRow } from './use-ablation-plan';
 import { MEDIAN_SEED_TEXT } from '../../logic/ablation-results';
+import { useReferenceNote } from '../../queries/dataset-names';
 
 type Field = NonNullable<EvaluationResult['resolutions'][number]['fields']>[number];
 
@@ -27,6 +28,7 @@ export function AblationFields({ ablationKey: key, rows }: { ablationKey: string
   const mine = useAblation((s) => s.evals[key] ?? null);
   const evalError = useAblation((s) => s.errors[key] ?? null);
   const start = useAblation((s) => s.evaluate);
+  const referenceNote = useReferenceNote(rows.flatMap((r) => r.members).find((m) => m.dataId)?.dataId);
   const evalReady = rows.length > 0 && rows.every((r) => !r.config || fieldsRun(r));
   const full = evalState(mine ? jobs[mine.full] : undefined);
   const fullResult = full.result;
@@ -90,6 +92,7 @@ export function AblationFields({ ablationKey: key, rows }: { ablationKey: string
         <>
           <p className="muted small">
             Rows: the reference, then |prediction − reference| of {MEDIAN_SEED_TEXT}, its seed beside the variant; columns: the full model's best, median and worst validation samples. All error panels share one {grid1D ? 'y range' : 'cividis scale'} (0 to {figure.errorRange[1].toPrecision(3)}).
+            {referenceNote && <span data-testid="ablation-reference-note"> {referenceNote}</span>}
           </p>
           <div style={{ maxWidth: Number.isFinite(width) ? width : undefined }}>
             <Plot title="Ablation error fields" data={figure.data} layout={figure.layout} height={figHeight} {...(Number.isFinite(width) ? { exportSize: { width, height: figHeight } } : {})} testId="ablation-fields" />

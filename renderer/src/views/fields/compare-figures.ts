@@ -16,7 +16,7 @@ export interface CompareRow {
 
 export interface CompareGrid {
   reference: Figure;
-  rows: { runId: string; name: string; relL2: number; prediction: Figure; error: Figure }[];
+  rows: { runId: string; name: string; relL2: number; relL2Decoded: number; prediction: Figure; error: Figure }[];
   fieldRange: [number, number];
   errorRange: [number, number];
   /** The whole grid as one figure to export (regular grids; null on a mesh). */
@@ -42,6 +42,7 @@ export function compareGrid(rows: CompareRow[], grid: number[], mesh: boolean, t
       runId: r.runId,
       name: r.name,
       relL2: r.sample.relL2,
+      relL2Decoded: r.sample.relL2Decoded,
       prediction: figure(r.sample.prediction[0]!, fieldRange, 'u', `${r.name}: prediction`, `p${i}`),
       error: figure(errors[i]!, errorRange, 'err', `${r.name}: |error|`, `e${i}`),
     })),

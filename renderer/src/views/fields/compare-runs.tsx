@@ -1,7 +1,9 @@
 // Compare mode: the same validation sample from several runs trained on the same data, in one
 // grid (reference row, then per run its prediction and |error|) on shared colour ranges.
 import { useRunDetail } from '../../stores/runs-cache';
-import { runTargetSymbol } from '../../queries/dataset-names';
+import { runTargetSymbol, useReferenceNote } from '../../queries/dataset-names';
+import { useRelL2Headline } from '../../stores/rell2-headline';
+import { headlineRelL2 } from '../../logic/rell2-headline';
 import { useEffect, useMemo, useState } from 'react';
 import { JobProgress } from '../../components/job-progress';
 import type { RunSummary } from '../../../../main/api/contract';
@@ -15,6 +17,8 @@ import { requestKey, requestParams, type EvalRequest } from './eval-request';
 
 export function CompareRuns({ run, runs, data, mesh, index }: { run: RunSummary; runs: RunSummary[]; data: Record<string, RunData>; mesh: boolean; index: string }) {
   const evals = useEvaluation();
+  const headline = useRelL2Headline();
+  const referenceNote = useReferenceNote(run.dataId);
   const key = data[run.id]?.key;
   // Runs on the same data with a checkpoint to evaluate.
   const comparable = runs.filter((r) => r.bestEpoch != null && key !== undefined && data[r.id]?.key === key);
@@ -88,7 +92,10 @@ export function CompareRuns({ run, runs, data, mesh, index }: { run: RunSummary;
           )}
           <div className="fields-grid" data-testid="compare-grid">
             <Plot title="Reference field" data={grid.reference.data} layout={grid.reference.layout} height={260} testId="compare-reference" />
-            <div className="muted small">relL2 (normalized) of this sample: {grid.rows.map((r) => `${r.name} ${r.relL2.toPrecision(4)}`).join('; ')}</div>
+            <div className="muted small" data-testid="compare-headline">
+              relL2 ({headline}) of this sample: {grid.rows.map((r) => `${r.name} ${headlineRelL2(r, headline).value!.toPrecision(4)}`).join('; ')}
+              {referenceNote && <p data-testid="compare-reference-note">|error|: {referenceNote}</p>}
+            </div>
             {grid.rows.map((r, i) => (
               <div key={r.runId} className="contents">
                 <Plot title={`${r.name}: predicted field`} data={r.prediction.data} layout={r.prediction.layout} height={260} testId={`compare-prediction-${i}`} />

@@ -7,7 +7,7 @@ import type { RunSummary } from '../../../../main/api/contract';
 import { FieldLines, FieldPanels } from './field-panels';
 import { samplePanels } from './field-figures';
 import { useRunDetail } from '../../stores/runs-cache';
-import { runTargetSymbol } from '../../queries/dataset-names';
+import { runTargetSymbol, useReferenceNote } from '../../queries/dataset-names';
 import { ResolutionPicker } from './resolution-picker';
 import { extraResolutions } from './sweep-table';
 import { ResolutionSweep } from './resolution-sweep';
@@ -30,6 +30,7 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
   const current = shown?.runId === run.id ? shown : null;
   const st = state(current);
   const headline = useRelL2Headline();
+  const referenceNote = useReferenceNote(run.dataId);
   const result = st.result;
   const trainingSide = result?.resolutions[0]?.grid[0] ?? null;
   const extras = mesh ? [] : extraResolutions(checked, resText, trainingSide);
@@ -104,6 +105,7 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
           </div>
           {!res.fields && <p className="muted">This run's task returns no sample fields (autoregressive runs are shown in the Rollout view).</p>}
           {figures && !figures.oneD && <FieldPanels figures={figures} resetKey={resetKey} />}
+          {figures && referenceNote && <p className="muted small" data-testid="fields-reference-note">|error|: {referenceNote}</p>}
           {figures && figures.oneD && <FieldLines figures={figures} resetKey={resetKey} />}
           <ResolutionSweep result={result} runName={run.name} />
         </>
