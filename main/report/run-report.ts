@@ -2,6 +2,7 @@
 // spec, what it resolved to, the stored dataset's generator, parameters and content hash), the
 // environment it trained in, curves per epoch and per step as inline SVG, the per-epoch table in both
 // relL2 conventions, and the user's notes and tags.
+import { readWorkspaceSettings } from '../workspace/workspace-settings';
 import { existsSync } from 'node:fs';
 import { readUserText } from '../util/user-file';
 import { arch, platform } from 'node:os';
@@ -13,7 +14,7 @@ import { RunStore, groupSummary, type RunHandle } from '../runs/run-store';
 import { TFJS_VERSION, VERSION } from '../version';
 import { factsHtml, figuresHtml, jsonHtml, notesHtml, tableHtml, type Report } from './report-page';
 import { lineChartSvg } from './svg-chart';
-import type { TableColumn, TableRow } from '../api/table';
+import { formatNumber, type TableColumn, type TableRow } from '../api/table';
 
 /** The run's metrics.jsonl split into epochs and steps (lines of another shape skipped). */
 export function runCurves(run: RunHandle): { epochs: EpochMetrics[]; steps: StepMetrics[] } {
@@ -133,6 +134,9 @@ export function runReport(workspace: string, run: RunHandle): Report {
   const meta = readRunMeta(run.dir);
   const { epochs, steps } = runCurves(run);
   const best = epochs.find((e) => e.epoch === summary.bestEpoch) ?? null;
+  // the workspace's headline convention leads the facts; the tables keep both
+  const headline = readWorkspaceSettings(workspace).relL2Headline;
+  const headlined = best ? (headline === 'decoded' ? best.val.relL2Decoded : best.val.relL2) : null;
   const bestCols: TableColumn[] = [
     { key: 'split', label: 'split' },
     { key: 'n', label: 'relL2 (normalized)', align: 'r' },
@@ -150,6 +154,7 @@ export function runReport(workspace: string, run: RunHandle): Report {
       ['model', summary.modelKind ?? '—'], ['epochs', `${summary.epochsDone} of ${summary.epochs ?? '—'}`], ['seed', String(summary.seed ?? '—')],
       ['group (seeds)', summary.group ?? '—'], ['trainable parameters', summary.params == null ? '—' : String(summary.params)],
       ['training time', summary.trainSeconds == null ? '—' : `${summary.trainSeconds.toFixed(1)} s`],
+      [`best val relL2 (${headline}, the workspace's headline)`, headlined === null ? '—' : formatNumber(headlined, 4)],
     ],
     sections: [
       { heading: 'Notes and tags', html: notesHtml(meta.notes, meta.tags) },

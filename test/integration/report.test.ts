@@ -47,6 +47,7 @@ test('a run report holds configuration with defaults, seed, provenance, environm
   assert.match(html, /<th scope="row">LiNO Workbench \(the build writing this report\)<\/th><td>\d+\.\d+\.\d+/);
   assert.match(html, /<th scope="row">TensorFlow\.js \(that build\)<\/th><td>\d+\.\d+\.\d+/);
   assert.ok(html.includes('val relL2 (normalized)') && html.includes('val relL2 (decoded)'), 'both relL2 conventions');
+  assert.match(html, /<th scope="row">best val relL2 \(normalized, the workspace's headline\)<\/th><td>\d\.\d{3}/, 'the headline convention leads the facts');
   assert.ok(html.includes('normalized: on the normalized fields') && html.includes('decoded: on the decoded fields'), 'each convention explained');
   assert.ok(html.includes('Tiny Darcy check &lt;b&gt;not bold&lt;/b&gt; &amp; kept as text.'), 'the notes, escaped');
   assert.ok(html.includes('<span class="tag">baseline</span>') && html.includes('<span class="tag">tiny</span>'));

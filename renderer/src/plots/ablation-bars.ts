@@ -21,6 +21,8 @@ export interface AblationBarsInput {
   /** The paper's setting, e.g. "Darcy s = 85"; null: no reported panel. */
   paperSetting: string | null;
   scale: 'linear' | 'log';
+  /** The measured bars' relL2 convention (the workspace's headline); the paper's are normalized. Default normalized. */
+  convention?: 'normalized' | 'decoded';
 }
 
 export function ablationBars(o: AblationBarsInput): { data: Trace[]; layout: Record<string, unknown> } {
@@ -43,14 +45,14 @@ export function ablationBars(o: AblationBarsInput): { data: Trace[]; layout: Rec
   const yBase = { type: o.scale, ...(o.scale === 'linear' ? { rangemode: 'tozero' } : {}) };
   const layout: Record<string, unknown> = {
     xaxis: { domain: split ? [0, 0.56] : [0, 1], title: o.measuredTitle },
-    yaxis: { ...yBase, title: 'Best val relL2 (normalized)' },
+    yaxis: { ...yBase, title: `Best val relL2 (${o.convention ?? 'normalized'})` },
     showlegend: true,
     legend: { orientation: 'h', y: 1.02, yanchor: 'bottom', x: 0 },
     margin: { l: 70, r: 20, t: 40, b: 70 },
   };
   if (split) {
     layout.xaxis2 = { domain: [0.66, 1], anchor: 'y2', title: `reported: paper, ${o.paperSetting}` };
-    layout.yaxis2 = { ...yBase, anchor: 'x2' };
+    layout.yaxis2 = { ...yBase, anchor: 'x2', title: 'relL2 (normalized)' };
   }
   return { data, layout };
 }

@@ -42,3 +42,11 @@ test('the LaTeX caption names the run, its data, the metric and the seed count',
   assert.equal(ablationCaption({ runName: 'darcy-lino', dataName: 'Darcy · s = 29 · 200/50/50', seeds: 3, paperSetting: 'Darcy s = 85' }), "Ablation of darcy-lino on Darcy · s = 29 · 200/50/50: best validation relL2 (normalized and decoded), mean ± std over 3 seeds; the reported rows are the paper's Table 3 (Darcy s = 85, normalized)");
   assert.equal(ablationCaption({ runName: 'r', seeds: 1 }), 'Ablation of r: best validation relL2 (normalized and decoded), mean ± std over 1 seed');
 });
+
+test('the measured bars name the workspace\'s headline convention; the paper\'s panel stays normalized', () => {
+  const rows = [{ label: 'LiNO (full)', off: null, mean: 0.02, std: 0.001, reported: 0.0059 }];
+  const d = ablationBars({ rows, measuredTitle: 'measured', paperSetting: 'Darcy s = 85', scale: 'linear', convention: 'decoded' }).layout;
+  assert.equal((d.yaxis as { title: string }).title, 'Best val relL2 (decoded)');
+  assert.equal((d.yaxis2 as { title: string }).title, 'relL2 (normalized)');
+  assert.equal((ablationBars({ rows, measuredTitle: 'measured', paperSetting: null, scale: 'linear' }).layout.yaxis as { title: string }).title, 'Best val relL2 (normalized)');
+});

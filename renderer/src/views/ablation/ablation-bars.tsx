@@ -5,21 +5,24 @@ import { Plot } from '../../plots/plot';
 import { ablationBars } from '../../plots/ablation-bars';
 import type { AblationRow } from './use-ablation-plan';
 import type { PaperReference } from './ablation-table';
+import { useRelL2Headline } from '../../stores/rell2-headline';
 
 export function AblationBars({ runName, measuredTitle, rows, paper, scale, onScale }: { runName: string; measuredTitle: string; rows: AblationRow[]; paper: PaperReference; scale: 'linear' | 'log'; onScale(s: 'linear' | 'log'): void }) {
+  const headline = useRelL2Headline(); // the measured bars in the workspace's headline convention
   const fig = useMemo(() => {
-    const withData = rows.filter((r) => r.agg.valRelL2);
+    const stat = (r: AblationRow) => (headline === 'decoded' ? r.agg.valRelL2Decoded : r.agg.valRelL2);
+    const withData = rows.filter((r) => stat(r));
     if (withData.length === 0) return null;
-    const barRows = withData.map((r) => ({ label: r.variant.label, off: r.variant.off, mean: r.agg.valRelL2!.mean, std: r.agg.valRelL2!.std, reported: paper?.values[r.variant.key] ?? null }));
-    return ablationBars({ rows: barRows, measuredTitle, paperSetting: paper?.setting ?? null, scale });
-  }, [rows, paper, scale, measuredTitle]);
+    const barRows = withData.map((r) => ({ label: r.variant.label, off: r.variant.off, mean: stat(r)!.mean, std: stat(r)!.std, reported: paper?.values[r.variant.key] ?? null }));
+    return ablationBars({ rows: barRows, measuredTitle, paperSetting: paper?.setting ?? null, scale, convention: headline });
+  }, [rows, paper, scale, measuredTitle, headline]);
   if (!fig) return <p className="muted">The bar chart appears once a variant has a finished seed.</p>;
   return (
     <>
       <label className="inline">
         <input type="checkbox" checked={scale === 'log'} onChange={(e) => onScale(e.target.checked ? 'log' : 'linear')} data-testid="ablation-log-axis" /> Log axis
       </label>
-      <Plot title={`Ablation of ${runName}: best validation relL2 per variant`} data={fig.data} layout={fig.layout} height={320} testId="ablation-bars" />
+      <Plot title={`Ablation of ${runName}: best validation relL2 (${headline}) per variant`} data={fig.data} layout={fig.layout} height={320} testId="ablation-bars" />
     </>
   );
 }

@@ -2,6 +2,7 @@
 // 3 or 12, brush size), or a fresh Burgers u0 and add bumps to it, change its resolution; the run's prediction follows the painting, the
 // solver's truth, |error| and relL2 follow when the solver is done. Beside them: where this relL2
 // falls among the run's validation samples, and how far the input is from the training inputs.
+import { useRelL2Headline } from '../../stores/rell2-headline';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { RunPicker } from '../../components/run-picker';
 import { NumberField } from '../../components/number-field';
@@ -61,15 +62,17 @@ function BumpControls({ n, onBump }: { n: number; onBump(at: number, width: numb
 function Context() {
   const runId = usePlayground((s) => s.runId);
   const relL2 = usePlayground((s) => s.relL2);
+  const headline = useRelL2Headline();
   const prediction = usePlayground((s) => s.prediction);
   const validation = usePlaygroundValidation(runId);
   const rank = relL2 !== null && validation ? rankAmong(relL2, validation) : null;
   return (
     <div className="card" aria-live="polite">
       <h2>Error and context</h2>
-      <p data-testid="playground-rell2">{relL2 !== null ? `relL2 ${relL2.toPrecision(7)}` : 'relL2: waiting for the solver'}</p>
+      {/* The solver's truth is in physical units: the Playground's relL2 is the decoded one whatever the headline setting, and says so. */}
+      <p data-testid="playground-rell2">{relL2 !== null ? `relL2 ${relL2.toPrecision(7)} (decoded${headline === 'normalized' ? '; the Playground compares with the solver in physical units only' : ''})` : 'relL2: waiting for the solver'}</p>
       <p className="small" data-testid="playground-rank">
-        {rank ? `Worse than ${rank.below} of the ${rank.of} validation samples (relL2 ${Math.min(...validation!).toPrecision(3)} to ${Math.max(...validation!).toPrecision(3)}).` : validation ? '' : 'Evaluate the run (Fields view) to see where this input falls among its validation samples.'}
+        {rank ? `Worse than ${rank.below} of the ${rank.of} validation samples (decoded relL2 ${Math.min(...validation!).toPrecision(3)} to ${Math.max(...validation!).toPrecision(3)}).` : validation ? '' : 'Evaluate the run (Fields view) to see where this input falls among its validation samples.'}
       </p>
       {prediction && <p className="small" data-testid="playground-distance" data-level={prediction.distance.level}>{prediction.distance.label}</p>}
       {prediction && <p className="muted small">{prediction.kind} on {prediction.backend}: forward pass {prediction.ms.toFixed(0)} ms</p>}

@@ -24,7 +24,7 @@ function StepError({ data }: { data: Series }) {
       { type: 'scatter', mode: 'lines+markers', x, y: s.mean, name: `${s.label} mean`, line: { color: c, width: 2 } },
     ];
   });
-  return <Plot title="Step-wise relL2 on decoded fields (validation)" data={traces} layout={{ xaxis: { title: 'rollout step' }, yaxis: { title: 'relL2' } }} height={300} testId="reproduce-figure-step-error" />;
+  return <Plot title="Step-wise relL2 on decoded fields (validation)" data={traces} layout={{ xaxis: { title: 'rollout step' }, yaxis: { title: 'relL2 (decoded)' } }} height={300} testId="reproduce-figure-step-error" />;
 }
 
 const rows2d = (v: number[], rows: number, cols: number) => Array.from({ length: rows }, (_, r) => v.slice(r * cols, (r + 1) * cols));

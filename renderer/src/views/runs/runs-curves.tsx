@@ -1,5 +1,7 @@
 // The Runs view's overlay of the selected runs' validation curves (x by epoch, step or wall time,
 // linear/log y, both persisted) and the export of their curves as one long-format CSV.
+import { useRelL2Headline } from '../../stores/rell2-headline';
+import { relL2Title } from '../../logic/rell2-headline';
 import { useMemo, useState } from 'react';
 import type { RunSummary } from '../../../../main/api/contract';
 import { useApp } from '../../stores/app-store';
@@ -45,6 +47,9 @@ export function RunsCurves({ selected, shown }: { selected: Set<string>; shown?:
   const [xMode, setXMode] = usePersisted<XMode>('runs.xAxis', 'epoch', validXMode);
   const [yScale, setYScale] = usePersisted<AxisScale>('runs.yScale', 'log', validScale);
   const [status, setStatus] = useState<{ ok: boolean; text: string; name?: string } | null>(null);
+  // the workspace's headline convention: each epoch's validation relL2 on normalized or decoded fields
+  const headline = useRelL2Headline();
+  const val = (r: { val: { relL2: number; relL2Decoded: number } }) => (headline === 'decoded' ? r.val.relL2Decoded : r.val.relL2);
 
   const overlay = useMemo((): Trace[] => {
     const colors = PLOT_COLORS[theme].lines;
@@ -61,12 +66,12 @@ export function RunsCurves({ selected, shown }: { selected: Set<string>; shown?:
         const run = runs.find((r) => r.id === id);
         const e = curves[id]?.epochs ?? [];
         if (!run) continue;
-        out.push({ type: 'scatter', mode: 'lines+markers', name: run.name, x: xs(id), y: e.map((r) => r.val.relL2), line: { color } });
+        out.push({ type: 'scatter', mode: 'lines+markers', name: run.name, x: xs(id), y: e.map(val), line: { color } });
       } else {
         const name = key.slice(6);
         const members = runs.filter((r) => r.group === name);
         const label = groupLabel(name, all);
-        const stats = meanStdByEpoch(members.map((m) => (curves[m.id]?.epochs ?? []).map((r) => ({ epoch: r.epoch, value: r.val.relL2 }))));
+        const stats = meanStdByEpoch(members.map((m) => (curves[m.id]?.epochs ?? []).map((r) => ({ epoch: r.epoch, value: val(r) }))));
         if (stats.epoch.length === 0) continue;
         // A group's x at epoch k: the mean of its members' x there (step counts and times differ by seed).
         const byEpoch = members.map((m) => new Map((curves[m.id]?.epochs ?? []).map((r, k) => [r.epoch, xs(m.id)[k]])));
@@ -82,8 +87,8 @@ export function RunsCurves({ selected, shown }: { selected: Set<string>; shown?:
       }
     }
     return out;
-  }, [selected, runs, all, curves, theme, xMode]);
-  const layout = useMemo(() => ({ xaxis: { title: X_TITLES[xMode] }, yaxis: { title: 'Validation relL2 (normalized)', type: yScale }, legend: { orientation: 'h', y: 1.02, yanchor: 'bottom', x: 0 }, margin: { l: 60, r: 20, t: 50, b: 50 } }), [xMode, yScale]);
+  }, [selected, runs, all, curves, theme, xMode, headline]);
+  const layout = useMemo(() => ({ xaxis: { title: X_TITLES[xMode] }, yaxis: { title: relL2Title('Validation relL2', headline), type: yScale }, legend: { orientation: 'h', y: 1.02, yanchor: 'bottom', x: 0 }, margin: { l: 60, r: 20, t: 50, b: 50 } }), [xMode, yScale, headline]);
 
   const exportCsv = async () => {
     if (!api) return;

@@ -1,6 +1,7 @@
 // The Runs view's table: a row per seed group (mean ± std of its runs' best errors) with its runs
 // under it, then ungrouped runs; overlay checkboxes, and per run Resume, Folder, Details and
 // Delete (with a confirmation). Exported to LaTeX / CSV as shown.
+import { useRelL2Headline } from '../../stores/rell2-headline';
 import { useState } from 'react';
 import type { Result, RunSummary } from '../../../../main/api/contract';
 import { useTraining } from '../../stores/training-store';
@@ -58,6 +59,7 @@ export function RunsTable({ runs, data, selected, onToggle, onDeleted, onDetails
   const [folder, setFolder] = useState<RunMessage | null>(null);
   const [deleteError, setDeleteError] = useState<RunMessage | null>(null);
   const { ordered, groups, diffs, times, wall, shown } = data;
+  const headline = useRelL2Headline();
   const label = (g: string) => groupLabel(g, runs);
   const shownIds = new Set(shown.map((r) => r.id));
   const stats: Record<string, ShownGroup | undefined> = Object.fromEntries(Object.entries(groups).map(([g, v]) => [g, groupStatsOver(v as Group, shownIds)]));
@@ -93,7 +95,7 @@ export function RunsTable({ runs, data, selected, onToggle, onDeleted, onDetails
     <>
       <div className="table-wrap">
         <table className="runs-table compact-table" data-testid="runs-table">
-          <caption className="muted">Select runs or groups to overlay their validation curves. Differences list only the settings that are not the same in every run.</caption>
+          <caption className="muted">Select runs or groups to overlay their validation curves. Differences list only the settings that are not the same in every run. A group's best shows the headline relL2 ({headline}, the Workspace setting) above the other; a run's is normalized.</caption>
           <thead>
             <tr>
               <th scope="col">Overlay</th>
@@ -136,6 +138,7 @@ export function RunsTable({ runs, data, selected, onToggle, onDeleted, onDetails
 
 function GroupRow({ name, members, row, group, checked, onToggle }: { name: string; members: RunSummary[]; row: TableRow; group: ShownGroup | undefined; checked: boolean; onToggle(): void }) {
   const n = group?.n ?? members.length;
+  const headline = useRelL2Headline(); // the group's best in the workspace's headline convention, the other below it
   const fmtMs = (s: { mean: number; std: number } | null | undefined) => meanStdText(s ?? null, n);
   return (
     <tr className="group-row" data-testid={`group-${name}`}>
@@ -146,7 +149,7 @@ function GroupRow({ name, members, row, group, checked, onToggle }: { name: stri
       <td>{statesText(members)}</td>
       <td />
       <td />
-      <td className="num"><span data-testid="group-best">{fmtMs(group?.valRelL2)}</span><br /><span className="small muted">decoded {fmtMs(group?.valRelL2Decoded)}</span></td>
+      <td className="num"><span data-testid="group-best">{fmtMs(headline === 'decoded' ? group?.valRelL2Decoded : group?.valRelL2)}</span><br /><span className="small muted">{headline === 'decoded' ? 'normalized' : 'decoded'} {fmtMs(headline === 'decoded' ? group?.valRelL2 : group?.valRelL2Decoded)}</span></td>
       <td className="num" data-testid="group-test" title={group && !group.testRelL2 ? 'Not every seed has a test error (data without a test split, or a run still in its first epoch)' : undefined}>{fmtMs(group?.testRelL2)}</td>
       {COLUMNS.slice(COLUMNS.findIndex((c) => c.key === 'bestEpoch')).map((c) => <td key={c.key} className={wideOnly(c.key)} />)}
       <td />
