@@ -5,7 +5,7 @@
 // generator parameters) refuses "solved" naming why; the best/median/worst samples keep their identity.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { engineService } from '../../helpers/engine-service';
 import type { EvaluationResult, JobSummary } from '../../../main/api/contract';
@@ -13,7 +13,7 @@ import { darcySample } from '../../../main/data/generate/darcy';
 import { resolveParams } from '../../../main/data/generate/presets';
 import type { DarcyParams } from '../../../main/data/generate/presets';
 
-const { service, settled, trained, workspace } = engineService();
+const { service, settled, trained, workspace, lastJob } = engineService();
 const NATIVE = 13;
 const AT = 9;
 
@@ -80,6 +80,18 @@ test('evaluate at another grid: solved by the generator (binary coefficient, a d
   // the generated set's list does not show the kept solved set
   const listed = ((await service.call('workspace.get', {})) as { datasets: { id: string }[] }).datasets.map((d) => d.id);
   assert.deepEqual(listed, [id]);
+
+  // a long solve reports its progress and cancels like a generation; nothing is kept of it
+  const BIG = 321;
+  const long = (await service.call('runs.evaluate', { id: runId, resolutions: [BIG], source: 'solved' } as never)) as JobSummary;
+  for (const t0 = Date.now(); !/solving at s = 321: darcy: \d\/6 samples/.test(lastJob(long.id)?.message ?? ''); await new Promise((r) => setTimeout(r, 20))) {
+    assert.ok(Date.now() - t0 < 60_000, `no solve progress: ${JSON.stringify(lastJob(long.id))}`);
+    assert.ok(!['done', 'failed'].includes(lastJob(long.id)?.state ?? ''), `ended before it was cancelled: ${JSON.stringify(lastJob(long.id))}`);
+  }
+  await service.call('jobs.cancel', { id: long.id });
+  assert.equal((await settled(long.id, 60_000)).state, 'cancelled');
+  assert.deepEqual(readdirSync(kept), folders);
+  assert.ok(!existsSync(join(kept, `darcy-s${BIG}`)));
 
   // resampled: interpolated from the native grid, and it says so; the interface values are blended
   const rs = await evaluate({ id: runId, resolutions: [AT], fields: true, source: 'resampled' });
