@@ -28,6 +28,8 @@ export const WorkspaceSummary = z.object({
     grid: z.array(z.number()).optional(),
     counts: z.object({ train: z.number(), val: z.number(), test: z.number() }).optional(),
     label: z.string().optional(),
+    /** Why the generator cannot solve it at another grid (an imported file, …); absent: it can (resolution transfer's "solved" source). */
+    notSolvable: z.string().optional(),
   })),
   runs: z.array(z.object({ id: z.string(), name: z.string(), status: z.string() })),
   exports: z.array(z.string()),

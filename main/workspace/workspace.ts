@@ -9,6 +9,7 @@ import type { WorkspaceSummary } from '../api/host-records';
 import { removeLeftoverTemps, type Leftover } from './leftovers';
 import { datasetDisplayName } from '../api/dataset-name';
 import { readDatasetLabel } from './dataset-labels';
+import { whyNotSolvedDataset, type ManifestSourceLike } from '../data/transfer-source';
 
 export const WORKSPACE_DIRS = ['datasets', 'runs', 'exports'] as const;
 
@@ -76,7 +77,8 @@ function datasetEntry(id: string, json: Record<string, unknown>, label: string |
   const counts = c && ['train', 'val', 'test'].every((k) => Number.isInteger(c[k])) ? { train: c.train as number, val: c.val as number, test: c.test as number } : null;
   const samples = Number.isInteger(json.sourceSamples) ? (json.sourceSamples as number) : null;
   if (json.status === 'damaged') return { id, name: `${id} (damaged manifest)` };
-  return { id, name: datasetDisplayName({ id, benchmark, grid, counts, samples, label }), ...(benchmark ? { benchmark } : {}), ...(grid ? { grid } : {}), ...(counts ? { counts } : {}), ...(label ? { label } : {}) };
+  const notSolvable = whyNotSolvedDataset({ ...json, id } as ManifestSourceLike);
+  return { id, name: datasetDisplayName({ id, benchmark, grid, counts, samples, label }), ...(benchmark ? { benchmark } : {}), ...(grid ? { grid } : {}), ...(counts ? { counts } : {}), ...(label ? { label } : {}), ...(notSolvable ? { notSolvable } : {}) };
 }
 
 function safeReaddir(p: string): string[] {
