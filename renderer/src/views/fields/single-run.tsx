@@ -18,6 +18,8 @@ import { ResolutionSweep } from './resolution-sweep';
 import { SamplePicker, type Which } from './sample-picker';
 import { useEvaluation } from '../../stores/evaluations';
 import { isEvalRequest, requestKey, requestParams, type EvalRequest } from './eval-request';
+import { useRelL2Headline } from '../../stores/rell2-headline';
+import { headlineText } from '../../logic/rell2-headline';
 
 export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh: boolean; index: string; onIndex(v: string): void }) {
   const evals = useEvaluation();
@@ -32,6 +34,7 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
   const rid = useId();
   const current = shown?.runId === run.id ? shown : null;
   const st = state(current);
+  const headline = useRelL2Headline();
   const result = st.result;
   const trainingSide = result?.resolutions[0]?.grid[0] ?? null;
   const extras = mesh ? [] : extraResolutions(checked, resText, trainingSide);
@@ -110,7 +113,7 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
             )}
             {sample && (
               <span data-testid="fields-info">
-                validation sample {sample.index}, relL2 {sample.relL2.toPrecision(4)} (normalized); epoch {result.epoch}; split relL2 {res.metrics.relL2.toPrecision(4)} normalized, {res.metrics.relL2Decoded.toPrecision(4)} decoded; grid {grid.join('×')}
+                validation sample {sample.index}, relL2 <span data-testid="fields-headline">{headlineText(sample, headline)}</span>; epoch {result.epoch}; split relL2 {headlineText(res.metrics, headline, true)}; grid {grid.join('×')}
                 {which !== 'index' && result.resolutions.length > 1 ? `; the ${which} sample at the training grid, kept at every grid` : ''}
               </span>
             )}
