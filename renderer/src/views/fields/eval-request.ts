@@ -18,6 +18,8 @@ export const requestParams = (r: EvalRequest): EvaluateParams => ({
   fields: true,
   resolutions: r.resolutions,
   indices: r.index === null ? [] : [r.index],
+  // the shown sample's error spectrum and physics check, and the split's (docs/diagnostics.md)
+  diagnostics: true,
 });
 
 /** A saved request (ui-state.json, untrusted) the view can use. */
