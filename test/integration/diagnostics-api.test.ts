@@ -21,7 +21,7 @@ test('runs.evaluate diagnostics: spectrum, physics and branch spectra; runs.eval
   assert.deepEqual(d.spectrum!.grid, [29, 29]);
   assert.ok(d.spectrum!.mean.fRmse.low! > 0);
   assert.equal(d.physics!.benchmark, 'darcy');
-  assert.ok(d.physics!.mean.truth < d.physics!.mean.prediction, JSON.stringify(d.physics!.mean));
+  assert.ok(d.physics!.mean.truth! < d.physics!.mean.prediction, JSON.stringify(d.physics!.mean));
   assert.equal(res.branchSpectra!.blocks.length, 1);
   assert.equal(res.branchSpectra!.samples, 2);
   const kept = (await service.call('runs.evaluation', { id: r.id, checkpoint: 'last', diagnostics: true })) as EvaluationResult | null;

@@ -29,7 +29,9 @@ export const SpectrumReport = z.object({
   perSample: z.array(SpectrumSummary.extend({ index: z.number() })),
 });
 
-const PhysicsValue = z.object({ prediction: z.number(), truth: z.number() });
+/** `truth`: the same quantity of the truth (null where no truth was given: a Playground input not solved yet). */
+const PhysicsValue = z.object({ prediction: z.number(), truth: z.number().nullable() });
+const ResidualMaps = z.object({ grid: z.array(z.number()), prediction: z.array(z.number()), truth: z.array(z.number()).nullable() });
 export const PhysicsReport = z.object({
   benchmark: z.enum(['darcy', 'burgers', 'navier-stokes']),
   /** What the numbers are, in words. */
@@ -43,10 +45,10 @@ export const PhysicsReport = z.object({
     mean: PhysicsValue,
     perStep: z.array(PhysicsValue),
     /** The residual maps of the split's first sample at step 1. */
-    map: z.object({ grid: z.array(z.number()), prediction: z.array(z.number()), truth: z.array(z.number()) }),
+    map: ResidualMaps,
   }).optional(),
   /** Darcy: the residual maps (nodes, row-major) of the split's first sample. */
-  map: z.object({ grid: z.array(z.number()), prediction: z.array(z.number()), truth: z.array(z.number()) }).optional(),
+  map: ResidualMaps.optional(),
 });
 
 export const SplitDiagnostics = z.object({

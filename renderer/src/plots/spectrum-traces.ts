@@ -81,3 +81,40 @@ export function overlayTraces(runs: { name: string; spectrum: Spectrum }[]): Tra
     ...runs.map((r, i) => line(`error: ${r.name}`, r.spectrum.mean.error.map((_, q) => q), r.spectrum.mean.error.map((v) => (v > 0 ? v : null)), colors[i % colors.length]!)),
   ];
 }
+
+type Summary = Spectrum['mean'];
+const pos = (v: number) => (v > 0 ? v : null);
+const COLORS = ['#D55E00', '#0072B2', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'];
+
+/**
+ * The error spectra of one or more predictions on one axis, each with its truth's (the views' spectrum
+ * figure: a sample and its split, a rollout step, runs overlaid). Colour per entry; error solid, truth
+ * dotted; `dash` overrides the error's (a split mean beside a sample: dashed).
+ */
+export function summaryTraces(entries: { name: string; summary: Summary; dash?: string; truth?: boolean }[]): Trace[] {
+  return entries.flatMap((e, i) => {
+    const k = e.summary.error.map((_, q) => q);
+    const c = COLORS[i % COLORS.length]!;
+    return [
+      line(`error: ${e.name}`, k, e.summary.error.map(pos), c, e.dash ?? 'solid'),
+      ...(e.truth === false ? [] : [line(`truth: ${e.name}`, k, e.summary.truth.map(pos), c, 'dot')]),
+    ];
+  });
+}
+
+/** Band edges for a spectrum of `shells` shells (bandShapes for a summary rather than a report). */
+export function bandEdgeShapes(bands: { iLow: number; iHigh: number }, shells: number): Record<string, unknown>[] {
+  return [bands.iLow, bands.iHigh].filter((k) => k < shells).map((k) => ({
+    type: 'line', xref: 'x', yref: 'paper', x0: k - 0.5, x1: k - 0.5, y0: 0, y1: 1, line: { dash: 'dot', width: 1, color: '#888' },
+  }));
+}
+
+/**
+ * The relative error per band (low / mid / high) against the rollout step: the sample's solid, the
+ * split's mean dashed, so the drift of the spectrum along the rollout shows as the bands part.
+ */
+export function stepRelativeTraces(sample: Summary[] | null, split: Summary[] | null): Trace[] {
+  const colors = { low: '#0072B2', mid: '#009E73', high: '#D55E00' } as const;
+  const of = (rows: Summary[], who: string, dash: string) => (['low', 'mid', 'high'] as const).map((b) => line(`${b}, ${who}`, rows.map((_, t) => t + 1), rows.map((c) => c.bandRelative[b]), colors[b], dash));
+  return [...(sample ? of(sample, 'this trajectory', 'solid') : []), ...(split ? of(split, 'split mean', 'dash') : [])];
+}

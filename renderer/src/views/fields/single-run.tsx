@@ -20,6 +20,8 @@ import { useEvaluation } from '../../stores/evaluations';
 import { isEvalRequest, requestKey, requestParams, type EvalRequest } from './eval-request';
 import { useRelL2Headline } from '../../stores/rell2-headline';
 import { headlineText } from '../../logic/rell2-headline';
+import { FieldDiagnostics } from './field-diagnostics';
+import { TrustPanel } from '../../components/trust-panel';
 
 export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh: boolean; index: string; onIndex(v: string): void }) {
   const evals = useEvaluation();
@@ -125,6 +127,8 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
           {!res.fields && <p className="muted">This run's task returns no sample fields (autoregressive runs are shown in the Rollout view).</p>}
           {figures && !figures.oneD && <FieldPanels figures={figures} resetKey={resetKey} />}
           {figures && figures.oneD && <FieldLines figures={figures} resetKey={resetKey} />}
+          {sample && <FieldDiagnostics sample={sample} res={res} />}
+          {sample && <TrustPanel key={resetKey} runId={run.id} input={{ grid, channels: sample.input }} physics={sample.diagnostics?.physics ?? null} what={`validation sample ${sample.index}`} relL2={sample.relL2Decoded} />}
           <ResolutionSweep result={result} runName={run.name} />
         </>
       )}
