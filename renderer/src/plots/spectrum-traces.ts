@@ -56,7 +56,7 @@ export function costTraces(r: Cost): Trace[] {
   const solver = r.rows.filter((x) => x.kind === 'solver' && x.relL2 !== null);
   const out: Trace[] = [{
     type: 'scatter', mode: 'lines+markers+text', name: 'solver', x: solver.map((x) => x.secondsPerSample), y: solver.map((x) => x.relL2),
-    text: solver.map((x) => `${x.resolution}²`), textposition: 'top center', line: { color: '#000000' }, marker: { size: 7, color: '#000000' },
+    text: solver.map((x) => (r.benchmark === 'burgers' ? `${x.resolution}` : `${x.resolution}²`)), textposition: 'top center', line: { color: '#000000' }, marker: { size: 7, color: '#000000' },
   }];
   const colors = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'];
   const names = [...new Set(r.rows.filter((x) => x.kind === 'model').map((x) => x.name))];
