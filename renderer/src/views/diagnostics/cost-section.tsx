@@ -29,7 +29,7 @@ export function CostSection({ run }: { run: RunSummary }) {
   const bench: Bench = isBench(own) ? own : other;
   const r = cost.report;
   const rows = r?.rows.map((x) => ({ what: x.kind === 'solver' ? 'solver' : `${x.name} (${x.model})`, resolution: x.resolution, batch: x.batch, secondsPerSample: x.secondsPerSample, relL2: x.relL2 ?? 'reference' }));
-  const grid = (s: number) => (r?.benchmark === 'burgers' ? `${s} points` : `${s}²`);
+  const grid = (s: number) => (r?.benchmark === 'burgers' ? `${s}-point` : `${s}²`);
   return (
     <>
       <h2>Accuracy against cost ({benchmarkName(bench)})</h2>
