@@ -41,6 +41,8 @@ export const WorkspaceSummary = z.object({
     label: z.string().optional(),
     /** Why its references have a feature no model is to blame for (main/api/reference-note.ts), for the |error| maps' captions. */
     referenceNote: z.string().optional(),
+    /** Why the generator cannot solve it at another grid (an imported file, …); absent: it can (resolution transfer's "solved" source). */
+    notSolvable: z.string().optional(),
   })),
   runs: z.array(z.object({ id: z.string(), name: z.string(), status: z.string() })),
   exports: z.array(z.string()),

@@ -10,6 +10,7 @@ import { removeLeftoverTemps, type Leftover } from './leftovers';
 import { datasetDisplayName } from '../api/dataset-name';
 import { referenceNote } from '../api/reference-note';
 import { readDatasetLabel } from './dataset-labels';
+import { whyNotSolvedDataset, type ManifestSourceLike } from '../data/transfer-source';
 import { readWorkspaceSettings } from './workspace-settings';
 
 export const WORKSPACE_DIRS = ['datasets', 'runs', 'exports'] as const;
@@ -80,7 +81,11 @@ function datasetEntry(id: string, json: Record<string, unknown>, label: string |
   const samples = Number.isInteger(json.sourceSamples) ? (json.sourceSamples as number) : null;
   if (json.status === 'damaged') return { id, name: `${id} (damaged manifest)` };
   const note = referenceNote(json);
-  return { id, name: datasetDisplayName({ id, benchmark, grid, counts, samples, label }), ...(benchmark ? { benchmark } : {}), ...(grid ? { grid } : {}), ...(counts ? { counts } : {}), ...(label ? { label } : {}), ...(note ? { referenceNote: note } : {}) };
+  const notSolvable = whyNotSolvedDataset({ ...json, id } as ManifestSourceLike);
+  return {
+    id, name: datasetDisplayName({ id, benchmark, grid, counts, samples, label }), ...(benchmark ? { benchmark } : {}), ...(grid ? { grid } : {}), ...(counts ? { counts } : {}), ...(label ? { label } : {}),
+    ...(notSolvable ? { notSolvable } : {}), ...(note ? { referenceNote: note } : {}),
+  };
 }
 
 function safeReaddir(p: string): string[] {
