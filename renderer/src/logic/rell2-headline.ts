@@ -1,6 +1,6 @@
 // The workspace setting "headline relL2" (normalized | decoded) applied to a pair of numbers: which
 // one a view puts first, the other beside it, each with its convention's name, so every view reads
-// the same convention and says which. Pure: the setting itself is read through stores/rell2-headline.ts.
+// the same convention and says which. Pure: the setting itself is read through queries/rell2-headline.ts.
 import type { RelL2Headline } from '../../../main/api/contract';
 
 export type { RelL2Headline };

@@ -5,7 +5,7 @@ import { Plot } from '../../plots/plot';
 import { ablationBars } from '../../plots/ablation-bars';
 import type { AblationRow } from './use-ablation-plan';
 import type { PaperReference } from './ablation-table';
-import { useRelL2Headline } from '../../stores/rell2-headline';
+import { useRelL2Headline } from '../../queries/rell2-headline';
 
 export function AblationBars({ runName, measuredTitle, rows, paper, scale, onScale }: { runName: string; measuredTitle: string; rows: AblationRow[]; paper: PaperReference; scale: 'linear' | 'log'; onScale(s: 'linear' | 'log'): void }) {
   const headline = useRelL2Headline(); // the measured bars in the workspace's headline convention

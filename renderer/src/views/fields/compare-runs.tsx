@@ -2,7 +2,7 @@
 // grid (reference row, then per run its prediction and |error|) on shared colour ranges.
 import { useRunDetail } from '../../stores/runs-cache';
 import { runTargetSymbol, useReferenceNote } from '../../queries/dataset-names';
-import { useRelL2Headline } from '../../stores/rell2-headline';
+import { useRelL2Headline } from '../../queries/rell2-headline';
 import { headlineRelL2 } from '../../logic/rell2-headline';
 import { useEffect, useMemo, useState } from 'react';
 import { JobProgress } from '../../components/job-progress';

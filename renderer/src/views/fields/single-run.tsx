@@ -18,7 +18,7 @@ import { ResolutionSweep } from './resolution-sweep';
 import { SamplePicker, type Which } from './sample-picker';
 import { useEvaluation } from '../../stores/evaluations';
 import { isEvalRequest, requestKey, requestParams, type EvalRequest } from './eval-request';
-import { useRelL2Headline } from '../../stores/rell2-headline';
+import { useRelL2Headline } from '../../queries/rell2-headline';
 import { headlineText } from '../../logic/rell2-headline';
 import { FieldDiagnostics } from './field-diagnostics';
 import { TrustPanel } from '../../components/trust-panel';

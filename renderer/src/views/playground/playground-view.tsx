@@ -2,7 +2,7 @@
 // 3 or 12, brush size), or a fresh Burgers u0 and add bumps to it, change its resolution; the run's prediction follows the painting, the
 // solver's truth, |error| and relL2 follow when the solver is done. Beside them: where this relL2
 // falls among the run's validation samples, and how far the input is from the training inputs.
-import { useRelL2Headline } from '../../stores/rell2-headline';
+import { useRelL2Headline } from '../../queries/rell2-headline';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { RunPicker } from '../../components/run-picker';
 import { NumberField } from '../../components/number-field';

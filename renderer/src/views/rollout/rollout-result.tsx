@@ -13,7 +13,7 @@ import { currentStepShape, stepErrorTraces } from '../../plots/step-error-traces
 import { stepWindow } from '../../plots/rollout-steps';
 import { RolloutPlayer } from '../../components/rollout-player';
 import { RolloutPaper } from './rollout-paper';
-import { useRelL2Headline } from '../../stores/rell2-headline';
+import { useRelL2Headline } from '../../queries/rell2-headline';
 import { headlineText } from '../../logic/rell2-headline';
 
 type Resolution = EvaluationResult['resolutions'][number];

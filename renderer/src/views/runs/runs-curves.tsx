@@ -1,6 +1,6 @@
 // The Runs view's overlay of the selected runs' validation curves (x by epoch, step or wall time,
 // linear/log y, both persisted) and the export of their curves as one long-format CSV.
-import { useRelL2Headline } from '../../stores/rell2-headline';
+import { useRelL2Headline } from '../../queries/rell2-headline';
 import { relL2Title } from '../../logic/rell2-headline';
 import { useMemo, useState } from 'react';
 import type { RunSummary } from '../../../../main/api/contract';

@@ -1,7 +1,7 @@
 // The Runs view's table: a row per seed group (mean ± std of its runs' best errors) with its runs
 // under it, then ungrouped runs; overlay checkboxes, and per run Resume, Folder, Details and
 // Delete (with a confirmation). Exported to LaTeX / CSV as shown.
-import { useRelL2Headline } from '../../stores/rell2-headline';
+import { useRelL2Headline } from '../../queries/rell2-headline';
 import { useState } from 'react';
 import type { Result, RunSummary } from '../../../../main/api/contract';
 import { useTraining } from '../../stores/training-store';

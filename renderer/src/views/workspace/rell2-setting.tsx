@@ -3,7 +3,7 @@
 import { useId } from 'react';
 import { RELL2_HEADLINES } from '../../../../main/api/contract';
 import { RELL2_CONVENTIONS } from '../../export/table';
-import { saveRelL2Headline, useRelL2Headline } from '../../stores/rell2-headline';
+import { saveRelL2Headline, useRelL2Headline } from '../../queries/rell2-headline';
 
 export function RelL2Setting() {
   const id = useId();

@@ -1,7 +1,7 @@
 // The workspace setting that chooses the relL2 every view headlines (normalized | decoded): read
 // from the workspace summary the app store holds (workspace.get answers it), set through
 // workspace.settings, then the summary is read again so every view redraws with it.
-import { useApp } from './app-store';
+import { useApp } from '../stores/app-store';
 import type { RelL2Headline } from '../logic/rell2-headline';
 
 /** The open workspace's headline convention ('normalized' until the workspace is read). */
