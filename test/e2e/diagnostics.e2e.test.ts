@@ -8,6 +8,8 @@
 // a seed group of the run, whose member then shows the std map), the Playground (a dataset sample's
 // spectrum and residual maps), the Rollout (bands against step, the spectrum at the step, the vorticity
 // residual per step and its maps, on the standard tiny Navier-Stokes run).
+// A second test trains a tiny Burgers and a tiny Navier-Stokes FNO run and draws their benchmarks'
+// cost figures (the solver at half, once, twice (Burgers: and four times) the run's grid; the run).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -16,7 +18,7 @@ import type { EvaluationResult, RunSummary } from '../../main/api/contract';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { openPage as openSessionPage, gotoView } from '../helpers/page';
 import { assertAccessible } from '../helpers/axe';
-import { sharedId } from '../helpers/trained-run';
+import { sharedId, trainedId } from '../helpers/trained-run';
 import { standardRun } from '../helpers/standard-runs';
 
 const DATA = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 8, train: 6, val: 2 } as const;
@@ -175,6 +177,32 @@ test('diagnostics inside Fields, Playground and Rollout, and the trust panel', {
   await waitDrawn(page, 'rollout-equation-map-prediction', (d) => (d[0]?.z?.length ?? 0) === 32);
   await page.getByTestId('rollout-diagnostics').screenshot({ path: join(SHOTS, 'rollout-diagnostics.png') });
   await assertAccessible(page, 'Rollout view with its diagnostics');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('diagnostics view: accuracy against cost for a Burgers and a Navier-Stokes run (their own solvers, log-log)', { skip: suite.skip, timeout: 300_000 }, async () => {
+  const svc = suite.host.service;
+  const burgers = await trainedId(svc, { name: 'cost e2e burgers', data: { kind: 'generate', benchmark: 'burgers', preset: 'tiny', samples: 4, train: 3, val: 1 }, model: { kind: 'fno', width: 4, depth: 1, modes: 4 }, epochs: 1, batchSize: 2 }, 150_000);
+  const ns = await trainedId(svc, { name: 'cost e2e ns', data: { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny', samples: 4, frames: 6, tIn: 3, tOut: 3, train: 3, val: 1, resolution: 16 }, model: { kind: 'fno', width: 4, depth: 1, modes: 4 }, epochs: 1, batchSize: 2 }, 150_000);
+  const { page, problems } = await openSessionPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+  await gotoView(page, 'Diagnostics');
+  const cases = [
+    { id: burgers, heading: 'Accuracy against cost (Burgers)', solver: 3, caption: /reference: the 256-point solve/ },
+    { id: ns, heading: 'Accuracy against cost (Navier–Stokes)', solver: 2, caption: /reference: the 32² solve, 3 frames rolled out from 3/ },
+  ];
+  for (const c of cases) {
+    await page.getByTestId('run-picker').selectOption(c.id);
+    await page.getByRole('heading', { name: c.heading }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('diagnostics-cost').click();
+    const fig = await waitDrawn(page, 'diagnostics-cost-plot', (d) => d.length === 2 && d[1]!.name === `${c.id} (fno)`);
+    assert.equal(fig[0]!.name, 'solver');
+    assert.equal(fig[0]!.y!.length, c.solver, 'every coarser solve against the finest one');
+    assert.ok(fig[0]!.y!.every((v) => v !== null && v > 0));
+    assert.equal(fig[1]!.y!.length, 2, 'batch 1 and batched');
+    assert.match((await page.getByTestId('diagnostics-cost-caption').textContent())!, c.caption);
+  }
+  await assertAccessible(page, 'Diagnostics view with a Navier-Stokes cost figure');
   assert.deepEqual(problems, []);
   await page.close();
 });

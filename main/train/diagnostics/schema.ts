@@ -76,14 +76,21 @@ export const BranchSpectraReport = z.object({
 });
 export type BranchSpectraReport = z.infer<typeof BranchSpectraReport>;
 
-/** Accuracy against cost (cost.ts): solver and models timed on one machine in one process. */
+/** Accuracy against cost (cost.ts and its benchmarks' files): solver and models timed on one machine in one process. */
 export const CostReport = z.object({
-  benchmark: z.literal('darcy'),
+  benchmark: z.enum(['darcy', 'burgers', 'navier-stokes']),
   samples: z.number(),
   seed: z.number(),
   /** The reference: the solve on this grid. */
   finest: z.number(),
-  tol: z.number(),
+  /** Darcy: the solver's relative residual tolerance. */
+  tol: z.number().optional(),
+  /** The solver and the data's parameters, in words. */
+  solver: z.string(),
+  /** What relL2 means in the rows (decoded; a rollout: the mean over its frames). */
+  relL2Definition: z.string(),
+  /** Navier-Stokes: the window (history frames in, frames rolled out) models and solver are compared on. */
+  window: z.object({ tIn: z.number(), tOut: z.number() }).optional(),
   machine: z.object({ cpu: z.string(), cores: z.number(), backend: z.string() }),
   rows: z.array(z.object({
     kind: z.enum(['solver', 'model']),

@@ -1,6 +1,7 @@
 // Line traces of the diagnostics (docs/diagnostics.md): shell spectra of error and truth, the
 // per-step fRMSE bands of a rollout, and per LiNO block and branch the contribution spectra.
 import type { Trace } from './traces';
+import { componentColor } from './component-colors';
 import type { EvaluationResult } from '../../../main/api/contract';
 
 type Diagnostics = NonNullable<EvaluationResult['resolutions'][number]['diagnostics']>;
@@ -35,14 +36,13 @@ export function stepBandTraces(s: Spectrum): Trace[] {
   return (['low', 'mid', 'high'] as const).map((b) => line(`fRMSE ${b}`, x, s.perChannel.map((c) => c.fRmse[b]), colors[b]));
 }
 
-const BRANCH_COLOR = { reflection: '#0072B2', refraction: '#009E73', scattering: '#D55E00' } as const;
 const DASH = ['solid', 'dash', 'dot', 'dashdot'];
 
-/** One line per block and branch: the contribution's shell spectrum (colour: branch, dash: block). */
+/** One line per block and branch: the contribution's shell spectrum (colour: the branch's, as in every view; dash: block). */
 export function branchTraces(b: Branches): Trace[] {
   return b.blocks.flatMap((blk, i) => blk.components.map((k) => {
     const e = blk.spectra[k] ?? [];
-    return line(`block ${i + 1} ${k}`, e.map((_, q) => q), e.map((v) => (v > 0 ? v : null)), BRANCH_COLOR[k], DASH[i % DASH.length]);
+    return line(`block ${i + 1} ${k}`, e.map((_, q) => q), e.map((v) => (v > 0 ? v : null)), componentColor(k), DASH[i % DASH.length]);
   }));
 }
 
@@ -56,7 +56,7 @@ export function costTraces(r: Cost): Trace[] {
   const solver = r.rows.filter((x) => x.kind === 'solver' && x.relL2 !== null);
   const out: Trace[] = [{
     type: 'scatter', mode: 'lines+markers+text', name: 'solver', x: solver.map((x) => x.secondsPerSample), y: solver.map((x) => x.relL2),
-    text: solver.map((x) => `${x.resolution}²`), textposition: 'top center', line: { color: '#000000' }, marker: { size: 7, color: '#000000' },
+    text: solver.map((x) => (r.benchmark === 'burgers' ? `${x.resolution}` : `${x.resolution}²`)), textposition: 'top center', line: { color: '#000000' }, marker: { size: 7, color: '#000000' },
   }];
   const colors = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'];
   const names = [...new Set(r.rows.filter((x) => x.kind === 'model').map((x) => x.name))];
