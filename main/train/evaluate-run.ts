@@ -16,7 +16,7 @@ import { gridOrigin, gridSide } from '../data/resize-prepared';
 import type { PreparedDataset } from '../data/dataset';
 import type { TransferSource } from '../data/transfer-source';
 import { dataAtGrid } from './data-at-grid';
-import { splitDiagnostics } from './diagnostics/split-diagnostics';
+import { sampleDiagnostics, splitDiagnostics, type SplitDiagnosticsInput } from './diagnostics/split-diagnostics';
 import { branchSpectra } from './diagnostics/branch-spectra';
 import type { BranchSpectraReport } from './diagnostics/schema';
 import { LinoOperator } from '../model/lino/operator';
@@ -177,13 +177,19 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
         exported = await exportPredictions(o.exportDir, `${run.id}-${which}-${splitName}-${ev.grid.join('x')}`, o.exportFormat ?? 'npy', enc, ev.predictions, yStats, sourceIndices);
       }
       // the same samples at every grid: the native grid's best/median/worst (same split rows, same source samples)
-      const fields = o.fields && ev.predictions ? sampleFields(enc, data.manifest.coordChannels, trainStats, ev, indices, native?.n === n ? native : undefined, (split as { indices?: ArrayLike<number> }).indices) : undefined;
+      let fields = o.fields && ev.predictions ? sampleFields(enc, data.manifest.coordChannels, trainStats, ev, indices, native?.n === n ? native : undefined, (split as { indices?: ArrayLike<number> }).indices) : undefined;
       if (k === 0) native = { best: ev.best, median: ev.median, worst: ev.worst, n };
-      const diagnostics = o.diagnostics && ev.predictions ? splitDiagnostics({
+      const diagIn: SplitDiagnosticsInput | undefined = o.diagnostics && ev.predictions ? {
         split: enc, coordChannels: data.manifest.coordChannels, stats: trainStats, predictions: ev.predictions,
         benchmark: data.manifest.benchmark ?? (dataSpec as { benchmark?: string }).benchmark,
         generator: (data.manifest as { source?: { generator?: { params?: Record<string, unknown> } } }).source?.generator?.params,
-      }) : undefined;
+      } : undefined;
+      const diagnostics = diagIn ? splitDiagnostics(diagIn) : undefined;
+      // the shown samples' own spectrum and residual maps (the split's carry the first sample's maps only)
+      if (fields && diagIn) {
+        const per = sampleDiagnostics(diagIn, fields.map((f) => f.index));
+        fields = fields.map((f) => ({ ...f, diagnostics: per.get(f.index)! }));
+      }
       // which branch carries which frequencies: the same model, the training grid, the first samples
       if (o.diagnostics && k === 0 && model instanceof LinoOperator) branches = await branchSpectra(model, enc.x, { maxSamples: BRANCH_SAMPLES, batchSize: cfg.batchSize });
       const origin = made?.origin ?? (dataSpec.kind === 'synthetic' ? `synthetic data computed at s = ${gridSide(ev.grid)}` : gridOrigin(data.manifest as unknown as PreparedDataset['manifest'], false));

@@ -51,6 +51,8 @@ export const EvaluationResult = z.object({
       prediction: z.array(z.array(z.number())),
       /** Autoregressive: this trajectory's relL2 (decoded) at each rollout step. */
       stepRelL2: z.array(z.number()).optional(),
+      /** With `diagnostics: true`: this sample's own error spectrum (per channel: per rollout step) and physics check, residual maps included. */
+      diagnostics: SplitDiagnostics.optional(),
     })).optional(),
     /** With `diagnostics: true`: the error spectrum and the physics check (docs/diagnostics.md). */
     diagnostics: SplitDiagnostics.optional(),

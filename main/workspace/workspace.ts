@@ -10,6 +10,7 @@ import { removeLeftoverTemps, type Leftover } from './leftovers';
 import { datasetDisplayName } from '../api/dataset-name';
 import { readDatasetLabel } from './dataset-labels';
 import { whyNotSolvedDataset, type ManifestSourceLike } from '../data/transfer-source';
+import { readWorkspaceSettings } from './workspace-settings';
 
 export const WORKSPACE_DIRS = ['datasets', 'runs', 'exports'] as const;
 
@@ -50,6 +51,7 @@ export class Workspace {
       // Status from status.json, with runs whose trainer is gone listed as interrupted (main/runs/run-store.ts).
       runs: new RunStore(this.dir('runs')).list().map((r) => ({ id: r.id, name: r.name, status: r.state })),
       exports: safeReaddir(this.dir('exports')).filter((n) => !n.startsWith('.')).sort(),
+      settings: readWorkspaceSettings(this.path),
     };
   }
 

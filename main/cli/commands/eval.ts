@@ -52,8 +52,8 @@ function printDiagnostics(d: NonNullable<EvaluationResult['resolutions'][number]
     console.log(`  relative error per band: low ${band(r.low)}  mid ${band(r.mid)}  high ${band(r.high)}`);
   }
   const p = d.physics;
-  if (p) console.log(`  physics (${p.quantity}): prediction ${sci(p.mean.prediction)}, truth ${sci(p.mean.truth)}`);
-  if (p?.equation) console.log(`  vorticity equation (${p.equation.quantity}): prediction ${sci(p.equation.mean.prediction)}, truth ${sci(p.equation.mean.truth)}`);
+  if (p) console.log(`  physics (${p.quantity}): prediction ${sci(p.mean.prediction)}, truth ${band(p.mean.truth)}`);
+  if (p?.equation) console.log(`  vorticity equation (${p.equation.quantity}): prediction ${sci(p.equation.mean.prediction)}, truth ${band(p.equation.mean.truth)}`);
 }
 
 const command: CliCommand = {

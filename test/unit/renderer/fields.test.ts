@@ -236,7 +236,7 @@ test('run data: runs on the same data spec compare; the benchmark comes from the
 });
 
 test('transfer source: solved is offered for generated data, refused with the reason for imported data; the caption says how the grid was made and which sample', () => {
-  const ws = (datasets: WorkspaceSummary['datasets']): WorkspaceSummary => ({ path: '/ws', datasets, runs: [], exports: [] });
+  const ws = (datasets: WorkspaceSummary['datasets']): WorkspaceSummary => ({ path: '/ws', datasets, runs: [], exports: [], settings: { relL2Headline: 'normalized' } });
   const generated = ws([{ id: 'darcy-abc', name: 'Darcy' }]);
   const imported = ws([{ id: 'darcy-mat', name: 'Darcy', notSolvable: 'dataset darcy-mat was imported from piececonst.mat' }]);
   assert.deepEqual(solvedChoice({ data: { kind: 'dataset', id: 'darcy-abc' } }, generated), { ok: true });

@@ -22,6 +22,8 @@ export const requestParams = (r: EvalRequest): EvaluateParams => ({
   resolutions: r.resolutions,
   indices: r.index === null ? [] : [r.index],
   ...(r.source && r.resolutions.length ? { source: r.source } : {}),
+  // the shown sample's error spectrum and physics check, and the split's (docs/diagnostics.md)
+  diagnostics: true,
 });
 
 /** A saved request (ui-state.json, untrusted) the view can use. */

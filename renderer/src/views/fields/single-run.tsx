@@ -18,6 +18,10 @@ import { ResolutionSweep } from './resolution-sweep';
 import { SamplePicker, type Which } from './sample-picker';
 import { useEvaluation } from '../../stores/evaluations';
 import { isEvalRequest, requestKey, requestParams, type EvalRequest } from './eval-request';
+import { useRelL2Headline } from '../../stores/rell2-headline';
+import { headlineText } from '../../logic/rell2-headline';
+import { FieldDiagnostics } from './field-diagnostics';
+import { TrustPanel } from '../../components/trust-panel';
 
 export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh: boolean; index: string; onIndex(v: string): void }) {
   const evals = useEvaluation();
@@ -32,6 +36,7 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
   const rid = useId();
   const current = shown?.runId === run.id ? shown : null;
   const st = state(current);
+  const headline = useRelL2Headline();
   const result = st.result;
   const trainingSide = result?.resolutions[0]?.grid[0] ?? null;
   const extras = mesh ? [] : extraResolutions(checked, resText, trainingSide);
@@ -110,7 +115,7 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
             )}
             {sample && (
               <span data-testid="fields-info">
-                validation sample {sample.index}, relL2 {sample.relL2.toPrecision(4)} (normalized); epoch {result.epoch}; split relL2 {res.metrics.relL2.toPrecision(4)} normalized, {res.metrics.relL2Decoded.toPrecision(4)} decoded; grid {grid.join('×')}
+                validation sample {sample.index}, relL2 <span data-testid="fields-headline">{headlineText(sample, headline)}</span>; epoch {result.epoch}; split relL2 {headlineText(res.metrics, headline, true)}; grid {grid.join('×')}
                 {which !== 'index' && result.resolutions.length > 1 ? `; the ${which} sample at the training grid, kept at every grid` : ''}
               </span>
             )}
@@ -122,6 +127,8 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
           {!res.fields && <p className="muted">This run's task returns no sample fields (autoregressive runs are shown in the Rollout view).</p>}
           {figures && !figures.oneD && <FieldPanels figures={figures} resetKey={resetKey} />}
           {figures && figures.oneD && <FieldLines figures={figures} resetKey={resetKey} />}
+          {sample && <FieldDiagnostics sample={sample} res={res} />}
+          {sample && <TrustPanel key={resetKey} runId={run.id} input={{ grid, channels: sample.input }} physics={sample.diagnostics?.physics ?? null} what={`validation sample ${sample.index}`} relL2={sample.relL2Decoded} />}
           <ResolutionSweep result={result} runName={run.name} />
         </>
       )}
