@@ -166,7 +166,7 @@ def main(argv=None):
     ap.add_argument("--max-epochs", type=int, help="stop after this many epochs in this call (the run stays resumable)")
     ap.add_argument("--threads", type=int, help="torch.set_num_threads per process")
     ap.add_argument("--device", choices=("cpu", "cuda", "mps"), help="default: CUDA when there is one, else the CPU")
-    ap.add_argument("--control", choices=("stdin",), help="read pause/resume/stop lines on stdin (the workbench drives the run)")
+    ap.add_argument("--control", choices=("stdin",), help="read pause/resume/stop lines on stdin, or in RUN/torch/control once a later engine adopts the run (the workbench drives the run)")
     a = ap.parse_args(argv)
     if a.threads:
         torch.set_num_threads(a.threads)
@@ -175,6 +175,7 @@ def main(argv=None):
     rank, world, device, backend = setup(a.device)
     if a.control == "stdin" and rank == 0:
         control.read_stdin()
+        control.watch_file(os.path.join(a.run, "torch", "control"))
     a.ctl = control
     run = RunFolder(a.run)
     if rank == 0 and not os.path.exists(run.config_path):

@@ -105,6 +105,8 @@ export class WorkbenchService {
   private onEngineEvent(e: WorkbenchEvent): void {
     if (e.type === 'job') this.jobs.set(e.job.id, e.job);
     this.emit(e);
+    // a new engine (first start, restart, after a crash) follows the PyTorch runs the last one started
+    if (e.type === 'engine' && e.state === 'ready') this.adoptTorchRuns();
     if (e.type === 'engine' && e.state === 'crashed') {
       // Jobs die with the engine: tell the views instead of leaving them spinning.
       for (const job of this.jobs.values()) {
@@ -113,6 +115,13 @@ export class WorkbenchService {
         }
       }
     }
+  }
+
+  /** Asks the engine to follow the PyTorch runs of the open workspace an earlier engine started (TrainingJobs.adopt). */
+  private adoptTorchRuns(): void {
+    this.engine.call('train.adopt', { workspace: this.workspace.path }).catch((err: unknown) => {
+      this.emit({ type: 'log', level: 'warn', message: `could not follow the PyTorch runs an earlier engine started: ${errorMessage(err)}` });
+    });
   }
 
   /**
@@ -210,6 +219,7 @@ export class WorkbenchService {
     'workspace.open': (p) => {
       if (!statSync(p.path).isDirectory()) throw new ApiError(`'${p.path}' is not a folder`, 'invalid_params', { field: 'dir', file: p.path });
       this.workspace = this.useWorkspace(p.path);
+      if (this.engine.pid !== undefined) this.adoptTorchRuns();
       return this.workspace.summary();
     },
     'files.list': (p) => this.listFiles(p.root, p.rel),
