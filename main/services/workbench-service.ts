@@ -30,11 +30,12 @@ import { FileRefs, isInside } from './file-refs';
 import { copyExportTo, exportSource, listExportFiles, readExportFile, saveExportFile } from './exports';
 import { readUiState, writeUiState } from './ui-state';
 import { Workspace, defaultWorkspacePath } from '../workspace/workspace';
-import { readSettings, writeSettings } from '../workspace/settings';
+import { configDir, readSettings, writeSettings } from '../workspace/settings';
 import { VERSION } from '../version';
 import { ReportNotFound, writeReport, type ReportKind } from '../report/report';
 import { findChromium, printToPdf } from '../report/report-pdf';
 import { errorMessage } from '../util/error-message';
+import { pythonPathProblem } from '../util/python-path';
 
 /** What only the host can do natively (Electron dialogs); browser mode has none. */
 export interface HostDialogs {
@@ -206,6 +207,9 @@ export class WorkbenchService {
 
   private readonly hostHandlers: HostHandlers = {
     'settings.python': (p) => {
+      // the engine runs this file: the trust rule of main/util/python-path.ts, before anything is saved
+      const problem = typeof p.python === 'string' ? pythonPathProblem(p.python, "settings.python: field 'python'", [this.workspace.path, configDir()]) : null;
+      if (problem) throw new ApiError(problem, 'invalid_params', { field: 'python' });
       if (p.python !== undefined) {
         const { python: _old, ...rest } = readSettings();
         writeSettings(p.python === null ? rest : { ...rest, python: p.python });
