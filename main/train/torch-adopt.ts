@@ -25,6 +25,7 @@ const TorchProcessRecord = z.object({
   device: z.enum(['cpu', 'cuda', 'mps']),
   gpus: z.number().int().min(1),
   batchSize: z.number().int().min(1),
+  microBatch: z.number().int().min(1).optional(),
   epochs: z.number().int().min(1),
   stepsPerEpoch: z.number().int().min(1),
   outStart: z.number().int().min(0),
@@ -94,7 +95,7 @@ export async function adoptTorchRun(run: RunHandle, hooks: FollowHooks & Pick<Ru
     run.log(m);
     hooks.onLog?.(m);
   };
-  const plan = { batchSize: r.batchSize, device: r.device, outStart: r.outStart };
+  const plan = { batchSize: r.batchSize, ...(r.microBatch ? { microBatch: r.microBatch } : {}), device: r.device, outStart: r.outStart };
   try {
     if (found.state === 'ended') {
       log(`the PyTorch process ${r.pid} (started ${r.startedAt}) ended while no engine followed it`);

@@ -96,6 +96,8 @@ export function adoptedPython(runDir: string, pid: number): PythonProcess {
 /** What the follower needs to know about the run beyond its folder. */
 export interface FollowPlan {
   batchSize: number;
+  /** The config's microBatch when a number (scaleout trains the batch in pieces of it). */
+  microBatch?: number;
   device: string;
   /** python.log's size when this Python started: its own output begins there. */
   outStart: number;
@@ -180,11 +182,19 @@ export function pythonTail(outPath: string, from: number): string[] {
   }
 }
 
-/** A failure's reason from Python's output: CUDA out of memory named with the batch size, else the traceback's last line. */
-export function pythonFailureReason(tail: string[], code: number | null, batchSize: number): string {
+/**
+ * A failure's reason from Python's output: CUDA out of memory named with the batch size (and the
+ * micro-batch it ran in), suggesting micro-batches half as large; else the traceback's last line.
+ */
+export function pythonFailureReason(tail: string[], code: number | null, batchSize: number, microBatch?: number): string {
   const text = tail.join('\n');
   if (/CUDA out of memory|OutOfMemoryError/.test(text)) {
-    return `PyTorch ran out of GPU memory (CUDA out of memory) at batch size ${batchSize}: lower batchSize (the PyTorch trainer has no micro-batches) or the model's width/depth`;
+    const piece = microBatch && microBatch < batchSize ? microBatch : batchSize;
+    const at = `batch size ${batchSize}${piece < batchSize ? ` in micro-batches of ${piece}` : ''}`;
+    const fix = piece > 1
+      ? `set microBatch to ${Math.floor(piece / 2)} (the same batch of ${batchSize} in smaller pieces, the same numbers up to float rounding), or lower batchSize or the model's width/depth`
+      : "one sample does not fit: lower the model's width/depth or the grid";
+    return `PyTorch ran out of GPU memory (CUDA out of memory) at ${at}: ${fix}`;
   }
   const last = [...tail].reverse().find((l) => l.trim() && !l.startsWith(' ')) ?? '';
   return `PyTorch exited with ${code === null ? 'an unknown code (started by an earlier engine)' : `code ${code}`}: ${last.trim() || 'no output'}`;
@@ -194,7 +204,7 @@ export function pythonFailureReason(tail: string[], code: number | null, batchSi
 const hasTraceback = (tail: string[]) => tail.some((l) => l.startsWith('Traceback (most recent call last)'));
 
 /** The run's end as Python left it: done/stopped/failed from status.json, a crash or a kill from the exit. */
-export function outcome(run: RunHandle, p: Pick<FollowPlan, 'batchSize' | 'device'>, exit: PythonExit, tail: string[], log: (m: string) => void): RunOutcome {
+export function outcome(run: RunHandle, p: Pick<FollowPlan, 'batchSize' | 'microBatch' | 'device'>, exit: PythonExit, tail: string[], log: (m: string) => void): RunOutcome {
   const st = run.readStatus();
   const at = { epoch: st.epoch ?? 0, step: st.step ?? 0 };
   const backend = st.backend ?? `torch-${p.device}`;
@@ -209,7 +219,7 @@ export function outcome(run: RunHandle, p: Pick<FollowPlan, 'batchSize' | 'devic
     log(reason);
     return { state: 'interrupted', reason, ...at };
   }
-  const reason = st.state === 'failed' && st.reason ? st.reason : pythonFailureReason(tail, exit?.code ?? null, p.batchSize);
+  const reason = st.state === 'failed' && st.reason ? st.reason : pythonFailureReason(tail, exit?.code ?? null, p.batchSize, p.microBatch);
   const t = tail.slice(-TAIL_LINES).join('\n').trim();
   run.writeStatus({ state: 'failed', pid: process.pid, backend, reason, ...at });
   log(`failed: ${reason}${t ? `\nPython's last output:\n${t}` : ''}`);

@@ -173,6 +173,9 @@ async function startingCheckpoint(run: RunHandle, cfg: TrainConfig, data: TrainD
   return 0;
 }
 
+/** The config's microBatch when it is a number ('auto': scaleout trains the whole batch at once). */
+const microOf = (cfg: TrainConfig) => (typeof cfg.microBatch === 'number' ? { microBatch: cfg.microBatch } : {});
+
 /** The command line: python -m scaleout.train, or torchrun (python -m torch.distributed.run) for several GPUs. */
 export function torchCommand(p: { python: string; runDir: string; dataDir: string; device: TorchDevice; gpus: number; threads?: number }): { cmd: string; args: string[] } {
   const dir = join(p.runDir, TORCH_RUN_DIR);
@@ -215,9 +218,9 @@ async function runPython(run: RunHandle, hooks: TorchRunHooks, lock: RunLock, p:
     return { state: 'failed', reason, epoch: 0, step: 0 };
   }
   // for an engine that adopts the run after a restart (torch-adopt.ts): written before the lock names Python, which makes the run adoptable
-  writeTorchProcessRecord(run, { pid: child.pid!, host: hostname(), python: p.python, device: p.device, gpus: p.gpus, batchSize: p.cfg.batchSize, epochs: p.cfg.epochs, stepsPerEpoch: p.stepsPerEpoch, outStart, startedAt: new Date().toISOString() });
+  writeTorchProcessRecord(run, { pid: child.pid!, host: hostname(), python: p.python, device: p.device, gpus: p.gpus, batchSize: p.cfg.batchSize, ...microOf(p.cfg), epochs: p.cfg.epochs, stepsPerEpoch: p.stepsPerEpoch, outStart, startedAt: new Date().toISOString() });
   lock.handOver(child.pid!, `PyTorch (${p.python}, started by ${hooks.owner ?? 'a trainer'})`);
   hooks.onProcess?.(child);
   log(`started PyTorch: ${cmd} ${args.join(' ')} (process ${child.pid}, in ${root})`);
-  return followPython(run, hooks, childPython(child), { batchSize: p.cfg.batchSize, device: p.device, outStart, replayFrom: outStart }, log);
+  return followPython(run, hooks, childPython(child), { batchSize: p.cfg.batchSize, ...microOf(p.cfg), device: p.device, outStart, replayFrom: outStart }, log);
 }
