@@ -122,7 +122,7 @@ export default async function torchBench(): Promise<void> {
       const slug = name.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
       await selectBackend('cpu');
       const cold = await driven(store, ws, cfg, `${slug}-cold`, python);
-      const dataDir = readFileSync(join(cold.dir, 'events.log'), 'utf8').match(/data for PyTorch: wrote (\S+)/)![1]!;
+      const dataDir = readFileSync(join(cold.dir, 'events.log'), 'utf8').match(/data for PyTorch: (?:wrote|reusing) (\S+)/)![1]!;
       const pairs: { d: Awaited<ReturnType<typeof driven>>; b: Sample }[] = [];
       for (let i = 0; i < PAIRS; i++) {
         const runBare = () => bare(python, cold.dir, dataDir, join(ws, 'bare', `${slug}-${i}`), join(ws, `${slug}-bare-${i}.cpu`));
