@@ -141,10 +141,11 @@ test('ablation: once the variants have trained, table = runs.group, bars with ±
   assert.ok(grid.traces.every((t: { rows: number; cols: number }) => t.rows === 8 && t.cols === 8));
   assert.equal(grid.traces.filter((t: { axis: string }) => t.axis === 'coloraxis2').length, 4 * cols, 'every error panel on the one shared axis');
   assert.deepEqual([grid.cividis, grid.cmin], ['#00224e', 0]);
-  // each row names the seed it draws: the variant's median seed (two seeds: the lower best validation relL2), not its first
+  // the caption names the seed each row draws: the variant's median seed (two seeds: the lower best validation relL2), not its first
   const medianOf = medianSeedRun((await listRuns()).filter((r) => r.group === `${baseId}/no-scattering`))!;
-  assert.ok(grid.traces.some((t: { name: string }) => t.name.startsWith(`|error| LiNO w/o scattering (seed ${medianOf.seed}) · `)), grid.traces.map((t: { name: string }) => t.name).join(', '));
+  assert.ok(grid.traces.some((t: { name: string }) => t.name.startsWith('|error| LiNO w/o scattering · ')));
   assert.match((await page.getByText(/^Rows: the reference, then/).textContent()) ?? '', /median seed/);
+  assert.match((await page.getByTestId('ablation-fields-seeds').textContent()) ?? '', new RegExp(`LiNO w/o scattering: seed ${medianOf.seed}\\b`));
 
   // Parameter counts in the table and its LaTeX export (4 variants, each its own model size).
   for (const v of VARIANTS) await table.getByTestId(`ablation-row-${v}`).locator('td').nth(4).filter({ hasText: /^[\d,]+$/ }).waitFor({ timeout: 30_000 });

@@ -53,9 +53,8 @@ export function AblationFields({ ablationKey: key, rows }: { ablationKey: string
     const figRows = rows.filter((r) => r.config).map((r) => {
       const jobId = r.variant.key === 'full' ? mine.full : mine.others[r.variant.key];
       const result = evalState(jobId ? jobs[jobId] : undefined).result;
-      const target = r.variant.key === 'full' ? mine.fullTarget : mine.targets.find((t) => t.variant === r.variant.key);
       return {
-        label: target?.seed != null ? `${r.variant.label} (seed ${target.seed})` : r.variant.label,
+        label: r.variant.label,
         errors: mine.samples.map((s) => {
           const f = byIndex(result, s.index);
           if (!f) return null;
@@ -68,6 +67,9 @@ export function AblationFields({ ablationKey: key, rows }: { ablationKey: string
     return ablationFigure({ grid: res.grid, samples: mine.samples.map((s) => s.label), reference, rows: figRows, referenceTitle: ar ? 'u (last step)' : 'u' });
   }, [mine, fullResult, jobs, rows]);
   const grid1D = fullResult?.resolutions[0]?.grid.length === 1;
+  // which seed each row draws, said in the caption (the rows' labels stay short: they sit in the figure's margin)
+  const drawn = mine ? [mine.fullTarget, ...mine.targets].filter((t): t is NonNullable<typeof t> => !!t && t.seed != null) : [];
+  const seedsText = drawn.length ? ` (${drawn.map((t) => `${rows.find((r) => r.variant.key === t.variant)?.variant.label ?? t.variant}: seed ${t.seed}`).join(', ')})` : '';
   // About 130 px per row of panels: five rows fit a 768 px screen with a little scrolling.
   const figHeight = 130 * (1 + rows.filter((r) => r.config).length) + 40;
   const width = figure ? figure.widthFor(figHeight) : Number.NaN;
@@ -91,7 +93,7 @@ export function AblationFields({ ablationKey: key, rows }: { ablationKey: string
       {figure && (
         <>
           <p className="muted small">
-            Rows: the reference, then |prediction − reference| of {MEDIAN_SEED_TEXT}, its seed beside the variant; columns: the full model's best, median and worst validation samples. All error panels share one {grid1D ? 'y range' : 'cividis scale'} (0 to {figure.errorRange[1].toPrecision(3)}).
+            Rows: the reference, then |prediction − reference| of {MEDIAN_SEED_TEXT}<span data-testid="ablation-fields-seeds">{seedsText}</span>; columns: the full model's best, median and worst validation samples. All error panels share one {grid1D ? 'y range' : 'cividis scale'} (0 to {figure.errorRange[1].toPrecision(3)}).
             {referenceNote && <span data-testid="ablation-reference-note"> {referenceNote}</span>}
           </p>
           <div style={{ maxWidth: Number.isFinite(width) ? width : undefined }}>
