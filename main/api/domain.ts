@@ -11,6 +11,7 @@ export * from '../data/data-spec';
 export * from '../data/dataset-records';
 export * from '../train/config';
 export * from '../train/torch-report';
+export * from '../train/torch-speed-record';
 export * from '../train/evaluation-result';
 export * from '../runs/playground-records';
 export * from './playground-wire';

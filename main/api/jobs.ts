@@ -114,6 +114,7 @@ export const JOB_KINDS = {
   'lightmaps-correlation': { through: 'runs.lightMapsCorrelation' },
   'playground-solve': { through: 'playground.solve' },
   cost: { through: 'cost.benchmark' },
+  'torch-speed': { through: 'train.measureTorchSpeed' },
 } as const satisfies Record<string, { params: z.ZodType } | { through: string }>;
 export const JobKind = z.enum(Object.keys(JOB_KINDS) as [keyof typeof JOB_KINDS, ...(keyof typeof JOB_KINDS)[]]);
 export type JobKind = z.infer<typeof JobKind>;

@@ -23,6 +23,7 @@ import { clusterExportLabel, runClusterExport } from './cluster-export-job';
 import { join } from 'node:path';
 import { lightMapsCall } from './light-maps-call';
 import { checkCostRuns, costLabel, runCost } from './cost-job';
+import { runTorchSpeed, startTorchSpeed, torchSpeedCall, torchSpeedLabel } from './torch-speed-job';
 import { checkCorrelationRun, lightMapsCorrelationLabel, runLightMapsCorrelation } from './light-maps-correlation-job';
 import { refuseRepeat, reproduceLabel, reproduceList, reproduceResults, runReproduce } from './reproduce-job';
 import { VERSION } from '../version';
@@ -86,6 +87,8 @@ function registerJobs(jobs: JobQueue): void {
     reproduce: { label: reproduceLabel, run: runReproduce },
     'lightmaps-correlation': { label: lightMapsCorrelationLabel, run: inJobWorker('lightmaps-correlation', runLightMapsCorrelation) },
     cost: { label: costLabel, run: inJobWorker('cost', runCost) },
+    // torch's steps in a subprocess, the engine's in the worker: the engine thread keeps answering
+    'torch-speed': { label: torchSpeedLabel, run: inJobWorker('torch-speed', runTorchSpeed) },
     // the Playground's solver: a lane of its own (its kind's name), in a solver worker, so the engine keeps answering
     'playground-solve': { label: playgroundSolveLabel, run: runPlaygroundSolve },
   };
@@ -144,6 +147,8 @@ function engineHandlers(jobs: JobQueue, training: TrainingJobs, sweepJobs: Sweep
     },
     'train.torch': (p) => cachedTorchProbe(pythonCommand(readSettings().python), p.refresh),
     'train.calibrate': (p) => training.calibrate(p.workspace, p.config, p.steps),
+    'train.torchSpeed': torchSpeedCall,
+    'train.measureTorchSpeed': (p) => startTorchSpeed(p, (params) => jobs.start('torch-speed', params)),
     'train.pause': (p) => ({ ok: training.pause(p.id) }),
     'train.resume': (p) => training.resumeWhenEnded(p.workspace, p.id),
     'train.stop': (p) => ({ ok: training.stop(p.id, p.workspace) }),

@@ -16,6 +16,8 @@ export const LANE_OF_KIND: Record<JobKind, LaneId> = {
   'lightmaps-correlation': 'analysis',
   // timings: beside no other analysis job of this engine (the lane runs one at a time)
   cost: 'analysis',
+  // a timing as well: torch's steps and the engine's, with no other analysis job beside them
+  'torch-speed': 'analysis',
   // the Playground's truth: its own lane, so a solve never waits behind an evaluation or a generation
   'playground-solve': 'playground-solve',
   generate: 'data',

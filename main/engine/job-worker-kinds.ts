@@ -6,7 +6,7 @@
 import type { JobHandler } from './jobs';
 import type { JobParams } from './job-params';
 
-export type WorkerJobKind = 'evaluate' | 'lightmaps-correlation' | 'generate' | 'import' | 'cost';
+export type WorkerJobKind = 'evaluate' | 'lightmaps-correlation' | 'generate' | 'import' | 'cost' | 'torch-speed';
 
 export interface WorkerJob<K extends WorkerJobKind> {
   load: () => Promise<JobHandler<JobParams[K]>>;
@@ -18,6 +18,8 @@ export const WORKER_JOBS: { [K in WorkerJobKind]: WorkerJob<K> } = {
   evaluate: { backend: true, load: async () => (await import('./evaluate-job')).runEvaluate },
   'lightmaps-correlation': { backend: true, load: async () => (await import('./light-maps-correlation-job')).runLightMapsCorrelation },
   cost: { backend: true, load: async () => (await import('./cost-job')).runCost },
+  // the engine's side of the comparison times training steps on the engine's backend
+  'torch-speed': { backend: true, load: async () => (await import('./torch-speed-job')).runTorchSpeed },
   // splitting, normalizing and storing a dataset (synchronous writes with fsync, large arrays) held
   // the engine thread for 250 ms beside training (a CPU profile of test/integration/train/lanes.test.ts)
   generate: { backend: false, load: async () => (await import('./dataset-jobs')).runGenerate },
