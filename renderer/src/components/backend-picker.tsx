@@ -23,7 +23,7 @@ const autoMeasured = new Set<string>();
 /** "16:02" today, "Nov 27 16:02" another day. */
 function clock(iso: string): string {
   const d = new Date(iso);
-  const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
   return d.toDateString() === new Date().toDateString() ? time : `${d.toLocaleDateString([], { month: 'short', day: 'numeric' })} ${time}`;
 }
 
