@@ -146,3 +146,53 @@ test('Training view: PyTorch CPU with its measured speed; a LiNO, an FNO, a Deep
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('Ablation and Reproduce views: the same picker and measured speed; the variants and the preset start on the chosen backend', { skip, timeout: 180_000 }, async (tc) => {
+  const base = ids['e2e torch lino'];
+  assert.ok(base, 'the LiNO torch run of the test above');
+  const service = suite.host.service;
+  // what the views ask the real engine for (recorded, passed on unchanged)
+  const asked: { method: string; params: any }[] = [];
+  const call = service.call.bind(service);
+  service.call = ((method: string, params: unknown) => {
+    asked.push({ method, params });
+    return call(method as never, params as never);
+  }) as typeof service.call;
+  tc.after(() => { service.call = call; });
+  const { page, problems } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+
+  await gotoView(page, 'Ablation');
+  await page.getByTestId('run-picker').selectOption(base);
+  await page.getByTestId('ablation-backend-speed').filter({ hasText: /^torch cpu: \d+\.\d+× (faster|slower) than wasm here/ }).waitFor({ timeout: 30_000 });
+  assert.match((await page.getByTestId('ablation-backend-torch:cpu').textContent())!, /× (faster|slower) than wasm here$/);
+  // the base trained on torch; the variants go where the picker says: here, the engine
+  assert.equal(await page.getByTestId('ablation-backend').inputValue(), 'engine');
+  await page.getByTestId('ablation-backend-base').filter({ hasText: 'The base run trained on PyTorch (cpu)' }).waitFor();
+  await page.getByTestId('ablation-backend').selectOption('torch:cpu');
+  await page.getByTestId('ablation-backend-base').waitFor({ state: 'detached' });
+  await page.getByTestId('ablation-backend').selectOption('engine');
+  await page.getByTestId('ablation-seeds').fill('1');
+  await page.getByTestId('ablation-launch').filter({ hasText: /Launch 4 variants \(4 runs\)/ }).click();
+  await page.getByTestId('ablation-launch').filter({ hasText: 'All variants launched' }).waitFor({ timeout: 30_000 });
+  const sweep = ((await call('sweeps.list', {})) as { id: string; name: string }[]).find((s) => s.name === `ablation ${base}`)!;
+  await call('sweeps.control', { id: sweep.id, action: 'stop' });
+  const variants = ((await call('runs.list', {})) as { id: string; group: string | null }[]).filter((r) => r.group?.startsWith(`${base}/`));
+  assert.equal(variants.length, 4);
+  for (const v of variants) {
+    const c = ((await call('runs.get', { id: v.id })) as { config: { backend?: string; torch?: unknown } }).config;
+    assert.deepEqual([c.backend, c.torch], [undefined, undefined], `${v.group}: on the engine`);
+  }
+
+  await gotoView(page, 'Reproduce');
+  await page.getByTestId('reproduce-backend-speed').filter({ hasText: /measured \d/ }).waitFor({ timeout: 30_000 });
+  await page.getByTestId('reproduce-backend').selectOption('torch:cpu');
+  await page.getByTestId('reproduce-size').selectOption('tiny');
+  await page.getByTestId('reproduce-start').click();
+  await page.getByTestId('reproduce-progress').waitFor({ timeout: 30_000 });
+  const start = asked.find((a) => a.method === 'reproduce.start');
+  assert.equal(start?.params.backend, 'torch:cpu', JSON.stringify(start));
+  const job = ((await call('jobs.list', {})) as JobSummary[]).find((j) => j.kind === 'reproduce' && (j.state === 'queued' || j.state === 'running'));
+  if (job) await call('jobs.cancel', { id: job.id });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
