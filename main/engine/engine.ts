@@ -29,6 +29,7 @@ import { refuseRepeat, reproduceLabel, reproduceList, reproduceResults, runRepro
 import { VERSION } from '../version';
 import { LANE_TEXT_HANDLERS, playgroundLaneCall } from './playground-lane';
 import { playgroundDrawCall, playgroundPredictCall, playgroundSaveCall, playgroundSolveCall } from './playground-call';
+import type { playgroundTrustCall } from './playground-trust-call';
 import { playgroundSolveLabel, runPlaygroundSolve } from './playground-solve-job';
 import { playgroundAppendCall, playgroundAppendableCall, playgroundExportCall, playgroundSampleCall } from './playground-keep-call';
 import { availableParallelism } from 'node:os';
@@ -46,6 +47,8 @@ type EngineHandlers = { [M in EngineMethod]: (params: EngineParams<M>) => Result
   'jobs.cancel': (params: { id: string }) => Result<'jobs.cancel'>;
   /** The host created the run (runs/<runId>) and forwards train.start with its id. */
   'train.start': (params: { workspace: string; runId: string }) => Promise<{ runId: string; job: JobSummary }>;
+  /** The host, when an engine starts or a workspace opens: follow the PyTorch runs an earlier engine started (TrainingJobs.adopt). */
+  'train.adopt': (params: { workspace: string }) => Promise<{ following: string[]; ended: string[] }>;
 };
 
 /** jobs.start of a kind declared with its parameters: each kind with its own (the union narrowed by kind). */
@@ -145,6 +148,7 @@ function engineHandlers(jobs: JobQueue, training: TrainingJobs, sweepJobs: Sweep
       await initBackend();
       return { runId: p.runId, job: training.start(p.workspace, p.runId) };
     },
+    'train.adopt': (p) => training.adopt(p.workspace),
     'train.torch': (p) => cachedTorchProbe(pythonCommand(readSettings().python), p.refresh),
     'train.calibrate': (p) => training.calibrate(p.workspace, p.config, p.steps),
     'train.torchSpeed': torchSpeedCall,
@@ -189,6 +193,7 @@ function engineHandlers(jobs: JobQueue, training: TrainingJobs, sweepJobs: Sweep
     'playground.predict': (p) => playgroundLaneCall('playground.predict', p) as ReturnType<typeof playgroundPredictCall>,
     'playground.solve': (p) => playgroundSolveCall(p, (params) => jobs.start('playground-solve', { ...params, workspace: p.workspace })),
     'playground.draw': (p) => playgroundLaneCall('playground.draw', p) as ReturnType<typeof playgroundDrawCall>,
+    'playground.trust': (p) => playgroundLaneCall('playground.trust', p) as ReturnType<typeof playgroundTrustCall>,
     'playground.save': (p) => (p.into ? playgroundAppendCall({ ...p, into: p.into }) : playgroundSaveCall(p)),
     'playground.sample': playgroundSampleCall,
     'playground.appendable': playgroundAppendableCall,

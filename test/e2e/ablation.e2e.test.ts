@@ -5,6 +5,8 @@
 // listed and its trials are the variants' runs, before any has trained. The second test waits for
 // them and checks the table against runs.group, the bar chart, the error-field grid (one shared
 // cividis axis), LaTeX and SVG exports, that a fresh page finds the ablation again, and an axe audit
+// A third test evaluates the variants' branch spectra and checks both figures against the kept
+// evaluations and the table's CSV export.
 // (the table's arithmetic and the figure's layout are unit tests: test/unit/renderer/ablation.test.ts;
 // the sweep through the engine: test/integration/sweep/ablation-engine.test.ts).
 // Screenshot: test-results/screenshots/ablation.png.
@@ -232,4 +234,49 @@ test('ablation: once the variants have trained, table = runs.group, bars with ±
   await again.page.getByTestId('ablation-row-full').getByTestId('ablation-seeds-done').filter({ hasText: /^2\/2$/ }).waitFor({ timeout: 30_000 });
   assert.deepEqual(again.problems, []);
   await again.page.close();
+});
+
+test('ablation: branch spectra across the variants, per band shares and overlaid spectra equal to the kept evaluations, CSV with the conventions named', { skip, timeout: 240_000 }, async () => {
+  assert.equal(mine.length, 8, 'the variants (the tests above) trained');
+  const { page, problems } = await openPage();
+  await page.getByTestId('run-picker').selectOption(baseId);
+  const go = page.getByTestId('ablation-branches-evaluate');
+  await go.filter({ hasText: 'Evaluate branch spectra (4 variants)' }).waitFor({ timeout: 30_000 });
+  await go.click();
+  await go.filter({ hasText: 'Branch spectra evaluated' }).waitFor({ timeout: 180_000 });
+  const plotData = (id: string) => page.evaluate((t) => {
+    const el = (globalThis as any).document.querySelector(`[data-testid="${t}"] .js-plotly-plot`);
+    return el?._fullLayout ? el.data.map((d: any) => ({ name: d.name, xaxis: d.xaxis, x: Array.from(d.x), y: Array.from(d.y) })) : null;
+  }, id);
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="ablation-branch-spectra"] .js-plotly-plot')?.data?.length === 9, undefined, { timeout: 30_000 });
+  // the kept evaluations (runs.evaluation with diagnostics) of each variant's first finished seed
+  const firstDoneOf = (v: string) => mine.filter((r) => r.group === `${baseId}/${v}`).sort((a, b) => (a.seed ?? 0) - (b.seed ?? 0))[0]!.id;
+  const kept = await Promise.all(VARIANTS.map(async (v) => (await suite.host.service.call('runs.evaluation', { id: firstDoneOf(v), checkpoint: 'best', split: 'val', diagnostics: true } as never)) as { branchSpectra: { blocks: { components: string[]; spectra: Record<string, number[]>; bandShare: Record<string, Record<string, number | null>> }[] } }));
+  const lines = (await plotData('ablation-branch-spectra'))!;
+  const want = VARIANTS.flatMap((_, i) => kept[i]!.branchSpectra.blocks[0]!.components.map((k) => ({ name: `${LABELS[i]} · ${k}`, y: kept[i]!.branchSpectra.blocks[0]!.spectra[k]!.map((e) => (e > 0 ? e : null)) })));
+  assert.deepEqual(lines.map((l: { name: string; y: unknown[] }) => ({ name: l.name, y: l.y })), want);
+  const bars = (await plotData('ablation-branch-shares'))!;
+  assert.equal(bars.length, 9, 'per band a panel, per branch a trace');
+  const lowRefr = bars.find((b: { name: string; xaxis: string }) => b.name === 'refraction' && b.xaxis === 'x')!;
+  assert.deepEqual(lowRefr.x, LABELS);
+  assert.deepEqual(lowRefr.y, kept.map((k) => k.branchSpectra.blocks[0]!.bandShare.refraction?.low ?? null));
+  assert.equal(bars.find((b: { name: string; xaxis: string }) => b.name === 'reflection' && b.xaxis === 'x')!.y[1], null, 'no reflection bar without reflection');
+  // the table to CSV: both relL2 conventions and the band edges named in the header, one row per variant and branch
+  const exportsDir = join(suite.host.workspace, 'exports');
+  const known = new Set(readdirSync(exportsDir));
+  await page.getByRole('button', { name: 'Export Ablation branch spectra as CSV' }).click();
+  await page.getByTestId('table-export-status').filter({ hasText: /Saved exports\/ablation-branch-spectra.*\.csv$/ }).waitFor({ timeout: 30_000 });
+  const csv = readFileSync(join(exportsDir, readdirSync(exportsDir).find((n) => !known.has(n) && n.endsWith('.csv'))!), 'utf8').trim().split(/\r?\n/);
+  assert.match(csv[0]!, /^variant,run,relL2 \(normalized\),relL2 \(decoded\),block,branch,energy share low \(k<4\),/);
+  assert.equal(csv.length, 1 + 9);
+  // both figures export (SVG), their text kept
+  const before = new Set(readdirSync(exportsDir));
+  const fig = page.getByTestId('ablation-branch-shares');
+  await fig.getByRole('button', { name: 'Export Ablation branch energy shares per band, block 1 as SVG' }).click();
+  await fig.getByTestId('export-status').filter({ hasText: /Saved exports\/.*\.svg$/ }).waitFor({ timeout: 30_000 });
+  const svg = readFileSync(join(exportsDir, readdirSync(exportsDir).find((n) => !before.has(n) && n.endsWith('.svg'))!), 'utf8');
+  assert.ok(svg.includes('LiNO w/o scattering') && svg.includes('refraction'), 'labels as text in the SVG');
+  await assertAccessible(page, 'Ablation view with branch spectra');
+  assert.deepEqual(problems, []);
+  await page.close();
 });
