@@ -18,6 +18,8 @@ import { ablationBars } from '../../../renderer/src/plots/ablation-bars';
 import { ablationFigure } from '../../../renderer/src/plots/ablation-figure';
 import { COMPONENT_COLORS, NEUTRAL_COLOR } from '../../../renderer/src/plots/component-colors';
 import { toLatex } from '../../../main/api/table';
+import { gateAlphaBars, type GateEpoch } from '../../../renderer/src/plots/gate-bars';
+import { absentScalarReason } from '../../../renderer/src/logic/block-scalars';
 import type { EvaluationResult, Result } from '../../../main/api/contract';
 
 type RunGroup = Result<'runs.group'>;
@@ -167,4 +169,21 @@ test('the view\'s results from the finished ablation: table = runs.group, bars w
   const cells = LABELS.map((l) => counted.split('\n').find((line) => line.startsWith(`${l} & `))!.split(' & ')[5]!);
   for (const p of cells) assert.match(p, /^\d+$/, `a parameter count in the LaTeX table: ${cells}`);
   assert.ok(Number(cells[0]) > Number(cells[3]!), 'the full model has more parameters than the one without scattering');
+
+  // Gates: a component keeps its colour whichever others the run has (full vs w/o reflection), and
+  // tau is explained as full scattering's (these runs use efficient scattering).
+  const lastGates = async (id: string) => {
+    const m = (await service.call('runs.metrics', { id } as never)) as { records: (GateEpoch & { type: string })[] };
+    return m.records.filter((r) => r.type === 'epoch' && r.blocks?.length > 0).at(-1)!;
+  };
+  const colorsOf = (e: GateEpoch) => Object.fromEntries((gateAlphaBars(e).data as { name: string; marker: { color: string } }[]).map((d) => [d.name, d.marker.color]));
+  const fullGates = await lastGates(targets.full.runId);
+  const noReflection = await lastGates(targets.others.find((t) => t.variant === 'no-reflection')!.runId);
+  assert.deepEqual(colorsOf(fullGates), { reflection: COMPONENT_COLORS.reflection, refraction: COMPONENT_COLORS.refraction, scattering: COMPONENT_COLORS.scattering });
+  assert.deepEqual(colorsOf(noReflection), { refraction: COMPONENT_COLORS.refraction, scattering: COMPONENT_COLORS.scattering });
+  assert.match(absentScalarReason('tau', fullGates.blocks as never) ?? '', /full scattering.*this run uses efficient scattering/);
+
+  // Runs: the ablation's groups and runs go by the base run's name, not its id.
+  assert.equal(groupLabel('r_base/full', runs), 'abl base/full');
+  for (const m of rows[0]!.members) assert.match(m.name, /^abl base\/full \(seed [56]\)$/);
 });
