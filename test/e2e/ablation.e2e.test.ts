@@ -8,7 +8,7 @@
 // counts, Gates' colours, the names after the base, the ablation found again from a member run) is
 // computed from a real finished ablation without a browser: test/integration/sweep/ablation-engine.test.ts
 // (the table's arithmetic and the figure's layout: test/unit/renderer/ablation.test.ts).
-// Screenshot: test-results/screenshots/ablation.png.
+// Screenshot: test-results/screenshots/ablation-launched.png (the view just launched; docs/screenshots/ablation.png shows it trained).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -73,7 +73,7 @@ test('ablation: launching the three "without" variants and the full model with 2
   const size = page.viewportSize();
   await page.setViewportSize({ width: 1366, height: 1900 });
   await page.getByRole('heading', { name: 'Ablation', level: 1 }).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SHOTS}/ablation.png` });
+  await page.screenshot({ path: `${SHOTS}/ablation-launched.png` });
   if (size) await page.setViewportSize(size);
   await page.getByRole('button', { name: 'Dark theme' }).click();
   await assertAccessible(page, 'Ablation view (dark theme)');
