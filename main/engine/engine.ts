@@ -27,6 +27,7 @@ import { refuseRepeat, reproduceList, reproduceResults } from './reproduce-job';
 import { VERSION } from '../version';
 import { LANE_TEXT_HANDLERS, playgroundLaneCall } from './playground-lane';
 import { playgroundDrawCall, playgroundPredictCall, playgroundSaveCall, playgroundSolveCall } from './playground-call';
+import type { playgroundTrustCall } from './playground-trust-call';
 import { playgroundAppendCall, playgroundAppendableCall, playgroundExportCall, playgroundSampleCall } from './playground-keep-call';
 import { availableParallelism } from 'node:os';
 import { cachedTorchProbe, pythonCommand } from '../train/torch-probe';
@@ -173,6 +174,7 @@ function engineHandlers(jobs: JobQueue, training: TrainingJobs, sweepJobs: Sweep
     'playground.predict': (p) => playgroundLaneCall('playground.predict', p) as ReturnType<typeof playgroundPredictCall>,
     'playground.solve': (p) => playgroundSolveCall(p, (params) => jobs.start('playground-solve', { ...params, workspace: p.workspace })),
     'playground.draw': (p) => playgroundLaneCall('playground.draw', p) as ReturnType<typeof playgroundDrawCall>,
+    'playground.trust': (p) => playgroundLaneCall('playground.trust', p) as ReturnType<typeof playgroundTrustCall>,
     'playground.save': (p) => (p.into ? playgroundAppendCall({ ...p, into: p.into }) : playgroundSaveCall(p)),
     'playground.sample': playgroundSampleCall,
     'playground.appendable': playgroundAppendableCall,

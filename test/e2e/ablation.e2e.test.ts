@@ -5,7 +5,8 @@
 // listed and its trials are the variants' runs, before any has trained; the launched view passes an
 // axe audit (light and dark) and fits 1366 px. What the view computes once they have trained (the
 // table against runs.group, the bars, LaTeX, the error-field grid on one cividis axis, parameter
-// counts, Gates' colours, the names after the base, the ablation found again from a member run) is
+// counts, Gates' colours, the names after the base, the ablation found again from a member run, the
+// branch spectra across the variants against the kept evaluations and their CSV) is
 // computed from a real finished ablation without a browser: test/integration/sweep/ablation-engine.test.ts
 // (the table's arithmetic and the figure's layout: test/unit/renderer/ablation.test.ts).
 // Screenshot: test-results/screenshots/ablation-launched.png (the view just launched; docs/screenshots/ablation.png shows it trained).

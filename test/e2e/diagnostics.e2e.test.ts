@@ -3,6 +3,8 @@
 // evaluates it with diagnostics and draws the error and truth spectra equal to the kept result's,
 // the band table, the Darcy residual of prediction and truth, and the branch spectra (one line per
 // block and branch), overlays a second (FNO) run's error spectrum, and times the solver and the run (error against time per sample, log-log). Screenshot: test-results/screenshots/diagnostics.png.
+// A second test trains a tiny Burgers and a tiny Navier-Stokes FNO run and draws their benchmarks'
+// cost figures (the solver at half, once, twice (Burgers: and four times) the run's grid; the run).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -11,6 +13,7 @@ import type { EvaluationResult, RunSummary } from '../../main/api/contract';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { openPage as openSessionPage, gotoView } from '../helpers/page';
 import { assertAccessible } from '../helpers/axe';
+import { trainedId } from '../helpers/trained-run';
 
 const DATA = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 8, train: 6, val: 2 } as const;
 let runId = '';
@@ -70,8 +73,8 @@ test('diagnostics view: spectra, bands, Darcy residual beside the truth\'s, bran
   assert.equal(rows.length, 3);
   assert.match(rows[0]!, new RegExp(`^low \\(0–3\\)${s.mean.fRmse.low!.toExponential(3).replace('+', '\\+')}`));
   const phys = kept.resolutions[0]!.diagnostics!.physics!;
-  assert.match((await page.getByTestId('diagnostics-physics').textContent())!, new RegExp(`prediction ${phys.mean.prediction.toExponential(3).replace('+', '\\+')}, truth ${phys.mean.truth.toExponential(3).replace('+', '\\+')}`));
-  assert.ok(phys.mean.truth < 1e-3, `solved on the stored grid: the truth's residual is at float32 rounding (${phys.mean.truth})`);
+  assert.match((await page.getByTestId('diagnostics-physics').textContent())!, new RegExp(`prediction ${phys.mean.prediction.toExponential(3).replace('+', '\\+')}, truth ${phys.mean.truth!.toExponential(3).replace('+', '\\+')}`));
+  assert.ok(phys.mean.truth! < 1e-3, `solved on the stored grid: the truth's residual is at float32 rounding (${phys.mean.truth})`);
   const br = await waitDrawn(page, 'diagnostics-branches', (d) => d.length === 6);
   assert.deepEqual(br.map((t) => t.name), ['block 1 reflection', 'block 1 refraction', 'block 1 scattering', 'block 2 reflection', 'block 2 refraction', 'block 2 scattering']);
   // runs overlaid: the LiNO run (evaluated above) and the FNO run, one error line each beside the truth
@@ -92,6 +95,32 @@ test('diagnostics view: spectra, bands, Darcy residual beside the truth\'s, bran
   assert.equal(cost[1]!.y!.length, 2, 'batch 1 and batched');
   await page.screenshot({ path: join(SHOTS, 'diagnostics.png'), fullPage: true });
   await assertAccessible(page, 'Diagnostics view with an evaluation');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('diagnostics view: accuracy against cost for a Burgers and a Navier-Stokes run (their own solvers, log-log)', { skip: suite.skip, timeout: 300_000 }, async () => {
+  const svc = suite.host.service;
+  const burgers = await trainedId(svc, { name: 'cost e2e burgers', data: { kind: 'generate', benchmark: 'burgers', preset: 'tiny', samples: 4, train: 3, val: 1 }, model: { kind: 'fno', width: 4, depth: 1, modes: 4 }, epochs: 1, batchSize: 2 }, 150_000);
+  const ns = await trainedId(svc, { name: 'cost e2e ns', data: { kind: 'generate', benchmark: 'navier-stokes', preset: 'tiny', samples: 4, frames: 6, tIn: 3, tOut: 3, train: 3, val: 1, resolution: 16 }, model: { kind: 'fno', width: 4, depth: 1, modes: 4 }, epochs: 1, batchSize: 2 }, 150_000);
+  const { page, problems } = await openSessionPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+  await gotoView(page, 'Diagnostics');
+  const cases = [
+    { id: burgers, heading: 'Accuracy against cost (Burgers)', solver: 3, caption: /reference: the 256-point solve/ },
+    { id: ns, heading: 'Accuracy against cost (Navier–Stokes)', solver: 2, caption: /reference: the 32² solve, 3 frames rolled out from 3/ },
+  ];
+  for (const c of cases) {
+    await page.getByTestId('run-picker').selectOption(c.id);
+    await page.getByRole('heading', { name: c.heading }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('diagnostics-cost').click();
+    const fig = await waitDrawn(page, 'diagnostics-cost-plot', (d) => d.length === 2 && d[1]!.name === `${c.id} (fno)`);
+    assert.equal(fig[0]!.name, 'solver');
+    assert.equal(fig[0]!.y!.length, c.solver, 'every coarser solve against the finest one');
+    assert.ok(fig[0]!.y!.every((v) => v !== null && v > 0));
+    assert.equal(fig[1]!.y!.length, 2, 'batch 1 and batched');
+    assert.match((await page.getByTestId('diagnostics-cost-caption').textContent())!, c.caption);
+  }
+  await assertAccessible(page, 'Diagnostics view with a Navier-Stokes cost figure');
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -11,6 +11,7 @@ import { aggregateGroup, percentDiff, type paperReference } from './ablation-res
 import type { AblationBarRow } from '../plots/ablation-bars';
 import type { AblationFigureInput } from '../plots/ablation-figure';
 import { absError } from '../plots/abs-error';
+import type { BranchVariant } from '../../../main/api/diagnostics-tables';
 
 export type PaperReference = ReturnType<typeof paperReference>;
 type RunGroup = Result<'runs.group'>;
@@ -170,4 +171,11 @@ export function paramsEstimateParams(m: ModelSection | undefined, shape: { grid:
     grid: shape.grid,
     batch: 1,
   };
+}
+
+/** A variant's entry in the branch-spectra comparison: its evaluation (with diagnostics) of its first finished seed; null before it has branch spectra. */
+export function branchVariant(label: string, runId: string, result: EvaluationResult | null): BranchVariant | null {
+  if (!result?.branchSpectra) return null;
+  const m = result.resolutions[0]?.metrics;
+  return { variant: label, runId, relL2: m?.relL2 ?? null, relL2Decoded: m?.relL2Decoded ?? null, branches: result.branchSpectra };
 }

@@ -5,21 +5,24 @@
 // from the finished ablation's real run folders, what the view computes (its pure parts in
 // renderer/src/logic/ablation-view-data.ts, the plots' builders): the table against runs.group, the
 // bars with ±1 std, the LaTeX export, the error-field grid on one scale from the engine's
-// evaluations at the full model's samples, the parameter counts, and the ablation found again from
-// a member run. The browser test (test/e2e/ablation.e2e.test.ts) checks the launch and the view drawn.
+// evaluations at the full model's samples, the parameter counts, Gates' colours, the names after the
+// base, the ablation found again from a member run, and the branch spectra across the variants
+// against the kept evaluations. The browser test (test/e2e/ablation.e2e.test.ts) checks the launch and the view drawn.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engineService } from '../../helpers/engine-service';
 import { TrainConfig, type JobSummary, type RunSummary, type SweepDetail, type SweepSummary } from '../../../main/api/contract';
 import { ablationKey, ablationSweep, groupLabel, variantConfig, VARIANTS } from '../../../renderer/src/logic/ablation-plan';
 import { ablationCaption, benchmarkOf, formatMeanStd, formatPercent, gridSamples, paperReference } from '../../../renderer/src/logic/ablation-results';
-import { ablationBarRows, ablationPlan, ablationRows, ablationTable, evaluationTargets, fieldsFigureInput, firstDone, launchLabel, paramsEstimateParams, variantsToLaunch } from '../../../renderer/src/logic/ablation-view-data';
+import { ablationBarRows, branchVariant, ablationPlan, ablationRows, ablationTable, evaluationTargets, fieldsFigureInput, firstDone, launchLabel, paramsEstimateParams, variantsToLaunch } from '../../../renderer/src/logic/ablation-view-data';
 import { ablationBars } from '../../../renderer/src/plots/ablation-bars';
 import { ablationFigure } from '../../../renderer/src/plots/ablation-figure';
 import { COMPONENT_COLORS, NEUTRAL_COLOR } from '../../../renderer/src/plots/component-colors';
-import { toLatex } from '../../../main/api/table';
+import { toCsv, toLatex } from '../../../main/api/table';
 import { gateAlphaBars, type GateEpoch } from '../../../renderer/src/plots/gate-bars';
 import { absentScalarReason } from '../../../renderer/src/logic/block-scalars';
+import { branchOverlayTraces, branchShareFigure } from '../../../renderer/src/plots/branch-comparison';
+import { branchComparisonTable } from '../../../main/api/diagnostics-tables';
 import type { EvaluationResult, Result } from '../../../main/api/contract';
 
 type RunGroup = Result<'runs.group'>;
@@ -186,4 +189,43 @@ test('the view\'s results from the finished ablation: table = runs.group, bars w
   // Runs: the ablation's groups and runs go by the base run's name, not its id.
   assert.equal(groupLabel('r_base/full', runs), 'abl base/full');
   for (const m of rows[0]!.members) assert.match(m.name, /^abl base\/full \(seed [56]\)$/);
+});
+
+test('branch spectra across the variants: per band shares and overlaid spectra equal to the kept evaluations, CSV with the conventions named', { timeout: 300_000 }, async () => {
+  assert.equal(trained.length, 8, 'the first test trained the eight runs');
+  const runs = (await service.call('runs.list', {})) as RunSummary[];
+  const picked = runs.find((r) => r.group === 'r_base/full' && r.seed === 5)!;
+  const config = ((await service.call('runs.get', { id: picked.id } as never)) as { config: Record<string, unknown> }).config;
+  const rows = ablationRows(ablationPlan({ runs, base: picked, key: 'r_base', config, seeds: 2 }), {});
+  // each variant's first finished seed, evaluated with diagnostics as the view asks (best checkpoint, validation split)
+  const targets = rows.filter((r) => r.config).map((r) => ({ label: r.variant.label, run: firstDone(r)! }));
+  assert.deepEqual(targets.map((t) => t.label), LABELS);
+  const variants: NonNullable<ReturnType<typeof branchVariant>>[] = [];
+  for (const t of targets) {
+    const job = (await service.call('runs.evaluate', { id: t.run.id, checkpoint: 'best', split: 'val', diagnostics: true } as never)) as JobSummary;
+    const ended = await settled(job.id, 120_000);
+    assert.equal(ended.state, 'done', ended.error);
+    const v = branchVariant(t.label, t.run.id, ended.result as EvaluationResult);
+    assert.ok(v, `${t.label}: its evaluation has branch spectra`);
+    variants.push(v);
+  }
+  // the kept evaluations (runs.evaluation with diagnostics), what a reload shows
+  type Kept = { branchSpectra: { blocks: { components: string[]; spectra: Record<string, number[]>; bandShare: Record<string, Record<string, number | null>> }[] } };
+  const kept: Kept[] = [];
+  for (const t of targets) kept.push((await service.call('runs.evaluation', { id: t.run.id, checkpoint: 'best', split: 'val', diagnostics: true } as never)) as Kept);
+  const lines = branchOverlayTraces(variants, 0) as { name: string; y: (number | null)[] }[];
+  assert.equal(lines.length, 9, 'three branches in full, two in each variant without one');
+  const want = targets.flatMap((t, i) => kept[i]!.branchSpectra.blocks[0]!.components.map((k) => ({ name: `${t.label} · ${k}`, y: kept[i]!.branchSpectra.blocks[0]!.spectra[k]!.map((e) => (e > 0 ? e : null)) })));
+  assert.deepEqual(lines.map((l) => ({ name: l.name, y: l.y })), want);
+  const bars = branchShareFigure(variants, 0).data as { name: string; xaxis: string; x: string[]; y: (number | null)[] }[];
+  assert.equal(bars.length, 9, 'per band a panel, per branch a trace');
+  const lowRefr = bars.find((b) => b.name === 'refraction' && b.xaxis === 'x')!;
+  assert.deepEqual(lowRefr.x, LABELS);
+  assert.deepEqual(lowRefr.y, kept.map((k) => k.branchSpectra.blocks[0]!.bandShare.refraction?.low ?? null));
+  assert.equal(bars.find((b) => b.name === 'reflection' && b.xaxis === 'x')!.y[1], null, 'no reflection bar without reflection');
+  // the table to CSV: both relL2 conventions and the band edges named in the header, one row per variant and branch
+  const table = branchComparisonTable(variants);
+  const csv = toCsv(table.columns, table.rows).trim().split(/\r?\n/);
+  assert.match(csv[0]!, /^variant,run,relL2 \(normalized\),relL2 \(decoded\),block,branch,energy share low \(k<4\),/);
+  assert.equal(csv.length, 1 + 9);
 });
