@@ -45,6 +45,8 @@ type EngineHandlers = { [M in EngineMethod]: (params: EngineParams<M>) => Result
   'jobs.cancel': (params: { id: string }) => Result<'jobs.cancel'>;
   /** The host created the run (runs/<runId>) and forwards train.start with its id. */
   'train.start': (params: { workspace: string; runId: string }) => Promise<{ runId: string; job: JobSummary }>;
+  /** The host, when an engine starts or a workspace opens: follow the PyTorch runs an earlier engine started (TrainingJobs.adopt). */
+  'train.adopt': (params: { workspace: string }) => Promise<{ following: string[]; ended: string[] }>;
 };
 
 /** Whether every jobs.start kind's checked parameters, with the workspace, are its JobParams (true, or this does not compile). */
@@ -132,6 +134,7 @@ function engineHandlers(jobs: JobQueue, training: TrainingJobs, sweepJobs: Sweep
       await initBackend();
       return { runId: p.runId, job: training.start(p.workspace, p.runId) };
     },
+    'train.adopt': (p) => training.adopt(p.workspace),
     'train.torch': (p) => cachedTorchProbe(pythonCommand(readSettings().python), p.refresh),
     'train.calibrate': (p) => training.calibrate(p.workspace, p.config, p.steps),
     'train.pause': (p) => ({ ok: training.pause(p.id) }),

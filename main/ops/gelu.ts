@@ -69,17 +69,19 @@ const fused = customGradOp((x: tf.Tensor, save: tf.GradSaveFunc) => {
 
 /**
  * Phi(x) (the normal CDF, A-S 7.1.26 through erf) and E = exp(-x^2/2), in composed tf ops whose
- * only transcendental is one sigmoid: Phi = 1/2 + sign(x) (1/2 - q), q = (poly(t) / 2) E.
+ * only transcendental is one sigmoid: q = (poly(t) / 2) E = Phi(-|x|), Phi = q + step(x) (1 - 2q).
+ * Kernels picked by measurement on wasm ([4096, 64]): Step 0.04 ms where Sign is 1.4 ms (and
+ * Maximum with a scalar 2.3 ms), a division 0.05 ms where Reciprocal is 0.16 ms.
  */
 function cdfAndGaussian(x: tf.Tensor): { cdf: tf.Tensor; e: tf.Tensor } {
   const s = tf.sigmoid(tf.mul(tf.square(x), -0.5));
   const e = tf.div(s, tf.sub(1, s));
-  const t = tf.reciprocal(tf.add(tf.mul(tf.abs(x), P * SQRT1_2), 1));
+  const t = tf.div(1, tf.add(tf.mul(tf.abs(x), P * SQRT1_2), 1));
   // Horner with the halves folded into the coefficients
   let poly = tf.add(tf.mul(t, A5 / 2), A4 / 2);
   for (const a of [A3, A2, A1]) poly = tf.add(tf.mul(poly, t), a / 2);
   const q = tf.mul(tf.mul(poly, t), e);
-  return { cdf: tf.add(tf.mul(tf.sign(x), tf.sub(0.5, q)), 0.5), e };
+  return { cdf: tf.add(q, tf.mul(tf.step(x), tf.sub(1, tf.mul(q, 2)))), e };
 }
 
 /** Composed tf ops with the closed-form gradient, whatever the backend: the wasm path and the fused kernels' reference. */
