@@ -4,14 +4,14 @@ import { useState } from 'react';
 import type { RunSummary } from '../../../../main/api/contract';
 import { useAblation } from '../../stores/ablation-store';
 import { groupLabel } from '../../logic/ablation-plan';
+import { launchLabel, variantsToLaunch, type AblationPlanRow } from '../../logic/ablation-view-data';
 import { NumberField } from '../../components/number-field';
 import { BackendPicker } from '../../components/backend-picker';
 import { BACKEND_CHOICES, choiceOf, choiceProblem, withBackend, type BackendChoice } from '../../logic/backend-choice';
 import { useTorchProbe } from '../../queries/torch-probe';
 import { oneOf, usePersisted } from '../../stores/persisted-state';
-import type { AblationRow } from './use-ablation-plan';
 
-type PlanRow = Omit<AblationRow, 'agg'>;
+type PlanRow = AblationPlanRow;
 
 export interface AblationLaunchProps {
   /** The base run's name, for the heading (the key is an id). */
@@ -31,7 +31,7 @@ export function AblationLaunch({ runName, plan, runs, seeds, seedsValid, onSeeds
   const [backend, setBackend] = usePersisted<BackendChoice>('ablation.backend', 'engine', oneOf(...BACKEND_CHOICES));
   const probe = useTorchProbe().value;
   const backendProblem = probe ? choiceProblem(backend, probe) : null;
-  const toLaunch = (plan ?? []).filter((p) => p.config && p.members.length === 0 && !p.reuse);
+  const toLaunch = variantsToLaunch(plan);
   // what the base run trained on, when the variants would train elsewhere (they inherit everything else)
   const baseChoice = toLaunch[0]?.config ? choiceOf(toLaunch[0].config as { backend?: unknown; torch?: { device?: unknown } }) : null;
   const launch = async () => {
@@ -48,7 +48,7 @@ export function AblationLaunch({ runName, plan, runs, seeds, seedsValid, onSeeds
       <div className="row wrap">
         <NumberField label="Seeds per variant" inline value={seeds} onChange={onSeeds} min={1} max={20} width="5em" error={seedsValid ? null : 'Seeds must be a whole number from 1 to 20.'} testId="ablation-seeds" />
         <button onClick={() => void launch()} disabled={!plan || launching || toLaunch.length === 0 || backendProblem !== null} data-testid="ablation-launch">
-          {launching ? 'Queuing…' : toLaunch.length > 0 ? `Launch ${toLaunch.length} variant${toLaunch.length > 1 ? 's' : ''} (${toLaunch.length * seeds} runs)` : 'All variants launched'}
+          {launching ? 'Queuing…' : launchLabel(toLaunch.length, seeds)}
         </button>
         {launchError && <span className="error-message" role="alert">{launchError}</span>}
       </div>
