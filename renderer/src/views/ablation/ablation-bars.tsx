@@ -3,17 +3,15 @@
 import { useMemo } from 'react';
 import { Plot } from '../../plots/plot';
 import { ablationBars } from '../../plots/ablation-bars';
+import { ablationBarRows, type PaperReference } from '../../logic/ablation-view-data';
 import type { AblationRow } from './use-ablation-plan';
-import type { PaperReference } from './ablation-table';
 import { useRelL2Headline } from '../../queries/rell2-headline';
 
 export function AblationBars({ runName, measuredTitle, rows, paper, scale, onScale }: { runName: string; measuredTitle: string; rows: AblationRow[]; paper: PaperReference; scale: 'linear' | 'log'; onScale(s: 'linear' | 'log'): void }) {
   const headline = useRelL2Headline(); // the measured bars in the workspace's headline convention
   const fig = useMemo(() => {
-    const stat = (r: AblationRow) => (headline === 'decoded' ? r.agg.valRelL2Decoded : r.agg.valRelL2);
-    const withData = rows.filter((r) => stat(r));
-    if (withData.length === 0) return null;
-    const barRows = withData.map((r) => ({ label: r.variant.label, off: r.variant.off, mean: stat(r)!.mean, std: stat(r)!.std, reported: paper?.values[r.variant.key] ?? null }));
+    const barRows = ablationBarRows(rows, paper, headline);
+    if (barRows.length === 0) return null;
     return ablationBars({ rows: barRows, measuredTitle, paperSetting: paper?.setting ?? null, scale, convention: headline });
   }, [rows, paper, scale, measuredTitle, headline]);
   if (!fig) return <p className="muted">The bar chart appears once a variant has a finished seed.</p>;

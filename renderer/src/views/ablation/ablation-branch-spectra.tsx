@@ -9,7 +9,7 @@ import { Plot } from '../../plots/plot';
 import { branchOverlayTraces, branchShareFigure } from '../../plots/branch-comparison';
 import { TableExportBar } from '../../export/table-export-bar';
 import { BRANCH_COMPARISON_CONVENTIONS, branchComparisonTable, type BranchVariant } from '../../../../main/api/diagnostics-tables';
-import { fieldsRun, type AblationRow } from './use-ablation-plan';
+import { branchVariant, drawnRun, type AblationRow } from '../../logic/ablation-view-data';
 import { MEDIAN_SEED_TEXT } from '../../logic/ablation-results';
 
 const keyOf = (runId: string) => `ablation-branches|${runId}|val`;
@@ -17,20 +17,18 @@ const paramsOf = (id: string) => ({ id, checkpoint: 'best' as const, split: 'val
 
 export function AblationBranchSpectra({ ablationKey, rows }: { ablationKey: string; rows: AblationRow[] }) {
   const evals = useEvaluation();
-  const targets = rows.filter((r) => r.config).map((r) => ({ label: r.variant.label, run: fieldsRun(r) }));
+  const targets = rows.filter((r) => r.config).map((r) => ({ label: r.variant.label, run: drawnRun(r) }));
   const ready = targets.length > 0 && targets.every((t) => t.run);
   const ids = targets.map((t) => t.run?.id ?? '').join();
   useEffect(() => {
     for (const t of targets) if (t.run && !evals.asked(keyOf(t.run.id))) void evals.recall(keyOf(t.run.id), paramsOf(t.run.id));
-  }, [ids]); // the targets follow the variants' first finished runs: recalled once per run
+  }, [ids]); // the targets follow the variants' median finished runs: recalled once per run
   const states = targets.map((t) => ({ ...t, st: evals.state(t.run ? keyOf(t.run.id) : null) }));
   const busy = states.some((s) => s.st.busy);
   const failed = states.find((s) => s.st.error);
   const variants: BranchVariant[] = useMemo(() => states.flatMap((s) => {
-    const r = s.st.result;
-    if (!r?.branchSpectra || !s.run) return [];
-    const m = r.resolutions[0]?.metrics;
-    return [{ variant: s.label, runId: s.run.id, relL2: m?.relL2 ?? null, relL2Decoded: m?.relL2Decoded ?? null, branches: r.branchSpectra }];
+    const v = s.run ? branchVariant(s.label, s.run.id, s.st.result) : null;
+    return v ? [v] : [];
   }), [states.map((s) => `${s.run?.id}:${s.st.job?.id ?? 'kept'}:${s.st.result ? 'r' : '-'}`).join()]); // a new result comes with a new job (or a recalled one): the figures redraw only then
   const blocks = variants[0]?.branches.blocks.length ?? 0;
   const [block, setBlock] = useState(0);
