@@ -127,7 +127,9 @@ test('light maps view: maps equal runs.lightMaps, depth strip on one range, a cl
 
   // overlay: block 0's map half-transparent over the input in grey, in one panel
   await page.getByTestId('lightmaps-overlay').check();
-  const over = await waitDrawn(page, 'lightmap-plot', (d) => d.length === 2 && d[1]?.z?.length === ny);
+  // (and the query point marked on top: on every map, the dominant branch's too)
+  const over = await waitDrawn(page, 'lightmap-plot', (d) => d.length === 3 && d[1]?.z?.length === ny && d[2]?.name === 'query point');
+  assert.deepEqual([over[2]!.x, over[2]!.y], [[2], [9]], 'the query point marked on the map');
   assertClose(over[0]!.z!, asDrawn(want.input[0]!, nx, ny), 'overlay: the input underneath');
   assertClose(over[1]!.z!, asDrawn(want.blocks[0]!.latentNorm, nx, ny), 'overlay: block 0 latent norm on top');
   assert.equal(await page.getByTestId('lightmap-input').count(), 0, 'no separate input panel in overlay');
