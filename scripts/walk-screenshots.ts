@@ -1,9 +1,9 @@
-// The closing walk of research workflow II: the nine tasks of the first walk done again through the UI, in
+// The closing walk of research workflow III: the eleven tasks (the first walk's nine, sweeps, the Playground) through the UI, in
 // headless Chromium against browser mode with the real engine, at tiny sizes (minutes on 2 cores),
 // one screenshot per task under docs/screenshots/ (1366×768, light theme; two in dark). What each
 // screen showed is written to walk-notes.json beside the workspace, for docs/walk.md.
 // Documentation, not a test: not in the test suite.
-// Usage: npx tsx scripts/walk-screenshots.ts [--out docs/screenshots] [--workspace DIR] [--only a,b]
+// Usage: npx tsx scripts/walk-screenshots.ts [--out docs/screenshots] [--workspace DIR]
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -264,6 +264,47 @@ async function atScale(page: Page): Promise<void> {
   await setTheme(page, 'light');
 }
 
+/** Task 10: a sweep from the form (a 2×2 grid over width and learning rate on the walk's Darcy set, one seed). */
+async function sweeps(page: Page): Promise<void> {
+  await gotoView(page, 'Sweeps');
+  const form = page.getByTestId('sweep-form');
+  await form.getByLabel('Sweep name').fill('walk grid');
+  const option = form.getByLabel('Dataset').locator('option').filter({ hasText: /^Darcy · s = 29/ }).first();
+  await form.getByLabel('Dataset').selectOption((await option.getAttribute('value'))!);
+  await form.getByLabel('Model kind').selectOption('lino');
+  await form.getByLabel('Epochs per trial').fill('3');
+  await form.getByLabel('Axis 1 field').selectOption('model.width');
+  await form.getByLabel('Axis 1 values').fill('4, 8');
+  if (await form.getByLabel('Axis 2 field').count() === 0) await form.getByRole('button', { name: 'Add an axis' }).click();
+  await form.getByLabel('Axis 2 field').selectOption('optimizer.lr');
+  await form.getByLabel('Axis 2 kind').selectOption('list');
+  await form.getByLabel('Axis 2 values').fill('0.001, 0.01');
+  await form.getByLabel('Method').selectOption('grid');
+  await form.getByLabel('Seeds per configuration').fill('1');
+  await page.getByTestId('sweep-start').click();
+  const status = page.getByTestId('sweep-status');
+  await status.waitFor({ timeout: 60_000 });
+  notes.sweepStarted = await text(page, 'sweep-status');
+  await status.filter({ hasText: /4 of 4 trials ended/ }).waitFor({ timeout: LONG });
+  await page.getByTestId('sweep-parallel').locator('svg path.pc-line').nth(3).waitFor({ state: 'attached', timeout: 60_000 });
+  notes.sweepDone = await text(page, 'sweep-status');
+  notes.sweepImportance = await text(page, 'sweep-importance');
+  await toTop(page, 'sweep-detail');
+  await shot(page, '10-sweep');
+}
+
+/** Task 11: the Playground on the LiNO run: a freshly drawn coefficient, its prediction, truth and distance. */
+async function playground(page: Page, ids: Record<string, string>): Promise<void> {
+  await gotoView(page, 'Playground');
+  await page.getByTestId('run-picker').locator(`option[value="${ids.lino}"]`).waitFor({ state: 'attached', timeout: 20_000 });
+  await page.getByTestId('run-picker').selectOption(ids.lino);
+  await page.getByTestId('playground-draw').click();
+  await page.getByTestId('playground-distance').waitFor({ timeout: 60_000 });
+  for (const t0 = Date.now(); !/relL2 \d/.test(await text(page, 'playground-rell2')) && Date.now() - t0 < 60_000;) await page.waitForTimeout(200);
+  notes.playground = { relL2: await text(page, 'playground-rell2'), distance: await text(page, 'playground-distance') };
+  await shot(page, '12-playground');
+}
+
 async function main(): Promise<void> {
   ensureRendererBuilt();
   mkdirSync(OUT, { recursive: true });
@@ -289,6 +330,8 @@ async function main(): Promise<void> {
       ['reproduce', () => reproduce(page)],
       ['break it', () => breakIt(page, home)],
       ['at scale', () => atScale(page)],
+      ['sweeps', () => sweeps(page)],
+      ['playground', () => playground(page, ids)],
     ];
     for (const [name, step] of steps) {
       const s0 = Date.now();

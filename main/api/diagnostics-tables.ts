@@ -63,3 +63,54 @@ export function branchSpectraTables(r: BranchSpectraReport): DiagnosticsTable[] 
     { name: 'branch-bands', columns: [col('block'), col('branch', 'branch', 'l'), col('low', 'share_low'), col('mid', 'share_mid'), col('high', 'share_high')], rows: shares },
   ];
 }
+
+/** One variant of an ablation (or any run) with its evaluation's split relL2 and branch spectra. */
+export interface BranchVariant {
+  variant: string;
+  runId: string;
+  /** The evaluated split's mean relL2 on normalized fields, and decoded (physical units). */
+  relL2: number | null;
+  relL2Decoded: number | null;
+  branches: BranchSpectraReport;
+}
+
+/** Sum of a shell spectrum over PDEBench's bands: low [0, iLow), mid [iLow, iHigh), high [iHigh, end); null where the grid has no shell in the band. */
+export function bandEnergies(E: number[], bands: { iLow: number; iHigh: number }): { low: number | null; mid: number | null; high: number | null } {
+  const sum = (a: number, b: number) => (E.length > a ? E.slice(a, b).reduce((s, v) => s + v, 0) : null);
+  return { low: sum(0, bands.iLow), mid: sum(bands.iLow, bands.iHigh), high: sum(bands.iHigh, E.length) };
+}
+
+/** The conventions the comparison's columns carry, for captions and documentation. */
+export const BRANCH_COMPARISON_CONVENTIONS = 'relL2: mean over the evaluated split of ||pred - y|| / ||y||, on normalized fields and decoded (physical units); '
+  + 'E: a branch contribution\'s shell energy (sum over the band\'s shells of sum_{floor|kappa|=k} |F c|^2 / N^2, summed over latent channels, averaged over samples); '
+  + 'share: the branch\'s E over the block\'s summed branch E in that band (the shares of a band sum to 1)';
+
+/**
+ * Per variant, block and branch: the variant's relL2 (both conventions), the branch's share of the
+ * block's branch energy per band and its energy per band (docs/diagnostics.md, per-branch spectra);
+ * the column labels name the band edges.
+ */
+export function branchComparisonTable(variants: BranchVariant[]): DiagnosticsTable {
+  const rows: TableRow[] = [];
+  let edges = { iLow: 4, iHigh: 12 };
+  for (const v of variants) {
+    edges = v.branches.bands;
+    v.branches.blocks.forEach((b, block) => {
+      for (const k of b.components) {
+        const s = b.bandShare[k]!, e = bandEnergies(b.spectra[k] ?? [], v.branches.bands);
+        rows.push({ variant: v.variant, run: v.runId, relL2: v.relL2, relL2Decoded: v.relL2Decoded, block: block + 1, branch: k,
+          shareLow: s.low, shareMid: s.mid, shareHigh: s.high, eLow: e.low, eMid: e.mid, eHigh: e.high });
+      }
+    });
+  }
+  const lo = `k<${edges.iLow}`, mid = `${edges.iLow}<=k<${edges.iHigh}`, hi = `k>=${edges.iHigh}`;
+  return {
+    name: 'branch-comparison',
+    columns: [
+      col('variant', 'variant', 'l'), col('run', 'run', 'l'), col('relL2', 'relL2 (normalized)'), col('relL2Decoded', 'relL2 (decoded)'), col('block'), col('branch', 'branch', 'l'),
+      col('shareLow', `energy share low (${lo})`), col('shareMid', `energy share mid (${mid})`), col('shareHigh', `energy share high (${hi})`),
+      col('eLow', `E low (${lo})`), col('eMid', `E mid (${mid})`), col('eHigh', `E high (${hi})`),
+    ],
+    rows,
+  };
+}

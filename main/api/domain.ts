@@ -9,6 +9,7 @@ export * from './api-train-config';
 export * from '../ops/backend-report';
 export * from '../data/data-spec';
 export * from '../data/dataset-records';
+export * from '../data/transfer-source';
 export * from '../train/config';
 export * from '../train/torch-report';
 export * from '../train/evaluation-result';

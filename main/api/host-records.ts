@@ -18,6 +18,17 @@ export const EngineInfo = z.object({
 });
 export type EngineInfo = z.infer<typeof EngineInfo>;
 
+/**
+ * Which relL2 every view headlines (the other is shown beside it or in its table): on the normalized
+ * fields the model trains on, or on the decoded fields in physical units. A workspace setting.
+ */
+export const RELL2_HEADLINES = ['normalized', 'decoded'] as const;
+export const RelL2Headline = z.enum(RELL2_HEADLINES);
+export type RelL2Headline = z.infer<typeof RelL2Headline>;
+/** The workspace's settings, kept in its workspace.json (main/workspace/workspace-settings.ts). */
+export const WorkspaceSettings = z.object({ relL2Headline: RelL2Headline });
+export type WorkspaceSettings = z.infer<typeof WorkspaceSettings>;
+
 export const WorkspaceSummary = z.object({
   path: z.string(),
   /** name: the human name (benchmark, resolution, samples, split, label: main/api/dataset-name.ts); id: the content-hashed folder. */
@@ -28,9 +39,12 @@ export const WorkspaceSummary = z.object({
     grid: z.array(z.number()).optional(),
     counts: z.object({ train: z.number(), val: z.number(), test: z.number() }).optional(),
     label: z.string().optional(),
+    /** Why the generator cannot solve it at another grid (an imported file, …); absent: it can (resolution transfer's "solved" source). */
+    notSolvable: z.string().optional(),
   })),
   runs: z.array(z.object({ id: z.string(), name: z.string(), status: z.string() })),
   exports: z.array(z.string()),
+  settings: WorkspaceSettings,
 });
 export type WorkspaceSummary = z.infer<typeof WorkspaceSummary>;
 

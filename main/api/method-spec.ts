@@ -2,6 +2,7 @@
 // its zod schemas (MethodSpec), and the schemas several areas share. Below ./methods/*, which
 // ../contract.ts spreads into the one typed table.
 import { z } from 'zod';
+import { TransferSource } from '../data/transfer-source';
 
 export const empty = z.object({}).strict();
 
@@ -34,6 +35,12 @@ export const EvaluationAsk = z.object({
   split: z.enum(['train', 'val', 'test']).default('val'),
   /** Other training resolutions to evaluate at (resolution transfer); the training one is always included. */
   resolutions: z.array(z.number().int().min(2).max(4096)).max(8).default([]),
+  /**
+   * The data at those resolutions: 'solved' at each by the workbench's generator (refused, naming
+   * why, for data it did not make, e.g. an imported .mat), 'resampled' from the native grid by
+   * interpolation; absent: solved where the generator can, resampled otherwise.
+   */
+  source: TransferSource.optional(),
   /** Autoregressive: rollout length (default: the run's T_out). */
   rolloutSteps: z.number().int().min(1).max(1000).optional(),
   /**

@@ -3,7 +3,8 @@
 // prediction, truth, sample) are the run layer's (main/runs/playground-records.ts).
 import { z } from 'zod';
 import { RunId } from '../runs/run-records';
-import { PLAYGROUND_MAX_VORTICES, PlaygroundDesign, PlaygroundFields, PlaygroundVortex } from '../runs/playground-records';
+import { PLAYGROUND_MAX_VORTICES, PlaygroundDesign, PlaygroundDistance, PlaygroundFields, PlaygroundPrediction, PlaygroundVortex } from '../runs/playground-records';
+import { SplitDiagnostics } from '../train/diagnostics/schema';
 
 const Checkpoint = z.enum(['best', 'last']).default('best');
 
@@ -92,3 +93,50 @@ export const PlaygroundExportParams = z
   .strict();
 
 export const PlaygroundExported = z.object({ folder: z.string(), path: z.string(), files: z.array(z.string()) });
+
+/**
+ * playground.predict's answer: the prediction (the run layer's record) and, on a 1-D or 2-D grid, its
+ * diagnostics (docs/diagnostics.md): the physics check of the prediction (the truth's beside it when a
+ * truth was given) and, with a truth, the error spectrum. Added here: the diagnostics' schema is the
+ * train layer's, above the run layer's records.
+ */
+export const PlaygroundAnswer = PlaygroundPrediction.extend({ diagnostics: SplitDiagnostics.optional() });
+export type PlaygroundAnswer = z.infer<typeof PlaygroundAnswer>;
+
+export const PlaygroundTrustParams = z
+  .object({
+    id: RunId,
+    checkpoint: Checkpoint,
+    /** The input whose prediction is judged (a Fields sample's input, a Playground input). */
+    input: PlaygroundFields,
+  })
+  .strict();
+
+/**
+ * How far to trust a run's prediction of one input: the spread of the prediction over the run's seed
+ * group (every member with that checkpoint predicts the same input) and the input's distance to the
+ * training inputs. The physics check comes with the prediction itself (PlaygroundAnswer, evaluations).
+ */
+export const PlaygroundTrust = z.object({
+  runId: z.string(),
+  /** The run's seed group (config.group); null: the run was trained alone. */
+  group: z.string().nullable(),
+  /** The group's runs that predicted (those with the checkpoint), the run itself among them. */
+  members: z.array(z.object({
+    id: z.string(),
+    name: z.string(),
+    seed: z.number().nullable(),
+    /** ||prediction - group mean|| / ||group mean|| of this member. */
+    fromMean: z.number(),
+  })),
+  /** With two or more members: per point and channel the std over the members (sample std), and ||std|| / ||mean||. */
+  spread: z.object({
+    grid: z.array(z.number()),
+    std: z.array(z.array(z.number())),
+    relative: z.number(),
+  }).nullable(),
+  /** Group runs left out, and why (no such checkpoint yet, another grid). */
+  skipped: z.array(z.object({ id: z.string(), reason: z.string() })),
+  distance: PlaygroundDistance,
+});
+export type PlaygroundTrust = z.infer<typeof PlaygroundTrust>;

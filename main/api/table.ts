@@ -203,6 +203,26 @@ function latexCell(c: Cell, digits: number, decimals: number | null, bold: boole
   return bold ? `\\textbf{${s}}` : s;
 }
 
+/** One cell as plain text by its column's rule (the LaTeX export's digits), a signed column's "+" kept. */
+function textCell(c: Cell, digits: number, decimals: number | null, integers: boolean, signed: boolean | undefined, none: string): string {
+  if (c == null) return none;
+  if (typeof c === 'number') return sign(c, signed) + formatInColumn(c, digits, decimals, integers);
+  if (typeof c === 'object') return `${sign(c.mean, signed)}${formatInColumn(c.mean, digits, decimals)} ± ${formatInColumn(c.std, digits, decimals)}`;
+  return c;
+}
+
+/**
+ * Every cell as plain text with the LaTeX export's rule (one count of decimals per column, never
+ * under 3 significant digits, rows that differ print differently, signs kept): the tables a view
+ * draws or a terminal prints read as their exports do. `none` stands for an empty cell.
+ */
+export function cellTexts(columns: TableColumn[], rows: TableRow[], none = '–'): string[][] {
+  const whole = columns.map((c) => wholeColumn(rows, c.key));
+  const decimals = columns.map((c, k) => (whole[k] ? null : columnDecimals(rows, c.key, c.digits ?? 4)));
+  const digits = columns.map((c) => columnDigits(rows, c.key, c.digits ?? 4));
+  return rows.map((r) => columns.map((c, k) => textCell(r[c.key], digits[k]!, decimals[k] ?? null, whole[k]!, c.signed, none)));
+}
+
 export interface LatexOptions {
   caption?: string;
   label?: string;

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { RunStore } from '../runs/run-store';
 import { loadPlaygroundRun, type PlaygroundRun } from '../train/playground-run';
-import { darcyCost, type CostReport } from '../train/diagnostics/cost';
+import { benchmarkCost, type CostReport } from '../train/diagnostics/cost';
 import type { JobContext } from './jobs';
 import type { JobParams } from './job-params';
 
@@ -23,7 +23,7 @@ export async function runCost(p: JobParams['cost'], ctx: JobContext): Promise<Co
     for (const id of p.runs) runs.push(await loadPlaygroundRun(store.open(id), p.checkpoint));
     const stages = p.resolutions.length + 1 + 2 * runs.length;
     let done = 0;
-    return await darcyCost({
+    return await benchmarkCost(p.benchmark, {
       resolutions: p.resolutions, samples: p.samples, runs, signal: ctx.signal,
       ...(p.batch !== undefined ? { batch: p.batch } : {}),
       onProgress: (m) => ctx.progress(Math.min(0.99, done++ / stages), m),

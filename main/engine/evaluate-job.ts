@@ -17,6 +17,7 @@ export async function runEvaluate(p: JobParams['evaluate'], ctx: JobContext): Pr
     checkpoint: p.checkpoint,
     split: p.split,
     resolutions: p.resolutions,
+    ...(p.source ? { source: p.source } : {}),
     ...(p.rolloutSteps !== undefined ? { rolloutSteps: p.rolloutSteps } : {}),
     ...(p.exportPredictions ? { exportDir: join(workspace, 'exports'), exportFormat: p.exportFormat } : {}),
     ...(p.fields ? { fields: true } : {}),

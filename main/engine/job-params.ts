@@ -31,6 +31,11 @@ interface Reshaped {
   'playground-solve': Workspace & { runId: string; input: PlaygroundFields; extra?: SolveExtra } & Pick<PlaygroundRun, 'benchmark' | 'generator'>;
 }
 
+/** Reshaped names only declared kinds (true, or this does not compile): a renamed or removed kind leaves no stale line. */
+type ReshapesDeclaredKinds = Exclude<keyof Reshaped, JobKind> extends never ? true : false;
+const reshapesDeclaredKinds: ReshapesDeclaredKinds = true;
+void reshapesDeclaredKinds;
+
 /** The parameters of each job kind (JobQueue<JobParams> is the engine's queue). */
 export type JobParams = { [K in JobKind]: K extends keyof Reshaped ? Reshaped[K] : Declared<K> };
 

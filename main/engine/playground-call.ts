@@ -10,10 +10,11 @@ import { RunStore } from '../runs/run-store';
 import { writeDatasetLabel } from '../workspace/dataset-labels';
 import { readCheckpointState, type CheckpointName } from '../runs/checkpoint';
 import { loadPlaygroundRun, warmUpPlaygroundRun, type PlaygroundRun } from '../train/playground-run';
-import { PlaygroundInputError, assertPredictionFinite, checkInput, distanceOf, predictInput, relL2Of } from '../train/playground-predict';
+import { PlaygroundInputError, assertPredictionFinite, checkInput, distanceOf, predictInput, predictionDiagnostics, relL2Of } from '../train/playground-predict';
 import { savePlaygroundSample } from '../train/playground-dataset';
 import { predictWithLightMaps } from '../train/playground-light-maps';
-import type { PlaygroundFields, PlaygroundPrediction } from '../runs/playground-records';
+import type { PlaygroundFields } from '../runs/playground-records';
+import type { PlaygroundAnswer } from '../api/playground-wire';
 import { SolverInputError, checkSolvable, drawBurgersU0, drawDarcyCoefficient } from '../data/generate/playground-solver';
 import { FlowInputError, drawNsVorticity, type Vortex } from '../data/generate/playground-flows';
 import { predictRollout, stepRelL2Of } from '../train/playground-rollout';
@@ -58,7 +59,7 @@ export function asApi(method: string, e: unknown): unknown {
   return e instanceof PlaygroundInputError || e instanceof SolverInputError || e instanceof FlowInputError ? new ApiError(`${method}: invalid parameter ${e.message.replace(/^field /, '')}`, 'invalid_params', { field: e.field }) : e;
 }
 
-export async function playgroundPredictCall(p: RunRef & { input: PlaygroundFields; truth?: PlaygroundFields; lightMaps?: boolean }): Promise<PlaygroundPrediction> {
+export async function playgroundPredictCall(p: RunRef & { input: PlaygroundFields; truth?: PlaygroundFields; lightMaps?: boolean }): Promise<PlaygroundAnswer> {
   const run = await playgroundRun(p);
   try {
     if (p.lightMaps && run.kind !== 'lino') throw new PlaygroundInputError('lightMaps', `run '${p.id}' is a '${run.kind}' model: light maps exist only for lino models`);
@@ -88,6 +89,8 @@ export async function playgroundPredictCall(p: RunRef & { input: PlaygroundField
     distance: distanceOf(run, p.input),
     backend, ms, ...maps,
     ...(run.autoregressive && p.truth ? { steps: stepRelL2Of(channels, p.truth.channels) } : {}),
+    // live with each prediction: its physics check (and with a truth, its error spectrum)
+    ...(run.grid.length <= 2 ? { diagnostics: predictionDiagnostics(run, p.input, channels, p.truth) } : {}),
   };
 }
 

@@ -6,8 +6,8 @@
 import type { Worker } from 'node:worker_threads';
 import { hasWorker, spawnWorker } from '../util/workers';
 import { ApiError } from '../api/api-error';
-import type { FromPlaygroundWorker, PlaygroundLaneMethod } from './playground-worker';
-import { playgroundDrawCall, playgroundPredictCall } from './playground-call';
+import type { FromPlaygroundWorker } from './playground-worker';
+import { LANE_CALLS, type PlaygroundLaneMethod } from './playground-lane-calls';
 import { JsonText } from './json-text';
 
 /** Handlers that take their params as JsonText (TEXT_PARAM_METHODS' calls answered here). */
@@ -45,11 +45,11 @@ function start(): NonNullable<typeof worker> {
   return entry;
 }
 
-/** playground.predict or playground.draw, answered by the Playground's worker (as JSON text for the host, or the object in this thread). */
+/** playground.predict, .draw or .trust, answered by the Playground's worker (as JSON text for the host, or the object in this thread). */
 export async function playgroundLaneCall(method: PlaygroundLaneMethod, params: unknown): Promise<unknown> {
   if (!hasWorker('playground')) {
     const p = params instanceof JsonText ? (JSON.parse(params.json) as never) : (params as never);
-    return method === 'playground.predict' ? playgroundPredictCall(p) : playgroundDrawCall(p);
+    return LANE_CALLS[method](p);
   }
   worker ??= start();
   const { w, ready, pending } = worker;

@@ -8,9 +8,9 @@ import { parentPort } from 'node:worker_threads';
 import { setPriority } from 'node:os';
 import { ApiError } from '../api/api-error';
 import { errorMessage } from '../util/error-message';
-import { playgroundDrawCall, playgroundPredictCall } from './playground-call';
+import { LANE_CALLS, type PlaygroundLaneMethod } from './playground-lane-calls';
 
-export type PlaygroundLaneMethod = 'playground.predict' | 'playground.draw';
+export type { PlaygroundLaneMethod };
 /** `paramsJson`: the params as the host sent them (text), parsed here rather than in the engine thread. */
 export type ToPlaygroundWorker = { n: number; method: PlaygroundLaneMethod } & ({ params: unknown } | { paramsJson: string });
 export type FromPlaygroundWorker =
@@ -30,7 +30,7 @@ if (process.platform === 'linux') {
 port.on('message', async (m: ToPlaygroundWorker) => {
   try {
     const params = ('paramsJson' in m ? JSON.parse(m.paramsJson) : m.params) as never;
-    const r = m.method === 'playground.predict' ? await playgroundPredictCall(params) : await playgroundDrawCall(params);
+    const r = await LANE_CALLS[m.method](params);
     // as JSON text: it crosses the engine thread to the host as one string (json-text.ts); a 512^2
     // prediction cloned into the engine's heap and stringified there held it for ~150 ms
     port.postMessage({ n: m.n, resultJson: JSON.stringify(r) } satisfies FromPlaygroundWorker);

@@ -14,25 +14,20 @@ import type { Calibration } from '../train/config';
 import type { RunState } from '../runs/run-records';
 import type { JobSummary, WorkbenchEvent } from '../api/contract';
 import { ApiError } from '../api/api-error';
-import type { JobContext, JobQueue } from './jobs';
+import type { JobContext, JobDefinition, JobQueue } from './jobs';
 import type { JobParams } from './job-params';
 import { RunStore, type RunHandle } from '../runs/run-store';
 import { PauseGate } from '../util/pause-gate';
 import { refuseBeforeStart, parseRunConfig, trainRun } from '../train/runner';
 import { assertRunUnlocked, releaseOwnLeftoverLock, runLockHolder, RunLockedError } from '../runs/run-lock';
-import { evaluateLabel, runEvaluate } from './evaluate-job';
 import { trainTorchRun } from '../train/torch-run';
 import { adoptTorchRun, torchRunsToAdopt } from '../train/torch-adopt';
 import { pythonCommand } from '../train/torch-probe';
 import { readSettings } from '../workspace/settings';
-import { inJobWorker } from './job-worker-run';
 import { initBackend, tf } from './tf-runtime';
 import { BACKEND_ORDER, isBackendChoice, selectBackend } from '../ops/backend';
 import { calibrate, CalibrationCancelled } from '../train/calibrate';
 import { errorMessage } from '../util/error-message';
-
-/** The job kinds TrainingJobs registers itself. */
-export type TrainingJobKind = 'train' | 'evaluate';
 
 export class TrainingJobs {
   private readonly runJobs = new Map<string, { jobId: string; workspace: string }>();
@@ -49,9 +44,10 @@ export class TrainingJobs {
     process.on('exit', () => {
       for (const dir of this.active.values()) releaseOwnLeftoverLock(dir);
     });
-    jobs.register('train', { label: (p) => `Train run ${p.runId}`, run: (p, ctx) => this.runJob(p, ctx) });
-    jobs.register('evaluate', { label: evaluateLabel, run: inJobWorker('evaluate', runEvaluate) });
   }
+
+  /** The train kind's label and body (its entry in JOB_HANDLERS, main/engine/job-handlers.ts). */
+  readonly trainJob: JobDefinition<JobParams['train']> = { label: (p) => `Train run ${p.runId}`, run: (p, ctx) => this.runJob(p, ctx) };
 
   /** Whether this engine is training `runId` right now (a 'running' status otherwise means interrupted). */
   isActive = (runId: string): boolean => this.active.has(runId);

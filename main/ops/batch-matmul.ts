@@ -1,38 +1,26 @@
 // Batched product op(a) [B, n, k] x op(b) [B, k, m] -> [B, n, m], op = optional transpose of the
 // last two axes. Per backend: the wasm backend's batched matMul is ~10x slower than its plain
 // 2-D one (measured: [4,1024,32]x[4,32,32] 3.5 ms vs 4 x 0.3 ms), so there the forward and the
-// gradient split the batch into plain untransposed 2-D products with explicit transposes;
-// elsewhere each product is one batched matMul with the transposes on its flags.
+// gradient run one kernel that splits the batch into plain untransposed 2-D products inside the
+// heap (tfjs-internals/wasm-sample-matmul.ts); elsewhere each product is one batched matMul with
+// the transposes on its flags.
 import * as tf from './tf';
 import { customGradOp } from './custom-grad';
 import { plainMatMulOnly } from './kernel-registry';
 import { gemm, gemmAvailable } from './gemm/gemm-kernel';
+import { ensureFastWasmKernels } from './tfjs-internals/wasm-kernels';
+import { SAMPLE_MATMUL } from './tfjs-internals/wasm-sample-matmul';
 
 export function transposeLast(x: tf.Tensor3D): tf.Tensor3D {
   return tf.transpose(x, [0, 2, 1]);
 }
 
-/** Per-sample 2-D products; optional explicit transposes of either operand. */
-function perSample(a: tf.Tensor3D, b: tf.Tensor3D, ta = false, tb = false): tf.Tensor3D {
-  const B = a.shape[0];
-  const prod = (x: tf.Tensor2D, y: tf.Tensor2D) => tf.matMul(ta ? tf.transpose(x) : x, tb ? tf.transpose(y) : y);
-  if (B === 1) return tf.expandDims(prod(tf.squeeze(a, [0]), tf.squeeze(b, [0]))) as tf.Tensor3D;
-  // contiguous slices rather than unstack (whose wasm kernel copies the whole input per output)
-  const [, n, k] = a.shape;
-  const [, k2, m] = b.shape;
-  const outs: tf.Tensor2D[] = [];
-  for (let i = 0; i < B; i++) {
-    const ai = tf.reshape(tf.slice(a, [i, 0, 0], [1, n, k]), [n, k]) as tf.Tensor2D;
-    const bi = tf.reshape(tf.slice(b, [i, 0, 0], [1, k2, m]), [k2, m]) as tf.Tensor2D;
-    outs.push(prod(ai, bi) as tf.Tensor2D);
-  }
-  return tf.stack(outs) as tf.Tensor3D;
-}
-
 function product(a: tf.Tensor3D, b: tf.Tensor3D, ta: boolean, tb: boolean): tf.Tensor3D {
   // webgpu: the tiled GEMM, batched over z (split over K where K = N, e.g. phi(k)^T z)
   if (gemmAvailable()) return gemm(a, b, { transA: ta, transB: tb });
-  return plainMatMulOnly() ? perSample(a, b, ta, tb) : tf.matMul(a, b, ta, tb);
+  if (!plainMatMulOnly()) return tf.matMul(a, b, ta, tb);
+  ensureFastWasmKernels();
+  return tf.engine().runKernel(SAMPLE_MATMUL, { a, b }, { transposeA: ta, transposeB: tb }) as tf.Tensor3D;
 }
 
 function makeBmm(ta: boolean, tb: boolean) {

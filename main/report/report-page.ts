@@ -1,7 +1,7 @@
 // The offline report's page: one self-contained HTML file (inline CSS and SVG, no script, no link,
 // no font or image fetched), so it opens on a cluster without internet and prints to PDF as it is.
 // Every report (run, sweep, reproduction) is a title, a list of key-value facts and sections.
-import { formatNumber, relL2Note, type TableColumn, type TableRow } from '../api/table';
+import { cellTexts, relL2Note, type TableColumn, type TableRow } from '../api/table';
 import { escapeXml } from './svg-chart';
 
 export interface ReportSection {
@@ -30,21 +30,14 @@ pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px;white-space:pr
 .tag{display:inline-block;background:#e8eef8;border-radius:3px;padding:0 6px;margin-right:4px}
 @media print{body{margin:0;max-width:none}}`;
 
-/** A cell as text: numbers to `digits` significant digits (the exports' format), mean ± std, '—' for none. */
-function cellText(v: TableRow[string], digits: number): string {
-  if (v == null) return '—';
-  if (typeof v === 'number') return Number.isFinite(v) ? formatNumber(v, digits, Number.isInteger(v)) : String(v);
-  if (typeof v === 'object') return `${formatNumber(v.mean, digits)} ± ${formatNumber(v.std, 2)}`;
-  return v;
-}
-
 /** A table with its relL2 convention named under it (relL2Note) when a column is a relL2. */
 export function tableHtml(columns: TableColumn[], rows: TableRow[], caption?: string): string {
   const head = columns.map((c) => `<th scope="col">${esc(c.label)}</th>`).join('');
-  const body = rows.map((r) => `<tr>${columns.map((c) => {
+  const texts = cellTexts(columns, rows, '—'); // the exports' number rule, column by column
+  const body = rows.map((r, i) => `<tr>${columns.map((c, k) => {
     const v = r[c.key];
     const numeric = typeof v === 'number' || (v != null && typeof v === 'object');
-    return `<td${numeric ? ' class="num"' : ''}>${esc(cellText(v, c.digits ?? 4))}</td>`;
+    return `<td${numeric ? ' class="num"' : ''}>${esc(texts[i]![k]!)}</td>`;
   }).join('')}</tr>`).join('');
   const note = relL2Note(columns);
   return `<table>${caption ? `<caption>${esc(caption)}</caption>` : ''}<thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>${note ? `<p class="muted">${esc(note)}</p>` : ''}`;

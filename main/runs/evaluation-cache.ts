@@ -18,6 +18,8 @@ export interface EvaluationAsk {
   rolloutSteps?: number;
   /** Only when asked: older saved evaluations keep their keys. */
   diagnostics?: true;
+  /** Only when asked (the transfer grids' data: solved or resampled); absent: the default choice. */
+  source?: 'solved' | 'resampled';
 }
 
 /** The ask with its defaults, as a runs.evaluate call's params carry it. */
@@ -31,6 +33,7 @@ export function evaluationAsk(p: Record<string, unknown>): EvaluationAsk {
     fields: p.fields === true,
     ...(p.rolloutSteps !== undefined ? { rolloutSteps: Number(p.rolloutSteps) } : {}),
     ...(p.diagnostics === true ? { diagnostics: true as const } : {}),
+    ...(p.source === 'solved' || p.source === 'resampled' ? { source: p.source } : {}),
   };
 }
 

@@ -31,6 +31,7 @@ import { copyExportTo, exportSource, listExportFiles, readExportFile, saveExport
 import { readUiState, writeUiState } from './ui-state';
 import { Workspace, defaultWorkspacePath } from '../workspace/workspace';
 import { configDir, readSettings, writeSettings } from '../workspace/settings';
+import { updateWorkspaceSettings } from '../workspace/workspace-settings';
 import { VERSION } from '../version';
 import { ReportNotFound, writeReport, type ReportKind } from '../report/report';
 import { findChromium, printToPdf } from '../report/report-pdf';
@@ -220,6 +221,7 @@ export class WorkbenchService {
     'engine.restart': async () => ({ pid: (await this.engine.restart()) ?? -1 }),
     'jobs.cancel': (p) => this.cancelJob(p.id),
     'workspace.get': () => this.workspace.summary(),
+    'workspace.settings': (p) => updateWorkspaceSettings(this.workspace.path, p),
     'workspace.open': (p) => {
       if (!statSync(p.path).isDirectory()) throw new ApiError(`'${p.path}' is not a folder`, 'invalid_params', { field: 'dir', file: p.path });
       this.workspace = this.useWorkspace(p.path);

@@ -1,6 +1,7 @@
 // What the Sweeps view, `lino sweep` and the docs show of a sweep: the trial table, per
 // configuration the mean ± std over seeds, the best-so-far curve over trials, and parameter
-// importance (correlation and random-forest importance, W&B's panel), plus the table as CSV/LaTeX.
+// importance (correlation and random-forest importance, W&B's panel); the tables of it are
+// main/api/sweep-tables.ts (one number format with every other export).
 import type { SweepAxis, SweepConfig, SweepParams } from './sweep-config';
 import type { SweepState } from './sweep-state';
 import { encode } from './space';
@@ -84,44 +85,4 @@ export function analyzeSweep(sweep: SweepConfig, state: SweepState): SweepAnalys
   const withMean = configs.filter((c) => c.mean !== null && c.complete > 0);
   const bestConfig = withMean.length ? withMean.reduce((a, b) => (b.mean! < a.mean! ? b : a)) : null;
   return { configs, bestSoFar, importance, importanceBasis: basis.basis, best: bestConfig };
-}
-
-const fmt = (v: unknown) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toPrecision(4)) : Array.isArray(v) ? v.join('+') : String(v));
-
-/** The trial table: one row per trial (status, rung, metric, wall time, parameters). */
-export function trialTable(sweep: SweepConfig, state: SweepState): { header: string[]; rows: string[][] } {
-  const header = ['trial', 'run', 'config', 'seed', 'status', 'rung', 'epochs', 'best val relL2', 'wall s', ...sweep.axes.map((a) => a.path)];
-  const rows = state.trials.map((t, i) => {
-    const last = t.rungHistory[t.rungHistory.length - 1];
-    const params = state.configs[t.config]!.params as SweepParams;
-    return [String(i + 1), t.runId, String(t.config), String(t.seed), t.state, last ? `${last.epoch} (${last.decision})` : '-', String(t.epochs), t.best === null ? '-' : t.best.toExponential(3), t.wallSeconds.toFixed(1), ...sweep.axes.map((a) => fmt(params[a.path]))];
-  });
-  return { header, rows };
-}
-
-const csvCell = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-export function toCsv(t: { header: string[]; rows: string[][] }): string {
-  return [t.header, ...t.rows].map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
-}
-
-const tex = (s: string) => s.replace(/([\\&%$#_{}])/g, '\\$1').replace(/~/g, '\\textasciitilde{}');
-export function toLatex(t: { header: string[]; rows: string[][] }, caption: string): string {
-  return [
-    '\\begin{table}[t]', '\\centering', `\\caption{${tex(caption)}}`, `\\begin{tabular}{${'l'.repeat(t.header.length)}}`, '\\hline',
-    `${t.header.map(tex).join(' & ')} \\\\`, '\\hline', ...t.rows.map((r) => `${r.map(tex).join(' & ')} \\\\`), '\\hline', '\\end{tabular}', '\\end{table}', '',
-  ].join('\n');
-}
-
-/** The importance panel as a table. */
-export function importanceTable(a: SweepAnalysis): { header: string[]; rows: string[][] } {
-  const f = (v: number | null) => (v === null ? '-' : v.toFixed(3));
-  return { header: ['parameter', 'importance', 'correlation'], rows: [...a.importance].sort((x, y) => (y.importance ?? -1) - (x.importance ?? -1)).map((r) => [r.path, f(r.importance), f(r.correlation)]) };
-}
-
-/** Per configuration: parameters, mean ± std of the best validation relL2 over seeds, and the seed count. */
-export function configTable(sweep: SweepConfig, a: SweepAnalysis): { header: string[]; rows: string[][] } {
-  return {
-    header: ['config', ...sweep.axes.map((x) => x.path), 'val relL2 mean', 'std', 'seeds'],
-    rows: a.configs.map((c) => [String(c.config), ...sweep.axes.map((x) => fmt(c.params[x.path])), c.mean === null ? '-' : c.mean.toExponential(3), c.std === null ? '-' : c.std.toExponential(2), `${c.n}/${c.seeds}`]),
-  };
 }

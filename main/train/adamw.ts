@@ -156,8 +156,9 @@ export class AdamW {
       let h = this.host.get(k);
       if (!h || h.dataId !== p.dataId) h = { values: Float32Array.from(await readValues(p)), dataId: p.dataId };
       this.updateArray(k, h.values, gv);
-      // a copy: the cpu backend keeps the array it is given, and h.values is updated in place
-      const t = tf.tensor(h.values.slice(), p.shape, 'float32');
+      // the cpu backend keeps the array it is given (h.values is updated in place): a copy there;
+      // wasm copies it into its heap itself (a second copy was 0.4 ms of a 11 ms DeepONet step)
+      const t = tf.tensor(tf.getBackend() === 'wasm' ? h.values : h.values.slice(), p.shape, 'float32');
       p.assign(t);
       t.dispose();
       this.host.set(k, { values: h.values, dataId: p.dataId });

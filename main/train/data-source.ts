@@ -7,7 +7,7 @@ import { syntheticDataAsync } from './synthetic-data';
 import { generateDataset } from '../data/generate/index';
 import { DEFAULT_NS_NORMALIZER, countSamples, prepareDataset, releaseOptions, type DataSource } from '../data/pipeline';
 import type { PipelineOptions } from '../data/dataset';
-import type { BenchmarkName } from '../data/generate/types';
+import type { BenchmarkName, GenerateOptions } from '../data/generate/types';
 import { DatasetStore, contentHash } from '../data/dataset-store';
 import type { PreparedDataset } from '../data/dataset';
 
@@ -47,28 +47,14 @@ export async function loadTrainData(spec: DataSpec, ctx: DataContext = {}): Prom
     case 'synthetic':
       return syntheticDataAsync(spec, ctx.signal);
     case 'generate': {
-      const ds = await generateDataset(
-        spec.benchmark as BenchmarkName,
-        {
-          preset: spec.preset,
-          ...(spec.samples !== undefined ? { samples: spec.samples } : {}),
-          ...(spec.generateResolution !== undefined ? { resolution: spec.generateResolution } : {}),
-          ...(spec.frames !== undefined ? { frames: spec.frames } : {}),
-          ...(spec.seed !== undefined ? { seed: spec.seed } : {}),
-          ...(spec.benchmark === 'navier-stokes' && spec.tIn !== undefined ? { tIn: spec.tIn } : {}),
-          ...(spec.benchmark === 'navier-stokes' && spec.tOut !== undefined ? { tOut: spec.tOut } : {}),
-        },
-        { signal: ctx.signal, onProgress: (p) => ctx.onProgress?.(p.message ?? `generating ${p.done}/${p.total}`) },
-      );
-      const n = firstDim(ds.variables);
-      const opts = pipelineOptions(spec, n, generatedWindow(ds.manifest));
-      if (spec.resolution === undefined && spec.preset !== 'paper') delete opts.resolution; // keep the generated grid
-      const source: DataSource = { kind: 'generated', dataset: ds };
-      const hooks = { onWarning: (m: string) => ctx.onProgress?.(`warning: ${m}`) };
-      // With a workspace the generated set is kept in datasets/ like one from the Datasets view, so
-      // the data a run (a quick start) trained on can be previewed, exported and reused.
-      const prepared = await prepareDataset(source, opts, hooks);
+      const prepared = await generatedData(spec.benchmark as BenchmarkName, generateOptionsOf(spec), (n, m) => {
+        const opts = pipelineOptions(spec, n, generatedWindow(m));
+        if (spec.resolution === undefined && spec.preset !== 'paper') delete opts.resolution; // keep the generated grid
+        return opts;
+      }, ctx);
       if (ctx.workspace && ctx.keepGenerated) {
+        // With a workspace the generated set is kept in datasets/ like one from the Datasets view, so
+        // the data a run (a quick start) trained on can be previewed, exported and reused.
         const store = new DatasetStore(ctx.workspace);
         // Generated again from the same spec, the arrays are the same: recorded as the stored set.
         const same = store.findSame(prepared);
@@ -88,6 +74,35 @@ export async function loadTrainData(spec: DataSpec, ctx: DataContext = {}): Prom
       return (await new DatasetStore(ctx.workspace).open(spec.id)) as unknown as TrainData;
     }
   }
+}
+
+/** The generator's options a generate spec asks for (its overrides of the preset). */
+export function generateOptionsOf(spec: Extract<DataSpec, { kind: 'generate' }>): GenerateOptions {
+  return {
+    preset: spec.preset,
+    ...(spec.samples !== undefined ? { samples: spec.samples } : {}),
+    ...(spec.generateResolution !== undefined ? { resolution: spec.generateResolution } : {}),
+    ...(spec.frames !== undefined ? { frames: spec.frames } : {}),
+    ...(spec.seed !== undefined ? { seed: spec.seed } : {}),
+    ...(spec.benchmark === 'navier-stokes' && spec.tIn !== undefined ? { tIn: spec.tIn } : {}),
+    ...(spec.benchmark === 'navier-stokes' && spec.tOut !== undefined ? { tOut: spec.tOut } : {}),
+  };
+}
+
+/**
+ * A benchmark generated and prepared by the pipeline: the one way generated data reach a run, a
+ * reproduction and a transfer evaluation solved at another grid. `optionsFor` gets the generated
+ * sample count and the generator's manifest.
+ */
+export async function generatedData(
+  benchmark: BenchmarkName,
+  options: GenerateOptions,
+  optionsFor: (samples: number, generator: Record<string, unknown>) => PipelineOptions,
+  ctx: DataContext = {},
+): Promise<PreparedDataset> {
+  const ds = await generateDataset(benchmark, options, { signal: ctx.signal, onProgress: (p) => ctx.onProgress?.(p.message ?? `generating ${p.done}/${p.total}`) });
+  const source: DataSource = { kind: 'generated', dataset: ds };
+  return prepareDataset(source, optionsFor(firstDim(ds.variables), ds.manifest), { onWarning: (m: string) => ctx.onProgress?.(`warning: ${m}`) });
 }
 
 /** The Navier-Stokes training window a generator manifest records (params.tIn / params.tOut). */

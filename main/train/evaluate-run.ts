@@ -1,6 +1,7 @@
 // Evaluation of a stored run: rebuild its model from config.json, load a checkpoint's weights,
-// prepare its data (at the training resolution and at any others), evaluate a split.
-// Data at another resolution are re-encoded with the checkpoint's (training) normalizer.
+// prepare its data (at the training resolution and at any others: solved there by the generator or
+// resampled, ./data-at-grid.ts), evaluate a split. Data at another resolution are re-encoded with the
+// checkpoint's (training) normalizer, and show the training grid's best/median/worst samples.
 import { join, resolve } from 'node:path';
 import type { EvaluationResult } from './evaluation-result';
 import type { RunHandle } from '../runs/run-store';
@@ -12,9 +13,11 @@ import { modelFor } from './trainer';
 import { loadTrainData } from './data-source';
 import { autoregressiveSpec, type TrainData, type TrainSplit } from './data';
 import { evaluateSplit } from './evaluate';
-import { gridOrigin, gridSide, preparedAtResolution } from '../data/resize-prepared';
+import { gridOrigin, gridSide } from '../data/resize-prepared';
 import type { PreparedDataset } from '../data/dataset';
-import { splitDiagnostics } from './diagnostics/split-diagnostics';
+import type { TransferSource } from '../data/transfer-source';
+import { dataAtGrid } from './data-at-grid';
+import { sampleDiagnostics, splitDiagnostics, type SplitDiagnosticsInput } from './diagnostics/split-diagnostics';
 import { branchSpectra } from './diagnostics/branch-spectra';
 import type { BranchSpectraReport } from './diagnostics/schema';
 import { LinoOperator } from '../model/lino/operator';
@@ -25,6 +28,12 @@ export interface EvaluateRunOptions {
   checkpoint?: CheckpointName;
   split?: 'train' | 'val' | 'test';
   resolutions?: number[];
+  /**
+   * Data at the other resolutions: 'solved' at each by the generator (refused, with the reason, for
+   * data the generator did not make), 'resampled' from the native grid, or absent: solved where the
+   * generator can, resampled otherwise (data-at-grid.ts).
+   */
+  source?: TransferSource;
   rolloutSteps?: number;
   exportDir?: string;
   /** With exportDir: three .npy files (default) or one MATLAB v7.3 file. */
@@ -67,6 +76,10 @@ function sampleFields(
   stats: { x: Stats; y: Stats; eps: number; applied: boolean },
   ev: { best: number; median: number; worst: number; perSample: { index: number; relL2: number; relL2Decoded: number }[]; predictions?: { data: Float32Array; shape: number[] }; sampleSteps?: number[][] },
   indices: number[],
+  /** The native grid's best/median/worst rows: a transfer grid shows the same samples (absent: this grid's own). */
+  picked?: { best: number; median: number; worst: number },
+  /** Each row's sample in the source (the split's own indices; the re-encoded copy has none). */
+  sourceIndices?: ArrayLike<number>,
 ): Fields {
   const channels = (a: ArrayLike<number>, shape: readonly number[], row: number, keep: number, st: Stats | null) => {
     const C = shape[shape.length - 1]!;
@@ -84,15 +97,17 @@ function sampleFields(
   // Autoregressive targets may hold more frames than the rollout asked for: show the rolled-out ones.
   const cy = pred.shape[pred.shape.length - 1]!;
   const picks: { which: Fields[number]['which']; index: number }[] = [
-    ...(['best', 'median', 'worst'] as const).map((which) => ({ which, index: ev[which] })),
+    ...(['best', 'median', 'worst'] as const).map((which) => ({ which, index: (picked ?? ev)[which] })),
     ...indices.map((index) => ({ which: 'index' as const, index })),
   ];
   return picks.map(({ which, index }) => {
     const s = ev.perSample.find((q) => q.index === index);
     const steps = ev.sampleSteps?.[index];
+    const sourceIndex = sourceIndices?.[index];
     return {
       which,
       index,
+      ...(sourceIndex !== undefined ? { sourceIndex } : {}),
       relL2: s?.relL2 ?? Number.NaN,
       relL2Decoded: s?.relL2Decoded ?? Number.NaN,
       input: channels(split.x.data, split.x.shape, index, cx, stats.applied ? stats.x : null),
@@ -121,22 +136,20 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
     const extra = (o.resolutions ?? []).filter((r) => !(baseGrid.every((g) => g === r)));
     const results: EvaluationResult['resolutions'] = [];
     let branches: BranchSpectraReport | undefined;
+    let native: { best: number; median: number; worst: number; n: number } | undefined;
     const total = 1 + extra.length;
     for (let k = 0; k < total; k++) {
       if (o.signal?.aborted) throw new Error('evaluation cancelled');
       let data: TrainData = base;
-      let resizedFrom: number[] | undefined;
+      let made: { origin: string; source: TransferSource } | undefined;
       if (k > 0) {
         const r = extra[k - 1]!;
-        if (dataSpec.kind === 'dataset') {
-          // a stored dataset has no resolution option: prepare its source file again, or resize its arrays
-          const at = await preparedAtResolution(base as unknown as PreparedDataset, baseGrid.map(() => r));
-          data = at.dataset as unknown as TrainData;
-          if (at.how === 'resized stored arrays') resizedFrom = [...baseGrid];
-        } else {
-          const spec = dataSpec.kind === 'synthetic' ? { ...dataSpec, grid: dataSpec.grid.map(() => r) } : { ...dataSpec, resolution: r };
-          data = await loadTrainData(spec as typeof dataSpec, { signal: o.signal, workspace });
-        }
+        const at = await dataAtGrid(dataSpec, base, r, o.source, {
+          workspace, split: splitName, ...(o.signal ? { signal: o.signal } : {}),
+          onProgress: (m) => o.onProgress?.(k / total, m),
+        });
+        data = at.data;
+        made = { origin: at.origin, source: at.source };
         const got = data.manifest.grid;
         if (got.length !== baseGrid.length || got.some((g) => g !== r)) throw new Error(`evaluate: resolution ${r} asked for, the data came out at ${got.join('x')}`);
       }
@@ -164,16 +177,24 @@ export async function evaluateRun(run: RunHandle, o: EvaluateRunOptions = {}): P
         const sourceIndices = (split as { indices?: ArrayLike<number> }).indices;
         exported = await exportPredictions(o.exportDir, `${run.id}-${which}-${splitName}-${ev.grid.join('x')}`, o.exportFormat ?? 'npy', enc, ev.predictions, yStats, sourceIndices);
       }
-      const fields = o.fields && ev.predictions ? sampleFields(enc, data.manifest.coordChannels, trainStats, ev, indices) : undefined;
-      const diagnostics = o.diagnostics && ev.predictions ? splitDiagnostics({
+      // the same samples at every grid: the native grid's best/median/worst (same split rows, same source samples)
+      let fields = o.fields && ev.predictions ? sampleFields(enc, data.manifest.coordChannels, trainStats, ev, indices, native?.n === n ? native : undefined, (split as { indices?: ArrayLike<number> }).indices) : undefined;
+      if (k === 0) native = { best: ev.best, median: ev.median, worst: ev.worst, n };
+      const diagIn: SplitDiagnosticsInput | undefined = o.diagnostics && ev.predictions ? {
         split: enc, coordChannels: data.manifest.coordChannels, stats: trainStats, predictions: ev.predictions,
         benchmark: data.manifest.benchmark ?? (dataSpec as { benchmark?: string }).benchmark,
         generator: (data.manifest as { source?: { generator?: { params?: Record<string, unknown> } } }).source?.generator?.params,
-      }) : undefined;
+      } : undefined;
+      const diagnostics = diagIn ? splitDiagnostics(diagIn) : undefined;
+      // the shown samples' own spectrum and residual maps (the split's carry the first sample's maps only)
+      if (fields && diagIn) {
+        const per = sampleDiagnostics(diagIn, fields.map((f) => f.index));
+        fields = fields.map((f) => ({ ...f, diagnostics: per.get(f.index)! }));
+      }
       // which branch carries which frequencies: the same model, the training grid, the first samples
       if (o.diagnostics && k === 0 && model instanceof LinoOperator) branches = await branchSpectra(model, enc.x, { maxSamples: BRANCH_SAMPLES, batchSize: cfg.batchSize });
-      const origin = dataSpec.kind === 'synthetic' ? `synthetic data computed at s = ${gridSide(ev.grid)}` : gridOrigin(data.manifest as unknown as PreparedDataset['manifest'], k > 0, resizedFrom);
-      results.push({ grid: ev.grid, origin, n: ev.n, metrics: ev.metrics, order: ev.order, perSample: ev.perSample, best: ev.best, median: ev.median, worst: ev.worst, ...(exported ? { predictionsFile: exported.predictionsFile, exportFiles: exported.files } : {}), ...(fields ? { fields } : {}), ...(diagnostics ? { diagnostics } : {}) });
+      const origin = made?.origin ?? (dataSpec.kind === 'synthetic' ? `synthetic data computed at s = ${gridSide(ev.grid)}` : gridOrigin(data.manifest as unknown as PreparedDataset['manifest'], false));
+      results.push({ grid: ev.grid, origin, ...(made ? { source: made.source } : {}), n: ev.n, metrics: ev.metrics, order: ev.order, perSample: ev.perSample, best: ev.best, median: ev.median, worst: ev.worst, ...(exported ? { predictionsFile: exported.predictionsFile, exportFiles: exported.files } : {}), ...(fields ? { fields } : {}), ...(diagnostics ? { diagnostics } : {}) });
     }
     o.onProgress?.(1, 'evaluated');
     return { runId: run.id, checkpoint: which, epoch: ck.state.epoch, split: splitName, resolutions: results, ...(branches ? { branchSpectra: branches } : {}) };

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { SplitMetrics } from '../runs/run-records';
 import { BranchSpectraReport, SplitDiagnostics } from './diagnostics/schema';
+import { TransferSource } from '../data/transfer-source';
 
 export const EvaluationResult = z.object({
   runId: z.string(),
@@ -12,6 +13,11 @@ export const EvaluationResult = z.object({
     grid: z.array(z.number()),
     /** How this grid's data were made: "generated at s = 29", "re-generated at s = 64", "resampled from s = 29 (…)". */
     origin: z.string().optional(),
+    /**
+     * A transfer grid's data: 'solved' at that grid by the generator (a super-resolution test), or
+     * 'resampled' from the native grid by interpolation (not one; `origin` says why it was not solved).
+     */
+    source: TransferSource.optional(),
     n: z.number(),
     metrics: SplitMetrics,
     /** Sample indices (rows of the split) sorted by relL2 on normalized fields, best first. */
@@ -27,11 +33,15 @@ export const EvaluationResult = z.object({
     /**
      * With `fields: true` (training resolution, operator tasks): the best, median and worst
      * samples' physical fields, channels-last flattened per channel, row-major over `grid`.
+     * At a transfer grid they are the native grid's best, median and worst samples (the same rows
+     * of the split, the same source samples), so a sample keeps its identity across grids.
      */
     fields: z.array(z.object({
       /** 'index': a sample asked for by `indices`. */
       which: z.enum(['best', 'median', 'worst', 'index']),
       index: z.number(),
+      /** The source sample of this row (a generated set: the generator's sample index, with the manifest's seed). */
+      sourceIndex: z.number().optional(),
       relL2: z.number(),
       relL2Decoded: z.number(),
       /** Input channels (coordinates left out); autoregressive: the T_in history frames. */
@@ -41,6 +51,8 @@ export const EvaluationResult = z.object({
       prediction: z.array(z.array(z.number())),
       /** Autoregressive: this trajectory's relL2 (decoded) at each rollout step. */
       stepRelL2: z.array(z.number()).optional(),
+      /** With `diagnostics: true`: this sample's own error spectrum (per channel: per rollout step) and physics check, residual maps included. */
+      diagnostics: SplitDiagnostics.optional(),
     })).optional(),
     /** With `diagnostics: true`: the error spectrum and the physics check (docs/diagnostics.md). */
     diagnostics: SplitDiagnostics.optional(),

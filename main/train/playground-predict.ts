@@ -9,6 +9,8 @@ import { inputDistance } from './input-distance';
 import type { PlaygroundRun } from './playground-run';
 import type { PlaygroundFields, PlaygroundPrediction } from '../runs/playground-records';
 import { firstNonFloat32 } from '../util/float32';
+import { diagnosticsOf } from './diagnostics/split-diagnostics';
+import type { SplitDiagnostics } from './diagnostics/schema';
 
 /** A refusal naming the parameter field it is about (the engine answers it as invalid_params). */
 export class PlaygroundInputError extends Error {
@@ -92,4 +94,21 @@ export async function predictInput(run: PlaygroundRun, f: PlaygroundFields): Pro
   const P = y.data.length / run.outChannels;
   const channels = Array.from({ length: run.outChannels }, (_, c) => Float32Array.from({ length: P }, (_, p) => y.data[p * run.outChannels + c]! * k + m));
   return { channels, ms };
+}
+
+/** Channels (one array per channel, row-major over grid) as one channels-last sample [1, ...grid, C]. */
+function channelsLast(channels: readonly ArrayLike<number>[], grid: readonly number[]): { data: Float64Array; shape: number[] } {
+  const P = grid.reduce((a, b) => a * b, 1), C = channels.length;
+  const data = new Float64Array(P * C);
+  channels.forEach((ch, c) => { for (let p = 0; p < P; p++) data[p * C + c] = ch[p]!; });
+  return { data, shape: [1, ...grid, C] };
+}
+
+/**
+ * The prediction's diagnostics as the evaluation computes them for a sample (diagnosticsOf): its
+ * physics check with the truth's beside it, and with a truth its error spectrum.
+ */
+export function predictionDiagnostics(run: PlaygroundRun, input: PlaygroundFields, prediction: readonly ArrayLike<number>[], truth: PlaygroundFields | undefined): SplitDiagnostics {
+  const g = input.grid;
+  return diagnosticsOf(channelsLast(input.channels.slice(0, run.inChannels), g), channelsLast(prediction, g), truth ? channelsLast(truth.channels, g) : null, run.benchmark, run.generator);
 }

@@ -9,6 +9,8 @@ import type { WorkspaceSummary } from '../api/host-records';
 import { removeLeftoverTemps, type Leftover } from './leftovers';
 import { datasetDisplayName } from '../api/dataset-name';
 import { readDatasetLabel } from './dataset-labels';
+import { whyNotSolvedDataset, type ManifestSourceLike } from '../data/transfer-source';
+import { readWorkspaceSettings } from './workspace-settings';
 
 export const WORKSPACE_DIRS = ['datasets', 'runs', 'exports'] as const;
 
@@ -49,6 +51,7 @@ export class Workspace {
       // Status from status.json, with runs whose trainer is gone listed as interrupted (main/runs/run-store.ts).
       runs: new RunStore(this.dir('runs')).list().map((r) => ({ id: r.id, name: r.name, status: r.state })),
       exports: safeReaddir(this.dir('exports')).filter((n) => !n.startsWith('.')).sort(),
+      settings: readWorkspaceSettings(this.path),
     };
   }
 
@@ -76,7 +79,8 @@ function datasetEntry(id: string, json: Record<string, unknown>, label: string |
   const counts = c && ['train', 'val', 'test'].every((k) => Number.isInteger(c[k])) ? { train: c.train as number, val: c.val as number, test: c.test as number } : null;
   const samples = Number.isInteger(json.sourceSamples) ? (json.sourceSamples as number) : null;
   if (json.status === 'damaged') return { id, name: `${id} (damaged manifest)` };
-  return { id, name: datasetDisplayName({ id, benchmark, grid, counts, samples, label }), ...(benchmark ? { benchmark } : {}), ...(grid ? { grid } : {}), ...(counts ? { counts } : {}), ...(label ? { label } : {}) };
+  const notSolvable = whyNotSolvedDataset({ ...json, id } as ManifestSourceLike);
+  return { id, name: datasetDisplayName({ id, benchmark, grid, counts, samples, label }), ...(benchmark ? { benchmark } : {}), ...(grid ? { grid } : {}), ...(counts ? { counts } : {}), ...(label ? { label } : {}), ...(notSolvable ? { notSolvable } : {}) };
 }
 
 function safeReaddir(p: string): string[] {

@@ -285,3 +285,48 @@ test('an evaluation waiting behind a larger evaluation shows its state, is cance
     await page.close();
   }
 });
+
+// The workspace setting "headline relL2" (Workspace view) flips the convention Rollout and Fields put
+// first, and the label beside the number says which: decoded, then back to normalized.
+test('the headline relL2 setting: Rollout and Fields headline the chosen convention and name it', { skip, timeout: 240_000 }, async () => {
+  const { page, problems } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+  const choose = async (h: 'normalized' | 'decoded') => {
+    await gotoView(page, 'Workspace');
+    await page.getByTestId('rell2-headline').selectOption(h);
+    await page.waitForFunction((v) => (globalThis as any).document.querySelector('[data-testid="rell2-headline"]')?.value === v, h);
+  };
+  const headline = (id: string, h: string) => page.getByTestId(id).filter({ hasText: new RegExp(`\\(${h}\\)$`) });
+  try {
+    await choose('decoded');
+    assert.equal(((await suite.host.service.call('workspace.get', {})) as { settings: { relL2Headline: string } }).settings.relL2Headline, 'decoded');
+    await gotoView(page, 'Rollout');
+    await page.getByTestId('run-picker').selectOption(nsRun);
+    await page.getByTestId('rollout-which').selectOption('best');
+    await page.getByTestId('rollout-evaluate').click();
+    await page.getByTestId('rollout-info').filter({ hasText: /^Validation trajectory \d+ \(best\)/ }).waitFor({ timeout: 60_000 });
+    const best = (await latestEvaluation()).resolutions[0]!.fields!.find((f) => f.which === 'best')!;
+    await headline('rollout-headline', 'decoded').waitFor({ timeout: 10_000 });
+    assert.equal(await page.getByTestId('rollout-headline').textContent(), `${best.relL2Decoded.toPrecision(4)} (decoded)`);
+    await choose('normalized');
+    await gotoView(page, 'Rollout');
+    await headline('rollout-headline', 'normalized').waitFor({ timeout: 10_000 });
+    assert.equal(await page.getByTestId('rollout-headline').textContent(), `${best.relL2.toPrecision(4)} (normalized)`);
+
+    await gotoView(page, 'Fields');
+    await page.getByTestId('run-picker').selectOption(opRun);
+    await page.getByTestId('fields-evaluate').click();
+    await page.getByTestId('fields-info').filter({ hasText: /^validation sample \d+, / }).waitFor({ timeout: 60_000 });
+    const shownIndex = Number(/^validation sample (\d+),/.exec((await page.getByTestId('fields-info').textContent())!)![1]);
+    const s = (await latestEvaluation()).resolutions[0]!.perSample.find((p) => p.index === shownIndex)!;
+    assert.equal(await headline('fields-headline', 'normalized').textContent(), `${s.relL2.toPrecision(4)} (normalized)`);
+    await choose('decoded');
+    await gotoView(page, 'Fields');
+    await headline('fields-headline', 'decoded').waitFor({ timeout: 10_000 });
+    assert.equal(await page.getByTestId('fields-headline').textContent(), `${s.relL2Decoded.toPrecision(4)} (decoded)`);
+    assert.match((await page.getByTestId('fields-info').textContent())!, /split relL2 [\d.e+-]+ \(decoded; [\d.e+-]+ normalized\)/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await suite.host.service.call('workspace.settings', { relL2Headline: 'normalized' });
+    await page.close();
+  }
+});

@@ -75,7 +75,7 @@ test('Sweeps view: a 2x2 grid with 2 seeds from the form, counted of 8, engine k
   assert.ok(d.state.trials.every((t) => t.state === 'done'));
   assert.equal(await page.getByTestId('sweep-trials').locator('tbody tr').count(), 8);
   assert.equal(await page.getByTestId('sweep-configs').locator('tbody tr').count(), 4);
-  assert.match((await page.getByTestId('sweep-configs').locator('tbody tr').first().textContent()) ?? '', /±.*2\/2/);
+  assert.match((await page.getByTestId('sweep-configs').locator('tbody tr').first().textContent()) ?? '', /±.*2 of 2/);
   assert.equal(await page.getByTestId('sweep-importance').locator('tbody tr').count(), 2);
   assert.equal(await page.getByTestId('sweep-parallel').locator('svg path.pc-line').count(), 8);
   assert.equal(await page.getByTestId('sweep-best-so-far').locator('svg circle').count(), 8);

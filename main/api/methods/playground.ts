@@ -2,11 +2,13 @@
 // Spread into the one typed `methods` table of ../contract.ts (schemas and types only: no I/O).
 import { type MethodSpec } from '../method-spec';
 import { JobSummary } from '../jobs';
-import { PlaygroundFields, PlaygroundPrediction, PlaygroundSample } from '../../runs/playground-records';
-import { PlaygroundAppendable, PlaygroundAppendableParams, PlaygroundDrawParams, PlaygroundExportParams, PlaygroundExported, PlaygroundPredictParams, PlaygroundSampleParams, PlaygroundSaveParams, PlaygroundSaved, PlaygroundSolveParams } from '../playground-wire';
+import { PlaygroundFields, PlaygroundSample } from '../../runs/playground-records';
+import { PlaygroundAnswer, PlaygroundTrust, PlaygroundTrustParams, PlaygroundAppendable, PlaygroundAppendableParams, PlaygroundDrawParams, PlaygroundExportParams, PlaygroundExported, PlaygroundPredictParams, PlaygroundSampleParams, PlaygroundSaveParams, PlaygroundSaved, PlaygroundSolveParams } from '../playground-wire';
 
 export const playgroundMethods = {
-  'playground.predict': { route: 'engine+workspace', params: PlaygroundPredictParams, result: PlaygroundPrediction },
+  'playground.predict': { route: 'engine+workspace', params: PlaygroundPredictParams, result: PlaygroundAnswer },
+  /** How far to trust the prediction of one input: the spread over the run's seed group, the distance to the training inputs. */
+  'playground.trust': { route: 'engine+workspace', params: PlaygroundTrustParams, result: PlaygroundTrust },
   'playground.solve': { route: 'engine+workspace', params: PlaygroundSolveParams, result: JobSummary },
   'playground.draw': { route: 'engine+workspace', params: PlaygroundDrawParams, result: PlaygroundFields },
   'playground.save': { route: 'engine+workspace', params: PlaygroundSaveParams, result: PlaygroundSaved },

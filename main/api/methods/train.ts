@@ -33,11 +33,16 @@ export const trainMethods = {
   'cost.benchmark': {
     route: 'engine+workspace',
     params: z.object({
-      benchmark: z.literal('darcy'),
-      /** Solver grids; the finest is the reference, each other must stride it. Empty: around the first run's grid (s/2, s, 2s on the 2^k + 1 ladder), else 29, 57, 113. */
-      resolutions: z.array(z.number().int().min(8).max(421)).max(6).default([]),
+      benchmark: z.enum(['darcy', 'burgers', 'navier-stokes']),
+      /**
+       * Solver grids; the finest is the reference, each other must stride it (Darcy: 8..421 on the
+       * 2^k + 1 ladder; Burgers: powers of two 16..8192; Navier-Stokes: powers of two 8..256). Empty:
+       * around the first run's grid (Darcy s/2, s, 2s; Burgers s/2 .. 4s; Navier-Stokes s/2, s, 2s),
+       * else Darcy 29, 57, 113; Burgers 128 .. 1024; Navier-Stokes 16, 32, 64.
+       */
+      resolutions: z.array(z.number().int().min(8).max(8192)).max(6).default([]),
       samples: z.number().int().min(1).max(64).default(4),
-      /** Trained Darcy runs whose inference is timed (their grid must stride the finest). */
+      /** Trained runs of this benchmark whose inference is timed (their grid must stride the finest). */
       runs: z.array(RunId).max(8).default([]),
       checkpoint: z.enum(['best', 'last']).default('best'),
       /** Samples per batched forward pass (default: all). */

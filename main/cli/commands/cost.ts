@@ -1,4 +1,4 @@
-// `lino cost --benchmark darcy`: accuracy against cost on this machine, in this process: the built-in
+// `lino cost --benchmark darcy|burgers|navier-stokes`: accuracy against cost on this machine, in this process: the built-in
 // solver at several resolutions (error against the finest solve) and each given run's inference at
 // batch 1 and batched (error against the same finest solve); a table on stdout, cost.json and cost.csv.
 import { writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { UsageError, parseFlags } from '../args';
 import { selectBackend } from '../../ops/backend';
 import { RunStore } from '../../runs/run-store';
 import { loadPlaygroundRun, type PlaygroundRun } from '../../train/playground-run';
-import { darcyCost, type CostReport } from '../../train/diagnostics/cost';
+import { benchmarkCost, COST_BENCHMARKS, type CostBenchmark, type CostReport } from '../../train/diagnostics/cost';
 import { prepareOutputFolder } from '../../util/output-folder';
 import { toCsv } from '../../api/table';
 
@@ -28,7 +28,7 @@ const command: CliCommand = {
   async run(argv) {
     const { values } = parseFlags(argv, {
       benchmark: { type: 'string' },
-      resolutions: { type: 'string', default: '29,57,113' },
+      resolutions: { type: 'string' },
       samples: { type: 'string' },
       batch: { type: 'string' },
       seed: { type: 'string' },
@@ -39,11 +39,13 @@ const command: CliCommand = {
       json: { type: 'boolean', default: false },
       backend: { type: 'string' },
     });
-    if (values.benchmark !== 'darcy') throw new UsageError(`--benchmark is '${values.benchmark ?? ''}', expected darcy (the one benchmark with a cost comparison so far)`);
+    const benchmark = values.benchmark as CostBenchmark;
+    if (!COST_BENCHMARKS.includes(benchmark)) throw new UsageError(`--benchmark is '${values.benchmark ?? ''}', expected ${COST_BENCHMARKS.join(', ')}`);
     if (values.checkpoint !== 'best' && values.checkpoint !== 'last') throw new UsageError(`--checkpoint is '${values.checkpoint}', expected best or last`);
-    const resolutions = values.resolutions!.split(',').map((s) => {
+    // absent: a ladder around the first run's grid (each benchmark's own; the engine checks the grids)
+    const resolutions = values.resolutions === undefined ? [] : values.resolutions.split(',').map((s) => {
       const n = Number(s);
-      if (!Number.isInteger(n) || n < 8 || n > 421) throw new UsageError(`--resolutions: '${s}' is not an integer in 8..421`);
+      if (!Number.isInteger(n) || n < 8 || n > 8192) throw new UsageError(`--resolutions: '${s}' is not an integer in 8..8192`);
       return n;
     });
     const samples = positive('samples', values.samples, 4);
@@ -55,7 +57,7 @@ const command: CliCommand = {
     const runs: PlaygroundRun[] = [];
     try {
       for (const h of handles) runs.push(await loadPlaygroundRun(h, values.checkpoint));
-      const report = await darcyCost({ resolutions, samples, batch, seed, runs, onProgress: values.json ? undefined : (m) => console.error(m) });
+      const report = await benchmarkCost(benchmark, { resolutions, samples, batch, seed, runs, onProgress: values.json ? undefined : (m) => console.error(m) });
       if (out) {
         writeFileSync(join(out, 'cost.json'), JSON.stringify(report, null, 1) + '\n');
         writeFileSync(join(out, 'cost.csv'), costCsv(report));
@@ -64,7 +66,10 @@ const command: CliCommand = {
         console.log(JSON.stringify(report));
         return 0;
       }
-      console.log(`darcy, ${report.samples} samples, reference: the ${report.finest}x${report.finest} solve (tol ${report.tol}); ${report.machine.cpu} (${report.machine.cores} cores), backend ${report.machine.backend}`);
+      const grid = benchmark === 'burgers' ? `${report.finest}-point` : `${report.finest}x${report.finest}`;
+      console.log(`${benchmark}, ${report.samples} samples, reference: the ${grid} solve${report.tol !== undefined ? ` (tol ${report.tol})` : ''}; ${report.machine.cpu} (${report.machine.cores} cores), backend ${report.machine.backend}`);
+      console.log(`solver: ${report.solver}`);
+      console.log(`relL2: ${report.relL2Definition}`);
       console.log('  what                        grid   batch   s/sample    relL2 vs reference');
       for (const r of report.rows) {
         const what = r.kind === 'solver' ? 'solver' : `${r.name} (${r.model})`;

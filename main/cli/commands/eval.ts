@@ -1,6 +1,6 @@
 // `lino eval --run DIR`: evaluates a run's checkpoint and prints relL2 in both conventions,
 // the best/median/worst samples, the per-step curve of autoregressive runs, and the numbers at
-// every requested resolution (resolution transfer). --data evaluates on other data. --spectrum DIR:
+// every requested resolution (resolution transfer: --at N, --source solved|resampled). --data evaluates on other data. --spectrum DIR:
 // the error spectrum and the physics check (docs/diagnostics.md) as diagnostics.json and CSV tables.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,8 +52,8 @@ function printDiagnostics(d: NonNullable<EvaluationResult['resolutions'][number]
     console.log(`  relative error per band: low ${band(r.low)}  mid ${band(r.mid)}  high ${band(r.high)}`);
   }
   const p = d.physics;
-  if (p) console.log(`  physics (${p.quantity}): prediction ${sci(p.mean.prediction)}, truth ${sci(p.mean.truth)}`);
-  if (p?.equation) console.log(`  vorticity equation (${p.equation.quantity}): prediction ${sci(p.equation.mean.prediction)}, truth ${sci(p.equation.mean.truth)}`);
+  if (p) console.log(`  physics (${p.quantity}): prediction ${sci(p.mean.prediction)}, truth ${band(p.mean.truth)}`);
+  if (p?.equation) console.log(`  vorticity equation (${p.equation.quantity}): prediction ${sci(p.equation.mean.prediction)}, truth ${band(p.equation.mean.truth)}`);
 }
 
 const command: CliCommand = {
@@ -63,6 +63,8 @@ const command: CliCommand = {
       checkpoint: { type: 'string', default: 'best' },
       split: { type: 'string', default: 'val' },
       resolutions: { type: 'string' },
+      at: { type: 'string' },
+      source: { type: 'string' },
       steps: { type: 'string' },
       data: { type: 'string' },
       export: { type: 'string' },
@@ -76,11 +78,16 @@ const command: CliCommand = {
     if (values.checkpoint !== 'best' && values.checkpoint !== 'last') throw new UsageError(`--checkpoint is '${values.checkpoint}', expected best or last`);
     if (values.format !== 'npy' && values.format !== 'mat') throw new UsageError(`--format is '${values.format}', expected npy or mat`);
     if (!['val', 'test', 'train'].includes(values.split!)) throw new UsageError(`--split is '${values.split}', expected val, test or train`);
-    const resolutions = values.resolutions ? values.resolutions.split(',').map((s) => {
+    // --at N[,M]: the same as --resolutions (the grids of a transfer evaluation)
+    const grids = (flag: 'resolutions' | 'at') => (values[flag] ? values[flag].split(',').map((s) => {
       const n = Number(s);
-      if (!Number.isInteger(n) || n < 2) throw new UsageError(`--resolutions: '${s}' is not an integer >= 2`);
+      if (!Number.isInteger(n) || n < 2) throw new UsageError(`--${flag}: '${s}' is not an integer >= 2`);
       return n;
-    }) : [];
+    }) : []);
+    const resolutions = [...new Set([...grids('resolutions'), ...grids('at')])];
+    const source = values.source;
+    if (source !== undefined && source !== 'solved' && source !== 'resampled') throw new UsageError(`--source is '${source}', expected solved (by the generator at each grid) or resampled (interpolated from the native grid)`);
+    if (source !== undefined && resolutions.length === 0) throw new UsageError('--source chooses how the data at other grids are made: give them with --at N (or --resolutions)');
     let data: DataSpec | undefined;
     if (values.data) {
       const text = values.data.trim().startsWith('{') ? values.data : readUserText(values.data, { what: 'a JSON data spec' });
@@ -96,6 +103,7 @@ const command: CliCommand = {
       checkpoint: values.checkpoint,
       split: values.split as 'val' | 'test' | 'train',
       resolutions,
+      ...(source ? { source } : {}),
       ...(values.steps ? { rolloutSteps: Number(values.steps) } : {}),
       ...(values.export ? { exportDir: values.export, exportFormat: values.format } : {}),
       ...(data ? { data } : {}),
@@ -114,6 +122,7 @@ const command: CliCommand = {
     console.log(`run ${res.runId}, checkpoint ${res.checkpoint} (epoch ${res.epoch}), split ${res.split}`);
     for (const r of res.resolutions) {
       console.log(`\n${r.grid.join('x')}  n=${r.n}  relL2 ${sci(r.metrics.relL2)} (normalized, paper)  ${sci(r.metrics.relL2Decoded)} (decoded, FNO)  mse ${sci(r.metrics.mse)}`);
+      if (r.origin) console.log(`  data: ${r.origin}`);
       const p = (i: number) => r.perSample.find((s) => s.index === i)!;
       console.log(`  best sample ${r.best} (${sci(p(r.best).relL2)}), median ${r.median} (${sci(p(r.median).relL2)}), worst ${r.worst} (${sci(p(r.worst).relL2)})`);
       if (r.metrics.steps) {

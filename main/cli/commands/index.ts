@@ -81,13 +81,18 @@ lino sweep --config sweep.json --collect DIR
   {
     name: 'cost',
     summary: 'accuracy against cost: the built-in solver at several resolutions and trained runs, timed on this machine',
-    usage: `lino cost --benchmark darcy [--resolutions 29,57,113] [--samples N] [--run DIR ...] [--checkpoint best|last]
-          [--batch N] [--seed N] [--out DIR [--force]] [--json] [--backend NAME]
+    usage: `lino cost --benchmark darcy|burgers|navier-stokes [--resolutions A,B,C] [--samples N] [--run DIR ...]
+          [--checkpoint best|last] [--batch N] [--seed N] [--out DIR [--force]] [--json] [--backend NAME]
 
-  --resolutions  solver grids; the finest is the reference, every other must stride it ((finest-1)/(s-1) whole)
-  --samples      coefficients drawn on the finest grid (default 4), strided to each coarser one, as the generator does
-  --run          a trained Darcy run (repeatable): its inference timed at batch 1 and at --batch (default: all
-                 samples), its error against the same finest solve at its own grid (which must stride the finest)
+  --resolutions  solver grids; the finest is the reference, every other must stride it. Darcy: 8..421,
+                 (finest-1)/(s-1) whole; Burgers: powers of two 16..8192; Navier-Stokes: powers of two 8..256.
+                 Default: around the first run's grid (Darcy s/2, s, 2s; Burgers s/2, s, 2s, 4s; Navier-Stokes
+                 s/2, s, 2s), without a run Darcy 29,57,113, Burgers 128,256,512,1024, Navier-Stokes 16,32,64
+  --samples      inputs drawn on the finest grid (default 4), strided to each coarser one, as the generator does
+                 (Darcy: coefficients; Burgers: initial data; Navier-Stokes: initial vorticity, solved to T_in + T_out)
+  --run          a trained run of that benchmark (repeatable): its inference timed at batch 1 and at --batch
+                 (default: all samples), its error against the same finest solve at its own grid (which must
+                 stride the finest); Navier-Stokes runs roll out T_out frames from the finest solve's T_in frames
   --out          a new or empty folder: cost.json and cost.csv (seconds per sample, relL2 against the reference)
   Timings are wall time per sample after one untimed warm-up, solver and models in the same process (docs/diagnostics.md).`,
     load: () => import('./cost'),

@@ -15,7 +15,9 @@ import { parseSweepConfig, type SweepConfig } from '../../sweep/sweep-config';
 import { openOrCreateSweep, sweepDir, type SweepState } from '../../sweep/sweep-state';
 import { SweepRunner, type TrialHooks } from '../../sweep/sweep-runner';
 import type { RunHandle } from '../../runs/run-store';
-import { analyzeSweep, configTable, importanceTable, trialTable } from '../../sweep/sweep-analysis';
+import { analyzeSweep } from '../../sweep/sweep-analysis';
+import { sweepConfigTable, sweepImportanceTable, sweepTrialTable, type SweepTable } from '../../api/sweep-tables';
+import { cellTexts } from '../../api/table';
 import { collectSweepFromCluster, exportSweepForCluster } from '../../sweep/sweep-export';
 import { stopOnSignals } from '../stop-on-signals';
 import { checkTrialConfigs } from '../../sweep/trial-configs';
@@ -30,18 +32,22 @@ function readSweepFile(path: string): SweepConfig {
   return parseSweepConfig(raw, path);
 }
 
-const pad = (t: { header: string[]; rows: string[][] }) => {
-  const w = t.header.map((h, i) => Math.max(h.length, ...t.rows.map((r) => r[i]!.length)));
-  return [t.header, ...t.rows].map((r) => r.map((c, i) => c.padEnd(w[i]!)).join('  ').trimEnd()).join('\n');
+/** A table as aligned text, its cells by the exports' number rule. */
+const pad = (t: SweepTable) => {
+  const header = t.columns.map((c) => c.label);
+  const rows = cellTexts(t.columns, t.rows, '-');
+  const w = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(w[i]!)).join('  ').trimEnd()).join('\n');
 };
 
 /** The closing tables: trials, configurations (mean ± std over seeds) and importance. */
 function printSummary(sweep: SweepConfig, state: SweepState, say: (s: string) => void): void {
   const a = analyzeSweep(sweep, state);
   say(`\nsweep ${state.id}: ${state.status}${state.reason ? ` (${state.reason})` : ''}, ${state.trials.length} trials, ${state.wallSeconds.toFixed(1)} s`);
-  say(`\n${pad(trialTable(sweep, state))}`);
-  say(`\nper configuration (best val relL2, normalized):\n${pad(configTable(sweep, a))}`);
-  say(`\nparameter importance, ${a.importanceBasis.text}:\n${pad(importanceTable(a))}`);
+  const axes = sweep.axes.map((x) => x.path);
+  say(`\n${pad(sweepTrialTable(axes, state))}`);
+  say(`\nper configuration (best val relL2, normalized):\n${pad(sweepConfigTable(axes, state, a))}`);
+  say(`\nparameter importance, ${a.importanceBasis.text}:\n${pad(sweepImportanceTable(a))}`);
   if (a.best) say(`\nbest configuration: c${a.best.config} ${JSON.stringify(a.best.params)} mean ${a.best.mean!.toExponential(3)} over ${a.best.n} seed(s)`);
 }
 

@@ -55,24 +55,32 @@ type Field = { data: ArrayLike<number>; shape: readonly number[] };
 export type PhysicsReport = z.infer<typeof PhysicsReportSchema>;
 type PhysicsValue = PhysicsReport['mean'];
 
+/** Mean of each side over rows; the truth's is null where any row has none (no truth given). */
+const avg = (rows: readonly PhysicsValue[]): PhysicsValue => ({
+  prediction: mean(rows.map((r) => r.prediction)),
+  truth: rows.some((r) => r.truth === null) ? null : mean(rows.map((r) => r.truth!)),
+});
+const absOf = (r: PhysicsValue): PhysicsValue => ({ prediction: Math.abs(r.prediction), truth: r.truth === null ? null : Math.abs(r.truth) });
+
 /**
  * The physics check of a split: `input` [n, ...grid, Cx] (physical channels only, decoded), `pred`
  * and `truth` [n, ...grid, C] decoded. Answers null for a benchmark without one (airfoil, custom data).
+ * Without a truth (a Playground input not solved yet) the prediction's side alone, the truth's null:
+ * none of the checks needs the truth, it only shows what "consistent" looks like.
  */
-export function physicsReport(benchmark: string | undefined, input: Field, pred: Field, truth: Field, o: { indices?: readonly number[]; clamp?: boolean; generator?: Record<string, unknown> } = {}): PhysicsReport | null {
-  const n = truth.shape[0]!, grid = truth.shape.slice(1, -1), C = truth.shape[truth.shape.length - 1]!;
+export function physicsReport(benchmark: string | undefined, input: Field, pred: Field, truth: Field | null, o: { indices?: readonly number[]; clamp?: boolean; generator?: Record<string, unknown> } = {}): PhysicsReport | null {
+  const n = pred.shape[0]!, grid = pred.shape.slice(1, -1), C = pred.shape[pred.shape.length - 1]!;
   const P = grid.reduce((a, b) => a * b, 1), Cx = input.shape[input.shape.length - 1]!;
   const idx = (s: number) => o.indices?.[s] ?? s;
-  const avg = (rows: PhysicsValue[]) => ({ prediction: mean(rows.map((r) => r.prediction)), truth: mean(rows.map((r) => r.truth)) });
   if (benchmark === 'darcy' && grid.length === 2 && grid[0] === grid[1] && C === 1) {
     const K = grid[0]!;
     let map: PhysicsReport['map'];
     const perSample = Array.from({ length: n }, (_, s) => {
       const a = Array.from({ length: P }, (_, p) => input.data[(s * P + p) * Cx]!);
       const sl = (f: Field) => Array.from({ length: P }, (_, p) => f.data[s * P + p]!);
-      const rp = darcyResidual(a, sl(pred), K, o.clamp), rt = darcyResidual(a, sl(truth), K, o.clamp);
-      if (s === 0) map = { grid: [K, K], prediction: [...rp.map], truth: [...rt.map] };
-      return { index: idx(s), prediction: rp.relative, truth: rt.relative };
+      const rp = darcyResidual(a, sl(pred), K, o.clamp), rt = truth ? darcyResidual(a, sl(truth), K, o.clamp) : null;
+      if (s === 0) map = { grid: [K, K], prediction: [...rp.map], truth: rt ? [...rt.map] : null };
+      return { index: idx(s), prediction: rp.relative, truth: rt ? rt.relative : null };
     });
     return { benchmark: 'darcy', quantity: '||f + div(a grad u)|| / ||f|| in the generator\'s discretization (interior nodes)', mean: avg(perSample), perSample, ...(map ? { map } : {}) };
   }
@@ -80,19 +88,18 @@ export function physicsReport(benchmark: string | undefined, input: Field, pred:
     const perSample = Array.from({ length: n }, (_, s) => {
       const u0 = Array.from({ length: P }, (_, p) => input.data[(s * P + p) * Cx]!);
       const at = (f: Field) => Array.from({ length: P }, (_, p) => f.data[s * P + p]!);
-      return { index: idx(s), prediction: meanDrift(u0, at(pred)), truth: meanDrift(u0, at(truth)) };
+      return { index: idx(s), prediction: meanDrift(u0, at(pred)), truth: truth ? meanDrift(u0, at(truth)) : null };
     });
-    const abs = perSample.map((r) => ({ prediction: Math.abs(r.prediction), truth: Math.abs(r.truth) }));
-    return { benchmark: 'burgers', quantity: '(integral of u(T) - integral of u(0)) / rms(u(0)), conserved: 0', mean: avg(abs), perSample };
+    return { benchmark: 'burgers', quantity: '(integral of u(T) - integral of u(0)) / rms(u(0)), conserved: 0', mean: avg(perSample.map(absOf)), perSample };
   }
   if (benchmark === 'navier-stokes' && grid.length === 2) {
     // drift of each step from the last history frame (input channel Cx - 1)
     const steps = Array.from({ length: C }, (_, t) => Array.from({ length: n }, (_, s) => {
       const w0 = Array.from({ length: P }, (_, p) => input.data[(s * P + p) * Cx + Cx - 1]!);
       const at = (f: Field) => Array.from({ length: P }, (_, p) => f.data[(s * P + p) * C + t]!);
-      return { prediction: meanDrift(w0, at(pred)), truth: meanDrift(w0, at(truth)) };
+      return { prediction: meanDrift(w0, at(pred)), truth: truth ? meanDrift(w0, at(truth)) : null };
     }));
-    const absAvg = (rows: PhysicsValue[]) => avg(rows.map((r) => ({ prediction: Math.abs(r.prediction), truth: Math.abs(r.truth) })));
+    const absAvg = (rows: PhysicsValue[]) => avg(rows.map(absOf));
     const perSample = Array.from({ length: n }, (_, s) => ({ index: idx(s), ...steps[C - 1]![s]! }));
     const equation = nsEquation(input, pred, truth, o.generator);
     return { benchmark: 'navier-stokes', quantity: '(mean vorticity at the step - at the last history frame) / rms of that frame, conserved: 0', mean: absAvg(steps.flat()), perStep: steps.map(absAvg), perSample, ...(equation ? { equation } : {}) };
@@ -105,11 +112,11 @@ export function physicsReport(benchmark: string | undefined, input: Field, pred:
  * rollout's), for the prediction and the truth; null without the generator's nu and forcing (data
  * not made by the generator) or on a grid that is not a power of two. Frames are one time unit apart (nsSample).
  */
-function nsEquation(input: Field, pred: Field, truth: Field, gen: Record<string, unknown> | undefined): PhysicsReport['equation'] | null {
+function nsEquation(input: Field, pred: Field, truth: Field | null, gen: Record<string, unknown> | undefined): PhysicsReport['equation'] | null {
   const nu = gen?.nu, forcing = gen?.forcing;
-  const grid = truth.shape.slice(1, -1), s = grid[0]!;
+  const grid = pred.shape.slice(1, -1), s = grid[0]!;
   if (typeof nu !== 'number' || typeof forcing !== 'number' || grid[1] !== s || s < 4 || (s & (s - 1)) !== 0) return null;
-  const n = truth.shape[0]!, C = truth.shape[truth.shape.length - 1]!, Cx = input.shape[input.shape.length - 1]!, P = s * s;
+  const n = pred.shape[0]!, C = pred.shape[pred.shape.length - 1]!, Cx = input.shape[input.shape.length - 1]!, P = s * s;
   const op = new VorticityResidualOp(s, nu, forcing, 1);
   const frame = (f: Field, ch: number, CC: number, sm: number) => Float64Array.from({ length: P }, (_, p) => f.data[(sm * P + p) * CC + ch]!);
   let map: NonNullable<PhysicsReport['equation']>['map'] | undefined;
@@ -117,15 +124,14 @@ function nsEquation(input: Field, pred: Field, truth: Field, gen: Record<string,
     let pr = 0, tr = 0;
     for (let sm = 0; sm < n; sm++) {
       const from = (f: Field) => (t === 0 ? frame(input, Cx - 1, Cx, sm) : frame(f, t - 1, C, sm));
-      const rp = op.apply(from(pred), frame(pred, t, C, sm)), rt = op.apply(from(truth), frame(truth, t, C, sm));
-      if (t === 0 && sm === 0) map = { grid: [s, s], prediction: [...rp.map], truth: [...rt.map] };
-      pr += rp.relative / n; tr += rt.relative / n;
+      const rp = op.apply(from(pred), frame(pred, t, C, sm)), rt = truth ? op.apply(from(truth), frame(truth, t, C, sm)) : null;
+      if (t === 0 && sm === 0) map = { grid: [s, s], prediction: [...rp.map], truth: rt ? [...rt.map] : null };
+      pr += rp.relative / n; tr += (rt?.relative ?? 0) / n;
     }
-    return { prediction: pr, truth: tr };
+    return { prediction: pr, truth: truth ? tr : null };
   });
-  const avg = (k: 'prediction' | 'truth') => perStep.reduce((a, v) => a + v[k], 0) / perStep.length;
   return {
     quantity: '||(w1 - w0)/dt - (f - u.grad w + nu Lap w)|| / ||f - u.grad w + nu Lap w|| at the midpoint of consecutive frames (dt = 1), spectral as the generator',
-    mean: { prediction: avg('prediction'), truth: avg('truth') }, perStep, map: map!,
+    mean: avg(perStep), perStep, map: map!,
   };
 }

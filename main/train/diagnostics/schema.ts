@@ -29,7 +29,9 @@ export const SpectrumReport = z.object({
   perSample: z.array(SpectrumSummary.extend({ index: z.number() })),
 });
 
-const PhysicsValue = z.object({ prediction: z.number(), truth: z.number() });
+/** `truth`: the same quantity of the truth (null where no truth was given: a Playground input not solved yet). */
+const PhysicsValue = z.object({ prediction: z.number(), truth: z.number().nullable() });
+const ResidualMaps = z.object({ grid: z.array(z.number()), prediction: z.array(z.number()), truth: z.array(z.number()).nullable() });
 export const PhysicsReport = z.object({
   benchmark: z.enum(['darcy', 'burgers', 'navier-stokes']),
   /** What the numbers are, in words. */
@@ -43,10 +45,10 @@ export const PhysicsReport = z.object({
     mean: PhysicsValue,
     perStep: z.array(PhysicsValue),
     /** The residual maps of the split's first sample at step 1. */
-    map: z.object({ grid: z.array(z.number()), prediction: z.array(z.number()), truth: z.array(z.number()) }),
+    map: ResidualMaps,
   }).optional(),
   /** Darcy: the residual maps (nodes, row-major) of the split's first sample. */
-  map: z.object({ grid: z.array(z.number()), prediction: z.array(z.number()), truth: z.array(z.number()) }).optional(),
+  map: ResidualMaps.optional(),
 });
 
 export const SplitDiagnostics = z.object({
@@ -74,14 +76,21 @@ export const BranchSpectraReport = z.object({
 });
 export type BranchSpectraReport = z.infer<typeof BranchSpectraReport>;
 
-/** Accuracy against cost (cost.ts): solver and models timed on one machine in one process. */
+/** Accuracy against cost (cost.ts and its benchmarks' files): solver and models timed on one machine in one process. */
 export const CostReport = z.object({
-  benchmark: z.literal('darcy'),
+  benchmark: z.enum(['darcy', 'burgers', 'navier-stokes']),
   samples: z.number(),
   seed: z.number(),
   /** The reference: the solve on this grid. */
   finest: z.number(),
-  tol: z.number(),
+  /** Darcy: the solver's relative residual tolerance. */
+  tol: z.number().optional(),
+  /** The solver and the data's parameters, in words. */
+  solver: z.string(),
+  /** What relL2 means in the rows (decoded; a rollout: the mean over its frames). */
+  relL2Definition: z.string(),
+  /** Navier-Stokes: the window (history frames in, frames rolled out) models and solver are compared on. */
+  window: z.object({ tIn: z.number(), tOut: z.number() }).optional(),
   machine: z.object({ cpu: z.string(), cores: z.number(), backend: z.string() }),
   rows: z.array(z.object({
     kind: z.enum(['solver', 'model']),

@@ -89,6 +89,13 @@ export function fullConfig(config: Record<string, unknown>, group: string | null
 /** Config fields the run store sets or the first start records: a new run must not inherit them. */
 const NOT_INHERITED = ['id', 'createdAt', 'resolvedData', 'name', 'group', 'seed'];
 
+/** A stored run's configuration without what the store set or the first start recorded: what a new run of it starts from. */
+export function inheritedConfig(base: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(base)) if (!NOT_INHERITED.includes(k)) out[k] = v;
+  return out;
+}
+
 /**
  * The base run's configuration with one component off (or none, for the full model), as a seed
  * group: train.start with `seeds` runs seed, seed + 1, ... Everything else (data, width, depth,
@@ -97,8 +104,7 @@ const NOT_INHERITED = ['id', 'createdAt', 'resolvedData', 'name', 'group', 'seed
 export function variantConfig(base: Record<string, unknown>, variant: Variant, o: { key: string; seed: number; name?: string }): TrainConfigInput | null {
   const components = variantComponents(baseComponents(base), variant);
   if (!components) return null;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(base)) if (!NOT_INHERITED.includes(k)) out[k] = v;
+  const out = inheritedConfig(base);
   const group = variantGroup(o.key, variant.key);
   out.model = { ...((base.model ?? {}) as Record<string, unknown>), components };
   // Named after the base run ('darcy-a/full'), grouped by the key (the base's id or group).

@@ -1,17 +1,55 @@
 // What a benchmark generation will use, shown before it starts. Pure.
 import type { DataSpec } from '../../../main/api/contract';
 
+const isPow2 = (n: number) => n >= 2 && (n & (n - 1)) === 0;
+
+/**
+ * The preset's parameters with a typed resolution applied as the generator applies it (the
+ * engine's rule in main/data/generate/presets.ts `resolveParams`, mirrored because the renderer
+ * imports only main/api; a unit test keeps both equal): Darcy solves on the stored grid unless the
+ * paper preset strides its 421 grid, Burgers and Navier–Stokes solve on at least the stored grid.
+ * A resolution the generator would refuse changes nothing (the field shows why).
+ */
+export function withResolution(params: Record<string, unknown>, preset: string, r: number): Record<string, unknown> {
+  const p = { ...params };
+  const solve = typeof p.solveResolution === 'number' ? p.solveResolution : r;
+  switch (p.benchmark) {
+    case 'darcy':
+      if (!Number.isInteger(r) || r < 8 || r > 421) return params;
+      p.resolution = r;
+      if (!(preset === 'paper' && (solve - 1) % (r - 1) === 0)) p.solveResolution = r;
+      return p;
+    case 'burgers':
+      if (!isPow2(r) || r < 16 || r > 65536) return params;
+      p.resolution = r;
+      if (r > solve) { p.solveResolution = r; p.modes = r / 2; }
+      return p;
+    case 'navier-stokes':
+      if (!isPow2(r) || r < 8 || r > 1024) return params;
+      p.resolution = r;
+      if (preset !== 'paper' || r > solve) p.solveResolution = r;
+      return p;
+    default:
+      return params;
+  }
+}
+
 /**
  * The parameters a generation will use, as [name, value, preset value when overridden]: the
- * preset's, with the Samples and Seed fields applied when they hold a valid number (blank: the
- * preset's own).
+ * preset's, with the Samples, Seed and Resolution fields applied when they hold a valid number
+ * (blank: the preset's own), so the list shows what the generator will really use.
  */
-export function effectiveParams(params: Record<string, unknown>, typed: { samples: string; seed: string }): [string, string, string | undefined][] {
-  const override: Record<string, number> = {};
+export function effectiveParams(params: Record<string, unknown>, typed: { samples: string; seed: string; resolution?: string }, preset = ''): [string, string, string | undefined][] {
+  const override: Record<string, unknown> = {};
   for (const k of ['samples', 'seed'] as const) {
     const t = typed[k].trim();
     const n = Number(t);
     if (t !== '' && Number.isInteger(n) && n >= (k === 'samples' ? 2 : 0)) override[k] = n;
+  }
+  const r = (typed.resolution ?? '').trim();
+  if (r !== '' && Number.isInteger(Number(r))) {
+    const resized = withResolution(params, preset, Number(r));
+    for (const k of ['resolution', 'solveResolution', 'modes']) if (resized[k] !== params[k]) override[k] = resized[k];
   }
   const out: [string, string, string | undefined][] = [];
   for (const [k, v] of Object.entries(params)) {

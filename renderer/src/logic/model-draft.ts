@@ -152,13 +152,16 @@ export function formatCount(n: number): string {
 
 /**
  * The data a model is sized for. Channels come from the data (a run takes them from its dataset),
- * so the builder derives them from this choice instead of letting them be typed.
+ * so the builder derives them from this choice instead of letting them be typed. `grid`: points
+ * per axis a model of it is usually trained on: Darcy at 85 and Navier–Stokes at 64 (the quick
+ * presets, main/data/generate/presets.ts), Burgers at 1024 (the FNO paper's table), the airfoil's
+ * 221 × 51 C-grid as the square of about as many points.
  */
 export const DATA_SHAPES = [
-  { key: 'burgers', label: 'Burgers (1D): a → u', dims: 1, inChannels: 1, outChannels: 1 },
-  { key: 'darcy', label: 'Darcy (2D): coefficient → solution', dims: 2, inChannels: 1, outChannels: 1 },
-  { key: 'navier-stokes', label: 'Navier–Stokes (2D): 10 vorticity frames → the next', dims: 2, inChannels: 10, outChannels: 1 },
-  { key: 'airfoil', label: 'Airfoil (2D mesh): X, Y → Mach', dims: 2, inChannels: 2, outChannels: 1 },
+  { key: 'burgers', label: 'Burgers (1D): a → u', dims: 1, inChannels: 1, outChannels: 1, grid: 1024 },
+  { key: 'darcy', label: 'Darcy (2D): coefficient → solution', dims: 2, inChannels: 1, outChannels: 1, grid: 85 },
+  { key: 'navier-stokes', label: 'Navier–Stokes (2D): 10 vorticity frames → the next', dims: 2, inChannels: 10, outChannels: 1, grid: 64 },
+  { key: 'airfoil', label: 'Airfoil (2D mesh): X, Y → Mach', dims: 2, inChannels: 2, outChannels: 1, grid: 106 },
 ] as const;
 export type DataShapeKey = (typeof DATA_SHAPES)[number]['key'];
 
@@ -167,11 +170,28 @@ export function draftDataShape(d: Pick<ModelDraft, 'dims' | 'inChannels' | 'outC
   return DATA_SHAPES.find((s) => s.dims === d.dims && s.inChannels === d.inChannels && s.outChannels === d.outChannels) ?? DATA_SHAPES.find((s) => s.dims === d.dims)!;
 }
 
-/** The draft sized for `key`'s data: dims and channels from it, a grid of its dimension, the kind's per-benchmark sizes. */
+/** The draft sized for `key`'s data: dims and channels from it, its usual grid, the kind's per-benchmark sizes. */
 export function withDataShape(d: ModelDraft, key: DataShapeKey): ModelDraft {
   const s = DATA_SHAPES.find((x) => x.key === key)!;
   const sizing = modelKindDeclaration(d.kind).benchmarkSizing?.(key) ?? {};
-  return { ...d, ...sizing, dims: s.dims, inChannels: s.inChannels, outChannels: s.outChannels, gridSide: s.dims === d.dims ? d.gridSide : s.dims === 1 ? 1024 : 64 };
+  return { ...d, ...sizing, dims: s.dims, inChannels: s.inChannels, outChannels: s.outChannels, gridSide: s.grid };
+}
+
+/** Points per axis of a stored grid as the builder's square grid: the side itself, or a non-square grid's point count as a square. */
+export function gridSideOf(grid: readonly number[]): number {
+  if (grid.length === 1 || grid.every((n) => n === grid[0])) return grid[0]!;
+  return Math.round(Math.sqrt(grid.reduce((a, b) => a * b, 1)));
+}
+
+/**
+ * The draft sized for a workspace dataset: its benchmark's shape and the kind's sizes, at the
+ * dataset's own resolution (a Darcy set generated at 29 gives a 29 × 29 grid). Null when the
+ * dataset's benchmark is not one the builder knows or it lists no grid.
+ */
+export function withDataset(d: ModelDraft, ds: { benchmark?: string; grid?: number[] }): ModelDraft | null {
+  const s = DATA_SHAPES.find((x) => x.key === ds.benchmark);
+  if (!s || !ds.grid?.length) return null;
+  return { ...withDataShape(d, s.key), gridSide: gridSideOf(ds.grid) };
 }
 
 /** The draft as another kind, with that kind's sizes for the data (e.g. FNO's published ones). */

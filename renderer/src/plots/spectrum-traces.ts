@@ -1,6 +1,7 @@
 // Line traces of the diagnostics (docs/diagnostics.md): shell spectra of error and truth, the
 // per-step fRMSE bands of a rollout, and per LiNO block and branch the contribution spectra.
 import type { Trace } from './traces';
+import { componentColor } from './component-colors';
 import type { EvaluationResult } from '../../../main/api/contract';
 
 type Diagnostics = NonNullable<EvaluationResult['resolutions'][number]['diagnostics']>;
@@ -35,14 +36,13 @@ export function stepBandTraces(s: Spectrum): Trace[] {
   return (['low', 'mid', 'high'] as const).map((b) => line(`fRMSE ${b}`, x, s.perChannel.map((c) => c.fRmse[b]), colors[b]));
 }
 
-const BRANCH_COLOR = { reflection: '#0072B2', refraction: '#009E73', scattering: '#D55E00' } as const;
 const DASH = ['solid', 'dash', 'dot', 'dashdot'];
 
-/** One line per block and branch: the contribution's shell spectrum (colour: branch, dash: block). */
+/** One line per block and branch: the contribution's shell spectrum (colour: the branch's, as in every view; dash: block). */
 export function branchTraces(b: Branches): Trace[] {
   return b.blocks.flatMap((blk, i) => blk.components.map((k) => {
     const e = blk.spectra[k] ?? [];
-    return line(`block ${i + 1} ${k}`, e.map((_, q) => q), e.map((v) => (v > 0 ? v : null)), BRANCH_COLOR[k], DASH[i % DASH.length]);
+    return line(`block ${i + 1} ${k}`, e.map((_, q) => q), e.map((v) => (v > 0 ? v : null)), componentColor(k), DASH[i % DASH.length]);
   }));
 }
 
@@ -56,7 +56,7 @@ export function costTraces(r: Cost): Trace[] {
   const solver = r.rows.filter((x) => x.kind === 'solver' && x.relL2 !== null);
   const out: Trace[] = [{
     type: 'scatter', mode: 'lines+markers+text', name: 'solver', x: solver.map((x) => x.secondsPerSample), y: solver.map((x) => x.relL2),
-    text: solver.map((x) => `${x.resolution}²`), textposition: 'top center', line: { color: '#000000' }, marker: { size: 7, color: '#000000' },
+    text: solver.map((x) => (r.benchmark === 'burgers' ? `${x.resolution}` : `${x.resolution}²`)), textposition: 'top center', line: { color: '#000000' }, marker: { size: 7, color: '#000000' },
   }];
   const colors = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'];
   const names = [...new Set(r.rows.filter((x) => x.kind === 'model').map((x) => x.name))];
@@ -80,4 +80,41 @@ export function overlayTraces(runs: { name: string; spectrum: Spectrum }[]): Tra
     line('truth', k, first.spectrum.mean.truth.map((v) => (v > 0 ? v : null)), '#000000', 'dot'),
     ...runs.map((r, i) => line(`error: ${r.name}`, r.spectrum.mean.error.map((_, q) => q), r.spectrum.mean.error.map((v) => (v > 0 ? v : null)), colors[i % colors.length]!)),
   ];
+}
+
+type Summary = Spectrum['mean'];
+const pos = (v: number) => (v > 0 ? v : null);
+const COLORS = ['#D55E00', '#0072B2', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'];
+
+/**
+ * The error spectra of one or more predictions on one axis, each with its truth's (the views' spectrum
+ * figure: a sample and its split, a rollout step, runs overlaid). Colour per entry; error solid, truth
+ * dotted; `dash` overrides the error's (a split mean beside a sample: dashed).
+ */
+export function summaryTraces(entries: { name: string; summary: Summary; dash?: string; truth?: boolean }[]): Trace[] {
+  return entries.flatMap((e, i) => {
+    const k = e.summary.error.map((_, q) => q);
+    const c = COLORS[i % COLORS.length]!;
+    return [
+      line(`error: ${e.name}`, k, e.summary.error.map(pos), c, e.dash ?? 'solid'),
+      ...(e.truth === false ? [] : [line(`truth: ${e.name}`, k, e.summary.truth.map(pos), c, 'dot')]),
+    ];
+  });
+}
+
+/** Band edges for a spectrum of `shells` shells (bandShapes for a summary rather than a report). */
+export function bandEdgeShapes(bands: { iLow: number; iHigh: number }, shells: number): Record<string, unknown>[] {
+  return [bands.iLow, bands.iHigh].filter((k) => k < shells).map((k) => ({
+    type: 'line', xref: 'x', yref: 'paper', x0: k - 0.5, x1: k - 0.5, y0: 0, y1: 1, line: { dash: 'dot', width: 1, color: '#888' },
+  }));
+}
+
+/**
+ * The relative error per band (low / mid / high) against the rollout step: the sample's solid, the
+ * split's mean dashed, so the drift of the spectrum along the rollout shows as the bands part.
+ */
+export function stepRelativeTraces(sample: Summary[] | null, split: Summary[] | null): Trace[] {
+  const colors = { low: '#0072B2', mid: '#009E73', high: '#D55E00' } as const;
+  const of = (rows: Summary[], who: string, dash: string) => (['low', 'mid', 'high'] as const).map((b) => line(`${b}, ${who}`, rows.map((_, t) => t + 1), rows.map((c) => c.bandRelative[b]), colors[b], dash));
+  return [...(sample ? of(sample, 'this trajectory', 'solid') : []), ...(split ? of(split, 'split mean', 'dash') : [])];
 }

@@ -3,7 +3,7 @@
 // (a playground-solve job, started a moment after painting stops, an older one cancelled) with
 // relL2 against the prediction, and saving the pair as a one-sample dataset. Views only draw this.
 import { create } from 'zustand';
-import type { PlaygroundFields, PlaygroundPrediction, PlaygroundTruth, PlaygroundVortex } from '../../../main/api/contract';
+import type { PlaygroundAnswer, PlaygroundFields, PlaygroundTruth, PlaygroundVortex } from '../../../main/api/contract';
 import { errorText } from '../api/error-text';
 import { useApp } from './app-store';
 import { brush, resample } from '../logic/playground-fields';
@@ -17,7 +17,8 @@ export interface PlaygroundState {
   input: PlaygroundFields | null;
   /** Bumped on every change of the input: answers for an older one are dropped. */
   version: number;
-  prediction: PlaygroundPrediction | null;
+  /** The prediction of the current input with its diagnostics (physics; with a truth, the error spectrum). */
+  prediction: PlaygroundAnswer | null;
   /** The truth of the current input (null while it is being solved). */
   truth: PlaygroundTruth | null;
   solving: boolean;

@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { asBatchedSwap, ensureFastWasmKernels } from '../../../main/ops/tfjs-internals/wasm-kernels';
+import { countKernels } from '../../../main/ops/tfjs-internals/count-kernels';
+import { bmm } from '../../../main/ops/batch-matmul';
+import { linear } from '../../../main/ops/linear';
 
 test('patched wasm Slice/Identity/Cast agree with cpu; Identity shares the buffer', async () => {
   ensureFastWasmKernels();
@@ -92,4 +95,65 @@ test('patched wasm Sum and Mean over axes that are not the innermost agree with 
     return out;
   };
   assert.deepEqual(await run('wasm'), await run('cpu'));
+});
+
+test('wasm LinoSampleMatMul (per-sample views, no copies) agrees with cpu, forward and gradients, and leaves no buffer behind', async () => {
+  ensureFastWasmKernels();
+  // [a shape, b shape, transposeA, transposeB]: 128-row transposes (the fast Transpose's view),
+  // size-1 sides (no transpose run), one sample, odd sizes
+  const cases: [number[], number[], boolean, boolean][] = [
+    [[3, 5, 4], [3, 4, 6], false, false], [[2, 128, 3], [2, 128, 5], true, false], [[2, 7, 3], [2, 5, 3], false, true],
+    [[4, 1, 9], [4, 1, 2], true, false], [[2, 6, 1], [2, 1, 4], false, false], [[1, 256, 4], [1, 3, 4], false, true], [[3, 9, 2], [3, 9, 1], true, false],
+  ];
+  const run = async (backend: string) => {
+    assert.ok(await tf.setBackend(backend));
+    const ids = tf.backend().numDataIds();
+    const out = cases.map(([sa, sb, ta, tb]) => {
+      const t = (s: number[], k: number) => tf.tensor(Float32Array.from({ length: s.reduce((p, q) => p * q, 1) }, (_, i) => ((i * k) % 23) * 0.25 - 2.5), s);
+      const [a, b] = [t(sa, 7), t(sb, 11)];
+      const y = bmm(a as tf.Tensor3D, b as tf.Tensor3D, ta, tb);
+      const w = t(y.shape, 5);
+      const g = tf.grads((p: tf.Tensor, q: tf.Tensor) => tf.sum(tf.mul(bmm(p as tf.Tensor3D, q as tf.Tensor3D, ta, tb), w)))([a, b]);
+      const r = [y, ...g].map((v) => ({ shape: v.shape, values: Array.from(v.dataSync()).map((x) => Math.round(x * 1e3) / 1e3) }));
+      tf.dispose([a, b, y, w, ...g]);
+      return r;
+    });
+    assert.equal(tf.backend().numDataIds(), ids, `${backend}: buffers left behind`);
+    return out;
+  };
+  const cpu = await run('cpu');
+  let wasm: typeof cpu = [];
+  const counted = await countKernels(async () => { wasm = await run('wasm'); });
+  assert.deepEqual(wasm, cpu);
+  assert.ok((counted.byName.get('LinoSampleMatMul') ?? 0) >= 3 * cases.length, 'the products ran as LinoSampleMatMul');
+  assert.equal(counted.byName.get('Slice') ?? 0, 0, 'no per-sample Slice');
+});
+
+test('wasm LinoLinear/LinoLinearGrad (an affine map and its gradient, one kernel each) agree with cpu and leave no buffer behind', async () => {
+  ensureFastWasmKernels();
+  // rows a multiple of 128 (the fast Transpose's view of dy) and not; with and without a bias
+  const cases: [number, number, number, boolean][] = [[256, 5, 3, true], [7, 4, 6, true], [128, 3, 1, false], [9, 1, 4, false]];
+  const run = async (backend: string) => {
+    assert.ok(await tf.setBackend(backend));
+    const ids = tf.backend().numDataIds();
+    const out = cases.map(([R, inDim, outDim, withBias]) => {
+      const t = (s: number[], k: number) => tf.tensor(Float32Array.from({ length: s.reduce((p, q) => p * q, 1) }, (_, i) => ((i * k) % 19) * 0.25 - 2), s);
+      const ops = [t([R, inDim], 3), t([outDim, inDim], 7), ...(withBias ? [t([outDim], 5)] : [])];
+      const w = t([R, outDim], 11);
+      const f = (...a: tf.Tensor[]) => linear(a[0]!, a[1]!, a[2]);
+      const y = f(...ops);
+      const g = tf.grads((...a: tf.Tensor[]) => tf.sum(tf.mul(f(...a), w)))(ops);
+      const r = [y, ...g].map((v) => ({ shape: v.shape, values: Array.from(v.dataSync()).map((x) => Math.round(x * 1e3) / 1e3) }));
+      tf.dispose([...ops, w, y, ...g]);
+      return r;
+    });
+    assert.equal(tf.backend().numDataIds(), ids, `${backend}: buffers left behind`);
+    return out;
+  };
+  const cpu = await run('cpu');
+  let wasm: typeof cpu = [];
+  const counted = await countKernels(async () => { wasm = await run('wasm'); });
+  assert.deepEqual(wasm, cpu);
+  assert.ok((counted.byName.get('LinoLinear') ?? 0) >= 2 * cases.length && (counted.byName.get('LinoLinearGrad') ?? 0) >= cases.length, 'the affine maps ran as LinoLinear/LinoLinearGrad');
+  assert.equal(counted.byName.get('Transpose') ?? 0, 0, 'no Transpose kernel of their own');
 });

@@ -5,11 +5,12 @@ import assert from 'node:assert/strict';
 import { hoveredNode, nodeMarkShapes, sameView, viewFromRelayout, withView } from '../../../renderer/src/views/fields/linked-view';
 import { extraResolutions, parseResolutions, suggestedResolutions, sweepRows, SWEEP_COLUMNS } from '../../../renderer/src/views/fields/sweep-table';
 import { isMeshDataset, meshFieldTraces, meshHoverTrace, meshFocus, meshLinesTraces, meshPreviewPlots, type Mesh } from '../../../renderer/src/plots/mesh-field';
-import { samplePanels, type FieldSample } from '../../../renderer/src/views/fields/field-figures';
+import { samplePanels, withCaption, wrapCaption, type FieldSample, type Panels2D } from '../../../renderer/src/views/fields/field-figures';
+import { effectiveSource, provenanceCaption, solvedChoice } from '../../../renderer/src/views/fields/transfer-choice';
 import { compareGrid } from '../../../renderer/src/views/fields/compare-figures';
 import { runData } from '../../../renderer/src/views/fields/run-data';
 import { toCsv, toLatex } from '../../../renderer/src/export/table';
-import type { EvaluationResult } from '../../../main/api/contract';
+import type { EvaluationResult, WorkspaceSummary } from '../../../main/api/contract';
 
 test('linked zoom: a zoom, a pan or an autoscale in one panel becomes the shared view; other relayouts do not propagate', () => {
   const zoom = viewFromRelayout(null, { 'xaxis.range[0]': 2, 'xaxis.range[1]': 6, 'yaxis.range[0]': 1, 'yaxis.range[1]': 5 });
@@ -232,4 +233,32 @@ test('run data: runs on the same data spec compare; the benchmark comes from the
   assert.doesNotMatch(runData({ data: { kind: 'dataset', id: 'darcy-87999a76a5bd' } }).label, /87999a76a5bd/);
   assert.equal(runData({ data: { kind: 'dataset', id: 'airfoil-b6e4ee468341' } }).benchmark, 'airfoil');
   assert.equal(runData({ data: { kind: 'synthetic', grid: [8, 8] } }).benchmark, undefined);
+});
+
+test('transfer source: solved is offered for generated data, refused with the reason for imported data; the caption says how the grid was made and which sample', () => {
+  const ws = (datasets: WorkspaceSummary['datasets']): WorkspaceSummary => ({ path: '/ws', datasets, runs: [], exports: [], settings: { relL2Headline: 'normalized' } });
+  const generated = ws([{ id: 'darcy-abc', name: 'Darcy' }]);
+  const imported = ws([{ id: 'darcy-mat', name: 'Darcy', notSolvable: 'dataset darcy-mat was imported from piececonst.mat' }]);
+  assert.deepEqual(solvedChoice({ data: { kind: 'dataset', id: 'darcy-abc' } }, generated), { ok: true });
+  const no = solvedChoice({ data: { kind: 'dataset', id: 'darcy-mat' } }, imported);
+  assert.deepEqual(no, { ok: false, why: 'dataset darcy-mat was imported from piececonst.mat' });
+  assert.equal(effectiveSource('solved', no), 'resampled');
+  assert.equal(effectiveSource('solved', { ok: true }), 'solved');
+  assert.deepEqual(solvedChoice({ data: { kind: 'generate', benchmark: 'darcy' } }, null), { ok: true });
+  assert.match((solvedChoice({ data: { kind: 'file', path: '/d/x.mat', benchmark: 'darcy' } }, null) as { why: string }).why, /from a file \(x\.mat\)/);
+  assert.match((solvedChoice({ data: { kind: 'dataset', id: 'gone' } }, generated) as { why: string }).why, /gone is not in this workspace/);
+  const res = { grid: [57, 57], origin: "solved at s = 57 by the generator (darcy 'tiny', generator seed 0; 2 validation samples, the same sample indices as at s = 29)", source: 'solved' as const, n: 2, metrics: { mse: 0, relL2: 0, relL2Decoded: 0 }, order: [], perSample: [], best: 0, median: 0, worst: 1 };
+  const caption = provenanceCaption(res, false, { index: 1, sourceIndex: 4 });
+  assert.equal(caption, `s = 57, ${res.origin}; validation sample 1 (source sample 4)`);
+  assert.equal(provenanceCaption({ ...res, grid: [29, 29], origin: 'generated at s = 29' }, true, undefined), 's = 29 (training grid), generated at s = 29');
+  // every panel (and so every PNG/SVG/PDF export of it) carries the caption under its title
+  const sample: FieldSample = { which: 'median', index: 1, relL2: 0.1, relL2Decoded: 0.1, input: [[3, 12, 12, 3]], reference: [[1, 2, 3, 4]], prediction: [[1, 2, 3, 5]] };
+  const f = withCaption(samplePanels(sample, [2, 2], false) as Panels2D, caption);
+  for (const p of Object.values(f.panels)) {
+    const t = (p.layout.title as { text: string }).text;
+    assert.match(t, /solved at s = 57 by the generator/);
+    assert.match(t, /source sample 4\)/);
+    assert.ok(Number((p.layout.margin as { t: number }).t) > 30);
+  }
+  assert.deepEqual(wrapCaption('aaa bbb ccc', 7), ['aaa bbb', 'ccc']);
 });

@@ -1,7 +1,8 @@
 // The Datasets view's "Preset parameters" list: what a generation will really use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { effectiveParams } from '../../../renderer/src/logic/generate-params';
+import { effectiveParams, withResolution } from '../../../renderer/src/logic/generate-params';
+import { PRESETS, resolveParams } from '../../../main/data/generate/presets';
 import { SCALARS, absentScalarReason } from '../../../renderer/src/logic/block-scalars';
 
 test('preset parameters show the typed samples and seed (with the preset value beside them), not the preset\'s', () => {
@@ -9,6 +10,30 @@ test('preset parameters show the typed samples and seed (with the preset value b
   assert.deepEqual(effectiveParams(preset, { samples: '4', seed: '0' }), [['samples', '4', '300'], ['resolution', '29', undefined], ['seed', '0', undefined]]);
   assert.deepEqual(effectiveParams(preset, { samples: '', seed: '7' }), [['samples', '300', undefined], ['resolution', '29', undefined], ['seed', '7', '0']], 'blank samples: the preset\'s');
   assert.deepEqual(effectiveParams(preset, { samples: '1', seed: 'x' })[0], ['samples', '300', undefined], 'an invalid entry is not shown as used');
+});
+
+test('preset parameters show the typed resolution as the generator uses it (tiny Navier–Stokes at 16, not the preset\'s 32)', () => {
+  const ns = PRESETS['navier-stokes'].tiny as unknown as Record<string, unknown>;
+  const shown = effectiveParams(ns, { samples: '', seed: '0', resolution: '16' }, 'tiny');
+  assert.deepEqual(shown.find(([k]) => k === 'resolution'), ['resolution', '16', '32']);
+  assert.deepEqual(shown.find(([k]) => k === 'solveResolution'), ['solveResolution', '16', '32']);
+  assert.deepEqual(effectiveParams(ns, { samples: '', seed: '0', resolution: '' }, 'tiny').find(([k]) => k === 'resolution'), ['resolution', '32', undefined], 'blank: the preset\'s');
+  assert.deepEqual(effectiveParams(ns, { samples: '', seed: '0', resolution: '17' }, 'tiny').find(([k]) => k === 'resolution'), ['resolution', '32', undefined], 'a resolution the generator refuses is not shown as used');
+  // the renderer's rule is the generator's, for every benchmark, preset and a spread of resolutions
+  for (const [benchmark, presets] of Object.entries(PRESETS)) {
+    if (benchmark === 'airfoil') continue;
+    for (const [preset, params] of Object.entries(presets)) {
+      for (const r of [8, 16, 29, 32, 64, 85, 141, 256, 421, 1024]) {
+        let engine: unknown;
+        try {
+          engine = resolveParams(benchmark as 'darcy', { preset: preset as 'tiny', resolution: r });
+        } catch {
+          engine = params; // refused: the form shows the preset's and the field says why
+        }
+        assert.deepEqual(withResolution(params as unknown as Record<string, unknown>, preset, r), engine, `${benchmark} ${preset} at ${r}`);
+      }
+    }
+  }
 });
 
 test('gates: an absent block scalar says why (tau belongs to full scattering; a component off)', () => {

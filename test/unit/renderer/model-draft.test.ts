@@ -1,7 +1,7 @@
 // The model builder's store logic: validation, the at-least-one-component rule, the config it sends.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DATA_SHAPES, DEFAULT_DRAFT, MODEL_KIND_OPTIONS, describeDraft, draftDataShape, estimateNote, withDataShape, draftGrid, draftToConfig, draftToTrainModel, formatBytes, formatFlops, toggleComponent, trainModelProblems, validateDraft, withKind, type ModelDraft } from '../../../renderer/src/logic/model-draft';
+import { DATA_SHAPES, DEFAULT_DRAFT, MODEL_KIND_OPTIONS, describeDraft, draftDataShape, estimateNote, withDataShape, withDataset, draftGrid, draftToConfig, draftToTrainModel, formatBytes, formatFlops, toggleComponent, trainModelProblems, validateDraft, withKind, type ModelDraft } from '../../../renderer/src/logic/model-draft';
 import { MODEL_KINDS, MODEL_KIND_DECLARATIONS, parseParams, TrainConfig } from '../../../main/api/contract';
 import { useApp } from '../../../renderer/src/stores/app-store';
 
@@ -78,7 +78,7 @@ test("the draft's model block is a valid TrainConfig model for the Training view
 test('channels are derived from the data choice, not typed; the estimate note carries no source path', () => {
   assert.equal(draftDataShape(DEFAULT_DRAFT).key, 'darcy');
   const ns = withDataShape(DEFAULT_DRAFT, 'navier-stokes');
-  assert.deepEqual([ns.dims, ns.inChannels, ns.outChannels, ns.gridSide], [2, 10, 1, DEFAULT_DRAFT.gridSide]);
+  assert.deepEqual([ns.dims, ns.inChannels, ns.outChannels, ns.gridSide], [2, 10, 1, 64]);
   assert.equal(draftDataShape(ns).key, 'navier-stokes');
   const b = withDataShape(DEFAULT_DRAFT, 'burgers');
   assert.deepEqual([b.dims, b.inChannels, b.outChannels, b.gridSide], [1, 1, 1, 1024]);
@@ -87,6 +87,19 @@ test('channels are derived from the data choice, not typed; the estimate note ca
   const note = estimateNote('main/model/lino/estimate.ts (exact parameter count; FLOPs and memory fitted to tfjs 4.22)');
   assert.equal(note, 'Exact parameter count; FLOPs and memory fitted to tfjs 4.22');
   assert.doesNotMatch(note, /\.ts|main\//);
+});
+
+test('the grid follows the data chosen: a benchmark\'s usual grid, a workspace dataset\'s own resolution (not 64 whatever the data)', () => {
+  assert.equal(withDataShape(DEFAULT_DRAFT, 'darcy').gridSide, 85);
+  assert.equal(withDataShape({ ...DEFAULT_DRAFT, gridSide: 64 }, 'navier-stokes').gridSide, 64);
+  const d29 = withDataset({ ...DEFAULT_DRAFT, gridSide: 64 }, { benchmark: 'darcy', grid: [29, 29] })!;
+  assert.deepEqual([d29.dims, d29.inChannels, d29.gridSide], [2, 1, 29]);
+  const ns16 = withDataset(DEFAULT_DRAFT, { benchmark: 'navier-stokes', grid: [16, 16] })!;
+  assert.deepEqual([ns16.inChannels, ns16.gridSide], [10, 16]);
+  assert.deepEqual([withDataset(DEFAULT_DRAFT, { benchmark: 'burgers', grid: [128] })!.dims, withDataset(DEFAULT_DRAFT, { benchmark: 'burgers', grid: [128] })!.gridSide], [1, 128]);
+  assert.equal(withDataset(DEFAULT_DRAFT, { benchmark: 'airfoil', grid: [221, 51] })!.gridSide, 106, 'a non-square mesh: about as many points');
+  assert.equal(withDataset(DEFAULT_DRAFT, { benchmark: 'imported', grid: [32, 32] }), null, 'an imported set of unknown shape is not offered');
+  assert.equal(withDataset(DEFAULT_DRAFT, { benchmark: 'darcy' }), null);
 });
 
 test('FNO in the model builder: its published sizes per data, its config passes the contract and a run config', () => {

@@ -55,7 +55,7 @@ test('groups read by name: a seed group by its runs\' name, an ablation by its b
 });
 
 test('run pickers: every word matches name, tag, data, kind or state; the most recent first; the selected run stays', () => {
-  const ws = { path: '/w', datasets: [{ id: 'darcy-0123456789ab', name: 'coarse — Darcy · s = 29' }], runs: [], exports: [] } as WorkspaceSummary;
+  const ws = { path: '/w', datasets: [{ id: 'darcy-0123456789ab', name: 'coarse — Darcy · s = 29' }], runs: [], exports: [], settings: { relL2Headline: 'normalized' } } as WorkspaceSummary;
   const runs = [
     run('a', { name: 'alpha', createdAt: '2026-11-28T10:00:00.000Z', modelKind: 'lino', dataId: 'darcy-0123456789ab', tags: ['baseline'] }),
     run('b', { name: 'beta', createdAt: '2026-11-28T12:00:00.000Z', modelKind: 'fno', benchmark: 'burgers' }),

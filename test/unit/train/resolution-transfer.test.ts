@@ -1,6 +1,7 @@
 // Resolution transfer evaluates at the grid asked for, whatever the run's data kind:
 // synthetic, a data file, a stored dataset prepared from a file (prepared again from it) and a stored
-// dataset of generated data (its arrays resized). Real generator, pipeline, store and runs (cpu).
+// dataset of generated data (solved at the grid by the generator by default, or its arrays resized
+// when resampling is asked for). Real generator, pipeline, store and runs (cpu).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -38,27 +39,33 @@ const run = async (id: string, data: Record<string, unknown>) => {
 };
 
 // Each row says how its grid's data were made (the third entry: training grid, then the first transfer grid).
-const cases: [string, () => Record<string, unknown>, number[], [string, string]][] = [
+const solvedAt = (s: number) => `solved at s = ${s} by the generator (darcy 'tiny', generator seed 0; 2 validation samples, the same sample indices as at s = 13)`;
+const cases: [string, () => Record<string, unknown>, number[], [string, string], ('solved' | 'resampled')?][] = [
   ['synthetic', () => ({ kind: 'synthetic', grid: [13, 13], train: 4, val: 2 }), [8, 20], ['synthetic data computed at s = 13', 'synthetic data computed at s = 8']],
   ['file', () => ({ kind: 'file', path: matFile, benchmark: 'darcy', resolution: 13, ...split }), [8, 20], ['the source file at its own s = 13', 'resampled from s = 13 (the source file, interpolated)']],
   ['dataset-from-file', () => ({ kind: 'dataset', id: ids.file }), [8, 20], ['the source file at its own s = 13', 'resampled from s = 13 (the source file, interpolated)']],
-  ['dataset-generated', () => ({ kind: 'dataset', id: ids.generated }), [8, 20], ['generated at s = 13', "resampled from s = 13 (the stored dataset's arrays, interpolated)"]],
-  ['generate', () => ({ kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 6, generateResolution: 13, ...split }), [8], ['generated at s = 13', 'resampled from s = 13 (the generated grid, interpolated)']],
+  ['dataset-generated', () => ({ kind: 'dataset', id: ids.generated }), [8, 20], ['generated at s = 13', solvedAt(8)]],
+  ['dataset-generated-resampled', () => ({ kind: 'dataset', id: ids.generated }), [8, 20], ['generated at s = 13', "resampled from s = 13 (the stored dataset's arrays, interpolated)"], 'resampled'],
+  ['generate', () => ({ kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 6, generateResolution: 13, ...split }), [8], ['generated at s = 13', solvedAt(8)]],
+  ['generate-resampled', () => ({ kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 6, generateResolution: 13, ...split }), [8], ['generated at s = 13', 'resampled from s = 13 (the generated grid, interpolated)'], 'resampled'],
 ];
 
-for (const [name, data, asked, origins] of cases) {
+for (const [name, data, asked, origins, source] of cases) {
   test(`resolution transfer evaluates at the asked grid: ${name} data`, async () => {
     const h = await run(name, data());
-    const ev = await evaluateRun(h, { resolutions: asked });
+    const ev = await evaluateRun(h, { resolutions: asked, ...(source ? { source } : {}) });
     assert.deepEqual(ev.resolutions.map((r) => r.grid), [[13, 13], ...asked.map((r) => [r, r])]);
-    assert.deepEqual(ev.resolutions.slice(0, 2).map((r) => r.origin), origins);
+    // file data cannot be solved by the generator: resampled by default, and the row says why
+    assert.deepEqual(ev.resolutions.slice(0, 2).map((r) => r.origin!.split(' — not solved: ')[0]), origins);
+    if (name.includes('file')) assert.match(ev.resolutions[1]!.origin!, / — not solved: .*darcy_tiny_r13_N6_seed0\.mat\)?, not .*the workbench's generator/);
+    else assert.ok(!ev.resolutions[1]!.origin!.includes('not solved'), ev.resolutions[1]!.origin);
     const rel = ev.resolutions.map((r) => r.metrics.relL2);
     assert.ok(rel.every(Number.isFinite));
     // a different grid is different data: the errors differ (the bug returned the training grid's numbers)
     assert.notEqual(rel[1], rel[0]);
     assert.notEqual(rel[2], rel[0]);
     // the fields come back at that grid too
-    const f = await evaluateRun(h, { resolutions: [asked[0]!], fields: true });
+    const f = await evaluateRun(h, { resolutions: [asked[0]!], fields: true, ...(source ? { source } : {}) });
     assert.equal(f.resolutions[1]!.fields![0]!.prediction[0]!.length, asked[0]! ** 2);
   });
 }

@@ -4,10 +4,10 @@ import { useState } from 'react';
 import type { RunSummary } from '../../../../main/api/contract';
 import { useAblation } from '../../stores/ablation-store';
 import { groupLabel } from '../../logic/ablation-plan';
+import { launchLabel, variantsToLaunch, type AblationPlanRow } from '../../logic/ablation-view-data';
 import { NumberField } from '../../components/number-field';
-import type { AblationRow } from './use-ablation-plan';
 
-type PlanRow = Omit<AblationRow, 'agg'>;
+type PlanRow = AblationPlanRow;
 
 export interface AblationLaunchProps {
   /** The base run's name, for the heading (the key is an id). */
@@ -24,7 +24,7 @@ export function AblationLaunch({ runName, plan, runs, seeds, seedsValid, onSeeds
   const launchVariants = useAblation((s) => s.launch);
   const [launching, setLaunching] = useState(false);
   const [launchError, setLaunchError] = useState<string | null>(null);
-  const toLaunch = (plan ?? []).filter((p) => p.config && p.members.length === 0 && !p.reuse);
+  const toLaunch = variantsToLaunch(plan);
   const launch = async () => {
     if (toLaunch.length === 0) return;
     setLaunching(true);
@@ -39,7 +39,7 @@ export function AblationLaunch({ runName, plan, runs, seeds, seedsValid, onSeeds
       <div className="row wrap">
         <NumberField label="Seeds per variant" inline value={seeds} onChange={onSeeds} min={1} max={20} width="5em" error={seedsValid ? null : 'Seeds must be a whole number from 1 to 20.'} testId="ablation-seeds" />
         <button onClick={() => void launch()} disabled={!plan || launching || toLaunch.length === 0} data-testid="ablation-launch">
-          {launching ? 'Queuing…' : toLaunch.length > 0 ? `Launch ${toLaunch.length} variant${toLaunch.length > 1 ? 's' : ''} (${toLaunch.length * seeds} runs)` : 'All variants launched'}
+          {launching ? 'Queuing…' : launchLabel(toLaunch.length, seeds)}
         </button>
         {launchError && <span className="error-message" role="alert">{launchError}</span>}
       </div>

@@ -9,6 +9,7 @@ import { AblationLaunch } from './ablation-launch';
 import { AblationTable } from './ablation-table';
 import { AblationBars } from './ablation-bars';
 import { AblationFields } from './ablation-fields';
+import { AblationBranchSpectra } from './ablation-branch-spectra';
 import { ablationCaption } from '../../logic/ablation-results';
 import { hasLightMechanisms, noMechanismsText } from '../../logic/model-kind';
 
@@ -64,6 +65,7 @@ export function AblationView() {
           <AblationTable ablationKey={key} rows={rows} seeds={seeds} paper={paper} params={params} caption={ablationCaption({ runName: runName ?? key, dataName, seeds, paperSetting: paper?.setting ?? null })} />
           <AblationBars runName={runName ?? key} measuredTitle={`measured here${dataName ? `: ${dataName}` : ''}`} rows={rows} paper={paper} scale={barScale} onScale={setBarScale} />
           <AblationFields ablationKey={key} rows={rows} />
+          <AblationBranchSpectra ablationKey={key} rows={rows} />
         </>
       )}
     </section>

@@ -1,5 +1,5 @@
 // Generate a benchmark from a preset (an engine job with progress, ETA and cancel); the preset's
-// parameters are shown with the typed samples and seed in place.
+// parameters are shown with the typed samples, seed and resolution in place.
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { Benchmark } from '../../../../main/api/contract';
 import { useApp } from '../../stores/app-store';
@@ -48,8 +48,8 @@ export function GenerateCard() {
     setSamplesFor(`${benchmark}:${preset}`);
   }, [benchmark, preset, presets]);
 
-  // What will be generated: the preset's parameters with the typed samples and seed in place.
-  const shown = useMemo(() => (params ? effectiveParams(params, { samples, seed }) : []), [params, samples, seed]);
+  // What will be generated: the preset's parameters with the typed samples, seed and resolution in place.
+  const shown = useMemo(() => (params ? effectiveParams(params, { samples, seed, resolution }, preset) : []), [params, samples, seed, resolution, preset]);
   // Checked as typed: each field's problem beside it; warnings (too small to split, disk) below.
   const check = checkGenerate(benchmark, { samples, seed, resolution, train, val, test, splitSeed }, {
     ...(typeof params?.samples === 'number' ? { samples: params.samples } : {}),

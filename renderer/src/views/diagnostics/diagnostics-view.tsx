@@ -9,7 +9,7 @@ import { JobProgress } from '../../components/job-progress';
 import { useEvaluation } from '../../stores/evaluations';
 import { usePersisted, oneOf } from '../../stores/persisted-state';
 import { Plot } from '../../plots/plot';
-import { heatmapTrace } from '../../plots/traces';
+import { ResidualMaps } from '../../components/error-diagnostics';
 import { bandShapes, branchTraces, spectrumTraces, stepBandTraces } from '../../plots/spectrum-traces';
 import { TableExportBar } from '../../export/table-export-bar';
 import { branchSpectraTables, diagnosticsTables } from '../../../../main/api/diagnostics-tables';
@@ -100,13 +100,7 @@ function DiagnosticsResult({ result }: { result: EvaluationResult }) {
         <>
           <p data-testid="diagnostics-physics">{p.quantity}: prediction <strong>{fmt(p.mean.prediction)}</strong>, truth {fmt(p.mean.truth)}</p>
           {p.equation && <p data-testid="diagnostics-equation">{p.equation.quantity}: prediction <strong>{fmt(p.equation.mean.prediction)}</strong>, truth {fmt(p.equation.mean.truth)}</p>}
-          {p.map && (
-            <div className="row wrap">
-              {(['prediction', 'truth'] as const).map((w) => (
-                <Plot key={w} title={`Darcy residual, ${w} (first sample)`} data={[heatmapTrace({ values: p.map![w], nx: p.map!.grid[0]!, ny: p.map!.grid[1]!, scale: 'RdBu' })]} height={300} />
-              ))}
-            </div>
-          )}
+          {p.map && <ResidualMaps maps={p.map} what="Darcy residual (first sample)" testId="diagnostics-residual" />}
         </>
       ) : <p className="muted">No physics check for this benchmark (Darcy, Burgers and Navier–Stokes have one).</p>}
       {result.branchSpectra && (

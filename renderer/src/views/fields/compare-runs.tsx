@@ -12,6 +12,7 @@ import { compareGrid, type CompareRow } from './compare-figures';
 import type { RunData } from './run-data';
 import { useEvaluation } from '../../stores/evaluations';
 import { requestKey, requestParams, type EvalRequest } from './eval-request';
+import { CompareDiagnostics, type CompareDiagnosticsRow } from './compare-diagnostics';
 
 export function CompareRuns({ run, runs, data, mesh, index }: { run: RunSummary; runs: RunSummary[]; data: Record<string, RunData>; mesh: boolean; index: string }) {
   const evals = useEvaluation();
@@ -37,6 +38,17 @@ export function CompareRuns({ run, runs, data, mesh, index }: { run: RunSummary;
   const states = asked.map((r) => ({ req: r, st: evals.state(requestKey(r)), run: runs.find((x) => x.id === r.runId) }));
   const busy = states.some((s) => s.st.busy);
   const ready = states.length > 0 && states.every((s) => s.st.result);
+  const diagRows = useMemo(() => {
+    if (!ready) return [];
+    const out: CompareDiagnosticsRow[] = [];
+    for (const s of states) {
+      const res = s.st.result!.resolutions[0]!;
+      const f = res.fields?.find((x) => x.which === 'index' && x.index === s.req.index);
+      if (f) out.push({ name: s.run?.name ?? s.req.runId, sample: f, res });
+    }
+    return out;
+    // as below: the jobs' ids and states stand for the results
+  }, [ready, states.map((s) => s.st.job?.id + String(s.st.job?.state)).join(' ')]);
   const grid = useMemo(() => {
     if (!ready) return null;
     const rows: CompareRow[] = [];
@@ -96,6 +108,7 @@ export function CompareRuns({ run, runs, data, mesh, index }: { run: RunSummary;
               </div>
             ))}
           </div>
+          <CompareDiagnostics rows={diagRows} index={asked[0]?.index ?? 0} />
         </>
       )}
     </div>

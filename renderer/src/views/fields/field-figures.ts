@@ -108,3 +108,38 @@ export function samplePanels(sample: FieldSample, grid: number[], mesh: boolean,
     markSpan: Math.max(1, Math.min(nx, ny) / 20),
   };
 }
+
+/** Breaks a caption into lines of about `width` characters at spaces (Plotly titles do not wrap). */
+export function wrapCaption(text: string, width = 60): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * The panels with the data's provenance under each panel's title, so that every exported figure
+ * (PNG, SVG, PDF) says on which grid and from which data it was drawn. The top margin grows with it.
+ */
+export function withCaption<P extends Panels1D | Panels2D>(figures: P, caption: string): P {
+  const lines = wrapCaption(caption);
+  const sub = lines.map((l) => escapeHtml(l)).join('<br>');
+  const add = (f: Figure, fallback: string): Figure => {
+    const l = f.layout as { title?: unknown; margin?: Record<string, unknown> };
+    const title = typeof l.title === 'string' ? l.title : fallback;
+    const margin = { ...(l.margin ?? { l: 60, r: 60, t: 40, b: 50 }) };
+    margin.t = Number(margin.t ?? 30) + 13 * lines.length;
+    return { ...f, layout: { ...f.layout, title: { text: `${escapeHtml(title)}<br><span style="font-size:10px">${sub}</span>`, font: { size: 13 } }, margin } };
+  };
+  if (figures.oneD) return { ...figures, input: add(figures.input, 'Input'), lines: add(figures.lines, 'Reference, prediction and error') };
+  const panels = Object.fromEntries(Object.entries(figures.panels).map(([k, f]) => [k, add(f, PANEL_TITLES[k as PanelName])])) as Panels2D['panels'];
+  return { ...figures, panels };
+}

@@ -1,11 +1,15 @@
-// One run: evaluate its best checkpoint (with any extra resolutions and any sample index), pick
-// the sample and the resolution to view, the linked panels, and the resolution sweep table.
+// One run: evaluate its best checkpoint (with any extra resolutions, solved there by the generator
+// or resampled, and any sample index), pick the sample and the resolution to view, the linked
+// panels with their data's provenance, and the resolution sweep table.
 import { useEffect, useId, useMemo, useState } from 'react';
 import { JobProgress } from '../../components/job-progress';
 import { usePersisted, oneOf } from '../../stores/persisted-state';
 import type { RunSummary } from '../../../../main/api/contract';
 import { FieldLines, FieldPanels } from './field-panels';
-import { samplePanels } from './field-figures';
+import { samplePanels, withCaption } from './field-figures';
+import { useApp } from '../../stores/app-store';
+import { TransferSourcePicker } from './transfer-source-picker';
+import { effectiveSource, provenanceCaption, solvedChoice } from './transfer-choice';
 import { useRunDetail } from '../../stores/runs-cache';
 import { runTargetSymbol } from '../../queries/dataset-names';
 import { ResolutionPicker } from './resolution-picker';
@@ -14,6 +18,10 @@ import { ResolutionSweep } from './resolution-sweep';
 import { SamplePicker, type Which } from './sample-picker';
 import { useEvaluation } from '../../stores/evaluations';
 import { isEvalRequest, requestKey, requestParams, type EvalRequest } from './eval-request';
+import { useRelL2Headline } from '../../stores/rell2-headline';
+import { headlineText } from '../../logic/rell2-headline';
+import { FieldDiagnostics } from './field-diagnostics';
+import { TrustPanel } from '../../components/trust-panel';
 
 export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh: boolean; index: string; onIndex(v: string): void }) {
   const evals = useEvaluation();
@@ -21,12 +29,14 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
   const [which, setWhich] = usePersisted<Which>('fields.which', 'median', oneOf('best', 'median', 'worst', 'index'));
   const [checked, setChecked] = useState<number[]>([]);
   const [resText, setResText] = useState('');
+  const [chosenSource, setChosenSource] = usePersisted<'solved' | 'resampled'>('fields.source', 'solved', oneOf('solved', 'resampled'));
   // What was evaluated last stays shown after a view switch, a reload or a restart (its result is kept in the run folder).
   const [shown, setShown] = usePersisted<EvalRequest | null>('fields.shown', null, isEvalRequest);
   const [resIdx, setResIdx] = useState(0);
   const rid = useId();
   const current = shown?.runId === run.id ? shown : null;
   const st = state(current);
+  const headline = useRelL2Headline();
   const result = st.result;
   const trainingSide = result?.resolutions[0]?.grid[0] ?? null;
   const extras = mesh ? [] : extraResolutions(checked, resText, trainingSide);
@@ -40,8 +50,12 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
     setShown(req);
     if (!evals.asked(requestKey(req)) || state(req).error) void evals.start(requestKey(req), requestParams(req));
   };
+  const config = useRunDetail(run.id)?.value?.config;
+  const workspace = useApp((s) => s.workspace);
+  const choice = useMemo(() => solvedChoice(config, workspace), [config, workspace]);
+  const source = effectiveSource(chosenSource, choice);
   const request = (withIndex: boolean): EvalRequest | null =>
-    extras ? { runId: run.id, resolutions: extras, index: withIndex && validIndex !== null ? validIndex : null } : null;
+    extras ? { runId: run.id, resolutions: extras, index: withIndex && validIndex !== null ? validIndex : null, ...(extras.length ? { source } : {}) } : null;
 
   const res = result?.resolutions[Math.min(resIdx, result.resolutions.length - 1)];
   const sample =
@@ -53,9 +67,11 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
   }, [sample, which, onIndex]);
   useEffect(() => setResIdx(0), [result]);
 
-  const config = useRunDetail(run.id)?.value?.config;
   const target = runTargetSymbol(config);
-  const figures = useMemo(() => (sample && grid.length > 0 ? samplePanels(sample, grid, mesh, target) : null), [sample, grid, mesh, target]);
+  // The same sample at every grid (the engine keeps the training grid's best/median/worst), and
+  // the caption saying which grid, how its data were made and which sample, on screen and in exports.
+  const caption = res ? provenanceCaption(res, resIdx === 0 || result?.resolutions.length === 1, sample) : '';
+  const figures = useMemo(() => (sample && grid.length > 0 ? withCaption(samplePanels(sample, grid, mesh, target), caption) : null), [sample, grid, mesh, target, caption]);
   const resetKey = `${run.id}|${grid.join('x')}|${sample?.index}`;
   const indexError = current?.index !== null && current?.index !== undefined && st.error ? st.error : null;
 
@@ -70,7 +86,12 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
         {st.error && !indexError && <span className="error-message" role="alert">Evaluation failed: {st.error}</span>}
       </div>
       {/* A body-fitted mesh has no other resolution to transfer to (the data come on that mesh). */}
-      {mesh ? <p className="muted small">Resolution transfer does not apply to data on a fixed mesh.</p> : <ResolutionPicker trainingSide={trainingSide} checked={checked} onChecked={setChecked} text={resText} onText={setResText} />}
+      {mesh ? <p className="muted small">Resolution transfer does not apply to data on a fixed mesh.</p> : (
+        <>
+          <ResolutionPicker trainingSide={trainingSide} checked={checked} onChecked={setChecked} text={resText} onText={setResText} />
+          <TransferSourcePicker source={source} onSource={setChosenSource} choice={choice} />
+        </>
+      )}
       <SamplePicker
         which={which}
         onWhich={setWhich}
@@ -94,14 +115,20 @@ export function SingleRun({ run, mesh, index, onIndex }: { run: RunSummary; mesh
             )}
             {sample && (
               <span data-testid="fields-info">
-                validation sample {sample.index}, relL2 {sample.relL2.toPrecision(4)} (normalized); epoch {result.epoch}; split relL2 {res.metrics.relL2.toPrecision(4)} normalized, {res.metrics.relL2Decoded.toPrecision(4)} decoded; grid {grid.join('×')}
+                validation sample {sample.index}, relL2 <span data-testid="fields-headline">{headlineText(sample, headline)}</span>; epoch {result.epoch}; split relL2 {headlineText(res.metrics, headline, true)}; grid {grid.join('×')}
+                {which !== 'index' && result.resolutions.length > 1 ? `; the ${which} sample at the training grid, kept at every grid` : ''}
               </span>
             )}
+          </div>
+          <div className="row wrap">
+            {sample && <span className="muted small" data-testid="fields-provenance">{caption}</span>}
             {!sample && which === 'index' && res.fields && <span className="muted">Press “Show sample” to evaluate sample {index}.</span>}
           </div>
           {!res.fields && <p className="muted">This run's task returns no sample fields (autoregressive runs are shown in the Rollout view).</p>}
           {figures && !figures.oneD && <FieldPanels figures={figures} resetKey={resetKey} />}
           {figures && figures.oneD && <FieldLines figures={figures} resetKey={resetKey} />}
+          {sample && <FieldDiagnostics sample={sample} res={res} />}
+          {sample && <TrustPanel key={resetKey} runId={run.id} input={{ grid, channels: sample.input }} physics={sample.diagnostics?.physics ?? null} what={`validation sample ${sample.index}`} relL2={sample.relL2Decoded} />}
           <ResolutionSweep result={result} runName={run.name} />
         </>
       )}

@@ -1,6 +1,9 @@
 // The model builder's form: the kind, that kind's declared number fields (main/model/<kind>/kind.ts,
-// through the contract), LiNO's block choices, coordinates, and the problem (data shape, grid, batch).
-import { DATA_SHAPES, LIMITS, MODEL_KIND_OPTIONS, draftDataShape, withDataShape, withKind, type DataShapeKey, type DraftErrors, type ModelDraft } from '../../logic/model-draft';
+// through the contract), LiNO's block choices, coordinates, and the problem (a benchmark's shape or a
+// workspace dataset, which sets the grid to its resolution; batch).
+import { useState } from 'react';
+import { DATA_SHAPES, LIMITS, MODEL_KIND_OPTIONS, draftDataShape, gridSideOf, withDataset, withDataShape, withKind, type DataShapeKey, type DraftErrors, type ModelDraft } from '../../logic/model-draft';
+import { useApp } from '../../stores/app-store';
 import { modelKindDeclaration, type ModelKind } from '../../../../main/api/contract';
 import { DraftNumber } from './draft-number';
 import { LinoBlockControls } from './lino-block-controls';
@@ -30,9 +33,7 @@ export function ModelForm({ draft, set, errors }: { draft: ModelDraft; set(d: Mo
         <legend>Problem</legend>
         <div className="field">
           <label htmlFor="model-data">Data</label>
-          <select id="model-data" data-testid="model-data" value={draftDataShape(draft).key} onChange={(e) => set(withDataShape(draft, e.target.value as DataShapeKey))}>
-            {DATA_SHAPES.map((s) => <option key={s.key} value={s.key}>{s.label}</option>)}
-          </select>
+          <DataSelect draft={draft} set={set} />
         </div>
         {/* Derived, not typed: a run takes its channels from its dataset. */}
         <div className="field">
@@ -43,5 +44,39 @@ export function ModelForm({ draft, set, errors }: { draft: ModelDraft; set(d: Mo
         <DraftNumber descriptor={own('batch', 'Batch size')} draft={draft} set={set} error={errors.batch} />
       </fieldset>
     </form>
+  );
+}
+
+const DATASET = 'dataset:';
+
+/**
+ * The data a model is sized for: a benchmark's shape at its usual grid, or one of the workspace's
+ * datasets at its own resolution (shown chosen while the draft still has that dataset's shape and grid).
+ */
+function DataSelect({ draft, set }: { draft: ModelDraft; set(d: ModelDraft): void }) {
+  const datasets = useApp((s) => s.workspace?.datasets ?? []).filter((ds) => withDataset(draft, ds) !== null);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const ds = datasets.find((x) => x.id === chosen);
+  const still = ds && draftDataShape(draft).key === ds.benchmark && draft.gridSide === gridSideOf(ds.grid!);
+  const value = still ? `${DATASET}${ds.id}` : draftDataShape(draft).key;
+  const pick = (v: string) => {
+    if (v.startsWith(DATASET)) {
+      const d = datasets.find((x) => x.id === v.slice(DATASET.length));
+      const next = d && withDataset(draft, d);
+      if (next) { setChosen(d.id); set(next); }
+      return;
+    }
+    setChosen(null);
+    set(withDataShape(draft, v as DataShapeKey));
+  };
+  return (
+    <select id="model-data" data-testid="model-data" value={value} onChange={(e) => pick(e.target.value)}>
+      {DATA_SHAPES.map((s) => <option key={s.key} value={s.key}>{s.label}</option>)}
+      {datasets.length > 0 && (
+        <optgroup label="Workspace datasets (their resolution)">
+          {datasets.map((d) => <option key={d.id} value={`${DATASET}${d.id}`}>{d.name}</option>)}
+        </optgroup>
+      )}
+    </select>
   );
 }

@@ -22,6 +22,7 @@ import { AirfoilNodesEditor } from './airfoil-nodes-editor';
 import { SamplePicker } from './sample-picker';
 import { LightMapsPanel } from './light-maps-panel';
 import { KeepCard } from './keep-card';
+import { PlaygroundDiagnostics } from './playground-diagnostics';
 
 function DrawControls() {
   const draw = usePlayground((s) => s.draw);
@@ -148,6 +149,7 @@ export function PlaygroundView() {
       <div className="fields-grid">
         {!flow && panels.map((p) => <Plot key={p.testId} title={p.title} data={p.data} layout={p.layout} height={300} {...(p.aspect ? { aspect: p.aspect } : {})} testId={p.testId} />)}
       </div>
+      {(s.input || s.design) && <PlaygroundDiagnostics />}
       {(s.input || s.design) && <SaveCard />}
       {!flow && s.input && s.prediction?.kind === 'lino' && <LightMapsPanel />}
       {!flow && s.input && <KeepCard />}

@@ -13,6 +13,8 @@ import { currentStepShape, stepErrorTraces } from '../../plots/step-error-traces
 import { stepWindow } from '../../plots/rollout-steps';
 import { RolloutPlayer } from '../../components/rollout-player';
 import { RolloutPaper } from './rollout-paper';
+import { useRelL2Headline } from '../../stores/rell2-headline';
+import { headlineText } from '../../logic/rell2-headline';
 
 type Resolution = EvaluationResult['resolutions'][number];
 export type Field = NonNullable<Resolution['fields']>[number];
@@ -32,6 +34,7 @@ export interface RolloutResultProps {
 export function RolloutResult({ sample, res, result, shown, total, onStep, figText, onFigText }: RolloutResultProps) {
   const grid = res.grid;
   // Colour ranges over the whole rollout, so frames stay comparable while playing.
+  const headline = useRelL2Headline();
   const ranges = useMemo(() => {
     const refs = sample.reference.slice(0, total);
     const preds = sample.prediction.slice(0, total);
@@ -85,8 +88,8 @@ export function RolloutResult({ sample, res, result, shown, total, onStep, figTe
   return (
     <>
       <p data-testid="rollout-info">
-        Validation trajectory {sample.index} ({sample.which === 'index' ? 'chosen by index' : sample.which}), relL2 {sample.relL2Decoded.toPrecision(4)} (decoded) over {total} step{total === 1 ? '' : 's'};{' '}
-        {result.checkpoint} checkpoint, epoch {result.epoch}; all {res.n} trajectories: {res.metrics.relL2Decoded.toPrecision(4)}.
+        Validation trajectory {sample.index} ({sample.which === 'index' ? 'chosen by index' : sample.which}), relL2 <span data-testid="rollout-headline">{headlineText(sample, headline)}</span> over {total} step{total === 1 ? '' : 's'};{' '}
+        {result.checkpoint} checkpoint, epoch {result.epoch}; all {res.n} trajectories: {headlineText(res.metrics, headline, true)}. The step-wise curve is on decoded fields.
       </p>
       <RolloutPlayer step={shown} total={total} onStep={onStep} />
       {frames && (

@@ -9,6 +9,7 @@ import { RunPicker } from '../../components/run-picker';
 import { RolloutControls, type Which } from './rollout-controls';
 import { RolloutResult } from './rollout-result';
 import { useRolloutEvaluation } from './use-rollout-evaluation';
+import { RolloutDiagnostics } from './rollout-diagnostics';
 
 type Field = NonNullable<EvaluationResult['resolutions'][number]['fields']>[number];
 
@@ -62,7 +63,7 @@ export function RolloutView() {
   const evaluate = async () => {
     if (!runId) return;
     const asked = which === 'index' ? index : null;
-    const id = await start({ id: runId, checkpoint, split: 'val', fields: true, ...(Number.isNaN(steps) ? {} : { rolloutSteps: steps }), indices: asked !== null ? [asked] : [] });
+    const id = await start({ id: runId, checkpoint, split: 'val', fields: true, diagnostics: true, ...(Number.isNaN(steps) ? {} : { rolloutSteps: steps }), indices: asked !== null ? [asked] : [] });
     if (id) setStep(1);
   };
   const onStep = useCallback((k: number) => setStep(k), []);
@@ -105,6 +106,7 @@ export function RolloutView() {
       {sample?.stepRelL2 && total > 0 && res && result && (
         <RolloutResult sample={sample} res={res} result={result} shown={shown} total={total} onStep={onStep} figText={figText} onFigText={setFigText} />
       )}
+      {sample?.stepRelL2 && total > 0 && res && <RolloutDiagnostics sample={sample} res={res} shown={shown} />}
     </section>
   );
 }

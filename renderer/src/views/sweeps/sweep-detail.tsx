@@ -5,7 +5,8 @@
 import { memo, useMemo, useState } from 'react';
 import type { SweepDetail as Detail } from '../../../../main/api/contract';
 import { TableExportBar } from '../../export/table-export-bar';
-import type { TableColumn, TableRow } from '../../export/table';
+import { cellTexts, type TableColumn, type TableRow } from '../../export/table';
+import { sweepConfigTable, sweepImportanceTable, sweepTrialTable } from '../../../../main/api/sweep-tables';
 import { compareInRuns, controlSweep, trainBest } from '../../queries/sweeps';
 import { trainBestDefaults, trialCount, type TrainBestForm } from '../../logic/sweep-form';
 import { bestSoFarSvg } from './sweep-svg';
@@ -18,39 +19,22 @@ import { errorText } from '../../api/error-text';
 type Axis = { path: string; logRange?: unknown };
 const show = (v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(4)) : Array.isArray(v) ? v.join('+') : String(v));
 
+/** A table as the exports print it (the same digits, signs and relL2 convention in its labels). */
 function SimpleTable({ columns, rows, testId, caption }: { columns: TableColumn[]; rows: TableRow[]; testId: string; caption: string }) {
+  const texts = cellTexts(columns, rows);
   return (
     <div className="table-wrap"><table className="runs-table sweep-table" data-testid={testId}>
       <caption>{caption}</caption>
       <thead><tr>{columns.map((c) => <th key={c.key} scope="col" className={c.align === 'r' ? 'num' : undefined}>{c.label}</th>)}</tr></thead>
-      <tbody>{rows.map((r, i) => <tr key={i}>{columns.map((c) => {
-        const v = r[c.key];
-        return <td key={c.key} className={c.align === 'r' ? 'num' : undefined}>{v === null || v === undefined ? '–' : typeof v === 'object' ? `${v.mean.toExponential(3)} ± ${v.std.toExponential(1)}` : typeof v === 'number' ? Number(v.toPrecision(4)) : v}</td>;
-      })}</tr>)}</tbody>
+      <tbody>{texts.map((r, i) => <tr key={i}>{columns.map((c, k) => <td key={c.key} className={c.align === 'r' ? 'num' : undefined}>{r[k]}</td>)}</tr>)}</tbody>
     </table></div>
   );
 }
 
 function tables(d: Detail) {
   const axes = (d.config.axes as Axis[]).map((a) => a.path);
-  const trialCols: TableColumn[] = [
-    { key: 'trial', label: 'trial', align: 'r' }, { key: 'run', label: 'run' }, { key: 'status', label: 'status' }, { key: 'rung', label: 'rung' },
-    { key: 'epochs', label: 'epochs', align: 'r' }, { key: 'metric', label: 'best val relL2 (normalized)', align: 'r' }, { key: 'wall', label: 'wall s', align: 'r', digits: 3 },
-    ...axes.map((p) => ({ key: p, label: p })),
-  ];
-  const trialRows: TableRow[] = d.state.trials.map((t, i) => {
-    const last = t.rungHistory[t.rungHistory.length - 1];
-    const params = d.state.configs[t.config]!.params;
-    return { trial: i + 1, run: t.runId, status: t.state, rung: last ? `${last.epoch} (${last.decision})` : '', epochs: t.epochs, metric: t.best, wall: t.wallSeconds, ...Object.fromEntries(axes.map((p) => [p, show(params[p])])) };
-  });
-  const configCols: TableColumn[] = [{ key: 'config', label: 'config', align: 'r' }, ...axes.map((p) => ({ key: p, label: p })), { key: 'val', label: 'val relL2 (normalized, mean ± std)', align: 'r' }, { key: 'seeds', label: 'seeds' }];
-  const configRows: TableRow[] = d.analysis.configs.map((c) => ({
-    config: c.config, ...Object.fromEntries(axes.map((p) => [p, show(c.params[p])])),
-    val: c.mean === null ? null : { mean: c.mean, std: c.std ?? 0 }, seeds: `${c.n}/${c.seeds}`,
-  }));
-  const impCols: TableColumn[] = [{ key: 'path', label: 'parameter' }, { key: 'importance', label: 'importance (random forest)', align: 'r', digits: 3 }, { key: 'correlation', label: 'correlation', align: 'r', digits: 3, signed: true }];
-  const impRows: TableRow[] = [...d.analysis.importance].sort((a, b) => (b.importance ?? -1) - (a.importance ?? -1)).map((r) => ({ path: r.path, importance: r.importance, correlation: r.correlation }));
-  return { trialCols, trialRows, configCols, configRows, impCols, impRows };
+  const trials = sweepTrialTable(axes, d.state), configs = sweepConfigTable(axes, d.state, d.analysis), imp = sweepImportanceTable(d.analysis);
+  return { trialCols: trials.columns, trialRows: trials.rows, configCols: configs.columns, configRows: configs.rows, impCols: imp.columns, impRows: imp.rows };
 }
 
 /** The parallel coordinates' axes (each swept field, then the metric) and one row per ended trial. */
@@ -112,7 +96,7 @@ export const SweepDetail = memo(function SweepDetail({ detail: d, onChanged }: {
       <h2 id="sweep-detail-title">{s.name} <span className="muted">({s.id})</span></h2>
       <p data-testid="sweep-status">
         {s.status}{s.reason ? ` – ${s.reason}` : ''}: {trialCount(s, 'trials ended')} ({s.pruned} pruned, {s.failed} failed), {s.method}, {s.wallSeconds.toFixed(0)} s
-        {s.best !== null ? `, best val relL2 ${s.best.toExponential(3)}` : ''}
+        {s.best !== null ? `, best val relL2 ${s.best.toExponential(3)} (normalized)` : ''}
       </p>
       <div role="group" aria-label="Sweep controls">
         <button onClick={() => act('pause')} disabled={!s.active || s.paused}>Pause</button>

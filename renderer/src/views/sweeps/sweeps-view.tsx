@@ -83,7 +83,7 @@ export function SweepsView() {
           return (
             <label key={s.id}>
               <input type="radio" name="sweep" checked={chosen === s.id} onChange={() => setChosen(s.id)} />
-              {` ${s.name} (${s.id}): ${s.status}, ${trialCount(s, 'trials ended')}${s.best !== null ? `, best ${s.best.toExponential(3)}` : ''}`}
+              {` ${s.name} (${s.id}): ${s.status}, ${trialCount(s, 'trials ended')}${s.best !== null ? `, best val relL2 ${s.best.toExponential(3)} (normalized)` : ''}`}
             </label>
           );
         })}

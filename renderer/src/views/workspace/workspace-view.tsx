@@ -5,6 +5,7 @@ import { formatAdapter } from '../../components/engine-status';
 import { FileBrowser } from '../../components/file-browser';
 import { QuickStartCard } from '../../components/quick-start';
 import { PythonSetting } from './python-setting';
+import { RelL2Setting } from './rell2-setting';
 
 /** The home view: where the workspace is, what it holds, and a check that the engine computes. */
 export function WorkspaceView() {
@@ -78,6 +79,7 @@ export function WorkspaceView() {
             ))}
           </ul>
         </div>
+        <RelL2Setting />
         <PythonSetting initial={engine?.torch} />
       </div>
     </section>
