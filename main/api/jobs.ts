@@ -127,6 +127,9 @@ export const JOB_KINDS = {
   'playground-solve': { lane: 'playground-solve', through: 'playground.solve' },
   // timings: beside no other analysis job of this engine (the lane runs one at a time)
   cost: { lane: 'analysis', through: 'cost.benchmark', worker: 'tensors' },
+  // a timing as well (torch's steps in a subprocess, the engine's on its backend in the worker),
+  // with no other analysis job beside it
+  'torch-speed': { lane: 'analysis', through: 'train.measureTorchSpeed', worker: 'tensors' },
 } as const satisfies Record<string, JobKindDeclaration>;
 
 /** One job kind's declaration (an entry of JOB_KINDS). */

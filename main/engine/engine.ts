@@ -22,6 +22,7 @@ import { importCheckpointCall } from './import-checkpoint-call';
 import { join } from 'node:path';
 import { lightMapsCall } from './light-maps-call';
 import { checkCostRuns } from './cost-job';
+import { startTorchSpeed, torchSpeedCall } from './torch-speed-job';
 import { checkCorrelationRun } from './light-maps-correlation-job';
 import { refuseRepeat, reproduceList, reproduceResults } from './reproduce-job';
 import { VERSION } from '../version';
@@ -137,6 +138,8 @@ function engineHandlers(jobs: JobQueue, training: TrainingJobs, sweepJobs: Sweep
     'train.adopt': (p) => training.adopt(p.workspace),
     'train.torch': (p) => cachedTorchProbe(pythonCommand(readSettings().python), p.refresh),
     'train.calibrate': (p) => training.calibrate(p.workspace, p.config, p.steps),
+    'train.torchSpeed': torchSpeedCall,
+    'train.measureTorchSpeed': (p) => startTorchSpeed(p, (params) => jobs.start('torch-speed', params)),
     'train.pause': (p) => ({ ok: training.pause(p.id) }),
     'train.resume': (p) => training.resumeWhenEnded(p.workspace, p.id),
     'train.stop': (p) => ({ ok: training.stop(p.id, p.workspace) }),

@@ -74,6 +74,11 @@ export const JOB_HANDLERS: { [K in JobKind]: LoadJobBody<K> } = {
     const m = await import('./cost-job');
     return { label: m.costLabel, run: m.runCost };
   },
+  // torch's steps in a subprocess, the engine's on the worker's backend
+  'torch-speed': async () => {
+    const m = await import('./torch-speed-job');
+    return { label: m.torchSpeedLabel, run: m.runTorchSpeed };
+  },
 };
 
 /** A kind's body from the table: a worker kind's without the engine (the job worker has none). */

@@ -10,6 +10,7 @@ import type { JOB_KINDS } from '../api/jobs';
 import type { PlaygroundFields } from '../runs/playground-records';
 import type { PlaygroundRun } from '../train/playground-run';
 import type { SolveExtra } from '../data/generate/playground-solver';
+import type { TorchReport } from '../train/torch-report';
 
 type Workspace = { workspace: string };
 /** What the host does to a jobs.start kind's parameters (files: ['params.file']): the reference becomes the chosen path. */
@@ -28,6 +29,8 @@ interface Reshaped {
   evaluate: Omit<EngineParams<'runs.evaluate'>, 'id'> & { runId: string };
   'cluster-export': Workspace & { runId: string; nprocPerNode: number; nodes: number };
   /** playground.solve: the run's benchmark and generator parameters, read once the input was checked against the run. */
+  /** train.measureTorchSpeed: the interpreter and its probe, as the engine thread found them. */
+  'torch-speed': EngineParams<'train.measureTorchSpeed'> & { python: string; probe: TorchReport };
   'playground-solve': Workspace & { runId: string; input: PlaygroundFields; extra?: SolveExtra } & Pick<PlaygroundRun, 'benchmark' | 'generator'>;
 }
 

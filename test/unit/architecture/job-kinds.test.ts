@@ -41,7 +41,7 @@ test('the derived tables equal the one declaration', () => {
   const workers = KINDS.filter((k) => 'worker' in JOB_KINDS[k as JobKind]);
   assert.deepEqual(KINDS.filter(isWorkerJobKind), workers);
   // the ones that run tensors select a backend in their worker; a data job's does not
-  assert.deepEqual(workers.filter((k) => workerRunsTensors(k as never)), ['evaluate', 'lightmaps-correlation', 'cost']);
+  assert.deepEqual(workers.filter((k) => workerRunsTensors(k as never)), ['evaluate', 'lightmaps-correlation', 'cost', 'torch-speed']);
   assert.deepEqual(workers.filter((k) => !workerRunsTensors(k as never)), ['generate', 'import']);
   assert.equal(isWorkerJobKind('no-such-kind'), false);
   assert.equal(isWorkerJobKind('toString'), false, 'an inherited name is no kind');
