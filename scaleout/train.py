@@ -15,6 +15,7 @@ the run's configuration with every default filled in, and model.json the model a
 builds it on this data."""
 import types
 import argparse
+import contextlib
 import datetime
 import json
 import os
@@ -133,14 +134,26 @@ def train_step(st, rows):
     # A rank without rows still runs forward/backward (DDP's all-reduce needs every rank) on a
     # stand-in row whose loss is multiplied by zero.
     idx = share if len(share) else np.asarray(rows[:1])
-    x = torch.from_numpy(x_all[idx]).to(device)
-    y = torch.from_numpy(y_all[idx]).to(device)
+    # microBatch (a number; 'auto' is the whole share): the share in pieces whose gradients add up
+    # (share_objective's shares sum to the batch's objective), so a batch that does not fit in GPU
+    # memory trains in pieces to the same numbers, up to float rounding, as the workbench's trainer does
+    mb = s.get("microBatch")
+    mb = mb if isinstance(mb, int) and not isinstance(mb, bool) and mb > 0 else len(idx)
+    pieces = [idx[i:i + mb] for i in range(0, len(idx), mb)]
     opt.zero_grad(set_to_none=True)
-    loss, rel_sum = share_objective(predict(ddp, x, data["ar"]), y, B, data["ar"])
-    if not len(share):
-        loss, rel_sum = loss * 0.0, rel_sum * 0.0
-    (loss * world).backward()  # DDP averages over ranks: times world, the sum of the shares
-    totals = torch.stack([loss.detach(), rel_sum.detach()]).double()  # on the device: NCCL reduces CUDA tensors only
+    totals = None
+    for k, piece in enumerate(pieces):
+        x = torch.from_numpy(x_all[piece]).to(device)
+        y = torch.from_numpy(y_all[piece]).to(device)
+        # DDP all-reduces once, at the last piece's backward
+        quiet = ddp.no_sync() if k < len(pieces) - 1 and hasattr(ddp, "no_sync") else contextlib.nullcontext()
+        with quiet:
+            loss, rel_sum = share_objective(predict(ddp, x, data["ar"]), y, B, data["ar"])
+            if not len(share):
+                loss, rel_sum = loss * 0.0, rel_sum * 0.0
+            (loss * world).backward()  # DDP averages over ranks: times world, the sum of the shares
+        part = torch.stack([loss.detach(), rel_sum.detach()]).double()  # on the device: NCCL reduces CUDA tensors only
+        totals = part if totals is None else totals + part
     if dist.is_initialized():
         dist.all_reduce(totals)
     params = [p for p in ddp.parameters() if p.grad is not None]
@@ -166,7 +179,7 @@ def main(argv=None):
     ap.add_argument("--max-epochs", type=int, help="stop after this many epochs in this call (the run stays resumable)")
     ap.add_argument("--threads", type=int, help="torch.set_num_threads per process")
     ap.add_argument("--device", choices=("cpu", "cuda", "mps"), help="default: CUDA when there is one, else the CPU")
-    ap.add_argument("--control", choices=("stdin",), help="read pause/resume/stop lines on stdin (the workbench drives the run)")
+    ap.add_argument("--control", choices=("stdin",), help="read pause/resume/stop lines on stdin, or in RUN/torch/control once a later engine adopts the run (the workbench drives the run)")
     a = ap.parse_args(argv)
     if a.threads:
         torch.set_num_threads(a.threads)
@@ -175,6 +188,7 @@ def main(argv=None):
     rank, world, device, backend = setup(a.device)
     if a.control == "stdin" and rank == 0:
         control.read_stdin()
+        control.watch_file(os.path.join(a.run, "torch", "control"))
     a.ctl = control
     run = RunFolder(a.run)
     if rank == 0 and not os.path.exists(run.config_path):

@@ -12,6 +12,7 @@ export * from '../data/dataset-records';
 export * from '../data/transfer-source';
 export * from '../train/config';
 export * from '../train/torch-report';
+export * from '../train/torch-speed-record';
 export * from '../train/evaluation-result';
 export * from '../runs/playground-records';
 export * from './playground-wire';

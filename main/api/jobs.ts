@@ -1,8 +1,9 @@
-// The engine's job kinds, declared once: which parameters jobs.start accepts for each, or which call
-// starts it instead. The engine registers exactly these kinds (main/engine/engine.ts, JobQueue).
+// The engine's job kinds, declared once: each one's lane, which parameters jobs.start accepts for it or which call
+// starts it instead, and whether it runs in the job worker. The engine registers exactly these kinds (main/engine/job-handlers.ts).
 import { z } from 'zod';
 import { BENCHMARKS, Benchmark } from '../data/data-spec';
 import { FileRef } from './files';
+import type { LaneId } from './job-lanes';
 
 /**
  * Each self-test step spins `syncMs` without yielding, so the engine answers nothing (pings
@@ -95,26 +96,45 @@ export const ImportParams = z
 
 
 /**
- * Every job kind the engine runs, declared once: `params`, what jobs.start accepts for it (checked
- * like its own call's; the self-test clamps its own numbers in main/engine/selftest-job.ts), or
- * `through`, the call that starts it instead (it names a run or a dataset the engine checks first).
- * The engine registers exactly these kinds (a missing one does not compile: main/engine/engine.ts),
- * each body typed with its parameters from here (main/engine/job-params.ts); test/unit/api/
- * contract-types.test.ts checks each kind has its parameters or the call that starts it.
+ * Every job kind the engine runs, declared once, and the only place a kind is named as such:
+ * - `lane`: the lane it queues in (lanes run beside each other; main/engine/job-lanes.ts);
+ * - `params`, what jobs.start accepts for it (checked like its own call's; the self-test clamps its
+ *   own numbers in main/engine/selftest-job.ts), or `through`, the call that starts it instead (it
+ *   names a run or a dataset the engine checks first);
+ * - `worker`, set for work that would stall the engine thread: it runs in the job worker
+ *   (main/engine/job-worker.ts), `'tensors'` with a tfjs backend, `'data'` without one (its worker
+ *   starts in a fraction of the time).
+ * The lane table, the worker kinds and each body's parameters (main/engine/job-params.ts) are derived
+ * from here; the engine's one table of bodies (main/engine/job-handlers.ts) is keyed by these kinds,
+ * so a kind without its body does not compile. test/unit/architecture/job-kinds.test.ts checks no
+ * other file declares a kind.
  */
 export const JOB_KINDS = {
-  selftest: { params: SelfTestParams.strict() },
-  generate: { params: GenerateParams },
-  import: { params: ImportParams },
-  train: { through: 'train.start' },
-  evaluate: { through: 'runs.evaluate' },
-  export: { through: 'datasets.export' },
-  'cluster-export': { through: 'runs.exportForCluster' },
-  reproduce: { through: 'reproduce.start' },
-  'lightmaps-correlation': { through: 'runs.lightMapsCorrelation' },
-  'playground-solve': { through: 'playground.solve' },
-  cost: { through: 'cost.benchmark' },
-} as const satisfies Record<string, { params: z.ZodType } | { through: string }>;
+  selftest: { lane: 'system', params: SelfTestParams.strict() },
+  // splitting, normalizing and storing a dataset (synchronous writes with fsync, large arrays) held
+  // the engine thread for 250 ms beside training (a CPU profile of test/integration/train/lanes.test.ts)
+  generate: { lane: 'data', params: GenerateParams, worker: 'data' },
+  import: { lane: 'data', params: ImportParams, worker: 'data' },
+  train: { lane: 'training', through: 'train.start' },
+  evaluate: { lane: 'evaluation', through: 'runs.evaluate', worker: 'tensors' },
+  export: { lane: 'export', through: 'datasets.export' },
+  'cluster-export': { lane: 'export', through: 'runs.exportForCluster' },
+  // a reproduction trains its runs in the engine: it shares the training lane's slots
+  reproduce: { lane: 'training', through: 'reproduce.start' },
+  'lightmaps-correlation': { lane: 'analysis', through: 'runs.lightMapsCorrelation', worker: 'tensors' },
+  // the Playground's truth: its own lane, so a solve never waits behind an evaluation or a generation
+  // (its solver has a worker of its own: main/engine/playground-solve-job.ts)
+  'playground-solve': { lane: 'playground-solve', through: 'playground.solve' },
+  // timings: beside no other analysis job of this engine (the lane runs one at a time)
+  cost: { lane: 'analysis', through: 'cost.benchmark', worker: 'tensors' },
+  // a timing as well (torch's steps in a subprocess, the engine's on its backend in the worker),
+  // with no other analysis job beside it
+  'torch-speed': { lane: 'analysis', through: 'train.measureTorchSpeed', worker: 'tensors' },
+} as const satisfies Record<string, JobKindDeclaration>;
+
+/** One job kind's declaration (an entry of JOB_KINDS). */
+export type JobKindDeclaration = { lane: LaneId; worker?: 'tensors' | 'data' } & ({ params: z.ZodType } | { through: string });
+
 export const JobKind = z.enum(Object.keys(JOB_KINDS) as [keyof typeof JOB_KINDS, ...(keyof typeof JOB_KINDS)[]]);
 export type JobKind = z.infer<typeof JobKind>;
 type Declared = typeof JOB_KINDS;
@@ -148,3 +168,15 @@ export const JobStartParams = z
     // r.data is the output of JOB_KINDS[v.kind].params: the pair is that kind's member of StartableJob
     return { kind: v.kind, params: r.data } as StartableJob;
   });
+
+/** Each kind's lane, from its declaration (a `Record<JobKind, LaneId>`: every kind has one). */
+export const LANE_OF_KIND = Object.fromEntries(Object.entries(JOB_KINDS).map(([k, d]) => [k, d.lane])) as Record<JobKind, LaneId>;
+
+/** The kinds declared with a `worker`: they run in the job worker (main/engine/job-worker.ts). */
+export type WorkerJobKind = { [K in JobKind]: Declared[K] extends { worker: string } ? K : never }[JobKind];
+
+/** Whether `kind` is one of the contract's kinds that runs in the job worker. */
+export const isWorkerJobKind = (kind: string): kind is WorkerJobKind => Object.hasOwn(JOB_KINDS, kind) && 'worker' in JOB_KINDS[kind as JobKind];
+
+/** Whether a worker kind runs tensors (its worker selects a tfjs backend first). */
+export const workerRunsTensors = (kind: WorkerJobKind): boolean => JOB_KINDS[kind].worker === 'tensors';

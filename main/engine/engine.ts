@@ -1,41 +1,41 @@
 // The engine: answers calls from a host over a ParentChannel. All tensor work happens here,
 // in its own process, never in a UI thread.
 import { ApiError } from '../api/api-error';
-import type { EngineMethod, EngineParams, JobKind, JobSummary, Result } from '../api/contract';
+import type { EngineMethod, EngineParams, JobSummary, Result } from '../api/contract';
+import { isWorkerJobKind, JobKind } from '../api/jobs';
 import { DataError } from '../data/formats/errors';
 import type { ParentChannel, ToEngine } from '../api/engine-protocol';
-import { JobQueue, type JobDefinition } from './jobs';
+import { JobQueue } from './jobs';
+import { loadJobBody, type EngineParts, type JobBody } from './job-handlers';
 import type { JobParams, StartedJob } from './job-params';
 import { inJobWorker } from './job-worker-run';
 import { defaultTrainingSlots, LANE_ORDER } from './job-lanes';
 import { initBackend, tf } from './tf-runtime';
-import { runSelfTest } from './selftest-job';
 import { modelEstimate } from './model-estimate';
-import { generateLabel, importLabel, importListing, runGenerate, runImport } from './dataset-jobs';
 import { datasetInspect, datasetPresets, datasetSample } from './dataset-call';
-import { TrainingJobs, type TrainingJobKind } from './train-jobs';
+import { TrainingJobs } from './train-jobs';
 import { SweepJobs } from './sweep-jobs';
-import { datasetStore, exportLabel, runDatasetExport } from './dataset-export-jobs';
+import { datasetStore } from './dataset-export-jobs';
 import { datasetStatsCall } from './dataset-stats-call';
 import { RunStore } from '../runs/run-store';
 import { importCheckpointCall } from './import-checkpoint-call';
-import { clusterExportLabel, runClusterExport } from './cluster-export-job';
 import { join } from 'node:path';
 import { lightMapsCall } from './light-maps-call';
-import { checkCostRuns, costLabel, runCost } from './cost-job';
-import { checkCorrelationRun, lightMapsCorrelationLabel, runLightMapsCorrelation } from './light-maps-correlation-job';
-import { refuseRepeat, reproduceLabel, reproduceList, reproduceResults, runReproduce } from './reproduce-job';
+import { checkCostRuns } from './cost-job';
+import { startTorchSpeed, torchSpeedCall } from './torch-speed-job';
+import { checkCorrelationRun } from './light-maps-correlation-job';
+import { refuseRepeat, reproduceList, reproduceResults } from './reproduce-job';
 import { VERSION } from '../version';
 import { LANE_TEXT_HANDLERS, playgroundLaneCall } from './playground-lane';
 import { playgroundDrawCall, playgroundPredictCall, playgroundSaveCall, playgroundSolveCall } from './playground-call';
 import type { playgroundTrustCall } from './playground-trust-call';
-import { playgroundSolveLabel, runPlaygroundSolve } from './playground-solve-job';
 import { playgroundAppendCall, playgroundAppendableCall, playgroundExportCall, playgroundSampleCall } from './playground-keep-call';
 import { availableParallelism } from 'node:os';
 import { cachedTorchProbe, pythonCommand } from '../train/torch-probe';
 import { readSettings } from '../workspace/settings';
 import type { TorchReport } from '../train/torch-report';
 import { JsonText, jobEventMessage, withParsedResult } from './json-text';
+import { errorMessage } from '../util/error-message';
 
 /**
  * One handler per call the contract routes to the engine, typed from its entry (params as the host
@@ -46,15 +46,22 @@ type EngineHandlers = { [M in EngineMethod]: (params: EngineParams<M>) => Result
   'jobs.cancel': (params: { id: string }) => Result<'jobs.cancel'>;
   /** The host created the run (runs/<runId>) and forwards train.start with its id. */
   'train.start': (params: { workspace: string; runId: string }) => Promise<{ runId: string; job: JobSummary }>;
+  /** The host, when an engine starts or a workspace opens: follow the PyTorch runs an earlier engine started (TrainingJobs.adopt). */
+  'train.adopt': (params: { workspace: string }) => Promise<{ following: string[]; ended: string[] }>;
 };
 
-/** jobs.start of a kind declared with its parameters: each kind with its own (the union narrowed by kind). */
-function startDeclared(jobs: JobQueue, p: StartedJob): JobSummary {
-  switch (p.kind) {
-    case 'selftest': return jobs.start('selftest', { ...p.params, workspace: p.workspace });
-    case 'generate': return jobs.start('generate', { ...p.params, workspace: p.workspace });
-    case 'import': return jobs.start('import', { ...p.params, workspace: p.workspace });
-  }
+/** Whether every jobs.start kind's checked parameters, with the workspace, are its JobParams (true, or this does not compile). */
+type StartsWithItsParams = { [K in StartedJob['kind']]: (StartedJob & { kind: K })['params'] & { workspace: string } extends JobParams[K] ? true : false }[StartedJob['kind']];
+const startsWithItsParams: StartsWithItsParams = true;
+void startsWithItsParams;
+
+/** jobs.start of a kind declared with its parameters: each kind with its own, plus the workspace. */
+function startDeclared<K extends StartedJob['kind']>(jobs: JobQueue, p: StartedJob & { kind: K }): JobSummary {
+  // each member of StartedJob pairs a kind with its checked parameters (the host resolved `file` to
+  // `path`): with the workspace they are that kind's JobParams, which TypeScript cannot follow through the union
+  // (StartsWithItsParams checks each)
+  const params = { ...p.params, workspace: p.workspace } as unknown as JobParams[K];
+  return jobs.start(p.kind, params);
 }
 
 /** engine.info waits this long for the PyTorch probe (it imports torch once); train.torch waits for it. */
@@ -66,33 +73,18 @@ async function torchWithin(ms: number): Promise<{ torch?: TorchReport }> {
   return r ? { torch: r } : {};
 }
 
-/** Registers every job kind the engine runs itself (TrainingJobs registers train and evaluate). */
-function registerJobs(jobs: JobQueue): void {
-  // Every kind of the contract's JOB_KINDS has its definition here, or in TrainingJobs (train,
-  // evaluate): a missing one is a compile error.
-  const definitions: { [K in Exclude<JobKind, TrainingJobKind>]: JobDefinition<JobParams[K]> } = {
-    selftest: { label: (p) => `Engine self-test (${Number(p.steps ?? 20)} steps)`, run: runSelfTest },
-    // in the data lane's worker: the split and the store's writes would stall the engine thread
-    generate: { label: generateLabel, run: inJobWorker('generate', runGenerate) },
-    // the listing first (its own worker, as datasets.inspect), then the import in the data lane's worker
-    import: {
-      label: importLabel,
-      run: async (p, ctx) => {
-        const withListing: Parameters<typeof runImport>[0] = { ...p, listing: await importListing(p, ctx) };
-        return inJobWorker('import', runImport)(withListing, ctx);
-      },
-    },
-    export: { label: exportLabel, run: runDatasetExport },
-    'cluster-export': { label: clusterExportLabel, run: runClusterExport },
-    reproduce: { label: reproduceLabel, run: runReproduce },
-    'lightmaps-correlation': { label: lightMapsCorrelationLabel, run: inJobWorker('lightmaps-correlation', runLightMapsCorrelation) },
-    cost: { label: costLabel, run: inJobWorker('cost', runCost) },
-    // the Playground's solver: a lane of its own (its kind's name), in a solver worker, so the engine keeps answering
-    'playground-solve': { label: playgroundSolveLabel, run: runPlaygroundSolve },
+/**
+ * Registers every job kind of the contract with its body from JOB_HANDLERS (a kind declared with a
+ * `worker` runs there through inJobWorker).
+ */
+async function registerJobs(jobs: JobQueue, engine: EngineParts): Promise<void> {
+  const register = async <K extends JobKind>(kind: K) => {
+    const body = await loadJobBody(kind, engine);
+    // narrowed, the kind is K & WorkerJobKind: its body is the same one
+    if (isWorkerJobKind(kind)) jobs.register(kind, inJobWorker(kind, body as unknown as JobBody<typeof kind>));
+    else jobs.register(kind, body);
   };
-  const register = <K extends keyof typeof definitions>(kind: K) => jobs.register(kind, definitions[kind]);
-  for (const kind of Object.keys(definitions) as (keyof typeof definitions)[]) register(kind);
-
+  await Promise.all(JobKind.options.map(register));
 }
 
 /** The engine's handler of every call routed to it, over its job queue, training and sweeps. */
@@ -143,8 +135,11 @@ function engineHandlers(jobs: JobQueue, training: TrainingJobs, sweepJobs: Sweep
       await initBackend();
       return { runId: p.runId, job: training.start(p.workspace, p.runId) };
     },
+    'train.adopt': (p) => training.adopt(p.workspace),
     'train.torch': (p) => cachedTorchProbe(pythonCommand(readSettings().python), p.refresh),
     'train.calibrate': (p) => training.calibrate(p.workspace, p.config, p.steps),
+    'train.torchSpeed': torchSpeedCall,
+    'train.measureTorchSpeed': (p) => startTorchSpeed(p, (params) => jobs.start('torch-speed', params)),
     'train.pause': (p) => ({ ok: training.pause(p.id) }),
     'train.resume': (p) => training.resumeWhenEnded(p.workspace, p.id),
     'train.stop': (p) => ({ ok: training.stop(p.id, p.workspace) }),
@@ -205,9 +200,10 @@ function engineHandlers(jobs: JobQueue, training: TrainingJobs, sweepJobs: Sweep
 }
 
 /** Answers the host's calls from `handlers` (a data file's problem carries its file to the view). */
-function answerCalls(parent: ParentChannel, handlers: EngineHandlers): void {
+function answerCalls(parent: ParentChannel, handlers: EngineHandlers, registered: Promise<void>): void {
   parent.onMessage(async (msg: ToEngine) => {
     if (msg.type === 'shutdown') process.exit(0);
+    await registered;
     if (msg.type !== 'call' && msg.type !== 'call-json') return;
     // params sent as text go to their worker as text (playground-lane.ts); a handler in this thread gets them parsed
     const params = msg.type === 'call' ? msg.params : LANE_TEXT_HANDLERS.has(msg.method) ? new JsonText(msg.json) : (JSON.parse(msg.json) as unknown);
@@ -228,7 +224,6 @@ function answerCalls(parent: ParentChannel, handlers: EngineHandlers): void {
 export function startEngine(parent: ParentChannel): void {
   const startedAt = new Date().toISOString();
   const jobs = new JobQueue((job) => parent.send(jobEventMessage(job)));
-  registerJobs(jobs);
 
   // Sweeps follow their trials through the training events (rungs, ends).
   let sweeps: SweepJobs | null = null;
@@ -241,6 +236,14 @@ export function startEngine(parent: ParentChannel): void {
   // Training in the engine thread (LINO_TRAIN_IN_THREAD=1) shares one tfjs: one run at a time there.
   jobs.setSlots('training', training.inThread ? 1 : defaultTrainingSlots());
 
-  answerCalls(parent, engineHandlers(jobs, training, sweepJobs, startedAt));
-  parent.send({ type: 'ready', pid: process.pid });
+  // the job bodies load as modules (job-handlers.ts): calls wait for them, and ready follows them
+  const registered = registerJobs(jobs, { training });
+  answerCalls(parent, engineHandlers(jobs, training, sweepJobs, startedAt), registered);
+  registered.then(
+    () => parent.send({ type: 'ready', pid: process.pid }),
+    (e: unknown) => {
+      console.error(`the engine could not load its job kinds: ${errorMessage(e)}`);
+      process.exit(1);
+    },
+  );
 }

@@ -1,29 +1,12 @@
-// Which lane each job kind runs in, and how many of a lane's jobs run at once. Lanes run beside each
-// other, so an evaluation or a generation never waits behind a long training run. A table keyed by
-// every job kind of the contract: a kind without its lane does not compile, and JobQueue.register
-// refuses any other kind that does not name its own.
+// How many of a lane's jobs run at once, and the lane of each job kind (declared with the kind, in
+// JOB_KINDS of main/api/jobs.ts). Lanes run beside each other, so an evaluation or a generation never
+// waits behind a long training run; JobQueue.register refuses any other kind that does not name its own.
 import { availableParallelism } from 'node:os';
 import type { LaneId } from '../api/job-lanes';
-import type { JobKind } from '../api/jobs';
+import { LANE_OF_KIND, type JobKind } from '../api/jobs';
 
 export { LANE_ORDER } from '../api/job-lanes';
-
-export const LANE_OF_KIND: Record<JobKind, LaneId> = {
-  train: 'training',
-  // a reproduction trains its runs in the engine: it shares the training lane's slots
-  reproduce: 'training',
-  evaluate: 'evaluation',
-  'lightmaps-correlation': 'analysis',
-  // timings: beside no other analysis job of this engine (the lane runs one at a time)
-  cost: 'analysis',
-  // the Playground's truth: its own lane, so a solve never waits behind an evaluation or a generation
-  'playground-solve': 'playground-solve',
-  generate: 'data',
-  import: 'data',
-  export: 'export',
-  'cluster-export': 'export',
-  selftest: 'system',
-};
+export { LANE_OF_KIND };
 
 /** The lane of one of the contract's job kinds; undefined for any other name. */
 export function laneOf(kind: string): LaneId | undefined {

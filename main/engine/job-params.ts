@@ -10,6 +10,7 @@ import type { JOB_KINDS } from '../api/jobs';
 import type { PlaygroundFields } from '../runs/playground-records';
 import type { PlaygroundRun } from '../train/playground-run';
 import type { SolveExtra } from '../data/generate/playground-solver';
+import type { TorchReport } from '../train/torch-report';
 
 type Workspace = { workspace: string };
 /** What the host does to a jobs.start kind's parameters (files: ['params.file']): the reference becomes the chosen path. */
@@ -28,8 +29,15 @@ interface Reshaped {
   evaluate: Omit<EngineParams<'runs.evaluate'>, 'id'> & { runId: string };
   'cluster-export': Workspace & { runId: string; nprocPerNode: number; nodes: number };
   /** playground.solve: the run's benchmark and generator parameters, read once the input was checked against the run. */
+  /** train.measureTorchSpeed: the interpreter and its probe, as the engine thread found them. */
+  'torch-speed': EngineParams<'train.measureTorchSpeed'> & { python: string; probe: TorchReport };
   'playground-solve': Workspace & { runId: string; input: PlaygroundFields; extra?: SolveExtra } & Pick<PlaygroundRun, 'benchmark' | 'generator'>;
 }
+
+/** Reshaped names only declared kinds (true, or this does not compile): a renamed or removed kind leaves no stale line. */
+type ReshapesDeclaredKinds = Exclude<keyof Reshaped, JobKind> extends never ? true : false;
+const reshapesDeclaredKinds: ReshapesDeclaredKinds = true;
+void reshapesDeclaredKinds;
 
 /** The parameters of each job kind (JobQueue<JobParams> is the engine's queue). */
 export type JobParams = { [K in JobKind]: K extends keyof Reshaped ? Reshaped[K] : Declared<K> };

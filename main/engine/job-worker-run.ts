@@ -1,26 +1,32 @@
-// Runs a job of a lane beside training in its own worker thread (job-worker.ts); a worker that cannot
-// start (or cannot load a backend) falls back to the engine thread, as training does.
+// Runs a job of a kind declared with a `worker` (JOB_KINDS) in its own worker thread (job-worker.ts);
+// a worker that cannot start (or cannot load a backend) falls back to the engine thread, as training does.
 import { spawnWorker } from '../util/workers';
-import type { JobContext, JobHandler } from './jobs';
+import { workerRunsTensors, type WorkerJobKind } from '../api/jobs';
+import type { JobContext, JobDefinition } from './jobs';
 import type { JobParams } from './job-params';
-import { WORKER_JOBS, type WorkerJobKind } from './job-worker-kinds';
+import type { JobBody } from './job-handlers';
 import type { FromJobWorker, JobWorkerInput, ToJobWorker } from './job-worker';
 import { initBackend } from './tf-runtime';
 import { JsonText } from './json-text';
 
-/** `run` of a worker job kind: in a worker unless LINO_JOBS_IN_THREAD=1 or the worker cannot start. */
-export function inJobWorker<K extends WorkerJobKind>(kind: K, inThread: JobHandler<JobParams[K]>): JobHandler<JobParams[K]> {
-  return async (params, ctx) => {
+/**
+ * A worker kind's definition for the engine's queue: its `prepare` in the engine thread, then its body
+ * in a worker unless LINO_JOBS_IN_THREAD=1 or the worker cannot start (then in the engine thread).
+ */
+export function inJobWorker<K extends WorkerJobKind>(kind: K, body: JobBody<K>): JobDefinition<JobParams[K]> {
+  const run = async (given: JobParams[K], ctx: JobContext) => {
+    const params = body.prepare ? await body.prepare(given, ctx) : given;
     if (process.env.LINO_JOBS_IN_THREAD !== '1') {
       // A tensor job's worker takes the backend the engine already chose instead of probing the
       // list again (the native packages, the webgpu adapter, then wasm: part of every worker's start).
-      const backend = WORKER_JOBS[kind].backend ? { backend: (await initBackend()).active } : {};
+      const backend = workerRunsTensors(kind) ? { backend: (await initBackend()).active } : {};
       const r = await runInWorker<K>({ kind, params, ...backend }, ctx);
       if (r.ok) return r.result;
     }
     await initBackend();
-    return inThread(params, ctx);
+    return body.run(params, ctx);
   };
+  return { label: body.label, run };
 }
 
 type Outcome = { ok: true; result: unknown } | { ok: false };

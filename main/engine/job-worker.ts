@@ -1,10 +1,11 @@
-// One job of a lane beside training (job-worker-kinds.ts) in a worker thread of the engine process:
+// One job of a kind declared with a `worker` (JOB_KINDS, main/api/jobs.ts) in a worker thread of the engine process:
 // its own TensorFlow.js instance and backend, so the engine thread keeps answering calls while it
 // runs. Talks to main/engine/job-worker-run.ts with the messages below.
 import { parentPort, workerData } from 'node:worker_threads';
 import { setPriority } from 'node:os';
 import { errorMessage } from '../util/error-message';
-import { isWorkerJobKind, WORKER_JOBS, type WorkerJobKind } from './job-worker-kinds';
+import { isWorkerJobKind, workerRunsTensors, type WorkerJobKind } from '../api/jobs';
+import { loadJobBody } from './job-handlers';
 import type { JobContext } from './jobs';
 import type { JobParams } from './job-params';
 
@@ -34,8 +35,8 @@ port.on('message', (m: ToJobWorker) => {
 
 /** The kind's body, loaded by this worker, with its own parameters (K ties the two). */
 async function runJob<K extends WorkerJobKind>(job: JobWorkerInput<K>, ctx: JobContext): Promise<unknown> {
-  const run: (params: JobParams[K], c: JobContext) => Promise<unknown> = await WORKER_JOBS[job.kind].load();
-  return run(job.params, ctx);
+  const body = await loadJobBody(job.kind);
+  return body.run(job.params, ctx);
 }
 
 /**
@@ -56,10 +57,9 @@ function yieldToEngineThread(): void {
 async function main() {
   yieldToEngineThread();
   if (!isWorkerJobKind(input.kind)) return send({ type: 'error', message: `job worker: no worker job of kind '${String(input.kind)}'` });
-  const job = WORKER_JOBS[input.kind];
   try {
     // a data job runs no tensors: no backend (nor tfjs) to load
-    const active = job.backend ? (await (await import('../ops/backend')).selectBackend(input.backend || process.env.LINO_BACKEND || undefined)).active : 'none';
+    const active = workerRunsTensors(input.kind) ? (await (await import('../ops/backend')).selectBackend(input.backend || process.env.LINO_BACKEND || undefined)).active : 'none';
     send({ type: 'backend', active });
   } catch (e) {
     send({ type: 'error', message: errorMessage(e), backendFailed: true });

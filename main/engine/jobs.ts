@@ -20,7 +20,7 @@ export type JobHandler<P> = (params: P, ctx: JobContext) => Promise<unknown>;
 export interface JobDefinition<P> {
   label: (params: P) => string;
   run: JobHandler<P>;
-  /** A kind outside the contract's (a test's own) names its lane; the contract's kinds take theirs from LANE_OF_KIND. */
+  /** A kind outside the contract's (a test's own) names its lane; the contract's kinds take theirs from their declaration (JOB_KINDS). */
   lane?: string;
 }
 
@@ -73,7 +73,7 @@ export class JobQueue<T extends object = JobParams> {
 
   register<K extends keyof T & string>(kind: K, def: JobDefinition<T[K]>): void {
     const lane = def.lane ?? laneOf(kind);
-    if (!lane) throw new Error(`job kind '${kind}' has no lane: give it one in LANE_OF_KIND (main/engine/job-lanes.ts)`);
+    if (!lane) throw new Error(`job kind '${kind}' has no lane: declare it with its lane in JOB_KINDS (main/api/jobs.ts)`);
     this.kinds[kind] = { ...def, lane };
   }
 

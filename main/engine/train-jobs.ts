@@ -14,24 +14,20 @@ import type { Calibration } from '../train/config';
 import type { RunState } from '../runs/run-records';
 import type { JobSummary, WorkbenchEvent } from '../api/contract';
 import { ApiError } from '../api/api-error';
-import type { JobContext, JobQueue } from './jobs';
+import type { JobContext, JobDefinition, JobQueue } from './jobs';
 import type { JobParams } from './job-params';
 import { RunStore, type RunHandle } from '../runs/run-store';
 import { PauseGate } from '../util/pause-gate';
 import { refuseBeforeStart, parseRunConfig, trainRun } from '../train/runner';
 import { assertRunUnlocked, releaseOwnLeftoverLock, runLockHolder, RunLockedError } from '../runs/run-lock';
-import { evaluateLabel, runEvaluate } from './evaluate-job';
 import { trainTorchRun } from '../train/torch-run';
+import { adoptTorchRun, torchRunsToAdopt } from '../train/torch-adopt';
 import { pythonCommand } from '../train/torch-probe';
 import { readSettings } from '../workspace/settings';
-import { inJobWorker } from './job-worker-run';
 import { initBackend, tf } from './tf-runtime';
 import { BACKEND_ORDER, isBackendChoice, selectBackend } from '../ops/backend';
 import { calibrate, CalibrationCancelled } from '../train/calibrate';
 import { errorMessage } from '../util/error-message';
-
-/** The job kinds TrainingJobs registers itself. */
-export type TrainingJobKind = 'train' | 'evaluate';
 
 export class TrainingJobs {
   private readonly runJobs = new Map<string, { jobId: string; workspace: string }>();
@@ -39,6 +35,8 @@ export class TrainingJobs {
   /** Runs training now (the training lane may run several), each with its folder: its lock (held by its worker thread) goes when the engine exits. */
   private readonly active = new Map<string, string>();
   private readonly workers = new Map<string, Worker>();
+  /** Runs whose job follows a PyTorch process an earlier engine started (adopt()), not a trainer of its own. */
+  private readonly adopting = new Set<string>();
   /** Where training loops run: a worker thread (default) or the engine's main thread (LINO_TRAIN_IN_THREAD=1). */
   inThread = process.env.LINO_TRAIN_IN_THREAD === '1';
 
@@ -46,9 +44,10 @@ export class TrainingJobs {
     process.on('exit', () => {
       for (const dir of this.active.values()) releaseOwnLeftoverLock(dir);
     });
-    jobs.register('train', { label: (p) => `Train run ${p.runId}`, run: (p, ctx) => this.runJob(p, ctx) });
-    jobs.register('evaluate', { label: evaluateLabel, run: inJobWorker('evaluate', runEvaluate) });
   }
+
+  /** The train kind's label and body (its entry in JOB_HANDLERS, main/engine/job-handlers.ts). */
+  readonly trainJob: JobDefinition<JobParams['train']> = { label: (p) => `Train run ${p.runId}`, run: (p, ctx) => this.runJob(p, ctx) };
 
   /** Whether this engine is training `runId` right now (a 'running' status otherwise means interrupted). */
   isActive = (runId: string): boolean => this.active.has(runId);
@@ -149,6 +148,36 @@ export class TrainingJobs {
     return job;
   }
 
+  /**
+   * After an engine or host restart: each run of `workspace` a PyTorch process of an earlier engine
+   * still trains gets a train job that follows it (the same live events, Pause and Stop, its slot in
+   * the training lane); one whose Python ended while no engine was up is finalized as the follower
+   * would have. Called by the host when an engine starts and when a workspace opens.
+   */
+  async adopt(workspace: string): Promise<{ following: string[]; ended: string[] }> {
+    const following: string[] = [];
+    const ended: string[] = [];
+    for (const { run, state } of torchRunsToAdopt(this.store(workspace))) {
+      if (this.runJobs.has(run.id) && this.jobs.list().some((j) => j.id === this.runJobs.get(run.id)!.jobId && (j.state === 'queued' || j.state === 'running'))) continue;
+      if (state === 'ended') {
+        const out = await adoptTorchRun(run, { onLog: (message) => this.emit({ type: 'log', level: 'info', message: `run ${run.id}: ${message}` }) });
+        this.runEvent(run.id, out.state, { ...(out.reason ? { reason: out.reason } : {}), epoch: out.epoch, step: out.step });
+        ended.push(run.id);
+        continue;
+      }
+      if (run.readStatus().state === 'paused') {
+        const gate = new PauseGate();
+        gate.pause();
+        this.gates.set(run.id, gate);
+      }
+      this.adopting.add(run.id);
+      const job = this.jobs.start('train', { workspace, runId: run.id });
+      this.runJobs.set(run.id, { jobId: job.id, workspace });
+      following.push(run.id);
+    }
+    return { following, ended };
+  }
+
   /** Marks a run refused before it started as failed (not left queued) and says why. */
   private refuse(run: RunHandle, epoch: number | undefined, message: string, field: string, prefix = ''): ApiError {
     run.writeStatus({ state: 'failed', pid: null, reason: `${prefix}${message}`, ...(epoch !== undefined ? { epoch } : {}) });
@@ -204,6 +233,12 @@ export class TrainingJobs {
     const rec = this.runJobs.get(runId);
     const job = rec ? this.jobs.list().find((j) => j.id === rec.jobId) : undefined;
     if (!rec || !job || (job.state !== 'queued' && job.state !== 'running')) return workspace ? this.stopOrphan(workspace, runId) : false;
+    if (job.state === 'queued' && this.adopting.has(runId)) {
+      // its Python trains while the job waits for a slot: stop that, not the job's plan
+      this.jobs.cancel(rec.jobId);
+      this.adopting.delete(runId);
+      return this.stopOrphan(rec.workspace, runId);
+    }
     if (job.state === 'queued') {
       const run = this.store(rec.workspace).open(runId);
       const st = run.readStatus();
@@ -271,8 +306,9 @@ export class TrainingJobs {
     let totalSteps = 1;
     let stepsPerEpoch = 1;
     let lastProgress = 0;
+    const adopted = this.adopting.has(runId);
     this.active.set(runId, run.dir);
-    this.runEvent(runId, 'running');
+    this.runEvent(runId, this.gates.get(runId)?.paused ? 'paused' : 'running');
     try {
       const hooks: LoopHooks = {
         signal: ctx.signal,
@@ -300,7 +336,10 @@ export class TrainingJobs {
         onLog: (message) => this.emit({ type: 'log', level: 'info', message: `run ${runId}: ${message}` }),
       };
       let out: RunOutcome | null = null;
-      if (!this.inThread) {
+      if (adopted) {
+        // following a file and a pid: light work, in the engine thread
+        out = await adoptTorchRun(run, { ...hooks, isPaused: () => this.gates.get(runId)?.paused ?? false });
+      } else if (!this.inThread) {
         // the run's own backend, else the one the engine chose (the worker then probes nothing); a
         // torch run's worker drives PyTorch and builds the starting weights on cpu
         const torch = cfgBackend === 'torch';
@@ -348,6 +387,7 @@ export class TrainingJobs {
       } else if (st.state === 'failed') this.runEvent(runId, 'failed', { ...(st.reason ? { reason: st.reason } : {}) });
       throw e;
     } finally {
+      this.adopting.delete(runId);
       this.active.delete(runId);
       this.gates.delete(runId);
       releaseOwnLeftoverLock(run.dir);

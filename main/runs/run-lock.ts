@@ -49,7 +49,8 @@ const heldHere = new Set<string>();
 /** A lock file still being written by its creator (open and write are two calls): not stale yet. */
 const YOUNG_MS = 5000;
 
-function alive(pid: number): boolean {
+/** Whether process `pid` of this host is alive (EPERM: alive, another user's). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -93,7 +94,7 @@ function judge(path: string, info: LockInfo | 'unreadable'): Verdict {
   if (info.pid === process.pid) {
     return heldHere.has(info.token) ? { held: true, info, why: `held by this process (${info.pid})` } : { held: false, why: `this process (${info.pid}) no longer trains it` };
   }
-  return alive(info.pid) ? { held: true, info, why: `held by ${info.owner}, process ${info.pid}, since ${info.startedAt}` } : { held: false, why: `its process ${info.pid} (${info.owner}, since ${info.startedAt}) is gone` };
+  return processAlive(info.pid) ? { held: true, info, why: `held by ${info.owner}, process ${info.pid}, since ${info.startedAt}` } : { held: false, why: `its process ${info.pid} (${info.owner}, since ${info.startedAt}) is gone` };
 }
 
 function refusal(t: LockTarget, v: Extract<Verdict, { held: true }>): RunLockedError {
@@ -229,6 +230,17 @@ function held(path: string, info: LockInfo): RunLock {
     process.off('exit', release);
   };
   return { info, release, handOver };
+}
+
+/**
+ * Removes a lock handed over to a child process (handOver) once that process is gone: a later engine
+ * that followed the PyTorch trainer another engine started finalizes the run as the starter would.
+ */
+export function releaseHandedOverLock(runDir: string, pid: number): void {
+  const cur = readLock(runDir);
+  if (cur && cur !== 'unreadable' && cur.pid === pid && cur.host === hostname() && !processAlive(pid)) {
+    rmSync(join(runDir, LOCK_FILE), { force: true });
+  }
 }
 
 /** Removes a lock this process left behind (a training thread that died without releasing it). */

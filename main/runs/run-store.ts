@@ -344,17 +344,19 @@ export class RunStore {
     return new RunHandle(abs.split(/[\\/]/).pop()!, abs);
   }
 
-  list(isActive?: (id: string) => boolean): RunSummary[] {
+  /** The ids of the run folders (a folder with config.json), sorted. */
+  ids(): string[] {
     let names: string[] = [];
     try {
       names = readdirSync(this.root);
     } catch {
       return [];
     }
-    return names
-      .filter((n) => ID_RE.test(n) && existsSync(join(this.root, n, 'config.json')))
-      .sort()
-      .map((n) => new RunHandle(n, join(this.root, n)).summary(isActive));
+    return names.filter((n) => ID_RE.test(n) && existsSync(join(this.root, n, 'config.json'))).sort();
+  }
+
+  list(isActive?: (id: string) => boolean): RunSummary[] {
+    return this.ids().map((n) => new RunHandle(n, join(this.root, n)).summary(isActive));
   }
 
   /** Deletes a run's folder; refused while a live process trains it (its lock). */

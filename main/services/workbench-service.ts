@@ -30,12 +30,13 @@ import { FileRefs, isInside } from './file-refs';
 import { copyExportTo, exportSource, listExportFiles, readExportFile, saveExportFile } from './exports';
 import { readUiState, writeUiState } from './ui-state';
 import { Workspace, defaultWorkspacePath } from '../workspace/workspace';
-import { readSettings, writeSettings } from '../workspace/settings';
+import { configDir, readSettings, writeSettings } from '../workspace/settings';
 import { updateWorkspaceSettings } from '../workspace/workspace-settings';
 import { VERSION } from '../version';
 import { ReportNotFound, writeReport, type ReportKind } from '../report/report';
 import { findChromium, printToPdf } from '../report/report-pdf';
 import { errorMessage } from '../util/error-message';
+import { pythonPathProblem } from '../util/python-path';
 
 /** What only the host can do natively (Electron dialogs); browser mode has none. */
 export interface HostDialogs {
@@ -106,6 +107,8 @@ export class WorkbenchService {
   private onEngineEvent(e: WorkbenchEvent): void {
     if (e.type === 'job') this.jobs.set(e.job.id, e.job);
     this.emit(e);
+    // a new engine (first start, restart, after a crash) follows the PyTorch runs the last one started
+    if (e.type === 'engine' && e.state === 'ready') this.adoptTorchRuns();
     if (e.type === 'engine' && e.state === 'crashed') {
       // Jobs die with the engine: tell the views instead of leaving them spinning.
       for (const job of this.jobs.values()) {
@@ -114,6 +117,13 @@ export class WorkbenchService {
         }
       }
     }
+  }
+
+  /** Asks the engine to follow the PyTorch runs of the open workspace an earlier engine started (TrainingJobs.adopt). */
+  private adoptTorchRuns(): void {
+    this.engine.call('train.adopt', { workspace: this.workspace.path }).catch((err: unknown) => {
+      this.emit({ type: 'log', level: 'warn', message: `could not follow the PyTorch runs an earlier engine started: ${errorMessage(err)}` });
+    });
   }
 
   /**
@@ -198,6 +208,9 @@ export class WorkbenchService {
 
   private readonly hostHandlers: HostHandlers = {
     'settings.python': (p) => {
+      // the engine runs this file: the trust rule of main/util/python-path.ts, before anything is saved
+      const problem = typeof p.python === 'string' ? pythonPathProblem(p.python, "settings.python: field 'python'", [this.workspace.path, configDir()]) : null;
+      if (problem) throw new ApiError(problem, 'invalid_params', { field: 'python' });
       if (p.python !== undefined) {
         const { python: _old, ...rest } = readSettings();
         writeSettings(p.python === null ? rest : { ...rest, python: p.python });
@@ -212,6 +225,7 @@ export class WorkbenchService {
     'workspace.open': (p) => {
       if (!statSync(p.path).isDirectory()) throw new ApiError(`'${p.path}' is not a folder`, 'invalid_params', { field: 'dir', file: p.path });
       this.workspace = this.useWorkspace(p.path);
+      if (this.engine.pid !== undefined) this.adoptTorchRuns();
       return this.workspace.summary();
     },
     'files.list': (p) => this.listFiles(p.root, p.rel),

@@ -1,6 +1,7 @@
 // Evaluation of a stored run: rebuild its model from config.json, load a checkpoint's weights,
-// prepare its data (at the training resolution and at any others), evaluate a split.
-// Data at another resolution are re-encoded with the checkpoint's (training) normalizer.
+// prepare its data (at the training resolution and at any others: solved there by the generator or
+// resampled, ./data-at-grid.ts), evaluate a split. Data at another resolution are re-encoded with the
+// checkpoint's (training) normalizer, and show the training grid's best/median/worst samples.
 import { join, resolve } from 'node:path';
 import type { EvaluationResult } from './evaluation-result';
 import type { RunHandle } from '../runs/run-store';

@@ -3,8 +3,11 @@
 // marked JSON line: versions, CUDA GPUs (name, memory), MPS, CPU threads. Refuses torch older than
 // MIN_TORCH, saying why. The engine caches the answer per interpreter (probing imports torch: ~1-3 s).
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { MIN_TORCH, TORCH_INSTALL_HINT, TorchReport } from './torch-report';
 import { errorMessage } from '../util/error-message';
+import { pythonPathProblem } from '../util/python-path';
 
 const MARK = 'LINO_TORCH_PROBE ';
 export const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
@@ -41,9 +44,15 @@ r["torchrun"] = importlib.util.find_spec("torch.distributed.run") is not None
 print(${JSON.stringify(MARK)} + json.dumps(r), flush=True)
 `;
 
+/** Interpreters that came from the setting (a client's choice, settings.python): the probe holds them to the trust rule. */
+const fromSetting = new Set<string>();
+
 /** The interpreter the workbench runs: LINO_PYTHON, else `setting` (the Workspace view's), else python3. */
 export function pythonCommand(setting?: string): string {
-  return process.env.LINO_PYTHON || setting || 'python3';
+  if (process.env.LINO_PYTHON) return process.env.LINO_PYTHON;
+  if (!setting) return 'python3';
+  fromSetting.add(setting);
+  return setting;
 }
 
 /** "1.13.0a0+gitunknown" -> [1, 13]; null when it is not a version. */
@@ -84,9 +93,23 @@ export function parseProbeOutput(python: string, stdout: string, stderr: string,
   return r;
 }
 
+/**
+ * Why the engine will not run `python`, or null. The setting was checked when it was saved
+ * (main/util/python-path.ts); checked again here, before anything runs it, for a settings file
+ * written by hand or by an older version. LINO_PYTHON (the operator's), the default python3 and an
+ * interpreter a caller names itself (lino's own flags, tests) are not held to the rule; a missing
+ * file is left to the spawn, whose "Python not found" says so.
+ */
+function refusedPython(python: string): string | null {
+  if (!fromSetting.has(python) || python === process.env.LINO_PYTHON || !isAbsolute(python) || !existsSync(python)) return null;
+  return pythonPathProblem(python, 'the Python interpreter setting (settings.python)');
+}
+
 /** Probes `python` (a command on PATH or a path) within `timeoutMs`; never throws. */
 export function probeTorch(python = pythonCommand(), timeoutMs = DEFAULT_PROBE_TIMEOUT_MS): Promise<TorchReport> {
   const t0 = Date.now();
+  const refused = refusedPython(python);
+  if (refused) return Promise.resolve(failed(python, refused, t0));
   return new Promise((resolve) => {
     let stdout = '';
     let stderr = '';

@@ -9,8 +9,10 @@
 // next step boundary with checkpoints/last holding the last finished epoch, as the engine's own
 // trainer does; a pause waits between two steps. A Python that fails leaves its traceback's tail in
 // events.log and the run's reason; one killed (kill -9) leaves the run interrupted, resumable from
-// checkpoints/last on either backend.
+// checkpoints/last on either backend. Following is torch-follow.ts's (shared with a run a later
+// engine adopts after a restart, torch-adopt.ts, from the torch/process.json written here).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { hostname } from 'node:os';
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRunConfig, recordResolvedData, refuseLostCheckpoint, type RunHooks, type RunOutcome } from './runner';
@@ -18,7 +20,7 @@ import type { RunHandle } from '../runs/run-store';
 import { acquireRunLock, type RunLock } from '../runs/run-lock';
 import { loadCheckpoint, saveCheckpoint } from '../runs/checkpoint';
 import { stateDict, weightsMetadata } from '../runs/state-dict';
-import { Trainer, modelConfigFor, type EpochRecord, type StepRecord } from './trainer';
+import { Trainer, modelConfigFor } from './trainer';
 import { loadTrainData } from './data-source';
 import { countOf, type TrainData } from './data';
 import type { TrainConfig } from './config';
@@ -26,7 +28,8 @@ import { cachedTorchProbe, pythonCommand } from './torch-probe';
 import { defaultTorchDevice, torchDeviceProblem, type TorchDevice, type TorchReport } from './torch-report';
 import { TORCH_DATA_DIR, torchDataFolder } from './torch-data-cache';
 import { scaleoutRoot } from './scaleout-dir';
-import { LineFollower } from '../util/line-follower';
+import { childPython, followPython, TORCH_RUN_DIR } from './torch-follow';
+import { writeTorchProcessRecord } from './torch-adopt';
 import { writeJsonAtomic } from '../util/atomic-file';
 import { errorMessage } from '../util/error-message';
 
@@ -42,12 +45,7 @@ export interface TorchRunHooks extends RunHooks {
   onProcess?: (child: ChildProcess) => void;
 }
 
-/** Where a torch run keeps what it hands to Python (config with defaults, model.json, Python's output). */
-export const TORCH_RUN_DIR = 'torch';
-/** Lines of a traceback kept in the run's reason. */
-const TAIL_LINES = 12;
-/** A stop that Python does not honour within this time ends it with SIGKILL (a step stuck in native code). */
-const STOP_GRACE_MS = 120_000;
+export { TORCH_RUN_DIR, pythonFailureReason } from './torch-follow';
 
 /** Trains a torch run, holding its lock (handed to the Python process while it runs). */
 export async function trainTorchRun(run: RunHandle, hooks: TorchRunHooks = {}): Promise<RunOutcome> {
@@ -85,6 +83,7 @@ interface Prepared {
   python: string;
   /** metrics.jsonl records checkpoints/last covers. */
   records: number;
+  stepsPerEpoch: number;
 }
 
 async function torchLocked(run: RunHandle, hooks: TorchRunHooks, lock: RunLock): Promise<RunOutcome> {
@@ -146,7 +145,7 @@ async function prepareTorchRun(run: RunHandle, hooks: TorchRunHooks, log: (m: st
     { backend: `torch-${device}`, capBytes: 0, batchSize: cfg.batchSize, microBatch: cfg.batchSize, estimateBytes: 0, perSampleBytes: 0, fixedBytes: 0, fits: true, message: `PyTorch ${probe.torch} on ${device}${gpus > 1 ? ` x${gpus}` : ''}, batch ${cfg.batchSize}` },
     { epochs: cfg.epochs, stepsPerEpoch, totalSteps: cfg.epochs * stepsPerEpoch },
   );
-  return { cfg, data, dataDir, device, gpus, python, records };
+  return { cfg, data, dataDir, device, gpus, python, records, stepsPerEpoch };
 }
 
 /**
@@ -174,6 +173,9 @@ async function startingCheckpoint(run: RunHandle, cfg: TrainConfig, data: TrainD
   return 0;
 }
 
+/** The config's microBatch when it is a number ('auto': scaleout trains the whole batch at once). */
+const microOf = (cfg: TrainConfig) => (typeof cfg.microBatch === 'number' ? { microBatch: cfg.microBatch } : {});
+
 /** The command line: python -m scaleout.train, or torchrun (python -m torch.distributed.run) for several GPUs. */
 export function torchCommand(p: { python: string; runDir: string; dataDir: string; device: TorchDevice; gpus: number; threads?: number }): { cmd: string; args: string[] } {
   const dir = join(p.runDir, TORCH_RUN_DIR);
@@ -181,22 +183,6 @@ export function torchCommand(p: { python: string; runDir: string; dataDir: strin
   if (p.gpus <= 1) return { cmd: p.python, args: ['-u', ...train] };
   // --redirects 2 --tee 2: Debian's torch 1.13 cannot parse the default 0 (docs/scaleout.md); newer torch accepts them
   return { cmd: p.python, args: ['-u', '-m', 'torch.distributed.run', '--standalone', `--nproc_per_node=${p.gpus}`, '--redirects', '2', '--tee', '2', ...train] };
-}
-
-/** What Python printed last (its traceback's tail), for events.log and the run's reason. */
-function tailOf(lines: string[]): string {
-  const keep = lines.slice(-TAIL_LINES);
-  return keep.join('\n').trim();
-}
-
-/** A failure's reason from Python's output: CUDA out of memory named with the batch size, else the traceback's last line. */
-export function pythonFailureReason(tail: string[], code: number | null, batchSize: number): string {
-  const text = tail.join('\n');
-  if (/CUDA out of memory|OutOfMemoryError/.test(text)) {
-    return `PyTorch ran out of GPU memory (CUDA out of memory) at batch size ${batchSize}: lower batchSize (the PyTorch trainer has no micro-batches) or the model's width/depth`;
-  }
-  const last = [...tail].reverse().find((l) => l.trim() && !l.startsWith(' ')) ?? '';
-  return `PyTorch exited with code ${code}: ${last.trim() || 'no output'}`;
 }
 
 /** Starts Python, follows its records and output until it exits; the outcome from its status.json. */
@@ -231,82 +217,10 @@ async function runPython(run: RunHandle, hooks: TorchRunHooks, lock: RunLock, p:
     log(`failed: ${reason}`);
     return { state: 'failed', reason, epoch: 0, step: 0 };
   }
+  // for an engine that adopts the run after a restart (torch-adopt.ts): written before the lock names Python, which makes the run adoptable
+  writeTorchProcessRecord(run, { pid: child.pid!, host: hostname(), python: p.python, device: p.device, gpus: p.gpus, batchSize: p.cfg.batchSize, ...microOf(p.cfg), epochs: p.cfg.epochs, stepsPerEpoch: p.stepsPerEpoch, outStart, startedAt: new Date().toISOString() });
   lock.handOver(child.pid!, `PyTorch (${p.python}, started by ${hooks.owner ?? 'a trainer'})`);
   hooks.onProcess?.(child);
   log(`started PyTorch: ${cmd} ${args.join(' ')} (process ${child.pid}, in ${root})`);
-  const tail: string[] = [];
-  const output = new LineFollower(outPath, (line) => {
-    tail.push(line);
-    if (tail.length > 200) tail.shift();
-    hooks.onLog?.(`python: ${line}`);
-  }, outStart).start(200);
-  const metrics = new LineFollower(join(run.dir, 'metrics.jsonl'), (line) => forward(line, hooks)).start(100);
-  const control = steer(child, hooks);
-  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  control.dispose();
-  metrics.stop();
-  output.stop();
-  return outcome(run, p, exit, tail, log);
-}
-
-/** One metrics.jsonl line to the hooks (a torn or foreign line is skipped, as the run store does). */
-function forward(line: string, hooks: TorchRunHooks): void {
-  let r: { type?: string };
-  try {
-    r = JSON.parse(line) as { type?: string };
-  } catch {
-    return;
-  }
-  if (r.type === 'step') hooks.onStep?.(r as StepRecord);
-  else if (r.type === 'epoch') hooks.onEpoch?.(r as EpochRecord);
-}
-
-/** Stop (the hooks' signal) and pause (isPaused) sent to Python on its stdin; a stop not honoured in time ends it. */
-function steer(child: ChildProcess, hooks: TorchRunHooks): { dispose: () => void } {
-  const say = (word: string) => {
-    if (child.stdin && !child.stdin.destroyed) child.stdin.write(`${word}\n`, () => {});
-  };
-  child.stdin?.on('error', () => {}); // Python gone: nothing to tell it
-  let paused = false;
-  let kill: NodeJS.Timeout | null = null;
-  const onAbort = () => {
-    say('stop');
-    kill ??= setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-  };
-  hooks.signal?.addEventListener('abort', onAbort);
-  if (hooks.signal?.aborted) onAbort();
-  const poll = setInterval(() => {
-    const want = hooks.isPaused?.() ?? false;
-    if (want !== paused) {
-      paused = want;
-      say(want ? 'pause' : 'resume');
-    }
-  }, 100);
-  return {
-    dispose: () => {
-      clearInterval(poll);
-      if (kill) clearTimeout(kill);
-      hooks.signal?.removeEventListener('abort', onAbort);
-      child.stdin?.destroy();
-    },
-  };
-}
-
-/** The run's end as Python left it: done/stopped/failed from status.json, a crash or a kill from the exit. */
-function outcome(run: RunHandle, p: Prepared, exit: { code: number | null; signal: NodeJS.Signals | null }, tail: string[], log: (m: string) => void): RunOutcome {
-  const st = run.readStatus();
-  const at = { epoch: st.epoch ?? 0, step: st.step ?? 0 };
-  const backend = st.backend ?? `torch-${p.device}`;
-  if (st.state === 'done' || st.state === 'stopped') return { state: st.state, ...(st.reason ? { reason: st.reason } : {}), ...at };
-  if (exit.signal === 'SIGKILL' || (exit.signal && exit.code === null && st.state !== 'failed')) {
-    const reason = `the PyTorch process was killed (${exit.signal}); checkpoints/last holds epoch ${at.epoch}: resume on either backend`;
-    // left 'running' with Python's pid, now gone: the run store lists it as interrupted
-    log(reason);
-    return { state: 'interrupted', reason, ...at };
-  }
-  const reason = st.state === 'failed' && st.reason ? st.reason : pythonFailureReason(tail, exit.code, p.cfg.batchSize);
-  const t = tailOf(tail);
-  run.writeStatus({ state: 'failed', pid: process.pid, backend, reason, ...at });
-  log(`failed: ${reason}${t ? `\nPython's last output:\n${t}` : ''}`);
-  return { state: 'failed', reason, ...at };
+  return followPython(run, hooks, childPython(child), { batchSize: p.cfg.batchSize, ...microOf(p.cfg), device: p.device, outStart, replayFrom: outStart }, log);
 }

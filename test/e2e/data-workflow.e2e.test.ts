@@ -123,7 +123,7 @@ test('a reload in the middle of a Fields evaluation comes back to the same scree
   const { page, problems } = await open();
   await gotoView(page, 'Fields');
   await page.getByTestId('run-picker').selectOption(quick.id);
-  // several transfer grids: each is prepared again, so the job lasts long enough to reload inside it
+  // several transfer grids: each is solved there by the generator, so the job lasts long enough to reload inside it
   await page.getByTestId('fields-res-text').fill('40, 48, 56, 64');
   await page.getByTestId('fields-evaluate').click();
   await page.locator('[data-testid="fields-job-running"], [data-testid="fields-job-queued"]').first().waitFor({ timeout: 30_000 });
@@ -134,7 +134,8 @@ test('a reload in the middle of a Fields evaluation comes back to the same scree
   const sweep = page.getByTestId('sweep-table');
   await sweep.getByTestId('sweep-row-64×64').waitFor({ timeout: 120_000 });
   assert.equal(await sweep.locator('tbody tr').count(), 5, 'the training grid and four transfer grids');
-  assert.match((await sweep.getByTestId('sweep-row-64×64').getByTestId('sweep-origin').textContent()) ?? '', /^resampled from s = 29/);
+  // the quick start's data are generated: the transfer grids are solved by the generator (the default source)
+  assert.match((await sweep.getByTestId('sweep-row-64×64').getByTestId('sweep-origin').textContent()) ?? '', /^solved at s = 64 by the generator \(darcy 'tiny', /);
   const jobs = (await suite.host.service.call('jobs.list', {})) as { kind: string; label: string }[];
   assert.equal(jobs.filter((j) => j.kind === 'evaluate' && j.label.includes(quick.id)).length, 1, 'the reload started no second evaluation');
   assert.deepEqual(problems, []);

@@ -3,6 +3,11 @@
 // evaluates it with diagnostics and draws the error and truth spectra equal to the kept result's,
 // the band table, the Darcy residual of prediction and truth, and the branch spectra (one line per
 // block and branch), overlays a second (FNO) run's error spectrum, and times the solver and the run (error against time per sample, log-log). Screenshot: test-results/screenshots/diagnostics.png.
+// Then the diagnostics inside the other views, each new figure opened once: Fields (the sample's and the
+// split's spectra, the Darcy residual maps, runs overlaid, the trust panel: no group, its button trains
+// a seed group of the run, whose member then shows the std map), the Playground (a dataset sample's
+// spectrum and residual maps), the Rollout (bands against step, the spectrum at the step, the vorticity
+// residual per step and its maps, on the standard tiny Navier-Stokes run).
 // A second test trains a tiny Burgers and a tiny Navier-Stokes FNO run and draws their benchmarks'
 // cost figures (the solver at half, once, twice (Burgers: and four times) the run's grid; the run).
 import { test } from 'node:test';
@@ -13,7 +18,8 @@ import type { EvaluationResult, RunSummary } from '../../main/api/contract';
 import { browserSuite, SHOTS } from '../helpers/browser-suite';
 import { openPage as openSessionPage, gotoView } from '../helpers/page';
 import { assertAccessible } from '../helpers/axe';
-import { trainedId } from '../helpers/trained-run';
+import { sharedId, trainedId } from '../helpers/trained-run';
+import { standardRun } from '../helpers/standard-runs';
 
 const DATA = { kind: 'generate', benchmark: 'darcy', preset: 'tiny', samples: 8, train: 6, val: 2 } as const;
 let runId = '';
@@ -95,6 +101,82 @@ test('diagnostics view: spectra, bands, Darcy residual beside the truth\'s, bran
   assert.equal(cost[1]!.y!.length, 2, 'batch 1 and batched');
   await page.screenshot({ path: join(SHOTS, 'diagnostics.png'), fullPage: true });
   await assertAccessible(page, 'Diagnostics view with an evaluation');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+async function selectRun(page: Page, id: string): Promise<void> {
+  await page.getByTestId('run-picker').selectOption(id);
+}
+
+test('diagnostics inside Fields, Playground and Rollout, and the trust panel', { skip: suite.skip, timeout: 400_000 }, async () => {
+  const { page, problems } = await openSessionPage(suite.browser.context, suite.host.host.url, { engineReady: true });
+  const call = (m: string, p: unknown) => suite.host.service.call(m as never, p as never) as Promise<unknown>;
+  // Fields: the shown sample's spectrum beside the validation mean's (error and truth each), its residual maps
+  await gotoView(page, 'Fields');
+  await selectRun(page, runId);
+  await page.getByTestId('fields-evaluate').click();
+  const spec = await waitDrawn(page, 'fields-spectrum-plot', (d) => d.length === 4);
+  assert.match(spec[0]!.name!, /^error: sample \d+$/);
+  assert.match(spec[2]!.name!, /^error: validation mean \(2 samples\)$/);
+  assert.equal((await page.getByTestId('fields-spectrum-bands').locator('tr').count()), 2);
+  await waitDrawn(page, 'fields-physics-map-prediction', (d) => (d[0]?.z?.length ?? 0) === 29);
+  await waitDrawn(page, 'fields-physics-map-truth', (d) => (d[0]?.z?.length ?? 0) === 29);
+  assert.match((await page.getByTestId('fields-physics-value').textContent())!, /prediction \d\.\d{3}e[-+]\d+, truth \d\.\d{3}e[-+]\d+/);
+  // the trust panel: a run trained alone has no spread; its button trains the configuration with 3 seeds
+  await page.getByTestId('trust-ask').click();
+  await page.getByTestId('trust-no-group').waitFor({ timeout: 60_000 });
+  assert.match((await page.getByTestId('trust-distance').textContent())!, /Distance to the training inputs/);
+  await page.getByTestId('trust-train-group').click();
+  let members: RunSummary[] = [];
+  for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 200))) {
+    members = ((await call('runs.list', {})) as RunSummary[]).filter((r) => r.group && r.name.startsWith('diagnostics e2e seeds'));
+    if (members.length === 3 && members.every((r) => ['done', 'failed', 'stopped'].includes(r.state))) break;
+    assert.ok(Date.now() - t0 < 200_000, `the seed group did not finish: ${JSON.stringify(members.map((r) => r.state))}`);
+  }
+  assert.deepEqual(members.map((r) => r.state), ['done', 'done', 'done']);
+  await gotoView(page, 'Fields');
+  await selectRun(page, members[0]!.id);
+  await page.getByTestId('fields-evaluate').click();
+  await waitDrawn(page, 'fields-spectrum-plot', (d) => d.length === 4);
+  await page.getByTestId('trust-ask').click();
+  const std = await waitDrawn(page, 'trust-spread-map', (d) => (d[0]?.z?.length ?? 0) === 29);
+  assert.ok(std[0]!.z!.flat().some((v) => v > 0), 'three seeds predict differently');
+  assert.match((await page.getByTestId('trust-spread').textContent())!, /The 3 seeds of group/);
+  await page.getByTestId('fields-diagnostics').screenshot({ path: join(SHOTS, 'fields-diagnostics.png') });
+  await page.getByTestId('trust-panel').screenshot({ path: join(SHOTS, 'trust-panel.png') });
+  await assertAccessible(page, 'Fields view with its diagnostics and the trust panel');
+  // compare mode: the LiNO and the FNO run on one sample, their error spectra overlaid (one truth)
+  await selectRun(page, runId);
+  await page.getByTestId('fields-mode-compare').click();
+  await page.getByTestId(`compare-pick-${fnoId}`).check();
+  await page.getByTestId('compare-evaluate').click();
+  const over = await waitDrawn(page, 'compare-spectrum-plot', (d) => d.length === 3);
+  assert.deepEqual(over.filter((t) => t.name!.startsWith('error: ')).map((t) => t.name).sort(), ['error: diagnostics e2e', 'error: diagnostics e2e fno']);
+  assert.equal(over.filter((t) => t.name!.startsWith('truth: ')).length, 1, 'one truth for the runs on one sample');
+  await waitDrawn(page, 'compare-spectrum-split-plot', (d) => d.length === 3);
+  assert.equal(await page.getByTestId('compare-physics').locator('tr').count(), 2);
+  await page.getByTestId('fields-mode-single').click();
+  // Playground: a stored sample (with its truth): the prediction's spectrum and residual maps, live
+  await gotoView(page, 'Playground');
+  await selectRun(page, runId);
+  await page.getByTestId('playground-sample-use').click();
+  await waitDrawn(page, 'playground-spectrum-plot', (d) => d.length === 2);
+  await waitDrawn(page, 'playground-physics-map-truth', (d) => (d[0]?.z?.length ?? 0) === 29);
+  assert.match((await page.getByTestId('playground-physics-value').textContent())!, /truth \d\.\d{3}e/);
+  await page.getByTestId('playground-diagnostics').screenshot({ path: join(SHOTS, 'playground-diagnostics.png') });
+  // Rollout: the standard tiny Navier-Stokes run, per step
+  const nsId = await sharedId(suite.host.service, suite.host.workspace, standardRun('navier-stokes', 'fno'));
+  await gotoView(page, 'Rollout');
+  await selectRun(page, nsId);
+  await page.getByTestId('rollout-evaluate').click();
+  const bands = await waitDrawn(page, 'rollout-band-steps', (d) => d.length === 6);
+  assert.ok(bands.every((t) => t.y!.length === 2), 'two rollout steps');
+  await waitDrawn(page, 'rollout-spectrum-plot', (d) => d.length === 4);
+  await waitDrawn(page, 'rollout-equation-steps', (d) => d.length === 2);
+  await waitDrawn(page, 'rollout-equation-map-prediction', (d) => (d[0]?.z?.length ?? 0) === 32);
+  await page.getByTestId('rollout-diagnostics').screenshot({ path: join(SHOTS, 'rollout-diagnostics.png') });
+  await assertAccessible(page, 'Rollout view with its diagnostics');
   assert.deepEqual(problems, []);
   await page.close();
 });

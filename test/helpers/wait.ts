@@ -1,13 +1,13 @@
-// Polls until `pred` returns something truthy; rejects naming what it waited for.
-export function waitFor<T>(pred: () => T | undefined | false | null, ms = 60_000, what = 'condition'): Promise<T> {
+// Polls until `pred` returns (or resolves to) something truthy; rejects naming what it waited for.
+// An async predicate is awaited: its promise itself is not the answer.
+type Maybe<T> = T | undefined | false | null;
+
+export async function waitFor<T>(pred: () => Maybe<T> | Promise<Maybe<T>>, ms = 60_000, what = 'condition'): Promise<T> {
   const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      const v = pred();
-      if (v) return resolve(v);
-      if (Date.now() - t0 > ms) return reject(new Error(`timed out after ${ms} ms waiting for ${what}`));
-      setTimeout(tick, 10);
-    };
-    tick();
-  });
+  for (;;) {
+    const v = await pred();
+    if (v) return v;
+    if (Date.now() - t0 > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }

@@ -1,4 +1,5 @@
-// The contract's calls for training: start, calibrate, pause/resume/stop, PyTorch's probe; the model
+// The contract's calls for training: start, calibrate, pause/resume/stop, PyTorch's probe and its
+// measured speed; the model
 // estimate; accuracy against cost; the paper's reproductions.
 // Spread into the one typed `methods` table of ../contract.ts (schemas and types only: no I/O).
 import { z } from 'zod';
@@ -6,7 +7,8 @@ import { empty, type MethodSpec, ReportParams, ReportResult } from '../method-sp
 import { ModelConfig } from '../../model/kinds';
 import { ReproducePresetInfo, ReproduceStartParams, StoredReproductions } from '../reproduce';
 import { Calibration } from '../../train/config';
-import { TorchReport } from '../../train/torch-report';
+import { TORCH_DEVICES, TorchReport } from '../../train/torch-report';
+import { TorchSpeed } from '../../train/torch-speed-record';
 import { ModelEstimate } from '../../model/estimate-result';
 import { JobSummary } from '../jobs';
 import { ApiTrainConfig } from '../api-train-config';
@@ -72,6 +74,25 @@ export const trainMethods = {
   },
   /** PyTorch for the 'torch' backend: the interpreter (LINO_PYTHON, else python3), its torch, devices; refresh probes again. */
   'train.torch': { route: 'engine', params: z.object({ refresh: z.boolean().default(false) }).strict(), result: TorchReport },
+  /**
+   * How much faster torch trains than the engine here: the workspace's measurements for the current
+   * interpreter and torch and the engine's current backend (one per device measured), newest kept.
+   * `problem`: the stored file could not be read (measuring again replaces it).
+   */
+  'train.torchSpeed': {
+    route: 'engine+workspace',
+    params: empty,
+    result: z.object({ engineBackend: z.string(), measured: z.array(TorchSpeed), problem: z.string().optional() }),
+  },
+  /**
+   * Measure it (again): a 'torch-speed' job in the analysis lane's worker, its result a TorchSpeed,
+   * kept in the workspace. Refused at once when the probe rules the device out.
+   */
+  'train.measureTorchSpeed': {
+    route: 'engine+workspace',
+    params: z.object({ device: z.enum(TORCH_DEVICES), steps: z.number().int().min(1).max(20).default(5) }).strict(),
+    result: JobSummary,
+  },
   'train.pause': { route: 'engine+workspace', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean() }) },
   /** Continue a paused run, or queue an interrupted/stopped run to resume from its last checkpoint. */
   'train.resume': { route: 'engine+workspace', params: z.object({ id: z.string().max(128) }).strict(), result: z.object({ ok: z.boolean(), job: JobSummary.optional() }) },

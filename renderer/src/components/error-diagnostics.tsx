@@ -69,17 +69,17 @@ export function PhysicsLine({ quantity, value, testId }: { quantity: string; val
 
 type Maps = NonNullable<Physics['map']>;
 
-/** A residual map of the prediction beside the truth's (each exportable), on one symmetric colour range. */
+/**
+ * A residual map of the prediction beside the truth's (each exportable), each on its own symmetric
+ * colour range: the truth's is often orders of magnitude smaller (solver tolerance, float32), and on
+ * the prediction's range it would show as blank; the numbers above compare their sizes.
+ */
 export function ResidualMaps({ maps, what, testId }: { maps: Maps; what: string; testId: string }) {
   const [nx, ny] = maps.grid as [number, number];
-  let m = 0;
-  for (const v of maps.prediction) m = Math.max(m, Math.abs(v));
-  for (const v of maps.truth ?? []) m = Math.max(m, Math.abs(v));
-  const range: [number, number] = [-(m || 1), m || 1];
   return (
     <div className="row wrap" data-testid={testId}>
-      <Plot title={`${what}, prediction`} testId={`${testId}-prediction`} data={[heatmapTrace({ values: maps.prediction, nx, ny, scale: 'RdBu', range })]} height={280} aspect={nx / ny} />
-      {maps.truth && <Plot title={`${what}, truth`} testId={`${testId}-truth`} data={[heatmapTrace({ values: maps.truth, nx, ny, scale: 'RdBu', range })]} height={280} aspect={nx / ny} />}
+      <Plot title={`${what}, prediction`} testId={`${testId}-prediction`} data={[heatmapTrace({ values: maps.prediction, nx, ny, scale: 'RdBu' })]} height={280} aspect={nx / ny} />
+      {maps.truth && <Plot title={`${what}, truth`} testId={`${testId}-truth`} data={[heatmapTrace({ values: maps.truth, nx, ny, scale: 'RdBu' })]} height={280} aspect={nx / ny} />}
     </div>
   );
 }

@@ -39,8 +39,8 @@ function Spread({ t, relL2 }: { t: PlaygroundTrust; relL2: number | null }) {
       <p data-testid="trust-spread">
         The {t.members.length} seeds of group “{t.group}” differ on this prediction by <strong>{pct(t.spread.relative)}</strong> of its size (‖std‖ / ‖mean‖).{' '}
         {ratio === null ? '' : ratio < 0.3
-          ? `Its error (relL2 ${relL2!.toPrecision(3)}) is much larger: the seeds make the same mistake, so agreement here is no sign of accuracy.`
-          : `That is ${ratio.toPrecision(2)}× its error (relL2 ${relL2!.toPrecision(3)}): the seeds disagree about as much as the prediction is wrong.`}
+          ? `Its error (relL2 ${relL2!.toPrecision(3)}, decoded) is much larger: the seeds make the same mistake, so agreement here is no sign of accuracy.`
+          : `That is ${ratio.toPrecision(2)}× its error (relL2 ${relL2!.toPrecision(3)}, decoded): the seeds disagree about as much as the prediction is wrong.`}
       </p>
       <SpreadMap spread={t.spread} />
       <TableExportBar title="Seed spread of one prediction" columns={MEMBER_COLUMNS} rows={t.members.map((m) => ({ id: m.id, name: m.name, seed: m.seed, fromMean: m.fromMean }))} latex={{ label: 'tab:seed-spread' }} />
@@ -79,7 +79,7 @@ function NoGroup({ runId, t }: { runId: string; t: PlaygroundTrust }) {
   );
 }
 
-/** The trust panel of `runId`'s prediction of `input`; `relL2`: that prediction's error where a truth is known. */
+/** The trust panel of `runId`'s prediction of `input`; `relL2`: that prediction's error (decoded) where a truth is known. */
 export function TrustPanel({ runId, input, physics, what, relL2 = null }: { runId: string; input: PlaygroundFields; physics: Physics | null; what: string; relL2?: number | null }) {
   const [asked, setAsked] = useState<string | null>(null);
   const q = useTrust(runId, input, asked);

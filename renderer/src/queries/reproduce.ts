@@ -44,12 +44,15 @@ export function nextRunName(name: string, size: ReproduceSize, count: number): s
   return `${name}-${size}${count + 1 > 1 ? `-run${count + 1}` : ''}`;
 }
 
-/** Starts a preset (`again`: a new group beside an earlier reproduction); the job's id, or why it could not start. */
-export async function startReproduction(name: string, size: ReproduceSize, again = false): Promise<{ jobId: string } | { error: string }> {
+/**
+ * Starts a preset (`again`: a new group beside an earlier reproduction; `backend`: every run on
+ * PyTorch on that device, else the engine); the job's id, or why it could not start.
+ */
+export async function startReproduction(name: string, size: ReproduceSize, again = false, backend?: 'torch:cpu' | 'torch:cuda' | 'torch:mps'): Promise<{ jobId: string } | { error: string }> {
   const api = useApp.getState().api;
   if (!api) return { error: 'Could not start the reproduction: not connected to the workbench' };
   try {
-    return { jobId: (await api.call('reproduce.start', { name, size, ...(again ? { again } : {}) })).id };
+    return { jobId: (await api.call('reproduce.start', { name, size, ...(again ? { again } : {}), ...(backend ? { backend } : {}) })).id };
   } catch (e) {
     return { error: `Could not start the reproduction: ${errorText(e)}` };
   }

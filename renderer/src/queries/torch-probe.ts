@@ -1,30 +1,15 @@
-// PyTorch as the engine's probe found it (train.torch): the Training view's backend picker offers
-// the torch devices it reports and says why and how to install when it is not usable.
-import type { TorchReport } from '../../../main/api/contract';
+// PyTorch as the engine's probe found it (train.torch), and how much faster it trains here
+// (train.torchSpeed, measured by train.measureTorchSpeed as a 'torch-speed' job): the backend picker
+// of the Training, Ablation and Reproduce views offers the torch devices the probe reports, says how
+// to install PyTorch when it is not usable, and shows the measured speed. The choices themselves are
+// logic/backend-choice.ts.
+import type { JobSummary, TorchReport, TorchSpeed } from '../../../main/api/contract';
+import { errorText } from '../api/error-text';
 import { useQuery } from './use-query';
-import { useApp } from '../stores/app-store';
+import { requireApi, useApp } from '../stores/app-store';
+import type { TorchChoiceDevice } from '../logic/backend-choice';
 
 export const useTorchProbe = () => useQuery('train.torch', (a) => a.call('train.torch', {}));
-
-/** The backends the Training view offers: the engine's own, or torch on one device. */
-export const BACKEND_CHOICES = ['engine', 'torch:cpu', 'torch:cuda', 'torch:mps'] as const;
-export type BackendChoice = (typeof BACKEND_CHOICES)[number];
-
-/** Why a choice cannot be used with this probe (null: it can; undefined probe: still probing). */
-export function choiceProblem(choice: BackendChoice, probe: TorchReport | null): string | null {
-  if (choice === 'engine') return null;
-  if (!probe) return 'looking for PyTorch…';
-  if (!probe.ok) return probe.problem ?? 'PyTorch is not available';
-  if (choice === 'torch:cuda' && probe.cuda.length === 0) return `torch ${probe.torch} sees no CUDA GPU`;
-  if (choice === 'torch:mps' && !probe.mps) return `torch ${probe.torch} has no Apple MPS device`;
-  return null;
-}
-
-/** The run config's part for a choice. */
-export function backendConfig(choice: BackendChoice): { backend?: string; torch?: { device: 'cpu' | 'cuda' | 'mps' } } {
-  if (choice === 'engine') return {};
-  return { backend: 'torch', torch: { device: choice.slice(6) as 'cpu' | 'cuda' | 'mps' } };
-}
 
 /** The stored interpreter setting and LINO_PYTHON (which wins over it). */
 export const usePythonSetting = () => useQuery('settings.python', (a) => a.call('settings.python', {}));
@@ -35,4 +20,29 @@ export async function savePythonSetting(python: string | null): Promise<TorchRep
   if (!api) throw new Error('not connected to the workbench');
   await api.call('settings.python', { python });
   return api.call('train.torch', { refresh: true });
+}
+
+/** The label of a device's measuring job (main/engine/torch-speed-job.ts `torchSpeedLabel`). */
+const speedLabel = (device: TorchChoiceDevice) => `PyTorch speed on ${device}`;
+
+/** The newest torch-speed job for `device` (queued, running or ended), from the app's job events. */
+export function speedJob(jobs: Record<string, JobSummary>, device: TorchChoiceDevice): JobSummary | null {
+  const mine = Object.values(jobs).filter((j) => j.kind === 'torch-speed' && j.label === speedLabel(device));
+  return mine.sort((a, b) => (b.seq ?? 0) - (a.seq ?? 0))[0] ?? null;
+}
+
+/** The workspace's measurements for this interpreter and engine backend, read again when `version` changes (a measurement ended). */
+export function useTorchSpeeds(version: string): { measured: TorchSpeed[]; engineBackend: string | null; problem: string | null } {
+  const path = useApp((s) => s.workspace?.path ?? '');
+  const q = useQuery(`train.torchSpeed:${path}:${version}`, (a) => a.call('train.torchSpeed', {}), { keep: true });
+  return { measured: q.value?.measured ?? [], engineBackend: q.value?.engineBackend ?? null, problem: q.error ?? q.value?.problem ?? null };
+}
+
+/** Starts a measurement of `device` against the engine; the job, or why not. */
+export async function measureTorchSpeed(device: TorchChoiceDevice): Promise<{ job: JobSummary } | { error: string }> {
+  try {
+    return { job: await requireApi().call('train.measureTorchSpeed', { device }) };
+  } catch (e) {
+    return { error: errorText(e) };
+  }
 }

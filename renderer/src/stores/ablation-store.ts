@@ -11,16 +11,9 @@ import { useApp } from './app-store';
 import { useEvaluationStore, type EvaluateParams } from './evaluations';
 import { gridSamples } from '../logic/ablation-results';
 import { ablationSweep, type VariantKey } from '../logic/ablation-plan';
+import { paramsEstimateParams, type AblationTarget, type ModelSection } from '../logic/ablation-view-data';
 
-/** A variant's run whose best checkpoint is evaluated (its first finished seed). */
-export interface AblationTarget {
-  variant: VariantKey;
-  runId: string;
-  runName: string;
-}
-
-/** The model section of a variant's config (for the parameter count). */
-export type ModelSection = { width?: number; depth?: number; scattering?: string; components?: string[] };
+export type { AblationTarget, ModelSection } from '../logic/ablation-view-data';
 
 export interface AblationEval {
   /** The full model's evaluation job (its best / median / worst samples pick the grid's columns). */
@@ -130,12 +123,9 @@ async function countParams(key: string, ev: AblationEval, shape: { grid: number[
   try {
     const got = await Promise.all(
       Object.entries(ev.models).map(async ([variant, m]) => {
-        if (!m || (m.scattering !== 'efficient' && m.scattering !== 'full')) return null;
-        const est = await api.call('model.estimate', {
-          config: { dims: shape.grid.length as 1 | 2, inChannels: shape.inChannels, outChannels: shape.outChannels, width: m.width ?? 128, depth: m.depth ?? 8, scattering: m.scattering, components: m.components as ('reflection' | 'refraction' | 'scattering')[] },
-          grid: shape.grid,
-          batch: 1,
-        });
+        const ask = paramsEstimateParams(m, shape);
+        if (!ask) return null;
+        const est = await api.call('model.estimate', ask);
         return [variant, est.params] as const;
       }),
     );

@@ -105,7 +105,10 @@ export const useTraining = create<TrainingState>((set, get) => ({
     set((s) => ({ curves: { ...s.curves, [r.runId]: s.curves[r.runId] ?? EMPTY_CURVES }, historyLoaded: { ...s.historyLoaded, [r.runId]: true } }));
     await get().refreshRuns();
     const now = get().runs.find((x) => x.id === r.runId);
-    if (!training || now?.state === 'running') get().selectRun(r.runId);
+    // with a free training slot (several on a machine with many cores) its job already runs: the
+    // run is not queued behind the other, even while its data are still being prepared
+    const started = useApp.getState().jobs[r.job.id]?.state === 'running';
+    if (!training || now?.state === 'running' || started) get().selectRun(r.runId);
     else get().selectRun(training.id);
     void useApp.getState().refreshWorkspace();
     return r.runId;

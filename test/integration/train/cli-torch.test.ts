@@ -1,4 +1,5 @@
-// `lino train --backend torch:cpu` from a shell: Ctrl-C (SIGINT to the whole foreground process
+// `lino train --backend torch:cpu` from a shell, for every model kind (an FNO, a DeepONet and a
+// rollout train to the end side by side). Ctrl-C (SIGINT to the whole foreground process
 // group, as a terminal sends it, so Python gets it too) stops at the next step with exit status 130
 // and checkpoints/last holding a finished epoch; `--resume ID` continues it on PyTorch to the end.
 import { test, after } from 'node:test';
@@ -48,4 +49,35 @@ test('Ctrl-C of lino train --backend torch:cpu: stopped, exit 130, resumable to 
   assert.match(r.stderr, new RegExp(`resuming from checkpoints/last: epoch ${saved}`));
   assert.match(r.stdout, /run ct: done after 60 epochs/);
   assert.match(JSON.parse(readFileSync(join(dir, 'status.json'), 'utf8')).backend, /^torch-cpu/);
+});
+
+// Every other kind from the shell, side by side (the LiNO above): an FNO, a DeepONet and a LiNO
+// Navier–Stokes-style rollout train to the end on torch cpu.
+const KINDS: [string, Record<string, unknown>, Record<string, unknown>][] = [
+  ['fno', { kind: 'fno', width: 4, depth: 1, modes: 3 }, { kind: 'synthetic', grid: [8, 8], train: 4, val: 2 }],
+  ['deeponet', { kind: 'deeponet', width: 8, depth: 2, basis: 4 }, { kind: 'synthetic', grid: [8, 8], train: 4, val: 2 }],
+  ['rollout', { width: 4, depth: 1 }, { kind: 'synthetic', task: 'autoregressive', grid: [8, 8], train: 4, val: 2, tIn: 2, tOut: 2 }],
+];
+
+test('lino train --backend torch:cpu trains an FNO, a DeepONet and a rollout to the end', { skip, timeout: 240_000 }, async () => {
+  await Promise.all(KINDS.map(async ([id, model, data]) => {
+    const cfg = join(ws.path, `${id}.json`);
+    writeFileSync(cfg, JSON.stringify({ name: `cli torch ${id}`, model, data, epochs: 2, batchSize: 2 }));
+    const child = spawn(process.execPath, [bin, 'train', '--config', cfg, '--workspace', ws.path, '--id', id, '--backend', 'torch:cpu', '--quiet'], { cwd: root, env });
+    let stdout = '', stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    const code = await new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
+    assert.equal(code, 0, `${id}: ${stderr.slice(-1500)}`);
+    assert.match(stdout, new RegExp(`run ${id}: done after 2 epochs`));
+    const dir = join(ws.path, 'runs', id);
+    const st = JSON.parse(readFileSync(join(dir, 'status.json'), 'utf8')) as { state: string; backend: string; epoch: number };
+    assert.deepEqual([st.state, st.epoch], ['done', 2], id);
+    assert.match(st.backend, /^torch-cpu/, id);
+    const saved = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { backend: string; model: { kind?: string } };
+    assert.deepEqual([saved.backend, saved.model.kind ?? 'lino'], ['torch', (model.kind as string | undefined) ?? 'lino'], id);
+    const epochs = readFileSync(join(dir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; val?: { relL2: number } }).filter((r) => r.type === 'epoch');
+    assert.equal(epochs.length, 2, id);
+    assert.ok(epochs.every((e) => Number.isFinite(e.val?.relL2) && e.val!.relL2 > 0), `${id}: finite validation errors`);
+  }));
 });

@@ -1,11 +1,13 @@
 // A PyTorch run through the real engine process (train.start with backend 'torch'): live metrics
 // events and job progress as for an engine run, pause (status paused), stop (stopped, resumable),
 // resume; kill -9 of Python leaves the run interrupted with its last checkpoint, resumable; an
-// engine restart while Python trains finds the run still training, and the new engine can stop it.
+// engine restart while Python trains: the new engine adopts the run (a job in the training lane,
+// live events, pause, resume, stop) and it ends done; a Python that ended while no engine was up
+// is found ended (done, or interrupted after a kill).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkbenchEvent } from '../../../main/api/contract';
 import { engineService } from '../../helpers/engine-service';
@@ -89,20 +91,92 @@ test('kill -9 of Python: the run is interrupted with its last checkpoint and res
   assert.equal(end.state, 'done', end.reason);
 });
 
-test('an engine restart while Python trains: the run is still training, and the new engine stops it', { skip, timeout: 240_000 }, async () => {
+type TrainJob = { id: string; kind: string; state: string; label: string; progress: number; etaSeconds: number | null };
+const jobFor = (id: string, list: unknown) => (list as TrainJob[]).find((j) => j.kind === 'train' && j.label.includes(id) && (j.state === 'running' || j.state === 'queued'));
+const runDir = (id: string) => join(workspace, 'runs', id);
+const epochsOf = (id: string) => readFileSync(join(runDir(id), 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; epoch: number }).filter((r) => r.type === 'epoch').map((r) => r.epoch);
+/** The engine client under the service: stopping it leaves no engine up until the next call starts one. */
+const engineClient = () => (service as unknown as { engine: { stop(): Promise<void> } }).engine;
+const statusFile = (id: string) => JSON.parse(readFileSync(join(runDir(id), 'status.json'), 'utf8')) as { state: string; pid: number };
+
+test('an engine restart while Python trains: the new engine follows it (job, live events, pause, resume) to done', { skip, timeout: 240_000 }, async () => {
   const from = events.length;
-  const { runId } = (await service.call('train.start', { config: config('torch restart', 2000) })) as { runId: string };
+  const { runId } = (await service.call('train.start', { config: config('torch restart', 150) })) as { runId: string };
+  await waitFor(() => metricsFor(runId, from).some((m) => m.epoch), 90_000, 'an epoch');
+  // paused before the restart, so the run cannot end before the new engine is up, however fast it trains
+  await service.call('train.pause', { id: runId });
+  await waitFor(async () => (await status(runId)).state === 'paused', 30_000, 'status paused');
+  const pid = (await status(runId)).pid;
+  await service.call('engine.restart', {});
+  await service.call('engine.info', {});
+  // adopted: a train job holds its slot in the training lane, the run still paused under the same Python
+  const job = await waitFor(async () => jobFor(runId, await service.call('jobs.list', {})), 30_000, 'the adopted run\'s train job');
+  assert.equal(job.state, 'running');
+  const st = await status(runId);
+  assert.equal(st.state, 'paused', JSON.stringify(st));
+  assert.equal(st.pid, pid, 'the same Python process');
+  const lanes = (await service.call('jobs.lanes', {})) as { lane: string; running: number }[];
+  assert.equal(lanes.find((l) => l.lane === 'training')?.running, 1, 'the adopted run holds a training slot');
+  // Resume reaches Python through the run's control file (its stdin was the old engine's pipe)
+  const resumed = events.length;
+  assert.deepEqual(await service.call('train.resume', { id: runId }), { ok: true });
+  await waitFor(() => metricsFor(runId, resumed).some((m) => m.steps.length > 0), 60_000, 'live step records from the adopted run');
+  await waitFor(() => metricsFor(runId, resumed).some((m) => m.epoch), 60_000, 'a live epoch record from the adopted run');
+  await waitFor(() => events.slice(resumed).some((e) => e.type === 'job' && e.job.id === job.id && e.job.progress > 0 && e.job.etaSeconds != null), 30_000, 'the adopted job\'s progress with an ETA');
+  const end = await runEvent(runId, resumed, ['done', 'failed', 'stopped', 'interrupted'], 180_000);
+  assert.equal(end.state, 'done', end.reason);
+  await waitFor(() => events.slice(resumed).some((e) => e.type === 'job' && e.job.id === job.id && e.job.state === 'done'), 30_000, 'the adopted job done');
+  assert.equal((await status(runId)).state, 'done');
+  assert.deepEqual(epochsOf(runId), Array.from({ length: 150 }, (_, i) => i + 1), 'every epoch once, in order');
+  assert.equal(existsSync(join(runDir(runId), 'train.lock')), false, 'the lock handed to Python is gone');
+  assert.match(readFileSync(join(runDir(runId), 'events.log'), 'utf8'), new RegExp(`following the PyTorch process ${pid}`));
+});
+
+test('an engine restart while Python trains: Stop on the adopted run stops it', { skip, timeout: 240_000 }, async () => {
+  const from = events.length;
+  const { runId } = (await service.call('train.start', { config: config('torch restart stop', 2000) })) as { runId: string };
   await waitFor(() => metricsFor(runId, from).some((m) => m.epoch), 90_000, 'an epoch');
   const before = await status(runId);
   await service.call('engine.restart', {});
+  const after = events.length;
   await service.call('engine.info', {});
-  const st = await status(runId);
-  assert.equal(st.state, 'running', `after the restart: ${JSON.stringify(st)}`);
-  assert.equal(st.pid, before.pid, 'the same Python process');
-  const epochBefore = st.epoch ?? 0;
-  await waitFor(async () => ((await status(runId)).epoch ?? 0) > epochBefore, 60_000, 'Python trains on');
+  assert.equal((await status(runId)).pid, before.pid, 'the same Python process');
+  await waitFor(() => metricsFor(runId, after).some((m) => m.epoch), 60_000, 'live epoch records from the adopted run');
+  const stopFrom = events.length;
   assert.deepEqual(await service.call('train.stop', { id: runId }), { ok: true });
-  await waitFor(async () => (await status(runId)).state === 'stopped', 60_000, 'stopped');
+  const end = await runEvent(runId, stopFrom, ['stopped', 'done', 'failed', 'interrupted']);
+  assert.equal(end.state, 'stopped', end.reason);
+  assert.equal((await status(runId)).state, 'stopped');
+});
+
+test('Python ends while no engine is up: the next engine finds it ended, done or interrupted', { skip, timeout: 240_000 }, async () => {
+  const from = events.length;
+  await service.call('jobs.lanes', { trainingSlots: 2 }); // the first, paused, holds a slot while the second trains (the next engine has its default again)
+  const a = ((await service.call('train.start', { config: config('torch ended done', 60) })) as { runId: string }).runId;
+  await waitFor(() => metricsFor(a, from).some((m) => m.epoch), 90_000, 'an epoch of the first');
+  await service.call('train.pause', { id: a });
+  await waitFor(async () => (await status(a)).state === 'paused', 30_000, 'the first paused');
+  const b = ((await service.call('train.start', { config: config('torch ended killed', 2000) })) as { runId: string }).runId;
+  await waitFor(() => metricsFor(b, from).some((m) => m.epoch), 90_000, 'an epoch of the second');
+  await engineClient().stop();
+  // no engine: the second is killed; the first trains to its end (resumed the way an engine would, through its control file)
+  process.kill(statusFile(b).pid, 'SIGKILL');
+  writeFileSync(join(runDir(a), 'torch', 'control.tmp'), 'resume\n');
+  renameSync(join(runDir(a), 'torch', 'control.tmp'), join(runDir(a), 'torch', 'control'));
+  await waitFor(() => statusFile(a).state === 'done', 120_000, 'the first done with no engine up');
+  assert.ok(existsSync(join(runDir(a), 'train.lock')) && existsSync(join(runDir(b), 'train.lock')), 'both locks still name their Python');
+  const again = events.length;
+  await service.call('engine.info', {});
+  await waitFor(() => !existsSync(join(runDir(a), 'train.lock')) && !existsSync(join(runDir(b), 'train.lock')), 30_000, 'both runs finalized');
+  assert.equal((await status(a)).state, 'done');
+  assert.deepEqual(epochsOf(a), Array.from({ length: 60 }, (_, i) => i + 1));
+  const sb = await status(b);
+  assert.equal(sb.state, 'interrupted', JSON.stringify(sb));
+  const ev = await runEvent(b, again, ['interrupted', 'failed']);
+  assert.equal(ev.state, 'interrupted');
+  assert.match(ev.reason ?? '', /ended without recording its end and without a traceback.*checkpoints\/last holds epoch \d+/);
+  assert.match(readFileSync(join(runDir(b), 'events.log'), 'utf8'), /ended while no engine followed it/);
+  assert.equal(jobFor(b, await service.call('jobs.list', {})), undefined, 'no job follows an ended run');
 });
 
 test('a sweep whose base config says backend torch trains its trials on PyTorch', { skip, timeout: 240_000 }, async () => {

@@ -3,7 +3,8 @@
 // python3-torch), start from the same weights (the workbench's initial weights, written as the
 // starting checkpoint) and agree per epoch in train loss and validation relL2 to 1e-4, for tiny
 // Darcy LiNO, FNO and DeepONet and a tiny Navier-Stokes rollout. Then what can go wrong: a stop
-// mid-run, kill -9 of Python (interrupted, resumable on the engine), a Python traceback.
+// mid-run, kill -9 of Python (interrupted, resumable on the engine), a Python traceback, a CUDA
+// out-of-memory failure (its reason suggests micro-batches, which scaleout trains to the same numbers).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -93,6 +94,32 @@ test('a Python traceback: its tail in events.log and the run\'s reason', { skip,
   assert.match(out.reason!, /PyTorch exited with code 1: RuntimeError: boom from the test/);
   assert.equal(run.readStatus().state, 'failed');
   assert.match(readFileSync(join(run.dir, 'events.log'), 'utf8'), /Python's last output:\n[\s\S]*RuntimeError: boom from the test/);
+});
+
+test('CUDA out of memory: the reason names the batch size and suggests micro-batches; the traceback in events.log', { skip, timeout: 120_000 }, async () => {
+  // an interpreter that probes as the real Python, then fails as a CUDA OOM does (no GPU here to fill)
+  const oom = join(ws.path, 'oom-python');
+  writeFileSync(oom, `#!/bin/sh\nif [ "$1" = "-c" ]; then exec ${PY} "$@"; fi\nexec ${PY} -c 'import sys; sys.stderr.write("Traceback (most recent call last):\\n  File x\\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\\n"); sys.exit(1)'\n`);
+  chmodSync(oom, 0o755);
+  const run = store.create(parseRunConfig({ ...CASES[0]![1], name: 'oom', backend: 'torch', torch: { device: 'cpu' } }), 'oom');
+  const out = await trainTorchRun(run, { workspace: ws.path, owner: 'test', python: oom });
+  assert.equal(out.state, 'failed');
+  assert.match(out.reason!, /out of GPU memory \(CUDA out of memory\) at batch size 2: set microBatch to 1 \(the same batch of 2 in smaller pieces/);
+  assert.equal(run.readStatus().reason, out.reason);
+  assert.match(readFileSync(join(run.dir, 'events.log'), 'utf8'), /Python's last output:\n[\s\S]*OutOfMemoryError: CUDA out of memory/);
+});
+
+test('microBatch: PyTorch trains each batch in pieces to the same numbers as the whole batch', { skip, timeout: 120_000 }, async () => {
+  const run = store.create(parseRunConfig({ ...CASES[0]![1], name: 'micro', microBatch: 1, backend: 'torch', torch: { device: 'cpu' } }), 'micro');
+  const out = await trainTorchRun(run, { workspace: ws.path, owner: 'test' });
+  assert.equal(out.state, 'done', out.reason);
+  const whole = epochsOf(store.open('lino-darcy-torch').dir);
+  const pieces = epochsOf(run.dir);
+  assert.equal(pieces.length, 3);
+  for (let i = 0; i < 3; i++) {
+    assert.ok(close(pieces[i]!.train.loss, whole[i]!.train.loss, 1e-5), `epoch ${i + 1} train loss: micro-batches ${pieces[i]!.train.loss} vs whole ${whole[i]!.train.loss}`);
+    assert.ok(close(pieces[i]!.val.relL2, whole[i]!.val.relL2, 1e-5), `epoch ${i + 1} val relL2: micro-batches ${pieces[i]!.val.relL2} vs whole ${whole[i]!.val.relL2}`);
+  }
 });
 
 test('resume in both directions: engine epoch 1 then torch, torch stopped in epoch 2 then the engine; both equal the engine-only run', { skip, timeout: 300_000 }, async () => {

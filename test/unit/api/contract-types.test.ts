@@ -23,7 +23,7 @@ const fakeJob = { id: 'j', kind: 'export', state: 'queued', label: '', progress:
 
 test('the job kinds come from one declaration: each has its parameters or the call that starts it', () => {
   assert.deepEqual(JobKind.options, Object.keys(JOB_KINDS));
-  assert.equal(JobKind.options.length, 11);
+  assert.equal(JobKind.options.length, 12);
   for (const [kind, spec] of Object.entries(JOB_KINDS)) {
     if ('params' in spec) continue;
     assert.ok(isMethod(spec.through), `${kind}: ${spec.through} is a call of the contract`);

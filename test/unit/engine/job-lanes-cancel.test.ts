@@ -72,7 +72,7 @@ async function cancelQueued(kind: JobKind, blocker: 'never yields' | 'yields', s
 test('every job kind has exactly one lane in the table, and a kind without one is refused at register', () => {
   assert.deepEqual(Object.keys(LANE_OF_KIND).sort(), Object.keys(JOB_KINDS).sort());
   const q = new JobQueue<Record<string, object>>(() => {});
-  assert.throws(() => q.register('no-such-kind', { label: () => '', run: async () => null }), /job kind 'no-such-kind' has no lane: give it one in LANE_OF_KIND/);
+  assert.throws(() => q.register('no-such-kind', { label: () => '', run: async () => null }), /job kind 'no-such-kind' has no lane: declare it with its lane in JOB_KINDS/);
   q.register('own-lane', { label: () => '', run: async () => null, lane: 'tests' });
   assert.equal(q.start('own-lane', {}).lane, 'tests');
 });
@@ -94,8 +94,11 @@ for (const blocker of ['never yields', 'yields'] as const) {
 test('a worker job (evaluation, correlation) cancelled while its worker still loads ends at once, its job never run', { timeout: 60_000 }, async () => {
   const ac = new AbortController();
   let inThread = false;
-  const run = inJobWorker('evaluate', async () => {
-    inThread = true;
+  const { run } = inJobWorker('evaluate', {
+    label: () => 'evaluate',
+    run: async () => {
+      inThread = true;
+    },
   });
   const progress: number[] = [];
   const done = run({ workspace: join(tmpdir(), 'lino-no-such-workspace'), runId: 'none', checkpoint: 'best', split: 'val', resolutions: [], exportPredictions: false, exportFormat: 'npy', fields: false, indices: [], diagnostics: false }, { signal: ac.signal, progress: (f) => progress.push(f) });

@@ -22,6 +22,7 @@ test('in-thread training job: pause holds it between steps, resume finishes it',
   const events: WorkbenchEvent[] = [];
   const jobs = new JobQueue((job) => events.push({ type: 'job', job }));
   const training = new TrainingJobs(jobs, (e) => events.push(e));
+  jobs.register('train', training.trainJob);
   training.inThread = true;
   const store = new RunStore(join(ws.path, 'runs'));
   store.create({ model: { width: 6, depth: 1 }, data: { kind: 'synthetic', grid: [6, 6], train: 8, val: 2 }, epochs: 3, batchSize: 2 }, 'r1');

@@ -37,7 +37,11 @@ test('datasets.label: the summary lists the human name; a label is set, shown an
   const manifest = JSON.stringify({ format: 'lino-dataset', version: 1, id: 'darcy-beababc8a08c', benchmark: 'darcy', grid: [29, 29], counts: { train: 8, val: 2, test: 0 } });
   writeFileSync(join(dir, 'manifest.json'), manifest);
   const listed = ((await service.call('workspace.get', {})) as WorkspaceSummary).datasets;
-  assert.deepEqual(listed, [{ id: 'darcy-beababc8a08c', name: 'Darcy · s = 29 (2D) · 10 samples (8/2/0)', benchmark: 'darcy', grid: [29, 29], counts: { train: 8, val: 2, test: 0 } }]);
+  // no generator recorded in this manifest: it can only be resampled at another grid, and says why
+  const { notSolvable, ...rest } = listed[0]!;
+  assert.deepEqual([rest], [{ id: 'darcy-beababc8a08c', name: 'Darcy · s = 29 (2D) · 10 samples (8/2/0)', benchmark: 'darcy', grid: [29, 29], counts: { train: 8, val: 2, test: 0 } }]);
+  assert.equal(listed.length, 1);
+  assert.match(notSolvable ?? '', /darcy-beababc8a08c.*cannot be solved again at another grid; it can only be resampled/);
   const after1 = (await service.call('datasets.label', { id: 'darcy-beababc8a08c', label: '  coarse  ' })) as WorkspaceSummary;
   assert.equal(after1.datasets[0]!.name, 'coarse — Darcy · s = 29 (2D) · 10 samples (8/2/0)');
   assert.equal(after1.datasets[0]!.label, 'coarse');

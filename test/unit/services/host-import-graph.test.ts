@@ -19,9 +19,9 @@ const ENGINE_ENTRY = 'main/engine/engine-process.ts';
 /**
  * Modules that may only load in the engine process (tensor code and what drives it). main/train's
  * schema files (zod only: a run's config, an evaluation's result and its diagnostics, PyTorch's
- * probe report) are what the host validates with.
+ * probe report and its measured speed) are what the host validates with.
  */
-const FORBIDDEN = [/^main\/engine\//, /^main\/train\/(?!(config|evaluation-result|torch-report|diagnostics\/schema)\.ts$)/, /^main\/ops\/tf\.ts$/, /^@tensorflow\//];
+const FORBIDDEN = [/^main\/engine\//, /^main\/train\/(?!(config|evaluation-result|torch-report|torch-speed-record|diagnostics\/schema)\.ts$)/, /^main\/ops\/tf\.ts$/, /^@tensorflow\//];
 
 /** Every module (source files and external packages) reachable from `entry`. */
 async function importGraph(entry: string): Promise<string[]> {

@@ -31,7 +31,10 @@ test('the device: the config\'s, else the probe\'s best; refused where the probe
 
 test('failure reasons: CUDA out of memory names the batch size; otherwise the traceback\'s last line', () => {
   const oom = ['Traceback (most recent call last):', '  File "x.py", line 1', 'torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB'];
-  assert.match(pythonFailureReason(oom, 1, 64), /out of GPU memory \(CUDA out of memory\) at batch size 64: lower batchSize/);
+  assert.match(pythonFailureReason(oom, 1, 64), /out of GPU memory \(CUDA out of memory\) at batch size 64: set microBatch to 32 \(the same batch of 64 in smaller pieces/);
+  assert.match(pythonFailureReason(oom, 1, 64, 16), /at batch size 64 in micro-batches of 16: set microBatch to 8 /);
+  assert.match(pythonFailureReason(oom, 1, 64, 1), /at batch size 64 in micro-batches of 1: one sample does not fit/);
+  assert.equal(pythonFailureReason(['Traceback (most recent call last):', 'ValueError: bad'], null, 4), 'PyTorch exited with an unknown code (started by an earlier engine): ValueError: bad');
   assert.equal(pythonFailureReason(['Traceback (most recent call last):', '  File "x"', 'ValueError: bad'], 1, 4), 'PyTorch exited with code 1: ValueError: bad');
   assert.equal(pythonFailureReason([], 2, 4), 'PyTorch exited with code 2: no output');
 });

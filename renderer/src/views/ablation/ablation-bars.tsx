@@ -3,14 +3,13 @@
 import { useMemo } from 'react';
 import { Plot } from '../../plots/plot';
 import { ablationBars } from '../../plots/ablation-bars';
+import { ablationBarRows, type PaperReference } from '../../logic/ablation-view-data';
 import type { AblationRow } from './use-ablation-plan';
-import type { PaperReference } from './ablation-table';
 
 export function AblationBars({ runName, measuredTitle, rows, paper, scale, onScale }: { runName: string; measuredTitle: string; rows: AblationRow[]; paper: PaperReference; scale: 'linear' | 'log'; onScale(s: 'linear' | 'log'): void }) {
   const fig = useMemo(() => {
-    const withData = rows.filter((r) => r.agg.valRelL2);
-    if (withData.length === 0) return null;
-    const barRows = withData.map((r) => ({ label: r.variant.label, off: r.variant.off, mean: r.agg.valRelL2!.mean, std: r.agg.valRelL2!.std, reported: paper?.values[r.variant.key] ?? null }));
+    const barRows = ablationBarRows(rows, paper);
+    if (barRows.length === 0) return null;
     return ablationBars({ rows: barRows, measuredTitle, paperSetting: paper?.setting ?? null, scale });
   }, [rows, paper, scale, measuredTitle]);
   if (!fig) return <p className="muted">The bar chart appears once a variant has a finished seed.</p>;

@@ -9,7 +9,7 @@ import { Plot } from '../../plots/plot';
 import { branchOverlayTraces, branchShareFigure } from '../../plots/branch-comparison';
 import { TableExportBar } from '../../export/table-export-bar';
 import { BRANCH_COMPARISON_CONVENTIONS, branchComparisonTable, type BranchVariant } from '../../../../main/api/diagnostics-tables';
-import { firstDone, type AblationRow } from './use-ablation-plan';
+import { branchVariant, firstDone, type AblationRow } from '../../logic/ablation-view-data';
 
 const keyOf = (runId: string) => `ablation-branches|${runId}|val`;
 const paramsOf = (id: string) => ({ id, checkpoint: 'best' as const, split: 'val' as const, diagnostics: true });
@@ -26,10 +26,8 @@ export function AblationBranchSpectra({ ablationKey, rows }: { ablationKey: stri
   const busy = states.some((s) => s.st.busy);
   const failed = states.find((s) => s.st.error);
   const variants: BranchVariant[] = useMemo(() => states.flatMap((s) => {
-    const r = s.st.result;
-    if (!r?.branchSpectra || !s.run) return [];
-    const m = r.resolutions[0]?.metrics;
-    return [{ variant: s.label, runId: s.run.id, relL2: m?.relL2 ?? null, relL2Decoded: m?.relL2Decoded ?? null, branches: r.branchSpectra }];
+    const v = s.run ? branchVariant(s.label, s.run.id, s.st.result) : null;
+    return v ? [v] : [];
   }), [states.map((s) => `${s.run?.id}:${s.st.job?.id ?? 'kept'}:${s.st.result ? 'r' : '-'}`).join()]); // a new result comes with a new job (or a recalled one): the figures redraw only then
   const blocks = variants[0]?.branches.blocks.length ?? 0;
   const [block, setBlock] = useState(0);

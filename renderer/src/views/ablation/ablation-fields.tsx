@@ -2,24 +2,13 @@
 // to evaluate the full model and then every variant on its best / median / worst samples; the
 // grid draws the reference row and each variant's |prediction − reference|.
 import { useMemo } from 'react';
-import type { EvaluationResult } from '../../../../main/api/contract';
 import { useApp } from '../../stores/app-store';
-import { useAblation, type AblationTarget, type ModelSection } from '../../stores/ablation-store';
+import { useAblation } from '../../stores/ablation-store';
 import { evalState } from '../../stores/evaluations';
 import { Plot } from '../../plots/plot';
 import { ablationFigure } from '../../plots/ablation-figure';
-import { absError } from '../../plots/abs-error';
-import { firstDone, type AblationRow } from './use-ablation-plan';
-
-type Field = NonNullable<EvaluationResult['resolutions'][number]['fields']>[number];
-
-/** The field a sample's error is drawn from: the first channel, or an autoregressive run's last rollout frame. */
-function pickFrame(f: Field): { reference: number[]; prediction: number[] } {
-  const last = f.stepRelL2 ? f.reference.length - 1 : 0;
-  return { reference: f.reference[last]!, prediction: f.prediction[last]! };
-}
-
-const byIndex = (r: EvaluationResult | null, i: number) => r?.resolutions[0]?.fields?.find((f) => f.index === i) ?? null;
+import type { VariantKey } from '../../logic/ablation-plan';
+import { evaluationTargets, fieldsFigureInput, firstDone, type AblationRow } from '../../logic/ablation-view-data';
 
 export function AblationFields({ ablationKey: key, rows }: { ablationKey: string; rows: AblationRow[] }) {
   const jobs = useApp((s) => s.jobs);
@@ -31,37 +20,17 @@ export function AblationFields({ ablationKey: key, rows }: { ablationKey: string
   const fullResult = full.result;
 
   const evaluate = () => {
-    const target = (r: AblationRow): AblationTarget | null => {
-      const run = firstDone(r);
-      return run ? { variant: r.variant.key, runId: run.id, runName: run.name } : null;
-    };
-    const fullRow = rows.find((r) => r.variant.key === 'full');
-    const fullTarget = fullRow && target(fullRow);
-    if (!fullTarget) return;
-    const others = rows.filter((r) => r.variant.key !== 'full').map(target).filter((t): t is AblationTarget => t !== null);
-    const models = Object.fromEntries(rows.map((r) => [r.variant.key, r.config?.model as ModelSection | undefined]));
-    void start(key, fullTarget, others, models);
+    const t = evaluationTargets(rows);
+    if (t) void start(key, t.full, t.others, t.models);
   };
 
   const figure = useMemo(() => {
     if (!mine || !fullResult || mine.samples.length === 0) return null;
-    const res = fullResult.resolutions[0]!;
-    const reference = mine.samples.map((s) => pickFrame(byIndex(fullResult, s.index)!).reference);
-    const figRows = rows.filter((r) => r.config).map((r) => {
-      const jobId = r.variant.key === 'full' ? mine.full : mine.others[r.variant.key];
-      const result = evalState(jobId ? jobs[jobId] : undefined).result;
-      return {
-        label: r.variant.label,
-        errors: mine.samples.map((s) => {
-          const f = byIndex(result, s.index);
-          if (!f) return null;
-          const p = pickFrame(f);
-          return absError(p.reference, p.prediction);
-        }),
-      };
-    });
-    const ar = !!byIndex(fullResult, mine.samples[0]!.index)?.stepRelL2;
-    return ablationFigure({ grid: res.grid, samples: mine.samples.map((s) => s.label), reference, rows: figRows, referenceTitle: ar ? 'u (last step)' : 'u' });
+    const resultOf = (variant: VariantKey) => {
+      const jobId = mine.others[variant];
+      return evalState(jobId ? jobs[jobId] : undefined).result;
+    };
+    return ablationFigure(fieldsFigureInput({ rows, samples: mine.samples, full: fullResult, resultOf }));
   }, [mine, fullResult, jobs, rows]);
   const grid1D = fullResult?.resolutions[0]?.grid.length === 1;
   // About 130 px per row of panels: five rows fit a 768 px screen with a little scrolling.

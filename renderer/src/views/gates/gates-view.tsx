@@ -5,7 +5,7 @@ import { EMPTY_CURVES } from '../../logic/run-metrics';
 import { Plot } from '../../plots/plot';
 import { colorScale } from '../../plots/colorscales';
 import { PLOT_COLORS } from '../../plots/theme';
-import { componentColor } from '../../plots/component-colors';
+import { gateAlphaBars } from '../../plots/gate-bars';
 import type { Trace } from '../../plots/traces';
 import { RunPicker } from '../../components/run-picker';
 import { SCALARS, absentScalarReason } from '../../logic/block-scalars';
@@ -40,19 +40,7 @@ export function GatesView() {
     return { data, layout, height: Math.max(220, 60 + rows.length * 22) };
   }, [withBlocks, last]);
 
-  const bars = useMemo(() => {
-    if (!last) return null;
-    const comps = [...new Set(last.blocks.flatMap((b) => b.components))];
-    const blocks = last.blocks.map((_, i) => `block ${i + 1}`);
-    const data: Trace[] = comps.map((c) => ({
-      type: 'bar', name: c, x: blocks,
-      y: last.blocks.map((b) => { const k = b.components.indexOf(c); return k >= 0 ? b.alphaMean[k] : null; }),
-      error_y: { type: 'data', array: last.blocks.map((b) => { const k = b.components.indexOf(c); return k >= 0 ? b.alphaStd[k] : 0; }), visible: true },
-      marker: { color: componentColor(c) },
-    }));
-    const layout = { barmode: 'group', xaxis: { title: 'Block' }, yaxis: { title: 'α (mean ± std over samples)', range: [0, 1] }, title: `Epoch ${last.epoch}`, legend: { orientation: 'h', y: 1.0, yanchor: 'bottom', x: 1, xanchor: 'right' }, margin: { l: 60, r: 20, t: 50, b: 50 } };
-    return { data, layout };
-  }, [last]);
+  const bars = useMemo(() => (last ? gateAlphaBars(last) : null), [last]);
 
   const scalarPlots = useMemo(() => {
     const out: { key: string; label: string; data: Trace[]; layout: Record<string, unknown> }[] = [];

@@ -13,6 +13,9 @@ import { JobProgress } from '../../components/job-progress';
 import { ReproduceTable } from './reproduce-table';
 import { ReproduceFigures } from './reproduce-figures';
 import { ReportButton } from '../../export/report-button';
+import { BackendPicker } from '../../components/backend-picker';
+import { BACKEND_CHOICES, choiceProblem, reproduceBackend, type BackendChoice } from '../../logic/backend-choice';
+import { useTorchProbe } from '../../queries/torch-probe';
 
 const SIZES: ReproduceSize[] = ['tiny', 'quick', 'paper'];
 
@@ -72,6 +75,9 @@ export function ReproduceView() {
   const error = startError ?? listError;
   const [selected, setSelected] = usePersisted<string>('reproduce.preset', 'burgers', (v) => typeof v === 'string' && v.length <= 64);
   const [size, setSize] = usePersisted<ReproduceSize>('reproduce.size', 'tiny', oneOf(...SIZES));
+  const [backend, setBackend] = usePersisted<BackendChoice>('reproduce.backend', 'engine', oneOf(...BACKEND_CHOICES));
+  const probe = useTorchProbe().value;
+  const backendProblem = probe ? choiceProblem(backend, probe) : null;
   const [jobId, setJobId] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
   // a reproduction of the chosen preset and size still under way (started before a reload or a view switch)
@@ -100,7 +106,7 @@ export function ReproduceView() {
     // Reproduced before: ask whether to show that result or run it again as a new group.
     if (count > 0 && !again) return setAsking(true);
     setAsking(false);
-    const r = await startReproduction(selected, size, again);
+    const r = await startReproduction(selected, size, again, reproduceBackend(backend));
     if ('jobId' in r) setJobId(r.jobId);
     else setStartError(r.error);
   };
@@ -119,9 +125,11 @@ export function ReproduceView() {
         <select id={sizeId} value={size} onChange={(e) => setSize(e.target.value as ReproduceSize)} data-testid="reproduce-size">
           {SIZES.map((s) => <option key={s} value={s}>{s}</option>)}
         </select>
-        <button onClick={() => void start(false)} disabled={busy || !api || !presets} data-testid="reproduce-start">Reproduce</button>
+        <button onClick={() => void start(false)} disabled={busy || !api || !presets || backendProblem !== null} data-testid="reproduce-start">Reproduce</button>
         <JobProgress job={job} label="Reproduction" testId="reproduce-progress" />
       </div>
+      <BackendPicker value={backend} onChange={setBackend} probe={probe} testId="reproduce-backend" />
+      {backendProblem && <p className="error-message" role="alert">Backend: {backendProblem}</p>}
       {asking && count > 0 && (
         <div className="card" role="group" aria-label="Reproduced before" data-testid="reproduce-again">
           <p>

@@ -12,8 +12,9 @@ import { TimeEstimate } from '../../components/time-estimate';
 import { useDatasetPresets } from '../../queries/datasets';
 import { dataSpecFor } from '../../logic/generate-params';
 import { oneOf } from '../../stores/persisted-state';
-import { BACKEND_CHOICES, backendConfig, choiceProblem, useTorchProbe, type BackendChoice } from '../../queries/torch-probe';
-import { BackendPicker } from './backend-picker';
+import { useTorchProbe } from '../../queries/torch-probe';
+import { BACKEND_CHOICES, backendConfig, choiceProblem, type BackendChoice } from '../../logic/backend-choice';
+import { BackendPicker } from '../../components/backend-picker';
 
 /** The paper's protocol (docs/training.md): 500 epochs, batch 4, AdamW lr 1e-3. */
 export const PAPER_DEFAULTS = { epochs: 500, batchSize: 4, lr: 1e-3 };
