@@ -131,11 +131,57 @@ export function idct2(L: Float64Array, s: number): Float64Array {
   return U;
 }
 
-/** The Darcy GRF (before thresholding) on the s x s cell-centred grid, [i * s + j]. */
-export function darcyGrf(rng: Rng, s: number, alpha: number, tau: number): Float64Array {
+/**
+ * Where a field drawn on another grid comes from: the grid `s0` whose s0 x s0 normals `rng` draws
+ * (in that grid's order, as at s0), and the stream for the modes beyond s0 (when s > s0).
+ */
+export interface DarcyGrfNative {
+  s0: number;
+  extra: Rng;
+}
+
+/**
+ * The standard normals of the s x s cosine modes, [k1 * s + k2]: drawn in grid order by `rng` (FNO's
+ * order), or, with `native`, the same normals as at s0 for the modes both grids have (the lowest
+ * min(s, s0)^2) and, for the modes beyond s0, draws from `native.extra` ring by ring
+ * (max(k1, k2) = s0, s0 + 1, ...), so a mode's draw does not depend on s either.
+ */
+function darcyNormals(rng: Rng, s: number, native?: DarcyGrfNative): Float64Array {
+  const xi = new Float64Array(s * s);
+  if (!native || native.s0 === s) {
+    for (let i = 0; i < s * s; i++) xi[i] = rng.normal();
+    return xi;
+  }
+  const s0 = native.s0;
+  const n = Math.min(s, s0);
+  for (let k1 = 0; k1 < s0; k1++)
+    for (let k2 = 0; k2 < s0; k2++) {
+      const v = rng.normal();
+      if (k1 < n && k2 < n) xi[k1 * s + k2] = v;
+    }
+  for (let m = s0; m < s; m++) {
+    for (let j = 0; j < m; j++) {
+      xi[m * s + j] = native.extra.normal();
+      xi[j * s + m] = native.extra.normal();
+    }
+    xi[m * s + m] = native.extra.normal();
+  }
+  return xi;
+}
+
+/**
+ * The Darcy GRF (before thresholding) on the s x s cell-centred grid, [i * s + j]. With `native`,
+ * the same random field as drawn at s0, refined (the modes beyond s0 drawn afresh) or truncated to
+ * s. The same mode is the same continuous function at every s: with the orthonormal DCT's weights
+ * w_s(k) (sqrt(1/s) at k = 0, sqrt(2/s) else) and the s-scaled coefficients, mode (k1, k2) adds
+ * s w_s(k1) w_s(k2) c(k1, k2) xi cos(pi k1 x) cos(pi k2 y) at the cell centres, and s w_s w_s is 2,
+ * sqrt(2) or 1 whatever s is.
+ */
+export function darcyGrf(rng: Rng, s: number, alpha: number, tau: number, native?: DarcyGrfNative): Float64Array {
   const coef = darcyGrfCoef(s, alpha, tau);
+  const xi = darcyNormals(rng, s, native);
   const L = new Float64Array(s * s);
-  for (let i = 0; i < s * s; i++) L[i] = s * coef[i] * rng.normal();
+  for (let i = 0; i < s * s; i++) L[i] = s * coef[i] * xi[i];
   L[0] = 0;
   return idct2(L, s);
 }

@@ -18,6 +18,8 @@ export interface DarcyParams {
   tol: number;
   /** Clamp the splined coefficient to [low, high] before solving: NOT FNO's solve_gwf.m (off by default; kept for the older data). */
   clamp: boolean;
+  /** Resolution transfer only: the native data's solve grid, whose random fields are kept (refined or truncated) at this grid. */
+  nativeGrid?: number;
 }
 
 export interface BurgersParams {
@@ -131,6 +133,10 @@ export function resolveParams(benchmark: BenchmarkName, options: GenerateOptions
     if (typeof options.clamp !== 'boolean') bad('clamp', options.clamp, 'true or false');
     p.clamp = options.clamp;
   }
+  if (options.nativeGrid !== undefined) {
+    if (p.benchmark !== 'darcy') bad('nativeGrid', options.nativeGrid, 'only for darcy');
+    if (!Number.isInteger(options.nativeGrid) || options.nativeGrid < 8 || options.nativeGrid > 421) bad('nativeGrid', options.nativeGrid, 'an integer in 8..421');
+  }
   if (options.seed !== undefined && (!Number.isSafeInteger(options.seed) || options.seed < 0)) bad('seed', options.seed, 'a non-negative integer');
   if (options.frames !== undefined) {
     if (p.benchmark !== 'navier-stokes') bad('frames', options.frames, 'only for navier-stokes');
@@ -174,6 +180,8 @@ export function resolveParams(benchmark: BenchmarkName, options: GenerateOptions
         bad('resolution', r, 'no resolution option for airfoil (the C-grid is 221 x 51)');
     }
   }
+  // recorded only where it changes the draw: at the native solve grid the arrays are the native ones
+  if (p.benchmark === 'darcy' && options.nativeGrid !== undefined && options.nativeGrid !== p.solveResolution) p.nativeGrid = options.nativeGrid;
   return p;
 }
 

@@ -24,6 +24,11 @@ export interface GenerateOptions {
   tOut?: number;
   /** Darcy: clamp the splined coefficient to the data's range (not FNO's; recorded in the manifest). */
   clamp?: boolean;
+  /**
+   * Darcy, resolution transfer: the solve grid of the native data. Each sample's random field is then
+   * the one drawn at that grid, refined or truncated to this grid (the same sample across grids).
+   */
+  nativeGrid?: number;
 }
 
 export interface GenerateProgress {
