@@ -18,15 +18,34 @@ export function grf1Eigs(K: number, gamma: number, tau: number, sigma: number): 
 /**
  * Cosine and sine coefficients alpha_k, beta_k (k = 1..K) of u0(x) = sum_k alpha_k cos(2 pi k x) + beta_k sin(2 pi k x).
  * Drawn in GRF1's order (all alpha, then all beta). GRF1 also shifts the field by half a period,
- * which does not change its law and is left out.
+ * which does not change its law and is left out. With `native` (resolution transfer), the field
+ * drawn with K0 modes, truncated or refined to K (the same continuous function for the shared modes).
  */
-export function grf1Coefficients(rng: Rng, K: number, gamma: number, tau: number, sigma: number): { alpha: Float64Array; beta: Float64Array } {
+export function grf1Coefficients(rng: Rng, K: number, gamma: number, tau: number, sigma: number, native?: Grf1Native): { alpha: Float64Array; beta: Float64Array } {
   const e = grf1Eigs(K, gamma, tau, sigma);
   const alpha = new Float64Array(K + 1);
   const beta = new Float64Array(K + 1);
-  for (let k = 1; k <= K; k++) alpha[k] = e[k] * rng.normal();
-  for (let k = 1; k <= K; k++) beta[k] = e[k] * rng.normal();
+  if (!native || native.K0 === K) {
+    for (let k = 1; k <= K; k++) alpha[k] = e[k] * rng.normal();
+    for (let k = 1; k <= K; k++) beta[k] = e[k] * rng.normal();
+    return { alpha, beta };
+  }
+  // the native draws (all alpha, then all beta, K0 of each), kept up to K
+  const K0 = native.K0;
+  for (let k = 1; k <= K0; k++) { const v = rng.normal(); if (k <= K) alpha[k] = e[k] * v; }
+  for (let k = 1; k <= K0; k++) { const v = rng.normal(); if (k <= K) beta[k] = e[k] * v; }
+  // the modes beyond K0 mode by mode, so a mode's draw does not depend on K
+  for (let k = K0 + 1; k <= K; k++) {
+    alpha[k] = e[k] * native.extra.normal();
+    beta[k] = e[k] * native.extra.normal();
+  }
   return { alpha, beta };
+}
+
+/** Where a 1-D field drawn with another number of modes comes from: the native K0 modes of `rng`, and the stream for the modes beyond. */
+export interface Grf1Native {
+  K0: number;
+  extra: Rng;
 }
 
 /** The discrete Fourier spectrum (interleaved, numpy fft convention) of the field on x_j = j/s. */

@@ -30,6 +30,8 @@ export interface BurgersParams {
   solveResolution: number;
   /** Number of GRF modes (FNO: solveResolution / 2). */
   modes: number;
+  /** Resolution transfer only: the native data's solve grid, whose nativeGrid / 2 random modes are kept at this grid. */
+  nativeGrid?: number;
   nu: number; T: number;
   gamma: number; tau: number; sigma: number;
   /** Time step bound as a CFL number on the solve grid (dt = cfl * dx / max|u0|, T / dt rounded up). */
@@ -133,9 +135,13 @@ export function resolveParams(benchmark: BenchmarkName, options: GenerateOptions
     if (typeof options.clamp !== 'boolean') bad('clamp', options.clamp, 'true or false');
     p.clamp = options.clamp;
   }
-  if (options.nativeGrid !== undefined) {
-    if (p.benchmark !== 'darcy') bad('nativeGrid', options.nativeGrid, 'only for darcy');
-    if (!Number.isInteger(options.nativeGrid) || options.nativeGrid < 8 || options.nativeGrid > 421) bad('nativeGrid', options.nativeGrid, 'an integer in 8..421');
+  const ng = options.nativeGrid;
+  if (ng !== undefined) {
+    if (p.benchmark === 'darcy') {
+      if (!Number.isInteger(ng) || ng < 8 || ng > 421) bad('nativeGrid', ng, 'an integer in 8..421');
+    } else if (p.benchmark === 'burgers') {
+      if (!isPow2(ng) || ng < 16 || ng > 65536) bad('nativeGrid', ng, 'a power of two in 16..65536');
+    } else bad('nativeGrid', ng, 'only for darcy and burgers');
   }
   if (options.seed !== undefined && (!Number.isSafeInteger(options.seed) || options.seed < 0)) bad('seed', options.seed, 'a non-negative integer');
   if (options.frames !== undefined) {
@@ -181,7 +187,7 @@ export function resolveParams(benchmark: BenchmarkName, options: GenerateOptions
     }
   }
   // recorded only where it changes the draw: at the native solve grid the arrays are the native ones
-  if (p.benchmark === 'darcy' && options.nativeGrid !== undefined && options.nativeGrid !== p.solveResolution) p.nativeGrid = options.nativeGrid;
+  if ((p.benchmark === 'darcy' || p.benchmark === 'burgers') && ng !== undefined && ng !== p.solveResolution) p.nativeGrid = ng;
   return p;
 }
 

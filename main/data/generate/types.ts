@@ -25,8 +25,9 @@ export interface GenerateOptions {
   /** Darcy: clamp the splined coefficient to the data's range (not FNO's; recorded in the manifest). */
   clamp?: boolean;
   /**
-   * Darcy, resolution transfer: the solve grid of the native data. Each sample's random field is then
-   * the one drawn at that grid, refined or truncated to this grid (the same sample across grids).
+   * Darcy and Burgers, resolution transfer: the solve grid of the native data. Each sample's random
+   * field is then the one drawn at that grid, refined or truncated to this grid (the same sample
+   * across grids).
    */
   nativeGrid?: number;
 }

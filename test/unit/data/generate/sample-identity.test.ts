@@ -1,13 +1,14 @@
-// The same Darcy sample across grids: generated at its native grid the arrays are what they always
-// were (pinned hashes), and with the native grid named (resolution transfer) the coefficient at
-// another grid is that sample's random field refined or truncated, so it matches the native one
-// except next to interfaces. Without it (a fresh draw at the new grid) it would not.
+// The same Darcy and Burgers sample across grids: generated at its native grid the arrays are what
+// they always were (pinned hashes), and with the native grid named (resolution transfer) the random
+// field at another grid is that sample's field refined or truncated, so it matches the native one
+// (Darcy: except next to interfaces). Without it (a fresh draw at the new grid) it would not.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { darcyCoefficient } from '../../../../main/data/generate/darcy';
+import { burgersSample } from '../../../../main/data/generate/burgers';
 import { generateDataset } from '../../../../main/data/generate/index';
-import { resolveParams } from '../../../../main/data/generate/presets';
+import { resolveParams, type BurgersParams } from '../../../../main/data/generate/presets';
 
 const P = { alpha: 2, tau: 3, high: 12, low: 3 };
 
@@ -58,6 +59,30 @@ test('darcy at 15 with native grid 29: the native field truncated to the lowest 
 test('nativeGrid: recorded only where it changes the draw; refused for another benchmark or out of range, naming the field', () => {
   assert.equal((resolveParams('darcy', { preset: 'tiny', resolution: 57, nativeGrid: 29 }) as { nativeGrid?: number }).nativeGrid, 29);
   assert.equal((resolveParams('darcy', { preset: 'tiny', resolution: 29, nativeGrid: 29 }) as { nativeGrid?: number }).nativeGrid, undefined);
-  assert.throws(() => resolveParams('burgers', { preset: 'tiny', nativeGrid: 29 }), /option "nativeGrid" = 29: expected only for darcy/);
+  assert.throws(() => resolveParams('navier-stokes', { preset: 'tiny', nativeGrid: 32 }), /option "nativeGrid" = 32: expected only for darcy and burgers/);
+  assert.throws(() => resolveParams('burgers', { preset: 'tiny', nativeGrid: 100 }), /option "nativeGrid" = 100: expected a power of two in 16\.\.65536/);
   assert.throws(() => resolveParams('darcy', { preset: 'tiny', nativeGrid: 2.5 }), /option "nativeGrid" = 2.5: expected an integer in 8\.\.421/);
+});
+
+test('burgers at its native grid: the same bytes as before; above its solve grid with nativeGrid: the same initial condition refined', async () => {
+  const ds = await generateDataset('burgers', { preset: 'tiny', seed: 3, samples: 2 }, {}, { workers: 0 });
+  // recorded from the generator before the option was added
+  assert.equal(hash(ds.variables.a!.data as Float32Array), '97e6de7632577f2b');
+  assert.equal(hash(ds.variables.u!.data as Float32Array), 'feb0ef38a841a55a');
+  // the tiny set is stored at 64 from a 256-point solve with 128 modes; at 512 the solve grid (and the modes) grow
+  const rel = (coarse: Float32Array, fine: Float32Array) => {
+    const r = fine.length / coarse.length;
+    let num = 0, den = 0;
+    for (let j = 0; j < coarse.length; j++) { num += (coarse[j]! - fine[j * r]!) ** 2; den += coarse[j]! ** 2; }
+    return Math.sqrt(num / den);
+  };
+  let fresh = 0;
+  for (let k = 0; k < 3; k++) {
+    const native = burgersSample(0, k, resolveParams('burgers', { preset: 'tiny' }) as BurgersParams);
+    const refined = burgersSample(0, k, resolveParams('burgers', { preset: 'tiny', resolution: 512, nativeGrid: 256 }) as BurgersParams);
+    assert.ok(rel(native.a, refined.a) < 1e-2, `sample ${k}: initial condition differs by ${rel(native.a, refined.a)}`);
+    assert.ok(rel(native.u, refined.u) < 1e-3, `sample ${k}: solution differs by ${rel(native.u, refined.u)}`);
+    fresh += rel(native.a, burgersSample(0, k, resolveParams('burgers', { preset: 'tiny', resolution: 512 }) as BurgersParams).a) / 3;
+  }
+  assert.ok(fresh > 0.3, `fresh draws differ by only ${fresh}`);
 });
