@@ -46,12 +46,12 @@ interface SolvePlan {
 }
 
 /**
- * The option that keeps each sample's random field across grids: Darcy's coefficient and Burgers'
- * initial condition drawn as at the native solve grid (refined or truncated at the new one).
- * Navier-Stokes' initial vorticity is drawn per solve grid (docs/reproduction.md says what that means).
+ * The option that keeps each sample's random field across grids: Darcy's coefficient, Burgers'
+ * initial condition and Navier-Stokes' initial vorticity drawn as at the native solve grid, refined
+ * or truncated at the new one (docs/reproduction.md).
  */
 function nativeGridOf(benchmark: string, params: Record<string, unknown>): Pick<GenerateOptions, 'nativeGrid'> {
-  if (benchmark !== 'darcy' && benchmark !== 'burgers') return {};
+  if (benchmark !== 'darcy' && benchmark !== 'burgers' && benchmark !== 'navier-stokes') return {};
   const g = params.nativeGrid ?? params.solveResolution;
   return typeof g === 'number' ? { nativeGrid: g } : {};
 }

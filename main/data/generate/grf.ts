@@ -151,10 +151,10 @@ export function idct2(L: Float64Array, s: number): Float64Array {
 }
 
 /**
- * Where a field drawn on another grid comes from: the grid `s0` whose s0 x s0 normals `rng` draws
+ * Where a 2-D field drawn on another grid comes from: the grid `s0` whose s0 x s0 normals `rng` draws
  * (in that grid's order, as at s0), and the stream for the modes beyond s0 (when s > s0).
  */
-export interface DarcyGrfNative {
+export interface Grf2Native {
   s0: number;
   extra: Rng;
 }
@@ -165,7 +165,7 @@ export interface DarcyGrfNative {
  * min(s, s0)^2) and, for the modes beyond s0, draws from `native.extra` ring by ring
  * (max(k1, k2) = s0, s0 + 1, ...), so a mode's draw does not depend on s either.
  */
-function darcyNormals(rng: Rng, s: number, native?: DarcyGrfNative): Float64Array {
+function darcyNormals(rng: Rng, s: number, native?: Grf2Native): Float64Array {
   const xi = new Float64Array(s * s);
   if (!native || native.s0 === s) {
     for (let i = 0; i < s * s; i++) xi[i] = rng.normal();
@@ -196,7 +196,7 @@ function darcyNormals(rng: Rng, s: number, native?: DarcyGrfNative): Float64Arra
  * s w_s(k1) w_s(k2) c(k1, k2) xi cos(pi k1 x) cos(pi k2 y) at the cell centres, and s w_s w_s is 2,
  * sqrt(2) or 1 whatever s is.
  */
-export function darcyGrf(rng: Rng, s: number, alpha: number, tau: number, native?: DarcyGrfNative): Float64Array {
+export function darcyGrf(rng: Rng, s: number, alpha: number, tau: number, native?: Grf2Native): Float64Array {
   const coef = darcyGrfCoef(s, alpha, tau);
   const xi = darcyNormals(rng, s, native);
   const L = new Float64Array(s * s);
@@ -223,13 +223,56 @@ export function nsGrfSqrtEig(s: number, alpha: number, tau: number, sigma?: numb
   return e;
 }
 
-/** Real part of the inverse FFT of complex-normal coefficients times sqrt_eig: w0 on x = j/s, [i * s + j]. */
-export function nsGrf(rng: Rng, s: number, alpha: number, tau: number, sigma?: number): Float64Array {
+/** The FFT bin of wavenumber k on an s-point grid (ns_2d.py's order), or -1 when the grid has none. */
+const binOf = (k: number, s: number) => (k >= 0 ? (k < s / 2 ? k : -1) : k >= -s / 2 ? k + s : -1);
+
+/**
+ * The complex normals of the s x s bins, interleaved: drawn in bin order by `rng` (ns_2d.py's order),
+ * or, with `native`, those of the native s0 x s0 bins for the wavenumbers both grids have, and for
+ * the others draws from `native.extra` ring by ring (max(|kx|, |ky|) = s0/2, s0/2 + 1, ...; every
+ * wavenumber of a ring draws, whether s has it or not), so a wavenumber's draw does not depend on s.
+ */
+function nsNormals(rng: Rng, s: number, native?: Grf2Native): Float64Array {
+  const z = new Float64Array(2 * s * s);
+  if (!native || native.s0 === s) {
+    for (let i = 0; i < 2 * s * s; i++) z[i] = rng.normal();
+    return z;
+  }
+  const s0 = native.s0;
+  for (let i0 = 0; i0 < s0; i0++)
+    for (let j0 = 0; j0 < s0; j0++) {
+      const re = rng.normal(), im = rng.normal();
+      const kx = i0 < s0 / 2 ? i0 : i0 - s0, ky = j0 < s0 / 2 ? j0 : j0 - s0;
+      const i = binOf(kx, s), j = binOf(ky, s);
+      if (i < 0 || j < 0) continue;
+      z[2 * (i * s + j)] = re;
+      z[2 * (i * s + j) + 1] = im;
+    }
+  for (let m = s0 / 2; m <= s / 2; m++)
+    for (let kx = -m; kx <= m; kx++)
+      for (let ky = -m; ky <= m; ky++) {
+        if (Math.max(Math.abs(kx), Math.abs(ky)) !== m || (binOf(kx, s0) >= 0 && binOf(ky, s0) >= 0)) continue;
+        const re = native.extra.normal(), im = native.extra.normal();
+        const i = binOf(kx, s), j = binOf(ky, s);
+        if (i < 0 || j < 0) continue;
+        z[2 * (i * s + j)] = re;
+        z[2 * (i * s + j) + 1] = im;
+      }
+  return z;
+}
+
+/**
+ * Real part of the inverse FFT of complex-normal coefficients times sqrt_eig: w0 on x = j/s, [i * s + j].
+ * With `native`, the field drawn at s0 refined or truncated to s: sqrt_eig's s^2 and the inverse
+ * FFT's 1/s^2 cancel, so a wavenumber is the same continuous function at every s.
+ */
+export function nsGrf(rng: Rng, s: number, alpha: number, tau: number, sigma?: number, native?: Grf2Native): Float64Array {
   const e = nsGrfSqrtEig(s, alpha, tau, sigma);
+  const z = nsNormals(rng, s, native);
   const c = new Float64Array(2 * s * s);
   for (let i = 0; i < s * s; i++) {
-    c[2 * i] = e[i] * rng.normal();
-    c[2 * i + 1] = e[i] * rng.normal();
+    c[2 * i] = e[i] * z[2 * i];
+    c[2 * i + 1] = e[i] * z[2 * i + 1];
   }
   new Fft2(s).transform(c, true);
   const w = new Float64Array(s * s);

@@ -43,6 +43,8 @@ export interface NavierStokesParams {
   samples: number;
   resolution: number;
   solveResolution: number;
+  /** Resolution transfer only: the native data's solve grid, whose initial vorticity is kept (refined or truncated) at this grid. */
+  nativeGrid?: number;
   /** Recorded frames at t = 1..frames. */
   frames: number;
   nu: number;
@@ -141,7 +143,9 @@ export function resolveParams(benchmark: BenchmarkName, options: GenerateOptions
       if (!Number.isInteger(ng) || ng < 8 || ng > 421) bad('nativeGrid', ng, 'an integer in 8..421');
     } else if (p.benchmark === 'burgers') {
       if (!isPow2(ng) || ng < 16 || ng > 65536) bad('nativeGrid', ng, 'a power of two in 16..65536');
-    } else bad('nativeGrid', ng, 'only for darcy and burgers');
+    } else if (p.benchmark === 'navier-stokes') {
+      if (!isPow2(ng) || ng < 8 || ng > 1024) bad('nativeGrid', ng, 'a power of two in 8..1024');
+    } else bad('nativeGrid', ng, 'only for darcy, burgers and navier-stokes');
   }
   if (options.seed !== undefined && (!Number.isSafeInteger(options.seed) || options.seed < 0)) bad('seed', options.seed, 'a non-negative integer');
   if (options.frames !== undefined) {
@@ -187,7 +191,7 @@ export function resolveParams(benchmark: BenchmarkName, options: GenerateOptions
     }
   }
   // recorded only where it changes the draw: at the native solve grid the arrays are the native ones
-  if ((p.benchmark === 'darcy' || p.benchmark === 'burgers') && ng !== undefined && ng !== p.solveResolution) p.nativeGrid = ng;
+  if (p.benchmark !== 'airfoil' && ng !== undefined && ng !== p.solveResolution) p.nativeGrid = ng;
   return p;
 }
 

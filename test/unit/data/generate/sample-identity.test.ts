@@ -1,4 +1,4 @@
-// The same Darcy and Burgers sample across grids: generated at its native grid the arrays are what
+// The same Darcy, Burgers and Navier-Stokes sample across grids: generated at its native grid the arrays are what
 // they always were (pinned hashes), and with the native grid named (resolution transfer) the random
 // field at another grid is that sample's field refined or truncated, so it matches the native one
 // (Darcy: except next to interfaces). Without it (a fresh draw at the new grid) it would not.
@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { darcyCoefficient } from '../../../../main/data/generate/darcy';
 import { burgersSample } from '../../../../main/data/generate/burgers';
+import { nsGrf } from '../../../../main/data/generate/grf';
+import { sampleRng } from '../../../../main/data/generate/rng';
 import { generateDataset } from '../../../../main/data/generate/index';
 import { resolveParams, type BurgersParams } from '../../../../main/data/generate/presets';
 
@@ -59,7 +61,8 @@ test('darcy at 15 with native grid 29: the native field truncated to the lowest 
 test('nativeGrid: recorded only where it changes the draw; refused for another benchmark or out of range, naming the field', () => {
   assert.equal((resolveParams('darcy', { preset: 'tiny', resolution: 57, nativeGrid: 29 }) as { nativeGrid?: number }).nativeGrid, 29);
   assert.equal((resolveParams('darcy', { preset: 'tiny', resolution: 29, nativeGrid: 29 }) as { nativeGrid?: number }).nativeGrid, undefined);
-  assert.throws(() => resolveParams('navier-stokes', { preset: 'tiny', nativeGrid: 32 }), /option "nativeGrid" = 32: expected only for darcy and burgers/);
+  assert.throws(() => resolveParams('airfoil', { preset: 'tiny', nativeGrid: 32 }), /option "nativeGrid" = 32: expected only for darcy, burgers and navier-stokes/);
+  assert.throws(() => resolveParams('navier-stokes', { preset: 'tiny', nativeGrid: 48 }), /option "nativeGrid" = 48: expected a power of two in 8\.\.1024/);
   assert.throws(() => resolveParams('burgers', { preset: 'tiny', nativeGrid: 100 }), /option "nativeGrid" = 100: expected a power of two in 16\.\.65536/);
   assert.throws(() => resolveParams('darcy', { preset: 'tiny', nativeGrid: 2.5 }), /option "nativeGrid" = 2.5: expected an integer in 8\.\.421/);
 });
@@ -85,4 +88,28 @@ test('burgers at its native grid: the same bytes as before; above its solve grid
     fresh += rel(native.a, burgersSample(0, k, resolveParams('burgers', { preset: 'tiny', resolution: 512 }) as BurgersParams).a) / 3;
   }
   assert.ok(fresh > 0.3, `fresh draws differ by only ${fresh}`);
+});
+
+test('navier-stokes at its native grid: the same bytes as before; with nativeGrid the initial vorticity is the native one refined or truncated', async () => {
+  const ds = await generateDataset('navier-stokes', { preset: 'tiny', seed: 3, samples: 1, frames: 2, tIn: 1, tOut: 1 }, {}, { workers: 0 });
+  // recorded from the generator before the option was added
+  assert.equal(hash(ds.variables.a!.data as Float32Array), '493442ee3269fbda');
+  assert.equal(hash(ds.variables.u!.data as Float32Array), '6e0db1ac4d8a8e48');
+  // periodic grids x = j / s: every point of the coarse grid is one of the fine grid's
+  const rel = (coarse: Float64Array, s: number, fine: Float64Array, S: number) => {
+    const r = S / s;
+    let num = 0, den = 0;
+    for (let i = 0; i < s; i++) for (let j = 0; j < s; j++) { num += (coarse[i * s + j]! - fine[i * r * S + j * r]!) ** 2; den += coarse[i * s + j]! ** 2; }
+    return Math.sqrt(num / den);
+  };
+  const at = (k: number, s: number, native?: number) =>
+    nsGrf(sampleRng(0, 'navier-stokes', k), s, 2.5, 7, undefined, native ? { s0: native, extra: sampleRng(0, 'navier-stokes-refine', k) } : undefined);
+  for (let k = 0; k < 3; k++) {
+    const native = at(k, 32);
+    const fine = at(k, 64, 32);
+    assert.ok(rel(native, 32, fine, 64) < 0.05, `sample ${k} at 64: ${rel(native, 32, fine, 64)}`);
+    assert.ok(rel(fine, 64, at(k, 128, 32), 128) < 0.02, `sample ${k} at 128 vs 64: the wavenumbers up to 64's are 64's`);
+    assert.ok(rel(at(k, 16, 32), 16, native, 32) < 0.1, `sample ${k} at 16`);
+    assert.ok(rel(native, 32, at(k, 64), 64) > 0.5, `sample ${k}: a fresh draw at 64 is another field`);
+  }
 });
