@@ -6,6 +6,8 @@
 //   - the Python process's CPU time (user + sys, from a wrapper's getrusage of its child), driven
 //     against bare: what driving costs Python itself, which the machine's load barely moves; and
 //     the CPU time of this (the engine's) process while it drives a run;
+//   - Python's own epoch time (epochSeconds of its records, epoch 1 left out), driven against bare:
+//     the training loop with and without the workbench following it;
 //   - time from the start call to the first step record (workbench: cold cache and warm cache;
 //     bare: spawn to the first record in metrics.jsonl);
 //   - torch cpu against the engine's wasm backend: median epoch seconds (epoch 1 left out: warm-up).
@@ -139,6 +141,8 @@ export default async function torchBench(): Promise<void> {
       const wallRatios = pairs.map((p) => p.d.wall / p.b.wall);
       const cpuRatios = pairs.map((p) => p.d.cpu / p.b.cpu);
       const tEpoch = median(pairs.flatMap((p) => epochSeconds(p.d.dir).slice(1)));
+      // Python's own epoch time (its records' epochSeconds, epoch 1 left out): the training loop, without start-up and data preparation
+      const bEpoch = median(Array.from({ length: PAIRS }, (_, i) => epochSeconds(join(ws, 'bare', `${slug}-${i}`)).slice(1)).flat());
       let wasmCols = '— | — |';
       if (WASM) {
         await selectBackend('wasm');
@@ -150,7 +154,7 @@ export default async function torchBench(): Promise<void> {
       }
       rows.push(
         `| ${name} | ${s2(median(pairs.map((p) => p.d.wall)) / EPOCHS)} | ${s2(median(pairs.map((p) => p.b.wall)) / EPOCHS)} | ${median(wallRatios).toFixed(3)} (${range(wallRatios)}) ` +
-        `| ${s2(median(pairs.map((p) => p.d.cpu)))} | ${s2(median(pairs.map((p) => p.b.cpu)))} | ${median(cpuRatios).toFixed(3)} (${range(cpuRatios)}) | ${s2(median(pairs.map((p) => p.d.driverCpu)))} ` +
+        `| ${s2(median(pairs.map((p) => p.d.cpu)))} | ${s2(median(pairs.map((p) => p.b.cpu)))} | ${median(cpuRatios).toFixed(3)} (${range(cpuRatios)}) | ${s2(median(pairs.map((p) => p.d.driverCpu)))} | ${s2(tEpoch)} / ${s2(bEpoch)} = ${(tEpoch / bEpoch).toFixed(3)} ` +
         `| ${s2(cold.first)} / ${s2(median(pairs.map((p) => p.d.first)))} | ${s2(median(pairs.map((p) => p.b.first)))} | ${s2(tEpoch)} | ${wasmCols}`,
       );
       console.log(rows[rows.length - 1]);
@@ -159,7 +163,7 @@ export default async function torchBench(): Promise<void> {
     rmSync(ws, { recursive: true, force: true });
   }
   console.log(`\nload average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log('\n| case | driven wall/epoch | bare wall/epoch | driven / bare wall: median of pairs (range) | Python CPU driven | Python CPU bare | driven / bare CPU: median (range) | engine CPU while driving | start to first step (cold / warm cache) | bare: to first record | torch epoch (median) | wasm epoch (median) | wasm / torch |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('\n| case | driven wall/epoch | bare wall/epoch | driven / bare wall: median of pairs (range) | Python CPU driven | Python CPU bare | driven / bare CPU: median (range) | engine CPU while driving | Python epoch time, driven / bare (median of epochs 2..) | start to first step (cold / warm cache) | bare: to first record | torch epoch (median) | wasm epoch (median) | wasm / torch |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) console.log(r);
 }

@@ -2,16 +2,14 @@
 // x of any rank is flattened to 2-D first (the model keeps activations 2-D, [B*N, C], so this is
 // free there): the gradient of a rank-3 x rank-2 matMul is wrong in tfjs 4.22. Per backend:
 // wasm's matMul is fast only on plain untransposed 2-D operands, so there the forward and the
-// custom gradient use explicit transposes, inside one kernel each (tfjs-internals/wasm-linear.ts);
-// elsewhere the transposes ride on the matMul's flags (one kernel per product instead of two).
+// custom gradient use explicit transposes; elsewhere the transposes ride on the matMul's flags
+// (one kernel per product instead of two).
 import * as tf from './tf';
 import { customGradOp } from './custom-grad';
 import { gelu } from './gelu';
 import { plainMatMulOnly } from './kernel-registry';
 import { gemmAvailable } from './gemm/gemm-kernel';
 import { gemmLinear } from './gemm/gemm-linear';
-import { ensureFastWasmKernels } from './tfjs-internals/wasm-kernels';
-import { LINEAR, LINEAR_GRAD } from './tfjs-internals/wasm-linear';
 
 /** Backends whose _FusedMatMul kernel takes 2-D operands as they are. */
 const DIRECT_FUSED = new Set(['cpu', 'webgpu']);
@@ -19,12 +17,11 @@ const DIRECT_FUSED = new Set(['cpu', 'webgpu']);
 const affine2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, save: tf.GradSaveFunc) => {
   save([x, w]);
   const plain = plainMatMulOnly();
-  if (plain) ensureFastWasmKernels();
   // fused bias add: one kernel, one pass less over the output
   // on cpu and webgpu the fused kernel itself, on the 2-D operands (checked there): tf.fused.matMul
   // would add three reshapes to 3-D and a customGrad of its own (wasm's kernel needs 3-D operands)
   const value = plain
-    ? (tf.engine().runKernel(LINEAR, { x, w, bias: b }) as tf.Tensor2D)
+    ? tf.fused.matMul({ a: x, b: tf.transpose(w), bias: b })
     : DIRECT_FUSED.has(tf.getBackend())
       ? (tf.engine().runKernel('_FusedMatMul', { a: x, b: w, bias: b }, { transposeA: false, transposeB: true, activation: 'linear', leakyreluAlpha: 0 }) as tf.Tensor2D)
       : tf.fused.matMul({ a: x, b: w, transposeB: true, bias: b });
@@ -34,7 +31,10 @@ const affine2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, s
       const [xs, ws] = saved as [tf.Tensor2D, tf.Tensor2D];
       const dy2 = dy as tf.Tensor2D;
       if (!plain) return [tf.matMul(dy2, ws), tf.matMul(dy2, xs, true, false), tf.sum(dy2, 0)];
-      return tf.engine().runKernel(LINEAR_GRAD, { dy: dy2, x: xs, w: ws }, { bias: 1 }) as tf.Tensor[];
+      const dyT = tf.transpose(dy2);
+      // bias gradient as an innermost-axis sum of the transpose we need anyway (an axis-0 sum
+      // transposes internally on wasm)
+      return [tf.matMul(dy2, ws), tf.matMul(dyT, xs), tf.sum(dyT, 1)];
     },
   };
 });
@@ -42,15 +42,13 @@ const affine2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, s
 const linear2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, save: tf.GradSaveFunc) => {
   save([x, w]);
   const plain = plainMatMulOnly();
-  if (plain) ensureFastWasmKernels();
-  const value = plain ? (tf.engine().runKernel(LINEAR, { x, w }) as tf.Tensor2D) : tf.matMul(x, w, false, true);
+  const value = plain ? tf.matMul(x, tf.transpose(w)) : tf.matMul(x, w, false, true);
   return {
     value,
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [xs, ws] = saved as [tf.Tensor2D, tf.Tensor2D];
       const dy2 = dy as tf.Tensor2D;
-      if (plain) return tf.engine().runKernel(LINEAR_GRAD, { dy: dy2, x: xs, w: ws }, { bias: 0 }) as tf.Tensor[];
-      return [tf.matMul(dy2, ws), tf.matMul(dy2, xs, true, false)];
+      return [tf.matMul(dy2, ws), plain ? tf.matMul(tf.transpose(dy2), xs) : tf.matMul(dy2, xs, true, false)];
     },
   };
 });

@@ -177,9 +177,9 @@ async function startingCheckpoint(run: RunHandle, cfg: TrainConfig, data: TrainD
 const microOf = (cfg: TrainConfig) => (typeof cfg.microBatch === 'number' ? { microBatch: cfg.microBatch } : {});
 
 /** The command line: python -m scaleout.train, or torchrun (python -m torch.distributed.run) for several GPUs. */
-export function torchCommand(p: { python: string; runDir: string; dataDir: string; device: TorchDevice; gpus: number; threads?: number }): { cmd: string; args: string[] } {
+export function torchCommand(p: { python: string; runDir: string; dataDir: string; device: TorchDevice; gpus: number; threads?: number; maxEpochs?: number }): { cmd: string; args: string[] } {
   const dir = join(p.runDir, TORCH_RUN_DIR);
-  const train = ['-m', 'scaleout.train', '--run-dir', p.runDir, '--data', p.dataDir, '--config', join(dir, 'config.json'), '--model', join(dir, 'model.json'), '--device', p.device, '--control', 'stdin', ...(p.threads ? ['--threads', String(p.threads)] : [])];
+  const train = ['-m', 'scaleout.train', '--run-dir', p.runDir, '--data', p.dataDir, '--config', join(dir, 'config.json'), '--model', join(dir, 'model.json'), '--device', p.device, '--control', 'stdin', ...(p.threads ? ['--threads', String(p.threads)] : []), ...(p.maxEpochs !== undefined ? ['--max-epochs', String(p.maxEpochs)] : [])];
   if (p.gpus <= 1) return { cmd: p.python, args: ['-u', ...train] };
   // --redirects 2 --tee 2: Debian's torch 1.13 cannot parse the default 0 (docs/scaleout.md); newer torch accepts them
   return { cmd: p.python, args: ['-u', '-m', 'torch.distributed.run', '--standalone', `--nproc_per_node=${p.gpus}`, '--redirects', '2', '--tee', '2', ...train] };
@@ -190,7 +190,8 @@ async function runPython(run: RunHandle, hooks: TorchRunHooks, lock: RunLock, p:
   const dir = join(run.dir, TORCH_RUN_DIR);
   const outPath = join(dir, 'python.log');
   const root = scaleoutRoot();
-  const { cmd, args } = torchCommand({ python: p.python, runDir: run.dir, dataDir: p.dataDir, device: p.device, gpus: p.gpus });
+  // maxEpochsThisCall (RunHooks): Python stops after that many epochs of this call, status stopped, as the engine's trainer does
+  const { cmd, args } = torchCommand({ python: p.python, runDir: run.dir, dataDir: p.dataDir, device: p.device, gpus: p.gpus, ...(hooks.maxEpochsThisCall !== undefined ? { maxEpochs: hooks.maxEpochsThisCall } : {}) });
   // Python's output goes to a file, not a pipe: it trains on if the engine goes away (a broken pipe would end it).
   // a run folder may come from elsewhere: a FIFO or a link planted as python.log would block or redirect the write
   if (existsSync(outPath) && !lstatSync(outPath).isFile()) throw new Error(`${outPath}: is not a regular file; Python's output is not written there (expected the run's own python.log; remove it and resume)`);

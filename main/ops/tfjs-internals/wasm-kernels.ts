@@ -12,11 +12,9 @@
 // same permutation of memory: there it runs on that view (measured [4096, 32] 718 -> 75 us,
 // [4, 1024, 32] batched 705 -> 73 us; a tiled JS copy took 196 us). Sum and Mean over axes that
 // are not the innermost transpose their input that way first.
-// 4. LinoSampleMatMul, a batch of plain products in one kernel (wasm-sample-matmul.ts), and
-// LinoLinear/LinoLinearGrad, an affine map and its gradient in one kernel each (wasm-linear.ts).
+// 4. LinoSampleMatMul, a batch of plain products in one kernel (wasm-sample-matmul.ts).
 import * as tf from '../tf';
 import { registerSampleMatMul } from './wasm-sample-matmul';
-import { registerLinear } from './wasm-linear';
 
 let patched = false;
 
@@ -103,7 +101,6 @@ export function ensureFastWasmKernels(): void {
   if (fastTranspose) {
     for (const name of ['Sum', 'Mean']) patchReduction(name, fastTranspose);
     registerSampleMatMul(fastTranspose as never);
-    registerLinear(fastTranspose as never);
   }
 }
 

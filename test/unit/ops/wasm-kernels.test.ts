@@ -7,7 +7,6 @@ import '@tensorflow/tfjs-backend-wasm';
 import { asBatchedSwap, ensureFastWasmKernels } from '../../../main/ops/tfjs-internals/wasm-kernels';
 import { countKernels } from '../../../main/ops/tfjs-internals/count-kernels';
 import { bmm } from '../../../main/ops/batch-matmul';
-import { linear } from '../../../main/ops/linear';
 
 test('patched wasm Slice/Identity/Cast agree with cpu; Identity shares the buffer', async () => {
   ensureFastWasmKernels();
@@ -127,33 +126,4 @@ test('wasm LinoSampleMatMul (per-sample views, no copies) agrees with cpu, forwa
   assert.deepEqual(wasm, cpu);
   assert.ok((counted.byName.get('LinoSampleMatMul') ?? 0) >= 3 * cases.length, 'the products ran as LinoSampleMatMul');
   assert.equal(counted.byName.get('Slice') ?? 0, 0, 'no per-sample Slice');
-});
-
-test('wasm LinoLinear/LinoLinearGrad (an affine map and its gradient, one kernel each) agree with cpu and leave no buffer behind', async () => {
-  ensureFastWasmKernels();
-  // rows a multiple of 128 (the fast Transpose's view of dy) and not; with and without a bias
-  const cases: [number, number, number, boolean][] = [[256, 5, 3, true], [7, 4, 6, true], [128, 3, 1, false], [9, 1, 4, false]];
-  const run = async (backend: string) => {
-    assert.ok(await tf.setBackend(backend));
-    const ids = tf.backend().numDataIds();
-    const out = cases.map(([R, inDim, outDim, withBias]) => {
-      const t = (s: number[], k: number) => tf.tensor(Float32Array.from({ length: s.reduce((p, q) => p * q, 1) }, (_, i) => ((i * k) % 19) * 0.25 - 2), s);
-      const ops = [t([R, inDim], 3), t([outDim, inDim], 7), ...(withBias ? [t([outDim], 5)] : [])];
-      const w = t([R, outDim], 11);
-      const f = (...a: tf.Tensor[]) => linear(a[0]!, a[1]!, a[2]);
-      const y = f(...ops);
-      const g = tf.grads((...a: tf.Tensor[]) => tf.sum(tf.mul(f(...a), w)))(ops);
-      const r = [y, ...g].map((v) => ({ shape: v.shape, values: Array.from(v.dataSync()).map((x) => Math.round(x * 1e3) / 1e3) }));
-      tf.dispose([...ops, w, y, ...g]);
-      return r;
-    });
-    assert.equal(tf.backend().numDataIds(), ids, `${backend}: buffers left behind`);
-    return out;
-  };
-  const cpu = await run('cpu');
-  let wasm: typeof cpu = [];
-  const counted = await countKernels(async () => { wasm = await run('wasm'); });
-  assert.deepEqual(wasm, cpu);
-  assert.ok((counted.byName.get('LinoLinear') ?? 0) >= 2 * cases.length && (counted.byName.get('LinoLinearGrad') ?? 0) >= cases.length, 'the affine maps ran as LinoLinear/LinoLinearGrad');
-  assert.equal(counted.byName.get('Transpose') ?? 0, 0, 'no Transpose kernel of their own');
 });

@@ -10,6 +10,9 @@ test('the command: python -m scaleout.train, or torch.distributed.run for gpus >
   assert.equal(one.cmd, 'py');
   assert.deepEqual(one.args.slice(0, 3), ['-u', '-m', 'scaleout.train']);
   assert.ok(one.args.includes('--control') && one.args.includes('--device'));
+  assert.ok(!one.args.includes('--max-epochs'));
+  const limited = torchCommand({ python: 'py', runDir: '/r', dataDir: '/d', device: 'cpu', gpus: 1, maxEpochs: 2 });
+  assert.deepEqual(limited.args.slice(-2), ['--max-epochs', '2']);
   const many = torchCommand({ python: 'py', runDir: '/r', dataDir: '/d', device: 'cuda', gpus: 4 });
   assert.deepEqual(many.args.slice(0, 5), ['-u', '-m', 'torch.distributed.run', '--standalone', '--nproc_per_node=4']);
 });

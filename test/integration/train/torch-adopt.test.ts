@@ -3,6 +3,7 @@
 // with its traceback's tail when its output ends in one, else interrupted; the lock handed to
 // Python is removed; a run whose lock or process record does not name a PyTorch process of this
 // host is not adopted. (The live case, a Python still training, is in engine-torch.test.ts.)
+// Here, not in test/unit: it names Python interpreters' paths, which the unit-test guard reads as starting Python; it starts none.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

