@@ -1,6 +1,6 @@
 // Where a run's data at another grid come from (resolution transfer): solved at that grid by the
-// workbench's own generator (a valid super-resolution test: the coefficient is drawn at N and the
-// reference solved at N), or resampled from the native grid by interpolation (blends a binary
+// workbench's own generator (a valid super-resolution test: each sample's random field, drawn as at
+// the native grid, is put on N and the reference solved at N), or resampled from the native grid by interpolation (blends a binary
 // coefficient's interface values and interpolates the reference: not a super-resolution test).
 // Pure (no I/O): the engine refuses "solved" with the reason, the workspace lists it for the views.
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 // A run's data at another grid, for resolution transfer (evaluate-run.ts): solved at that grid by the
-// workbench's generator (the same generator options, seed and split as the native data; the
-// coefficient drawn at N, the reference solved at N), or resampled from the native grid (a data
+// workbench's generator (the same generator options, seed and split as the native data; Darcy's
+// coefficient the native sample's random field at N, the reference solved at N), or resampled from the native grid (a data
 // file prepared again, or the stored arrays interpolated). Only "solved" is a super-resolution test;
 // docs/reproduction.md says why. Solved sets are kept in the workspace (datasets/.solved/, hidden
 // from the dataset list) so a second evaluation at the same grid reuses them.
@@ -45,6 +45,17 @@ interface SolvePlan {
   who: string;
 }
 
+/**
+ * The option that keeps each sample's random field across grids: Darcy's coefficient, Burgers'
+ * initial condition and Navier-Stokes' initial vorticity drawn as at the native solve grid, refined
+ * or truncated at the new one (docs/reproduction.md).
+ */
+function nativeGridOf(benchmark: string, params: Record<string, unknown>): Pick<GenerateOptions, 'nativeGrid'> {
+  if (benchmark !== 'darcy' && benchmark !== 'burgers' && benchmark !== 'navier-stokes') return {};
+  const g = params.nativeGrid ?? params.solveResolution;
+  return typeof g === 'number' ? { nativeGrid: g } : {};
+}
+
 /** The generator options of a stored generated dataset (its manifest's record), at grid side `side`. */
 function recordPlan(g: GeneratorRecord, m: DatasetManifest, side: number): SolvePlan {
   const ov = g.overrides ?? {};
@@ -52,7 +63,7 @@ function recordPlan(g: GeneratorRecord, m: DatasetManifest, side: number): Solve
   for (const k of ['frames', 'tIn', 'tOut', 'clamp'] as const) if (ov[k] !== undefined && ov[k] !== null) (kept as Record<string, unknown>)[k] = ov[k];
   return {
     benchmark: g.benchmark as BenchmarkName,
-    options: { preset: g.preset, samples: g.params.samples, seed: g.seed, ...kept, resolution: side },
+    options: { preset: g.preset, samples: g.params.samples, seed: g.seed, ...kept, resolution: side, ...nativeGridOf(g.benchmark, g.params) },
     // the stored dataset's own pipeline options (split, windows, normalizer), at the new grid
     pipeline: () => ({ ...m.parameters, resolution: m.grid.map(() => side) }),
     who: `${g.benchmark} '${g.preset}', generator seed ${g.seed}`,
@@ -61,9 +72,15 @@ function recordPlan(g: GeneratorRecord, m: DatasetManifest, side: number): Solve
 
 function specPlan(spec: GenerateSpec, side: number): SolvePlan {
   const at = { ...spec, generateResolution: side, resolution: side };
+  let native = {};
+  try {
+    native = nativeGridOf(spec.benchmark, resolveParams(spec.benchmark, generateOptionsOf(spec)) as unknown as Record<string, unknown>);
+  } catch {
+    /* the spec's own grid is refused: solved() names why at this grid */
+  }
   return {
     benchmark: spec.benchmark,
-    options: generateOptionsOf(at),
+    options: { ...generateOptionsOf(at), ...native },
     pipeline: (n, gen) => pipelineOptions(at, n, generatedWindow(gen)),
     who: `${spec.benchmark} '${spec.preset}', generator seed ${spec.seed ?? DEFAULT_SEED}`,
   };

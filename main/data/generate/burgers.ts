@@ -81,7 +81,10 @@ export function burgersSolve(u0: Float64Array, nu: number, T: number, cfl: numbe
 
 export function burgersSample(seed: number, index: number, p: BurgersParams, report?: (fraction: number) => void): { a: Float32Array; u: Float32Array; steps: number } {
   const rng = sampleRng(seed, 'burgers', index);
-  const { alpha, beta } = grf1Coefficients(rng, p.modes, p.gamma, p.tau, p.sigma);
+  // resolution transfer: the native solve grid's modes kept, those beyond from the sample's own stream
+  const K0 = p.nativeGrid !== undefined ? p.nativeGrid / 2 : p.modes;
+  const native = K0 !== p.modes ? { K0, extra: sampleRng(seed, 'burgers-refine', index) } : undefined;
+  const { alpha, beta } = grf1Coefficients(rng, p.modes, p.gamma, p.tau, p.sigma, native);
   const u0 = grf1Sample(alpha, beta, p.solveResolution);
   const run = burgersSolve(u0, p.nu, p.T, p.cfl, report);
   const r = p.solveResolution / p.resolution;

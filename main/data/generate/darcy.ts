@@ -22,6 +22,11 @@ export interface DarcyParams {
   tol: number;
   /** Clamp the splined coefficient to [low, high] (not FNO's; off by default). */
   clamp: boolean;
+  /**
+   * Resolution transfer only: the solve grid of the native data whose random fields are to be
+   * kept. The GRF is then that grid's draw refined or truncated to solveResolution (darcyGrf).
+   */
+  nativeGrid?: number;
 }
 
 const plans = new Map<string, UniformSpline>();
@@ -199,8 +204,15 @@ function luSolve({ lu, piv }: { lu: Float64Array; piv: Int32Array }, n: number, 
   for (let i = n - 1; i >= 0; i--) { let s = b[i]; for (let j = i + 1; j < n; j++) s -= lu[i * n + j] * b[j]; b[i] = s / lu[i * n + i]; }
 }
 
-export function darcyCoefficient(seed: number, index: number, K: number, p: Pick<DarcyParams, 'alpha' | 'tau' | 'high' | 'low'>): Float64Array {
-  const g = darcyGrf(sampleRng(seed, 'darcy', index), K, p.alpha, p.tau);
+/**
+ * Sample `index`'s thresholded coefficient on the K x K cells. With p.nativeGrid (another grid) it is
+ * the coefficient drawn at that grid, refined or coarsened to K: the modes beyond the native grid
+ * come from their own stream of the sample, so the native arrays and the first draws do not change.
+ */
+export function darcyCoefficient(seed: number, index: number, K: number, p: Pick<DarcyParams, 'alpha' | 'tau' | 'high' | 'low' | 'nativeGrid'>): Float64Array {
+  const s0 = p.nativeGrid;
+  const native = s0 !== undefined && s0 !== K ? { s0, extra: sampleRng(seed, 'darcy-refine', index) } : undefined;
+  const g = darcyGrf(sampleRng(seed, 'darcy', index), K, p.alpha, p.tau, native);
   const a = new Float64Array(K * K);
   for (let i = 0; i < K * K; i++) a[i] = g[i] >= 0 ? p.high : p.low;
   return a;

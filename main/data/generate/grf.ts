@@ -18,15 +18,34 @@ export function grf1Eigs(K: number, gamma: number, tau: number, sigma: number): 
 /**
  * Cosine and sine coefficients alpha_k, beta_k (k = 1..K) of u0(x) = sum_k alpha_k cos(2 pi k x) + beta_k sin(2 pi k x).
  * Drawn in GRF1's order (all alpha, then all beta). GRF1 also shifts the field by half a period,
- * which does not change its law and is left out.
+ * which does not change its law and is left out. With `native` (resolution transfer), the field
+ * drawn with K0 modes, truncated or refined to K (the same continuous function for the shared modes).
  */
-export function grf1Coefficients(rng: Rng, K: number, gamma: number, tau: number, sigma: number): { alpha: Float64Array; beta: Float64Array } {
+export function grf1Coefficients(rng: Rng, K: number, gamma: number, tau: number, sigma: number, native?: Grf1Native): { alpha: Float64Array; beta: Float64Array } {
   const e = grf1Eigs(K, gamma, tau, sigma);
   const alpha = new Float64Array(K + 1);
   const beta = new Float64Array(K + 1);
-  for (let k = 1; k <= K; k++) alpha[k] = e[k] * rng.normal();
-  for (let k = 1; k <= K; k++) beta[k] = e[k] * rng.normal();
+  if (!native || native.K0 === K) {
+    for (let k = 1; k <= K; k++) alpha[k] = e[k] * rng.normal();
+    for (let k = 1; k <= K; k++) beta[k] = e[k] * rng.normal();
+    return { alpha, beta };
+  }
+  // the native draws (all alpha, then all beta, K0 of each), kept up to K
+  const K0 = native.K0;
+  for (let k = 1; k <= K0; k++) { const v = rng.normal(); if (k <= K) alpha[k] = e[k] * v; }
+  for (let k = 1; k <= K0; k++) { const v = rng.normal(); if (k <= K) beta[k] = e[k] * v; }
+  // the modes beyond K0 mode by mode, so a mode's draw does not depend on K
+  for (let k = K0 + 1; k <= K; k++) {
+    alpha[k] = e[k] * native.extra.normal();
+    beta[k] = e[k] * native.extra.normal();
+  }
   return { alpha, beta };
+}
+
+/** Where a 1-D field drawn with another number of modes comes from: the native K0 modes of `rng`, and the stream for the modes beyond. */
+export interface Grf1Native {
+  K0: number;
+  extra: Rng;
 }
 
 /** The discrete Fourier spectrum (interleaved, numpy fft convention) of the field on x_j = j/s. */
@@ -131,11 +150,57 @@ export function idct2(L: Float64Array, s: number): Float64Array {
   return U;
 }
 
-/** The Darcy GRF (before thresholding) on the s x s cell-centred grid, [i * s + j]. */
-export function darcyGrf(rng: Rng, s: number, alpha: number, tau: number): Float64Array {
+/**
+ * Where a 2-D field drawn on another grid comes from: the grid `s0` whose s0 x s0 normals `rng` draws
+ * (in that grid's order, as at s0), and the stream for the modes beyond s0 (when s > s0).
+ */
+export interface Grf2Native {
+  s0: number;
+  extra: Rng;
+}
+
+/**
+ * The standard normals of the s x s cosine modes, [k1 * s + k2]: drawn in grid order by `rng` (FNO's
+ * order), or, with `native`, the same normals as at s0 for the modes both grids have (the lowest
+ * min(s, s0)^2) and, for the modes beyond s0, draws from `native.extra` ring by ring
+ * (max(k1, k2) = s0, s0 + 1, ...), so a mode's draw does not depend on s either.
+ */
+function darcyNormals(rng: Rng, s: number, native?: Grf2Native): Float64Array {
+  const xi = new Float64Array(s * s);
+  if (!native || native.s0 === s) {
+    for (let i = 0; i < s * s; i++) xi[i] = rng.normal();
+    return xi;
+  }
+  const s0 = native.s0;
+  const n = Math.min(s, s0);
+  for (let k1 = 0; k1 < s0; k1++)
+    for (let k2 = 0; k2 < s0; k2++) {
+      const v = rng.normal();
+      if (k1 < n && k2 < n) xi[k1 * s + k2] = v;
+    }
+  for (let m = s0; m < s; m++) {
+    for (let j = 0; j < m; j++) {
+      xi[m * s + j] = native.extra.normal();
+      xi[j * s + m] = native.extra.normal();
+    }
+    xi[m * s + m] = native.extra.normal();
+  }
+  return xi;
+}
+
+/**
+ * The Darcy GRF (before thresholding) on the s x s cell-centred grid, [i * s + j]. With `native`,
+ * the same random field as drawn at s0, refined (the modes beyond s0 drawn afresh) or truncated to
+ * s. The same mode is the same continuous function at every s: with the orthonormal DCT's weights
+ * w_s(k) (sqrt(1/s) at k = 0, sqrt(2/s) else) and the s-scaled coefficients, mode (k1, k2) adds
+ * s w_s(k1) w_s(k2) c(k1, k2) xi cos(pi k1 x) cos(pi k2 y) at the cell centres, and s w_s w_s is 2,
+ * sqrt(2) or 1 whatever s is.
+ */
+export function darcyGrf(rng: Rng, s: number, alpha: number, tau: number, native?: Grf2Native): Float64Array {
   const coef = darcyGrfCoef(s, alpha, tau);
+  const xi = darcyNormals(rng, s, native);
   const L = new Float64Array(s * s);
-  for (let i = 0; i < s * s; i++) L[i] = s * coef[i] * rng.normal();
+  for (let i = 0; i < s * s; i++) L[i] = s * coef[i] * xi[i];
   L[0] = 0;
   return idct2(L, s);
 }
@@ -158,13 +223,56 @@ export function nsGrfSqrtEig(s: number, alpha: number, tau: number, sigma?: numb
   return e;
 }
 
-/** Real part of the inverse FFT of complex-normal coefficients times sqrt_eig: w0 on x = j/s, [i * s + j]. */
-export function nsGrf(rng: Rng, s: number, alpha: number, tau: number, sigma?: number): Float64Array {
+/** The FFT bin of wavenumber k on an s-point grid (ns_2d.py's order), or -1 when the grid has none. */
+const binOf = (k: number, s: number) => (k >= 0 ? (k < s / 2 ? k : -1) : k >= -s / 2 ? k + s : -1);
+
+/**
+ * The complex normals of the s x s bins, interleaved: drawn in bin order by `rng` (ns_2d.py's order),
+ * or, with `native`, those of the native s0 x s0 bins for the wavenumbers both grids have, and for
+ * the others draws from `native.extra` ring by ring (max(|kx|, |ky|) = s0/2, s0/2 + 1, ...; every
+ * wavenumber of a ring draws, whether s has it or not), so a wavenumber's draw does not depend on s.
+ */
+function nsNormals(rng: Rng, s: number, native?: Grf2Native): Float64Array {
+  const z = new Float64Array(2 * s * s);
+  if (!native || native.s0 === s) {
+    for (let i = 0; i < 2 * s * s; i++) z[i] = rng.normal();
+    return z;
+  }
+  const s0 = native.s0;
+  for (let i0 = 0; i0 < s0; i0++)
+    for (let j0 = 0; j0 < s0; j0++) {
+      const re = rng.normal(), im = rng.normal();
+      const kx = i0 < s0 / 2 ? i0 : i0 - s0, ky = j0 < s0 / 2 ? j0 : j0 - s0;
+      const i = binOf(kx, s), j = binOf(ky, s);
+      if (i < 0 || j < 0) continue;
+      z[2 * (i * s + j)] = re;
+      z[2 * (i * s + j) + 1] = im;
+    }
+  for (let m = s0 / 2; m <= s / 2; m++)
+    for (let kx = -m; kx <= m; kx++)
+      for (let ky = -m; ky <= m; ky++) {
+        if (Math.max(Math.abs(kx), Math.abs(ky)) !== m || (binOf(kx, s0) >= 0 && binOf(ky, s0) >= 0)) continue;
+        const re = native.extra.normal(), im = native.extra.normal();
+        const i = binOf(kx, s), j = binOf(ky, s);
+        if (i < 0 || j < 0) continue;
+        z[2 * (i * s + j)] = re;
+        z[2 * (i * s + j) + 1] = im;
+      }
+  return z;
+}
+
+/**
+ * Real part of the inverse FFT of complex-normal coefficients times sqrt_eig: w0 on x = j/s, [i * s + j].
+ * With `native`, the field drawn at s0 refined or truncated to s: sqrt_eig's s^2 and the inverse
+ * FFT's 1/s^2 cancel, so a wavenumber is the same continuous function at every s.
+ */
+export function nsGrf(rng: Rng, s: number, alpha: number, tau: number, sigma?: number, native?: Grf2Native): Float64Array {
   const e = nsGrfSqrtEig(s, alpha, tau, sigma);
+  const z = nsNormals(rng, s, native);
   const c = new Float64Array(2 * s * s);
   for (let i = 0; i < s * s; i++) {
-    c[2 * i] = e[i] * rng.normal();
-    c[2 * i + 1] = e[i] * rng.normal();
+    c[2 * i] = e[i] * z[2 * i];
+    c[2 * i + 1] = e[i] * z[2 * i + 1];
   }
   new Fft2(s).transform(c, true);
   const w = new Float64Array(s * s);

@@ -169,7 +169,9 @@ export function nsSolve(w0: Float64Array, s: number, o: NsOptions): NsRun {
 export function nsSample(seed: number, index: number, p: NavierStokesParams, report?: (fraction: number) => void): { a: Float32Array; u: Float32Array; steps: number; minDt: number; maxDt: number } {
   const S = p.solveResolution, s = p.resolution, T = p.frames;
   const r = S / s;
-  const w0 = nsGrf(sampleRng(seed, 'navier-stokes', index), S, p.alpha, p.tau);
+  // resolution transfer: the native solve grid's initial vorticity, refined or truncated to S
+  const native = p.nativeGrid !== undefined && p.nativeGrid !== S ? { s0: p.nativeGrid, extra: sampleRng(seed, 'navier-stokes-refine', index) } : undefined;
+  const w0 = nsGrf(sampleRng(seed, 'navier-stokes', index), S, p.alpha, p.tau, undefined, native);
   const run = nsSolve(w0, S, {
     nu: p.nu, forcing: p.forcing ? fnoForcing(S, p.forcing) : null, frames: T,
     scheme: p.dt ? 'euler' : 'ab2', dt: p.dt, cfl: p.cfl,

@@ -18,6 +18,8 @@ export interface DarcyParams {
   tol: number;
   /** Clamp the splined coefficient to [low, high] before solving: NOT FNO's solve_gwf.m (off by default; kept for the older data). */
   clamp: boolean;
+  /** Resolution transfer only: the native data's solve grid, whose random fields are kept (refined or truncated) at this grid. */
+  nativeGrid?: number;
 }
 
 export interface BurgersParams {
@@ -28,6 +30,8 @@ export interface BurgersParams {
   solveResolution: number;
   /** Number of GRF modes (FNO: solveResolution / 2). */
   modes: number;
+  /** Resolution transfer only: the native data's solve grid, whose nativeGrid / 2 random modes are kept at this grid. */
+  nativeGrid?: number;
   nu: number; T: number;
   gamma: number; tau: number; sigma: number;
   /** Time step bound as a CFL number on the solve grid (dt = cfl * dx / max|u0|, T / dt rounded up). */
@@ -39,6 +43,8 @@ export interface NavierStokesParams {
   samples: number;
   resolution: number;
   solveResolution: number;
+  /** Resolution transfer only: the native data's solve grid, whose initial vorticity is kept (refined or truncated) at this grid. */
+  nativeGrid?: number;
   /** Recorded frames at t = 1..frames. */
   frames: number;
   nu: number;
@@ -131,6 +137,16 @@ export function resolveParams(benchmark: BenchmarkName, options: GenerateOptions
     if (typeof options.clamp !== 'boolean') bad('clamp', options.clamp, 'true or false');
     p.clamp = options.clamp;
   }
+  const ng = options.nativeGrid;
+  if (ng !== undefined) {
+    if (p.benchmark === 'darcy') {
+      if (!Number.isInteger(ng) || ng < 8 || ng > 421) bad('nativeGrid', ng, 'an integer in 8..421');
+    } else if (p.benchmark === 'burgers') {
+      if (!isPow2(ng) || ng < 16 || ng > 65536) bad('nativeGrid', ng, 'a power of two in 16..65536');
+    } else if (p.benchmark === 'navier-stokes') {
+      if (!isPow2(ng) || ng < 8 || ng > 1024) bad('nativeGrid', ng, 'a power of two in 8..1024');
+    } else bad('nativeGrid', ng, 'only for darcy, burgers and navier-stokes');
+  }
   if (options.seed !== undefined && (!Number.isSafeInteger(options.seed) || options.seed < 0)) bad('seed', options.seed, 'a non-negative integer');
   if (options.frames !== undefined) {
     if (p.benchmark !== 'navier-stokes') bad('frames', options.frames, 'only for navier-stokes');
@@ -174,6 +190,8 @@ export function resolveParams(benchmark: BenchmarkName, options: GenerateOptions
         bad('resolution', r, 'no resolution option for airfoil (the C-grid is 221 x 51)');
     }
   }
+  // recorded only where it changes the draw: at the native solve grid the arrays are the native ones
+  if (p.benchmark !== 'airfoil' && ng !== undefined && ng !== p.solveResolution) p.nativeGrid = ng;
   return p;
 }
 

@@ -24,6 +24,12 @@ export interface GenerateOptions {
   tOut?: number;
   /** Darcy: clamp the splined coefficient to the data's range (not FNO's; recorded in the manifest). */
   clamp?: boolean;
+  /**
+   * Resolution transfer (Darcy, Burgers, Navier-Stokes): the solve grid of the native data. Each
+   * sample's random field is then the one drawn at that grid, refined or truncated to this grid (the
+   * same sample across grids).
+   */
+  nativeGrid?: number;
 }
 
 export interface GenerateProgress {
