@@ -2,16 +2,16 @@
 // the format marker, so they travel with the folder (a colleague's copy, a cluster's) and a
 // workspace opened elsewhere headlines the same numbers. The file is read as untrusted: a missing,
 // damaged or hand-edited value falls back to the default.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../util/atomic-file';
+import { readUserText } from '../util/user-file';
 import { WorkspaceSettings } from '../api/host-records';
 
 export const DEFAULT_WORKSPACE_SETTINGS: WorkspaceSettings = { relL2Headline: 'normalized' };
 
 function readMarker(workspace: string): Record<string, unknown> {
   try {
-    const v = JSON.parse(readFileSync(join(workspace, 'workspace.json'), 'utf8'));
+    const v = JSON.parse(readUserText(join(workspace, 'workspace.json'), { maxBytes: 1 << 20, what: 'the workspace marker' }));
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
   } catch {
     return {};

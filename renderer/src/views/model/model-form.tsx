@@ -48,13 +48,15 @@ export function ModelForm({ draft, set, errors }: { draft: ModelDraft; set(d: Mo
 }
 
 const DATASET = 'dataset:';
+/** One empty list: a selector answering a fresh [] each call makes zustand re-render forever (React error 185). */
+const NO_DATASETS: never[] = [];
 
 /**
  * The data a model is sized for: a benchmark's shape at its usual grid, or one of the workspace's
  * datasets at its own resolution (shown chosen while the draft still has that dataset's shape and grid).
  */
 function DataSelect({ draft, set }: { draft: ModelDraft; set(d: ModelDraft): void }) {
-  const datasets = useApp((s) => s.workspace?.datasets ?? []).filter((ds) => withDataset(draft, ds) !== null);
+  const datasets = useApp((s) => s.workspace?.datasets ?? NO_DATASETS).filter((ds) => withDataset(draft, ds) !== null);
   const [chosen, setChosen] = useState<string | null>(null);
   const ds = datasets.find((x) => x.id === chosen);
   const still = ds && draftDataShape(draft).key === ds.benchmark && draft.gridSide === gridSideOf(ds.grid!);

@@ -14,8 +14,10 @@ export function RelL2Setting() {
       <p className="muted small">relL2 = ||prediction − truth|| / ||truth|| per sample. Every view shows this convention first and names it; tables and exports keep both.</p>
       <label htmlFor={`${id}-h`}>Headline convention</label>{' '}
       <select id={`${id}-h`} data-testid="rell2-headline" value={h} onChange={(e) => void saveRelL2Headline(e.target.value as typeof h)}>
-        {RELL2_HEADLINES.map((c) => <option key={c} value={c}>{c} ({RELL2_CONVENTIONS[c]})</option>)}
+        {RELL2_HEADLINES.map((c) => <option key={c} value={c}>{c}</option>)}
       </select>
+      {/* the convention's meaning beside the short name: as option text it made the select wider than the view at 1366 px */}
+      <p className="muted small" data-testid="rell2-headline-meaning">{h}: {RELL2_CONVENTIONS[h]}</p>
     </div>
   );
 }
