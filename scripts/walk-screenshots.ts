@@ -290,7 +290,7 @@ async function sweeps(page: Page): Promise<void> {
   notes.sweepDone = await text(page, 'sweep-status');
   notes.sweepImportance = await text(page, 'sweep-importance');
   await toTop(page, 'sweep-detail');
-  await shot(page, '10-sweep');
+  await shot(page, '12-sweep');
 }
 
 /** Task 11: the Playground on the LiNO run: a freshly drawn coefficient, its prediction, truth and distance. */
@@ -302,7 +302,8 @@ async function playground(page: Page, ids: Record<string, string>): Promise<void
   await page.getByTestId('playground-distance').waitFor({ timeout: 60_000 });
   for (const t0 = Date.now(); !/relL2 \d/.test(await text(page, 'playground-rell2')) && Date.now() - t0 < 60_000;) await page.waitForTimeout(200);
   notes.playground = { relL2: await text(page, 'playground-rell2'), distance: await text(page, 'playground-distance') };
-  await shot(page, '12-playground');
+  await page.getByTestId('playground-prediction').evaluate((el) => (el as any).scrollIntoView({ block: 'start' }));
+  await shot(page, '13-playground');
 }
 
 async function main(): Promise<void> {
