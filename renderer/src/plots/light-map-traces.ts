@@ -132,14 +132,30 @@ const queryMark = (x: number, y: number, onMap = false): Trace => ({
  * the mark sits on the curve); on a mesh the node's physical position. Unchanged without a query.
  */
 export function withQueryMark<F extends { data: Trace[]; layout: Record<string, unknown> }>(fig: F, query: number[] | null | undefined, grid: number[], values: number[] | null, mesh?: Mesh | null): F {
-  if (!query) return fig;
-  let at: [number, number] | null;
+  const at = query ? queryAt(query, grid, values, mesh) : null;
+  return at ? { ...fig, data: [...fig.data, queryMark(at[0], at[1], true)] } : fig;
+}
+
+/** Where the query point sits on a panel: a curve's value (1-D), a mesh node's position, or [i, j]. */
+function queryAt(query: number[], grid: number[], values: number[] | null, mesh?: Mesh | null): [number, number] | null {
   if (mesh) {
     const flat = query[0]! * (grid[1] ?? 1) + (query[1] ?? 0);
-    at = mesh.x[flat] !== undefined ? [mesh.x[flat]!, mesh.y[flat]!] : null;
-  } else if (grid.length === 1) at = values && values[query[0]!] !== undefined ? [query[0]!, values[query[0]!]!] : null;
-  else at = [query[0]!, query[1]!];
-  return at ? { ...fig, data: [...fig.data, queryMark(at[0], at[1], true)] } : fig;
+    return mesh.x[flat] !== undefined ? [mesh.x[flat]!, mesh.y[flat]!] : null;
+  }
+  if (grid.length === 1) return values && values[query[0]!] !== undefined ? [query[0]!, values[query[0]!]!] : null;
+  return [query[0]!, query[1]!];
+}
+
+/** The depth strip with the query point marked on every block's panel (the dominant branch's strip too). */
+export function stripWithQueryMarks(fig: { data: Trace[]; layout: Record<string, unknown> }, r: LightMapsResult, kind: MapKind): { data: Trace[]; layout: Record<string, unknown> } {
+  if (!r.query) return fig;
+  const mesh = resultMesh(r);
+  const marks = r.blocks.flatMap((b, i) => {
+    const at = queryAt(r.query!, r.grid, mapValues(b, kind), mesh);
+    const n = i === 0 ? '' : String(i + 1);
+    return at ? [{ ...queryMark(at[0], at[1], true), xaxis: `x${n}`, yaxis: `y${n}` }] : [];
+  });
+  return { ...fig, data: [...fig.data, ...marks] };
 }
 
 /** The query point's kernel row over the domain, the point marked, its local neighbourhood labelled with beta. */

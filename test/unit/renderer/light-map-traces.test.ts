@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMapsResult } from '../../../main/api/contract';
-import { blockMapTitle, depthStrip, kernelFigure, mapValues, singleFigure, withQueryMark } from '../../../renderer/src/plots/light-map-traces';
+import { blockMapTitle, depthStrip, kernelFigure, mapValues, singleFigure, stripWithQueryMarks, withQueryMark } from '../../../renderer/src/plots/light-map-traces';
 
 type Block = LightMapsResult['blocks'][number];
 const block = (over: Partial<Block>): Block => ({ components: ['reflection', 'refraction', 'scattering'], gates: [0.3, 0.3, 0.4], contribution: {}, dominant: [], latentNorm: [], ...over });
@@ -63,4 +63,13 @@ test('the query point is marked on the dominant-branch map (and every map), out 
   // the kernel's mark keeps its legend entry
   const k = kernelFigure(block({ kernel: { row: [0.1, 0.2, 0.3, 0.4, 0.5, 0.6] } }), [2, 3], [1, 2]);
   assert.deepEqual(k.data.filter((t) => t.name === 'query point').map((t) => [t.x, t.y, t.showlegend]), [[[1], [2], undefined]]);
+});
+
+test('the depth strip (the dominant branch of every block, the view\'s default) marks the query point on each block\'s panel', () => {
+  const r = { grid: [2, 3], query: [1, 2], blocks: [block({ dominant: [0, 1, 2, 2, 1, 0] }), block({ dominant: [2, 2, 2, 0, 0, 0] })] } as unknown as LightMapsResult;
+  const s = stripWithQueryMarks(depthStrip(r, 'dominant'), r, 'dominant');
+  const marks = s.data.filter((t) => t.name === 'query point');
+  assert.deepEqual(marks.map((t) => [t.xaxis, t.yaxis, t.x, t.y, t.hoverinfo]), [['x', 'y', [1], [2], 'skip'], ['x2', 'y2', [1], [2], 'skip']]);
+  const none = depthStrip({ ...r, query: null } as unknown as LightMapsResult, 'dominant');
+  assert.equal(stripWithQueryMarks(none, { ...r, query: null } as unknown as LightMapsResult, 'dominant'), none);
 });

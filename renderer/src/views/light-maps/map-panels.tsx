@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import type { LightMapsResult } from '../../../../main/api/contract';
 import { Plot, type HoverPoint } from '../../plots/plot';
 import { useTraining } from '../../stores/training-store';
-import { MAP_KINDS, blockMapTitle, depthStrip, kernelFigure, stripColumns, mapValues, meshInputFigure, overlayFigure, resultMesh, singleFigure, withQueryMark, type MapKind } from '../../plots/light-map-traces';
+import { MAP_KINDS, blockMapTitle, depthStrip, kernelFigure, stripColumns, mapValues, meshInputFigure, overlayFigure, resultMesh, singleFigure, withQueryMark, stripWithQueryMarks, type MapKind } from '../../plots/light-map-traces';
 
 interface Props {
   result: LightMapsResult;
@@ -29,7 +29,7 @@ export function MapPanels({ result, block, kind, overlay = false, onPick }: Prop
     if (Number.isInteger(node)) onPick([Math.floor(node / mesh.cols), node % mesh.cols]);
   };
   const map = useMemo(() => {
-    if (block === 'all') return depthStrip(result, kind);
+    if (block === 'all') return stripWithQueryMarks(depthStrip(result, kind), result, kind);
     const v = mapValues(result.blocks[block]!, kind);
     if (!v) return null;
     const title = blockMapTitle(labelOf(kind), block);
