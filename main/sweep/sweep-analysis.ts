@@ -84,5 +84,8 @@ export function analyzeSweep(sweep: SweepConfig, state: SweepState): SweepAnalys
   );
   const withMean = configs.filter((c) => c.mean !== null && c.complete > 0);
   const bestConfig = withMean.length ? withMean.reduce((a, b) => (b.mean! < a.mean! ? b : a)) : null;
-  return { configs, bestSoFar, importance, importanceBasis: basis.basis, best: bestConfig };
+  // a '–' in the forest's column says nothing by itself: name why (too few trials for one tree split)
+  const noForest = importance.length > 0 && importance.every((r) => r.importance === null);
+  const shownBasis = noForest ? { ...basis.basis, text: `${basis.basis.text}; no random-forest importance: ${basis.rows.length < 4 ? 'it needs at least 4 trials' : `no tree could split ${basis.rows.length} trials (each leaf needs 2)`}, correlation only` } : basis.basis;
+  return { configs, bestSoFar, importance, importanceBasis: shownBasis, best: bestConfig };
 }

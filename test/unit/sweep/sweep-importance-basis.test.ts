@@ -48,7 +48,12 @@ test('analyzeSweep carries the basis with its importance', () => {
   const state: SweepState = { version: 1, id: 's', name: 's', createdAt: '', status: 'done', wallSeconds: 1, configs: [0.001, 0.002, 0.003, 0.004].map((v, index) => ({ index, params: { 'optimizer.lr': v } })), trials } as SweepState;
   const a = analyzeSweep(sweep, state);
   assert.equal(a.importanceBasis.epochs, 4);
-  assert.equal(a.importance[0]!.correlation !== null && a.importance[0]!.correlation < -0.99, true, JSON.stringify(a.importance));
+  assert.equal(a.importance[0]!.correlation !== null && a.importance[0]!.correlation < -0.99, true, JSON.stringify(a.importance));  // four trials and one axis: no tree can split 4 rows into leaves of 2 and gain, so the caption says why the forest's column is empty
+  if (a.importance.every((r) => r.importance === null)) assert.match(a.importanceBasis.text, /; no random-forest importance: .*correlation only$/);
+  // fewer than 4 trials: said so
+  const three = analyzeSweep(sweep, { ...state, trials: trials.slice(1) } as SweepState);
+  assert.deepEqual(three.importance.map((r) => r.importance), [null]);
+  assert.match(three.importanceBasis.text, /no random-forest importance: it needs at least 4 trials, correlation only$/);
 });
 
 test('planned trials: a grid\'s size times the seeds, cut by maxTrials in whole configurations; random and TPE at most their budget', () => {
