@@ -1,6 +1,7 @@
 // The Sweeps view's form, as pure logic: its state, the fields a model kind can sweep, the form as a
 // sweep.json (main/sweep/sweep-config.ts SweepConfig, checked again by the engine), honest trial
 // counts for the list and the detail, and the run "Train the best fully" starts. No React here.
+import { BACKEND_CHOICES, backendConfig, type BackendChoice } from './backend-choice';
 import { modelKindDeclaration, MODEL_KINDS, type SWEEP_METHODS, type SweepConfigInput, type SweepAxis, type AxisValue } from '../../../main/api/contract';
 
 export type AxisMode = 'list' | 'range' | 'log';
@@ -21,6 +22,8 @@ export interface SweepForm {
   earlyStopping: boolean;
   minEpochs: string;
   eta: string;
+  /** Where the trials train (the Training view's choices); absent in forms saved before it existed: the engine. */
+  backend?: BackendChoice;
 }
 
 /** A field an axis can sweep: its path in the run configuration, a label, and its limits (an integer when `int`). */
@@ -47,7 +50,7 @@ export function defaultSweepForm(): SweepForm {
   return {
     name: 'sweep', dataset: '', kind: 'lino', epochs: '2', batchSize: '4',
     axes: [{ path: 'model.width', mode: 'list', values: '4, 8', low: '4', high: '8', steps: '2', int: true }, { path: 'optimizer.lr', mode: 'list', values: '0.001, 0.01', low: '0.001', high: '0.01', steps: '2', int: false }],
-    method: 'grid', seeds: '2', samplerSeed: '0', maxTrials: '', maxWallSeconds: '', earlyStopping: false, minEpochs: '1', eta: '2',
+    method: 'grid', seeds: '2', samplerSeed: '0', maxTrials: '', maxWallSeconds: '', earlyStopping: false, minEpochs: '1', eta: '2', backend: 'engine',
   };
 }
 
@@ -100,6 +103,8 @@ export function formToConfig(f: SweepForm): SweepConfigInput {
   const maxTrials = f.maxTrials.trim() === '' ? undefined : int(f.maxTrials, 'budget.maxTrials', 1, 10_000);
   const maxWallSeconds = f.maxWallSeconds.trim() === '' ? undefined : num(f.maxWallSeconds, 'budget.maxWallSeconds');
   if (!grid && maxTrials === undefined && maxWallSeconds === undefined) fail('budget', `a trial or wall-time budget for a ${f.method} sweep (it draws without end)`, '');
+  const backend = f.backend ?? 'engine';
+  if (!(BACKEND_CHOICES as readonly string[]).includes(backend)) fail('backend', `one of ${BACKEND_CHOICES.join(', ')}`, String(backend));
   return {
     name: f.name.trim(),
     base: {
@@ -107,6 +112,7 @@ export function formToConfig(f: SweepForm): SweepConfigInput {
       model: { kind: f.kind },
       epochs: int(f.epochs, 'epochs', 1, 100_000),
       batchSize: int(f.batchSize, 'batchSize', 1, 4096),
+      ...backendConfig(backend),
     },
     axes: f.axes.map((a, i) => toAxis(a, i, grid)),
     method: f.method,

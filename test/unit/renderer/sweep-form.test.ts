@@ -77,3 +77,15 @@ test('the best-so-far curve has whole-trial x ticks from 1 to the last', () => {
   const svg = bestSoFarSvg([1, 2, 3].map((t) => ({ trial: t, value: 1 / t, best: 1 / t })));
   assert.deepEqual([...svg.matchAll(/class="x-tick"[^>]*>(\d+)</g)].map((m) => m[1]), ['1', '2', '3']);
 });
+
+test('the backend picked in the form goes into the sweep\'s base (torch on its device), the engine adds nothing, a forged value is refused naming the field', () => {
+  const torch = formToConfig({ ...defaultSweepForm(), backend: 'torch:cpu' });
+  assert.deepEqual([torch.base.backend, torch.base.torch], ['torch', { device: 'cpu' }]);
+  assert.equal(parseSweepConfig(torch, 'form').base.backend, 'torch');
+  const engine = formToConfig(defaultSweepForm());
+  assert.deepEqual([engine.base.backend, engine.base.torch], [undefined, undefined]);
+  // a form saved before the picker existed trains on the engine
+  const { backend: _b, ...old } = defaultSweepForm();
+  assert.equal(formToConfig(old as SweepForm).base.backend, undefined);
+  assert.throws(() => formToConfig({ ...defaultSweepForm(), backend: 'torch:tpu' as never }), /backend.*one of engine, torch:cpu, torch:cuda, torch:mps/);
+});

@@ -1,8 +1,10 @@
 // The Sweeps view's form: a dataset, the model kind, axes over the kind's fields (list, range, log
-// range), method, seeds, budget and early stopping. It makes the same sweep.json as the JSON tab
+// range), method, seeds, budget, early stopping and the backend. It makes the same sweep.json as the JSON tab
 // (logic/sweep-form.ts formToConfig); the engine checks it again when the sweep starts.
 import { useApp } from '../../stores/app-store';
 import { MODEL_KINDS, SWEEP_METHODS, modelKindDeclaration } from '../../../../main/api/contract';
+import { BackendPicker } from '../../components/backend-picker';
+import { useTorchProbe } from '../../queries/torch-probe';
 import { defaultAxis, sweepableFields, type AxisMode, type FormAxis, type SweepForm } from '../../logic/sweep-form';
 
 function AxisRow({ axis, i, kind, onChange, onRemove }: { axis: FormAxis; i: number; kind: string; onChange: (a: FormAxis) => void; onRemove: () => void }) {
@@ -42,6 +44,7 @@ export function SweepFormCard({ form, onChange }: { form: SweepForm; onChange: (
   const fields = sweepableFields(form.kind);
   const unused = fields.filter((f) => !form.axes.some((a) => a.path === f.path));
   const grid = form.method === 'grid';
+  const probe = useTorchProbe().value;
   return (
     <div className="sweep-form" data-testid="sweep-form">
       <div className="sweep-form-row">
@@ -60,6 +63,8 @@ export function SweepFormCard({ form, onChange }: { form: SweepForm; onChange: (
         <label>Epochs <input aria-label="Epochs per trial" value={form.epochs} size={5} onChange={(e) => set({ epochs: e.target.value })} /></label>
         <label>Batch size <input aria-label="Batch size" value={form.batchSize} size={4} onChange={(e) => set({ batchSize: e.target.value })} /></label>
       </div>
+      {/* the trials' backend: the same picker (and measured speed) as Training, Ablation and Reproduce */}
+      <BackendPicker value={form.backend ?? 'engine'} onChange={(backend) => set({ backend })} probe={probe} testId="sweep-backend" />
       <fieldset>
         <legend>Axes</legend>
         {form.axes.map((a, i) => (
