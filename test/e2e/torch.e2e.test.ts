@@ -150,7 +150,7 @@ test('Training view: PyTorch CPU with its measured speed; a LiNO, an FNO, a Deep
   await page.close();
 });
 
-test('Ablation and Reproduce views: the same picker and measured speed; the variants and the preset start on the chosen backend', { skip, timeout: 180_000 }, async (tc) => {
+test('Ablation, Reproduce and Sweeps views: the same picker and measured speed; the variants and the preset start on the chosen backend, the sweep.json names it', { skip, timeout: 180_000 }, async (tc) => {
   const base = ids['e2e torch lino'];
   assert.ok(base, 'the LiNO torch run of the test above');
   const service = suite.host.service;
@@ -196,6 +196,14 @@ test('Ablation and Reproduce views: the same picker and measured speed; the vari
   assert.equal(start?.params.backend, 'torch:cpu', JSON.stringify(start));
   const job = ((await call('jobs.list', {})) as JobSummary[]).find((j) => j.kind === 'reproduce' && (j.state === 'queued' || j.state === 'running'));
   if (job) await call('jobs.cancel', { id: job.id });
+
+  // Sweeps: the same picker in the form; its choice is the sweep.json's base (Show as sweep.json)
+  await gotoView(page, 'Sweeps');
+  await page.getByTestId('sweep-backend-speed').filter({ hasText: /measured \d/ }).waitFor({ timeout: 30_000 });
+  await page.getByTestId('sweep-backend').selectOption('torch:cpu');
+  await page.getByRole('button', { name: 'Show as sweep.json' }).click();
+  const sweepJson = JSON.parse(await page.getByTestId('sweep-json').inputValue()) as { base: { backend?: string; torch?: unknown } };
+  assert.deepEqual([sweepJson.base.backend, sweepJson.base.torch], ['torch', { device: 'cpu' }]);
   assert.deepEqual(problems, []);
   await page.close();
 });
