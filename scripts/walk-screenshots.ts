@@ -15,6 +15,7 @@ import { bundleLauncher } from '../main/services/engine-launcher';
 import { ensureRendererBuilt, RENDERER_DIR, ROOT } from '../test/helpers/host';
 import { launchChromium } from '../test/helpers/chromium';
 import { gotoView, openPage } from '../test/helpers/page';
+import { fillGridSweepForm } from '../test/helpers/sweep-form';
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, workspace: { type: 'string' } } });
 const OUT = resolve(values.out ?? join(ROOT, 'docs/screenshots'));
@@ -267,20 +268,7 @@ async function atScale(page: Page): Promise<void> {
 /** Task 10: a sweep from the form (a 2×2 grid over width and learning rate on the walk's Darcy set, one seed). */
 async function sweeps(page: Page): Promise<void> {
   await gotoView(page, 'Sweeps');
-  const form = page.getByTestId('sweep-form');
-  await form.getByLabel('Sweep name').fill('walk grid');
-  const option = form.getByLabel('Dataset').locator('option').filter({ hasText: /^Darcy · s = 29/ }).first();
-  await form.getByLabel('Dataset').selectOption((await option.getAttribute('value'))!);
-  await form.getByLabel('Model kind').selectOption('lino');
-  await form.getByLabel('Epochs per trial').fill('3');
-  await form.getByLabel('Axis 1 field').selectOption('model.width');
-  await form.getByLabel('Axis 1 values').fill('4, 8');
-  if (await form.getByLabel('Axis 2 field').count() === 0) await form.getByRole('button', { name: 'Add an axis' }).click();
-  await form.getByLabel('Axis 2 field').selectOption('optimizer.lr');
-  await form.getByLabel('Axis 2 kind').selectOption('list');
-  await form.getByLabel('Axis 2 values').fill('0.001, 0.01');
-  await form.getByLabel('Method').selectOption('grid');
-  await form.getByLabel('Seeds per configuration').fill('1');
+  await fillGridSweepForm(page, { name: 'walk grid', dataset: /^Darcy · s = 29/, epochs: '3', seeds: '1' });
   await page.getByTestId('sweep-start').click();
   const status = page.getByTestId('sweep-status');
   await status.waitFor({ timeout: 60_000 });

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserSuite } from '../helpers/browser-suite';
 import { openPage, gotoView } from '../helpers/page';
+import { fillGridSweepForm } from '../helpers/sweep-form';
 import type { SweepDetail } from '../../main/api/contract';
 
 process.env.LINO_BACKEND = 'cpu';
@@ -25,18 +26,7 @@ test('Sweeps view: a 2x2 grid with 2 seeds from the form, counted of 8, engine k
   const { page, problems } = await openPage(suite.browser.context, suite.host.host.url, { engineReady: true });
   await gotoView(page, 'Sweeps');
   // the form: a tiny grid on the try-out data (width 4, 8 x lr 1e-3, 1e-2), 2 seeds, 2 epochs
-  const form = page.getByTestId('sweep-form');
-  await form.getByLabel('Sweep name').fill('form-grid');
-  await form.getByLabel('Model kind').selectOption('lino');
-  await form.getByLabel('Epochs per trial').fill('2');
-  await form.getByLabel('Axis 1 field').selectOption('model.width');
-  await form.getByLabel('Axis 1 values').fill('4, 8');
-  if (await form.getByLabel('Axis 2 field').count() === 0) await form.getByRole('button', { name: 'Add an axis' }).click();
-  await form.getByLabel('Axis 2 field').selectOption('optimizer.lr');
-  await form.getByLabel('Axis 2 kind').selectOption('list');
-  await form.getByLabel('Axis 2 values').fill('0.001, 0.01');
-  await form.getByLabel('Method').selectOption('grid');
-  await form.getByLabel('Seeds per configuration').fill('2');
+  await fillGridSweepForm(page, { name: 'form-grid', epochs: '2', seeds: '2' });
   await page.getByTestId('sweep-start').click();
   const status = page.getByTestId('sweep-status');
   await status.waitFor({ timeout: 60_000 });
