@@ -68,6 +68,9 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: [ELECTRON] }],
     },
   },
+  // A worker script Emscripten starts by path (main/ops/tfjs-internals/wasm-thread-worker.cjs): its
+  // worker protocol runs tfjs's CommonJS worker source, so the file is CommonJS.
+  { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   // The app's code (tests and benches may reach a backend package directly, e.g. to set wasm paths).
   restrict(['main/**', 'renderer/**'], []),
   ...layerRules,

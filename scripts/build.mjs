@@ -45,6 +45,8 @@ if (want('engine')) {
   for (const [out, src] of Object.entries(workers)) {
     await build({ ...node, entryPoints: [`${root}${src}`], outfile: `${root}dist/engine/${out}`, format: 'esm' });
   }
+  // The wasm backend's thread-pool worker, started by path (main/ops/tfjs-internals/wasm-threads.ts looks beside the bundle).
+  cpSync(`${root}main/ops/tfjs-internals/wasm-thread-worker.cjs`, `${root}dist/engine/wasm-thread-worker.cjs`);
 }
 // The CLI for scripts/test.mjs, under which bin/lino.mjs runs it (LINO_CLI_BUNDLE=1): about 50 `lino`
 // processes of the suite then start with plain Node instead of compiling the sources through tsx.

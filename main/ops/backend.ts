@@ -5,6 +5,9 @@
 // optional dependencies, imported dynamically; each failure is recorded with its reason.
 import * as tf from './tf';
 import { ensureFastWasmKernels } from './tfjs-internals/wasm-kernels';
+import { initWasmBackend } from './tfjs-internals/wasm-threads';
+
+export { setWasmThreads } from './tfjs-internals/wasm-threads';
 import { formatAdapter, importWebgpuBackend, type AdapterReport } from './webgpu-env';
 import { errorMessage } from '../util/error-message';
 
@@ -99,8 +102,9 @@ async function tryOne(name: BackendChoice, explicit: boolean): Promise<BackendAt
       case 'wasm': {
         await import('@tensorflow/tfjs-backend-wasm');
         ensureFastWasmKernels();
-        if (!(await tf.setBackend('wasm'))) return { name, ok: false, reason: 'wasm backend failed to initialise' };
-        return { name, ok: true, reason: 'WebAssembly SIMD (single-threaded in Node)' };
+        const init = await initWasmBackend(() => tf.setBackend('wasm'));
+        if (!init.ok) return { name, ok: false, reason: `wasm backend failed to initialise (${init.reason})` };
+        return { name, ok: true, reason: init.reason };
       }
       case 'cpu':
         if (!(await tf.setBackend('cpu'))) return { name, ok: false, reason: 'cpu backend failed to initialise' };

@@ -3,7 +3,7 @@
 // under the run's objective (micro-batching and rollout as the Trainer's own share).
 import { parentPort } from 'node:worker_threads';
 import * as tf from '../ops/tf';
-import { selectBackend } from '../ops/backend';
+import { selectBackend, setWasmThreads } from '../ops/backend';
 import { createModel } from '../model/registry';
 import type { NeuralOperator } from '../model/types';
 import { shareGradients, type GradOptions } from './batch-grads';
@@ -48,6 +48,7 @@ async function trainStep(msg: TrainStepMsg): Promise<void> {
 parentPort!.on('message', async (msg: TrainInitMsg | TrainStepMsg | { type: 'close' }) => {
   try {
     if (msg.type === 'train-init') {
+      setWasmThreads(1); // the run's threads already split the cores between them
       const report = await selectBackend(msg.backend);
       model = createModel(msg.kind, msg.config);
       grad = msg.grad;

@@ -8,6 +8,7 @@
 // the fast Transpose, multiplied by the backend's own BatchMatMul function straight into a view of
 // the output: no copies of the operands or the result, and one kernel for the engine to run.
 import * as tf from '../tf';
+import { withThreadPool } from './wasm-threads';
 
 export const SAMPLE_MATMUL = 'LinoSampleMatMul';
 
@@ -73,7 +74,7 @@ export function registerSampleMatMul(transpose: TransposeFn): void {
         // a transpose with a size-1 side moves nothing: the view is read with the swapped shape
         const ao = ta && a1 !== 1 && a2 !== 1 ? transpose(av, [0, 2, 1], be as never) : av;
         const bo = tb && b1 !== 1 && b2 !== 1 ? transpose(bv, [0, 2, 1], be as never) : bv;
-        mm(id(ao), shapeBytes([1, n, k]), 3, id(bo), shapeBytes([1, k, m]), 3, false, false, id(ov));
+        withThreadPool(2 * n * k * m, () => mm(id(ao), shapeBytes([1, n, k]), 3, id(bo), shapeBytes([1, k, m]), 3, false, false, id(ov)));
         if (ao !== av) be.disposeData(ao.dataId);
         if (bo !== bv) be.disposeData(bo.dataId);
         for (const v of [av, bv, ov]) release(be, v);

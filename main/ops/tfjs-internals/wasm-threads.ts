@@ -1,0 +1,178 @@
+// The wasm backend on several threads in Node. tfjs-backend-wasm 4.22 ships a threaded SIMD build
+// (XNNPACK's matrix products, convolutions and a few more split across a pthreadpool) but turns it
+// off in Node (its flag WASM_HAS_MULTITHREAD_SUPPORT answers false there), because its Emscripten
+// pthread workers are started from blob: URLs that Node's worker_threads refuse. Here the flag is set,
+// the worker script is wasm-thread-worker.cjs (tfjs's own worker source, pointed at the module's
+// JavaScript file), and while the backend initialises two things are steered:
+// - URL.createObjectURL answers that file's path for the worker's Blob;
+// - os.cpus() answers twice the cores asked for, because the backend sizes its pool as
+//   min(logical cores / 2, threads asked) (it halves for hyper-threading), so it would give 1
+//   thread on a 2-core machine whatever we ask.
+// Afterwards the 8 workers Emscripten starts up front are cut to the ones the pool holds, and those
+// are unref'd so that they never keep a process alive.
+// The pool is then handed only to products big enough to gain from it (withThreadPool): XNNPACK
+// splits every operator it runs over the pool, and each split costs a wake-up of the other threads,
+// measured here at ~26 us a kernel (an Add of [4096, 32] 24 -> 50 us), more than a small product
+// gains (LiNO's training step, 2,100 kernels, went 118 -> 143 ms with the pool on every kernel).
+// Every other kernel runs with no pool, inline as on the single-threaded build. The pool is the
+// C++ global tfjs::backend::threadpool, which XNNPACK reads at each run: zero (null) while unused.
+import os from 'node:os';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { getThreadsCount, setThreadsCount } from '@tensorflow/tfjs-backend-wasm';
+import * as tf from '../tf';
+
+/** The most threads the threaded build can run (it starts 8 Emscripten workers). */
+export const MAX_WASM_THREADS = 8;
+/** The default's cap: the engine trains one run per 4 cores (job-lanes.ts), each on its own backend. */
+const DEFAULT_MAX_THREADS = 4;
+
+let asked: number | null = null;
+
+/**
+ * Threads for the wasm backend a later selectBackend('wasm') initialises in this thread: e.g. 1 in
+ * each data-parallel worker, which already splits the cores between threads. Null: the default.
+ */
+export function setWasmThreads(n: number | null): void {
+  asked = n === null ? null : Math.max(1, Math.min(MAX_WASM_THREADS, Math.floor(n)));
+}
+
+/** LINO_WASM_THREADS (at most 8), else setWasmThreads's count, else the machine's cores up to 4. */
+export function wasmThreadsWanted(env: NodeJS.ProcessEnv = process.env): number {
+  const fromEnv = env.LINO_WASM_THREADS;
+  if (fromEnv !== undefined && fromEnv !== '') {
+    const n = Number(fromEnv);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`LINO_WASM_THREADS: expected a whole number of threads from 1 to ${MAX_WASM_THREADS}, got '${fromEnv}'`);
+    return Math.min(MAX_WASM_THREADS, n);
+  }
+  return asked ?? Math.min(DEFAULT_MAX_THREADS, os.availableParallelism());
+}
+
+const workerScript = new URL('./wasm-thread-worker.cjs', import.meta.url);
+
+/** Why the threaded build cannot run here, or null. */
+function threadedUnavailable(): string | null {
+  if (typeof SharedArrayBuffer !== 'function') return 'no SharedArrayBuffer';
+  if (workerScript.protocol !== 'file:' || !existsSync(fileURLToPath(workerScript))) return 'this build did not ship wasm-thread-worker.cjs';
+  return null;
+}
+
+type PThreads = { unusedWorkers: { terminate(): void }[]; runningWorkers: { unref(): void }[] };
+
+/** The pool's workers: the unused ones end, the pool's own never hold the process open. */
+function settleWorkers(): void {
+  const pthreads = (tf.backend() as unknown as { wasm?: { PThread?: PThreads } }).wasm?.PThread;
+  if (!pthreads) return;
+  for (const w of pthreads.unusedWorkers.splice(0)) w.terminate();
+  for (const w of pthreads.runningWorkers) w.unref();
+}
+
+/**
+ * The address of tfjs::backend::threadpool in tfjs-backend-wasm 4.22.0's threaded SIMD build (found
+ * by zeroing each word of its static data until get_threads_count() stopped answering 2; checked at each start).
+ */
+export const THREADPOOL_ADDRESS = 23564;
+/**
+ * Products of at least this many flops run on the pool. Measured on 2 cores (single / pool, us):
+ * [4096, 32] x [32, 32] (8.4 Mflop) 212 / 249, [256, 128] x [128, 128] (8.4 Mflop) 192 / 138,
+ * [4096, 64] x [64, 64] (34 Mflop) 734 / 410, [1024, 1024] x [1024, 256] 11,600 / 6,000, back to
+ * back; inside a training step, where the operands come from the other core's cache, less: with 1 or
+ * 4 Mflop here LiNO's step (its products are 8-17 Mflop) went 117 -> 131-136 ms, with 16 it stays,
+ * FNO at paper size gains ~10% and DeepONet on Darcy 29² ~20% (npm run bench kinds), with 40 the
+ * DeepONet gain (27.6 Mflop products) is gone.
+ */
+export const POOL_MIN_FLOPS = 16e6;
+
+type WasmHeap = { _get_threads_count(): number; wasmMemory?: { buffer: ArrayBufferLike }; HEAP32: Int32Array };
+let gate: { heap: () => Int32Array; index: number; pool: number } | null = null;
+
+/** Runs `kernel` (a wasm kernel of about `flops` flops) with the thread pool when it is big enough. */
+export function withThreadPool<T>(flops: number, kernel: () => T): T {
+  if (!gate || flops < POOL_MIN_FLOPS) return kernel();
+  gate.heap()[gate.index] = gate.pool;
+  try {
+    return kernel();
+  } finally {
+    gate.heap()[gate.index] = 0;
+  }
+}
+
+/** Takes the pool from the kernels (withThreadPool hands it back); false where the address does not check out. */
+function gatePool(m: WasmHeap, threads: number): boolean {
+  const heap = () => (m.wasmMemory ? new Int32Array(m.wasmMemory.buffer) : m.HEAP32);
+  const index = THREADPOOL_ADDRESS / 4;
+  const h = heap();
+  const pool = h[index]!;
+  if (pool <= 0 || pool % 4 !== 0 || pool >= h.byteLength) return false;
+  h[index] = 0;
+  if (m._get_threads_count() > 1) { // tfjs answers -1 for no pool
+    h[index] = pool;
+    return false;
+  }
+  h[index] = pool;
+  if (m._get_threads_count() !== threads) return false;
+  h[index] = 0;
+  let cached = h;
+  gate = { heap: () => (cached.buffer === heap().buffer ? cached : (cached = heap())), index, pool };
+  return true;
+}
+
+const matMulFlops = (a: number[], b: number[], transposeA: boolean): number => {
+  const k = transposeA ? a[a.length - 2]! : a[a.length - 1]!;
+  return (2 * tf.util.sizeFromShape(a) * tf.util.sizeFromShape(b)) / (k * Math.max(1, tf.util.sizeFromShape(b.slice(0, -2))));
+};
+
+const pooled = new WeakSet<object>();
+
+/** The wasm kernels that run on the pool when big enough: the products and the depthwise convolution. */
+function gateKernels(): void {
+  type Args = { inputs: Record<string, tf.TensorInfo>; attrs: Record<string, unknown> };
+  const flopsOf: Record<string, (a: Args) => number> = {
+    BatchMatMul: (a) => matMulFlops(a.inputs.a!.shape, a.inputs.b!.shape, !!a.attrs.transposeA),
+    _FusedMatMul: (a) => matMulFlops(a.inputs.a!.shape, a.inputs.b!.shape, !!a.attrs.transposeA),
+    DepthwiseConv2dNative: (a) => 2 * tf.util.sizeFromShape(a.inputs.x!.shape) * a.inputs.filter!.shape[0]! * a.inputs.filter!.shape[1]!,
+  };
+  for (const [name, flops] of Object.entries(flopsOf)) {
+    const k = tf.getKernel(name, 'wasm');
+    if (!k || pooled.has(k.kernelFunc)) continue;
+    const kernelFunc = ((args: Args) => withThreadPool(flops(args), () => k.kernelFunc(args as never))) as never;
+    pooled.add(kernelFunc);
+    tf.unregisterKernel(name, 'wasm');
+    tf.registerKernel({ kernelName: name, backendName: 'wasm', setupFunc: k.setupFunc, kernelFunc });
+  }
+}
+
+export interface WasmInit { ok: boolean; threads: number; reason: string }
+
+/**
+ * Initialises the wasm backend through `setBackend` (tf.setBackend('wasm')) on `threads` threads
+ * where that can run here, else on the single-threaded SIMD build.
+ */
+export async function initWasmBackend(setBackend: () => Promise<boolean>, threads = wasmThreadsWanted()): Promise<WasmInit> {
+  const unavailable = threads > 1 ? threadedUnavailable() : 'one thread asked';
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', unavailable === null);
+  if (unavailable !== null) {
+    const ok = await setBackend();
+    return { ok, threads: 1, reason: `WebAssembly SIMD, 1 thread (${unavailable})` };
+  }
+  setThreadsCount(threads);
+  const createObjectURL = URL.createObjectURL;
+  const cpus = os.cpus;
+  URL.createObjectURL = (obj: Blob) => (obj instanceof Blob && obj.type === 'application/javascript' ? fileURLToPath(workerScript) : createObjectURL(obj));
+  os.cpus = () => Array.from({ length: 2 * threads }, () => ({}) as os.CpuInfo); // only the count is read
+  let ok: boolean;
+  try {
+    ok = await setBackend();
+  } finally {
+    URL.createObjectURL = createObjectURL;
+    os.cpus = cpus;
+  }
+  if (!ok) return { ok, threads: 1, reason: 'the threaded wasm build failed to initialise' };
+  settleWorkers();
+  const running = getThreadsCount();
+  if (running > 1 && gatePool((tf.backend() as unknown as { wasm: WasmHeap }).wasm, running)) {
+    gateKernels();
+    return { ok, threads: running, reason: `WebAssembly SIMD, ${running} threads for products of ${POOL_MIN_FLOPS / 1e6} Mflop or more` };
+  }
+  return { ok, threads: running, reason: `WebAssembly SIMD, ${running} thread${running === 1 ? '' : 's'}` };
+}
