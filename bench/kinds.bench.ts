@@ -4,8 +4,9 @@
 // three sizes and DeepONet (the paper's Burgers baseline, and Darcy 29²). Rounds alternate
 // PyTorch and ours so that load from other processes hits both; medians over rounds, ratios; and
 // the best single step of each side (on a shared, loaded machine the least disturbed estimate), and
-// the least CPU time of a step, PyTorch on 1 thread against ours (single-threaded): what a loaded
-// machine disturbs least, since time spent waiting for a core is not counted.
+// the least CPU time of a step, PyTorch on 1 thread against ours (all our threads): what a loaded
+// machine disturbs least, since time spent waiting for a core is not counted. Ours is the engine's
+// default wasm backend (main/ops/tfjs-internals/wasm-threads.ts); LINO_WASM_THREADS=1 for one thread.
 //   npm run bench kinds      LINO_BENCH_QUICK=1: one round, fewer steps
 //   LINO_BENCH_PROFILE=1: also where our step's time goes (tf.profile, kernels ranked by time);
 //   LINO_BENCH_PROFILE=only: only that, no timing against PyTorch
@@ -133,7 +134,9 @@ export default async function bench(): Promise<void> {
   const rounds = QUICK ? 1 : 3;
   const steps = QUICK ? 2 : 3;
   const only = process.env.LINO_BENCH_KINDS;
-  await selectBackend('wasm');
+  const backend = await selectBackend('wasm');
+  // the engine's default: the threaded build where it runs (LINO_WASM_THREADS=1: the single-threaded one)
+  console.log(`ours: ${backend.attempts.at(-1)!.reason}; our CPU time counts every thread of the pool`);
   console.log(`one training step, B4, wasm vs PyTorch CPU (best of 1 and 2 threads); ${rounds} round(s) of ${steps} steps each after 1 warm-up, PyTorch and ours alternating; medians over rounds`);
   console.log(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
   console.log('| case | PyTorch CPU | wasm | wasm / PyTorch | best step PyTorch / wasm | best-step ratio | least CPU time PyTorch 1 thread / wasm | CPU ratio |');

@@ -11,9 +11,9 @@
 // Afterwards the 8 workers Emscripten starts up front are cut to the ones the pool holds, and those
 // are unref'd so that they never keep a process alive.
 // The pool is then handed only to products big enough to gain from it (withThreadPool): XNNPACK
-// splits every operator it runs over the pool, and each split costs a wake-up of the other threads,
-// measured here at ~26 us a kernel (an Add of [4096, 32] 24 -> 50 us), more than a small product
-// gains (LiNO's training step, 2,100 kernels, went 118 -> 143 ms with the pool on every kernel).
+// splits every operator it runs over the pool, elementwise ones too, and each split waits for the
+// other threads (an Add of [4096, 32] measured 24 -> 50 us): with the pool on every kernel LiNO's
+// training step (2,100 kernels) went 118 -> 143 ms.
 // Every other kernel runs with no pool, inline as on the single-threaded build. The pool is the
 // C++ global tfjs::backend::threadpool, which XNNPACK reads at each run: zero (null) while unused.
 import os from 'node:os';
@@ -73,15 +73,16 @@ function settleWorkers(): void {
  */
 export const THREADPOOL_ADDRESS = 23564;
 /**
- * Products of at least this many flops run on the pool. Measured on 2 cores (single / pool, us):
- * [4096, 32] x [32, 32] (8.4 Mflop) 212 / 249, [256, 128] x [128, 128] (8.4 Mflop) 192 / 138,
- * [4096, 64] x [64, 64] (34 Mflop) 734 / 410, [1024, 1024] x [1024, 256] 11,600 / 6,000, back to
- * back; inside a training step, where the operands come from the other core's cache, less: with 1 or
- * 4 Mflop here LiNO's step (its products are 8-17 Mflop) went 117 -> 131-136 ms, with 16 it stays,
- * FNO at paper size gains ~10% and DeepONet on Darcy 29² ~20% (npm run bench kinds), with 40 the
- * DeepONet gain (27.6 Mflop products) is gone.
+ * Products of at least this many flops run on the pool. Back to back, the pool pays at every size
+ * measured on 2 cores (single / pool, us): [4096, 32] x [32, 32] (8.4 Mflop) 201 / 101,
+ * [256, 128] x [128, 128] (8.4 Mflop) 180 / 93, [1024, 1024] x [1024, 256] 11,700 / 5,900. Inside
+ * a training step small ones lose (why is not measured). npm run bench kinds, median / best step
+ * against LINO_WASM_THREADS=1, two rounds: with 1 or 4 Mflop LiNO's step went 117 -> 131-136 ms;
+ * with 16, FNO Burgers' best step 25-27 -> 29 ms; with 24, FNO at paper size 234-238 -> 222 ms,
+ * DeepONet on Darcy 29² (27.6 Mflop products, seven in a row) 26-27 -> 22 ms, the others within
+ * 4%; with 40 the DeepONet gain is gone.
  */
-export const POOL_MIN_FLOPS = 16e6;
+export const POOL_MIN_FLOPS = 24e6;
 
 type WasmHeap = { _get_threads_count(): number; wasmMemory?: { buffer: ArrayBufferLike }; HEAP32: Int32Array };
 let gate: { heap: () => Int32Array; index: number; pool: number } | null = null;

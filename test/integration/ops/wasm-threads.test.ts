@@ -49,7 +49,7 @@ test('2 threads compute what 1 thread computes, and the process ends by itself',
   const [two, one] = await Promise.all([runChild('2'), runChild('1')]);
   assert.equal(two.code, 0);
   assert.equal(one.code, 0);
-  assert.match(two.reason, /WebAssembly SIMD, 2 threads for products of 16 Mflop or more/);
+  assert.match(two.reason, /WebAssembly SIMD, 2 threads for products of 24 Mflop or more/);
   assert.match(one.reason, /WebAssembly SIMD, 1 thread \(one thread asked\)/);
   assert.equal(two.out.length, 4);
   for (let i = 0; i < two.out.length; i++) {
