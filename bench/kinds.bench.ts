@@ -16,7 +16,7 @@ import { cpus, loadavg } from 'node:os';
 import { existsSync } from 'node:fs';
 import * as tf from '../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
-import { selectBackend } from '../main/ops/backend';
+import { selectBackend, setWasmThreads, trainingWasmThreads } from '../main/ops/backend';
 import { createModel } from '../main/model/registry';
 import { makeTrainStep } from './train-step';
 
@@ -134,8 +134,9 @@ export default async function bench(): Promise<void> {
   const rounds = QUICK ? 1 : 3;
   const steps = QUICK ? 2 : 3;
   const only = process.env.LINO_BENCH_KINDS;
+  setWasmThreads(trainingWasmThreads());
   const backend = await selectBackend('wasm');
-  // the engine's default: the threaded build where it runs (LINO_WASM_THREADS=1: the single-threaded one)
+  // as a training run's worker starts it: the threaded build where it runs (LINO_WASM_THREADS=1: the single-threaded one)
   console.log(`ours: ${backend.attempts.at(-1)!.reason}; our CPU time counts every thread of the pool`);
   console.log(`one training step, B4, wasm vs PyTorch CPU (best of 1 and 2 threads); ${rounds} round(s) of ${steps} steps each after 1 warm-up, PyTorch and ours alternating; medians over rounds`);
   console.log(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);

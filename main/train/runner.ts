@@ -21,7 +21,7 @@ import { choosePlan, generatedBytes, preflightMemory, ramBytes, syntheticShape, 
 import { autoregressiveSpec, countOf } from './data';
 import type { TrainData } from './data';
 import { modelEntry } from '../model/registry';
-import { BACKEND_ORDER, isBackendChoice } from '../ops/backend';
+import { BACKEND_ORDER, isBackendChoice, wasmRunsWith } from '../ops/backend';
 
 export interface RunHooks {
   signal?: AbortSignal;
@@ -347,7 +347,8 @@ async function trainLocked(run: RunHandle, hooks: RunHooks): Promise<RunOutcome>
     run.truncateMetrics(records);
     ctx.status = { epoch: trainer.epoch, step: trainer.globalStep };
     run.writeStatus({ state: 'running', pid: process.pid, backend: ctx.backend, ...ctx.status });
-    log(`training on ${ctx.backend}: ${prep.plan.message}; ${trainer.model.numParams()} parameters`);
+    const how = ctx.backend === 'wasm' ? wasmRunsWith() : null;
+    log(`training on ${ctx.backend}${how ? ` (${how})` : ''}: ${prep.plan.message}; ${trainer.model.numParams()} parameters`);
     return await loop(ctx, trainer, records);
   } catch (e) {
     return finish(ctx, e);

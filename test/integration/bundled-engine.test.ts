@@ -1,6 +1,7 @@
 // The desktop app runs the engine from its esbuild bundle (dist/engine), not through tsx. This
 // forks that bundle with plain Node and drives it through the same service: its worker threads
 // (generators, training loop) must load from beside the bundle.
+import { availableParallelism } from 'node:os';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, fork } from 'node:child_process';
@@ -61,6 +62,10 @@ test('the bundled engine starts without tsx, generates a dataset and trains a ru
   assert.equal(end.state, 'done', end.reason);
   const log = readFileSync(`${ws.path}/runs/${runId}/events.log`, 'utf8');
   assert.match(log, ['wasm', 'cpu'].includes(info.backend.active) ? /data-parallel: 2 threads per step/ : /workers: 2 asked, training with 1/);
+  // the train worker starts wasm's threaded build from wasm-thread-worker.cjs beside the bundle
+  if (info.backend.active === 'wasm' && availableParallelism() > 1 && !process.env.LINO_WASM_THREADS) {
+    assert.match(log, /training on wasm \(WebAssembly SIMD, \d threads for products of 24 Mflop or more\)/);
+  }
 });
 
 test('the bundled engine lists a data file in its inspect worker, shipped beside the bundle', { timeout: 60_000 }, async () => {

@@ -8,8 +8,13 @@
 // - os.cpus() answers twice the cores asked for, because the backend sizes its pool as
 //   min(logical cores / 2, threads asked) (it halves for hyper-threading), so it would give 1
 //   thread on a 2-core machine whatever we ask.
-// Afterwards the 8 workers Emscripten starts up front are cut to the ones the pool holds, and those
-// are unref'd so that they never keep a process alive.
+// Emscripten starts 8 pthread workers up front (its pool size is compiled in) and the runtime waits
+// until each has loaded the module: 0.66 s and 0.75 s of CPU a backend start, against 0.03 s single-
+// threaded, which the engine's and the CLI's many short-lived workers paid at every start. So while
+// the backend initialises the global Worker (which Emscripten sets and then constructs) is steered
+// too: the workers the pool will take (Emscripten hands out the last made first) are real threads,
+// the others SpareWorkers that answer the load at once and hold no thread. Afterwards the spares
+// are dropped and the pool's workers unref'd, so that they never keep a process alive.
 // The pool is then handed only to products big enough to gain from it (withThreadPool): XNNPACK
 // splits every operator it runs over the pool, elementwise ones too, and each split waits for the
 // other threads (an Add of [4096, 32] measured 24 -> 50 us): with the pool on every kernel LiNO's
@@ -19,7 +24,6 @@
 import os from 'node:os';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { getThreadsCount, setThreadsCount } from '@tensorflow/tfjs-backend-wasm';
 import * as tf from '../tf';
 
 /** The most threads the threaded build can run (it starts 8 Emscripten workers). */
@@ -30,14 +34,21 @@ const DEFAULT_MAX_THREADS = 4;
 let asked: number | null = null;
 
 /**
- * Threads for the wasm backend a later selectBackend('wasm') initialises in this thread: e.g. 1 in
- * each data-parallel worker, which already splits the cores between threads. Null: the default.
+ * Threads for the wasm backend a later selectBackend('wasm') initialises in this thread. Null: the
+ * default, 1 (the single-threaded build). The threaded build costs ~0.2 s and ~0.1 s of CPU to
+ * start (a pool worker loading the module), against 0.03 s: worth it where training steps run, not
+ * in every short-lived worker and command, so training asks for it (trainingWasmThreads).
  */
 export function setWasmThreads(n: number | null): void {
   asked = n === null ? null : Math.max(1, Math.min(MAX_WASM_THREADS, Math.floor(n)));
 }
 
-/** LINO_WASM_THREADS (at most 8), else setWasmThreads's count, else the machine's cores up to 4. */
+/** Threads for training steps: the machine's cores, up to 4. */
+export function trainingWasmThreads(): number {
+  return Math.min(DEFAULT_MAX_THREADS, os.availableParallelism());
+}
+
+/** LINO_WASM_THREADS (at most 8), else setWasmThreads's count, else 1. */
 export function wasmThreadsWanted(env: NodeJS.ProcessEnv = process.env): number {
   const fromEnv = env.LINO_WASM_THREADS;
   if (fromEnv !== undefined && fromEnv !== '') {
@@ -45,7 +56,7 @@ export function wasmThreadsWanted(env: NodeJS.ProcessEnv = process.env): number 
     if (!Number.isInteger(n) || n < 1) throw new Error(`LINO_WASM_THREADS: expected a whole number of threads from 1 to ${MAX_WASM_THREADS}, got '${fromEnv}'`);
     return Math.min(MAX_WASM_THREADS, n);
   }
-  return asked ?? Math.min(DEFAULT_MAX_THREADS, os.availableParallelism());
+  return asked ?? 1;
 }
 
 const workerScript = new URL('./wasm-thread-worker.cjs', import.meta.url);
@@ -55,6 +66,48 @@ function threadedUnavailable(): string | null {
   if (typeof SharedArrayBuffer !== 'function') return 'no SharedArrayBuffer';
   if (workerScript.protocol !== 'file:' || !existsSync(fileURLToPath(workerScript))) return 'this build did not ship wasm-thread-worker.cjs';
   return null;
+}
+
+/** Emscripten's pthread pool size in tfjs-backend-wasm 4.22's threaded build (initMainThread). */
+const EMSCRIPTEN_POOL = 8;
+
+/** A worker Emscripten starts but the pool never takes: it answers the module's load and holds no thread. */
+class SpareWorker {
+  private readonly listeners = new Map<string, ((data: unknown) => void)[]>();
+  on(event: string, fn: (data: unknown) => void): this {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), fn]);
+    return this;
+  }
+  postMessage(msg: { cmd?: string }): void {
+    if (msg?.cmd !== 'load') throw new Error(`wasm thread pool: a spare worker was asked to '${msg?.cmd}'; the pool took more workers than the threads asked`);
+    setImmediate(() => { for (const fn of this.listeners.get('message') ?? []) fn({ cmd: 'loaded' }); });
+  }
+  unref(): void {}
+  ref(): void {}
+  terminate(): Promise<number> { return Promise.resolve(0); }
+}
+
+/**
+ * While `run` initialises the backend: the global Worker Emscripten assigns and constructs makes
+ * SpareWorkers for all but the last `real` of its EMSCRIPTEN_POOL; afterwards the global holds the
+ * class Emscripten assigned, as it would have.
+ */
+async function withSpareWorkers<T>(real: number, run: () => Promise<T>): Promise<T> {
+  const before = Object.getOwnPropertyDescriptor(globalThis, 'Worker');
+  let assigned: (new (path: string) => unknown) | undefined;
+  let made = 0;
+  function Pooled(path: string): unknown {
+    const Real = assigned ?? (before?.value as typeof assigned);
+    return made++ < EMSCRIPTEN_POOL - real || !Real ? new SpareWorker() : new Real(path);
+  }
+  Object.defineProperty(globalThis, 'Worker', { configurable: true, get: () => Pooled, set: (v) => { assigned = v; } });
+  try {
+    return await run();
+  } finally {
+    delete (globalThis as { Worker?: unknown }).Worker;
+    if (assigned) Object.defineProperty(globalThis, 'Worker', { value: assigned, writable: true, configurable: true, enumerable: true });
+    else if (before) Object.defineProperty(globalThis, 'Worker', before);
+  }
 }
 
 type PThreads = { unusedWorkers: { terminate(): void }[]; runningWorkers: { unref(): void }[] };
@@ -145,6 +198,13 @@ function gateKernels(): void {
 
 export interface WasmInit { ok: boolean; threads: number; reason: string }
 
+let lastInit: WasmInit | null = null;
+
+/** How this thread's wasm backend runs (the last initWasmBackend's reason), or null before one started. */
+export function wasmRunsWith(): string | null {
+  return lastInit?.reason ?? null;
+}
+
 /**
  * Initialises the wasm backend through `setBackend` (tf.setBackend('wasm')) on `threads` threads
  * where that can run here, else on the single-threaded SIMD build.
@@ -154,8 +214,11 @@ export async function initWasmBackend(setBackend: () => Promise<boolean>, thread
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', unavailable === null);
   if (unavailable !== null) {
     const ok = await setBackend();
-    return { ok, threads: 1, reason: `WebAssembly SIMD, 1 thread (${unavailable})` };
+    return (lastInit = { ok, threads: 1, reason: `WebAssembly SIMD, 1 thread (${unavailable})` });
   }
+  // imported here, not at the top: importing the package registers the wasm backend, which would
+  // then be tfjs's automatic choice (async to start) in every process that imports main/ops
+  const { getThreadsCount, setThreadsCount } = await import('@tensorflow/tfjs-backend-wasm');
   setThreadsCount(threads);
   const createObjectURL = URL.createObjectURL;
   const cpus = os.cpus;
@@ -163,17 +226,17 @@ export async function initWasmBackend(setBackend: () => Promise<boolean>, thread
   os.cpus = () => Array.from({ length: 2 * threads }, () => ({}) as os.CpuInfo); // only the count is read
   let ok: boolean;
   try {
-    ok = await setBackend();
+    ok = await withSpareWorkers(threads - 1, setBackend);
   } finally {
     URL.createObjectURL = createObjectURL;
     os.cpus = cpus;
   }
-  if (!ok) return { ok, threads: 1, reason: 'the threaded wasm build failed to initialise' };
+  if (!ok) return (lastInit = { ok, threads: 1, reason: 'the threaded wasm build failed to initialise' });
   settleWorkers();
   const running = getThreadsCount();
   if (running > 1 && gatePool((tf.backend() as unknown as { wasm: WasmHeap }).wasm, running)) {
     gateKernels();
-    return { ok, threads: running, reason: `WebAssembly SIMD, ${running} threads for products of ${POOL_MIN_FLOPS / 1e6} Mflop or more` };
+    return (lastInit = { ok, threads: running, reason: `WebAssembly SIMD, ${running} threads for products of ${POOL_MIN_FLOPS / 1e6} Mflop or more` });
   }
-  return { ok, threads: running, reason: `WebAssembly SIMD, ${running} thread${running === 1 ? '' : 's'}` };
+  return (lastInit = { ok, threads: running, reason: `WebAssembly SIMD, ${running} thread${running === 1 ? '' : 's'}` });
 }

@@ -9,18 +9,26 @@ import { fileURLToPath } from 'node:url';
 import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { selectBackend } from '../../../main/ops/backend';
-import { POOL_MIN_FLOPS, THREADPOOL_ADDRESS, withThreadPool, wasmThreadsWanted } from '../../../main/ops/tfjs-internals/wasm-threads';
+import { availableParallelism } from 'node:os';
+import { POOL_MIN_FLOPS, THREADPOOL_ADDRESS, setWasmThreads, trainingWasmThreads, withThreadPool, wasmThreadsWanted } from '../../../main/ops/tfjs-internals/wasm-threads';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-test('LINO_WASM_THREADS: a whole number from 1, at most 8; anything else is refused naming the variable', () => {
+test('LINO_WASM_THREADS: a whole number from 1, at most 8; anything else is refused naming the variable; training asks for the cores up to 4', () => {
   assert.equal(wasmThreadsWanted({ LINO_WASM_THREADS: '3' }), 3);
   assert.equal(wasmThreadsWanted({ LINO_WASM_THREADS: '64' }), 8);
   for (const bad of ['0', '-2', '1.5', 'two', '2 threads']) {
     assert.throws(() => wasmThreadsWanted({ LINO_WASM_THREADS: bad }), /LINO_WASM_THREADS: expected a whole number of threads from 1 to 8, got/);
   }
-  const byDefault = wasmThreadsWanted({});
-  assert.ok(byDefault >= 1 && byDefault <= 4, `default ${byDefault}`);
+  // nothing asked: the single-threaded build; a training worker asks for the cores, up to 4
+  assert.equal(wasmThreadsWanted({}), 1);
+  setWasmThreads(trainingWasmThreads());
+  try {
+    assert.equal(wasmThreadsWanted({}), Math.min(4, availableParallelism()));
+    assert.equal(wasmThreadsWanted({ LINO_WASM_THREADS: '1' }), 1, 'the variable wins');
+  } finally {
+    setWasmThreads(null);
+  }
 });
 
 const CHILD = `${ROOT}test/helpers/wasm-product-child.ts`;
