@@ -6,7 +6,7 @@
 // the best single step of each side (on a shared, loaded machine the least disturbed estimate), and
 // the least CPU time of a step, PyTorch on 1 thread against ours (all our threads): what a loaded
 // machine disturbs least, since time spent waiting for a core is not counted. Ours is the engine's
-// default wasm backend (main/ops/tfjs-internals/wasm-threads.ts); LINO_WASM_THREADS=1 for one thread.
+// default wasm backend; LINO_WASM_THREADS=N for the threaded build (main/ops/tfjs-internals/wasm-threads.ts).
 //   npm run bench kinds      LINO_BENCH_QUICK=1: one round, fewer steps
 //   LINO_BENCH_PROFILE=1: also where our step's time goes (tf.profile, kernels ranked by time);
 //   LINO_BENCH_PROFILE=only: only that, no timing against PyTorch
@@ -16,7 +16,7 @@ import { cpus, loadavg } from 'node:os';
 import { existsSync } from 'node:fs';
 import * as tf from '../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
-import { selectBackend, setWasmThreads, trainingWasmThreads } from '../main/ops/backend';
+import { selectBackend } from '../main/ops/backend';
 import { createModel } from '../main/model/registry';
 import { makeTrainStep } from './train-step';
 
@@ -134,9 +134,8 @@ export default async function bench(): Promise<void> {
   const rounds = QUICK ? 1 : 3;
   const steps = QUICK ? 2 : 3;
   const only = process.env.LINO_BENCH_KINDS;
-  setWasmThreads(trainingWasmThreads());
   const backend = await selectBackend('wasm');
-  // as a training run's worker starts it: the threaded build where it runs (LINO_WASM_THREADS=1: the single-threaded one)
+  // the engine's default, the single-threaded build; LINO_WASM_THREADS=2 for the threaded one
   console.log(`ours: ${backend.attempts.at(-1)!.reason}; our CPU time counts every thread of the pool`);
   console.log(`one training step, B4, wasm vs PyTorch CPU (best of 1 and 2 threads); ${rounds} round(s) of ${steps} steps each after 1 warm-up, PyTorch and ours alternating; medians over rounds`);
   console.log(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);

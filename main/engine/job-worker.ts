@@ -59,10 +59,7 @@ async function main() {
   if (!isWorkerJobKind(input.kind)) return send({ type: 'error', message: `job worker: no worker job of kind '${String(input.kind)}'` });
   try {
     // a data job runs no tensors: no backend (nor tfjs) to load
-    const ops = workerRunsTensors(input.kind) ? await import('../ops/backend') : null;
-    // jobs that time training steps or forward passes run them as a training run's worker does
-    if (ops && (input.kind === 'torch-speed' || input.kind === 'cost')) ops.setWasmThreads(ops.trainingWasmThreads());
-    const active = ops ? (await ops.selectBackend(input.backend || process.env.LINO_BACKEND || undefined)).active : 'none';
+    const active = workerRunsTensors(input.kind) ? (await (await import('../ops/backend')).selectBackend(input.backend || process.env.LINO_BACKEND || undefined)).active : 'none';
     send({ type: 'backend', active });
   } catch (e) {
     send({ type: 'error', message: errorMessage(e), backendFailed: true });

@@ -361,7 +361,7 @@ async function trainLocked(run: RunHandle, hooks: RunHooks): Promise<RunOutcome>
 
 /**
  * Threads per step for a run: config.workers ('auto' = the machine's cores, at most MAX_WORKERS),
- * at most the batch size. Only the wasm and cpu backends use them (wasm threads only its biggest products); tfjs-node
+ * at most the batch size. Only the wasm and cpu backends use them (single-threaded unless LINO_WASM_THREADS); tfjs-node
  * (tensorflow, tensorflow-gpu) already uses every core, so it trains with 1 and says why.
  */
 export function dataParallelWorkers(cfg: TrainConfig, backend: string, log: (m: string) => void = () => {}, bytesPerThread = 0): number {

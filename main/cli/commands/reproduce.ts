@@ -10,7 +10,7 @@ import { PRESET_SIZES, REPRODUCE_PRESETS, presetNamed, type PresetSize } from '.
 import { presetInfo } from '../../reproduce/preset-info';
 import { formatTextTable } from '../../reproduce/text-table';
 import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
-import { selectBackend, setWasmThreads, trainingWasmThreads } from '../../ops/backend';
+import { selectBackend } from '../../ops/backend';
 
 const fmtTime = (s: number) => (s < 90 ? `${Math.round(s)} s` : s < 5400 ? `${Math.round(s / 60)} min` : s < 86400 * 3 ? `${(s / 3600).toFixed(1)} h` : `${(s / 86400).toFixed(0)} days`);
 
@@ -47,7 +47,6 @@ const command: CliCommand = {
     // --backend torch[:cpu|:cuda|:mps]: every run trains on PyTorch (the engine's cpu backend builds the initial weights and evaluates)
     const torch = values.backend?.startsWith('torch') ?? false;
     if (torch && !/^torch(:(cpu|cuda|mps))?$/.test(values.backend!)) throw new UsageError(`--backend '${values.backend}': expected torch, torch:cpu, torch:cuda or torch:mps`);
-    setWasmThreads(trainingWasmThreads());
     await selectBackend(torch ? 'cpu' : values.backend);
     const controller = new AbortController();
     const onSig = () => {

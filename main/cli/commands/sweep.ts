@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { CliCommand } from '../command';
 import { readUserText } from '../../util/user-file';
 import { UsageError, parseFlags } from '../args';
-import { selectBackend, setWasmThreads, trainingWasmThreads } from '../../ops/backend';
+import { selectBackend } from '../../ops/backend';
 import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
 import { trainRun } from '../../train/runner';
 import { errorMessage } from '../../util/error-message';
@@ -79,7 +79,6 @@ const command: CliCommand = {
     const training = values.export === undefined && values.collect === undefined;
     // each trial is a run: lino train's checks of its configuration before the sweep is made (an
     // export's trials train elsewhere: no memory check against this machine's backend)
-    if (training) setWasmThreads(trainingWasmThreads());
     const backend = training ? (await selectBackend(values.backend ?? (sweep.base.backend as string | undefined))).active : null;
     await checkTrialConfigs(sweep, values.config, backend);
     const { id, created } = openOrCreateSweep(ws.path, sweep, values.id);

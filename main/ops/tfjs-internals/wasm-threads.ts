@@ -28,24 +28,20 @@ import * as tf from '../tf';
 
 /** The most threads the threaded build can run (it starts 8 Emscripten workers). */
 export const MAX_WASM_THREADS = 8;
-/** The default's cap: the engine trains one run per 4 cores (job-lanes.ts), each on its own backend. */
-const DEFAULT_MAX_THREADS = 4;
 
 let asked: number | null = null;
 
 /**
- * Threads for the wasm backend a later selectBackend('wasm') initialises in this thread. Null: the
- * default, 1 (the single-threaded build). The threaded build costs ~0.2 s and ~0.1 s of CPU to
- * start (a pool worker loading the module), against 0.03 s: worth it where training steps run, not
- * in every short-lived worker and command, so training asks for it (trainingWasmThreads).
+ * Threads for the wasm backend a later selectBackend('wasm') initialises in this thread (1 in each
+ * data-parallel helper, which already splits the cores). Null: the default, 1, the single-threaded
+ * build: the threaded one is opt-in (LINO_WASM_THREADS) because, measured on 2 cores (npm run bench
+ * kinds, this build against the one before, two rounds each), it made the steps of the big models
+ * faster (FNO at paper size 241-242 -> 222-228 ms, DeepONet on Darcy 29² 26-28 -> 22-24) and those
+ * of the small ones slower (best steps: FNO Burgers 24.5-24.8 -> 25.3-26.3 ms, DeepONet Burgers
+ * 10.5-10.6 -> 10.5-11.3), and it costs ~0.2 s to start against 0.03 s.
  */
 export function setWasmThreads(n: number | null): void {
   asked = n === null ? null : Math.max(1, Math.min(MAX_WASM_THREADS, Math.floor(n)));
-}
-
-/** Threads for training steps: the machine's cores, up to 4. */
-export function trainingWasmThreads(): number {
-  return Math.min(DEFAULT_MAX_THREADS, os.availableParallelism());
 }
 
 /** LINO_WASM_THREADS (at most 8), else setWasmThreads's count, else 1. */

@@ -9,22 +9,21 @@ import { fileURLToPath } from 'node:url';
 import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { selectBackend } from '../../../main/ops/backend';
-import { availableParallelism } from 'node:os';
-import { POOL_MIN_FLOPS, THREADPOOL_ADDRESS, setWasmThreads, trainingWasmThreads, withThreadPool, wasmThreadsWanted } from '../../../main/ops/tfjs-internals/wasm-threads';
+import { POOL_MIN_FLOPS, THREADPOOL_ADDRESS, setWasmThreads, withThreadPool, wasmThreadsWanted } from '../../../main/ops/tfjs-internals/wasm-threads';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-test('LINO_WASM_THREADS: a whole number from 1, at most 8; anything else is refused naming the variable; training asks for the cores up to 4', () => {
+test('LINO_WASM_THREADS: a whole number from 1, at most 8; anything else is refused naming the variable; 1 unless asked', () => {
   assert.equal(wasmThreadsWanted({ LINO_WASM_THREADS: '3' }), 3);
   assert.equal(wasmThreadsWanted({ LINO_WASM_THREADS: '64' }), 8);
   for (const bad of ['0', '-2', '1.5', 'two', '2 threads']) {
     assert.throws(() => wasmThreadsWanted({ LINO_WASM_THREADS: bad }), /LINO_WASM_THREADS: expected a whole number of threads from 1 to 8, got/);
   }
-  // nothing asked: the single-threaded build; a training worker asks for the cores, up to 4
+  // nothing asked: the single-threaded build; setWasmThreads asks, the variable wins
   assert.equal(wasmThreadsWanted({}), 1);
-  setWasmThreads(trainingWasmThreads());
+  setWasmThreads(3);
   try {
-    assert.equal(wasmThreadsWanted({}), Math.min(4, availableParallelism()));
+    assert.equal(wasmThreadsWanted({}), 3);
     assert.equal(wasmThreadsWanted({ LINO_WASM_THREADS: '1' }), 1, 'the variable wins');
   } finally {
     setWasmThreads(null);
