@@ -26,8 +26,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as tf from '../tf';
 
-/** The most threads the threaded build can run (it starts 8 Emscripten workers). */
-export const MAX_WASM_THREADS = 8;
+/** Emscripten's pthread pool size in tfjs-backend-wasm 4.22's threaded build (initMainThread). */
+const EMSCRIPTEN_POOL = 8;
+/** The most threads the threaded build can run: its pool. */
+export const MAX_WASM_THREADS = EMSCRIPTEN_POOL;
 
 let asked: number | null = null;
 
@@ -63,9 +65,6 @@ function threadedUnavailable(): string | null {
   if (workerScript.protocol !== 'file:' || !existsSync(fileURLToPath(workerScript))) return 'this build did not ship wasm-thread-worker.cjs';
   return null;
 }
-
-/** Emscripten's pthread pool size in tfjs-backend-wasm 4.22's threaded build (initMainThread). */
-const EMSCRIPTEN_POOL = 8;
 
 /** A worker Emscripten starts but the pool never takes: it answers the module's load and holds no thread. */
 class SpareWorker {
@@ -149,7 +148,8 @@ export function withThreadPool<T>(flops: number, kernel: () => T): T {
 
 /** Takes the pool from the kernels (withThreadPool hands it back); false where the address does not check out. */
 function gatePool(m: WasmHeap, threads: number): boolean {
-  const heap = () => (m.wasmMemory ? new Int32Array(m.wasmMemory.buffer) : m.HEAP32);
+  const buffer = () => m.wasmMemory?.buffer ?? m.HEAP32.buffer;
+  const heap = () => new Int32Array(buffer());
   const index = THREADPOOL_ADDRESS / 4;
   const h = heap();
   const pool = h[index]!;
@@ -163,7 +163,8 @@ function gatePool(m: WasmHeap, threads: number): boolean {
   if (m._get_threads_count() !== threads) return false;
   h[index] = 0;
   let cached = h;
-  gate = { heap: () => (cached.buffer === heap().buffer ? cached : (cached = heap())), index, pool };
+  // a new view only when the memory has grown (withThreadPool runs twice a pooled product)
+  gate = { heap: () => (cached.buffer === buffer() ? cached : (cached = heap())), index, pool };
   return true;
 }
 
