@@ -7,7 +7,7 @@ import * as tf from './tf';
 import { ensureFastWasmKernels } from './tfjs-internals/wasm-kernels';
 import { initWasmBackend } from './tfjs-internals/wasm-threads';
 
-export { setWasmThreads, wasmRunsWith } from './tfjs-internals/wasm-threads';
+export { wasmRunsWith } from './tfjs-internals/wasm-threads';
 import { formatAdapter, importWebgpuBackend, type AdapterReport } from './webgpu-env';
 import { errorMessage } from '../util/error-message';
 

@@ -3,7 +3,7 @@
 // under the run's objective (micro-batching and rollout as the Trainer's own share).
 import { parentPort } from 'node:worker_threads';
 import * as tf from '../ops/tf';
-import { selectBackend, setWasmThreads } from '../ops/backend';
+import { selectBackend } from '../ops/backend';
 import { createModel } from '../model/registry';
 import type { NeuralOperator } from '../model/types';
 import { shareGradients, type GradOptions } from './batch-grads';
@@ -48,7 +48,9 @@ async function trainStep(msg: TrainStepMsg): Promise<void> {
 parentPort!.on('message', async (msg: TrainInitMsg | TrainStepMsg | { type: 'close' }) => {
   try {
     if (msg.type === 'train-init') {
-      setWasmThreads(1); // the run's threads already split the cores between them
+      // the run's threads already split the cores between them: one each, whatever LINO_WASM_THREADS
+      // asks (a worker thread's process.env is its own copy)
+      process.env.LINO_WASM_THREADS = '1';
       const report = await selectBackend(msg.backend);
       model = createModel(msg.kind, msg.config);
       grad = msg.grad;

@@ -31,22 +31,14 @@ const EMSCRIPTEN_POOL = 8;
 /** The most threads the threaded build can run: its pool. */
 export const MAX_WASM_THREADS = EMSCRIPTEN_POOL;
 
-let asked: number | null = null;
-
 /**
- * Threads for the wasm backend a later selectBackend('wasm') initialises in this thread (1 in each
- * data-parallel helper, which already splits the cores). Null: the default, 1, the single-threaded
- * build: the threaded one is opt-in (LINO_WASM_THREADS) because, measured on 2 cores (npm run bench
+ * Threads for the wasm backend a later selectBackend('wasm') initialises in this thread:
+ * LINO_WASM_THREADS (at most 8), else 1, the single-threaded build. The threaded one is opt-in because, measured on 2 cores (npm run bench
  * kinds, this build against the one before, two rounds each), it made the steps of the big models
  * faster (FNO at paper size 241-242 -> 222-228 ms, DeepONet on Darcy 29² 26-28 -> 22-24) and those
  * of the small ones slower (best steps: FNO Burgers 24.5-24.8 -> 25.3-26.3 ms, DeepONet Burgers
  * 10.5-10.6 -> 10.5-11.3), and it costs ~0.2 s to start against 0.03 s.
  */
-export function setWasmThreads(n: number | null): void {
-  asked = n === null ? null : Math.max(1, Math.min(MAX_WASM_THREADS, Math.floor(n)));
-}
-
-/** LINO_WASM_THREADS (at most 8), else setWasmThreads's count, else 1. */
 export function wasmThreadsWanted(env: NodeJS.ProcessEnv = process.env): number {
   const fromEnv = env.LINO_WASM_THREADS;
   if (fromEnv !== undefined && fromEnv !== '') {
@@ -54,7 +46,7 @@ export function wasmThreadsWanted(env: NodeJS.ProcessEnv = process.env): number 
     if (!Number.isInteger(n) || n < 1) throw new Error(`LINO_WASM_THREADS: expected a whole number of threads from 1 to ${MAX_WASM_THREADS}, got '${fromEnv}'`);
     return Math.min(MAX_WASM_THREADS, n);
   }
-  return asked ?? 1;
+  return 1;
 }
 
 const workerScript = new URL('./wasm-thread-worker.cjs', import.meta.url);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { selectBackend } from '../../../main/ops/backend';
-import { POOL_MIN_FLOPS, THREADPOOL_ADDRESS, setWasmThreads, withThreadPool, wasmThreadsWanted } from '../../../main/ops/tfjs-internals/wasm-threads';
+import { POOL_MIN_FLOPS, THREADPOOL_ADDRESS, withThreadPool, wasmThreadsWanted } from '../../../main/ops/tfjs-internals/wasm-threads';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -19,15 +19,8 @@ test('LINO_WASM_THREADS: a whole number from 1, at most 8; anything else is refu
   for (const bad of ['0', '-2', '1.5', 'two', '2 threads']) {
     assert.throws(() => wasmThreadsWanted({ LINO_WASM_THREADS: bad }), /LINO_WASM_THREADS: expected a whole number of threads from 1 to 8, got/);
   }
-  // nothing asked: the single-threaded build; setWasmThreads asks, the variable wins
+  // nothing asked: the single-threaded build
   assert.equal(wasmThreadsWanted({}), 1);
-  setWasmThreads(3);
-  try {
-    assert.equal(wasmThreadsWanted({}), 3);
-    assert.equal(wasmThreadsWanted({ LINO_WASM_THREADS: '1' }), 1, 'the variable wins');
-  } finally {
-    setWasmThreads(null);
-  }
 });
 
 const CHILD = `${ROOT}test/helpers/wasm-product-child.ts`;
