@@ -4,7 +4,7 @@
 // the single-threaded build computes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
@@ -91,4 +91,12 @@ test('the pool: as many threads as asked, no spare workers, and only big product
   let worst = 0;
   for (let i = 0; i < onCpu.length; i++) worst = Math.max(worst, Math.abs(onWasm[i]! - onCpu[i]!));
   assert.ok(worst < 1e-4, `pooled product differs from cpu by ${worst}`);
+});
+
+test('a bad LINO_WASM_THREADS is refused naming the variable; the command answers with it instead of crashing', { timeout: 60_000 }, () => {
+  const r = spawnSync(process.execPath, [`${ROOT}bin/lino.mjs`, 'info', '--backends', '--backend', 'wasm'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, LINO_WASM_THREADS: 'two' } });
+  const out = `${r.stdout}${r.stderr}`;
+  assert.match(out, /LINO_WASM_THREADS: expected a whole number of threads from 1 to 8, got 'two'/);
+  assert.doesNotMatch(out, /^\s+at /m, 'a message, not a stack trace');
+  assert.ok(r.status !== null, 'the command exited by itself');
 });
