@@ -3,8 +3,9 @@
 // with the weights in their stored layout. Composed from tf ops this needs 5-D transposes of the
 // spectrum and of the weights, a real block [[Wr, Wi], [-Wi, Wr]] per mode and a batch of tiny
 // products; on wasm their gradients (SplitV of the weight concat, strided slices) were 85% of an
-// FNO step at the paper's size. So cpu and wasm run it as one fused JS kernel (and one for its
-// gradient) that reads every layout as it is; webgpu keeps the composed ops.
+// FNO step at the paper's size. So cpu runs it as one fused JS kernel (and one for its gradient)
+// that reads every layout as it is, wasm as WebAssembly SIMD of our own on the same layouts
+// (tfjs-internals/wasm-spectral-mix.ts), and webgpu keeps the composed ops.
 //   X [B, C, P, 2, Q]: spectrum, re/im on axis 3, modes (p, q);
 //   W_g [C, Co, Qg, P, 2]: G weight tensors (2-D FNO: weights1 / weights2, the kept rows of each
 //   sign), mode q of the spectrum is q' = q mod Qg of W_{floor(q / Qg)}; Q = G * Qg;
@@ -13,6 +14,7 @@ import * as tf from './tf';
 import { customGradOp } from './custom-grad';
 import { hasFusedKernel, registerFusedKernel, runFused, type JsOut } from './kernel-registry';
 import { bmm } from './batch-matmul';
+import { registerWasmSpectralMix } from './tfjs-internals/wasm-spectral-mix';
 
 interface Dims { B: number; C: number; Co: number; P: number; Q: number; Qg: number }
 
@@ -142,8 +144,9 @@ function mixGradient(inputs: Float32Array[], shapes: number[][]): JsOut[] {
   return [{ shape: shapes[1]!, values: dx }, ...ws.map((_, g) => ({ shape: shapes[2 + g]!, values: mixGradW(dy, x, g, d) }))];
 }
 
-registerFusedKernel('FnoSpectralMix', ['x', 'w1', 'w2?'], mixForward);
-registerFusedKernel('FnoSpectralMixGrad', ['dy', 'x', 'w1', 'w2?'], mixGradient);
+registerFusedKernel('FnoSpectralMix', ['x', 'w1', 'w2?'], mixForward, undefined, { wasm: false });
+registerFusedKernel('FnoSpectralMixGrad', ['dy', 'x', 'w1', 'w2?'], mixGradient, undefined, { wasm: false });
+registerWasmSpectralMix(dimsOf);
 
 /** The composed ops (webgpu, and the fused kernels switched off): one real block product per mode. */
 function mixComposed(x: tf.Tensor, ws: tf.Tensor[]): tf.Tensor {

@@ -1,13 +1,18 @@
 // Child process of test/unit/ops/wasm-threads.test.ts: the wasm backend on LINO_WASM_THREADS threads,
 // a DeepONet-sized product (841 x 128 x 128, 27.6 Mflop: on the pool), a small one and the big one's
-// gradients, printed as JSON. It never calls process.exit: the test checks that it ends by itself.
+// gradients, and FNO's spectral mix with its gradients (our own SIMD kernel, on a shared memory in
+// the threaded build), printed as JSON. It never calls process.exit: the test checks that it ends by itself.
 import * as tf from '../../main/ops/tf';
 import { selectBackend } from '../../main/ops/backend';
+import { spectralMix } from '../../main/ops/spectral-mix';
 
 const report = await selectBackend('wasm');
 const a = tf.tensor(Float32Array.from({ length: 841 * 128 }, (_, i) => Math.sin(i * 0.37)), [841, 128]);
 const w = tf.tensor(Float32Array.from({ length: 128 * 128 }, (_, i) => Math.cos(i * 0.11) * 0.1), [128, 128]);
 const small = tf.tensor(Float32Array.from({ length: 64 * 128 }, (_, i) => Math.cos(i * 0.5)), [64, 128]);
 const g = tf.grads((x: tf.Tensor, v: tf.Tensor) => tf.sum(tf.square(tf.matMul(x, v))))([a, w]);
-const out = [tf.matMul(a, w), tf.matMul(small, w), ...g].map((t) => Array.from(t.dataSync()));
+const x = tf.tensor(Float32Array.from({ length: 2 * 6 * 5 * 2 * 10 }, (_, i) => Math.sin(i * 0.23)), [2, 6, 5, 2, 10]);
+const ws = [1, 2].map((s) => tf.tensor(Float32Array.from({ length: 6 * 4 * 5 * 5 * 2 }, (_, i) => Math.cos(i * 0.07 * s)), [6, 4, 5, 5, 2]));
+const mixGrads = tf.grads((xx: tf.Tensor, w1: tf.Tensor, w2: tf.Tensor) => tf.sum(tf.square(spectralMix(xx, [w1, w2]))))([x, ...ws]);
+const out = [tf.matMul(a, w), tf.matMul(small, w), ...g, spectralMix(x, ws), ...mixGrads].map((t) => Array.from(t.dataSync()));
 console.log(JSON.stringify({ reason: report.attempts.at(-1)!.reason, out }));

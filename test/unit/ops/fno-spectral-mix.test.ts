@@ -1,7 +1,9 @@
-// ops/spectral-mix.ts: the fused kernels (cpu and wasm: one JS loop for the forward, one for the
-// gradient) agree with the composed tf ops that webgpu runs, in value and in the gradients of
-// spectrum and weights, for the 2-D layout (two weight tensors) and the 1-D one (one); bad shapes
-// are refused with the expected layout. Parity with PyTorch: fno-parity.test.ts.
+// ops/spectral-mix.ts: the fused kernels (cpu: one JS loop for the forward, one for the gradient;
+// wasm: WebAssembly SIMD on the heap, main/ops/wasm/spectral-mix.wat) agree with the composed tf ops
+// that webgpu runs, in value and in the gradients of spectrum and weights, for the 2-D layout (two
+// weight tensors) and the 1-D one (one), with mode counts that are and are not multiples of the
+// SIMD kernel's four lanes; bad shapes and dtypes are refused. Parity with PyTorch: fno-parity.test.ts.
+// The threaded wasm build (a shared memory): test/integration/ops/wasm-threads.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as tf from '../../../main/ops/tf';
@@ -30,6 +32,8 @@ for (const backend of ['cpu', 'wasm']) {
     const cases = [
       { name: '2d', x: [2, 3, 4, 2, 6], w: [3, 5, 3, 4, 2], G: 2 },
       { name: '1d', x: [3, 4, 1, 2, 5], w: [4, 2, 5, 1, 2], G: 1 },
+      { name: '2d, modes in fours', x: [3, 6, 5, 2, 8], w: [6, 4, 4, 5, 2], G: 2 },
+      { name: '1d, 3 modes (no full SIMD lane)', x: [2, 3, 1, 2, 3], w: [3, 3, 3, 1, 2], G: 1 },
     ];
     for (const c of cases) {
       const before = tf.memory().numTensors;
@@ -62,3 +66,13 @@ test('spectralMix refuses shapes that are not [B, C, P, 2, Q] with weights [C, C
   assert.throws(() => spectralMix(x, []), /expected 1 or 2 weight tensors/);
   tf.dispose([x, ...bad.flat()]);
 });
+
+for (const backend of ['cpu', 'wasm']) {
+  test(`spectralMix's kernels on ${backend} refuse a spectrum that is not float32`, async () => {
+    assert.ok(await tf.setBackend(backend));
+    const x = tf.zeros([2, 3, 4, 2, 6], 'int32');
+    const ws = [tf.zeros([3, 5, 3, 4, 2]), tf.zeros([3, 5, 3, 4, 2])];
+    assert.throws(() => spectralMix(x, ws), /FnoSpectralMix: inputs must be float32, got int32/);
+    tf.dispose([x, ...ws]);
+  });
+}

@@ -1,0 +1,31 @@
+// The engine's own WebAssembly kernels are committed as generated modules (main/ops/wasm/*-wasm.ts,
+// base64) beside their text sources (*.wat). This fails when a module is stale, i.e. differs from
+// what scripts/build-wasm.mjs assembles from the .wat now, and checks that each binary is valid
+// WebAssembly of both memory kinds.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { spectralMixWasm } from '../../../main/ops/wasm/spectral-mix-wasm';
+import { wasmBytes, webAssembly, type WasmMemory } from '../../../main/util/webassembly';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+test('every generated wasm module matches what scripts/build-wasm.mjs assembles from its .wat', async () => {
+  const { assembleAll, DIR } = (await import(`${root}scripts/build-wasm.mjs`)) as { assembleAll: () => Promise<Record<string, string>>; DIR: string };
+  const modules = await assembleAll();
+  assert.ok(Object.keys(modules).includes('spectral-mix-wasm.ts'));
+  for (const [file, text] of Object.entries(modules)) {
+    assert.ok(readFileSync(`${DIR}${file}`, 'utf8') === text, `main/ops/wasm/${file} is stale: run node scripts/build-wasm.mjs`);
+  }
+});
+
+test('the spectral mix binaries instantiate on a plain and on a shared memory, and not the other way round', () => {
+  const plain = new webAssembly.Memory({ initial: 1 });
+  const shared = new webAssembly.Memory({ initial: 1, maximum: 65536, shared: true });
+  const make = (b64: string, memory: WasmMemory) => new webAssembly.Instance(new webAssembly.Module(wasmBytes(b64)), { env: { memory } });
+  assert.deepEqual(Object.keys(make(spectralMixWasm.plain, plain).exports).sort(), ['cmix', 'permute']);
+  assert.deepEqual(Object.keys(make(spectralMixWasm.shared, shared).exports).sort(), ['cmix', 'permute']);
+  assert.throws(() => make(spectralMixWasm.plain, shared), webAssembly.LinkError);
+  assert.throws(() => make(spectralMixWasm.shared, plain), webAssembly.LinkError);
+});
