@@ -1,9 +1,9 @@
 // AdamW exactly as PyTorch's torch.optim.AdamW: decoupled weight decay p *= 1 - lr*wd first,
 // then the bias-corrected Adam update p -= lr * (m / (1-b1^t)) / (sqrt(v / (1-b2^t)) + eps).
 // Two paths with the same state and checkpoints:
-// - host (wasm, cpu): plain JS over Float32Arrays (float64 arithmetic, one rounding per value);
-//   there the ~12 tiny kernels per parameter tensor cost more than the whole update, and
-//   data-parallel workers deliver their gradients as Float32Arrays anyway
+// - host (wasm, cpu): a WebAssembly SIMD kernel of our own over arrays in its memory (float32, in
+//   PyTorch's order; adamw-host.ts); there the ~12 tiny kernels per parameter tensor cost more than
+//   the whole update, and data-parallel workers deliver their gradients as Float32Arrays anyway
 //   (bench/optimizer-path.bench.ts: on wasm 1.3 ms host against 29 ms device for Darcy M32 L4);
 // - device (webgpu, tfjs-node): the moments (and a copy of the parameters) are flat tensors and
 //   one step is ~15 kernels over all parameters at once plus one that writes them back (a slice
@@ -14,6 +14,7 @@ import type { F32Entry } from '../runs/safetensors';
 import { isDeviceBackend, readValues } from '../ops/backend';
 import { concatFlat } from '../ops/concat-flat';
 import { splitFlat } from '../ops/split-flat';
+import { HostAdamWArrays } from './adamw-host';
 
 export interface AdamWOptions {
   lr?: number;
@@ -54,9 +55,11 @@ export class AdamW {
   private pIds: object[] = [];
   private readonly m = new Map<string, Float32Array>();
   private readonly v = new Map<string, Float32Array>();
-  // Host copies of the variables' values and the dataId they were taken from: re-read only if
-  // something else assigned the variable since our last update (e.g. weights were loaded).
-  private readonly host = new Map<string, { values: Float32Array; dataId: object }>();
+  // Host path: the moments, gradients and host copies of the variables' values (views into one
+  // WebAssembly memory), and the dataId each copy was taken from: re-read only if something else
+  // assigned the variable since our last update (e.g. weights were loaded).
+  private arrays: HostAdamWArrays | null = null;
+  private readonly hostIds = new Map<string, object>();
 
   /** params: the model's variables, keyed by state_dict name. */
   constructor(private readonly params: ReadonlyMap<string, tf.Variable>, o: AdamWOptions = {}, path: { device?: boolean } = {}) {
@@ -73,27 +76,11 @@ export class AdamW {
       this.mD = tf.tidy(() => tf.variable(tf.zeros([n]), false));
       this.vD = tf.tidy(() => tf.variable(tf.zeros([n]), false));
     } else {
+      this.arrays = new HostAdamWArrays(this.sizes);
       this.keys.forEach((k, i) => {
-        this.m.set(k, new Float32Array(this.sizes[i]!));
-        this.v.set(k, new Float32Array(this.sizes[i]!));
+        this.m.set(k, this.arrays!.m[i]!);
+        this.v.set(k, this.arrays!.v[i]!);
       });
-    }
-  }
-
-  /** Updates a parameter's values in place given its gradient (both flat, same length). */
-  private updateArray(key: string, p: Float32Array, g: ArrayLike<number>): void {
-    const m = this.m.get(key)!;
-    const v = this.v.get(key)!;
-    const { beta1: b1, beta2: b2, eps, lr } = this;
-    const bc1 = 1 - b1 ** this.step;
-    const sbc2 = Math.sqrt(1 - b2 ** this.step);
-    const decay = 1 - lr * this.weightDecay;
-    const stepSize = lr / bc1;
-    for (let i = 0; i < p.length; i++) {
-      const gi = g[i]!;
-      const mi = (m[i] = b1 * m[i]! + (1 - b1) * gi);
-      const vi = (v[i] = b2 * v[i]! + (1 - b2) * gi * gi);
-      p[i] = p[i]! * decay - (stepSize * mi) / (Math.sqrt(vi) / sbc2 + eps);
     }
   }
 
@@ -150,18 +137,25 @@ export class AdamW {
   private async applyHost(gradOf: (k: string) => Float32Array | undefined, lr?: number): Promise<void> {
     if (lr !== undefined) this.lr = lr;
     this.step += 1;
+    const arrays = this.arrays!;
+    const scalars = {
+      decay: 1 - this.lr * this.weightDecay, beta1: this.beta1, beta2: this.beta2, eps: this.eps,
+      stepSize: this.lr / (1 - this.beta1 ** this.step), sbc2: Math.sqrt(1 - this.beta2 ** this.step),
+    };
+    let i = -1;
     for (const [k, p] of this.params) {
+      i += 1;
       const gv = gradOf(k);
       if (gv === undefined) continue;
-      let h = this.host.get(k);
-      if (!h || h.dataId !== p.dataId) h = { values: Float32Array.from(await readValues(p)), dataId: p.dataId };
-      this.updateArray(k, h.values, gv);
-      // the cpu backend keeps the array it is given (h.values is updated in place): a copy there;
+      const values = arrays.p[i]!;
+      if (this.hostIds.get(k) !== p.dataId) values.set(await readValues(p));
+      arrays.update(i, gv, scalars);
+      // the cpu backend keeps the array it is given (values is updated in place): a copy there;
       // wasm copies it into its heap itself (a second copy was 0.4 ms of a 11 ms DeepONet step)
-      const t = tf.tensor(tf.getBackend() === 'wasm' ? h.values : h.values.slice(), p.shape, 'float32');
+      const t = tf.tensor(tf.getBackend() === 'wasm' ? values : values.slice(), p.shape, 'float32');
       p.assign(t);
       t.dispose();
-      this.host.set(k, { values: h.values, dataId: p.dataId });
+      this.hostIds.set(k, p.dataId);
     }
   }
 
@@ -245,6 +239,7 @@ export class AdamW {
     this.pIds = [];
     this.m.clear();
     this.v.clear();
-    this.host.clear();
+    this.hostIds.clear();
+    this.arrays = null;
   }
 }

@@ -1,6 +1,7 @@
 ;; FNO's per-mode complex channel mixing in WebAssembly SIMD, on the wasm backend's own heap (the
 ;; memory is tfjs's, imported). Written by hand because no library kernel mixes complex channels per
 ;; mode in these layouts; scripts/build-wasm.mjs assembles it (wabt) into spectral-mix-wasm.ts.
+;; memory: the wasm backend's (a plain or a shared one: two binaries)
 ;;
 ;; A block is one (sample, channel) of a spectrum: [P, 2, Q] floats (mode rows p; re then im; modes
 ;; q innermost). `cmix` computes, for every output block (m, n) and position (p, q),
