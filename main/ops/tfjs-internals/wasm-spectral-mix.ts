@@ -1,14 +1,11 @@
 // FNO's spectral mix (ops/spectral-mix.ts) on the wasm backend as WebAssembly SIMD of our own
-// (main/ops/wasm/spectral-mix.wat), run on tfjs's heap: the module imports the backend's memory, so
-// inputs, outputs and the weights' scratch copy are heap offsets and nothing is copied through JS.
-// The JS loops it replaces (still cpu's kernels) ran at ~4 GFLOP/s with strided reads: at the
-// paper's size (B4, width 32, modes 12) a layer's forward took 3.0 ms and its gradient 6.2.
-// Pinned to tfjs-backend-wasm 4.22's Emscripten module: its memory is `asm.memory` in the
-// single-threaded build and `wasmMemory` (shared) in the threaded one; `_malloc` and `_free` are
-// the heap's allocator, which the backend's own makeOutput uses.
+// (main/ops/wasm/spectral-mix.wat) on tfjs's heap (wasm-heap.ts): inputs, outputs and the weights'
+// scratch copy are heap offsets. The JS loops it replaces (still cpu's kernels) ran at ~4 GFLOP/s
+// with strided reads: at the paper's size (B4, width 32, modes 12) a layer's forward took 3.0 ms
+// and its gradient 6.2.
 import * as tf from '../tf';
 import { spectralMixWasm } from '../wasm/spectral-mix-wasm';
-import { wasmBytes, webAssembly, type WasmMemory } from '../../util/webassembly';
+import { checkFloat, heapKernels, heapOffset as at, withScratch, type HeapBackend } from './wasm-heap';
 
 interface Dims { B: number; C: number; Co: number; P: number; Q: number; Qg: number }
 export type DimsOf = (x: readonly number[], w: readonly number[], G: number) => Dims;
@@ -17,52 +14,12 @@ interface Kernels {
   cmix(L: number, lm: number, lk: number, R: number, rk: number, rn: number, Y: number, M: number, N: number, K: number, P: number, Q: number, mode: number): void;
   permute(w: number, wt: number, C: number, Co: number, bi: number, bo: number, P: number, Qg: number, Q: number, g: number, toSpectrum: number): void;
 }
-interface EmscriptenModule {
-  asm?: { memory?: WasmMemory };
-  wasmMemory?: WasmMemory;
-  _malloc(bytes: number): number;
-  _free(offset: number): void;
-}
 type Info = tf.TensorInfo;
-interface WasmBackend {
-  wasm: EmscriptenModule;
-  dataIdMap: { get(d: object): { memoryOffset: number } };
-  makeOutput(shape: number[], dtype: string): Info;
-}
 
 /** complex product of the sum's terms: L R, conj(L) R, L conj(R) (the .wat's `mode`) */
 const PLAIN = 0;
 const CONJ_LEFT = 1;
 const CONJ_RIGHT = 2;
-
-const instances = new WeakMap<EmscriptenModule, Kernels>();
-function kernelsOf(m: EmscriptenModule): Kernels {
-  let k = instances.get(m);
-  if (!k) {
-    const memory = m.asm?.memory ?? m.wasmMemory;
-    if (!(memory instanceof webAssembly.Memory)) throw new Error('FnoSpectralMix (wasm): the wasm backend exposes no memory; expected tfjs-backend-wasm 4.22');
-    const shared = typeof SharedArrayBuffer !== 'undefined' && memory.buffer instanceof SharedArrayBuffer;
-    const bytes = wasmBytes(shared ? spectralMixWasm.shared : spectralMixWasm.plain);
-    k = new webAssembly.Instance(new webAssembly.Module(bytes), { env: { memory } }).exports as unknown as Kernels;
-    instances.set(m, k);
-  }
-  return k;
-}
-
-/** Runs `body` with `floats` of heap scratch, freed afterwards even when it throws. */
-function withScratch<T>(be: WasmBackend, floats: number, body: (offset: number) => T): T {
-  const at = be.wasm._malloc(4 * floats) >>> 0;
-  if (at === 0) throw new Error(`FnoSpectralMix (wasm): out of memory for ${floats} floats of scratch`);
-  try {
-    return body(at);
-  } finally {
-    be.wasm._free(at);
-  }
-}
-
-function checkFloat(name: string, infos: Info[]): void {
-  for (const t of infos) if (t.dtype !== 'float32') throw new Error(`${name}: inputs must be float32, got ${t.dtype}`);
-}
 
 /**
  * Registers FnoSpectralMix (x, w1, w2? -> y) and FnoSpectralMixGrad (dy, x, w1, w2? -> dx, dw1, dw2?)
@@ -70,19 +27,18 @@ function checkFloat(name: string, infos: Info[]): void {
  */
 export function registerWasmSpectralMix(dimsOf: DimsOf): void {
   if (tf.getKernel('FnoSpectralMix', 'wasm')) return;
-  const at = (be: WasmBackend, t: Info) => be.dataIdMap.get(t.dataId).memoryOffset >>> 0;
   tf.registerKernel({
     kernelName: 'FnoSpectralMix', backendName: 'wasm',
-    kernelFunc: ((args: { inputs: { x: Info; w1: Info; w2?: Info }; backend: WasmBackend }) => {
+    kernelFunc: ((args: { inputs: { x: Info; w1: Info; w2?: Info }; backend: HeapBackend }) => {
       const { x, w1, w2 } = args.inputs;
       const ws = w2 ? [w1, w2] : [w1];
       checkFloat('FnoSpectralMix', [x, ...ws]);
       const be = args.backend;
       const { B, C, Co, P, Q, Qg } = dimsOf(x.shape, w1.shape, ws.length);
       const S = P * 2 * Q;
-      const k = kernelsOf(be.wasm);
+      const k = heapKernels<Kernels>(be, spectralMixWasm, 'FnoSpectralMix');
       const y = be.makeOutput([B, Co, P, 2, Q], 'float32');
-      withScratch(be, C * Co * S, (wt) => {
+      withScratch(be, C * Co * S, 'FnoSpectralMix', (wt) => {
         // o-major weight blocks: the sum over input channels reads blocks one apart
         ws.forEach((w, g) => k.permute(at(be, w), wt, C, Co, 1, C, P, Qg, Q, g, 1));
         k.cmix(at(be, x), 4 * C * S, 4 * S, wt, 4 * S, 4 * C * S, at(be, y), B, Co, C, P, Q, PLAIN);
@@ -92,17 +48,17 @@ export function registerWasmSpectralMix(dimsOf: DimsOf): void {
   });
   tf.registerKernel({
     kernelName: 'FnoSpectralMixGrad', backendName: 'wasm',
-    kernelFunc: ((args: { inputs: { dy: Info; x: Info; w1: Info; w2?: Info }; backend: WasmBackend }) => {
+    kernelFunc: ((args: { inputs: { dy: Info; x: Info; w1: Info; w2?: Info }; backend: HeapBackend }) => {
       const { dy, x, w1, w2 } = args.inputs;
       const ws = w2 ? [w1, w2] : [w1];
       checkFloat('FnoSpectralMixGrad', [dy, x, ...ws]);
       const be = args.backend;
       const { B, C, Co, P, Q, Qg } = dimsOf(x.shape, w1.shape, ws.length);
       const S = P * 2 * Q;
-      const k = kernelsOf(be.wasm);
+      const k = heapKernels<Kernels>(be, spectralMixWasm, 'FnoSpectralMix');
       const dx = be.makeOutput([B, C, P, 2, Q], 'float32');
       const dws = ws.map((w) => be.makeOutput(w.shape.slice(), 'float32'));
-      withScratch(be, C * Co * S, (wt) => {
+      withScratch(be, C * Co * S, 'FnoSpectralMix', (wt) => {
         // dX[b, i] = sum over o of dY[b, o] conj(W[i, o]), on i-major weight blocks
         ws.forEach((w, g) => k.permute(at(be, w), wt, C, Co, Co, 1, P, Qg, Q, g, 1));
         k.cmix(at(be, dy), 4 * Co * S, 4 * S, wt, 4 * S, 4 * Co * S, at(be, dx), B, C, Co, P, Q, CONJ_RIGHT);

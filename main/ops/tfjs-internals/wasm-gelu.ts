@@ -1,0 +1,29 @@
+// GELU on the wasm backend as WebAssembly SIMD of our own (main/ops/wasm/gelu.wat) on tfjs's heap
+// (wasm-heap.ts): one kernel writes the value and the slope, y = x Phi(x) and d = Phi(x) + x phi(x),
+// so the gradient is one multiply. It replaces the composed ops wasm ran (a sigmoid for the
+// exponential and ~11 elementwise kernels forward, saving Phi and E, and 4 backward).
+import * as tf from '../tf';
+import { geluWasm } from '../wasm/gelu-wasm';
+import { checkFloat, heapKernels, heapOffset as at, type HeapBackend } from './wasm-heap';
+
+interface Kernels {
+  gelu(x: number, y: number, d: number, n: number): void;
+}
+type Info = tf.TensorInfo;
+
+/** Registers `name` (x -> y, d) on wasm (idempotent). */
+export function registerWasmGeluSlope(name: string): void {
+  if (tf.getKernel(name, 'wasm')) return;
+  tf.registerKernel({
+    kernelName: name, backendName: 'wasm',
+    kernelFunc: ((args: { inputs: { x: Info }; backend: HeapBackend }) => {
+      const { x } = args.inputs;
+      checkFloat(name, [x]);
+      const be = args.backend;
+      const y = be.makeOutput(x.shape.slice(), 'float32');
+      const d = be.makeOutput(x.shape.slice(), 'float32');
+      heapKernels<Kernels>(be, geluWasm, name).gelu(at(be, x), at(be, y), at(be, d), tf.util.sizeFromShape(x.shape));
+      return [y, d];
+    }) as never,
+  });
+}
