@@ -1,5 +1,6 @@
 // LayerNorm over the last axis: biased variance, eps 1e-5, learnable scale and shift (nn.LayerNorm).
-// Fused where the backend has the kernels (cpu: JS; webgpu: WGSL; wasm measured no faster fused): one kernel forward
+// Fused where the backend has the kernels (cpu: JS; webgpu: WGSL; wasm: WebAssembly SIMD of our own,
+// tfjs-internals/wasm-layer-norm.ts, where the JS kernel was no faster than the composed ops): one kernel forward
 // (output + per-row mean and 1/std, kept for the backward) and one backward (dx, dw, db).
 // Otherwise composed on 2-D views with a custom gradient (the standard closed form): autodiff
 // through mean/variance costs about twice the full-size passes. The scale/shift gradients are
@@ -9,6 +10,7 @@
 import * as tf from './tf';
 import { customGradOp } from './custom-grad';
 import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused, runReduction } from './kernel-registry';
+import { registerWasmLayerNorm } from './tfjs-internals/wasm-layer-norm';
 
 export class LinoLayerNormProgram extends FusedProgram {}
 export class LinoLayerNormStatsProgram extends FusedProgram {}
@@ -90,6 +92,8 @@ registerFusedKernel(BWD, ['dy', 'x', 'w', 'stats'], ([dy, x, w, st], [shape]) =>
   }, ins);
   return [dx, col(LinoLayerNormGradWeightProgram, 'DY[r * uniforms.M + o] * (X[r * uniforms.M + o] - S[2 * r]) * S[2 * r + 1]', 4), col(LinoLayerNormGradBiasProgram, 'DY[r * uniforms.M + o]', 1)];
 }, { wasm: false });
+
+registerWasmLayerNorm(FWD, BWD);
 
 const fused2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor1D, b: tf.Tensor1D, save: tf.GradSaveFunc) => {
   const [y, stats] = runFused(FWD, { x, w, b });

@@ -1,11 +1,12 @@
 // Child process of test/unit/ops/wasm-threads.test.ts: the wasm backend on LINO_WASM_THREADS threads,
 // a DeepONet-sized product (841 x 128 x 128, 27.6 Mflop: on the pool), a small one and the big one's
-// gradients, and FNO's spectral mix and GELU with their gradients (our own SIMD kernels, on a shared
+// gradients, and FNO's spectral mix, GELU and LayerNorm with their gradients (our own SIMD kernels, on a shared
 // memory in the threaded build), printed as JSON. It never calls process.exit: the test checks that it ends by itself.
 import * as tf from '../../main/ops/tf';
 import { selectBackend } from '../../main/ops/backend';
 import { spectralMix } from '../../main/ops/spectral-mix';
 import { gelu } from '../../main/ops/gelu';
+import { layerNorm } from '../../main/ops/layer-norm';
 
 const report = await selectBackend('wasm');
 const a = tf.tensor(Float32Array.from({ length: 841 * 128 }, (_, i) => Math.sin(i * 0.37)), [841, 128]);
@@ -16,5 +17,8 @@ const x = tf.tensor(Float32Array.from({ length: 2 * 6 * 5 * 2 * 10 }, (_, i) => 
 const ws = [1, 2].map((s) => tf.tensor(Float32Array.from({ length: 6 * 4 * 5 * 5 * 2 }, (_, i) => Math.cos(i * 0.07 * s)), [6, 4, 5, 5, 2]));
 const mixGrads = tf.grads((xx: tf.Tensor, w1: tf.Tensor, w2: tf.Tensor) => tf.sum(tf.square(spectralMix(xx, [w1, w2]))))([x, ...ws]);
 const geluGrad = tf.grad((v: tf.Tensor) => tf.sum(tf.square(gelu(v))))(a);
-const out = [tf.matMul(a, w), tf.matMul(small, w), ...g, spectralMix(x, ws), ...mixGrads, gelu(a), geluGrad].map((t) => Array.from(t.dataSync()));
+const lnW = tf.linspace(0.5, 1.5, 128);
+const lnB = tf.linspace(-0.2, 0.2, 128);
+const lnGrads = tf.grads((v: tf.Tensor, lw: tf.Tensor, lb: tf.Tensor) => tf.sum(tf.square(layerNorm(v, lw, lb))))([a, lnW, lnB]);
+const out = [tf.matMul(a, w), tf.matMul(small, w), ...g, spectralMix(x, ws), ...mixGrads, gelu(a), geluGrad, layerNorm(a, lnW, lnB), ...lnGrads].map((t) => Array.from(t.dataSync()));
 console.log(JSON.stringify({ reason: report.attempts.at(-1)!.reason, out }));

@@ -56,7 +56,7 @@ const CASES: OpCase[] = [
   { name: 'householder (refraction, c tensor)', wasm: false, kernels: ['LinoHouseholder', 'LinoHouseholderGrad'], shapes: [[R, M], [R, M], []], fused: (h, v, c) => householder(h!, v!, c!), composed: (h, v, c) => householderComposed(h!, v!, c!) },
   // one row of v far below the 1e-6 clamp: the clamped branch of the gradient
   { name: 'householder (reflection, a clamped row)', wasm: false, kernels: ['LinoHouseholder', 'LinoHouseholderGrad'], shapes: [[2, 4, M], [2, 4, M]], prep: ([h, v]) => [h!, tf.mul(v!, tf.concat([tf.fill([1, 1, 1], 1e-8), tf.ones([1, 3, 1]), tf.ones([1, 4, 1])], 1).reshape([2, 4, 1]))], fused: (h, v) => householder(h!, v!, -2), composed: (h, v) => householderComposed(h!, v!, -2) },
-  { name: 'layer norm', wasm: false, kernels: ['LinoLayerNorm', 'LinoLayerNormGrad'], shapes: [[R, M], [M], [M]], fused: (x, w, b) => layerNorm(x!, w!, b!), composed: (x, w, b) => layerNormComposed(x!, w!, b!) },
+  { name: 'layer norm', kernels: ['LinoLayerNorm', 'LinoLayerNormGrad'], shapes: [[R, M], [M], [M]], fused: (x, w, b) => layerNorm(x!, w!, b!), composed: (x, w, b) => layerNormComposed(x!, w!, b!) },
   { name: 'gelu', kernels: ['LinoGelu', 'LinoGeluGrad'], wasmKernels: ['LinoGeluSlope'], shapes: [[R, 2 * M]], prep: ([x]) => [tf.mul(x!, 2)], fused: (x) => gelu(x!), composed: (x) => geluComposed(x!) },
   // 35 values (not a multiple of wasm's four lanes) out to |x| = 14, where exp(-x^2/2) is clamped
   { name: 'gelu, 35 values, tails', kernels: ['LinoGelu', 'LinoGeluGrad'], wasmKernels: ['LinoGeluSlope'], shapes: [[7, 5]], prep: ([x]) => [tf.mul(x!, 7)], fused: (x) => gelu(x!), composed: (x) => geluComposed(x!) },
@@ -72,7 +72,8 @@ const CASES: OpCase[] = [
   // reductions run their partial sums and second pass
   { name: 'branch mixture, K=2, 40,000 values per sample', wasm: false, kernels: ['LinoMix', 'LinoMixGrad'], shapes: [[2, 2], [2 * 5000, M], [2 * 5000, M]],
     prep: ([a, ...b]) => [tf.softmax(a!), ...b], fused: (a, ...b) => mixRows(a as tf.Tensor2D, b), composed: (a, ...b) => mixRowsComposed(a as tf.Tensor2D, b) },
-  { name: 'layer norm, 1,500 rows', wasm: false, kernels: ['LinoLayerNorm', 'LinoLayerNormGrad'], shapes: [[1500, M], [M], [M]], fused: (x, w, b) => layerNorm(x!, w!, b!), composed: (x, w, b) => layerNormComposed(x!, w!, b!) },
+  { name: 'layer norm, 1,500 rows', kernels: ['LinoLayerNorm', 'LinoLayerNormGrad'], shapes: [[1500, M], [M], [M]], fused: (x, w, b) => layerNorm(x!, w!, b!), composed: (x, w, b) => layerNormComposed(x!, w!, b!) },
+  { name: "layer norm, width 7 (not a multiple of the wasm kernel's four lanes)", kernels: ['LinoLayerNorm', 'LinoLayerNormGrad'], shapes: [[30, 7], [7], [7]], fused: (x, w, b) => layerNorm(x!, w!, b!), composed: (x, w, b) => layerNormComposed(x!, w!, b!) },
   // the reference runs with the fused kernels off (the composed correlation)
   { name: 'depthwise conv 2D, 24x24', wasm: false, kernels: ['LinoDepthwiseFilterGrad'], shapes: [[2, 24, 24, 4], [4, 1, 3, 3]], fused: (x, k) => depthwiseConv(x!, k!), composed: (x, k) => depthwiseConv(x!, k!) },
   { name: 'depthwise conv 1D, 300 points', wasm: false, kernels: ['LinoDepthwiseFilterGrad'], shapes: [[2, 300, 4], [4, 1, 3]], fused: (x, k) => depthwiseConv(x!, k!), composed: (x, k) => depthwiseConv(x!, k!) },
