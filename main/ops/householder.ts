@@ -1,8 +1,9 @@
 // Rank-one deformation of each row along its own unit normal, the reflection and refraction maths:
 //   out = h + c <h, vhat> vhat,  vhat = v / max(|v|, 1e-6)   (c = -2: reflection; c = eta - 1: refraction)
 // h, v: [..., M] (same shape), c: scalar tensor. One fused kernel forward and one backward where
-// the backend has them (cpu: JS; webgpu: WGSL), composed tf ops otherwise: on wasm the composed
-// SIMD ops beat the JS loop (2-4x per call, a LiNO 85² forward 1.5-2x; bench/playground.bench.ts).
+// the backend has them (cpu: JS; webgpu: WGSL; wasm: WebAssembly SIMD of our own,
+// tfjs-internals/wasm-householder.ts, where the composed SIMD ops had beaten the JS loop 2-4x per
+// call), composed tf ops otherwise.
 // Gradient, with s = <h, vhat>, t = <g, vhat>, n = max(|v|, 1e-6):
 //   dh = g + c t vhat;  dvhat = c (s g + t h);  dv = (dvhat - <dvhat, vhat> vhat) / n  (|v| > 1e-6; else dvhat / 1e-6);
 //   dc = sum_rows s t.
@@ -11,6 +12,7 @@ import { customGradOp } from './custom-grad';
 import { unitNormalize } from './unit-normalize';
 import { rowDot } from './row-dot';
 import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused, type JsKernelBody } from './kernel-registry';
+import { registerWasmHouseholder } from './tfjs-internals/wasm-householder';
 
 export class LinoHouseholderProgram extends FusedProgram {}
 export class LinoHouseholderGradHProgram extends FusedProgram {}
@@ -95,6 +97,8 @@ registerFusedKernel(BWD, ['g', 'h', 'v', 'c'], ([g, h, v, c], [shape]) => {
   const p = row(LinoHouseholderGradCProgram, [R], 'result[index] = s * t;');
   return [dh, dv, p];
 }, { wasm: false });
+
+registerWasmHouseholder(FWD, BWD);
 
 const fused = customGradOp((h: tf.Tensor, v: tf.Tensor, c: tf.Tensor, save: tf.GradSaveFunc) => {
   save([h, v, c]);

@@ -53,9 +53,10 @@ interface OpCase {
 
 const R = 24, M = 8;
 const CASES: OpCase[] = [
-  { name: 'householder (refraction, c tensor)', wasm: false, kernels: ['LinoHouseholder', 'LinoHouseholderGrad'], shapes: [[R, M], [R, M], []], fused: (h, v, c) => householder(h!, v!, c!), composed: (h, v, c) => householderComposed(h!, v!, c!) },
+  { name: 'householder (refraction, c tensor)', kernels: ['LinoHouseholder', 'LinoHouseholderGrad'], shapes: [[R, M], [R, M], []], fused: (h, v, c) => householder(h!, v!, c!), composed: (h, v, c) => householderComposed(h!, v!, c!) },
+  { name: 'householder, width 7 (a scalar tail on wasm)', kernels: ['LinoHouseholder', 'LinoHouseholderGrad'], shapes: [[5, 7], [5, 7], []], fused: (h, v, c) => householder(h!, v!, c!), composed: (h, v, c) => householderComposed(h!, v!, c!) },
   // one row of v far below the 1e-6 clamp: the clamped branch of the gradient
-  { name: 'householder (reflection, a clamped row)', wasm: false, kernels: ['LinoHouseholder', 'LinoHouseholderGrad'], shapes: [[2, 4, M], [2, 4, M]], prep: ([h, v]) => [h!, tf.mul(v!, tf.concat([tf.fill([1, 1, 1], 1e-8), tf.ones([1, 3, 1]), tf.ones([1, 4, 1])], 1).reshape([2, 4, 1]))], fused: (h, v) => householder(h!, v!, -2), composed: (h, v) => householderComposed(h!, v!, -2) },
+  { name: 'householder (reflection, a clamped row)', kernels: ['LinoHouseholder', 'LinoHouseholderGrad'], shapes: [[2, 4, M], [2, 4, M]], prep: ([h, v]) => [h!, tf.mul(v!, tf.concat([tf.fill([1, 1, 1], 1e-8), tf.ones([1, 3, 1]), tf.ones([1, 4, 1])], 1).reshape([2, 4, 1]))], fused: (h, v) => householder(h!, v!, -2), composed: (h, v) => householderComposed(h!, v!, -2) },
   { name: 'layer norm', kernels: ['LinoLayerNorm', 'LinoLayerNormGrad'], shapes: [[R, M], [M], [M]], fused: (x, w, b) => layerNorm(x!, w!, b!), composed: (x, w, b) => layerNormComposed(x!, w!, b!) },
   { name: 'gelu', kernels: ['LinoGelu', 'LinoGeluGrad'], wasmKernels: ['LinoGeluSlope'], shapes: [[R, 2 * M]], prep: ([x]) => [tf.mul(x!, 2)], fused: (x) => gelu(x!), composed: (x) => geluComposed(x!) },
   // 35 values (not a multiple of wasm's four lanes) out to |x| = 14, where exp(-x^2/2) is clamped
