@@ -2,12 +2,15 @@
 // local branch:  y_glob = num / (qk + 1e-6);  y = (1 - beta) y_glob + beta y_loc;  out = exp(ls) (y - h),
 // beta = sigmoid(gate). num: [B, N, M] (or any shape with the rows of h), qk: one value per row,
 // y_loc, h: [B*N, M]; gate, ls: scalars. One fused kernel forward and one backward where the backend
-// has them (cpu: JS; webgpu: WGSL), composed tf ops otherwise (wasm: its SIMD ops beat the JS loop). Gradient, with e = exp(ls), d = qk + 1e-6:
+// has them (cpu: JS; webgpu: WGSL; wasm: WebAssembly SIMD of our own,
+// tfjs-internals/wasm-scattering-output.ts, where the composed SIMD ops had beaten the JS loop),
+// composed tf ops otherwise. Gradient, with e = exp(ls), d = qk + 1e-6:
 //   d num = g e (1-beta) / d;  d qk = -sum_row g e (1-beta) num / d^2;  d y_loc = g e beta;  d h = -g e;
 //   d gate = sum g e (y_loc - y_glob) beta (1-beta);  d ls = sum g out.
 import * as tf from './tf';
 import { customGradOp } from './custom-grad';
 import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused, type JsKernelBody } from './kernel-registry';
+import { registerWasmScatteringOutput } from './tfjs-internals/wasm-scattering-output';
 
 export class LinoScatteringOutputProgram extends FusedProgram {}
 export class LinoScatteringOutputGradNumProgram extends FusedProgram {}
@@ -96,6 +99,8 @@ registerFusedKernel(BWD, ['g', 'num', 'qk', 'yloc', 'h', 'gate', 'ls'], ([g, num
     row(LinoScatteringOutputGradScaleProgram, [R], 'ge * ((1.0 - beta) * yg + beta * Yl[i] - H[i])', 'acc'),
   ];
 }, { wasm: false });
+
+registerWasmScatteringOutput(FWD, BWD);
 
 const fused = customGradOp((num: tf.Tensor, qk: tf.Tensor, yloc: tf.Tensor, h: tf.Tensor, gate: tf.Tensor, ls: tf.Tensor, save: tf.GradSaveFunc) => {
   save([num, qk, yloc, h, gate, ls]);

@@ -16,6 +16,7 @@ export interface HeapBackend {
   wasm: EmscriptenModule;
   dataIdMap: { get(d: object): { memoryOffset: number } };
   makeOutput(shape: number[], dtype: string): tf.TensorInfo;
+  typedArrayFromHeap(t: tf.TensorInfo): Float32Array;
 }
 /** A kernel's binaries (scripts/build-wasm.mjs): for a plain memory and for a shared one. */
 export interface HeapBinaries { plain: string; shared: string }

@@ -63,7 +63,15 @@ const CASES: OpCase[] = [
   { name: 'gelu, 35 values, tails', kernels: ['LinoGelu', 'LinoGeluGrad'], wasmKernels: ['LinoGeluSlope'], shapes: [[7, 5]], prep: ([x]) => [tf.mul(x!, 7)], fused: (x) => gelu(x!), composed: (x) => geluComposed(x!) },
   { name: 'positive feature', wasm: false, kernels: ['LinoPositiveFeature', 'LinoPositiveFeatureGrad'], shapes: [[3 * 6, M], [6, M]], fused: (l, c) => positiveFeature(l as tf.Tensor2D, c as tf.Tensor2D, 0.6), composed: (l, c) => positiveFeatureComposed(l as tf.Tensor2D, c as tf.Tensor2D, 0.6) },
   // qk > 0 as in the model (a product of positive features)
-  { name: 'scattering output', wasm: false, kernels: ['LinoScatteringOutput', 'LinoScatteringOutputGrad'], shapes: [[3, 6, M], [3, 6, 1], [18, M], [18, M], [], []], prep: ([n, q, ...r]) => [n!, tf.add(tf.abs(q!), 0.5), ...r],
+  { name: 'scattering output', kernels: ['LinoScatteringOutput', 'LinoScatteringOutputGrad'], shapes: [[3, 6, M], [3, 6, 1], [18, M], [18, M], [], []], prep: ([n, q, ...r]) => [n!, tf.add(tf.abs(q!), 0.5), ...r],
+    fused: (n, q, y, h, g, l) => scatteringOutput(n!, q!, y as tf.Tensor2D, h as tf.Tensor2D, g!, l!), composed: (n, q, y, h, g, l) => scatteringOutputComposed(n!, q!, y!, h!, g!, l!) },
+  ...[1, 2, 3].map((K): OpCase => ({
+    name: `branch mixture, K=${K}`, wasm: false, kernels: ['LinoMix', 'LinoMixGrad'], shapes: [[3, K], ...Array.from({ length: K }, () => [3 * 5, M])],
+    prep: ([a, ...b]) => [tf.softmax(a!), ...b], fused: (a, ...b) => mixRows(a as tf.Tensor2D, b), composed: (a, ...b) => mixRowsComposed(a as tf.Tensor2D, b),
+  })),
+  // sizes past one reduction chunk (rows: 16,384 terms; columns: 512 rows), so the webgpu
+  // reductions run their partial sums and second pass
+  { name: 'scattering output, width 7 (a scalar tail on wasm)', kernels: ['LinoScatteringOutput', 'LinoScatteringOutputGrad'], shapes: [[3, 6, 7], [3, 6, 1], [18, 7], [18, 7], [], []], prep: ([n, q, ...r]) => [n!, tf.add(tf.abs(q!), 0.5), ...r],
     fused: (n, q, y, h, g, l) => scatteringOutput(n!, q!, y as tf.Tensor2D, h as tf.Tensor2D, g!, l!), composed: (n, q, y, h, g, l) => scatteringOutputComposed(n!, q!, y!, h!, g!, l!) },
   ...[1, 2, 3].map((K): OpCase => ({
     name: `branch mixture, K=${K}`, wasm: false, kernels: ['LinoMix', 'LinoMixGrad'], shapes: [[3, K], ...Array.from({ length: K }, () => [3 * 5, M])],

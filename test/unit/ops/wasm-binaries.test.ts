@@ -11,6 +11,7 @@ import { adamwWasm } from '../../../main/ops/wasm/adamw-wasm';
 import { geluWasm } from '../../../main/ops/wasm/gelu-wasm';
 import { layerNormWasm } from '../../../main/ops/wasm/layer-norm-wasm';
 import { householderWasm } from '../../../main/ops/wasm/householder-wasm';
+import { scatteringOutputWasm } from '../../../main/ops/wasm/scattering-output-wasm';
 import { wasmBytes, webAssembly, type WasmMemory } from '../../../main/util/webassembly';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -18,13 +19,13 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 test('every generated wasm module matches what scripts/build-wasm.mjs assembles from its .wat', async () => {
   const { assembleAll, DIR } = (await import(`${root}scripts/build-wasm.mjs`)) as { assembleAll: () => Promise<Record<string, string>>; DIR: string };
   const modules = await assembleAll();
-  assert.deepEqual(Object.keys(modules).sort(), ['adamw-wasm.ts', 'gelu-wasm.ts', 'householder-wasm.ts', 'layer-norm-wasm.ts', 'spectral-mix-wasm.ts']);
+  assert.deepEqual(Object.keys(modules).sort(), ['adamw-wasm.ts', 'gelu-wasm.ts', 'householder-wasm.ts', 'layer-norm-wasm.ts', 'scattering-output-wasm.ts', 'spectral-mix-wasm.ts']);
   for (const [file, text] of Object.entries(modules)) {
     assert.ok(readFileSync(`${DIR}${file}`, 'utf8') === text, `main/ops/wasm/${file} is stale: run node scripts/build-wasm.mjs`);
   }
 });
 
-test('the spectral mix, GELU, LayerNorm and Householder binaries instantiate on a plain and on a shared memory, and not the other way round; AdamW\'s on a plain one', () => {
+test('our heap kernels\' binaries instantiate on a plain and on a shared memory, and not the other way round; AdamW\'s on a plain one', () => {
   const plain = new webAssembly.Memory({ initial: 1 });
   const shared = new webAssembly.Memory({ initial: 1, maximum: 65536, shared: true });
   const make = (b64: string, memory: WasmMemory) => new webAssembly.Instance(new webAssembly.Module(wasmBytes(b64)), { env: { memory } });
@@ -38,6 +39,8 @@ test('the spectral mix, GELU, LayerNorm and Householder binaries instantiate on 
   assert.deepEqual(Object.keys(make(layerNormWasm.shared, shared).exports), ['forward', 'backward']);
   assert.deepEqual(Object.keys(make(householderWasm.plain, plain).exports), ['forward', 'backward']);
   assert.deepEqual(Object.keys(make(householderWasm.shared, shared).exports), ['forward', 'backward']);
+  assert.deepEqual(Object.keys(make(scatteringOutputWasm.plain, plain).exports), ['forward', 'backward']);
+  assert.deepEqual(Object.keys(make(scatteringOutputWasm.shared, shared).exports), ['forward', 'backward']);
   // the host AdamW runs on a memory of its own: one binary, plain
   assert.deepEqual(Object.keys(adamwWasm), ['plain']);
   assert.deepEqual(Object.keys(make(adamwWasm.plain, plain).exports), ['adamw']);
