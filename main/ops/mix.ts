@@ -1,11 +1,13 @@
 // Per-sample convex mixture of branch outputs: out[r] = sum_k alpha[b(r), k] branch_k[r], where
 // the rows r of each branch [B*N, M] belong to sample b(r) = floor(r / N). One fused kernel
 // forward and one backward (d branch_k = alpha_k g; d alpha[b, k] = sum over the sample's rows of
-// g . branch_k) where the backend has them (cpu: JS; webgpu: WGSL), composed tf ops otherwise (wasm:
-// its SIMD multiply-adds beat the JS loop).
+// g . branch_k) where the backend has them (cpu: JS; webgpu: WGSL; wasm: WebAssembly SIMD of our own,
+// tfjs-internals/wasm-mix.ts, where the composed SIMD multiply-adds had beaten the JS loop), composed
+// tf ops otherwise.
 import * as tf from './tf';
 import { customGradOp } from './custom-grad';
 import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused, runReduction } from './kernel-registry';
+import { registerWasmMix } from './tfjs-internals/wasm-mix';
 
 export class LinoMixProgram extends FusedProgram {}
 export class LinoMixGradAlphaProgram extends FusedProgram {}
@@ -76,6 +78,8 @@ registerFusedKernel(BWD, ['g', 'alpha', ...branchNames(MAX_K).map((n) => `${n}?`
   }), ins));
   return [dAlpha, ...dBr];
 }, { wasm: false });
+
+registerWasmMix(FWD, BWD);
 
 const fusedFor = new Map<number, (alpha: tf.Tensor, ...br: tf.Tensor[]) => tf.Tensor>();
 function fused(k: number) {

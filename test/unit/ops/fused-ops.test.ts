@@ -65,21 +65,15 @@ const CASES: OpCase[] = [
   // qk > 0 as in the model (a product of positive features)
   { name: 'scattering output', kernels: ['LinoScatteringOutput', 'LinoScatteringOutputGrad'], shapes: [[3, 6, M], [3, 6, 1], [18, M], [18, M], [], []], prep: ([n, q, ...r]) => [n!, tf.add(tf.abs(q!), 0.5), ...r],
     fused: (n, q, y, h, g, l) => scatteringOutput(n!, q!, y as tf.Tensor2D, h as tf.Tensor2D, g!, l!), composed: (n, q, y, h, g, l) => scatteringOutputComposed(n!, q!, y!, h!, g!, l!) },
-  ...[1, 2, 3].map((K): OpCase => ({
-    name: `branch mixture, K=${K}`, wasm: false, kernels: ['LinoMix', 'LinoMixGrad'], shapes: [[3, K], ...Array.from({ length: K }, () => [3 * 5, M])],
-    prep: ([a, ...b]) => [tf.softmax(a!), ...b], fused: (a, ...b) => mixRows(a as tf.Tensor2D, b), composed: (a, ...b) => mixRowsComposed(a as tf.Tensor2D, b),
-  })),
-  // sizes past one reduction chunk (rows: 16,384 terms; columns: 512 rows), so the webgpu
-  // reductions run their partial sums and second pass
   { name: 'scattering output, width 7 (a scalar tail on wasm)', kernels: ['LinoScatteringOutput', 'LinoScatteringOutputGrad'], shapes: [[3, 6, 7], [3, 6, 1], [18, 7], [18, 7], [], []], prep: ([n, q, ...r]) => [n!, tf.add(tf.abs(q!), 0.5), ...r],
     fused: (n, q, y, h, g, l) => scatteringOutput(n!, q!, y as tf.Tensor2D, h as tf.Tensor2D, g!, l!), composed: (n, q, y, h, g, l) => scatteringOutputComposed(n!, q!, y!, h!, g!, l!) },
   ...[1, 2, 3].map((K): OpCase => ({
-    name: `branch mixture, K=${K}`, wasm: false, kernels: ['LinoMix', 'LinoMixGrad'], shapes: [[3, K], ...Array.from({ length: K }, () => [3 * 5, M])],
+    name: `branch mixture, K=${K}`, kernels: ['LinoMix', 'LinoMixGrad'], shapes: [[3, K], ...Array.from({ length: K }, () => [3 * 5, M])],
     prep: ([a, ...b]) => [tf.softmax(a!), ...b], fused: (a, ...b) => mixRows(a as tf.Tensor2D, b), composed: (a, ...b) => mixRowsComposed(a as tf.Tensor2D, b),
   })),
   // sizes past one reduction chunk (rows: 16,384 terms; columns: 512 rows), so the webgpu
   // reductions run their partial sums and second pass
-  { name: 'branch mixture, K=2, 40,000 values per sample', wasm: false, kernels: ['LinoMix', 'LinoMixGrad'], shapes: [[2, 2], [2 * 5000, M], [2 * 5000, M]],
+  { name: 'branch mixture, K=2, 40,000 values per sample', kernels: ['LinoMix', 'LinoMixGrad'], shapes: [[2, 2], [2 * 5000, M], [2 * 5000, M]],
     prep: ([a, ...b]) => [tf.softmax(a!), ...b], fused: (a, ...b) => mixRows(a as tf.Tensor2D, b), composed: (a, ...b) => mixRowsComposed(a as tf.Tensor2D, b) },
   { name: 'layer norm, 1,500 rows', kernels: ['LinoLayerNorm', 'LinoLayerNormGrad'], shapes: [[1500, M], [M], [M]], fused: (x, w, b) => layerNorm(x!, w!, b!), composed: (x, w, b) => layerNormComposed(x!, w!, b!) },
   { name: "layer norm, width 7 (not a multiple of the wasm kernel's four lanes)", kernels: ['LinoLayerNorm', 'LinoLayerNormGrad'], shapes: [[30, 7], [7], [7]], fused: (x, w, b) => layerNorm(x!, w!, b!), composed: (x, w, b) => layerNormComposed(x!, w!, b!) },
