@@ -24,7 +24,7 @@ export async function assembleAll() {
     const src = readFileSync(`${DIR}${file}`, 'utf8');
     if (!src.includes(PLAIN)) throw new Error(`${file}: expected the memory import ${PLAIN}`);
     const binary = (text) => {
-      const mod = wabt.parseWat(file, text, { simd: true, threads: true });
+      const mod = wabt.parseWat(file, text, { simd: true, threads: true, bulk_memory: true });
       try {
         return Buffer.from(mod.toBinary({}).buffer).toString('base64');
       } finally {

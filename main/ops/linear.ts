@@ -10,6 +10,7 @@ import { gelu } from './gelu';
 import { plainMatMulOnly } from './kernel-registry';
 import { gemmAvailable } from './gemm/gemm-kernel';
 import { gemmLinear } from './gemm/gemm-linear';
+import { matMulTA } from './matmul-ta';
 
 /** Backends whose _FusedMatMul kernel takes 2-D operands as they are. */
 const DIRECT_FUSED = new Set(['cpu', 'webgpu']);
@@ -31,10 +32,9 @@ const affine2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, s
       const [xs, ws] = saved as [tf.Tensor2D, tf.Tensor2D];
       const dy2 = dy as tf.Tensor2D;
       if (!plain) return [tf.matMul(dy2, ws), tf.matMul(dy2, xs, true, false), tf.sum(dy2, 0)];
-      const dyT = tf.transpose(dy2);
-      // bias gradient as an innermost-axis sum of the transpose we need anyway (an axis-0 sum
-      // transposes internally on wasm)
-      return [tf.matMul(dy2, ws), tf.matMul(dyT, xs), tf.sum(dyT, 1)];
+      // dW = dy^T x and the bias gradient in one kernel of our own where the shapes fit (matmul-ta.ts)
+      const [dw, db] = matMulTA(dy2, xs, true);
+      return [tf.matMul(dy2, ws), dw!, db!];
     },
   };
 });
@@ -48,7 +48,7 @@ const linear2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, save: tf.GradSave
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [xs, ws] = saved as [tf.Tensor2D, tf.Tensor2D];
       const dy2 = dy as tf.Tensor2D;
-      return [tf.matMul(dy2, ws), plain ? tf.matMul(tf.transpose(dy2), xs) : tf.matMul(dy2, xs, true, false)];
+      return [tf.matMul(dy2, ws), plain ? matMulTA(dy2, xs, false)[0]! : tf.matMul(dy2, xs, true, false)];
     },
   };
 });

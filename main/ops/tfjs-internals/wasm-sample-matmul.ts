@@ -9,6 +9,7 @@
 // the output: no copies of the operands or the result, and one kernel for the engine to run.
 import * as tf from '../tf';
 import { withThreadPool } from './wasm-threads';
+import { fitsMatMulTA, matMulTAOnHeap } from './wasm-matmul-ta';
 
 export const SAMPLE_MATMUL = 'LinoSampleMatMul';
 
@@ -67,6 +68,12 @@ export function registerSampleMatMul(transpose: TransposeFn): void {
       const out = be.makeOutput([B, n, m], 'float32');
       const mm = batchMatMulFn(be.wasm);
       const id = (t: Info) => be.dataIdMap.get(t.dataId).id;
+      const offset = (t: Info) => be.dataIdMap.get(t.dataId).memoryOffset >>> 0;
+      // a_i^T b_i: our kernel reads both as they lie (no transpose, no packing; wasm-matmul-ta.ts)
+      if (ta && !tb && fitsMatMulTA(n, m)) {
+        for (let i = 0; i < B; i++) matMulTAOnHeap(be as never, offset(a) + 4 * i * a1 * a2, offset(b) + 4 * i * b1 * b2, offset(out) + 4 * i * n * m, k, n, m);
+        return out;
+      }
       for (let i = 0; i < B; i++) {
         const av = view(be, a, i * a1 * a2, [1, a1, a2]);
         const bv = view(be, b, i * b1 * b2, [1, b1, b2]);

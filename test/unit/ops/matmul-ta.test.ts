@@ -1,0 +1,50 @@
+// ops/matmul-ta.ts: a^T b (and a's column sums) on wasm by our own kernel where M is a multiple of 4
+// and N of 8, by tfjs's transpose and product otherwise; both against plain loops in float64, and
+// the kernel refuses shapes it cannot take.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as tf from '../../../main/ops/tf';
+import '@tensorflow/tfjs-backend-wasm';
+import { matMulTA } from '../../../main/ops/matmul-ta';
+import { runFused } from '../../../main/ops/kernel-registry';
+import { countKernels } from '../../../main/ops/tfjs-internals/count-kernels';
+
+function reference(a: Float32Array, b: Float32Array, K: number, M: number, N: number): [number[], number[]] {
+  const c = new Array<number>(M * N).fill(0);
+  const s = new Array<number>(M).fill(0);
+  for (let k = 0; k < K; k++) {
+    for (let i = 0; i < M; i++) {
+      s[i] += a[k * M + i]!;
+      for (let j = 0; j < N; j++) c[i * N + j] += a[k * M + i]! * b[k * N + j]!;
+    }
+  }
+  return [c, s];
+}
+
+const values = (n: number, seed: number) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 0.37 + seed) * 0.8);
+
+for (const [K, M, N, ours] of [[300, 8, 16, true], [600, 32, 64, true], [5, 4, 8, true], [50, 3, 8, false], [50, 8, 12, false]] as const) {
+  test(`matMulTA on wasm, [${K}, ${M}]^T [${K}, ${N}]: ${ours ? 'our kernel' : "tfjs's transpose and product"}, with column sums`, async () => {
+    assert.ok(await tf.setBackend('wasm'));
+    const av = values(K * M, 1), bv = values(K * N, 2);
+    const a = tf.tensor2d(av, [K, M]), b = tf.tensor2d(bv, [K, N]);
+    let out: tf.Tensor[] = [];
+    const counted = await countKernels(async () => { out = matMulTA(a, b, true); });
+    assert.equal((counted.byName.get('LinoMatMulTA') ?? 0) > 0, ours);
+    const [c, s] = reference(av, bv, K, M, N);
+    assert.deepEqual(out[0]!.shape, [M, N]);
+    assert.deepEqual(out[1]!.shape, [M]);
+    const got = [out[0]!.dataSync(), out[1]!.dataSync()];
+    [c, s].forEach((want, o) => want.forEach((v, i) => assert.ok(Math.abs(got[o]![i]! - v) <= 1e-5 * (1 + Math.abs(v)), `output ${o}[${i}]: ${got[o]![i]} vs ${v}`)));
+    assert.equal(matMulTA(a, b, false).length, 1);
+    tf.dispose([a, b, ...out]);
+  });
+}
+
+test('the wasm kernel refuses a [K, M] and b [K, N] unless M is a multiple of 4 and N of 8', async () => {
+  assert.ok(await tf.setBackend('wasm'));
+  const a = tf.zeros([10, 6]), b = tf.zeros([10, 8]), c = tf.zeros([9, 8]);
+  assert.throws(() => runFused('LinoMatMulTA', { a, b }, { sums: 0 }), /LinoMatMulTA: expected a \[K, M\] and b \[K, N\] with M a multiple of 4 and N of 8, got \[10, 6\] and \[10, 8\]/);
+  assert.throws(() => matMulTA(a as tf.Tensor2D, c as tf.Tensor2D, false), /matMulTA: a \[10, 6\] and b \[9, 8\] differ in rows/);
+  tf.dispose([a, b, c]);
+});
