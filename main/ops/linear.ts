@@ -11,6 +11,7 @@ import { plainMatMulOnly } from './kernel-registry';
 import { gemmAvailable } from './gemm/gemm-kernel';
 import { gemmLinear } from './gemm/gemm-linear';
 import { matMulTA } from './matmul-ta';
+import { matMulAB } from './matmul-ab';
 
 /** Backends whose _FusedMatMul kernel takes 2-D operands as they are. */
 const DIRECT_FUSED = new Set(['cpu', 'webgpu']);
@@ -22,7 +23,7 @@ const affine2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, s
   // on cpu and webgpu the fused kernel itself, on the 2-D operands (checked there): tf.fused.matMul
   // would add three reshapes to 3-D and a customGrad of its own (wasm's kernel needs 3-D operands)
   const value = plain
-    ? tf.fused.matMul({ a: x, b: tf.transpose(w), bias: b })
+    ? matMulAB(x, tf.transpose(w), b)
     : DIRECT_FUSED.has(tf.getBackend())
       ? (tf.engine().runKernel('_FusedMatMul', { a: x, b: w, bias: b }, { transposeA: false, transposeB: true, activation: 'linear', leakyreluAlpha: 0 }) as tf.Tensor2D)
       : tf.fused.matMul({ a: x, b: w, transposeB: true, bias: b });
@@ -34,7 +35,7 @@ const affine2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, s
       if (!plain) return [tf.matMul(dy2, ws), tf.matMul(dy2, xs, true, false), tf.sum(dy2, 0)];
       // dW = dy^T x and the bias gradient in one kernel of our own where the shapes fit (matmul-ta.ts)
       const [dw, db] = matMulTA(dy2, xs, true);
-      return [tf.matMul(dy2, ws), dw!, db!];
+      return [matMulAB(dy2, ws), dw!, db!];
     },
   };
 });
@@ -42,13 +43,13 @@ const affine2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, s
 const linear2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, save: tf.GradSaveFunc) => {
   save([x, w]);
   const plain = plainMatMulOnly();
-  const value = plain ? tf.matMul(x, tf.transpose(w)) : tf.matMul(x, w, false, true);
+  const value = plain ? matMulAB(x, tf.transpose(w) as tf.Tensor2D) : tf.matMul(x, w, false, true);
   return {
     value,
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [xs, ws] = saved as [tf.Tensor2D, tf.Tensor2D];
       const dy2 = dy as tf.Tensor2D;
-      return [tf.matMul(dy2, ws), plain ? matMulTA(dy2, xs, false)[0]! : tf.matMul(dy2, xs, true, false)];
+      return [plain ? matMulAB(dy2, ws) : tf.matMul(dy2, ws), plain ? matMulTA(dy2, xs, false)[0]! : tf.matMul(dy2, xs, true, false)];
     },
   };
 });

@@ -8,8 +8,8 @@
 // the fast Transpose, multiplied by the backend's own BatchMatMul function straight into a view of
 // the output: no copies of the operands or the result, and one kernel for the engine to run.
 import * as tf from '../tf';
-import { withThreadPool } from './wasm-threads';
-import { fitsMatMulTA, matMulTAOnHeap } from './wasm-matmul-ta';
+import { poolTakes, withThreadPool } from './wasm-threads';
+import { fitsMatMul, fitsMatMulTA, matMulOnHeap, matMulTAOnHeap } from './wasm-matmul';
 
 export const SAMPLE_MATMUL = 'LinoSampleMatMul';
 
@@ -69,9 +69,13 @@ export function registerSampleMatMul(transpose: TransposeFn): void {
       const mm = batchMatMulFn(be.wasm);
       const id = (t: Info) => be.dataIdMap.get(t.dataId).id;
       const offset = (t: Info) => be.dataIdMap.get(t.dataId).memoryOffset >>> 0;
-      // a_i^T b_i: our kernel reads both as they lie (no transpose, no packing; wasm-matmul-ta.ts)
-      if (ta && !tb && fitsMatMulTA(n, m)) {
-        for (let i = 0; i < B; i++) matMulTAOnHeap(be as never, offset(a) + 4 * i * a1 * a2, offset(b) + 4 * i * b1 * b2, offset(out) + 4 * i * n * m, k, n, m);
+      // a_i b_i and a_i^T b_i: our kernels read both as they lie (no transpose, no packing; wasm-matmul.ts)
+      if (!tb && (ta ? fitsMatMulTA(n, m) : fitsMatMul(m)) && !poolTakes(2 * n * k * m)) {
+        for (let i = 0; i < B; i++) {
+          const [pa, pb, pc] = [offset(a) + 4 * i * a1 * a2, offset(b) + 4 * i * b1 * b2, offset(out) + 4 * i * n * m];
+          if (ta) matMulTAOnHeap(be as never, pa, pb, pc, k, n, m);
+          else matMulOnHeap(be as never, pa, pb, pc, n, k, m);
+        }
         return out;
       }
       for (let i = 0; i < B; i++) {

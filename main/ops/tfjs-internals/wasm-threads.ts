@@ -127,6 +127,12 @@ export const POOL_MIN_FLOPS = 24e6;
 type WasmHeap = { _get_threads_count(): number; wasmMemory?: { buffer: ArrayBufferLike }; HEAP32: Int32Array };
 let gate: { heap: () => Int32Array; index: number; pool: number } | null = null;
 
+/**
+ * Whether a product of `flops` runs on the thread pool here (the threaded build, and big enough):
+ * our own single-threaded product kernels (wasm-matmul.ts) leave such products to XNNPACK's.
+ */
+export const poolTakes = (flops: number): boolean => gate !== null && flops >= POOL_MIN_FLOPS;
+
 /** Runs `kernel` (a wasm kernel of about `flops` flops) with the thread pool when it is big enough. */
 export function withThreadPool<T>(flops: number, kernel: () => T): T {
   if (!gate || flops < POOL_MIN_FLOPS) return kernel();

@@ -13,7 +13,7 @@ import { layerNormWasm } from '../../../main/ops/wasm/layer-norm-wasm';
 import { householderWasm } from '../../../main/ops/wasm/householder-wasm';
 import { scatteringOutputWasm } from '../../../main/ops/wasm/scattering-output-wasm';
 import { mixWasm } from '../../../main/ops/wasm/mix-wasm';
-import { matmulTaWasm } from '../../../main/ops/wasm/matmul-ta-wasm';
+import { matmulWasm } from '../../../main/ops/wasm/matmul-wasm';
 import { wasmBytes, webAssembly, type WasmMemory } from '../../../main/util/webassembly';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -21,7 +21,7 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 test('every generated wasm module matches what scripts/build-wasm.mjs assembles from its .wat', async () => {
   const { assembleAll, DIR } = (await import(`${root}scripts/build-wasm.mjs`)) as { assembleAll: () => Promise<Record<string, string>>; DIR: string };
   const modules = await assembleAll();
-  assert.deepEqual(Object.keys(modules).sort(), ['adamw-wasm.ts', 'gelu-wasm.ts', 'householder-wasm.ts', 'layer-norm-wasm.ts', 'matmul-ta-wasm.ts', 'mix-wasm.ts', 'scattering-output-wasm.ts', 'spectral-mix-wasm.ts']);
+  assert.deepEqual(Object.keys(modules).sort(), ['adamw-wasm.ts', 'gelu-wasm.ts', 'householder-wasm.ts', 'layer-norm-wasm.ts', 'matmul-wasm.ts', 'mix-wasm.ts', 'scattering-output-wasm.ts', 'spectral-mix-wasm.ts']);
   for (const [file, text] of Object.entries(modules)) {
     assert.ok(readFileSync(`${DIR}${file}`, 'utf8') === text, `main/ops/wasm/${file} is stale: run node scripts/build-wasm.mjs`);
   }
@@ -45,8 +45,8 @@ test('our heap kernels\' binaries instantiate on a plain and on a shared memory,
   assert.deepEqual(Object.keys(make(scatteringOutputWasm.shared, shared).exports), ['forward', 'backward']);
   assert.deepEqual(Object.keys(make(mixWasm.plain, plain).exports), ['axpy', 'scaleDot']);
   assert.deepEqual(Object.keys(make(mixWasm.shared, shared).exports), ['axpy', 'scaleDot']);
-  assert.deepEqual(Object.keys(make(matmulTaWasm.plain, plain).exports), ['atb']);
-  assert.deepEqual(Object.keys(make(matmulTaWasm.shared, shared).exports), ['atb']);
+  assert.deepEqual(Object.keys(make(matmulWasm.plain, plain).exports), ['ab', 'atb']);
+  assert.deepEqual(Object.keys(make(matmulWasm.shared, shared).exports), ['ab', 'atb']);
   // the host AdamW runs on a memory of its own: one binary, plain
   assert.deepEqual(Object.keys(adamwWasm), ['plain']);
   assert.deepEqual(Object.keys(make(adamwWasm.plain, plain).exports), ['adamw']);

@@ -1,11 +1,13 @@
-// ops/matmul-ta.ts: a^T b (and a's column sums) on wasm by our own kernel where M is a multiple of 4
-// and N of 8, by tfjs's transpose and product otherwise; both against plain loops in float64, and
-// the kernel refuses shapes it cannot take.
+// ops/matmul-ta.ts and ops/matmul-ab.ts on wasm: a^T b (and a's column sums) by our own kernel where
+// M is a multiple of 4 and N of 8, a b (+ bias) where N is a multiple of 8 (any M: rows in fours,
+// then one at a time), by tfjs otherwise; all against plain loops in float64, and the kernels refuse
+// shapes they cannot take.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { matMulTA } from '../../../main/ops/matmul-ta';
+import { matMulAB } from '../../../main/ops/matmul-ab';
 import { runFused } from '../../../main/ops/kernel-registry';
 import { countKernels } from '../../../main/ops/tfjs-internals/count-kernels';
 
@@ -47,4 +49,34 @@ test('the wasm kernel refuses a [K, M] and b [K, N] unless M is a multiple of 4 
   assert.throws(() => runFused('LinoMatMulTA', { a, b }, { sums: 0 }), /LinoMatMulTA: expected a \[K, M\] and b \[K, N\] with M a multiple of 4 and N of 8, got \[10, 6\] and \[10, 8\]/);
   assert.throws(() => matMulTA(a as tf.Tensor2D, c as tf.Tensor2D, false), /matMulTA: a \[10, 6\] and b \[9, 8\] differ in rows/);
   tf.dispose([a, b, c]);
+});
+
+for (const [M, K, N, bias, ours] of [[37, 20, 16, true, true], [8, 5, 8, false, true], [4096, 32, 32, true, true], [10, 4, 12, true, false], [10, 4, 3, false, false]] as const) {
+  test(`matMulAB on wasm, [${M}, ${K}] [${K}, ${N}]${bias ? ' + bias' : ''}: ${ours ? 'our kernel' : "tfjs's product"}`, async () => {
+    assert.ok(await tf.setBackend('wasm'));
+    const av = values(M * K, 3), bv = values(K * N, 4), cv = values(N, 5);
+    const a = tf.tensor2d(av, [M, K]), b = tf.tensor2d(bv, [K, N]), c = tf.tensor1d(cv);
+    let out: tf.Tensor | undefined;
+    const counted = await countKernels(async () => { out = matMulAB(a, b, bias ? c : undefined); });
+    assert.equal((counted.byName.get('LinoMatMul') ?? 0) > 0, ours);
+    assert.deepEqual(out!.shape, [M, N]);
+    const got = out!.dataSync();
+    for (let i = 0; i < M; i++) {
+      for (let j = 0; j < N; j++) {
+        let want = bias ? cv[j]! : 0;
+        for (let k = 0; k < K; k++) want += av[i * K + k]! * bv[k * N + j]!;
+        assert.ok(Math.abs(got[i * N + j]! - want) <= 1e-5 * (1 + Math.abs(want)), `[${i}, ${j}]: ${got[i * N + j]} vs ${want}`);
+      }
+    }
+    tf.dispose([a, b, c, out!]);
+  });
+}
+
+test('the wasm a b kernel refuses N not a multiple of 8, a bias of another length, and mismatched inner sizes', async () => {
+  assert.ok(await tf.setBackend('wasm'));
+  const a = tf.zeros([6, 5]), b12 = tf.zeros([5, 12]), b8 = tf.zeros([5, 8]), bias = tf.zeros([7]), b4 = tf.zeros([4, 8]);
+  assert.throws(() => runFused('LinoMatMul', { a, b: b12 }), /LinoMatMul: expected a \[M, K\], b \[K, N\] with N a multiple of 8 \(and bias \[N\]\), got \[6, 5\] and \[5, 12\]/);
+  assert.throws(() => runFused('LinoMatMul', { a, b: b8, bias }), /got \[6, 5\] and \[5, 8\] and bias \[7\]/);
+  assert.throws(() => matMulAB(a as tf.Tensor2D, b4 as tf.Tensor2D), /matMulAB: a \[6, 5\] and b \[4, 8\] differ in the inner size/);
+  tf.dispose([a, b12, b8, bias, b4]);
 });
