@@ -100,7 +100,7 @@ test('wasm LinoSampleMatMul (per-sample views, no copies) agrees with cpu, forwa
   ensureFastWasmKernels();
   // [a shape, b shape, transposeA, transposeB]: 128-row transposes (the fast Transpose's view),
   // size-1 sides (no transpose run), one sample, odd sizes; a^T b with 4 | n and 8 | m (our own
-  // kernel, wasm-matmul-ta.ts, also as the gradient of a plain product)
+  // kernel, wasm-matmul.ts, also as the gradient of a plain product)
   const cases: [number[], number[], boolean, boolean][] = [
     [[2, 10, 4], [2, 10, 8], true, false], [[2, 6, 4], [2, 4, 8], false, false],
     [[3, 5, 4], [3, 4, 6], false, false], [[2, 128, 3], [2, 128, 5], true, false], [[2, 7, 3], [2, 5, 3], false, true],
