@@ -6,13 +6,15 @@
 import * as tf from './tf';
 import { customGradOp } from './custom-grad';
 import { FusedProgram, hasFusedKernel, registerFusedKernel, runFused, runReduction } from './kernel-registry';
+import { registerWasmDepthwiseFilterGrad } from './tfjs-internals/wasm-depthwise-filter-grad';
 
 const FILTER_GRAD = 'LinoDepthwiseFilterGrad';
 export class LinoDepthwiseFilterGradProgram extends FusedProgram {}
 
 // dF[i, j, c] = sum over b, h, w of x[b, h+i-ph, w+j-pw, c] dy[b, h, w, c] (zero outside): on
 // webgpu a parallel reduction over the B*H*W points (tfjs's depthwise conv with dy as an H x W
-// filter has each thread walk the whole grid); cpu: this JS loop; wasm: the composed correlation.
+// filter has each thread walk the whole grid); cpu: this JS loop; wasm: WebAssembly SIMD of our own
+// (tfjs-internals/wasm-depthwise-filter-grad.ts); otherwise the composed correlation.
 registerFusedKernel(FILTER_GRAD, ['x', 'dy'], ([x, dy], [shape], { kh, kw }) => {
   const [B, H, W, C] = shape as [number, number, number, number];
   const ph = (kh! - 1) / 2, pw = (kw! - 1) / 2;
@@ -42,6 +44,8 @@ registerFusedKernel(FILTER_GRAD, ['x', 'dy'], ([x, dy], [shape], { kh, kw }) => 
       if (xh >= 0 && xh < uniforms.H && xw >= 0 && xw < uniforms.W) { acc += X[((bh + di) * uniforms.W + xw) * uniforms.C + c] * DY[r * uniforms.C + c]; }`,
   }, [x!, dy!])];
 }, { wasm: false });
+
+registerWasmDepthwiseFilterGrad(FILTER_GRAD);
 
 /** dF of the depthwise conv, [kh, kw, C, 1], from x and dy [B, H, W, C]: the composed correlation, or the fused kernel. */
 function filterGrad(xs: tf.Tensor4D, d: tf.Tensor4D, kh: number, kw: number): tf.Tensor {

@@ -14,6 +14,7 @@ import { householderWasm } from '../../../main/ops/wasm/householder-wasm';
 import { scatteringOutputWasm } from '../../../main/ops/wasm/scattering-output-wasm';
 import { mixWasm } from '../../../main/ops/wasm/mix-wasm';
 import { matmulWasm } from '../../../main/ops/wasm/matmul-wasm';
+import { depthwiseFilterGradWasm } from '../../../main/ops/wasm/depthwise-filter-grad-wasm';
 import { wasmBytes, webAssembly, type WasmMemory } from '../../../main/util/webassembly';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -21,7 +22,7 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 test('every generated wasm module matches what scripts/build-wasm.mjs assembles from its .wat', async () => {
   const { assembleAll, DIR } = (await import(`${root}scripts/build-wasm.mjs`)) as { assembleAll: () => Promise<Record<string, string>>; DIR: string };
   const modules = await assembleAll();
-  assert.deepEqual(Object.keys(modules).sort(), ['adamw-wasm.ts', 'gelu-wasm.ts', 'householder-wasm.ts', 'layer-norm-wasm.ts', 'matmul-wasm.ts', 'mix-wasm.ts', 'scattering-output-wasm.ts', 'spectral-mix-wasm.ts']);
+  assert.deepEqual(Object.keys(modules).sort(), ['adamw-wasm.ts', 'depthwise-filter-grad-wasm.ts', 'gelu-wasm.ts', 'householder-wasm.ts', 'layer-norm-wasm.ts', 'matmul-wasm.ts', 'mix-wasm.ts', 'scattering-output-wasm.ts', 'spectral-mix-wasm.ts']);
   for (const [file, text] of Object.entries(modules)) {
     assert.ok(readFileSync(`${DIR}${file}`, 'utf8') === text, `main/ops/wasm/${file} is stale: run node scripts/build-wasm.mjs`);
   }
@@ -47,6 +48,8 @@ test('our heap kernels\' binaries instantiate on a plain and on a shared memory,
   assert.deepEqual(Object.keys(make(mixWasm.shared, shared).exports), ['axpy', 'scaleDot']);
   assert.deepEqual(Object.keys(make(matmulWasm.plain, plain).exports), ['ab', 'atb']);
   assert.deepEqual(Object.keys(make(matmulWasm.shared, shared).exports), ['ab', 'atb']);
+  assert.deepEqual(Object.keys(make(depthwiseFilterGradWasm.plain, plain).exports), ['filterGrad']);
+  assert.deepEqual(Object.keys(make(depthwiseFilterGradWasm.shared, shared).exports), ['filterGrad']);
   // the host AdamW runs on a memory of its own: one binary, plain
   assert.deepEqual(Object.keys(adamwWasm), ['plain']);
   assert.deepEqual(Object.keys(make(adamwWasm.plain, plain).exports), ['adamw']);
