@@ -4,7 +4,7 @@
 // exponential and ~11 elementwise kernels forward, saving Phi and E, and 4 backward).
 import * as tf from '../tf';
 import { geluWasm } from '../wasm/gelu-wasm';
-import { checkFloat, heapKernels, heapOffset as at, type HeapBackend } from './wasm-heap';
+import { heapKernels, heapOffset as at, registerHeapKernel } from './wasm-heap';
 
 interface Kernels {
   gelu(x: number, y: number, d: number, n: number): void;
@@ -13,17 +13,12 @@ type Info = tf.TensorInfo;
 
 /** Registers `name` (x -> y, d) on wasm (idempotent). */
 export function registerWasmGeluSlope(name: string): void {
-  if (tf.getKernel(name, 'wasm')) return;
-  tf.registerKernel({
-    kernelName: name, backendName: 'wasm',
-    kernelFunc: ((args: { inputs: { x: Info }; backend: HeapBackend }) => {
-      const { x } = args.inputs;
-      checkFloat(name, [x]);
-      const be = args.backend;
-      const y = be.makeOutput(x.shape.slice(), 'float32');
-      const d = be.makeOutput(x.shape.slice(), 'float32');
-      heapKernels<Kernels>(be, geluWasm, name).gelu(at(be, x), at(be, y), at(be, d), tf.util.sizeFromShape(x.shape));
-      return [y, d];
-    }) as never,
+  registerHeapKernel<{ x: Info }>(name, (args) => {
+    const { x } = args.inputs;
+    const be = args.backend;
+    const y = be.makeOutput(x.shape.slice(), 'float32');
+    const d = be.makeOutput(x.shape.slice(), 'float32');
+    heapKernels<Kernels>(be, geluWasm, name).gelu(at(be, x), at(be, y), at(be, d), tf.util.sizeFromShape(x.shape));
+    return [y, d];
   });
 }

@@ -41,7 +41,7 @@ export function heapKernels<T>(be: HeapBackend, binaries: HeapBinaries, name: st
 }
 
 /** A tensor's byte offset in the heap. */
-export const heapOffset = (be: HeapBackend, t: tf.TensorInfo): number => be.dataIdMap.get(t.dataId).memoryOffset >>> 0;
+export const heapOffset = (be: Pick<HeapBackend, 'dataIdMap'>, t: tf.TensorInfo): number => be.dataIdMap.get(t.dataId).memoryOffset >>> 0;
 
 /** Runs `body` with `floats` of heap scratch, freed afterwards even when it throws. */
 export function withScratch<T>(be: HeapBackend, floats: number, name: string, body: (offset: number) => T): T {
@@ -54,6 +54,21 @@ export function withScratch<T>(be: HeapBackend, floats: number, name: string, bo
   }
 }
 
-export function checkFloat(name: string, infos: tf.TensorInfo[]): void {
+function checkFloat(name: string, infos: tf.TensorInfo[]): void {
   for (const t of infos) if (t.dtype !== 'float32') throw new Error(`${name}: inputs must be float32, got ${t.dtype}`);
+}
+
+/** What a heap kernel's body gets: its inputs (every one float32), the backend, its attributes. */
+export interface HeapKernelArgs<I, A> { inputs: I; backend: HeapBackend; attrs: A }
+
+/** Registers `name` on wasm once; the inputs are checked float32 before `body` runs. */
+export function registerHeapKernel<I extends object, A = Record<string, number>>(name: string, body: (args: HeapKernelArgs<I, A>) => tf.TensorInfo | tf.TensorInfo[]): void {
+  if (tf.getKernel(name, 'wasm')) return;
+  tf.registerKernel({
+    kernelName: name, backendName: 'wasm',
+    kernelFunc: ((args: HeapKernelArgs<I, A>) => {
+      checkFloat(name, Object.values(args.inputs).filter((t): t is tf.TensorInfo => t !== undefined));
+      return body(args);
+    }) as never,
+  });
 }

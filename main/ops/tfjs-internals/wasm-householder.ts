@@ -4,7 +4,7 @@
 // replace the composed ops wasm ran (53 kernels forward and backward; 1.1 ms at [4096, 32]).
 import * as tf from '../tf';
 import { householderWasm } from '../wasm/householder-wasm';
-import { checkFloat, heapKernels, heapOffset as at, type HeapBackend } from './wasm-heap';
+import { heapKernels, heapOffset as at, registerHeapKernel } from './wasm-heap';
 
 interface Kernels {
   forward(h: number, v: number, c: number, out: number, R: number, M: number): void;
@@ -24,31 +24,22 @@ function rowsOf(name: string, h: Info, same: Info[], c: Info): [number, number] 
 
 /** Registers `forward` and `backward` on wasm (idempotent). */
 export function registerWasmHouseholder(forward: string, backward: string): void {
-  if (tf.getKernel(forward, 'wasm')) return;
-  tf.registerKernel({
-    kernelName: forward, backendName: 'wasm',
-    kernelFunc: ((args: { inputs: { h: Info; v: Info; c: Info }; backend: HeapBackend }) => {
-      const { h, v, c } = args.inputs;
-      checkFloat(forward, [h, v, c]);
-      const [R, M] = rowsOf(forward, h, [v], c);
-      const be = args.backend;
-      const out = be.makeOutput(h.shape.slice(), 'float32');
-      heapKernels<Kernels>(be, householderWasm, forward).forward(at(be, h), at(be, v), at(be, c), at(be, out), R, M);
-      return out;
-    }) as never,
+  registerHeapKernel<{ h: Info; v: Info; c: Info }>(forward, (args) => {
+    const { h, v, c } = args.inputs;
+    const [R, M] = rowsOf(forward, h, [v], c);
+    const be = args.backend;
+    const out = be.makeOutput(h.shape.slice(), 'float32');
+    heapKernels<Kernels>(be, householderWasm, forward).forward(at(be, h), at(be, v), at(be, c), at(be, out), R, M);
+    return out;
   });
-  tf.registerKernel({
-    kernelName: backward, backendName: 'wasm',
-    kernelFunc: ((args: { inputs: { g: Info; h: Info; v: Info; c: Info }; backend: HeapBackend }) => {
-      const { g, h, v, c } = args.inputs;
-      checkFloat(backward, [g, h, v, c]);
-      const [R, M] = rowsOf(backward, h, [g, v], c);
-      const be = args.backend;
-      const dh = be.makeOutput(h.shape.slice(), 'float32');
-      const dv = be.makeOutput(h.shape.slice(), 'float32');
-      const p = be.makeOutput([R], 'float32');
-      heapKernels<Kernels>(be, householderWasm, backward).backward(at(be, g), at(be, h), at(be, v), at(be, c), at(be, dh), at(be, dv), at(be, p), R, M);
-      return [dh, dv, p];
-    }) as never,
+  registerHeapKernel<{ g: Info; h: Info; v: Info; c: Info }>(backward, (args) => {
+    const { g, h, v, c } = args.inputs;
+    const [R, M] = rowsOf(backward, h, [g, v], c);
+    const be = args.backend;
+    const dh = be.makeOutput(h.shape.slice(), 'float32');
+    const dv = be.makeOutput(h.shape.slice(), 'float32');
+    const p = be.makeOutput([R], 'float32');
+    heapKernels<Kernels>(be, householderWasm, backward).backward(at(be, g), at(be, h), at(be, v), at(be, c), at(be, dh), at(be, dv), at(be, p), R, M);
+    return [dh, dv, p];
   });
 }

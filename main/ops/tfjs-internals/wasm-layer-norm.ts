@@ -4,7 +4,7 @@
 // wasm ran (24 kernels forward and backward; 1.7 ms at [4096, 32]).
 import * as tf from '../tf';
 import { layerNormWasm } from '../wasm/layer-norm-wasm';
-import { checkFloat, heapKernels, heapOffset as at, type HeapBackend } from './wasm-heap';
+import { heapKernels, heapOffset as at, registerHeapKernel } from './wasm-heap';
 
 interface Kernels {
   forward(x: number, w: number, b: number, y: number, stats: number, R: number, M: number): void;
@@ -26,32 +26,23 @@ function rowsOf(name: string, x: Info, operands: Record<string, Info | undefined
 
 /** Registers `forward` and `backward` on wasm (idempotent). */
 export function registerWasmLayerNorm(forward: string, backward: string): void {
-  if (tf.getKernel(forward, 'wasm')) return;
-  tf.registerKernel({
-    kernelName: forward, backendName: 'wasm',
-    kernelFunc: ((args: { inputs: { x: Info; w: Info; b: Info }; backend: HeapBackend }) => {
-      const { x, w, b } = args.inputs;
-      checkFloat(forward, [x, w, b]);
-      const [R, M] = rowsOf(forward, x, { w, b });
-      const be = args.backend;
-      const y = be.makeOutput([R, M], 'float32');
-      const stats = be.makeOutput([R, 2], 'float32');
-      heapKernels<Kernels>(be, layerNormWasm, forward).forward(at(be, x), at(be, w), at(be, b), at(be, y), at(be, stats), R, M);
-      return [y, stats];
-    }) as never,
+  registerHeapKernel<{ x: Info; w: Info; b: Info }>(forward, (args) => {
+    const { x, w, b } = args.inputs;
+    const [R, M] = rowsOf(forward, x, { w, b });
+    const be = args.backend;
+    const y = be.makeOutput([R, M], 'float32');
+    const stats = be.makeOutput([R, 2], 'float32');
+    heapKernels<Kernels>(be, layerNormWasm, forward).forward(at(be, x), at(be, w), at(be, b), at(be, y), at(be, stats), R, M);
+    return [y, stats];
   });
-  tf.registerKernel({
-    kernelName: backward, backendName: 'wasm',
-    kernelFunc: ((args: { inputs: { dy: Info; x: Info; w: Info; stats: Info }; backend: HeapBackend }) => {
-      const { dy, x, w, stats } = args.inputs;
-      checkFloat(backward, [dy, x, w, stats]);
-      const [R, M] = rowsOf(backward, x, { dy, w, stats });
-      const be = args.backend;
-      const dx = be.makeOutput([R, M], 'float32');
-      const dw = be.makeOutput([M], 'float32');
-      const db = be.makeOutput([M], 'float32');
-      heapKernels<Kernels>(be, layerNormWasm, backward).backward(at(be, dy), at(be, x), at(be, w), at(be, stats), at(be, dx), at(be, dw), at(be, db), R, M);
-      return [dx, dw, db];
-    }) as never,
+  registerHeapKernel<{ dy: Info; x: Info; w: Info; stats: Info }>(backward, (args) => {
+    const { dy, x, w, stats } = args.inputs;
+    const [R, M] = rowsOf(backward, x, { dy, w, stats });
+    const be = args.backend;
+    const dx = be.makeOutput([R, M], 'float32');
+    const dw = be.makeOutput([M], 'float32');
+    const db = be.makeOutput([M], 'float32');
+    heapKernels<Kernels>(be, layerNormWasm, backward).backward(at(be, dy), at(be, x), at(be, w), at(be, stats), at(be, dx), at(be, dw), at(be, db), R, M);
+    return [dx, dw, db];
   });
 }

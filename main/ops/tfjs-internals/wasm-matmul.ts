@@ -4,7 +4,7 @@
 // N must be a multiple of 8, and for a^T b M of 4: the ops check first (fitsMatMul*).
 import * as tf from '../tf';
 import { matmulWasm } from '../wasm/matmul-wasm';
-import { checkFloat, heapKernels, heapOffset as at, type HeapBackend } from './wasm-heap';
+import { heapKernels, heapOffset as at, registerHeapKernel, type HeapBackend } from './wasm-heap';
 
 interface Kernels {
   ab(a: number, b: number, c: number, M: number, K: number, N: number, bias: number): void;
@@ -33,38 +33,29 @@ const shapes = (a: Info, b: Info) => `[${a.shape.join(', ')}] and [${b.shape.joi
 
 /** Registers both kernels on wasm (idempotent). */
 export function registerWasmMatMul(): void {
-  if (tf.getKernel(MATMUL, 'wasm')) return;
-  tf.registerKernel({
-    kernelName: MATMUL, backendName: 'wasm',
-    kernelFunc: ((args: { inputs: { a: Info; b: Info; bias?: Info }; backend: HeapBackend }) => {
-      const { a, b, bias } = args.inputs;
-      checkFloat(MATMUL, [a, b, ...(bias ? [bias] : [])]);
-      const [M, K] = a.shape as [number, number];
-      const N = b.shape[1]!;
-      if (a.shape.length !== 2 || b.shape.length !== 2 || b.shape[0] !== K || !fitsMatMul(N) || (bias && bias.shape.join() !== `${N}`)) {
-        throw new Error(`${MATMUL}: expected a [M, K], b [K, N] with N a multiple of 8 (and bias [N]), got ${shapes(a, b)}${bias ? ` and bias [${bias.shape.join(', ')}]` : ''}`);
-      }
-      const be = args.backend;
-      const c = be.makeOutput([M, N], 'float32');
-      heapKernels<Kernels>(be, matmulWasm, MATMUL).ab(at(be, a), at(be, b), at(be, c), M, K, N, bias ? at(be, bias) : 0);
-      return c;
-    }) as never,
+  registerHeapKernel<{ a: Info; b: Info; bias?: Info }>(MATMUL, (args) => {
+    const { a, b, bias } = args.inputs;
+    const [M, K] = a.shape as [number, number];
+    const N = b.shape[1]!;
+    if (a.shape.length !== 2 || b.shape.length !== 2 || b.shape[0] !== K || !fitsMatMul(N) || (bias && bias.shape.join() !== `${N}`)) {
+      throw new Error(`${MATMUL}: expected a [M, K], b [K, N] with N a multiple of 8 (and bias [N]), got ${shapes(a, b)}${bias ? ` and bias [${bias.shape.join(', ')}]` : ''}`);
+    }
+    const be = args.backend;
+    const c = be.makeOutput([M, N], 'float32');
+    heapKernels<Kernels>(be, matmulWasm, MATMUL).ab(at(be, a), at(be, b), at(be, c), M, K, N, bias ? at(be, bias) : 0);
+    return c;
   });
-  tf.registerKernel({
-    kernelName: MATMUL_TA, backendName: 'wasm',
-    kernelFunc: ((args: { inputs: { a: Info; b: Info }; backend: HeapBackend; attrs: { sums: boolean } }) => {
-      const { a, b } = args.inputs;
-      checkFloat(MATMUL_TA, [a, b]);
-      const [K, M] = a.shape as [number, number];
-      const N = b.shape[1]!;
-      if (a.shape.length !== 2 || b.shape.length !== 2 || b.shape[0] !== K || !fitsMatMulTA(M, N)) {
-        throw new Error(`${MATMUL_TA}: expected a [K, M] and b [K, N] with M a multiple of 4 and N of 8, got ${shapes(a, b)}`);
-      }
-      const be = args.backend;
-      const c = be.makeOutput([M, N], 'float32');
-      const s = args.attrs.sums ? be.makeOutput([M], 'float32') : null;
-      heapKernels<Kernels>(be, matmulWasm, MATMUL_TA).atb(at(be, a), at(be, b), at(be, c), K, M, N, s ? at(be, s) : 0);
-      return s ? [c, s] : [c];
-    }) as never,
+  registerHeapKernel<{ a: Info; b: Info }, { sums: boolean }>(MATMUL_TA, (args) => {
+    const { a, b } = args.inputs;
+    const [K, M] = a.shape as [number, number];
+    const N = b.shape[1]!;
+    if (a.shape.length !== 2 || b.shape.length !== 2 || b.shape[0] !== K || !fitsMatMulTA(M, N)) {
+      throw new Error(`${MATMUL_TA}: expected a [K, M] and b [K, N] with M a multiple of 4 and N of 8, got ${shapes(a, b)}`);
+    }
+    const be = args.backend;
+    const c = be.makeOutput([M, N], 'float32');
+    const s = args.attrs.sums ? be.makeOutput([M], 'float32') : null;
+    heapKernels<Kernels>(be, matmulWasm, MATMUL_TA).atb(at(be, a), at(be, b), at(be, c), K, M, N, s ? at(be, s) : 0);
+    return s ? [c, s] : [c];
   });
 }

@@ -6,7 +6,7 @@
 // [4096, 32]).
 import * as tf from '../tf';
 import { mixWasm } from '../wasm/mix-wasm';
-import { checkFloat, heapKernels, heapOffset as at, type HeapBackend } from './wasm-heap';
+import { heapKernels, heapOffset as at, registerHeapKernel } from './wasm-heap';
 
 interface Kernels {
   axpy(dst: number, src: number, n: number, a: number, add: number): void;
@@ -18,7 +18,6 @@ type Info = tf.TensorInfo;
 function prepare(name: string, inputs: Record<string, Info | undefined>, extra: Info[]): { alpha: Info; br: Info[]; B: number; K: number; per: number } {
   const alpha = inputs.alpha!;
   const br = ['b0', 'b1', 'b2'].map((k) => inputs[k]).filter((t): t is Info => t !== undefined);
-  checkFloat(name, [alpha, ...br, ...extra]);
   const [B, K] = alpha.shape as [number, number];
   const size = br[0] ? tf.util.sizeFromShape(br[0].shape) : 0;
   if (alpha.shape.length !== 2 || br.length !== K || B === 0 || size % B !== 0 || [...br, ...extra].some((t) => t.shape.join() !== br[0]!.shape.join())) {
@@ -29,37 +28,30 @@ function prepare(name: string, inputs: Record<string, Info | undefined>, extra: 
 
 /** Registers `forward` and `backward` on wasm (idempotent). */
 export function registerWasmMix(forward: string, backward: string): void {
-  if (tf.getKernel(forward, 'wasm')) return;
-  tf.registerKernel({
-    kernelName: forward, backendName: 'wasm',
-    kernelFunc: ((args: { inputs: Record<string, Info>; backend: HeapBackend }) => {
-      const be = args.backend;
-      const { alpha, br, B, K, per } = prepare(forward, args.inputs, []);
-      const k = heapKernels<Kernels>(be, mixWasm, forward);
-      const a = be.typedArrayFromHeap(alpha).slice(); // a copy: the output's allocation may move the heap
-      const out = be.makeOutput(br[0]!.shape.slice(), 'float32');
-      for (let b = 0; b < B; b++) {
-        for (let j = 0; j < K; j++) k.axpy(at(be, out) + 4 * b * per, at(be, br[j]!) + 4 * b * per, per, a[b * K + j]!, j > 0 ? 1 : 0);
-      }
-      return out;
-    }) as never,
+  registerHeapKernel<Record<string, Info>>(forward, (args) => {
+    const be = args.backend;
+    const { alpha, br, B, K, per } = prepare(forward, args.inputs, []);
+    const k = heapKernels<Kernels>(be, mixWasm, forward);
+    const a = be.typedArrayFromHeap(alpha).slice(); // a copy: the output's allocation may move the heap
+    const out = be.makeOutput(br[0]!.shape.slice(), 'float32');
+    for (let b = 0; b < B; b++) {
+      for (let j = 0; j < K; j++) k.axpy(at(be, out) + 4 * b * per, at(be, br[j]!) + 4 * b * per, per, a[b * K + j]!, j > 0 ? 1 : 0);
+    }
+    return out;
   });
-  tf.registerKernel({
-    kernelName: backward, backendName: 'wasm',
-    kernelFunc: ((args: { inputs: Record<string, Info>; backend: HeapBackend }) => {
-      const be = args.backend;
-      const g = args.inputs.g!;
-      const { alpha, br, B, K, per } = prepare(backward, args.inputs, [g]);
-      const k = heapKernels<Kernels>(be, mixWasm, backward);
-      const a = be.typedArrayFromHeap(alpha).slice();
-      const dAlpha = be.makeOutput([B, K], 'float32');
-      const dBr = br.map(() => be.makeOutput(br[0]!.shape.slice(), 'float32'));
-      const sums = new Float32Array(B * K);
-      for (let b = 0; b < B; b++) {
-        for (let j = 0; j < K; j++) sums[b * K + j] = k.scaleDot(at(be, dBr[j]!) + 4 * b * per, at(be, g) + 4 * b * per, at(be, br[j]!) + 4 * b * per, per, a[b * K + j]!);
-      }
-      be.typedArrayFromHeap(dAlpha).set(sums);
-      return [dAlpha, ...dBr];
-    }) as never,
+  registerHeapKernel<Record<string, Info>>(backward, (args) => {
+    const be = args.backend;
+    const g = args.inputs.g!;
+    const { alpha, br, B, K, per } = prepare(backward, args.inputs, [g]);
+    const k = heapKernels<Kernels>(be, mixWasm, backward);
+    const a = be.typedArrayFromHeap(alpha).slice();
+    const dAlpha = be.makeOutput([B, K], 'float32');
+    const dBr = br.map(() => be.makeOutput(br[0]!.shape.slice(), 'float32'));
+    const sums = new Float32Array(B * K);
+    for (let b = 0; b < B; b++) {
+      for (let j = 0; j < K; j++) sums[b * K + j] = k.scaleDot(at(be, dBr[j]!) + 4 * b * per, at(be, g) + 4 * b * per, at(be, br[j]!) + 4 * b * per, per, a[b * K + j]!);
+    }
+    be.typedArrayFromHeap(dAlpha).set(sums);
+    return [dAlpha, ...dBr];
   });
 }

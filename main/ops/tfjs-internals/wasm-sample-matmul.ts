@@ -10,6 +10,7 @@
 import * as tf from '../tf';
 import { poolTakes, withThreadPool } from './wasm-threads';
 import { fitsMatMul, fitsMatMulTA, matMulOnHeap, matMulTAOnHeap } from './wasm-matmul';
+import { heapOffset as offset } from './wasm-heap';
 
 export const SAMPLE_MATMUL = 'LinoSampleMatMul';
 
@@ -68,11 +69,10 @@ export function registerSampleMatMul(transpose: TransposeFn): void {
       const out = be.makeOutput([B, n, m], 'float32');
       const mm = batchMatMulFn(be.wasm);
       const id = (t: Info) => be.dataIdMap.get(t.dataId).id;
-      const offset = (t: Info) => be.dataIdMap.get(t.dataId).memoryOffset >>> 0;
       // a_i b_i and a_i^T b_i: our kernels read both as they lie (no transpose, no packing; wasm-matmul.ts)
       if (!tb && (ta ? fitsMatMulTA(n, m) : fitsMatMul(m)) && !poolTakes(2 * n * k * m)) {
         for (let i = 0; i < B; i++) {
-          const [pa, pb, pc] = [offset(a) + 4 * i * a1 * a2, offset(b) + 4 * i * b1 * b2, offset(out) + 4 * i * n * m];
+          const [pa, pb, pc] = [offset(be, a) + 4 * i * a1 * a2, offset(be, b) + 4 * i * b1 * b2, offset(be, out) + 4 * i * n * m];
           if (ta) matMulTAOnHeap(be as never, pa, pb, pc, k, n, m);
           else matMulOnHeap(be as never, pa, pb, pc, n, k, m);
         }

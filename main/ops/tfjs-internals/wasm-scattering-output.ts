@@ -5,7 +5,7 @@
 // ran (63 kernels forward and backward; 1.35 ms at [4096, 32]).
 import * as tf from '../tf';
 import { scatteringOutputWasm } from '../wasm/scattering-output-wasm';
-import { checkFloat, heapKernels, heapOffset as at, type HeapBackend } from './wasm-heap';
+import { heapKernels, heapOffset as at, registerHeapKernel, type HeapBackend } from './wasm-heap';
 
 interface Kernels {
   forward(num: number, qk: number, yl: number, h: number, beta: number, e: number, out: number, R: number, M: number): void;
@@ -16,7 +16,6 @@ interface Inputs { g?: Info; num: Info; qk: Info; yloc: Info; h: Info; gate: Inf
 
 /** [R, M] of h, beta = sigmoid(gate) and e = exp(ls), after checking the operands against them. */
 function prepare(name: string, be: HeapBackend, { g, num, qk, yloc, h, gate, ls }: Inputs): [number, number, number, number] {
-  checkFloat(name, [num, qk, yloc, h, gate, ls, ...(g ? [g] : [])]);
   const [R, M] = h.shape as [number, number];
   const size = tf.util.sizeFromShape;
   if (h.shape.length !== 2 || size(num.shape) !== R * M || size(qk.shape) !== R || yloc.shape.join() !== h.shape.join() || (g && size(g.shape) !== R * M) || gate.shape.length !== 0 || ls.shape.length !== 0) {
@@ -28,30 +27,23 @@ function prepare(name: string, be: HeapBackend, { g, num, qk, yloc, h, gate, ls 
 
 /** Registers `forward` and `backward` on wasm (idempotent). */
 export function registerWasmScatteringOutput(forward: string, backward: string): void {
-  if (tf.getKernel(forward, 'wasm')) return;
-  tf.registerKernel({
-    kernelName: forward, backendName: 'wasm',
-    kernelFunc: ((args: { inputs: Inputs; backend: HeapBackend }) => {
-      const be = args.backend;
-      const { num, qk, yloc, h } = args.inputs;
-      const [R, M, beta, e] = prepare(forward, be, args.inputs);
-      const out = be.makeOutput([R, M], 'float32');
-      heapKernels<Kernels>(be, scatteringOutputWasm, forward).forward(at(be, num), at(be, qk), at(be, yloc), at(be, h), beta, e, at(be, out), R, M);
-      return out;
-    }) as never,
+  registerHeapKernel<Inputs>(forward, (args) => {
+    const be = args.backend;
+    const { num, qk, yloc, h } = args.inputs;
+    const [R, M, beta, e] = prepare(forward, be, args.inputs);
+    const out = be.makeOutput([R, M], 'float32');
+    heapKernels<Kernels>(be, scatteringOutputWasm, forward).forward(at(be, num), at(be, qk), at(be, yloc), at(be, h), beta, e, at(be, out), R, M);
+    return out;
   });
-  tf.registerKernel({
-    kernelName: backward, backendName: 'wasm',
-    kernelFunc: ((args: { inputs: Inputs; backend: HeapBackend }) => {
-      const be = args.backend;
-      const { g, num, qk, yloc, h } = args.inputs;
-      if (!g) throw new Error(`${backward}: missing input 'g'`);
-      const [R, M, beta, e] = prepare(backward, be, args.inputs);
-      const [dnum, dqk, dyl, dh] = [num.shape, qk.shape, [R, M], [R, M]].map((s) => be.makeOutput(s.slice(), 'float32')) as [Info, Info, Info, Info];
-      const [pg, pl] = [be.makeOutput([R], 'float32'), be.makeOutput([R], 'float32')];
-      heapKernels<Kernels>(be, scatteringOutputWasm, backward).backward(at(be, g), at(be, num), at(be, qk), at(be, yloc), at(be, h), beta, e,
-        at(be, dnum), at(be, dqk), at(be, dyl), at(be, dh), at(be, pg), at(be, pl), R, M);
-      return [dnum, dqk, dyl, dh, pg, pl];
-    }) as never,
+  registerHeapKernel<Inputs>(backward, (args) => {
+    const be = args.backend;
+    const { g, num, qk, yloc, h } = args.inputs;
+    if (!g) throw new Error(`${backward}: missing input 'g'`);
+    const [R, M, beta, e] = prepare(backward, be, args.inputs);
+    const [dnum, dqk, dyl, dh] = [num.shape, qk.shape, [R, M], [R, M]].map((s) => be.makeOutput(s.slice(), 'float32')) as [Info, Info, Info, Info];
+    const [pg, pl] = [be.makeOutput([R], 'float32'), be.makeOutput([R], 'float32')];
+    heapKernels<Kernels>(be, scatteringOutputWasm, backward).backward(at(be, g), at(be, num), at(be, qk), at(be, yloc), at(be, h), beta, e,
+      at(be, dnum), at(be, dqk), at(be, dyl), at(be, dh), at(be, pg), at(be, pl), R, M);
+    return [dnum, dqk, dyl, dh, pg, pl];
   });
 }

@@ -5,7 +5,7 @@
 // and its gradient 6.2.
 import * as tf from '../tf';
 import { spectralMixWasm } from '../wasm/spectral-mix-wasm';
-import { checkFloat, heapKernels, heapOffset as at, withScratch, type HeapBackend } from './wasm-heap';
+import { heapKernels, heapOffset as at, withScratch, registerHeapKernel } from './wasm-heap';
 
 interface Dims { B: number; C: number; Co: number; P: number; Q: number; Qg: number }
 export type DimsOf = (x: readonly number[], w: readonly number[], G: number) => Dims;
@@ -26,47 +26,38 @@ const CONJ_RIGHT = 2;
  * on wasm (idempotent); `dimsOf` is the op's own shape check.
  */
 export function registerWasmSpectralMix(dimsOf: DimsOf): void {
-  if (tf.getKernel('FnoSpectralMix', 'wasm')) return;
-  tf.registerKernel({
-    kernelName: 'FnoSpectralMix', backendName: 'wasm',
-    kernelFunc: ((args: { inputs: { x: Info; w1: Info; w2?: Info }; backend: HeapBackend }) => {
-      const { x, w1, w2 } = args.inputs;
-      const ws = w2 ? [w1, w2] : [w1];
-      checkFloat('FnoSpectralMix', [x, ...ws]);
-      const be = args.backend;
-      const { B, C, Co, P, Q, Qg } = dimsOf(x.shape, w1.shape, ws.length);
-      const S = P * 2 * Q;
-      const k = heapKernels<Kernels>(be, spectralMixWasm, 'FnoSpectralMix');
-      const y = be.makeOutput([B, Co, P, 2, Q], 'float32');
-      withScratch(be, C * Co * S, 'FnoSpectralMix', (wt) => {
-        // o-major weight blocks: the sum over input channels reads blocks one apart
-        ws.forEach((w, g) => k.permute(at(be, w), wt, C, Co, 1, C, P, Qg, Q, g, 1));
-        k.cmix(at(be, x), 4 * C * S, 4 * S, wt, 4 * S, 4 * C * S, at(be, y), B, Co, C, P, Q, PLAIN);
-      });
-      return y;
-    }) as never,
+  registerHeapKernel<{ x: Info; w1: Info; w2?: Info }>('FnoSpectralMix', (args) => {
+    const { x, w1, w2 } = args.inputs;
+    const ws = w2 ? [w1, w2] : [w1];
+    const be = args.backend;
+    const { B, C, Co, P, Q, Qg } = dimsOf(x.shape, w1.shape, ws.length);
+    const S = P * 2 * Q;
+    const k = heapKernels<Kernels>(be, spectralMixWasm, 'FnoSpectralMix');
+    const y = be.makeOutput([B, Co, P, 2, Q], 'float32');
+    withScratch(be, C * Co * S, 'FnoSpectralMix', (wt) => {
+      // o-major weight blocks: the sum over input channels reads blocks one apart
+      ws.forEach((w, g) => k.permute(at(be, w), wt, C, Co, 1, C, P, Qg, Q, g, 1));
+      k.cmix(at(be, x), 4 * C * S, 4 * S, wt, 4 * S, 4 * C * S, at(be, y), B, Co, C, P, Q, PLAIN);
+    });
+    return y;
   });
-  tf.registerKernel({
-    kernelName: 'FnoSpectralMixGrad', backendName: 'wasm',
-    kernelFunc: ((args: { inputs: { dy: Info; x: Info; w1: Info; w2?: Info }; backend: HeapBackend }) => {
-      const { dy, x, w1, w2 } = args.inputs;
-      const ws = w2 ? [w1, w2] : [w1];
-      checkFloat('FnoSpectralMixGrad', [dy, x, ...ws]);
-      const be = args.backend;
-      const { B, C, Co, P, Q, Qg } = dimsOf(x.shape, w1.shape, ws.length);
-      const S = P * 2 * Q;
-      const k = heapKernels<Kernels>(be, spectralMixWasm, 'FnoSpectralMix');
-      const dx = be.makeOutput([B, C, P, 2, Q], 'float32');
-      const dws = ws.map((w) => be.makeOutput(w.shape.slice(), 'float32'));
-      withScratch(be, C * Co * S, 'FnoSpectralMix', (wt) => {
-        // dX[b, i] = sum over o of dY[b, o] conj(W[i, o]), on i-major weight blocks
-        ws.forEach((w, g) => k.permute(at(be, w), wt, C, Co, Co, 1, P, Qg, Q, g, 1));
-        k.cmix(at(be, dy), 4 * Co * S, 4 * S, wt, 4 * S, 4 * Co * S, at(be, dx), B, C, Co, P, Q, CONJ_RIGHT);
-        // dW[i, o] = sum over b of conj(X[b, i]) dY[b, o], into the same scratch, then to each weight's layout
-        k.cmix(at(be, x), 4 * S, 4 * C * S, at(be, dy), 4 * Co * S, 4 * S, wt, C, Co, B, P, Q, CONJ_LEFT);
-        dws.forEach((dw, g) => k.permute(at(be, dw), wt, C, Co, Co, 1, P, Qg, Q, g, 0));
-      });
-      return [dx, ...dws];
-    }) as never,
+  registerHeapKernel<{ dy: Info; x: Info; w1: Info; w2?: Info }>('FnoSpectralMixGrad', (args) => {
+    const { dy, x, w1, w2 } = args.inputs;
+    const ws = w2 ? [w1, w2] : [w1];
+    const be = args.backend;
+    const { B, C, Co, P, Q, Qg } = dimsOf(x.shape, w1.shape, ws.length);
+    const S = P * 2 * Q;
+    const k = heapKernels<Kernels>(be, spectralMixWasm, 'FnoSpectralMix');
+    const dx = be.makeOutput([B, C, P, 2, Q], 'float32');
+    const dws = ws.map((w) => be.makeOutput(w.shape.slice(), 'float32'));
+    withScratch(be, C * Co * S, 'FnoSpectralMix', (wt) => {
+      // dX[b, i] = sum over o of dY[b, o] conj(W[i, o]), on i-major weight blocks
+      ws.forEach((w, g) => k.permute(at(be, w), wt, C, Co, Co, 1, P, Qg, Q, g, 1));
+      k.cmix(at(be, dy), 4 * Co * S, 4 * S, wt, 4 * S, 4 * Co * S, at(be, dx), B, C, Co, P, Q, CONJ_RIGHT);
+      // dW[i, o] = sum over b of conj(X[b, i]) dY[b, o], into the same scratch, then to each weight's layout
+      k.cmix(at(be, x), 4 * S, 4 * C * S, at(be, dy), 4 * Co * S, 4 * S, wt, C, Co, B, P, Q, CONJ_LEFT);
+      dws.forEach((dw, g) => k.permute(at(be, dw), wt, C, Co, Co, 1, P, Qg, Q, g, 0));
+    });
+    return [dx, ...dws];
   });
 }
