@@ -3,7 +3,7 @@
 // main/engine/train-jobs.ts with the messages below. Its own TensorFlow.js instance and backend.
 import { parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
-import { selectBackend } from '../ops/backend';
+import { preferTrainingThreads, selectBackend } from '../ops/backend';
 import { RunStore } from '../runs/run-store';
 import { trainRun } from '../train/runner';
 import { trainTorchRun } from '../train/torch-run';
@@ -54,6 +54,7 @@ port.on('message', (m: ToTrainWorker) => {
 async function main() {
   let active: string;
   try {
+    preferTrainingThreads();
     active = (await selectBackend(input.backend || process.env.LINO_BACKEND || undefined)).active;
   } catch (e) {
     send({ type: 'error', message: errorMessage(e), backendFailed: true });

@@ -5,9 +5,11 @@
 // optional dependencies, imported dynamically; each failure is recorded with its reason.
 import * as tf from './tf';
 import { ensureFastWasmKernels } from './tfjs-internals/wasm-kernels';
-import { initWasmBackend } from './tfjs-internals/wasm-threads';
+import { initWasmBackend, preferWasmThreads, trainingWasmThreads } from './tfjs-internals/wasm-threads';
 
 export { wasmRunsWith } from './tfjs-internals/wasm-threads';
+/** Called by a training process before selectBackend: wasm then runs on trainingWasmThreads() unless LINO_WASM_THREADS says otherwise. */
+export const preferTrainingThreads = (): void => preferWasmThreads(trainingWasmThreads());
 import { formatAdapter, importWebgpuBackend, type AdapterReport } from './webgpu-env';
 import { errorMessage } from '../util/error-message';
 

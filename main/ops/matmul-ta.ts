@@ -6,8 +6,7 @@
 // No gradient of its own: it is used inside gradients.
 import * as tf from './tf';
 import { hasFusedKernel, runFused } from './kernel-registry';
-import { MATMUL_TA, fitsMatMulTA, registerWasmMatMul } from './tfjs-internals/wasm-matmul';
-import { poolTakes } from './tfjs-internals/wasm-threads';
+import { MATMUL_TA, fitsMatMulTA, oursTakes, registerWasmMatMul } from './tfjs-internals/wasm-matmul';
 
 registerWasmMatMul();
 
@@ -16,7 +15,7 @@ export function matMulTA(a: tf.Tensor2D, b: tf.Tensor2D, sums: boolean): tf.Tens
   const [K, M] = a.shape;
   const N = b.shape[1];
   if (b.shape[0] !== K) throw new Error(`matMulTA: a [${a.shape.join(', ')}] and b [${b.shape.join(', ')}] differ in rows`);
-  if (hasFusedKernel(MATMUL_TA) && fitsMatMulTA(M, N) && !poolTakes(2 * K * M * N)) return runFused(MATMUL_TA, { a, b }, { sums: sums ? 1 : 0 });
+  if (hasFusedKernel(MATMUL_TA) && fitsMatMulTA(M, N) && oursTakes(2 * K * M * N)) return runFused(MATMUL_TA, { a, b }, { sums: sums ? 1 : 0 });
   const aT = tf.transpose(a);
   // the bias gradient as an innermost-axis sum of the transpose made anyway
   return sums ? [tf.matMul(aT, b), tf.sum(aT, 1)] : [tf.matMul(aT, b)];

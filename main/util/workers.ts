@@ -6,7 +6,7 @@
 // reply goes through callWorker, with a deadline, a heap limit and a cancel signal.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type Transferable } from 'node:worker_threads';
 import ENTRIES from './worker-entries.json' with { type: 'json' };
 
 /** Each worker: its TypeScript body (from the repository root) and its bundle's file name. */
@@ -23,16 +23,16 @@ export function hasWorker(name: WorkerName): boolean {
 }
 
 /** Starts the worker `name` with `workerData`; null where a bundle did not ship its entry. */
-export function spawnWorker(name: WorkerName, workerData: unknown, opts: { heapMb?: number } = {}): Worker | null {
+export function spawnWorker(name: WorkerName, workerData: unknown, opts: { heapMb?: number; transferList?: Transferable[] } = {}): Worker | null {
   const resourceLimits = opts.heapMb ? { maxOldGenerationSizeMb: opts.heapMb } : undefined;
   if (FROM_SOURCES) {
     const body = new URL(`../../${WORKERS[name].source}`, import.meta.url).href;
     const tsx = import.meta.resolve('tsx/esm/api');
     const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(body)}); })`;
-    return new Worker(boot, { eval: true, workerData, resourceLimits });
+    return new Worker(boot, { eval: true, workerData, resourceLimits, transferList: opts.transferList });
   }
   if (!hasWorker(name)) return null;
-  return new Worker(new URL(`./${WORKERS[name].bundle}`, import.meta.url), { workerData, resourceLimits });
+  return new Worker(new URL(`./${WORKERS[name].bundle}`, import.meta.url), { workerData, resourceLimits, transferList: opts.transferList });
 }
 
 export interface CallOptions {

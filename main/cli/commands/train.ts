@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import type { CliCommand } from '../command';
 import { stopOnSignals } from '../stop-on-signals';
 import { UsageError, parseFlags } from '../args';
-import { selectBackend, formatBackendReport } from '../../ops/backend';
+import { preferTrainingThreads, selectBackend, formatBackendReport } from '../../ops/backend';
 import { Workspace, defaultWorkspacePath } from '../../workspace/workspace';
 import { RunStore } from '../../runs/run-store';
 import { assertRunUnlocked } from '../../runs/run-lock';
@@ -46,6 +46,7 @@ async function runGroup(values: GroupFlags): Promise<number> {
   const base = parseRunConfig(raw, values.config);
   const ws = Workspace.open(resolve(values.workspace ?? defaultWorkspacePath()));
   const store = new RunStore(ws.dir('runs'));
+  preferTrainingThreads();
   await selectBackend(values.backend ?? base.backend);
   const group = values.id ?? newGroupName(base.name);
   const rows: { seed: number; id: string; state: string; best: number; bestDec: number; epoch: number; test?: number }[] = [];
@@ -121,6 +122,7 @@ const command: CliCommand = {
     const cfg = parseRunConfig(run.readConfig(), run.configPath);
     const torch = torchFlag ?? (values.backend === undefined && cfg.backend === 'torch' ? {} : null);
     // on torch the engine's backend only builds the initial weights: the cpu backend is always there
+    if (!torch) preferTrainingThreads();
     const report = await selectBackend(torch ? 'cpu' : values.backend ?? cfg.backend);
     const out = process.stderr;
     const tty = out.isTTY && !values.quiet;

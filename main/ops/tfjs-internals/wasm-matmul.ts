@@ -1,15 +1,14 @@
-// Products of our own on the wasm backend (main/ops/wasm/matmul.wat) on tfjs's heap (wasm-heap.ts):
+// Products of our own on the wasm backend (main/ops/wasm/matmul.wat) on tfjs's heap (wasm-heap.ts),
+// cut by rows over our helper threads in the threaded build (wasm-helper-threads.ts):
 //   LinoMatMul:   a [M, K], b [K, N] (, bias [N]) -> a b (+ bias)      (ops/matmul-ab.ts)
 //   LinoMatMulTA: a [K, M], b [K, N] -> a^T b (, a's column sums [M])  (ops/matmul-ta.ts)
 // N must be a multiple of 8, and for a^T b M of 4: the ops check first (fitsMatMul*).
 import * as tf from '../tf';
 import { matmulWasm } from '../wasm/matmul-wasm';
-import { heapKernels, heapOffset as at, registerHeapKernel, type HeapBackend } from './wasm-heap';
+import { heapOffset as at, registerHeapKernel, type HeapBackend } from './wasm-heap';
+import { helpersRun, runRows } from './wasm-helper-threads';
+import { poolTakes } from './wasm-threads';
 
-interface Kernels {
-  ab(a: number, b: number, c: number, M: number, K: number, N: number, bias: number): void;
-  atb(a: number, b: number, c: number, K: number, M: number, N: number, sums: number): void;
-}
 type Info = tf.TensorInfo;
 
 export const MATMUL = 'LinoMatMul';
@@ -19,14 +18,27 @@ export const MATMUL_TA = 'LinoMatMulTA';
 export const fitsMatMul = (N: number): boolean => N % 8 === 0;
 export const fitsMatMulTA = (M: number, N: number): boolean => M % 4 === 0 && N % 8 === 0;
 
-/** c = a b on heap offsets (bytes): a [M, K], b [K, N], c [M, N]; N as fitsMatMul asks. */
-export function matMulOnHeap(be: HeapBackend, a: number, b: number, c: number, M: number, K: number, N: number): void {
-  heapKernels<Kernels>(be, matmulWasm, MATMUL).ab(a, b, c, M, K, N, 0);
+/**
+ * Products of at least this many flops are cut by rows over our helper threads where the threaded
+ * build runs (wasm-helper-threads.ts); 0.25, 1 and 4 Mflop measured alike (FNO Darcy 29², DeepONet
+ * Darcy 29², FNO at paper size).
+ */
+export const SPLIT_MIN_FLOPS = 1e6;
+
+/**
+ * Whether our kernels take a product of `flops` that fits them: yes unless only tfjs's pool would
+ * run it on several threads (the threaded build without our helpers).
+ */
+export const oursTakes = (flops: number): boolean => !poolTakes(flops) || helpersRun();
+
+/** c = a b (+ bias) on heap offsets (bytes): a [M, K], b [K, N], c [M, N], bias [N] or 0; N as fitsMatMul asks. */
+export function matMulOnHeap(be: HeapBackend, a: number, b: number, c: number, M: number, K: number, N: number, bias = 0): void {
+  runRows(be, matmulWasm, 'ab', M, 4, 2 * M * K * N >= SPLIT_MIN_FLOPS, (r0, r1) => [a + 4 * r0 * K, b, c + 4 * r0 * N, r1 - r0, K, N, bias]);
 }
 
-/** c = a^T b on heap offsets (bytes): a [K, M], b [K, N], c [M, N]; M and N as fitsMatMulTA asks. */
-export function matMulTAOnHeap(be: HeapBackend, a: number, b: number, c: number, K: number, M: number, N: number): void {
-  heapKernels<Kernels>(be, matmulWasm, MATMUL_TA).atb(a, b, c, K, M, N, 0);
+/** c = a^T b on heap offsets (bytes): a [K, M], b [K, N], c [M, N], and a's column sums into s [M] unless s is 0; M and N as fitsMatMulTA asks. */
+export function matMulTAOnHeap(be: HeapBackend, a: number, b: number, c: number, K: number, M: number, N: number, s = 0): void {
+  runRows(be, matmulWasm, 'atb', M, 4, 2 * M * K * N >= SPLIT_MIN_FLOPS, (r0, r1) => [a, b, c, K, M, N, s, r0, r1]);
 }
 
 const shapes = (a: Info, b: Info) => `[${a.shape.join(', ')}] and [${b.shape.join(', ')}]`;
@@ -42,7 +54,7 @@ export function registerWasmMatMul(): void {
     }
     const be = args.backend;
     const c = be.makeOutput([M, N], 'float32');
-    heapKernels<Kernels>(be, matmulWasm, MATMUL).ab(at(be, a), at(be, b), at(be, c), M, K, N, bias ? at(be, bias) : 0);
+    matMulOnHeap(be, at(be, a), at(be, b), at(be, c), M, K, N, bias ? at(be, bias) : 0);
     return c;
   });
   registerHeapKernel<{ a: Info; b: Info }, { sums: boolean }>(MATMUL_TA, (args) => {
@@ -55,7 +67,7 @@ export function registerWasmMatMul(): void {
     const be = args.backend;
     const c = be.makeOutput([M, N], 'float32');
     const s = args.attrs.sums ? be.makeOutput([M], 'float32') : null;
-    heapKernels<Kernels>(be, matmulWasm, MATMUL_TA).atb(at(be, a), at(be, b), at(be, c), K, M, N, s ? at(be, s) : 0);
+    matMulTAOnHeap(be, at(be, a), at(be, b), at(be, c), K, M, N, s ? at(be, s) : 0);
     return s ? [c, s] : [c];
   });
 }

@@ -8,8 +8,8 @@
 // the fast Transpose, multiplied by the backend's own BatchMatMul function straight into a view of
 // the output: no copies of the operands or the result, and one kernel for the engine to run.
 import * as tf from '../tf';
-import { poolTakes, withThreadPool } from './wasm-threads';
-import { fitsMatMul, fitsMatMulTA, matMulOnHeap, matMulTAOnHeap } from './wasm-matmul';
+import { withThreadPool } from './wasm-threads';
+import { fitsMatMul, fitsMatMulTA, matMulOnHeap, matMulTAOnHeap, oursTakes } from './wasm-matmul';
 import { heapOffset as offset } from './wasm-heap';
 
 export const SAMPLE_MATMUL = 'LinoSampleMatMul';
@@ -70,7 +70,7 @@ export function registerSampleMatMul(transpose: TransposeFn): void {
       const mm = batchMatMulFn(be.wasm);
       const id = (t: Info) => be.dataIdMap.get(t.dataId).id;
       // a_i b_i and a_i^T b_i: our kernels read both as they lie (no transpose, no packing; wasm-matmul.ts)
-      if (!tb && (ta ? fitsMatMulTA(n, m) : fitsMatMul(m)) && !poolTakes(2 * n * k * m)) {
+      if (!tb && (ta ? fitsMatMulTA(n, m) : fitsMatMul(m)) && oursTakes(2 * n * k * m)) {
         for (let i = 0; i < B; i++) {
           const [pa, pb, pc] = [offset(be, a) + 4 * i * a1 * a2, offset(be, b) + 4 * i * b1 * b2, offset(be, out) + 4 * i * n * m];
           if (ta) matMulTAOnHeap(be as never, pa, pb, pc, k, n, m);

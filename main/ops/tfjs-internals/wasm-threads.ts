@@ -32,12 +32,24 @@ const EMSCRIPTEN_POOL = 8;
 export const MAX_WASM_THREADS = EMSCRIPTEN_POOL;
 
 /**
+ * The threads a training process asks for when LINO_WASM_THREADS is not set: 2 where there are two
+ * cores or more. Training takes the threaded build, whose products (and our kernels' rows:
+ * wasm-helper-threads.ts) use the second core; it costs ~0.2 s to start, which a training run
+ * pays once. Measured on 2 cores only (npm run bench kinds); more threads are not measured, so
+ * not taken unasked.
+ */
+export const trainingWasmThreads = (cores = os.availableParallelism()): number => Math.min(2, Math.max(1, cores));
+
+let preferred = 1;
+/** Sets the threads a later selectBackend('wasm') in this thread asks for when LINO_WASM_THREADS is not set (training: trainingWasmThreads()). */
+export function preferWasmThreads(n: number): void {
+  preferred = Math.max(1, Math.min(MAX_WASM_THREADS, Math.floor(n)));
+}
+
+/**
  * Threads for the wasm backend a later selectBackend('wasm') initialises in this thread:
- * LINO_WASM_THREADS (at most 8), else 1, the single-threaded build. The threaded one is opt-in because, measured on 2 cores (npm run bench
- * kinds, this build against the one before, two rounds each), it made the steps of the big models
- * faster (FNO at paper size 241-242 -> 222-228 ms, DeepONet on Darcy 29² 26-28 -> 22-24) and those
- * of the small ones slower (best steps: FNO Burgers 24.5-24.8 -> 25.3-26.3 ms, DeepONet Burgers
- * 10.5-10.6 -> 10.5-11.3), and it costs ~0.2 s to start against 0.03 s.
+ * LINO_WASM_THREADS (at most 8), else what preferWasmThreads set, else 1, the single-threaded
+ * build (a short-lived command or worker would pay the threaded build's ~0.2 s start for nothing).
  */
 export function wasmThreadsWanted(env: NodeJS.ProcessEnv = process.env): number {
   const fromEnv = env.LINO_WASM_THREADS;
@@ -46,7 +58,7 @@ export function wasmThreadsWanted(env: NodeJS.ProcessEnv = process.env): number 
     if (!Number.isInteger(n) || n < 1) throw new Error(`LINO_WASM_THREADS: expected a whole number of threads from 1 to ${MAX_WASM_THREADS}, got '${fromEnv}'`);
     return Math.min(MAX_WASM_THREADS, n);
   }
-  return 1;
+  return preferred;
 }
 
 const workerScript = new URL('./wasm-thread-worker.cjs', import.meta.url);
@@ -194,6 +206,9 @@ function gateKernels(): void {
 export interface WasmInit { ok: boolean; threads: number; reason: string }
 
 let lastInit: WasmInit | null = null;
+
+/** The threads this thread's wasm backend runs on (1 before one started). */
+export const wasmThreadsRunning = (): number => lastInit?.threads ?? 1;
 
 /** How this thread's wasm backend runs (the last initWasmBackend's reason), or null before one started. */
 export function wasmRunsWith(): string | null {

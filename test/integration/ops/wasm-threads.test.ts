@@ -10,6 +10,10 @@ import * as tf from '../../../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';
 import { selectBackend } from '../../../main/ops/backend';
 import { POOL_MIN_FLOPS, THREADPOOL_ADDRESS, withThreadPool, wasmThreadsWanted } from '../../../main/ops/tfjs-internals/wasm-threads';
+import { helperChunks, helpersServing, runRows, stopHelpers } from '../../../main/ops/tfjs-internals/wasm-helper-threads';
+import { heapOffset, type HeapBackend } from '../../../main/ops/tfjs-internals/wasm-heap';
+import { matmulWasm } from '../../../main/ops/wasm/matmul-wasm';
+import { matMulAB } from '../../../main/ops/matmul-ab';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -25,7 +29,7 @@ test('LINO_WASM_THREADS: a whole number from 1, at most 8; anything else is refu
 
 const CHILD = `${ROOT}test/helpers/wasm-product-child.ts`;
 
-function runChild(threads: string): Promise<{ code: number | null; reason: string; out: number[][] }> {
+function runChild(threads: string): Promise<{ code: number | null; reason: string; helped: number; out: number[][] }> {
   return new Promise((resolve, reject) => {
     // no process.exit in the script: the process must end by itself, its pool's workers unref'd
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { cwd: ROOT, env: { ...process.env, LINO_WASM_THREADS: threads }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -51,7 +55,9 @@ test('2 threads compute what 1 thread computes, and the process ends by itself',
   assert.equal(one.code, 0);
   assert.match(two.reason, /WebAssembly SIMD, 2 threads for products of 24 Mflop or more/);
   assert.match(one.reason, /WebAssembly SIMD, 1 thread \(one thread asked\)/);
-  assert.equal(two.out.length, 14);
+  assert.equal(two.out.length, 18);
+  assert.ok(two.helped > 0, 'our helper thread ran chunks of our products');
+  assert.equal(one.helped, 0, 'no helper on the single-threaded build');
   for (let i = 0; i < two.out.length; i++) {
     const [p, q] = [two.out[i]!, one.out[i]!];
     assert.equal(p.length, q.length);
@@ -99,4 +105,49 @@ test('a bad LINO_WASM_THREADS is refused naming the variable; the command answer
   assert.match(out, /LINO_WASM_THREADS: expected a whole number of threads from 1 to 8, got 'two'/);
   assert.doesNotMatch(out, /^\s+at /m, 'a message, not a stack trace');
   assert.ok(r.status !== null, 'the command exited by itself');
+});
+
+test('our helper threads: a kernel split over them refuses arguments it cannot cut, names the kernel when a chunk traps, and serves the next job', { timeout: 60_000 }, async () => {
+  process.env.LINO_WASM_THREADS = '2';
+  try {
+    await selectBackend('wasm');
+  } finally {
+    delete process.env.LINO_WASM_THREADS;
+  }
+  const be = tf.backend() as unknown as HeapBackend;
+  tf.dispose(matMulAB(tf.ones([64, 64]), tf.ones([64, 64]))); // the first job offered starts the helpers
+  const t0 = Date.now();
+  while (!helpersServing(be) && Date.now() - t0 < 30_000) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(helpersServing(be), 'the helper serves within 30 s');
+  const [M, K, N] = [64, 32, 32];
+  const a = tf.randomUniform([M, K], -1, 1, 'float32', 5);
+  const b = tf.randomUniform([K, N], -1, 1, 'float32', 6);
+  const c = tf.zeros([M, N]);
+  const [pa, pb, pc] = [a, b, c].map((t) => heapOffset(be, t)) as [number, number, number];
+  const ab = (r0: number, r1: number) => [pa + 4 * r0 * K, pb, pc + 4 * r0 * N, r1 - r0, K, N, 0];
+  assert.throws(() => runRows(be, matmulWasm, 'ab', M, 4, true, (r0, r1) => [pa + r0 * r0, pb, pc, r1 - r0, K, N, 0]), /ab \(wasm\): a split kernel's arguments must be at most 11, each affine in its first and last row/);
+  assert.throws(() => runRows(be, matmulWasm, 'ab', M, 4, true, (r0, r1) => [...ab(r0, r1), 0, 0, 0, 0, 0]), /at most 11/);
+  // chunks from row 8 on read A past the heap's end (below 4 GiB, so no address wraps back into the
+  // heap; reads, so nothing is written before the trap): whichever thread takes them traps, and the
+  // error names the kernel
+  const heapBytes = (be as unknown as { wasm: { wasmMemory: { buffer: ArrayBufferLike } } }).wasm.wasmMemory.buffer.byteLength;
+  const step = Math.ceil(heapBytes / 8) + 4096;
+  assert.ok(pa + M * step < 2 ** 32, `a heap of ${heapBytes} bytes leaves no room past its end for this check`);
+  assert.throws(() => runRows(be, matmulWasm, 'ab', M, 4, true, (r0, r1) => [pa + r0 * step, pb, pc + 4 * r0 * N, r1 - r0, K, N, 0]), /ab \(wasm( helper thread)?\): .*out of bounds/);
+  // the next jobs run, split, and are right (a helper asleep takes a while to wake: this thread
+  // runs every chunk of a job it has not woken for, so jobs are offered until it takes one)
+  const before = helperChunks(be);
+  const t1 = Date.now();
+  while (helperChunks(be) === before && Date.now() - t1 < 20_000) {
+    runRows(be, matmulWasm, 'ab', M, 4, true, ab);
+    await new Promise((r) => setImmediate(r));
+  }
+  assert.ok(helperChunks(be) > before, 'the helper takes chunks again');
+  const want = tf.matMul(a, b).dataSync();
+  const got = c.dataSync();
+  let worst = 0;
+  for (let i = 0; i < want.length; i++) worst = Math.max(worst, Math.abs(want[i]! - got[i]!));
+  assert.ok(worst < 1e-4, `split product differs by ${worst}`);
+  stopHelpers(be);
+  tf.dispose([a, b, c]);
 });
