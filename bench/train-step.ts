@@ -23,15 +23,7 @@ export function makeTrainStep(model: NeuralOperator, x: tf.Tensor, y: tf.Tensor,
     const v = await readValues(stats);
     const [loss, , norm] = [...v.subarray(v.length - 3)] as [number, number, number];
     const coef = clipCoef(norm, o.clipNorm ?? 1);
-    if (opt.device) {
-      const g = coef < 1 ? tf.mul(f, coef) : f;
-      await opt.applyFlat(g, 1e-3);
-      if (g !== f) g.dispose();
-    } else {
-      const g = v.subarray(0, v.length - 3);
-      if (coef < 1) for (let i = 0; i < g.length; i++) g[i] = Math.fround(g[i]! * coef);
-      await opt.applyFlat(g, 1e-3);
-    }
+    await opt.applyFlat(opt.device ? f : v.subarray(0, v.length - 3), 1e-3, coef);
     tf.dispose([f, stats, share.loss, share.relSum, ...share.grads.values()]);
     return loss;
   };

@@ -11,7 +11,7 @@ import { plainMatMulOnly } from './kernel-registry';
 import { gemmAvailable } from './gemm/gemm-kernel';
 import { gemmLinear } from './gemm/gemm-linear';
 import { matMulTA } from './matmul-ta';
-import { matMulAB } from './matmul-ab';
+import { matMulAB, matMulABT } from './matmul-ab';
 
 /** Backends whose _FusedMatMul kernel takes 2-D operands as they are. */
 const DIRECT_FUSED = new Set(['cpu', 'webgpu']);
@@ -23,7 +23,7 @@ const affine2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, s
   // on cpu and webgpu the fused kernel itself, on the 2-D operands (checked there): tf.fused.matMul
   // would add three reshapes to 3-D and a customGrad of its own (wasm's kernel needs 3-D operands)
   const value = plain
-    ? matMulAB(x, tf.transpose(w), b)
+    ? matMulABT(x, w, b)
     : DIRECT_FUSED.has(tf.getBackend())
       ? (tf.engine().runKernel('_FusedMatMul', { a: x, b: w, bias: b }, { transposeA: false, transposeB: true, activation: 'linear', leakyreluAlpha: 0 }) as tf.Tensor2D)
       : tf.fused.matMul({ a: x, b: w, transposeB: true, bias: b });
@@ -43,7 +43,7 @@ const affine2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, s
 const linear2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, save: tf.GradSaveFunc) => {
   save([x, w]);
   const plain = plainMatMulOnly();
-  const value = plain ? matMulAB(x, tf.transpose(w) as tf.Tensor2D) : tf.matMul(x, w, false, true);
+  const value = plain ? matMulABT(x, w) : tf.matMul(x, w, false, true);
   return {
     value,
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {

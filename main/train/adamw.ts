@@ -115,14 +115,18 @@ export class AdamW {
 
   /**
    * One step on a flat gradient holding every parameter's, in `keys` order (the trainer's path):
-   * a tensor on device paths, a Float32Array on host paths.
+   * a tensor on device paths, a Float32Array on host paths; times `gradScale` (the clip
+   * coefficient, float32 as torch's g.mul_(coef): on host paths inside the update kernel, which
+   * spared a JS loop over every value, 0.3 ms of a 5 ms DeepONet step).
    */
-  async applyFlat(flat: tf.Tensor | Float32Array, lr?: number): Promise<void> {
+  async applyFlat(flat: tf.Tensor | Float32Array, lr?: number, gradScale = 1): Promise<void> {
     if (this.device) {
       const t = flat instanceof Float32Array ? tf.tensor1d(flat) : flat;
+      const g = gradScale !== 1 ? tf.mul(t, gradScale) : t;
       try {
-        this.applyDevice(t, lr, null);
+        this.applyDevice(g, lr, null);
       } finally {
+        if (g !== t) g.dispose();
         if (t !== flat) t.dispose();
       }
       return;
@@ -131,16 +135,16 @@ export class AdamW {
     const at = new Map<string, Float32Array>();
     let off = 0;
     this.keys.forEach((k, i) => { at.set(k, g.subarray(off, off + this.sizes[i]!)); off += this.sizes[i]!; });
-    await this.applyHost((k) => at.get(k), lr);
+    await this.applyHost((k) => at.get(k), lr, gradScale);
   }
 
-  private async applyHost(gradOf: (k: string) => Float32Array | undefined, lr?: number): Promise<void> {
+  private async applyHost(gradOf: (k: string) => Float32Array | undefined, lr?: number, gradScale = 1): Promise<void> {
     if (lr !== undefined) this.lr = lr;
     this.step += 1;
     const arrays = this.arrays!;
     const scalars = {
       decay: 1 - this.lr * this.weightDecay, beta1: this.beta1, beta2: this.beta2, eps: this.eps,
-      stepSize: this.lr / (1 - this.beta1 ** this.step), sbc2: Math.sqrt(1 - this.beta2 ** this.step),
+      stepSize: this.lr / (1 - this.beta1 ** this.step), sbc2: Math.sqrt(1 - this.beta2 ** this.step), gradScale,
     };
     let i = -1;
     for (const [k, p] of this.params) {

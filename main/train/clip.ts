@@ -4,10 +4,11 @@
 // the loss; a NaN/Inf norm means a gradient is not finite, which the trainer turns into a stop
 // with the step named.
 import * as tf from '../ops/tf';
+import { sumSquares } from '../ops/sum-squares';
 
 /** ||g||_2 of a flat gradient (every parameter's, concatenated), in float32 on the backend. */
 export function flatNorm(flat: tf.Tensor): tf.Scalar {
-  return tf.tidy(() => tf.sqrt(tf.sum(tf.square(flat))) as tf.Scalar);
+  return tf.tidy(() => tf.sqrt(sumSquares(flat)) as tf.Scalar);
 }
 
 /** PyTorch's clip coefficient (float32), 1 when no clipping applies or the norm is not finite. */

@@ -175,7 +175,6 @@ export class Trainer {
     const nextStep = this.globalStep + 1;
     const keys = this.opt.keys;
     let flat: tf.Tensor | null = null;
-    let clipped: tf.Tensor | null = null;
     try {
       // a parameter the forward did not use has no gradient: zeros for the norm, no update (PyTorch's grad None)
       const missing = keys.some((k) => !share.grads.has(k));
@@ -202,14 +201,9 @@ export class Trainer {
         } finally {
           if (coef < 1) tf.dispose([...scaled.values()]);
         }
-      } else if (this.opt.device) {
-        clipped = coef < 1 ? tf.mul(flat, coef) : flat;
-        await this.opt.applyFlat(clipped, lr);
       } else {
-        const g = values.subarray(0, values.length - 3);
-        // float32 like the backend's multiply (torch: g.mul_(clip_coef_clamped))
-        if (coef < 1) for (let i = 0; i < g.length; i++) g[i] = Math.fround(g[i]! * coef);
-        await this.opt.applyFlat(g, lr);
+        // the clip (torch: g.mul_(clip_coef_clamped)) inside the update
+        await this.opt.applyFlat(this.opt.device ? flat : values.subarray(0, values.length - 3), lr, coef);
       }
       checkDeviceLost();
       this.globalStep = nextStep;
@@ -217,7 +211,6 @@ export class Trainer {
       if (rss > this.peakRss) this.peakRss = rss;
       return { type: 'step', epoch: this.epoch + 1, step: nextStep, loss, relL2: relSum / (n * this.relSteps), lr, gradNorm, stepMs: performance.now() - t0 };
     } finally {
-      if (clipped && clipped !== flat) clipped.dispose();
       flat?.dispose();
       tf.dispose([...share.grads.values(), share.loss, share.relSum]);
     }

@@ -1,6 +1,7 @@
 // Products of our own on the wasm backend (main/ops/wasm/matmul.wat) on tfjs's heap (wasm-heap.ts),
 // cut by rows over our helper threads in the threaded build (wasm-helper-threads.ts):
 //   LinoMatMul:   a [M, K], b [K, N] (, bias [N]) -> a b (+ bias)      (ops/matmul-ab.ts)
+//   LinoMatMulBT: a [M, K], b [N, K] (, bias [N]) -> a b^T (+ bias)    (ops/matmul-ab.ts)
 //   LinoMatMulTA: a [K, M], b [K, N] -> a^T b (, a's column sums [M])  (ops/matmul-ta.ts)
 // N must be a multiple of 8, and for a^T b M of 4: the ops check first (fitsMatMul*).
 import * as tf from '../tf';
@@ -13,10 +14,13 @@ type Info = tf.TensorInfo;
 
 export const MATMUL = 'LinoMatMul';
 export const MATMUL_TA = 'LinoMatMulTA';
+export const MATMUL_BT = 'LinoMatMulBT';
 
 /** Whether the kernels take a product with N output columns (and, for a^T b, M output rows). */
 export const fitsMatMul = (N: number): boolean => N % 8 === 0;
 export const fitsMatMulTA = (M: number, N: number): boolean => M % 4 === 0 && N % 8 === 0;
+/** Whether a b^T (b [N, K]) fits its kernel: K a multiple of 4, N of 2. */
+export const fitsMatMulBT = (K: number, N: number): boolean => K % 4 === 0 && N % 2 === 0;
 
 /**
  * Products of at least this many flops are cut by rows over our helper threads where the threaded
@@ -34,6 +38,11 @@ export const oursTakes = (flops: number): boolean => !poolTakes(flops) || helper
 /** c = a b (+ bias) on heap offsets (bytes): a [M, K], b [K, N], c [M, N], bias [N] or 0; N as fitsMatMul asks. */
 export function matMulOnHeap(be: HeapBackend, a: number, b: number, c: number, M: number, K: number, N: number, bias = 0): void {
   runRows(be, matmulWasm, 'ab', M, 4, 2 * M * K * N >= SPLIT_MIN_FLOPS, (r0, r1) => [a + 4 * r0 * K, b, c + 4 * r0 * N, r1 - r0, K, N, bias]);
+}
+
+/** c = a b^T (+ bias) on heap offsets (bytes): a [M, K], b [N, K], c [M, N], bias [N] or 0; K and N as fitsMatMulBT asks. */
+export function matMulBTOnHeap(be: HeapBackend, a: number, b: number, c: number, M: number, K: number, N: number, bias = 0): void {
+  runRows(be, matmulWasm, 'abt', M, 4, 2 * M * K * N >= SPLIT_MIN_FLOPS, (r0, r1) => [a + 4 * r0 * K, b, c + 4 * r0 * N, r1 - r0, K, N, bias]);
 }
 
 /** c = a^T b on heap offsets (bytes): a [K, M], b [K, N], c [M, N], and a's column sums into s [M] unless s is 0; M and N as fitsMatMulTA asks. */
@@ -55,6 +64,18 @@ export function registerWasmMatMul(): void {
     const be = args.backend;
     const c = be.makeOutput([M, N], 'float32');
     matMulOnHeap(be, at(be, a), at(be, b), at(be, c), M, K, N, bias ? at(be, bias) : 0);
+    return c;
+  });
+  registerHeapKernel<{ a: Info; b: Info; bias?: Info }>(MATMUL_BT, (args) => {
+    const { a, b, bias } = args.inputs;
+    const [M, K] = a.shape as [number, number];
+    const N = b.shape[0]!;
+    if (a.shape.length !== 2 || b.shape.length !== 2 || b.shape[1] !== K || !fitsMatMulBT(K, N) || (bias && bias.shape.join() !== `${N}`)) {
+      throw new Error(`${MATMUL_BT}: expected a [M, K], b [N, K] with K a multiple of 4 and N of 2 (and bias [N]), got ${shapes(a, b)}${bias ? ` and bias [${bias.shape.join(', ')}]` : ''}`);
+    }
+    const be = args.backend;
+    const c = be.makeOutput([M, N], 'float32');
+    matMulBTOnHeap(be, at(be, a), at(be, b), at(be, c), M, K, N, bias ? at(be, bias) : 0);
     return c;
   });
   registerHeapKernel<{ a: Info; b: Info }, { sums: boolean }>(MATMUL_TA, (args) => {

@@ -1,6 +1,7 @@
 ;; One AdamW step over a parameter's values in place, in float32 and in PyTorch's order
-;; (torch.optim.AdamW, single-tensor path):
-;;   p *= decay;  m = m b1 + g (1 - b1);  v = v b2 + g g (1 - b2);
+;; (torch.optim.AdamW, single-tensor path), on the gradient times `scale` (the clip coefficient,
+;; torch.nn.utils.clip_grad_norm_'s g.mul_(coef) in float32; 1 when nothing is clipped):
+;;   g *= scale;  p *= decay;  m = m b1 + g (1 - b1);  v = v b2 + g g (1 - b2);
 ;;   p += (-stepSize m) / (sqrt(v) / sbc2 + eps)
 ;; with decay = 1 - lr wd, stepSize = lr / (1 - b1^t), sbc2 = sqrt(1 - b2^t). Four values at a time
 ;; (WebAssembly SIMD), then one at a time. Written by hand: it runs on arrays the trainer keeps in
@@ -11,11 +12,11 @@
   (func (export "adamw")
     (param $p i32) (param $g i32) (param $m i32) (param $v i32) (param $n i32)
     (param $decay f32) (param $b1 f32) (param $c1 f32) (param $b2 f32) (param $c2 f32)
-    (param $stepSize f32) (param $sbc2 f32) (param $eps f32)
+    (param $stepSize f32) (param $sbc2 f32) (param $eps f32) (param $scale f32)
     (local $i i32) (local $n4 i32) (local $o i32)
     (local $vp v128) (local $vg v128) (local $vm v128) (local $vv v128)
     (local $vdecay v128) (local $vb1 v128) (local $vc1 v128) (local $vb2 v128) (local $vc2 v128)
-    (local $vstep v128) (local $vsbc2 v128) (local $veps v128)
+    (local $vstep v128) (local $vsbc2 v128) (local $veps v128) (local $vscale v128)
     (local $fp f32) (local $fg f32) (local $fm f32) (local $fv f32)
     (local.set $vdecay (f32x4.splat (local.get $decay)))
     (local.set $vb1 (f32x4.splat (local.get $b1)))
@@ -25,12 +26,13 @@
     (local.set $vstep (f32x4.splat (f32.neg (local.get $stepSize))))
     (local.set $vsbc2 (f32x4.splat (local.get $sbc2)))
     (local.set $veps (f32x4.splat (local.get $eps)))
+    (local.set $vscale (f32x4.splat (local.get $scale)))
     (local.set $n4 (i32.and (local.get $n) (i32.const -4)))
     (local.set $i (i32.const 0))
     (block $v_end (loop $v_loop
       (br_if $v_end (i32.ge_u (local.get $i) (local.get $n4)))
       (local.set $o (i32.shl (local.get $i) (i32.const 2)))
-      (local.set $vg (v128.load (i32.add (local.get $g) (local.get $o))))
+      (local.set $vg (f32x4.mul (v128.load (i32.add (local.get $g) (local.get $o))) (local.get $vscale)))
       (local.set $vp (f32x4.mul (v128.load (i32.add (local.get $p) (local.get $o))) (local.get $vdecay)))
       (local.set $vm (f32x4.add
         (f32x4.mul (v128.load (i32.add (local.get $m) (local.get $o))) (local.get $vb1))
@@ -49,7 +51,7 @@
     (block $s_end (loop $s_loop
       (br_if $s_end (i32.ge_u (local.get $i) (local.get $n)))
       (local.set $o (i32.shl (local.get $i) (i32.const 2)))
-      (local.set $fg (f32.load (i32.add (local.get $g) (local.get $o))))
+      (local.set $fg (f32.mul (f32.load (i32.add (local.get $g) (local.get $o))) (local.get $scale)))
       (local.set $fp (f32.mul (f32.load (i32.add (local.get $p) (local.get $o))) (local.get $decay)))
       (local.set $fm (f32.add
         (f32.mul (f32.load (i32.add (local.get $m) (local.get $o))) (local.get $b1))

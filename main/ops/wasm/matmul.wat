@@ -12,7 +12,8 @@
 ;;        (one load, four shuffles) and eight of B's; k runs in blocks of 256 rows so that a block's
 ;;        rows stay in cache across C's tiles. 52 GFLOP/s: [32, 4096]^T [4096, 32] 0.16 ms against
 ;;        tfjs's transpose (0.1 ms) and product with a freshly packed operand (0.44 ms).
-;; N must be a multiple of 8, and for atb M of 4 (the callers fall back to tfjs otherwise).
+;;   abt: C [M, N] = A B^T (+ bias), B [N, K]: the forward with W [N, K] as it lies (see there).
+;; N must be a multiple of 8 (abt: K of 4, N of 2), and for atb M of 4 (the callers fall back to tfjs otherwise).
 ;; Written by hand: tfjs's wasm build has no product that reads transposed operands in place.
 ;; memory: the wasm backend's (a plain or a shared one: two binaries)
 (module
@@ -97,6 +98,103 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $r_loop)))
       (local.set $j (i32.add (local.get $j) (i32.const 8)))
+      (br $j_loop))))
+
+;; abt: C = A B^T (+ bias), B [N, K] as it lies (an affine map's forward with B = W, no transpose):
+  ;; a 4 x 2 tile of C at a time, each value a dot product along k four lanes wide (K a multiple of
+  ;; 4, N of 2), reduced across lanes at the tile's end; the last M mod 4 rows as 1 x 2 tiles.
+  (func (export "abt") (param $A i32) (param $B i32) (param $C i32) (param $M i32) (param $K i32) (param $N i32) (param $bias i32)
+    (local $i i32) (local $j i32) (local $k i32) (local $kb i32) (local $nb i32) (local $m4 i32)
+    (local $pa i32) (local $pb i32) (local $pc i32)
+    (local $c00 v128) (local $c01 v128) (local $c10 v128) (local $c11 v128) (local $c20 v128) (local $c21 v128) (local $c30 v128) (local $c31 v128)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $b0 v128) (local $b1 v128) (local $z v128)
+    (local.set $kb (i32.shl (local.get $K) (i32.const 2)))
+    (local.set $nb (i32.shl (local.get $N) (i32.const 2)))
+    (local.set $m4 (i32.and (local.get $M) (i32.const -4)))
+    (block $j_end (loop $j_loop
+      (br_if $j_end (i32.ge_u (local.get $j) (local.get $N)))
+      ;; the bias (or zeros) of these 2 columns, twice: [b_j, b_j+1, b_j, b_j+1]
+      (if (local.get $bias)
+        (then (local.set $z (v128.load64_splat (i32.add (local.get $bias) (i32.shl (local.get $j) (i32.const 2))))))
+        (else (local.set $z (v128.const i32x4 0 0 0 0))))
+      (local.set $pb (i32.add (local.get $B) (i32.mul (local.get $j) (local.get $kb))))
+      (local.set $i (i32.const 0))
+      (block $i_end (loop $i_loop
+        (br_if $i_end (i32.ge_u (local.get $i) (local.get $m4)))
+        (local.set $pa (i32.add (local.get $A) (i32.mul (local.get $i) (local.get $kb))))
+        (local.set $c00 (v128.const i32x4 0 0 0 0)) (local.set $c01 (v128.const i32x4 0 0 0 0))
+        (local.set $c10 (v128.const i32x4 0 0 0 0)) (local.set $c11 (v128.const i32x4 0 0 0 0))
+        (local.set $c20 (v128.const i32x4 0 0 0 0)) (local.set $c21 (v128.const i32x4 0 0 0 0))
+        (local.set $c30 (v128.const i32x4 0 0 0 0)) (local.set $c31 (v128.const i32x4 0 0 0 0))
+        (local.set $k (i32.const 0))
+        (block $k_end (loop $k_loop
+          (br_if $k_end (i32.ge_u (local.get $k) (local.get $kb)))
+          (local.set $b0 (v128.load (i32.add (local.get $pb) (local.get $k))))
+          (local.set $b1 (v128.load (i32.add (i32.add (local.get $pb) (local.get $kb)) (local.get $k))))
+          (local.set $a0 (v128.load (i32.add (local.get $pa) (local.get $k))))
+          (local.set $a1 (v128.load (i32.add (i32.add (local.get $pa) (local.get $kb)) (local.get $k))))
+          (local.set $a2 (v128.load (i32.add (i32.add (local.get $pa) (i32.shl (local.get $kb) (i32.const 1))) (local.get $k))))
+          (local.set $a3 (v128.load (i32.add (i32.add (local.get $pa) (i32.mul (local.get $kb) (i32.const 3))) (local.get $k))))
+          (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $a0) (local.get $b0))))
+          (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $a0) (local.get $b1))))
+          (local.set $c10 (f32x4.add (local.get $c10) (f32x4.mul (local.get $a1) (local.get $b0))))
+          (local.set $c11 (f32x4.add (local.get $c11) (f32x4.mul (local.get $a1) (local.get $b1))))
+          (local.set $c20 (f32x4.add (local.get $c20) (f32x4.mul (local.get $a2) (local.get $b0))))
+          (local.set $c21 (f32x4.add (local.get $c21) (f32x4.mul (local.get $a2) (local.get $b1))))
+          (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $a3) (local.get $b0))))
+          (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $a3) (local.get $b1))))
+          (local.set $k (i32.add (local.get $k) (i32.const 16)))
+          (br $k_loop)))
+        ;; per row r: s_r = [x0+x2, x1+x3, y0+y2, y1+y3] of its two dot vectors x, y; rows r, q
+        ;; together: [s_r0+s_r1, s_r2+s_r3, s_q0+s_q1, s_q2+s_q3] = C[r, j..j+1], C[q, j..j+1]
+        (local.set $a0 (f32x4.add
+          (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $c00) (local.get $c01))
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $c00) (local.get $c01))))
+        (local.set $a1 (f32x4.add
+          (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $c10) (local.get $c11))
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $c10) (local.get $c11))))
+        (local.set $a2 (f32x4.add
+          (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $c20) (local.get $c21))
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $c20) (local.get $c21))))
+        (local.set $a3 (f32x4.add
+          (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $c30) (local.get $c31))
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $c30) (local.get $c31))))
+        (local.set $b0 (f32x4.add (local.get $z) (f32x4.add
+          (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27 (local.get $a0) (local.get $a1))
+          (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31 (local.get $a0) (local.get $a1)))))
+        (local.set $b1 (f32x4.add (local.get $z) (f32x4.add
+          (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27 (local.get $a2) (local.get $a3))
+          (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31 (local.get $a2) (local.get $a3)))))
+        (local.set $pc (i32.add (local.get $C) (i32.add (i32.mul (local.get $i) (local.get $nb)) (i32.shl (local.get $j) (i32.const 2)))))
+        (v128.store64_lane 0 (local.get $pc) (local.get $b0))
+        (v128.store64_lane 1 (i32.add (local.get $pc) (local.get $nb)) (local.get $b0))
+        (v128.store64_lane 0 (i32.add (local.get $pc) (i32.shl (local.get $nb) (i32.const 1))) (local.get $b1))
+        (v128.store64_lane 1 (i32.add (local.get $pc) (i32.mul (local.get $nb) (i32.const 3))) (local.get $b1))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $i_loop)))
+      ;; the last M mod 4 rows one at a time
+      (block $r_end (loop $r_loop
+        (br_if $r_end (i32.ge_u (local.get $i) (local.get $M)))
+        (local.set $pa (i32.add (local.get $A) (i32.mul (local.get $i) (local.get $kb))))
+        (local.set $c00 (v128.const i32x4 0 0 0 0)) (local.set $c01 (v128.const i32x4 0 0 0 0))
+        (local.set $k (i32.const 0))
+        (block $rk_end (loop $rk_loop
+          (br_if $rk_end (i32.ge_u (local.get $k) (local.get $kb)))
+          (local.set $a0 (v128.load (i32.add (local.get $pa) (local.get $k))))
+          (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $a0) (v128.load (i32.add (local.get $pb) (local.get $k))))))
+          (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $a0) (v128.load (i32.add (i32.add (local.get $pb) (local.get $kb)) (local.get $k))))))
+          (local.set $k (i32.add (local.get $k) (i32.const 16)))
+          (br $rk_loop)))
+        (local.set $a0 (f32x4.add
+          (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $c00) (local.get $c01))
+          (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $c00) (local.get $c01))))
+        (local.set $b0 (f32x4.add (local.get $z) (f32x4.add
+          (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27 (local.get $a0) (local.get $a0))
+          (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31 (local.get $a0) (local.get $a0)))))
+        (v128.store64_lane 0 (i32.add (local.get $C) (i32.add (i32.mul (local.get $i) (local.get $nb)) (i32.shl (local.get $j) (i32.const 2)))) (local.get $b0))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $r_loop)))
+      (local.set $j (i32.add (local.get $j) (i32.const 2)))
       (br $j_loop))))
 
   (func (export "atb") (param $A i32) (param $B i32) (param $C i32) (param $K i32) (param $M i32) (param $N i32) (param $S i32) (param $i0 i32) (param $i1 i32)

@@ -12,6 +12,7 @@ import '../../../main/ops/scattering-output';
 import '../../../main/ops/mix';
 import '../../../main/ops/depthwise-conv';
 import '../../../main/ops/gelu';
+import '../../../main/ops/sum-squares';
 import { runFused } from '../../../main/ops/kernel-registry';
 
 const z = (...s: number[]) => tf.zeros(s);
@@ -25,6 +26,7 @@ const REFUSALS: [string, () => Record<string, tf.Tensor>, Record<string, number>
   ['LinoMix', () => ({ alpha: z(2, 2), b0: z(6, 8) }), {}, /LinoMix: expected alpha \[B, K\] and K branches of one shape with B equal blocks, got alpha \[2, 2\] and 1 branch/],
   ['LinoDepthwiseFilterGrad', () => ({ x: z(1, 4, 4, 2), dy: z(1, 4, 4, 2) }), { kh: 2, kw: 3 }, /LinoDepthwiseFilterGrad: expected x and dy \[B, H, W, C\] of one shape and odd kernel sizes, got .* 2 x 3/],
   ['LinoGeluSlope', () => ({ x: tf.zeros([8], 'int32') }), {}, /LinoGeluSlope: inputs must be float32, got int32/],
+  ['LinoSumSquares', () => ({ x: tf.zeros([8], 'int32') }), {}, /LinoSumSquares: inputs must be float32, got int32/],
 ];
 
 test('our wasm heap kernels refuse operands they cannot take, and the backend still answers', async () => {

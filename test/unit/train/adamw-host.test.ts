@@ -6,18 +6,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HostAdamWArrays } from '../../../main/train/adamw-host';
 
-test('the host AdamW kernel matches the float64 update on sizes 1, 3, 4, 10 and 67 over 20 steps', () => {
+test('the host AdamW kernel matches the float64 update on sizes 1, 3, 4, 10 and 67 over 20 steps, on the gradient times the clip coefficient (float32, as torch)', () => {
   const sizes = [1, 3, 4, 10, 67];
   const a = new HostAdamWArrays(sizes);
   const [b1, b2, eps, lr, wd] = [0.9, 0.999, 1e-8, 1e-3, 1e-2];
   const ref = sizes.map((n, i) => ({ p: Array.from({ length: n }, (_, j) => Math.sin(i + j)), m: new Array<number>(n).fill(0), v: new Array<number>(n).fill(0) }));
   ref.forEach((r, i) => a.p[i]!.set(r.p));
   for (let t = 1; t <= 20; t++) {
-    const s = { decay: 1 - lr * wd, beta1: b1, beta2: b2, eps, stepSize: lr / (1 - b1 ** t), sbc2: Math.sqrt(1 - b2 ** t) };
+    const s = { decay: 1 - lr * wd, beta1: b1, beta2: b2, eps, stepSize: lr / (1 - b1 ** t), sbc2: Math.sqrt(1 - b2 ** t), gradScale: t % 3 === 0 ? 0.37 : 1 };
     sizes.forEach((n, i) => {
       const g = Float32Array.from({ length: n }, (_, j) => Math.cos(t * 1.3 + j * 0.7 + i));
       a.update(i, g, s);
       const r = ref[i]!;
+      for (let j = 0; j < n; j++) g[j] = Math.fround(g[j]! * s.gradScale);
       for (let j = 0; j < n; j++) {
         r.m[j] = b1 * r.m[j]! + (1 - b1) * g[j]!;
         r.v[j] = b2 * r.v[j]! + (1 - b2) * g[j]! * g[j]!;
