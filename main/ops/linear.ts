@@ -32,10 +32,11 @@ const affine2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, s
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [xs, ws] = saved as [tf.Tensor2D, tf.Tensor2D];
       const dy2 = dy as tf.Tensor2D;
-      if (!plain) return [tf.matMul(dy2, ws), tf.matMul(dy2, xs, true, false), tf.sum(dy2, 0)];
+      // dX only when asked for (not for a model's input data: custom-grad.ts)
+      if (!plain) return [() => tf.matMul(dy2, ws), tf.matMul(dy2, xs, true, false), tf.sum(dy2, 0)];
       // dW = dy^T x and the bias gradient in one kernel of our own where the shapes fit (matmul-ta.ts)
       const [dw, db] = matMulTA(dy2, xs, true);
-      return [matMulAB(dy2, ws), dw!, db!];
+      return [() => matMulAB(dy2, ws), dw!, db!];
     },
   };
 });
@@ -49,7 +50,7 @@ const linear2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, save: tf.GradSave
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [xs, ws] = saved as [tf.Tensor2D, tf.Tensor2D];
       const dy2 = dy as tf.Tensor2D;
-      return [plain ? matMulAB(dy2, ws) : tf.matMul(dy2, ws), plain ? matMulTA(dy2, xs, false)[0]! : tf.matMul(dy2, xs, true, false)];
+      return [() => (plain ? matMulAB(dy2, ws) : tf.matMul(dy2, ws)), plain ? matMulTA(dy2, xs, false)[0]! : tf.matMul(dy2, xs, true, false)];
     },
   };
 });

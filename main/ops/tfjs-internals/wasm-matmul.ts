@@ -19,8 +19,8 @@ export const MATMUL_BT = 'LinoMatMulBT';
 /** Whether the kernels take a product with N output columns (and, for a^T b, M output rows). */
 export const fitsMatMul = (N: number): boolean => N % 8 === 0;
 export const fitsMatMulTA = (M: number, N: number): boolean => M % 4 === 0 && N % 8 === 0;
-/** Whether a b^T (b [N, K]) fits its kernel: K a multiple of 4, N of 2. */
-export const fitsMatMulBT = (K: number, N: number): boolean => K % 4 === 0 && N % 2 === 0;
+/** Whether a b^T (b [N, K]) fits its kernel: N a multiple of 2. */
+export const fitsMatMulBT = (N: number): boolean => N % 2 === 0;
 
 /**
  * Products of at least this many flops are cut by rows over our helper threads where the threaded
@@ -40,7 +40,7 @@ export function matMulOnHeap(be: HeapBackend, a: number, b: number, c: number, M
   runRows(be, matmulWasm, 'ab', M, 4, 2 * M * K * N >= SPLIT_MIN_FLOPS, (r0, r1) => [a + 4 * r0 * K, b, c + 4 * r0 * N, r1 - r0, K, N, bias]);
 }
 
-/** c = a b^T (+ bias) on heap offsets (bytes): a [M, K], b [N, K], c [M, N], bias [N] or 0; K and N as fitsMatMulBT asks. */
+/** c = a b^T (+ bias) on heap offsets (bytes): a [M, K], b [N, K], c [M, N], bias [N] or 0; N as fitsMatMulBT asks. */
 export function matMulBTOnHeap(be: HeapBackend, a: number, b: number, c: number, M: number, K: number, N: number, bias = 0): void {
   runRows(be, matmulWasm, 'abt', M, 4, 2 * M * K * N >= SPLIT_MIN_FLOPS, (r0, r1) => [a + 4 * r0 * K, b, c + 4 * r0 * N, r1 - r0, K, N, bias]);
 }
@@ -70,8 +70,8 @@ export function registerWasmMatMul(): void {
     const { a, b, bias } = args.inputs;
     const [M, K] = a.shape as [number, number];
     const N = b.shape[0]!;
-    if (a.shape.length !== 2 || b.shape.length !== 2 || b.shape[1] !== K || !fitsMatMulBT(K, N) || (bias && bias.shape.join() !== `${N}`)) {
-      throw new Error(`${MATMUL_BT}: expected a [M, K], b [N, K] with K a multiple of 4 and N of 2 (and bias [N]), got ${shapes(a, b)}${bias ? ` and bias [${bias.shape.join(', ')}]` : ''}`);
+    if (a.shape.length !== 2 || b.shape.length !== 2 || b.shape[1] !== K || !fitsMatMulBT(N) || (bias && bias.shape.join() !== `${N}`)) {
+      throw new Error(`${MATMUL_BT}: expected a [M, K], b [N, K] with N a multiple of 2 (and bias [N]), got ${shapes(a, b)}${bias ? ` and bias [${bias.shape.join(', ')}]` : ''}`);
     }
     const be = args.backend;
     const c = be.makeOutput([M, N], 'float32');

@@ -13,7 +13,7 @@
 ;;        rows stay in cache across C's tiles. 52 GFLOP/s: [32, 4096]^T [4096, 32] 0.16 ms against
 ;;        tfjs's transpose (0.1 ms) and product with a freshly packed operand (0.44 ms).
 ;;   abt: C [M, N] = A B^T (+ bias), B [N, K]: the forward with W [N, K] as it lies (see there).
-;; N must be a multiple of 8 (abt: K of 4, N of 2), and for atb M of 4 (the callers fall back to tfjs otherwise).
+;; N must be a multiple of 8 (abt: of 2), and for atb M of 4 (the callers fall back to tfjs otherwise).
 ;; Written by hand: tfjs's wasm build has no product that reads transposed operands in place.
 ;; memory: the wasm backend's (a plain or a shared one: two binaries)
 (module
@@ -104,11 +104,12 @@
   ;; a 4 x 2 tile of C at a time, each value a dot product along k four lanes wide (K a multiple of
   ;; 4, N of 2), reduced across lanes at the tile's end; the last M mod 4 rows as 1 x 2 tiles.
   (func (export "abt") (param $A i32) (param $B i32) (param $C i32) (param $M i32) (param $K i32) (param $N i32) (param $bias i32)
-    (local $i i32) (local $j i32) (local $k i32) (local $kb i32) (local $nb i32) (local $m4 i32)
+    (local $i i32) (local $j i32) (local $k i32) (local $kb i32) (local $kb4 i32) (local $nb i32) (local $m4 i32)
     (local $pa i32) (local $pb i32) (local $pc i32)
     (local $c00 v128) (local $c01 v128) (local $c10 v128) (local $c11 v128) (local $c20 v128) (local $c21 v128) (local $c30 v128) (local $c31 v128)
     (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $b0 v128) (local $b1 v128) (local $z v128)
     (local.set $kb (i32.shl (local.get $K) (i32.const 2)))
+    (local.set $kb4 (i32.shl (i32.and (local.get $K) (i32.const -4)) (i32.const 2)))
     (local.set $nb (i32.shl (local.get $N) (i32.const 2)))
     (local.set $m4 (i32.and (local.get $M) (i32.const -4)))
     (block $j_end (loop $j_loop
@@ -128,7 +129,7 @@
         (local.set $c30 (v128.const i32x4 0 0 0 0)) (local.set $c31 (v128.const i32x4 0 0 0 0))
         (local.set $k (i32.const 0))
         (block $k_end (loop $k_loop
-          (br_if $k_end (i32.ge_u (local.get $k) (local.get $kb)))
+          (br_if $k_end (i32.ge_u (local.get $k) (local.get $kb4)))
           (local.set $b0 (v128.load (i32.add (local.get $pb) (local.get $k))))
           (local.set $b1 (v128.load (i32.add (i32.add (local.get $pb) (local.get $kb)) (local.get $k))))
           (local.set $a0 (v128.load (i32.add (local.get $pa) (local.get $k))))
@@ -145,6 +146,25 @@
           (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $a3) (local.get $b1))))
           (local.set $k (i32.add (local.get $k) (i32.const 16)))
           (br $k_loop)))
+        ;; the last K mod 4 values of k: B's in lane 0 only, A's in every lane
+        (block $t_end (loop $t_loop
+          (br_if $t_end (i32.ge_u (local.get $k) (local.get $kb)))
+          (local.set $b0 (f32x4.replace_lane 0 (v128.const i32x4 0 0 0 0) (f32.load (i32.add (local.get $pb) (local.get $k)))))
+          (local.set $b1 (f32x4.replace_lane 0 (v128.const i32x4 0 0 0 0) (f32.load (i32.add (i32.add (local.get $pb) (local.get $kb)) (local.get $k)))))
+          (local.set $a0 (f32x4.splat (f32.load (i32.add (local.get $pa) (local.get $k)))))
+          (local.set $a1 (f32x4.splat (f32.load (i32.add (i32.add (local.get $pa) (local.get $kb)) (local.get $k)))))
+          (local.set $a2 (f32x4.splat (f32.load (i32.add (i32.add (local.get $pa) (i32.shl (local.get $kb) (i32.const 1))) (local.get $k)))))
+          (local.set $a3 (f32x4.splat (f32.load (i32.add (i32.add (local.get $pa) (i32.mul (local.get $kb) (i32.const 3))) (local.get $k)))))
+          (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $a0) (local.get $b0))))
+          (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $a0) (local.get $b1))))
+          (local.set $c10 (f32x4.add (local.get $c10) (f32x4.mul (local.get $a1) (local.get $b0))))
+          (local.set $c11 (f32x4.add (local.get $c11) (f32x4.mul (local.get $a1) (local.get $b1))))
+          (local.set $c20 (f32x4.add (local.get $c20) (f32x4.mul (local.get $a2) (local.get $b0))))
+          (local.set $c21 (f32x4.add (local.get $c21) (f32x4.mul (local.get $a2) (local.get $b1))))
+          (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $a3) (local.get $b0))))
+          (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $a3) (local.get $b1))))
+          (local.set $k (i32.add (local.get $k) (i32.const 4)))
+          (br $t_loop)))
         ;; per row r: s_r = [x0+x2, x1+x3, y0+y2, y1+y3] of its two dot vectors x, y; rows r, q
         ;; together: [s_r0+s_r1, s_r2+s_r3, s_q0+s_q1, s_q2+s_q3] = C[r, j..j+1], C[q, j..j+1]
         (local.set $a0 (f32x4.add
@@ -179,12 +199,19 @@
         (local.set $c00 (v128.const i32x4 0 0 0 0)) (local.set $c01 (v128.const i32x4 0 0 0 0))
         (local.set $k (i32.const 0))
         (block $rk_end (loop $rk_loop
-          (br_if $rk_end (i32.ge_u (local.get $k) (local.get $kb)))
+          (br_if $rk_end (i32.ge_u (local.get $k) (local.get $kb4)))
           (local.set $a0 (v128.load (i32.add (local.get $pa) (local.get $k))))
           (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $a0) (v128.load (i32.add (local.get $pb) (local.get $k))))))
           (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $a0) (v128.load (i32.add (i32.add (local.get $pb) (local.get $kb)) (local.get $k))))))
           (local.set $k (i32.add (local.get $k) (i32.const 16)))
           (br $rk_loop)))
+        (block $rt_end (loop $rt_loop
+          (br_if $rt_end (i32.ge_u (local.get $k) (local.get $kb)))
+          (local.set $a0 (f32x4.splat (f32.load (i32.add (local.get $pa) (local.get $k)))))
+          (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $a0) (f32x4.replace_lane 0 (v128.const i32x4 0 0 0 0) (f32.load (i32.add (local.get $pb) (local.get $k)))))))
+          (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $a0) (f32x4.replace_lane 0 (v128.const i32x4 0 0 0 0) (f32.load (i32.add (i32.add (local.get $pb) (local.get $kb)) (local.get $k)))))))
+          (local.set $k (i32.add (local.get $k) (i32.const 4)))
+          (br $rt_loop)))
         (local.set $a0 (f32x4.add
           (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $c00) (local.get $c01))
           (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $c00) (local.get $c01))))
