@@ -4,11 +4,9 @@
 // exponential and ~11 elementwise kernels forward, saving Phi and E, and 4 backward).
 import * as tf from '../tf';
 import { geluWasm } from '../wasm/gelu-wasm';
-import { heapKernels, heapOffset as at, registerHeapKernel } from './wasm-heap';
+import { heapOffset as at, registerHeapKernel } from './wasm-heap';
+import { SPLIT_MIN_VALUES, runRows } from './wasm-helper-threads';
 
-interface Kernels {
-  gelu(x: number, y: number, d: number, n: number): void;
-}
 type Info = tf.TensorInfo;
 
 /** Registers `name` (x -> y, d) on wasm (idempotent). */
@@ -18,7 +16,9 @@ export function registerWasmGeluSlope(name: string): void {
     const be = args.backend;
     const y = be.makeOutput(x.shape.slice(), 'float32');
     const d = be.makeOutput(x.shape.slice(), 'float32');
-    heapKernels<Kernels>(be, geluWasm, name).gelu(at(be, x), at(be, y), at(be, d), tf.util.sizeFromShape(x.shape));
+    const [px, py, pd, n] = [at(be, x), at(be, y), at(be, d), tf.util.sizeFromShape(x.shape)];
+    // elementwise: cut in fours over our helper threads in the threaded build (wasm-helper-threads.ts)
+    runRows(be, geluWasm, 'gelu', n, 4, n >= SPLIT_MIN_VALUES, (r0, r1) => [px + 4 * r0, py + 4 * r0, pd + 4 * r0, r1 - r0], name);
     return [y, d];
   });
 }

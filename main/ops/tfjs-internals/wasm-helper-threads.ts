@@ -24,6 +24,11 @@ export const helpersRun = (): boolean => wasmThreadsRunning() > 1 && hasWorker('
  * thread takes the chunks meanwhile. 0.1 and 2 ms measured alike in steady training steps.
  */
 export const HELPER_SPIN_MS = 0.1;
+/**
+ * Kernels over rows of values (elementwise or per row: GELU, LayerNorm's forward) are cut over the
+ * helpers from this many values.
+ */
+export const SPLIT_MIN_VALUES = 32768;
 /** Chunks a job is cut into per thread (1, 2, 4 and 8 measured alike; more bound what a descheduled helper holds up). */
 const CHUNKS_PER_THREAD = 4;
 /** Helpers that have not finished a chunk they hold by then are taken as lost (ms). */
@@ -138,9 +143,10 @@ function affineForm(args: (r0: number, r1: number) => number[], name: string): n
  * Runs export `name` of a heap kernel module over `rows` rows: cut in chunks (multiples of
  * `align` rows) that the helpers and this thread share when `split` and helpers serve, else
  * whole here. `args(r0, r1)` gives the export's arguments for rows r0 .. r1: each affine in r0 and r1.
+ * Errors name `kernel` (the export's name unless given).
  */
-export function runRows(be: HeapBackend, binaries: HeapBinaries, name: string, rows: number, align: number, split: boolean, args: (r0: number, r1: number) => number[]): void {
-  const here = heapKernels<Record<string, (...a: number[]) => void>>(be, binaries, name)[name]!;
+export function runRows(be: HeapBackend, binaries: HeapBinaries, name: string, rows: number, align: number, split: boolean, args: (r0: number, r1: number) => number[], kernel = name): void {
+  const here = heapKernels<Record<string, (...a: number[]) => void>>(be, binaries, kernel)[name]!;
   const h = split ? readyHelpers(be) : null;
   const wanted = h ? Math.min(MAX_CHUNKS, CHUNKS_PER_THREAD * (h.workers.length + 1)) : 1;
   const chunkRows = Math.ceil(rows / wanted / align) * align;
@@ -149,10 +155,10 @@ export function runRows(be: HeapBackend, binaries: HeapBinaries, name: string, r
     here(...args(0, rows));
     return;
   }
-  post(h, jobId(h, binaries, name), rows, chunkRows, chunks, affineForm(args, name));
+  post(h, jobId(h, binaries, name), rows, chunkRows, chunks, affineForm(args, kernel));
   let error: unknown = null;
   claimChunks(h.ctl, h.seq, (_job, a) => here(...a), (e) => { error ??= e; }, false);
-  finish(h, chunks, name, error);
+  finish(h, chunks, kernel, error);
 }
 
 /** Whether this backend's helpers serve jobs now (they start on the first job offered to them). */

@@ -5,6 +5,7 @@
 import * as tf from '../tf';
 import { layerNormWasm } from '../wasm/layer-norm-wasm';
 import { heapKernels, heapOffset as at, registerHeapKernel } from './wasm-heap';
+import { SPLIT_MIN_VALUES, runRows } from './wasm-helper-threads';
 
 interface Kernels {
   forward(x: number, w: number, b: number, y: number, stats: number, R: number, M: number): void;
@@ -32,7 +33,9 @@ export function registerWasmLayerNorm(forward: string, backward: string): void {
     const be = args.backend;
     const y = be.makeOutput([R, M], 'float32');
     const stats = be.makeOutput([R, 2], 'float32');
-    heapKernels<Kernels>(be, layerNormWasm, forward).forward(at(be, x), at(be, w), at(be, b), at(be, y), at(be, stats), R, M);
+    const [px, pw, pb, py, ps] = [at(be, x), at(be, w), at(be, b), at(be, y), at(be, stats)];
+    // rows are independent: cut over our helper threads in the threaded build (wasm-helper-threads.ts)
+    runRows(be, layerNormWasm, 'forward', R, 1, R * M >= SPLIT_MIN_VALUES, (r0, r1) => [px + 4 * r0 * M, pw, pb, py + 4 * r0 * M, ps + 8 * r0, r1 - r0, M], forward);
     return [y, stats];
   });
   registerHeapKernel<{ dy: Info; x: Info; w: Info; stats: Info }>(backward, (args) => {

@@ -8,10 +8,12 @@
 ;;        (XNNPACK's ~40 there: [4096, 32] x [32, 32] 0.15 against 0.21 ms).
 ;;   atb: C [M, N] = A^T B, A [K, M], B [K, N] (+ A's column sums into S when S is not 0), the
 ;;        weight gradient dy^T x and the bias gradient; only C's rows (and S's values) i0 .. i1,
-;;        multiples of 4, so that two threads can each take a share. Each step of k takes four values of A's row
-;;        (one load, four shuffles) and eight of B's; k runs in blocks of 256 rows so that a block's
-;;        rows stay in cache across C's tiles. 52 GFLOP/s: [32, 4096]^T [4096, 32] 0.16 ms against
-;;        tfjs's transpose (0.1 ms) and product with a freshly packed operand (0.44 ms).
+;;        multiples of 4, so that threads can each take a share. Each step of k takes four values of
+;;        A's row (four load32_splat: one load and four shuffles measured 664 against 644 us at
+;;        [841, 128]^T [841, 128]) and eight of B's; k runs in blocks of 32 rows so that a block's
+;;        rows of A and B stay in L1 across C's tiles (256 rows: 644 -> 493 us there; [256, 128]^T
+;;        [256, 128] 198 -> 150 us; M = 32 alike). ~50-56 GFLOP/s: [32, 4096]^T [4096, 32] 0.17 ms
+;;        against tfjs's transpose (0.1 ms) and product with a freshly packed operand (0.44 ms).
 ;;   abt: C [M, N] = A B^T (+ bias), B [N, K]: the forward with W [N, K] as it lies (see there).
 ;; N must be a multiple of 8 (abt: of 2), and for atb M of 4 (the callers fall back to tfjs otherwise).
 ;; Written by hand: tfjs's wasm build has no product that reads transposed operands in place.
@@ -235,7 +237,7 @@
     (memory.fill (i32.add (local.get $C) (i32.mul (local.get $i0) (local.get $nb))) (i32.const 0) (i32.mul (i32.sub (local.get $i1) (local.get $i0)) (local.get $nb)))
     (block $kb_end (loop $kb_loop
       (br_if $kb_end (i32.ge_u (local.get $k0) (local.get $K)))
-      (local.set $k1 (select (local.get $K) (i32.add (local.get $k0) (i32.const 256)) (i32.lt_u (local.get $K) (i32.add (local.get $k0) (i32.const 256)))))
+      (local.set $k1 (select (local.get $K) (i32.add (local.get $k0) (i32.const 32)) (i32.lt_u (local.get $K) (i32.add (local.get $k0) (i32.const 32)))))
       (local.set $i (local.get $i0))
       (block $i_end (loop $i_loop
         (br_if $i_end (i32.ge_u (local.get $i) (local.get $i1)))
@@ -256,19 +258,18 @@
           (local.set $k (local.get $k0))
           (block $k_end (loop $k_loop
             (br_if $k_end (i32.ge_u (local.get $k) (local.get $k1)))
-            (local.set $a (v128.load (local.get $pa)))
             (local.set $b0 (v128.load (local.get $pb)))
             (local.set $b1 (v128.load offset=16 (local.get $pb)))
-            (local.set $s (i8x16.shuffle 0 1 2 3 0 1 2 3 0 1 2 3 0 1 2 3 (local.get $a) (local.get $a)))
+            (local.set $s (v128.load32_splat (local.get $pa)))
             (local.set $c0 (f32x4.add (local.get $c0) (f32x4.mul (local.get $s) (local.get $b0))))
             (local.set $c1 (f32x4.add (local.get $c1) (f32x4.mul (local.get $s) (local.get $b1))))
-            (local.set $s (i8x16.shuffle 4 5 6 7 4 5 6 7 4 5 6 7 4 5 6 7 (local.get $a) (local.get $a)))
+            (local.set $s (v128.load32_splat offset=4 (local.get $pa)))
             (local.set $c2 (f32x4.add (local.get $c2) (f32x4.mul (local.get $s) (local.get $b0))))
             (local.set $c3 (f32x4.add (local.get $c3) (f32x4.mul (local.get $s) (local.get $b1))))
-            (local.set $s (i8x16.shuffle 8 9 10 11 8 9 10 11 8 9 10 11 8 9 10 11 (local.get $a) (local.get $a)))
+            (local.set $s (v128.load32_splat offset=8 (local.get $pa)))
             (local.set $c4 (f32x4.add (local.get $c4) (f32x4.mul (local.get $s) (local.get $b0))))
             (local.set $c5 (f32x4.add (local.get $c5) (f32x4.mul (local.get $s) (local.get $b1))))
-            (local.set $s (i8x16.shuffle 12 13 14 15 12 13 14 15 12 13 14 15 12 13 14 15 (local.get $a) (local.get $a)))
+            (local.set $s (v128.load32_splat offset=12 (local.get $pa)))
             (local.set $c6 (f32x4.add (local.get $c6) (f32x4.mul (local.get $s) (local.get $b0))))
             (local.set $c7 (f32x4.add (local.get $c7) (f32x4.mul (local.get $s) (local.get $b1))))
             (local.set $pa (i32.add (local.get $pa) (local.get $ma)))
