@@ -15,7 +15,8 @@ import { ARGS, CHUNKS, CHUNK_ROWS, COMPLETED, FAILED, HELPED, JOB, MAX_ARGS, MAX
 import { wasmThreadsRunning } from './wasm-threads';
 
 /** Whether heap kernels split over helpers here: the threaded build runs, and the helper's entry shipped. */
-export const helpersRun = (): boolean => wasmThreadsRunning() > 1 && hasWorker('wasm-helper');
+let helperShipped: boolean | null = null;
+export const helpersRun = (): boolean => wasmThreadsRunning() > 1 && (helperShipped ??= hasWorker('wasm-helper')); // asked per product: the bundle's file check once
 
 /**
  * How long a helper spins for the next job before it sleeps (ms). Short: a thread spinning beside

@@ -58,32 +58,27 @@ export function matMulTAOnHeap(be: HeapBackend, a: number, b: number, c: number,
 
 const shapes = (a: Info, b: Info) => `[${a.shape.join(', ')}] and [${b.shape.join(', ')}]`;
 
-/** Registers both kernels on wasm (idempotent). */
+/** a b (+ bias) with b [K, N], or a b^T (+ bias) with b [N, K] when `bT`: one registration for both. */
+function registerProductWithBias(name: string, bT: boolean): void {
+  registerHeapKernel<{ a: Info; b: Info; bias?: Info }>(name, (args) => {
+    const { a, b, bias } = args.inputs;
+    const [M, K] = a.shape as [number, number];
+    const [bK, N] = (bT ? [b.shape[1], b.shape[0]] : b.shape) as [number, number];
+    if (a.shape.length !== 2 || b.shape.length !== 2 || bK !== K || !(bT ? fitsMatMulBT(N) : fitsMatMul(N)) || (bias && bias.shape.join() !== `${N}`)) {
+      const want = bT ? 'b [N, K] with N a multiple of 2' : 'b [K, N] with N a multiple of 8';
+      throw new Error(`${name}: expected a [M, K], ${want} (and bias [N]), got ${shapes(a, b)}${bias ? ` and bias [${bias.shape.join(', ')}]` : ''}`);
+    }
+    const be = args.backend;
+    const c = be.makeOutput([M, N], 'float32');
+    (bT ? matMulBTOnHeap : matMulOnHeap)(be, at(be, a), at(be, b), at(be, c), M, K, N, bias ? at(be, bias) : 0);
+    return c;
+  });
+}
+
+/** Registers the three kernels on wasm (idempotent). */
 export function registerWasmMatMul(): void {
-  registerHeapKernel<{ a: Info; b: Info; bias?: Info }>(MATMUL, (args) => {
-    const { a, b, bias } = args.inputs;
-    const [M, K] = a.shape as [number, number];
-    const N = b.shape[1]!;
-    if (a.shape.length !== 2 || b.shape.length !== 2 || b.shape[0] !== K || !fitsMatMul(N) || (bias && bias.shape.join() !== `${N}`)) {
-      throw new Error(`${MATMUL}: expected a [M, K], b [K, N] with N a multiple of 8 (and bias [N]), got ${shapes(a, b)}${bias ? ` and bias [${bias.shape.join(', ')}]` : ''}`);
-    }
-    const be = args.backend;
-    const c = be.makeOutput([M, N], 'float32');
-    matMulOnHeap(be, at(be, a), at(be, b), at(be, c), M, K, N, bias ? at(be, bias) : 0);
-    return c;
-  });
-  registerHeapKernel<{ a: Info; b: Info; bias?: Info }>(MATMUL_BT, (args) => {
-    const { a, b, bias } = args.inputs;
-    const [M, K] = a.shape as [number, number];
-    const N = b.shape[0]!;
-    if (a.shape.length !== 2 || b.shape.length !== 2 || b.shape[1] !== K || !fitsMatMulBT(N) || (bias && bias.shape.join() !== `${N}`)) {
-      throw new Error(`${MATMUL_BT}: expected a [M, K], b [N, K] with N a multiple of 2 (and bias [N]), got ${shapes(a, b)}${bias ? ` and bias [${bias.shape.join(', ')}]` : ''}`);
-    }
-    const be = args.backend;
-    const c = be.makeOutput([M, N], 'float32');
-    matMulBTOnHeap(be, at(be, a), at(be, b), at(be, c), M, K, N, bias ? at(be, bias) : 0);
-    return c;
-  });
+  registerProductWithBias(MATMUL, false);
+  registerProductWithBias(MATMUL_BT, true);
   registerHeapKernel<{ a: Info; b: Info }, { sums: boolean }>(MATMUL_TA, (args) => {
     const { a, b } = args.inputs;
     const [K, M] = a.shape as [number, number];
