@@ -14,8 +14,8 @@ import { heapKernels, type HeapBackend, type HeapBinaries } from './wasm-heap';
 import { ARGS, CHUNKS, CHUNK_ROWS, COMPLETED, FAILED, HELPED, JOB, MAX_ARGS, MAX_CHUNKS, NEXT, READY, ROWS, SEQ, STOP, WORDS, claimChunks, firstClaim } from './wasm-helper-protocol';
 import { wasmThreadsRunning } from './wasm-threads';
 
-/** Whether heap kernels split over helpers here: the threaded build runs, and the helper's entry shipped. */
 let helperShipped: boolean | null = null;
+/** Whether heap kernels split over helpers here: the threaded build runs, and the helper's entry shipped. */
 export const helpersRun = (): boolean => wasmThreadsRunning() > 1 && (helperShipped ??= hasWorker('wasm-helper')); // asked per product: the bundle's file check once
 
 /**
