@@ -12,6 +12,7 @@ import { gemmAvailable } from './gemm/gemm-kernel';
 import { gemmLinear } from './gemm/gemm-linear';
 import { matMulTA } from './matmul-ta';
 import { matMulAB, matMulABT } from './matmul-ab';
+import { reluGrad } from './relu-grad';
 
 /** Backends whose _FusedMatMul kernel takes 2-D operands as they are. */
 const DIRECT_FUSED = new Set(['cpu', 'webgpu']);
@@ -41,6 +42,24 @@ const affine2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, s
   };
 });
 
+/**
+ * relu(x W^T + b) on wasm: the ReLU in the product's pass, its gradient one kernel from the saved
+ * output (relu-grad.ts) instead of tfjs's Relu, and Step, Cast and Multiply backward.
+ */
+const affineRelu2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, save: tf.GradSaveFunc) => {
+  const y = matMulABT(x, w, b, true);
+  save([x, w, y]);
+  return {
+    value: y,
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+      const [xs, ws, ys] = saved as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D];
+      const g = reluGrad(dy, ys) as tf.Tensor2D;
+      const [dw, db] = matMulTA(g, xs, true);
+      return [() => matMulAB(g, ws), dw!, db!];
+    },
+  };
+});
+
 const linear2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, save: tf.GradSaveFunc) => {
   save([x, w]);
   const plain = plainMatMulOnly();
@@ -60,6 +79,12 @@ export function linear(x: tf.Tensor, weight: tf.Tensor, bias?: tf.Tensor): tf.Te
   return linearOf(x, weight, bias, false);
 }
 
+/** relu(linear(x, weight, bias)): on wasm one product that applies the ReLU, and one kernel for its gradient. */
+export function linearRelu(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor): tf.Tensor {
+  if (!plainMatMulOnly()) return tf.relu(linear(x, weight, bias));
+  return linearOf(x, weight, bias, false, true);
+}
+
 /**
  * linear(gelu(x), weight, bias): on webgpu one GEMM that applies the GELU as it reads x (the
  * activation is never stored, and the gradient's GELU' rides in the dx GEMM's epilogue).
@@ -68,7 +93,7 @@ export function geluLinear(x: tf.Tensor, weight: tf.Tensor, bias?: tf.Tensor): t
   return gemmAvailable() ? linearOf(x, weight, bias, true) : linear(gelu(x), weight, bias);
 }
 
-function linearOf(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor | undefined, geluIn: boolean): tf.Tensor {
+function linearOf(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor | undefined, geluIn: boolean, reluOut = false): tf.Tensor {
   const inDim = weight.shape[1]!;
   const outDim = weight.shape[0]!;
   if (x.shape[x.rank - 1] !== inDim) {
@@ -77,6 +102,6 @@ function linearOf(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor | undefined, 
   const x2 = x.rank === 2 ? (x as tf.Tensor2D) : tf.reshape(x, [-1, inDim]) as tf.Tensor2D;
   // webgpu: the tiled GEMM (main/ops/gemm), whose weight gradient splits its long inner dimension
   const y2 = gemmAvailable() ? gemmLinear(x2, weight as tf.Tensor2D, bias, geluIn)
-    : bias ? affine2d(x2, weight as tf.Tensor2D, bias as tf.Tensor1D) : linear2d(x2, weight as tf.Tensor2D);
+    : bias ? (reluOut ? affineRelu2d : affine2d)(x2, weight as tf.Tensor2D, bias as tf.Tensor1D) : linear2d(x2, weight as tf.Tensor2D);
   return x.rank === 2 ? y2 : tf.reshape(y2, [...x.shape.slice(0, -1), outDim]);
 }

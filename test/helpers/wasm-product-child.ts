@@ -9,6 +9,7 @@ import { gelu } from '../../main/ops/gelu';
 import { layerNorm } from '../../main/ops/layer-norm';
 import { matMulAB, matMulABT } from '../../main/ops/matmul-ab';
 import { matMulTA } from '../../main/ops/matmul-ta';
+import { reluGrad } from '../../main/ops/relu-grad';
 import { helperChunks, helpersServing } from '../../main/ops/tfjs-internals/wasm-helper-threads';
 
 const report = await selectBackend('wasm');
@@ -32,6 +33,9 @@ const lnGrads = tf.grads((v: tf.Tensor, lw: tf.Tensor, lb: tf.Tensor) => tf.sum(
 const odd = tf.tensor(Float32Array.from({ length: 257 * 128 }, (_, i) => Math.sin(i * 0.13)), [257, 128]);
 const bias = tf.linspace(-1, 1, 128);
 const [a2, w2, odd2] = [a, w, odd] as tf.Tensor2D[];
-const ours = [matMulAB(a2!, w2!, bias as tf.Tensor1D), matMulAB(odd2!, w2!), matMulABT(odd2!, w2!, bias as tf.Tensor1D), ...matMulTA(a2!, tf.slice(a2!, [0, 0], [841, 64]), true)];
+// and a b^T with an odd N and a ReLU, and the ReLU's gradient (elementwise, cut in fours)
+const w127 = tf.slice(w2!, [0, 0], [127, 128]) as tf.Tensor2D;
+const ours = [matMulAB(a2!, w2!, bias as tf.Tensor1D), matMulAB(odd2!, w2!), matMulABT(odd2!, w2!, bias as tf.Tensor1D), ...matMulTA(a2!, tf.slice(a2!, [0, 0], [841, 64]), true),
+  matMulABT(a2!, w127, tf.slice(bias, 0, 127) as tf.Tensor1D, true), reluGrad(tf.cos(a), a)];
 const out = [...ours, tf.matMul(a, w), tf.matMul(small, w), ...g, spectralMix(x, ws), ...mixGrads, gelu(a), geluGrad, layerNorm(a, lnW, lnB), ...lnGrads].map((t) => Array.from(t.dataSync()));
 console.log(JSON.stringify({ reason: report.attempts.at(-1)!.reason, helped: helperChunks(be), out }));

@@ -6,7 +6,7 @@
 // Variables carry the reference's state_dict names (branch.layers.<i>.weight, trunk..., bias).
 import * as tf from '../../ops/tf';
 import type { ForwardResult, NeuralOperator } from '../types';
-import { linear } from '../../ops/linear';
+import { linear, linearRelu } from '../../ops/linear';
 import { ensureFastWasmKernels } from '../../ops/tfjs-internals/wasm-kernels';
 import { ParamStore } from '../param-store';
 import { countParams, gridInput } from '../operator-input';
@@ -19,11 +19,10 @@ function mlp(store: ParamStore, prefix: string, sizes: number[]): Affine[] {
   return sizes.slice(1).map((out, i) => store.affine(`${prefix}.layers.${i}`, sizes[i]!, out));
 }
 
-/** Linear layers with ReLU after all but the last; h: [rows, features]. */
-function runMlp(layers: Affine[], h: tf.Tensor): tf.Tensor {
+/** Linear layers with ReLU after all but the last (after the last too when `reluLast`); h: [rows, features]. */
+function runMlp(layers: Affine[], h: tf.Tensor, reluLast: boolean): tf.Tensor {
   layers.forEach((l, i) => {
-    h = linear(h, l.weight, l.bias);
-    if (i < layers.length - 1) h = tf.relu(h);
+    h = i < layers.length - 1 || reluLast ? linearRelu(h, l.weight, l.bias!) : linear(h, l.weight, l.bias);
   });
   return h;
 }
@@ -63,8 +62,8 @@ export class DeepOnetOperator implements NeuralOperator {
     if (!this.coords) this.coords = tf.keep(tf.tensor2d(trunkCoords(c.grid), [N, c.dims]));
     const coords = this.coords;
     const y = tf.tidy(() => {
-      const b = runMlp(this.branch, tf.reshape(x, [B, N * c.inChannels])); // [B, C*P]
-      const t = tf.relu(runMlp(this.trunk, coords)); // [N, C*P]
+      const b = runMlp(this.branch, tf.reshape(x, [B, N * c.inChannels]), false); // [B, C*P]
+      const t = runMlp(this.trunk, coords, true); // [N, C*P]
       // per output channel its own P basis functions: [B, P] x [N, P]^T -> [B, N]
       const per = [];
       for (let ch = 0; ch < c.outChannels; ch++) {

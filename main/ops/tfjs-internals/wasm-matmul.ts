@@ -1,9 +1,9 @@
 // Products of our own on the wasm backend (main/ops/wasm/matmul.wat) on tfjs's heap (wasm-heap.ts),
 // cut by rows over our helper threads in the threaded build (wasm-helper-threads.ts):
 //   LinoMatMul:   a [M, K], b [K, N] (, bias [N]) -> a b (+ bias)      (ops/matmul-ab.ts)
-//   LinoMatMulBT: a [M, K], b [N, K] (, bias [N]) -> a b^T (+ bias)    (ops/matmul-ab.ts)
+//   LinoMatMulBT: a [M, K], b [N, K] (, bias [N]) -> a b^T (+ bias), then a ReLU when asked (ops/matmul-ab.ts)
 //   LinoMatMulTA: a [K, M], b [K, N] -> a^T b (, a's column sums [M])  (ops/matmul-ta.ts)
-// N must be a multiple of 8, and for a^T b M of 4: the ops check first (fitsMatMul*).
+// For a b and a^T b N must be a multiple of 8, and for a^T b M of 4: the ops check first (fitsMatMul*).
 import * as tf from '../tf';
 import { matmulWasm } from '../wasm/matmul-wasm';
 import { heapOffset as at, registerHeapKernel, type HeapBackend } from './wasm-heap';
@@ -19,8 +19,8 @@ export const MATMUL_BT = 'LinoMatMulBT';
 /** Whether the kernels take a product with N output columns (and, for a^T b, M output rows). */
 export const fitsMatMul = (N: number): boolean => N % 8 === 0;
 export const fitsMatMulTA = (M: number, N: number): boolean => M % 4 === 0 && N % 8 === 0;
-/** Whether a b^T (b [N, K]) fits its kernel: N a multiple of 2. */
-export const fitsMatMulBT = (N: number): boolean => N % 2 === 0;
+/** Whether a b^T (b [N, K]) fits its kernel: any N. */
+export const fitsMatMulBT = (N: number): boolean => N >= 1;
 
 /**
  * Products of at least this many flops are cut by rows over our helper threads where the threaded
@@ -40,9 +40,9 @@ export function matMulOnHeap(be: HeapBackend, a: number, b: number, c: number, M
   runRows(be, matmulWasm, 'ab', M, 4, 2 * M * K * N >= SPLIT_MIN_FLOPS, (r0, r1) => [a + 4 * r0 * K, b, c + 4 * r0 * N, r1 - r0, K, N, bias]);
 }
 
-/** c = a b^T (+ bias) on heap offsets (bytes): a [M, K], b [N, K], c [M, N], bias [N] or 0; N as fitsMatMulBT asks. */
-export function matMulBTOnHeap(be: HeapBackend, a: number, b: number, c: number, M: number, K: number, N: number, bias = 0): void {
-  runRows(be, matmulWasm, 'abt', M, 4, 2 * M * K * N >= SPLIT_MIN_FLOPS, (r0, r1) => [a + 4 * r0 * K, b, c + 4 * r0 * N, r1 - r0, K, N, bias]);
+/** c = a b^T (+ bias) on heap offsets (bytes): a [M, K], b [N, K], c [M, N], bias [N] or 0; then max(c, 0) when relu. */
+export function matMulBTOnHeap(be: HeapBackend, a: number, b: number, c: number, M: number, K: number, N: number, bias = 0, relu = false): void {
+  runRows(be, matmulWasm, 'abt', M, 4, 2 * M * K * N >= SPLIT_MIN_FLOPS, (r0, r1) => [a + 4 * r0 * K, b, c + 4 * r0 * N, r1 - r0, K, N, bias, relu ? 1 : 0]);
 }
 
 /**
@@ -58,19 +58,21 @@ export function matMulTAOnHeap(be: HeapBackend, a: number, b: number, c: number,
 
 const shapes = (a: Info, b: Info) => `[${a.shape.join(', ')}] and [${b.shape.join(', ')}]`;
 
-/** a b (+ bias) with b [K, N], or a b^T (+ bias) with b [N, K] when `bT`: one registration for both. */
+/** a b (+ bias) with b [K, N], or a b^T (+ bias, then a ReLU when the attribute relu is 1) with b [N, K] when `bT`: one registration for both. */
 function registerProductWithBias(name: string, bT: boolean): void {
-  registerHeapKernel<{ a: Info; b: Info; bias?: Info }>(name, (args) => {
+  registerHeapKernel<{ a: Info; b: Info; bias?: Info }, { relu?: number }>(name, (args) => {
     const { a, b, bias } = args.inputs;
     const [M, K] = a.shape as [number, number];
     const [bK, N] = (bT ? [b.shape[1], b.shape[0]] : b.shape) as [number, number];
     if (a.shape.length !== 2 || b.shape.length !== 2 || bK !== K || !(bT ? fitsMatMulBT(N) : fitsMatMul(N)) || (bias && bias.shape.join() !== `${N}`)) {
-      const want = bT ? 'b [N, K] with N a multiple of 2' : 'b [K, N] with N a multiple of 8';
+      const want = bT ? 'b [N, K] with N at least 1' : 'b [K, N] with N a multiple of 8';
       throw new Error(`${name}: expected a [M, K], ${want} (and bias [N]), got ${shapes(a, b)}${bias ? ` and bias [${bias.shape.join(', ')}]` : ''}`);
     }
     const be = args.backend;
     const c = be.makeOutput([M, N], 'float32');
-    (bT ? matMulBTOnHeap : matMulOnHeap)(be, at(be, a), at(be, b), at(be, c), M, K, N, bias ? at(be, bias) : 0);
+    const pBias = bias ? at(be, bias) : 0;
+    if (bT) matMulBTOnHeap(be, at(be, a), at(be, b), at(be, c), M, K, N, pBias, args.attrs.relu === 1);
+    else matMulOnHeap(be, at(be, a), at(be, b), at(be, c), M, K, N, pBias);
     return c;
   });
 }

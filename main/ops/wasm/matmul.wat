@@ -15,7 +15,7 @@
 ;;        [256, 128] 198 -> 150 us; M = 32 alike). ~50-56 GFLOP/s: [32, 4096]^T [4096, 32] 0.17 ms
 ;;        against tfjs's transpose (0.1 ms) and product with a freshly packed operand (0.44 ms).
 ;;   abt: C [M, N] = A B^T (+ bias), B [N, K]: the forward with W [N, K] as it lies (see there).
-;; N must be a multiple of 8 (abt: of 2), and for atb M of 4 (the callers fall back to tfjs otherwise).
+;; N must be a multiple of 8 (abt: any N), and for atb M of 4 (the callers fall back to tfjs otherwise).
 ;; Written by hand: tfjs's wasm build has no product that reads transposed operands in place.
 ;; memory: the wasm backend's (a plain or a shared one: two binaries)
 (module
@@ -102,25 +102,36 @@
       (local.set $j (i32.add (local.get $j) (i32.const 8)))
       (br $j_loop))))
 
-;; abt: C = A B^T (+ bias), B [N, K] as it lies (an affine map's forward with B = W, no transpose):
-  ;; a 4 x 2 tile of C at a time, each value a dot product along k four lanes wide (K a multiple of
-  ;; 4, N of 2), reduced across lanes at the tile's end; the last M mod 4 rows as 1 x 2 tiles.
-  (func (export "abt") (param $A i32) (param $B i32) (param $C i32) (param $M i32) (param $K i32) (param $N i32) (param $bias i32)
+;; abt: C = A B^T (+ bias), B [N, K] as it lies (an affine map's forward with B = W, no transpose),
+  ;; then max(C, 0) when relu is not 0 (a ReLU layer's forward in the same pass):
+  ;; a 4 x 2 tile of C at a time, each value a dot product along k four lanes wide (any K), reduced
+  ;; across lanes at the tile's end; the last M mod 4 rows as 1 x 2 tiles. For an odd N the last
+  ;; column reads B's last row twice and stores one value per row.
+  (func (export "abt") (param $A i32) (param $B i32) (param $C i32) (param $M i32) (param $K i32) (param $N i32) (param $bias i32) (param $relu i32)
     (local $i i32) (local $j i32) (local $k i32) (local $kb i32) (local $kb4 i32) (local $nb i32) (local $m4 i32)
-    (local $pa i32) (local $pb i32) (local $pc i32)
+    (local $pa i32) (local $pb i32) (local $pb1 i32) (local $pc i32) (local $one i32) (local $lo v128)
     (local $c00 v128) (local $c01 v128) (local $c10 v128) (local $c11 v128) (local $c20 v128) (local $c21 v128) (local $c30 v128) (local $c31 v128)
     (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $b0 v128) (local $b1 v128) (local $z v128)
     (local.set $kb (i32.shl (local.get $K) (i32.const 2)))
     (local.set $kb4 (i32.shl (i32.and (local.get $K) (i32.const -4)) (i32.const 2)))
     (local.set $nb (i32.shl (local.get $N) (i32.const 2)))
     (local.set $m4 (i32.and (local.get $M) (i32.const -4)))
+    ;; the floor C is raised to: 0 for a ReLU, -inf otherwise (max keeps a NaN, as PyTorch's relu)
+    (if (local.get $relu)
+      (then (local.set $lo (v128.const i32x4 0 0 0 0)))
+      (else (local.set $lo (v128.const f32x4 -inf -inf -inf -inf))))
     (block $j_end (loop $j_loop
       (br_if $j_end (i32.ge_u (local.get $j) (local.get $N)))
+      ;; one column left (an odd N): its row of B read twice, one value stored per row
+      (local.set $one (i32.eq (i32.add (local.get $j) (i32.const 1)) (local.get $N)))
       ;; the bias (or zeros) of these 2 columns, twice: [b_j, b_j+1, b_j, b_j+1]
       (if (local.get $bias)
-        (then (local.set $z (v128.load64_splat (i32.add (local.get $bias) (i32.shl (local.get $j) (i32.const 2))))))
+        (then (local.set $z (if (result v128) (local.get $one)
+          (then (f32x4.splat (f32.load (i32.add (local.get $bias) (i32.shl (local.get $j) (i32.const 2))))))
+          (else (v128.load64_splat (i32.add (local.get $bias) (i32.shl (local.get $j) (i32.const 2))))))))
         (else (local.set $z (v128.const i32x4 0 0 0 0))))
       (local.set $pb (i32.add (local.get $B) (i32.mul (local.get $j) (local.get $kb))))
+      (local.set $pb1 (select (local.get $pb) (i32.add (local.get $pb) (local.get $kb)) (local.get $one)))
       (local.set $i (i32.const 0))
       (block $i_end (loop $i_loop
         (br_if $i_end (i32.ge_u (local.get $i) (local.get $m4)))
@@ -133,7 +144,7 @@
         (block $k_end (loop $k_loop
           (br_if $k_end (i32.ge_u (local.get $k) (local.get $kb4)))
           (local.set $b0 (v128.load (i32.add (local.get $pb) (local.get $k))))
-          (local.set $b1 (v128.load (i32.add (i32.add (local.get $pb) (local.get $kb)) (local.get $k))))
+          (local.set $b1 (v128.load (i32.add (local.get $pb1) (local.get $k))))
           (local.set $a0 (v128.load (i32.add (local.get $pa) (local.get $k))))
           (local.set $a1 (v128.load (i32.add (i32.add (local.get $pa) (local.get $kb)) (local.get $k))))
           (local.set $a2 (v128.load (i32.add (i32.add (local.get $pa) (i32.shl (local.get $kb) (i32.const 1))) (local.get $k))))
@@ -152,7 +163,7 @@
         (block $t_end (loop $t_loop
           (br_if $t_end (i32.ge_u (local.get $k) (local.get $kb)))
           (local.set $b0 (f32x4.replace_lane 0 (v128.const i32x4 0 0 0 0) (f32.load (i32.add (local.get $pb) (local.get $k)))))
-          (local.set $b1 (f32x4.replace_lane 0 (v128.const i32x4 0 0 0 0) (f32.load (i32.add (i32.add (local.get $pb) (local.get $kb)) (local.get $k)))))
+          (local.set $b1 (f32x4.replace_lane 0 (v128.const i32x4 0 0 0 0) (f32.load (i32.add (local.get $pb1) (local.get $k)))))
           (local.set $a0 (f32x4.splat (f32.load (i32.add (local.get $pa) (local.get $k)))))
           (local.set $a1 (f32x4.splat (f32.load (i32.add (i32.add (local.get $pa) (local.get $kb)) (local.get $k)))))
           (local.set $a2 (f32x4.splat (f32.load (i32.add (i32.add (local.get $pa) (i32.shl (local.get $kb) (i32.const 1))) (local.get $k)))))
@@ -187,11 +198,20 @@
         (local.set $b1 (f32x4.add (local.get $z) (f32x4.add
           (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27 (local.get $a2) (local.get $a3))
           (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31 (local.get $a2) (local.get $a3)))))
+        (local.set $b0 (f32x4.max (local.get $b0) (local.get $lo)))
+        (local.set $b1 (f32x4.max (local.get $b1) (local.get $lo)))
         (local.set $pc (i32.add (local.get $C) (i32.add (i32.mul (local.get $i) (local.get $nb)) (i32.shl (local.get $j) (i32.const 2)))))
-        (v128.store64_lane 0 (local.get $pc) (local.get $b0))
-        (v128.store64_lane 1 (i32.add (local.get $pc) (local.get $nb)) (local.get $b0))
-        (v128.store64_lane 0 (i32.add (local.get $pc) (i32.shl (local.get $nb) (i32.const 1))) (local.get $b1))
-        (v128.store64_lane 1 (i32.add (local.get $pc) (i32.mul (local.get $nb) (i32.const 3))) (local.get $b1))
+        (if (local.get $one)
+          (then
+            (v128.store32_lane 0 (local.get $pc) (local.get $b0))
+            (v128.store32_lane 2 (i32.add (local.get $pc) (local.get $nb)) (local.get $b0))
+            (v128.store32_lane 0 (i32.add (local.get $pc) (i32.shl (local.get $nb) (i32.const 1))) (local.get $b1))
+            (v128.store32_lane 2 (i32.add (local.get $pc) (i32.mul (local.get $nb) (i32.const 3))) (local.get $b1)))
+          (else
+            (v128.store64_lane 0 (local.get $pc) (local.get $b0))
+            (v128.store64_lane 1 (i32.add (local.get $pc) (local.get $nb)) (local.get $b0))
+            (v128.store64_lane 0 (i32.add (local.get $pc) (i32.shl (local.get $nb) (i32.const 1))) (local.get $b1))
+            (v128.store64_lane 1 (i32.add (local.get $pc) (i32.mul (local.get $nb) (i32.const 3))) (local.get $b1))))
         (local.set $i (i32.add (local.get $i) (i32.const 4)))
         (br $i_loop)))
       ;; the last M mod 4 rows one at a time
@@ -204,14 +224,14 @@
           (br_if $rk_end (i32.ge_u (local.get $k) (local.get $kb4)))
           (local.set $a0 (v128.load (i32.add (local.get $pa) (local.get $k))))
           (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $a0) (v128.load (i32.add (local.get $pb) (local.get $k))))))
-          (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $a0) (v128.load (i32.add (i32.add (local.get $pb) (local.get $kb)) (local.get $k))))))
+          (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $a0) (v128.load (i32.add (local.get $pb1) (local.get $k))))))
           (local.set $k (i32.add (local.get $k) (i32.const 16)))
           (br $rk_loop)))
         (block $rt_end (loop $rt_loop
           (br_if $rt_end (i32.ge_u (local.get $k) (local.get $kb)))
           (local.set $a0 (f32x4.splat (f32.load (i32.add (local.get $pa) (local.get $k)))))
           (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $a0) (f32x4.replace_lane 0 (v128.const i32x4 0 0 0 0) (f32.load (i32.add (local.get $pb) (local.get $k)))))))
-          (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $a0) (f32x4.replace_lane 0 (v128.const i32x4 0 0 0 0) (f32.load (i32.add (i32.add (local.get $pb) (local.get $kb)) (local.get $k)))))))
+          (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $a0) (f32x4.replace_lane 0 (v128.const i32x4 0 0 0 0) (f32.load (i32.add (local.get $pb1) (local.get $k)))))))
           (local.set $k (i32.add (local.get $k) (i32.const 4)))
           (br $rt_loop)))
         (local.set $a0 (f32x4.add
@@ -220,7 +240,11 @@
         (local.set $b0 (f32x4.add (local.get $z) (f32x4.add
           (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27 (local.get $a0) (local.get $a0))
           (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31 (local.get $a0) (local.get $a0)))))
-        (v128.store64_lane 0 (i32.add (local.get $C) (i32.add (i32.mul (local.get $i) (local.get $nb)) (i32.shl (local.get $j) (i32.const 2)))) (local.get $b0))
+        (local.set $b0 (f32x4.max (local.get $b0) (local.get $lo)))
+        (local.set $pc (i32.add (local.get $C) (i32.add (i32.mul (local.get $i) (local.get $nb)) (i32.shl (local.get $j) (i32.const 2)))))
+        (if (local.get $one)
+          (then (v128.store32_lane 0 (local.get $pc) (local.get $b0)))
+          (else (v128.store64_lane 0 (local.get $pc) (local.get $b0))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $r_loop)))
       (local.set $j (i32.add (local.get $j) (i32.const 2)))

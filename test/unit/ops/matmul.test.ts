@@ -1,6 +1,6 @@
 // ops/matmul-ta.ts and ops/matmul-ab.ts on wasm: a^T b (and a's column sums) by our own kernel where
 // M is a multiple of 4 and N of 8, a b (+ bias) where N is a multiple of 8 (any M: rows in fours,
-// then one at a time), a b^T (+ bias) where N is a multiple of 2, by tfjs otherwise; all
+// then one at a time), a b^T (+ bias, and a ReLU) for any N, by tfjs otherwise; all
 // against plain loops in float64, and the kernels refuse
 // shapes they cannot take.
 import { test } from 'node:test';
@@ -82,31 +82,45 @@ test('the wasm a b kernel refuses N not a multiple of 8, a bias of another lengt
   tf.dispose([a, b12, b8, bias, b4]);
 });
 
-for (const [M, K, N, bias, ours] of [[37, 20, 16, true, true], [8, 4, 2, false, true], [4099, 32, 32, true, true], [6, 128, 10, true, true], [10, 5, 12, true, true], [7, 2523, 128, true, true], [5, 1, 4, false, true], [10, 4, 3, false, false]] as const) {
-  test(`matMulABT on wasm, [${M}, ${K}] [${N}, ${K}]^T${bias ? ' + bias' : ''}: ${ours ? 'our kernel' : "tfjs's transpose and product"}`, async () => {
+// odd N: the last column alone, in the 4-row tiles and in the last rows (M mod 4); relu: max(0, .)
+for (const [M, K, N, bias, relu] of [[37, 20, 16, true, false], [8, 4, 2, false, false], [4099, 32, 32, true, false], [6, 128, 10, true, false], [10, 5, 12, true, false], [7, 2523, 128, true, false], [5, 1, 4, false, false], [10, 4, 3, false, false], [4, 128, 841, false, false], [7, 9, 1, true, false], [9, 6, 5, true, true], [37, 20, 16, true, true], [4099, 32, 32, true, true]] as const) {
+  test(`matMulABT on wasm, [${M}, ${K}] [${N}, ${K}]^T${bias ? ' + bias' : ''}${relu ? ', ReLU' : ''}: our kernel`, async () => {
     assert.ok(await tf.setBackend('wasm'));
     const av = values(M * K, 6), bv = values(N * K, 7), cv = values(N, 8);
     const a = tf.tensor2d(av, [M, K]), b = tf.tensor2d(bv, [N, K]), c = tf.tensor1d(cv);
     let out: tf.Tensor | undefined;
-    const counted = await countKernels(async () => { out = matMulABT(a, b, bias ? c : undefined); });
-    assert.equal((counted.byName.get('LinoMatMulBT') ?? 0) > 0, ours);
+    const counted = await countKernels(async () => { out = matMulABT(a, b, bias ? c : undefined, relu); });
+    assert.equal(counted.byName.get('LinoMatMulBT'), 1);
+    assert.equal(counted.total, 1);
     assert.deepEqual(out!.shape, [M, N]);
     const got = out!.dataSync();
+    let clamped = 0;
     for (let i = 0; i < M; i++) {
       for (let j = 0; j < N; j++) {
         let want = bias ? cv[j]! : 0;
         for (let k = 0; k < K; k++) want += av[i * K + k]! * bv[j * K + k]!;
+        if (relu && want < 0) { want = 0; clamped++; }
         assert.ok(Math.abs(got[i * N + j]! - want) <= 1e-5 * (1 + Math.abs(want)), `[${i}, ${j}]: ${got[i * N + j]} vs ${want}`);
       }
     }
+    if (relu) assert.ok(clamped > 0, 'some values must be negative before the ReLU');
     tf.dispose([a, b, c, out!]);
   });
 }
 
-test('the wasm a b^T kernel refuses N odd, a bias of another length, and mismatched inner sizes', async () => {
+test('matMulABT with a ReLU off the wasm kernel: tfjs\'s product, then its Relu', async () => {
+  assert.ok(await tf.setBackend('cpu'));
+  const a = tf.tensor2d([[1, -2], [3, 4]]), b = tf.tensor2d([[1, 1], [-1, 0]]);
+  assert.deepEqual(Array.from(matMulABT(a, b, undefined, true).dataSync()), [0, 0, 7, 0]);
+  assert.deepEqual(Array.from(matMulABT(a, b).dataSync()), [-1, -1, 7, -3]);
+  tf.dispose([a, b]);
   assert.ok(await tf.setBackend('wasm'));
-  const a = tf.zeros([6, 8]), a5 = tf.zeros([6, 5]), b5 = tf.zeros([4, 5]), b3 = tf.zeros([3, 8]), b4 = tf.zeros([4, 8]), bias = tf.zeros([7]);
-  assert.throws(() => runFused('LinoMatMulBT', { a, b: b3 }), /LinoMatMulBT: expected a \[M, K\], b \[N, K\] with N a multiple of 2 \(and bias \[N\]\), got \[6, 8\] and \[3, 8\]/);
+});
+
+test('the wasm a b^T kernel refuses an empty b, a bias of another length, and mismatched inner sizes', async () => {
+  assert.ok(await tf.setBackend('wasm'));
+  const a = tf.zeros([6, 8]), a5 = tf.zeros([6, 5]), b5 = tf.zeros([4, 5]), b3 = tf.zeros([0, 8]), b4 = tf.zeros([4, 8]), bias = tf.zeros([7]);
+  assert.throws(() => runFused('LinoMatMulBT', { a, b: b3 }), /LinoMatMulBT: expected a \[M, K\], b \[N, K\] with N at least 1 \(and bias \[N\]\), got \[6, 8\] and \[0, 8\]/);
   assert.throws(() => runFused('LinoMatMulBT', { a: a5, b: b4 }), /got \[6, 5\] and \[4, 8\]/);
   assert.throws(() => runFused('LinoMatMulBT', { a, b: b4, bias }), /got \[6, 8\] and \[4, 8\] and bias \[7\]/);
   assert.throws(() => matMulABT(a5 as tf.Tensor2D, b4 as tf.Tensor2D), /matMulABT: a \[6, 5\] and b \[4, 8\] differ in the inner size/);

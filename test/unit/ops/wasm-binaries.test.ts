@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { spectralMixWasm } from '../../../main/ops/wasm/spectral-mix-wasm';
 import { adamwWasm } from '../../../main/ops/wasm/adamw-wasm';
 import { sumSquaresWasm } from '../../../main/ops/wasm/sum-squares-wasm';
+import { reluGradWasm } from '../../../main/ops/wasm/relu-grad-wasm';
 import { geluWasm } from '../../../main/ops/wasm/gelu-wasm';
 import { layerNormWasm } from '../../../main/ops/wasm/layer-norm-wasm';
 import { householderWasm } from '../../../main/ops/wasm/householder-wasm';
@@ -23,7 +24,7 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 test('every generated wasm module matches what scripts/build-wasm.mjs assembles from its .wat', async () => {
   const { assembleAll, DIR } = (await import(`${root}scripts/build-wasm.mjs`)) as { assembleAll: () => Promise<Record<string, string>>; DIR: string };
   const modules = await assembleAll();
-  assert.deepEqual(Object.keys(modules).sort(), ['adamw-wasm.ts', 'depthwise-filter-grad-wasm.ts', 'gelu-wasm.ts', 'householder-wasm.ts', 'layer-norm-wasm.ts', 'matmul-wasm.ts', 'mix-wasm.ts', 'scattering-output-wasm.ts', 'spectral-mix-wasm.ts', 'sum-squares-wasm.ts']);
+  assert.deepEqual(Object.keys(modules).sort(), ['adamw-wasm.ts', 'depthwise-filter-grad-wasm.ts', 'gelu-wasm.ts', 'householder-wasm.ts', 'layer-norm-wasm.ts', 'matmul-wasm.ts', 'mix-wasm.ts', 'relu-grad-wasm.ts', 'scattering-output-wasm.ts', 'spectral-mix-wasm.ts', 'sum-squares-wasm.ts']);
   for (const [file, text] of Object.entries(modules)) {
     assert.ok(readFileSync(`${DIR}${file}`, 'utf8') === text, `main/ops/wasm/${file} is stale: run node scripts/build-wasm.mjs`);
   }
@@ -49,6 +50,8 @@ test('our heap kernels\' binaries instantiate on a plain and on a shared memory,
   assert.deepEqual(Object.keys(make(mixWasm.shared, shared).exports), ['axpy', 'scaleDot']);
   assert.deepEqual(Object.keys(make(matmulWasm.plain, plain).exports), ['ab', 'abt', 'atb']);
   assert.deepEqual(Object.keys(make(matmulWasm.shared, shared).exports), ['ab', 'abt', 'atb']);
+  assert.deepEqual(Object.keys(make(reluGradWasm.plain, plain).exports), ['relu_grad']);
+  assert.deepEqual(Object.keys(make(reluGradWasm.shared, shared).exports), ['relu_grad']);
   assert.deepEqual(Object.keys(make(sumSquaresWasm.plain, plain).exports), ['sumsq']);
   assert.deepEqual(Object.keys(make(sumSquaresWasm.shared, shared).exports), ['sumsq']);
   assert.deepEqual(Object.keys(make(depthwiseFilterGradWasm.plain, plain).exports), ['filterGrad']);

@@ -13,6 +13,7 @@ import '../../../main/ops/mix';
 import '../../../main/ops/depthwise-conv';
 import '../../../main/ops/gelu';
 import '../../../main/ops/sum-squares';
+import '../../../main/ops/relu-grad';
 import { runFused } from '../../../main/ops/kernel-registry';
 
 const z = (...s: number[]) => tf.zeros(s);
@@ -27,6 +28,8 @@ const REFUSALS: [string, () => Record<string, tf.Tensor>, Record<string, number>
   ['LinoDepthwiseFilterGrad', () => ({ x: z(1, 4, 4, 2), dy: z(1, 4, 4, 2) }), { kh: 2, kw: 3 }, /LinoDepthwiseFilterGrad: expected x and dy \[B, H, W, C\] of one shape and odd kernel sizes, got .* 2 x 3/],
   ['LinoGeluSlope', () => ({ x: tf.zeros([8], 'int32') }), {}, /LinoGeluSlope: inputs must be float32, got int32/],
   ['LinoSumSquares', () => ({ x: tf.zeros([8], 'int32') }), {}, /LinoSumSquares: inputs must be float32, got int32/],
+  ['LinoReluGrad', () => ({ dy: z(4, 8), y: z(4, 7) }), {}, /LinoReluGrad: expected dy and y of one shape, float32, got \[4, 8\] float32 and \[4, 7\] float32/],
+  ['LinoReluGrad', () => ({ dy: z(4), y: tf.zeros([4], 'int32') }), {}, /LinoReluGrad: (expected dy and y of one shape, float32|inputs must be float32)/],
 ];
 
 test('our wasm heap kernels refuse operands they cannot take, and the backend still answers', async () => {
