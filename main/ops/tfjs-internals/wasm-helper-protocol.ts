@@ -38,6 +38,28 @@ export const firstClaim = (seq: number): number => (seq & 0x7fffff) << 8;
 export interface JobDefinition { module: object; name: string }
 
 /**
+ * Writes job `seq` (`chunks` chunks of `chunkRows` of `rows` rows; `form`: each argument's base, c0
+ * and c1) and starts it: helpers asleep are woken.
+ */
+export function postJob(ctl: Int32Array, seq: number, job: number, rows: number, chunkRows: number, chunks: number, form: number[][]): void {
+  // First close the last job to claims: a helper that read NEXT before this (the last job's tag,
+  // every chunk taken) and reads the new CHUNKS below would otherwise pass the bound and claim a
+  // chunk past the last job's end, with the new job's words (a kernel over r1 - r0 < 0 rows).
+  // Index 0xff is at least any CHUNKS (MAX_CHUNKS), so nothing is claimed until NEXT is set below.
+  Atomics.store(ctl, NEXT, firstClaim(seq - 1) | 0xff);
+  ctl[JOB] = job;
+  ctl[ROWS] = rows;
+  ctl[CHUNK_ROWS] = chunkRows;
+  ctl[CHUNKS] = chunks;
+  ctl[ARGS] = form[0]!.length;
+  form.forEach((f, k) => ctl.set(f, ARGS + 1 + k * MAX_ARGS));
+  Atomics.store(ctl, COMPLETED, 0);
+  Atomics.store(ctl, NEXT, firstClaim(seq));
+  Atomics.store(ctl, SEQ, seq);
+  Atomics.notify(ctl, SEQ);
+}
+
+/**
  * Claims and runs chunks of job `seq` until none is left; `run(job, args)` runs one, and a chunk
  * that throws sets FAILED and goes to `failed`.
  */

@@ -11,7 +11,7 @@ import { hasWorker, spawnWorker } from '../../util/workers';
 import { wasmBytes, webAssembly } from '../../util/webassembly';
 import { errorMessage } from '../../util/error-message';
 import { heapKernels, type HeapBackend, type HeapBinaries } from './wasm-heap';
-import { ARGS, CHUNKS, CHUNK_ROWS, COMPLETED, FAILED, HELPED, JOB, MAX_ARGS, MAX_CHUNKS, NEXT, READY, ROWS, SEQ, STOP, WORDS, claimChunks, firstClaim } from './wasm-helper-protocol';
+import { COMPLETED, FAILED, HELPED, JOB, MAX_ARGS, MAX_CHUNKS, READY, SEQ, STOP, WORDS, claimChunks, postJob } from './wasm-helper-protocol';
 import { wasmThreadsRunning } from './wasm-threads';
 
 let helperShipped: boolean | null = null;
@@ -91,21 +91,6 @@ function jobId(h: Helpers, binaries: HeapBinaries, name: string): number {
   return id;
 }
 
-/** Writes a job of `chunks` chunks and starts it (helpers asleep are woken). */
-function post(h: Helpers, job: number, rows: number, chunkRows: number, chunks: number, form: number[][]): void {
-  const c = h.ctl;
-  c[JOB] = job;
-  c[ROWS] = rows;
-  c[CHUNK_ROWS] = chunkRows;
-  c[CHUNKS] = chunks;
-  c[ARGS] = form[0]!.length;
-  form.forEach((f, k) => c.set(f, ARGS + 1 + k * MAX_ARGS));
-  Atomics.store(c, COMPLETED, 0);
-  Atomics.store(c, NEXT, firstClaim(++h.seq));
-  Atomics.store(c, SEQ, h.seq);
-  Atomics.notify(c, SEQ);
-}
-
 /**
  * Waits until every chunk of the job is done (spinning first: the helpers' last chunks end about
  * with ours); then throws this thread's error, else a helper's.
@@ -156,7 +141,7 @@ export function runRows(be: HeapBackend, binaries: HeapBinaries, name: string, r
     here(...args(0, rows));
     return;
   }
-  post(h, jobId(h, binaries, name), rows, chunkRows, chunks, affineForm(args, kernel));
+  postJob(h.ctl, ++h.seq, jobId(h, binaries, name), rows, chunkRows, chunks, affineForm(args, kernel));
   let error: unknown = null;
   claimChunks(h.ctl, h.seq, (_job, a) => here(...a), (e) => { error ??= e; }, false);
   finish(h, chunks, kernel, error);
