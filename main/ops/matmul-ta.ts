@@ -1,8 +1,7 @@
 // a^T b for two row-major matrices that share their long side, a [K, M] and b [K, N] -> [M, N]
 // (an affine map's weight gradient dy^T x), and optionally a's column sums (its bias gradient). On
-// wasm, when M is a multiple of 4 and N of 8, one kernel of our own that reads both as they lie
-// (tfjs-internals/wasm-matmul.ts), unless the threaded build's pool takes a product that big;
-// otherwise the transpose and tfjs's product and sum.
+// wasm one kernel of our own that reads both as they lie (tfjs-internals/wasm-matmul.ts), unless
+// the threaded build's pool takes a product that big; otherwise the transpose and tfjs's product and sum.
 // No gradient of its own: it is used inside gradients.
 import * as tf from './tf';
 import { hasFusedKernel, runFused } from './kernel-registry';

@@ -36,6 +36,8 @@ const [a2, w2, odd2] = [a, w, odd] as tf.Tensor2D[];
 // and a b^T with an odd N and a ReLU, and the ReLU's gradient (elementwise, cut in fours)
 const w127 = tf.slice(w2!, [0, 0], [127, 128]) as tf.Tensor2D;
 const ours = [matMulAB(a2!, w2!, bias as tf.Tensor1D), matMulAB(odd2!, w2!), matMulABT(odd2!, w2!, bias as tf.Tensor1D), ...matMulTA(a2!, tf.slice(a2!, [0, 0], [841, 64]), true),
-  matMulABT(a2!, w127, tf.slice(bias, 0, 127) as tf.Tensor1D, true), reluGrad(tf.cos(a), a)];
+  matMulABT(a2!, w127, tf.slice(bias, 0, 127) as tf.Tensor1D, true), reluGrad(tf.cos(a), a),
+  // a^T b past its tiles: 125 rows (the last chunk ends in one row alone) and 21 columns (5 after the tiles)
+  ...matMulTA(tf.slice(a2!, [0, 0], [841, 125]) as tf.Tensor2D, tf.slice(a2!, [0, 3], [841, 21]) as tf.Tensor2D, true)];
 const out = [...ours, tf.matMul(a, w), tf.matMul(small, w), ...g, spectralMix(x, ws), ...mixGrads, gelu(a), geluGrad, layerNorm(a, lnW, lnB), ...lnGrads].map((t) => Array.from(t.dataSync()));
 console.log(JSON.stringify({ reason: report.attempts.at(-1)!.reason, helped: helperChunks(be), out }));

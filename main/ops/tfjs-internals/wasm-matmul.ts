@@ -3,7 +3,7 @@
 //   LinoMatMul:   a [M, K], b [K, N] (, bias [N]) -> a b (+ bias)      (ops/matmul-ab.ts)
 //   LinoMatMulBT: a [M, K], b [N, K] (, bias [N]) -> a b^T (+ bias), then a ReLU when asked (ops/matmul-ab.ts)
 //   LinoMatMulTA: a [K, M], b [K, N] -> a^T b (, a's column sums [M])  (ops/matmul-ta.ts)
-// For a b and a^T b N must be a multiple of 8, and for a^T b M of 4: the ops check first (fitsMatMul*).
+// For a b N must be a multiple of 8; a b^T and a^T b take any shape: the ops check first (fitsMatMul*).
 import * as tf from '../tf';
 import { matmulWasm } from '../wasm/matmul-wasm';
 import { heapOffset as at, registerHeapKernel, type HeapBackend } from './wasm-heap';
@@ -18,7 +18,7 @@ export const MATMUL_BT = 'LinoMatMulBT';
 
 /** Whether the kernels take a product with N output columns (and, for a^T b, M output rows). */
 export const fitsMatMul = (N: number): boolean => N % 8 === 0;
-export const fitsMatMulTA = (M: number, N: number): boolean => M % 4 === 0 && N % 8 === 0;
+export const fitsMatMulTA = (M: number, N: number): boolean => M >= 1 && N >= 1;
 /** Whether a b^T (b [N, K]) fits its kernel: any N. */
 export const fitsMatMulBT = (N: number): boolean => N >= 1;
 
@@ -51,7 +51,7 @@ export function matMulBTOnHeap(be: HeapBackend, a: number, b: number, c: number,
  */
 const ATB_CHUNK_ROWS = 32;
 
-/** c = a^T b on heap offsets (bytes): a [K, M], b [K, N], c [M, N], and a's column sums into s [M] unless s is 0; M and N as fitsMatMulTA asks. */
+/** c = a^T b on heap offsets (bytes): a [K, M], b [K, N], c [M, N], and a's column sums into s [M] unless s is 0. */
 export function matMulTAOnHeap(be: HeapBackend, a: number, b: number, c: number, K: number, M: number, N: number, s = 0): void {
   runRows(be, matmulWasm, 'atb', M, ATB_CHUNK_ROWS, 2 * M * K * N >= SPLIT_MIN_FLOPS, (r0, r1) => [a, b, c, K, M, N, s, r0, r1]);
 }
@@ -86,7 +86,7 @@ export function registerWasmMatMul(): void {
     const [K, M] = a.shape as [number, number];
     const N = b.shape[1]!;
     if (a.shape.length !== 2 || b.shape.length !== 2 || b.shape[0] !== K || !fitsMatMulTA(M, N)) {
-      throw new Error(`${MATMUL_TA}: expected a [K, M] and b [K, N] with M a multiple of 4 and N of 8, got ${shapes(a, b)}`);
+      throw new Error(`${MATMUL_TA}: expected a [K, M] and b [K, N] with M and N at least 1, got ${shapes(a, b)}`);
     }
     const be = args.backend;
     const c = be.makeOutput([M, N], 'float32');

@@ -7,15 +7,16 @@
 ;;        held in eight registers; the last M mod 4 rows as 1 x 8 tiles. ~58 GFLOP/s on one core
 ;;        (XNNPACK's ~40 there: [4096, 32] x [32, 32] 0.15 against 0.21 ms).
 ;;   atb: C [M, N] = A^T B, A [K, M], B [K, N] (+ A's column sums into S when S is not 0), the
-;;        weight gradient dy^T x and the bias gradient; only C's rows (and S's values) i0 .. i1,
-;;        multiples of 4, so that threads can each take a share. Each step of k takes four values of
+;;        weight gradient dy^T x and the bias gradient; only C's rows (and S's values) i0 .. i1
+;;        (i0 a multiple of 4), so that threads can each take a share. Each step of k takes four values of
 ;;        A's row (four load32_splat: one load and four shuffles measured 664 against 644 us at
 ;;        [841, 128]^T [841, 128]) and eight of B's; k runs in blocks of 32 rows so that a block's
 ;;        rows of A and B stay in L1 across C's tiles (256 rows: 644 -> 493 us there; [256, 128]^T
 ;;        [256, 128] 198 -> 150 us; M = 32 alike). ~50-56 GFLOP/s: [32, 4096]^T [4096, 32] 0.17 ms
 ;;        against tfjs's transpose (0.1 ms) and product with a freshly packed operand (0.44 ms).
 ;;   abt: C [M, N] = A B^T (+ bias), B [N, K]: the forward with W [N, K] as it lies (see there).
-;; N must be a multiple of 8 (abt: any N), and for atb M of 4 (the callers fall back to tfjs otherwise).
+;; ab's N must be a multiple of 8 (the callers fall back to tfjs otherwise); abt and atb take any
+;; shape, atb's last N mod 8 columns and M mod 4 rows after its tiles (cols_tail, rows_tail).
 ;; Written by hand: tfjs's wasm build has no product that reads transposed operands in place.
 ;; memory: the wasm backend's (a plain or a shared one: two binaries)
 (module
@@ -254,9 +255,12 @@
     (local $k0 i32) (local $k1 i32) (local $i i32) (local $j i32) (local $k i32)
     (local $pa i32) (local $pb i32) (local $pc i32) (local $ma i32) (local $nb i32)
     (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128) (local $c4 v128) (local $c5 v128) (local $c6 v128) (local $c7 v128)
-    (local $a v128) (local $b0 v128) (local $b1 v128) (local $s v128)
+    (local $a v128) (local $b0 v128) (local $b1 v128) (local $s v128) (local $n8 i32) (local $i4 i32)
     (local.set $ma (i32.shl (local.get $M) (i32.const 2)))
     (local.set $nb (i32.shl (local.get $N) (i32.const 2)))
+    ;; 4 x 8 tiles up to column n8 and row i4; the rest after them (cols_tail, rows_tail)
+    (local.set $n8 (i32.and (local.get $N) (i32.const -8)))
+    (local.set $i4 (i32.add (local.get $i0) (i32.and (i32.sub (local.get $i1) (local.get $i0)) (i32.const -4))))
     ;; zero C's rows i0 .. i1
     (memory.fill (i32.add (local.get $C) (i32.mul (local.get $i0) (local.get $nb))) (i32.const 0) (i32.mul (i32.sub (local.get $i1) (local.get $i0)) (local.get $nb)))
     (block $kb_end (loop $kb_loop
@@ -264,10 +268,10 @@
       (local.set $k1 (select (local.get $K) (i32.add (local.get $k0) (i32.const 32)) (i32.lt_u (local.get $K) (i32.add (local.get $k0) (i32.const 32)))))
       (local.set $i (local.get $i0))
       (block $i_end (loop $i_loop
-        (br_if $i_end (i32.ge_u (local.get $i) (local.get $i1)))
+        (br_if $i_end (i32.ge_u (local.get $i) (local.get $i4)))
         (local.set $j (i32.const 0))
         (block $j_end (loop $j_loop
-          (br_if $j_end (i32.ge_u (local.get $j) (local.get $N)))
+          (br_if $j_end (i32.ge_u (local.get $j) (local.get $n8)))
           (local.set $pc (i32.add (local.get $C) (i32.add (i32.mul (local.get $i) (local.get $nb)) (i32.shl (local.get $j) (i32.const 2)))))
           (local.set $c0 (v128.load (local.get $pc)))
           (local.set $c1 (v128.load offset=16 (local.get $pc)))
@@ -314,7 +318,8 @@
         (br $i_loop)))
       (local.set $k0 (local.get $k1))
       (br $kb_loop)))
-    ;; S[i] = sum over k of A[k, i] for i in i0 .. i1 (the bias gradient, when S is not 0)
+    (call $cols_tail (local.get $A) (local.get $B) (local.get $C) (local.get $K) (local.get $M) (local.get $N) (local.get $n8) (local.get $i0) (local.get $i4))
+    ;; S[i] = sum over k of A[k, i] for i in i0 .. i4 (the bias gradient, when S is not 0; rows_tail the rest)
     (if (local.get $S)
       (then
         (memory.fill (i32.add (local.get $S) (i32.shl (local.get $i0) (i32.const 2))) (i32.const 0) (i32.shl (i32.sub (local.get $i1) (local.get $i0)) (i32.const 2)))
@@ -324,11 +329,110 @@
           (br_if $s_end (i32.ge_u (local.get $k) (local.get $K)))
           (local.set $i (i32.shl (local.get $i0) (i32.const 2)))
           (block $si_end (loop $si_loop
-            (br_if $si_end (i32.ge_u (local.get $i) (i32.shl (local.get $i1) (i32.const 2))))
+            (br_if $si_end (i32.ge_u (local.get $i) (i32.shl (local.get $i4) (i32.const 2))))
             (v128.store (i32.add (local.get $S) (local.get $i))
               (f32x4.add (v128.load (i32.add (local.get $S) (local.get $i))) (v128.load (i32.add (local.get $pa) (local.get $i)))))
             (local.set $i (i32.add (local.get $i) (i32.const 16)))
             (br $si_loop)))
           (local.set $pa (i32.add (local.get $pa) (local.get $ma)))
           (local.set $k (i32.add (local.get $k) (i32.const 1)))
-          (br $s_loop)))))))
+          (br $s_loop)))))
+    ;; after the sums' zeroing, which covers rows_tail's too
+    (call $rows_tail (local.get $A) (local.get $B) (local.get $C) (local.get $K) (local.get $M) (local.get $N) (local.get $S) (local.get $i4) (local.get $i1)))
+
+  ;; atb's columns n8 .. N (N mod 8 of them) for rows i0 .. i4 (a multiple of 4 of them): each
+  ;; column along k, rows of A four lanes wide against one value of B, sixteen rows at a time
+  ;; (four independent sums), then four.
+  (func $cols_tail (param $A i32) (param $B i32) (param $C i32) (param $K i32) (param $M i32) (param $N i32) (param $n8 i32) (param $i0 i32) (param $i4 i32)
+    (local $i i32) (local $j i32) (local $k i32) (local $pa i32) (local $pb i32) (local $pc i32) (local $ma i32) (local $nb i32) (local $w i32)
+    (local $b v128) (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
+    (local.set $ma (i32.shl (local.get $M) (i32.const 2)))
+    (local.set $nb (i32.shl (local.get $N) (i32.const 2)))
+    (local.set $j (local.get $n8))
+    (block $j_end (loop $j_loop
+      (br_if $j_end (i32.ge_u (local.get $j) (local.get $N)))
+      (local.set $i (local.get $i0))
+      (block $i_end (loop $i_loop
+        (br_if $i_end (i32.ge_u (local.get $i) (local.get $i4)))
+        ;; w: 16 rows when that many are left, else 4
+        (local.set $w (select (i32.const 16) (i32.const 4) (i32.le_u (i32.add (local.get $i) (i32.const 16)) (local.get $i4))))
+        (local.set $c0 (v128.const i32x4 0 0 0 0)) (local.set $c1 (v128.const i32x4 0 0 0 0))
+        (local.set $c2 (v128.const i32x4 0 0 0 0)) (local.set $c3 (v128.const i32x4 0 0 0 0))
+        (local.set $pa (i32.add (local.get $A) (i32.shl (local.get $i) (i32.const 2))))
+        (local.set $pb (i32.add (local.get $B) (i32.shl (local.get $j) (i32.const 2))))
+        (local.set $k (i32.const 0))
+        (if (i32.eq (local.get $w) (i32.const 16))
+          (then
+            (block $k_end (loop $k_loop
+              (br_if $k_end (i32.ge_u (local.get $k) (local.get $K)))
+              (local.set $b (v128.load32_splat (local.get $pb)))
+              (local.set $c0 (f32x4.add (local.get $c0) (f32x4.mul (v128.load (local.get $pa)) (local.get $b))))
+              (local.set $c1 (f32x4.add (local.get $c1) (f32x4.mul (v128.load offset=16 (local.get $pa)) (local.get $b))))
+              (local.set $c2 (f32x4.add (local.get $c2) (f32x4.mul (v128.load offset=32 (local.get $pa)) (local.get $b))))
+              (local.set $c3 (f32x4.add (local.get $c3) (f32x4.mul (v128.load offset=48 (local.get $pa)) (local.get $b))))
+              (local.set $pa (i32.add (local.get $pa) (local.get $ma)))
+              (local.set $pb (i32.add (local.get $pb) (local.get $nb)))
+              (local.set $k (i32.add (local.get $k) (i32.const 1)))
+              (br $k_loop))))
+          (else
+            (block $k4_end (loop $k4_loop
+              (br_if $k4_end (i32.ge_u (local.get $k) (local.get $K)))
+              (local.set $c0 (f32x4.add (local.get $c0) (f32x4.mul (v128.load (local.get $pa)) (v128.load32_splat (local.get $pb)))))
+              (local.set $pa (i32.add (local.get $pa) (local.get $ma)))
+              (local.set $pb (i32.add (local.get $pb) (local.get $nb)))
+              (local.set $k (i32.add (local.get $k) (i32.const 1)))
+              (br $k4_loop)))))
+        (local.set $pc (i32.add (local.get $C) (i32.add (i32.mul (local.get $i) (local.get $nb)) (i32.shl (local.get $j) (i32.const 2)))))
+        (call $store_column (local.get $pc) (local.get $nb) (local.get $c0))
+        (if (i32.eq (local.get $w) (i32.const 16))
+          (then
+            (call $store_column (i32.add (local.get $pc) (i32.shl (local.get $nb) (i32.const 2))) (local.get $nb) (local.get $c1))
+            (call $store_column (i32.add (local.get $pc) (i32.shl (local.get $nb) (i32.const 3))) (local.get $nb) (local.get $c2))
+            (call $store_column (i32.add (local.get $pc) (i32.mul (local.get $nb) (i32.const 12))) (local.get $nb) (local.get $c3))))
+        (local.set $i (i32.add (local.get $i) (local.get $w)))
+        (br $i_loop)))
+      (local.set $j (i32.add (local.get $j) (i32.const 1)))
+      (br $j_loop))))
+
+  ;; four values down a column of C, a row (nb bytes) apart
+  (func $store_column (param $pc i32) (param $nb i32) (param $v v128)
+    (v128.store32_lane 0 (local.get $pc) (local.get $v))
+    (v128.store32_lane 1 (i32.add (local.get $pc) (local.get $nb)) (local.get $v))
+    (v128.store32_lane 2 (i32.add (local.get $pc) (i32.shl (local.get $nb) (i32.const 1))) (local.get $v))
+    (v128.store32_lane 3 (i32.add (local.get $pc) (i32.mul (local.get $nb) (i32.const 3))) (local.get $v)))
+
+  ;; atb's last rows i4 .. i1 (M mod 4 of them, in the chunk that ends at M), every column, one
+  ;; value at a time, and their column sums into S when S is not 0.
+  (func $rows_tail (param $A i32) (param $B i32) (param $C i32) (param $K i32) (param $M i32) (param $N i32) (param $S i32) (param $i4 i32) (param $i1 i32)
+    (local $i i32) (local $j i32) (local $k i32) (local $pa i32) (local $pb i32) (local $ma i32) (local $nb i32) (local $t f32)
+    (local.set $ma (i32.shl (local.get $M) (i32.const 2)))
+    (local.set $nb (i32.shl (local.get $N) (i32.const 2)))
+    (local.set $i (local.get $i4))
+    (block $i_end (loop $i_loop
+      (br_if $i_end (i32.ge_u (local.get $i) (local.get $i1)))
+      (local.set $j (i32.const -1))
+      ;; j = -1: the column sum of A's column i; j = 0 .. N - 1: C[i, j]
+      (block $j_end (loop $j_loop
+        (br_if $j_end (i32.ge_s (local.get $j) (local.get $N)))
+        (local.set $t (f32.const 0))
+        (local.set $pa (i32.add (local.get $A) (i32.shl (local.get $i) (i32.const 2))))
+        (local.set $pb (i32.add (local.get $B) (i32.shl (local.get $j) (i32.const 2))))
+        (local.set $k (i32.const 0))
+        (block $k_end (loop $k_loop
+          (br_if $k_end (i32.ge_u (local.get $k) (local.get $K)))
+          (local.set $t (f32.add (local.get $t)
+            (if (result f32) (i32.lt_s (local.get $j) (i32.const 0))
+              (then (f32.load (local.get $pa)))
+              (else (f32.mul (f32.load (local.get $pa)) (f32.load (local.get $pb)))))))
+          (local.set $pa (i32.add (local.get $pa) (local.get $ma)))
+          (local.set $pb (i32.add (local.get $pb) (local.get $nb)))
+          (local.set $k (i32.add (local.get $k) (i32.const 1)))
+          (br $k_loop)))
+        (if (i32.lt_s (local.get $j) (i32.const 0))
+          (then (if (local.get $S) (then (f32.store (i32.add (local.get $S) (i32.shl (local.get $i) (i32.const 2))) (local.get $t)))))
+          (else (f32.store (i32.add (local.get $C) (i32.add (i32.mul (local.get $i) (local.get $nb)) (i32.shl (local.get $j) (i32.const 2)))) (local.get $t))))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $j_loop)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $i_loop))))
+)
