@@ -17,48 +17,39 @@ import { reluGrad } from './relu-grad';
 /** Backends whose _FusedMatMul kernel takes 2-D operands as they are. */
 const DIRECT_FUSED = new Set(['cpu', 'webgpu']);
 
-const affine2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, save: tf.GradSaveFunc) => {
-  save([x, w]);
+/**
+ * x W^T + b, and with `relu` relu(x W^T + b), wasm only (linearRelu checks): there the ReLU rides
+ * in the product's pass and its gradient is one kernel from the saved output (relu-grad.ts) instead
+ * of tfjs's Relu, and Step, Cast and Multiply backward.
+ */
+const affineOf = (relu: boolean) => customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, save: tf.GradSaveFunc) => {
   const plain = plainMatMulOnly();
+  if (relu && !plain) throw new Error(`linear: the ReLU inside the product runs on wasm only, not on ${tf.getBackend()}`);
   // fused bias add: one kernel, one pass less over the output
   // on cpu and webgpu the fused kernel itself, on the 2-D operands (checked there): tf.fused.matMul
   // would add three reshapes to 3-D and a customGrad of its own (wasm's kernel needs 3-D operands)
   const value = plain
-    ? matMulABT(x, w, b)
+    ? matMulABT(x, w, b, relu)
     : DIRECT_FUSED.has(tf.getBackend())
       ? (tf.engine().runKernel('_FusedMatMul', { a: x, b: w, bias: b }, { transposeA: false, transposeB: true, activation: 'linear', leakyreluAlpha: 0 }) as tf.Tensor2D)
       : tf.fused.matMul({ a: x, b: w, transposeB: true, bias: b });
+  save(relu ? [x, w, value] : [x, w]);
   return {
     value,
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-      const [xs, ws] = saved as [tf.Tensor2D, tf.Tensor2D];
+      const [xs, ws, ys] = saved as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D?];
       const dy2 = dy as tf.Tensor2D;
       // dX only when asked for (not for a model's input data: custom-grad.ts)
       if (!plain) return [() => tf.matMul(dy2, ws), tf.matMul(dy2, xs, true, false), tf.sum(dy2, 0)];
-      // dW = dy^T x and the bias gradient in one kernel of our own where the shapes fit (matmul-ta.ts)
-      const [dw, db] = matMulTA(dy2, xs, true);
-      return [() => matMulAB(dy2, ws), dw!, db!];
-    },
-  };
-});
-
-/**
- * relu(x W^T + b) on wasm: the ReLU in the product's pass, its gradient one kernel from the saved
- * output (relu-grad.ts) instead of tfjs's Relu, and Step, Cast and Multiply backward.
- */
-const affineRelu2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D, save: tf.GradSaveFunc) => {
-  const y = matMulABT(x, w, b, true);
-  save([x, w, y]);
-  return {
-    value: y,
-    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-      const [xs, ws, ys] = saved as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D];
-      const g = reluGrad(dy, ys) as tf.Tensor2D;
+      const g = ys ? (reluGrad(dy2, ys) as tf.Tensor2D) : dy2;
+      // dW = dy^T x and the bias gradient in one kernel of our own (matmul-ta.ts)
       const [dw, db] = matMulTA(g, xs, true);
       return [() => matMulAB(g, ws), dw!, db!];
     },
   };
 });
+const affine2d = affineOf(false);
+const affineRelu2d = affineOf(true);
 
 const linear2d = customGradOp((x: tf.Tensor2D, w: tf.Tensor2D, save: tf.GradSaveFunc) => {
   save([x, w]);
