@@ -5,13 +5,17 @@
 //   PyTorch's order; adamw-host.ts); there the ~12 tiny kernels per parameter tensor cost more than
 //   the whole update, and data-parallel workers deliver their gradients as Float32Arrays anyway
 //   (bench/optimizer-path.bench.ts: on wasm 1.3 ms host against 29 ms device for Darcy M32 L4);
-// - device (webgpu, tfjs-node): the moments (and a copy of the parameters) are flat tensors and
-//   one step is ~15 kernels over all parameters at once plus one that writes them back (a slice
-//   program per parameter on webgpu), so nothing leaves the GPU.
+// - device (webgpu, tfjs-node, and wasm with our kernels): the moments (and a copy of the
+//   parameters) are flat tensors and one step is ~15 kernels over all parameters at once plus one
+//   that writes them back (a slice program per parameter on webgpu), so nothing leaves the GPU; on
+//   wasm the ~15 kernels are one of our own, in place on those flat tensors (ops/adamw-heap.ts): the
+//   flat gradient stays on the heap (the host path's read-out, copies and write-back took 1.2 ms
+//   of a 4.7 ms DeepONet Burgers step).
 // Checked against PyTorch step by step in test/unit/train/optim.test.ts (both paths).
 import * as tf from '../ops/tf';
 import type { F32Entry } from '../runs/safetensors';
 import { isDeviceBackend, readValues } from '../ops/backend';
+import { adamwOnHeap, heapAdamWAvailable } from '../ops/adamw-heap';
 import { concatFlat } from '../ops/concat-flat';
 import { splitFlat } from '../ops/split-flat';
 import { HostAdamWArrays } from './adamw-host';
@@ -41,7 +45,7 @@ export class AdamW {
   readonly eps: number;
   readonly weightDecay: number;
   step = 0;
-  /** Moments and update as tensors on the backend (GPU backends) rather than on the host. */
+  /** Moments and update as tensors on the backend (GPU backends; wasm's heap) rather than on the host. */
   readonly device: boolean;
   /** Parameter names in the order of the flat gradient applyFlat takes. */
   readonly keys: string[];
@@ -70,7 +74,7 @@ export class AdamW {
     this.weightDecay = o.weightDecay ?? 1e-2; // PyTorch's default
     this.keys = [...params.keys()];
     this.sizes = [...params.values()].map((p) => p.size);
-    this.device = path.device ?? isDeviceBackend();
+    this.device = path.device ?? (isDeviceBackend() || heapAdamWAvailable());
     if (this.device) {
       const n = this.sizes.reduce((a, b) => a + b, 0);
       this.mD = tf.tidy(() => tf.variable(tf.zeros([n]), false));
@@ -122,11 +126,9 @@ export class AdamW {
   async applyFlat(flat: tf.Tensor | Float32Array, lr?: number, gradScale = 1): Promise<void> {
     if (this.device) {
       const t = flat instanceof Float32Array ? tf.tensor1d(flat) : flat;
-      const g = gradScale !== 1 ? tf.mul(t, gradScale) : t;
       try {
-        this.applyDevice(g, lr, null);
+        this.applyDevice(t, lr, null, gradScale);
       } finally {
-        if (g !== t) g.dispose();
         if (t !== flat) t.dispose();
       }
       return;
@@ -163,8 +165,11 @@ export class AdamW {
     }
   }
 
-  /** The update on the backend: float32 tensor ops in PyTorch's order; `present` masks params without a gradient. */
-  private applyDevice(g: tf.Tensor, lr: number | undefined, present: boolean[] | null): void {
+  /**
+   * The update on the backend: float32 tensor ops in PyTorch's order, or on wasm one kernel of our
+   * own; `present` masks params without a gradient; the gradient is taken times `gradScale`.
+   */
+  private applyDevice(gIn: tf.Tensor, lr: number | undefined, present: boolean[] | null, gradScale = 1): void {
     if (lr !== undefined) this.lr = lr;
     this.step += 1;
     const { beta1: b1, beta2: b2, eps } = this;
@@ -173,7 +178,12 @@ export class AdamW {
     const decay = 1 - this.lr * this.weightDecay;
     const stepSize = this.lr / bc1;
     const vars = this.keys.map((k) => this.params.get(k) as tf.Variable);
+    if (!present && heapAdamWAvailable()) {
+      this.applyOnHeap(gIn, vars, { decay, beta1: b1, beta2: b2, stepSize, sbc2, eps, gradScale });
+      return;
+    }
     tf.tidy(() => {
+      const g = gradScale !== 1 ? tf.mul(gIn, gradScale) : gIn;
       const m = tf.add(tf.mul(this.mD!, b1), tf.mul(g, 1 - b1));
       const v = tf.add(tf.mul(this.vD!, b2), tf.mul(tf.mul(g, g), 1 - b2));
       const current = this.pD !== null && vars.every((x, i) => x.dataId === this.pIds[i]);
@@ -194,6 +204,25 @@ export class AdamW {
       this.pD = tf.keep(next);
       this.pIds = vars.map((x) => x.dataId);
     });
+  }
+
+  /**
+   * wasm: the step in place on our flat parameters and moments (adamw-heap.ts), then each parameter
+   * a copy of its piece. The flat parameters are rebuilt from the variables when something else
+   * assigned one since (e.g. weights were loaded).
+   */
+  private applyOnHeap(g: tf.Tensor, vars: tf.Variable[], s: Parameters<typeof adamwOnHeap>[4]): void {
+    if (this.pD === null || !vars.every((x, i) => x.dataId === this.pIds[i])) {
+      this.pD?.dispose();
+      this.pD = tf.keep(concatFlat(vars)); // a copy of our own: the kernel writes it in place
+    }
+    adamwOnHeap(this.pD as tf.Tensor1D, g as tf.Tensor1D, this.mD! as tf.Tensor as tf.Tensor1D, this.vD! as tf.Tensor as tf.Tensor1D, s);
+    const pD = this.pD as tf.Tensor1D;
+    tf.tidy(() => {
+      const parts = splitFlat(pD, vars.map((x) => x.shape));
+      vars.forEach((x, i) => x.assign(parts[i]!));
+    });
+    this.pIds = vars.map((x) => x.dataId);
   }
 
   /** The moments as checkpoint entries (device path: read from the backend). */

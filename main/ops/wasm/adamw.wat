@@ -5,8 +5,9 @@
 ;;   p += (-stepSize m) / (sqrt(v) / sbc2 + eps)
 ;; with decay = 1 - lr wd, stepSize = lr / (1 - b1^t), sbc2 = sqrt(1 - b2^t). Four values at a time
 ;; (WebAssembly SIMD), then one at a time. Written by hand: it runs on arrays the trainer keeps in
-;; this module's own memory (main/train/adamw-host.ts), where a JS loop took ~3.7 ns a value.
-;; memory: its own (plain)
+;; a memory of their own (main/train/adamw-host.ts, the plain binary), where a JS loop took ~3.7 ns
+;; a value, and on flat tensors on the wasm backend's heap (ops/adamw-heap.ts).
+;; memory: the wasm backend's (a plain or a shared one: two binaries)
 (module
   (import "env" "memory" (memory 0))
   (func (export "adamw")

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as tf from '../../../main/ops/tf';
+import '@tensorflow/tfjs-backend-wasm';
 import { AdamW } from '../../../main/train/adamw';
 import { clipCoef, flatNorm } from '../../../main/train/clip';
 import { concatFlat } from '../../../main/ops/concat-flat';
@@ -18,16 +19,18 @@ function close(actual: ArrayLike<number>, expected: number[], tol: number, what:
   }
 }
 
-for (const [name, device] of [['clipped', false], ['unclipped', false], ['clipped', true], ['unclipped', true]] as const) {
-  // device: the tensor-op path GPU backends take (here on cpu), same PyTorch numbers
-  test(`AdamW + clip + StepLR replay PyTorch step by step (${name}, ${device ? 'device' : 'host'} path)`, async () => {
-    await tf.setBackend('cpu');
+// device on cpu: the tensor-op path GPU backends take; on wasm: the same path with the update as one
+// kernel of our own in place on the flat tensors (ops/adamw-heap.ts), clip coefficient inside it
+for (const [name, device, backend] of [['clipped', false, 'cpu'], ['unclipped', false, 'cpu'], ['clipped', true, 'cpu'], ['unclipped', true, 'cpu'], ['clipped', true, 'wasm'], ['unclipped', true, 'wasm']] as const) {
+  test(`AdamW + clip + StepLR replay PyTorch step by step (${name}, ${device ? 'device' : 'host'} path on ${backend})`, async () => {
+    assert.ok(await tf.setBackend(backend));
     const sc = fx[name];
     const before = tf.memory().numTensors;
     const vars = new Map<string, tf.Variable>();
     for (const k of Object.keys(sc.shapes)) vars.set(k, tf.tidy(() => tf.variable(tf.tensor(sc.init[k], sc.shapes[k]), true, `t-${name}-${device}-${k}`)));
     const opt = new AdamW(vars, { lr: sc.lr, weightDecay: sc.weightDecay }, { device });
     assert.equal(opt.device, device);
+    let heapSteps = 0;
     const sched = new StepLR(sc.lr, { stepSize: sc.stepSize, gamma: sc.gamma });
     let epoch = 0;
     let clippedSteps = 0;
@@ -47,7 +50,16 @@ for (const [name, device] of [['clipped', false], ['unclipped', false], ['clippe
       close([norm], [st.normBeforeClip], 1e-6, `step ${i}: norm before clipping`);
       const coef = clipCoef(norm, sc.maxNorm);
       if (coef < 1) clippedSteps++;
-      if (device) {
+      if (backend === 'wasm') {
+        const engine = tf.engine() as unknown as { runKernelFunc(p: { kernelName?: string }): unknown };
+        const orig = engine.runKernelFunc;
+        engine.runKernelFunc = function (this: unknown, p: { kernelName?: string }) { if (p.kernelName === 'LinoAdamW') heapSteps++; return orig.call(this, p); };
+        try {
+          await opt.applyFlat(flat, sched.lr, coef);
+        } finally {
+          engine.runKernelFunc = orig;
+        }
+      } else if (device) {
         const clipped = coef < 1 ? tf.mul(flat, coef) : flat;
         await opt.applyFlat(clipped, sched.lr);
         if (clipped !== flat) clipped.dispose();
@@ -59,6 +71,7 @@ for (const [name, device] of [['clipped', false], ['unclipped', false], ['clippe
       tf.dispose([flat, normT, ...grads.values()]);
       for (const [k, v] of vars) close(v.dataSync(), st.params[k], 2e-6, `step ${i}: ${k}`);
     }
+    if (backend === 'wasm') assert.equal(heapSteps, sc.steps.length, 'every step ran our heap kernel');
     if (name === 'clipped') assert.equal(clippedSteps, sc.steps.length, 'every step of this scenario clips');
     else assert.equal(clippedSteps, 0, 'no step of this scenario clips');
     opt.dispose();
@@ -116,31 +129,34 @@ test('a parameter without a gradient is left alone (PyTorch grad None), on the h
   assert.deepEqual(host[2]!.map((v) => Math.fround(v)), [0.1, 0.1, 0.1].map((v) => Math.fround(v)));
 });
 
-test('device AdamW keeps the parameters flat between steps and rereads them after an outside assign (same as the host path)', async () => {
-  await tf.setBackend('cpu');
-  const engine = tf.engine() as unknown as { runKernelFunc(p: { kernelName?: string }): unknown };
+test('device AdamW keeps the parameters flat between steps and rereads them after an outside assign (same as the host path; on wasm too)', async () => {
+  const engine = () => tf.engine() as unknown as { runKernelFunc(p: { kernelName?: string }): unknown };
   const out: number[][] = [];
   let kernels: string[] = [];
-  for (const device of [false, true]) {
+  let onHeap: string[] = [];
+  for (const [device, backend] of [[false, 'cpu'], [true, 'cpu'], [true, 'wasm']] as const) {
+    assert.ok(await tf.setBackend(backend));
     const vars = new Map<string, tf.Variable>([['a', tf.variable(tf.tensor2d([[0.5, -1], [2, 0.25]]), true)], ['b', tf.variable(tf.tensor1d([2, 3, 4]), true)]]);
     const opt = new AdamW(vars, { lr: 0.1, weightDecay: 0.1 }, { device });
     const flat = () => tf.tensor1d([0.3, -0.2, 0.1, 0.4, 1, -1, 0.5]);
     const step = async (count: boolean) => {
       const g = flat();
-      const orig = engine.runKernelFunc;
+      const e = engine();
+      const orig = e.runKernelFunc;
       const names: string[] = [];
-      if (count) engine.runKernelFunc = function (this: unknown, p: { kernelName?: string }) { if (p.kernelName) names.push(p.kernelName); return orig.call(this, p); };
+      if (count) e.runKernelFunc = function (this: unknown, p: { kernelName?: string }) { if (p.kernelName) names.push(p.kernelName); return orig.call(this, p); };
       try {
         await opt.applyFlat(device ? g : ((await g.data()) as Float32Array));
       } finally {
-        engine.runKernelFunc = orig;
+        e.runKernelFunc = orig;
         g.dispose();
       }
       return names;
     };
     await step(false);
     const second = await step(true);
-    if (device) kernels = second;
+    if (device && backend === 'cpu') kernels = second;
+    if (backend === 'wasm') onHeap = second;
     // weights loaded from elsewhere (a checkpoint, an import): the next step starts from them
     vars.get('a')!.assign(tf.tensor2d([[1, 2], [3, 4]]));
     await step(false);
@@ -149,9 +165,23 @@ test('device AdamW keeps the parameters flat between steps and rereads them afte
     opt.dispose();
     for (const v of vars.values()) v.dispose();
   }
-  const [host, dev] = out as [number[], number[]];
+  const [host, dev, heap] = out as [number[], number[], number[]];
   dev.forEach((v, i) => assert.ok(Math.abs(v - host[i]!) <= 1e-6 * (1 + Math.abs(v)), `[${i}]: device ${v} vs host ${host[i]}`));
+  heap.forEach((v, i) => assert.ok(Math.abs(v - host[i]!) <= 1e-6 * (1 + Math.abs(v)), `[${i}]: wasm heap ${v} vs host ${host[i]}`));
+  // wasm: one update kernel and one write-back, on the flat parameters kept from the step before
+  assert.deepEqual(onHeap, ['LinoAdamW', 'LinoSplitFlat'], onHeap.join(', '));
   // the second step reuses the flat parameters (no concat, no reshape) and writes them back in one kernel
   assert.deepEqual(kernels.filter((k) => ['Concat', 'LinoConcatFlat', 'Reshape', 'SplitV'].includes(k)), [], kernels.join(', '));
   assert.equal(kernels.filter((k) => k === 'LinoSplitFlat').length, 1, kernels.join(', '));
+});
+
+test('on wasm AdamW takes the device path with our heap kernel by default, on cpu the host path', async () => {
+  for (const [backend, device] of [['wasm', true], ['cpu', false]] as const) {
+    assert.ok(await tf.setBackend(backend));
+    const vars = new Map([['a', tf.variable(tf.ones([3]))]]);
+    const opt = new AdamW(vars);
+    assert.equal(opt.device, device, backend);
+    opt.dispose();
+    vars.get('a')!.dispose();
+  }
 });
