@@ -1,7 +1,8 @@
-// Host AdamW (plain JS over Float32Arrays) against device AdamW (tensor ops) on wasm and cpu, for
-// the parameters of Darcy 32² M32 L4: the flat gradient as the trainer hands it over (host path:
-// read back first, as the trainer does in the same read as the loss). Interleaved rounds; the
-// faster path is the default for that backend (main/train/adamw.ts, isDeviceBackend).
+// Host AdamW (our kernel over arrays in a memory of its own) against device AdamW (tensor ops on
+// cpu; on wasm one kernel of our own in place on the heap) on wasm and cpu, for the parameters of
+// Darcy 32² M32 L4: the flat gradient as the trainer hands it over (host path: read back first, as
+// the trainer does in the same read as the loss). Interleaved rounds; the faster path is the
+// default for that backend (main/train/adamw.ts).
 //   npm run bench optimizer-path
 import * as tf from '../main/ops/tf';
 import '@tensorflow/tfjs-backend-wasm';

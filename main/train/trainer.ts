@@ -168,7 +168,7 @@ export class Trainer {
   /**
    * Clip and AdamW at the scheduler's lr; the same for one thread and data-parallel gradients.
    * The gradients are concatenated into one flat tensor; the loss, relL2 sum and gradient norm are
-   * read together, once (host AdamW reads the flat gradient in the same read).
+   * read together, once (the host AdamW, on cpu, reads the flat gradient in the same read).
    */
   private async applyStep(share: ShareGradTensors, n: number, t0: number): Promise<StepRecord> {
     const lr = this.sched.lr;
