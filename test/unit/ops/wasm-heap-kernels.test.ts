@@ -14,6 +14,7 @@ import '../../../main/ops/depthwise-conv';
 import '../../../main/ops/gelu';
 import '../../../main/ops/sum-squares';
 import '../../../main/ops/relu-grad';
+import '../../../main/ops/adamw-heap';
 import { runFused } from '../../../main/ops/kernel-registry';
 
 const z = (...s: number[]) => tf.zeros(s);
@@ -28,6 +29,8 @@ const REFUSALS: [string, () => Record<string, tf.Tensor>, Record<string, number>
   ['LinoDepthwiseFilterGrad', () => ({ x: z(1, 4, 4, 2), dy: z(1, 4, 4, 2) }), { kh: 2, kw: 3 }, /LinoDepthwiseFilterGrad: expected x and dy \[B, H, W, C\] of one shape and odd kernel sizes, got .* 2 x 3/],
   ['LinoGeluSlope', () => ({ x: tf.zeros([8], 'int32') }), {}, /LinoGeluSlope: inputs must be float32, got int32/],
   ['LinoSumSquares', () => ({ x: tf.zeros([8], 'int32') }), {}, /LinoSumSquares: inputs must be float32, got int32/],
+  ['LinoAdamW', () => ({ p: z(4), g: z(4), m: z(3), v: z(4) }), { decay: 1, beta1: 0.9, beta2: 0.999, stepSize: 1e-3, sbc2: 1, eps: 1e-8, gradScale: 1 }, /LinoAdamW: expected p, g, m and v flat of one length, got \[4\], \[4\], \[3\] and \[4\]/],
+  ['LinoAdamW', () => ({ p: z(2, 2), g: z(4), m: z(4), v: z(4) }), { decay: 1, beta1: 0.9, beta2: 0.999, stepSize: 1e-3, sbc2: 1, eps: 1e-8, gradScale: 1 }, /LinoAdamW: expected p, g, m and v flat of one length, got \[2, 2\]/],
   ['LinoReluGrad', () => ({ dy: z(4, 8), y: z(4, 7) }), {}, /LinoReluGrad: expected dy and y of one shape, float32, got \[4, 8\] float32 and \[4, 7\] float32/],
   ['LinoReluGrad', () => ({ dy: z(4), y: tf.zeros([4], 'int32') }), {}, /LinoReluGrad: (expected dy and y of one shape, float32|inputs must be float32)/],
 ];

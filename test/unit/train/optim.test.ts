@@ -110,10 +110,10 @@ test('StepLR(5, 0.96) matches PyTorch over 500 epochs exactly', () => {
   assert.deepEqual(lrs, f.lrs);
 });
 
-test('a parameter without a gradient is left alone (PyTorch grad None), on the host and the device path', async () => {
-  await tf.setBackend('cpu');
+test('a parameter without a gradient is left alone (PyTorch grad None), on the host and the device path (cpu, and wasm: a step on our heap kernel, then the masked one)', async () => {
   const out: number[][][] = [];
-  for (const device of [false, true]) {
+  for (const [device, backend] of [[false, 'cpu'], [true, 'cpu'], [true, 'wasm']] as const) {
+    assert.ok(await tf.setBackend(backend));
     const vars = new Map([['a', tf.variable(tf.tensor([0.5, -1]), true)], ['b', tf.variable(tf.tensor([2, 3, 4]), true)]]);
     const opt = new AdamW(vars, { lr: 0.1, weightDecay: 0.1 }, { device });
     await opt.apply(new Map([['a', tf.tensor([0.3, -0.2])], ['b', tf.tensor([1, 1, 1])]]));
@@ -123,8 +123,8 @@ test('a parameter without a gradient is left alone (PyTorch grad None), on the h
     out.push([[...vars.get('a')!.dataSync()], b, [...st.expAvg.get('b')!.data]]);
     assert.equal(opt.step, 2);
   }
-  const [host, dev] = out as [number[][], number[][]];
-  dev.forEach((row, r) => row.forEach((v, i) => assert.ok(Math.abs(v - host[r]![i]!) <= 1e-6 * (1 + Math.abs(v)), `row ${r}[${i}]: device ${v} vs host ${host[r]![i]}`)));
+  const [host, ...devs] = out as [number[][], number[][], number[][]];
+  for (const dev of devs) dev.forEach((row, r) => row.forEach((v, i) => assert.ok(Math.abs(v - host[r]![i]!) <= 1e-6 * (1 + Math.abs(v)), `row ${r}[${i}]: device ${v} vs host ${host[r]![i]}`)));
   // b moved once (step 1) and kept its moments through step 2
   assert.deepEqual(host[2]!.map((v) => Math.fround(v)), [0.1, 0.1, 0.1].map((v) => Math.fround(v)));
 });
