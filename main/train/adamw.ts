@@ -1,16 +1,16 @@
 // AdamW exactly as PyTorch's torch.optim.AdamW: decoupled weight decay p *= 1 - lr*wd first,
 // then the bias-corrected Adam update p -= lr * (m / (1-b1^t)) / (sqrt(v / (1-b2^t)) + eps).
 // Two paths with the same state and checkpoints:
-// - host (wasm, cpu): a WebAssembly SIMD kernel of our own over arrays in its memory (float32, in
-//   PyTorch's order; adamw-host.ts); there the ~12 tiny kernels per parameter tensor cost more than
-//   the whole update, and data-parallel workers deliver their gradients as Float32Arrays anyway
-//   (bench/optimizer-path.bench.ts: on wasm 1.3 ms host against 29 ms device for Darcy M32 L4);
+// - host (cpu; wasm with our kernels off): a WebAssembly SIMD kernel of our own over arrays in its
+//   memory (float32, in PyTorch's order; adamw-host.ts); there the ~12 tiny kernels per parameter
+//   tensor cost more than the whole update (bench/optimizer-path.bench.ts, Darcy M32 L4: cpu 0.74 ms
+//   host against 9.9 ms device; wasm, before the heap kernel, 1.3 against 29 ms);
 // - device (webgpu, tfjs-node, and wasm with our kernels): the moments (and a copy of the
 //   parameters) are flat tensors and one step is ~15 kernels over all parameters at once plus one
 //   that writes them back (a slice program per parameter on webgpu), so nothing leaves the GPU; on
 //   wasm the ~15 kernels are one of our own, in place on those flat tensors (ops/adamw-heap.ts): the
 //   flat gradient stays on the heap (the host path's read-out, copies and write-back took 1.2 ms
-//   of a 4.7 ms DeepONet Burgers step).
+//   of a 4.7 ms DeepONet Burgers step; optimizer-path on wasm: 0.84 ms host against 0.23 device).
 // Checked against PyTorch step by step in test/unit/train/optim.test.ts (both paths).
 import * as tf from '../ops/tf';
 import type { F32Entry } from '../runs/safetensors';
