@@ -5,17 +5,16 @@
 // every parameter back took 1.2 ms of a 4.7 ms step. wasm only: heapAdamWAvailable says where.
 import * as tf from './tf';
 import { hasFusedKernel, runFused } from './kernel-registry';
-import { registerWasmAdamW, type AdamWAttrs } from './tfjs-internals/wasm-adamw';
+import type { AdamWStepScalars } from './adamw-kernel';
+import { registerWasmAdamW } from './tfjs-internals/wasm-adamw';
 
 const NAME = 'LinoAdamW';
 registerWasmAdamW(NAME);
-
-export type { AdamWAttrs };
 
 /** Whether adamwOnHeap runs here: the wasm backend, with our kernels on. */
 export const heapAdamWAvailable = (): boolean => hasFusedKernel(NAME);
 
 /** p, m, v <- one AdamW step with gradient g (all flat, one length); p, m, v must be the caller's own. */
-export function adamwOnHeap(p: tf.Tensor1D, g: tf.Tensor1D, m: tf.Tensor1D, v: tf.Tensor1D, s: AdamWAttrs): void {
+export function adamwOnHeap(p: tf.Tensor1D, g: tf.Tensor1D, m: tf.Tensor1D, v: tf.Tensor1D, s: AdamWStepScalars): void {
   runFused(NAME, { p, g, m, v }, { ...s });
 }

@@ -4,15 +4,8 @@
 // grown (a grown memory would detach the views). The JS loop it replaces took ~3.7 ns a value in
 // float64 (18 ms of an FNO step at the paper's size, 4.7M parameters); the kernel ~0.6.
 import { adamwWasm } from '../ops/wasm/adamw-wasm';
+import { callAdamW, type AdamWKernel, type AdamWStepScalars } from '../ops/adamw-kernel';
 import { wasmBytes, webAssembly } from '../util/webassembly';
-
-type AdamWKernel = (p: number, g: number, m: number, v: number, n: number, decay: number, b1: number, c1: number, b2: number, c2: number, stepSize: number, sbc2: number, eps: number, scale: number) => void;
-
-/**
- * One step's scalars: decay = 1 - lr wd, stepSize = lr / (1 - b1^t), sbc2 = sqrt(1 - b2^t), and
- * gradScale the clip coefficient the gradient is multiplied by first (1: none).
- */
-export interface AdamWStepScalars { decay: number; beta1: number; beta2: number; stepSize: number; sbc2: number; eps: number; gradScale: number }
 
 /** 4 GiB, wasm32's most: four arrays of 4-byte values. */
 const MAX_VALUES = 2 ** 32 / 16;
@@ -45,6 +38,6 @@ export class HostAdamWArrays {
   update(i: number, grad: Float32Array, s: AdamWStepScalars): void {
     if (grad !== this.g[i]) this.g[i]!.set(grad);
     const byte = (r: number) => 4 * (r * this.region + this.offsets[i]!);
-    this.kernel(byte(0), byte(1), byte(2), byte(3), this.p[i]!.length, s.decay, s.beta1, 1 - s.beta1, s.beta2, 1 - s.beta2, s.stepSize, s.sbc2, s.eps, s.gradScale);
+    callAdamW(this.kernel, byte(0), byte(1), byte(2), byte(3), this.p[i]!.length, s);
   }
 }

@@ -16,6 +16,7 @@ import * as tf from '../ops/tf';
 import type { F32Entry } from '../runs/safetensors';
 import { isDeviceBackend, readValues } from '../ops/backend';
 import { adamwOnHeap, heapAdamWAvailable } from '../ops/adamw-heap';
+import type { AdamWStepScalars } from '../ops/adamw-kernel';
 import { concatFlat } from '../ops/concat-flat';
 import { splitFlat } from '../ops/split-flat';
 import { HostAdamWArrays } from './adamw-host';
@@ -211,7 +212,7 @@ export class AdamW {
    * a copy of its piece. The flat parameters are rebuilt from the variables when something else
    * assigned one since (e.g. weights were loaded).
    */
-  private applyOnHeap(g: tf.Tensor, vars: tf.Variable[], s: Parameters<typeof adamwOnHeap>[4]): void {
+  private applyOnHeap(g: tf.Tensor, vars: tf.Variable[], s: AdamWStepScalars): void {
     if (this.pD === null || !vars.every((x, i) => x.dataId === this.pIds[i])) {
       this.pD?.dispose();
       this.pD = tf.keep(concatFlat(vars)); // a copy of our own: the kernel writes it in place
